@@ -1,0 +1,3 @@
+"""Limbic: a personal knowledge graph with local hybrid search."""
+
+__version__ = "0.1.0"

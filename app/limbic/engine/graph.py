@@ -1,0 +1,419 @@
+"""Entities, observations and relations: every write keeps FTS rows and vectors in the same transaction."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from limbic.engine import index
+from limbic.engine.db import Database
+from limbic.engine.embeddings import Embedder
+from limbic.engine.errors import NotFoundError, ValidationError
+
+logger = logging.getLogger(__name__)
+
+MAX_NAME_CHARS = 512
+MAX_TYPE_CHARS = 128
+MAX_OBSERVATION_CHARS = 200_000
+DEFAULT_TYPE = "Generic"
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+def now_utc() -> str:
+    """The current UTC time as stored: ``YYYY-MM-DD HH:MM:SS``."""
+    return datetime.now(timezone.utc).strftime(TIME_FORMAT)
+
+
+def _has_bad_chars(text: str, allow_layout: bool) -> str | None:
+    for ch in text:
+        code = ord(ch)
+        if 0xD800 <= code <= 0xDFFF:
+            return "a broken character (lone surrogate)"
+        if ch == "\x00":
+            return "a NUL character"
+        # C0 controls break names and layout; observations keep tabs and new lines, and the
+        # C1 range (stray Windows-1252 bytes in real-world text) is harmless in both.
+        if (code < 0x20 or code == 0x7F) and not (allow_layout and ch in "\t\n\r"):
+            return f"a control character (U+{code:04X})"
+    return None
+
+
+def clean_name(name: object, what: str = "name", limit: int = MAX_NAME_CHARS) -> str:
+    """Validate and trim an entity name or type; raises ValidationError with a plain sentence."""
+    if not isinstance(name, str):
+        raise ValidationError(f"An entity {what} must be text.")
+    name = name.strip()
+    if not name:
+        raise ValidationError(f"An entity {what} cannot be empty.")
+    if len(name) > limit:
+        raise ValidationError(f"An entity {what} can be at most {limit} characters long.")
+    bad = _has_bad_chars(name, allow_layout=False)
+    if bad:
+        raise ValidationError(f"An entity {what} cannot contain {bad}.")
+    return name
+
+
+def clean_observation(content: object) -> str:
+    """Validate an observation's text (tabs and new lines allowed)."""
+    if not isinstance(content, str):
+        raise ValidationError("An observation must be text.")
+    content = content.strip()
+    if not content:
+        raise ValidationError("An observation cannot be empty.")
+    if len(content) > MAX_OBSERVATION_CHARS:
+        raise ValidationError(f"An observation can be at most {MAX_OBSERVATION_CHARS:,} characters long.")
+    bad = _has_bad_chars(content, allow_layout=True)
+    if bad:
+        raise ValidationError(f"An observation cannot contain {bad}.")
+    return content
+
+
+@dataclass
+class Observation:
+    id: int
+    content: str
+    kind: str
+    created_at: str
+
+
+@dataclass
+class Relation:
+    id: int
+    from_name: str
+    to_name: str
+    relation_type: str
+    context: str | None
+    from_id: int
+    to_id: int
+
+
+@dataclass
+class Entity:
+    id: int
+    name: str
+    entity_type: str
+    status: str
+    created_at: str
+    updated_at: str
+    observations: list[Observation] = field(default_factory=list)
+
+    @property
+    def observation_texts(self) -> list[str]:
+        return [o.content for o in self.observations]
+
+
+EntityRef = int | str
+
+
+class Graph:
+    """The knowledge graph on one database; optionally with an embedder for vectors."""
+
+    def __init__(self, db: Database, embedder: Embedder | None = None) -> None:
+        self.db = db
+        self.embedder: Embedder | None = None
+        self._dirty: set[int] = set()
+        self._embed_now = True
+        self._backfill_fts()
+        if embedder is not None:
+            self.attach_embedder(embedder)
+
+    # -- model ---------------------------------------------------------------------------
+
+    def attach_embedder(self, embedder: Embedder) -> int:
+        """Use this model for vectors; returns how many entities wait for embedding."""
+        self.embedder = embedder
+        index.prepare_vectors(self.db, embedder)
+        return index.pending_count(self.db)
+
+    @property
+    def vectors_ready(self) -> bool:
+        return index.vectors_ready(self.db, self.embedder)
+
+    def pending_embeddings(self) -> int:
+        return index.pending_count(self.db) if self.embedder else int(self.db.scalar("SELECT count(*) FROM entities"))
+
+    def embed_pending(self, progress=None, cancelled=None) -> int:
+        """Embed the entities that have no vector yet (after an import or a change of model)."""
+        if self.embedder is None:
+            return 0
+        return index.embed_pending(self.db, self.embedder, progress=progress, cancelled=cancelled)
+
+    def _backfill_fts(self) -> None:
+        """An empty FTS table beside a non-empty graph is rebuilt (e.g. a file from another tool)."""
+        if self.db.readonly:
+            return
+        has_entities = self.db.scalar("SELECT 1 FROM entities LIMIT 1") is not None
+        if has_entities and self.db.scalar("SELECT 1 FROM entity_fts LIMIT 1") is None:
+            ids = [r[0] for r in self.db.execute("SELECT id FROM entities")]
+            logger.info("back-filling the full-text index for %d entities", len(ids))
+            with self.db.transaction():
+                for entity_id in ids:
+                    src = index.load_source(self.db, entity_id)
+                    if src:
+                        index.sync_fts(self.db, src)
+
+    # -- transactions --------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def write(self, embed: bool = True) -> Iterator[None]:
+        """One user action: graph, FTS and vectors change together or not at all."""
+        outer = not self.db.in_transaction
+        if outer:
+            self._dirty.clear()
+            self._embed_now = embed
+        try:
+            with self.db.transaction():
+                yield
+                if outer:
+                    index.sync_entities(self.db, self._dirty, self.embedder, embed=self._embed_now)
+        finally:
+            if outer:
+                self._dirty.clear()
+                self._embed_now = True
+
+    def _touch(self, entity_id: int) -> None:
+        self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (now_utc(), entity_id))
+        self._dirty.add(entity_id)
+
+    # -- lookups -------------------------------------------------------------------------
+
+    def entity_id(self, name: str) -> int | None:
+        return self.db.scalar("SELECT id FROM entities WHERE name = ?", (name.strip() if isinstance(name, str) else name,))
+
+    def _resolve(self, ref: EntityRef) -> int:
+        if isinstance(ref, int):
+            if self.db.scalar("SELECT 1 FROM entities WHERE id = ?", (ref,)) is None:
+                raise NotFoundError(f"There is no entity with id {ref}.")
+            return ref
+        entity_id = self.entity_id(ref)
+        if entity_id is None:
+            raise NotFoundError(f"There is no entity named “{ref}”.")
+        return entity_id
+
+    def get_entity(self, ref: EntityRef) -> Entity:
+        """An entity with its observations; raises NotFoundError."""
+        entity_id = self._resolve(ref)
+        found = self.entities_by_ids([entity_id])
+        return found[entity_id]
+
+    def entities_by_ids(self, ids: Sequence[int]) -> dict[int, Entity]:
+        """Hydrate many entities at once (name, type, observations)."""
+        out: dict[int, Entity] = {}
+        ids = list(ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for row in self.db.execute(
+                f"SELECT id, name, entity_type, status, created_at, updated_at FROM entities WHERE id IN ({marks})", chunk
+            ):
+                out[row[0]] = Entity(*row)
+            for row in self.db.execute(
+                f"SELECT id, entity_id, content, kind, created_at FROM observations WHERE entity_id IN ({marks}) ORDER BY id",
+                chunk,
+            ):
+                out[row[1]].observations.append(Observation(row[0], row[2], row[3], row[4]))
+        return out
+
+    def relations_of(self, ref: EntityRef) -> tuple[list[Relation], list[Relation]]:
+        """(outgoing, incoming) active relations of an entity."""
+        entity_id = self._resolve(ref)
+        sql = (
+            "SELECT r.id, a.name, b.name, r.relation_type, r.context, r.from_entity, r.to_entity "
+            "FROM relations r JOIN entities a ON a.id = r.from_entity JOIN entities b ON b.id = r.to_entity "
+            "WHERE r.active = 1 AND r.{col} = ? ORDER BY r.id"
+        )
+        out = [Relation(*r) for r in self.db.execute(sql.format(col="from_entity"), (entity_id,))]
+        inc = [Relation(*r) for r in self.db.execute(sql.format(col="to_entity"), (entity_id,))]
+        return out, inc
+
+    def all_relations(self) -> Iterator[Relation]:
+        yield from (
+            Relation(*r)
+            for r in self.db.execute(
+                "SELECT r.id, a.name, b.name, r.relation_type, r.context, r.from_entity, r.to_entity "
+                "FROM relations r JOIN entities a ON a.id = r.from_entity JOIN entities b ON b.id = r.to_entity "
+                "WHERE r.active = 1 ORDER BY r.id"
+            )
+        )
+
+    def iter_entities(self, batch: int = 500) -> Iterator[Entity]:
+        """Every entity with its observations, in creation order."""
+        last = 0
+        while True:
+            ids = [r[0] for r in self.db.execute("SELECT id FROM entities WHERE id > ? ORDER BY id LIMIT ?", (last, batch))]
+            if not ids:
+                return
+            found = self.entities_by_ids(ids)
+            for entity_id in ids:
+                if entity_id in found:
+                    yield found[entity_id]
+            last = ids[-1]
+
+    def names(self, prefix: str = "", limit: int = 50) -> list[str]:
+        """Entity names starting with ``prefix`` (case-insensitive), for completion."""
+        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return [
+            r[0]
+            for r in self.db.execute(
+                "SELECT name FROM entities WHERE name LIKE ? ESCAPE '\\' ORDER BY name LIMIT ?", (escaped + "%", limit)
+            )
+        ]
+
+    def entity_types(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT entity_type FROM entities ORDER BY entity_type")]
+
+    def relation_types(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT DISTINCT relation_type FROM relations ORDER BY relation_type")]
+
+    def counts(self) -> dict[str, int]:
+        q = self.db.scalar
+        return {
+            "entities": int(q("SELECT count(*) FROM entities")),
+            "observations": int(q("SELECT count(*) FROM observations")),
+            "relations": int(q("SELECT count(*) FROM relations WHERE active = 1")),
+            "vectors": int(q("SELECT count(*) FROM embedding_state")),
+        }
+
+    # -- entity writes -------------------------------------------------------------------
+
+    def upsert_entity(
+        self, name: str, entity_type: str | None = None, observations: Iterable[str] = (), kind: str = "note"
+    ) -> int:
+        """Create an entity or merge into the existing one: new observations are appended, duplicates skipped."""
+        name = clean_name(name)
+        etype = clean_name(entity_type, "type", MAX_TYPE_CHARS) if entity_type is not None else None
+        contents = [clean_observation(o) for o in observations]
+        with self.write():
+            now = now_utc()
+            row = self.db.one("SELECT id, entity_type FROM entities WHERE name = ?", (name,))
+            if row is None:
+                self.db.execute(
+                    "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    (name, etype or DEFAULT_TYPE, now, now),
+                )
+                entity_id = self.db.conn.last_insert_rowid()
+                self._dirty.add(entity_id)
+            else:
+                entity_id = row[0]
+                if etype is not None and etype != row[1]:
+                    self.db.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (etype, entity_id))
+                    self._touch(entity_id)
+            self._append_observations(entity_id, contents, kind)
+        return entity_id
+
+    def create_entity(self, name: str, entity_type: str | None = None, observations: Iterable[str] = ()) -> int:
+        """Create a new entity; raises ValidationError if the name is taken."""
+        name = clean_name(name)
+        if self.entity_id(name) is not None:
+            raise ValidationError(f"An entity named “{name}” already exists.")
+        return self.upsert_entity(name, entity_type, observations)
+
+    def rename_entity(self, ref: EntityRef, new_name: str) -> None:
+        """Rename; relations follow because they point at the id."""
+        new_name = clean_name(new_name)
+        with self.write():
+            entity_id = self._resolve(ref)
+            other = self.entity_id(new_name)
+            if other is not None and other != entity_id:
+                raise ValidationError(f"An entity named “{new_name}” already exists.")
+            self.db.execute("UPDATE entities SET name = ? WHERE id = ?", (new_name, entity_id))
+            self._touch(entity_id)
+            # Entities that point here mention the old name in their embedded text.
+            self._dirty.update(r[0] for r in self.db.execute("SELECT from_entity FROM relations WHERE to_entity = ?", (entity_id,)))
+
+    def set_entity_type(self, ref: EntityRef, entity_type: str) -> None:
+        etype = clean_name(entity_type, "type", MAX_TYPE_CHARS)
+        with self.write():
+            entity_id = self._resolve(ref)
+            self.db.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (etype, entity_id))
+            self._touch(entity_id)
+
+    def delete_entity(self, ref: EntityRef) -> None:
+        """Delete an entity, its observations, relations and index rows."""
+        with self.write():
+            entity_id = self._resolve(ref)
+            sources = [r[0] for r in self.db.execute("SELECT from_entity FROM relations WHERE to_entity = ?", (entity_id,))]
+            index.delete_index_rows(self.db, entity_id)
+            self.db.execute("DELETE FROM entities WHERE id = ?", (entity_id,))
+            self._dirty.discard(entity_id)
+            self._dirty.update(s for s in sources if s != entity_id)
+
+    # -- observations --------------------------------------------------------------------
+
+    def _append_observations(self, entity_id: int, contents: Sequence[str], kind: str) -> list[int]:
+        existing = {r[0] for r in self.db.execute("SELECT content FROM observations WHERE entity_id = ?", (entity_id,))}
+        ids = []
+        now = now_utc()
+        for content in contents:
+            if content in existing:
+                continue
+            existing.add(content)
+            self.db.execute(
+                "INSERT INTO observations(entity_id, content, kind, created_at) VALUES (?, ?, ?, ?)",
+                (entity_id, content, kind, now),
+            )
+            ids.append(self.db.conn.last_insert_rowid())
+        if ids:
+            self._touch(entity_id)
+        return ids
+
+    def add_observations(self, ref: EntityRef, contents: Iterable[str], kind: str = "note") -> list[int]:
+        """Append observations (duplicates of existing ones are skipped); returns the new ids."""
+        cleaned = [clean_observation(c) for c in contents]
+        with self.write():
+            return self._append_observations(self._resolve(ref), cleaned, kind)
+
+    def edit_observation(self, obs_id: int, content: str) -> None:
+        content = clean_observation(content)
+        with self.write():
+            entity_id = self.db.scalar("SELECT entity_id FROM observations WHERE id = ?", (obs_id,))
+            if entity_id is None:
+                raise NotFoundError(f"There is no observation with id {obs_id}.")
+            self.db.execute("UPDATE observations SET content = ? WHERE id = ?", (content, obs_id))
+            self._touch(entity_id)
+
+    def delete_observation(self, obs_id: int) -> None:
+        with self.write():
+            entity_id = self.db.scalar("SELECT entity_id FROM observations WHERE id = ?", (obs_id,))
+            if entity_id is None:
+                raise NotFoundError(f"There is no observation with id {obs_id}.")
+            self.db.execute("DELETE FROM observations WHERE id = ?", (obs_id,))
+            self._touch(entity_id)
+
+    # -- relations -----------------------------------------------------------------------
+
+    def add_relation(self, source: EntityRef, target: EntityRef, relation_type: str, context: str | None = None) -> bool:
+        """Relate two entities; returns False if that relation already existed."""
+        rtype = clean_name(relation_type, "relation type", MAX_TYPE_CHARS)
+        with self.write():
+            a, b = self._resolve(source), self._resolve(target)
+            existing = self.db.one(
+                "SELECT id, active FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?", (a, b, rtype)
+            )
+            if existing is not None and existing[1]:
+                return False
+            if existing is not None:
+                self.db.execute("UPDATE relations SET active = 1, context = ? WHERE id = ?", (context, existing[0]))
+            else:
+                self.db.execute(
+                    "INSERT INTO relations(from_entity, to_entity, relation_type, context, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (a, b, rtype, context, now_utc()),
+                )
+            self._touch(a)
+            return True
+
+    def remove_relation(self, source: EntityRef, target: EntityRef, relation_type: str) -> bool:
+        """Remove a relation; returns False if there was none."""
+        with self.write():
+            a, b = self._resolve(source), self._resolve(target)
+            self.db.execute(
+                "DELETE FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?",
+                (a, b, relation_type.strip()),
+            )
+            if self.db.conn.changes() == 0:
+                return False
+            self._touch(a)
+            return True

@@ -1,0 +1,170 @@
+"""Keeps the full-text rows and the vectors in step with the graph, inside the caller's transaction."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+
+import numpy as np
+
+from limbic.engine.db import Database
+from limbic.engine.embeddings import Embedder
+from limbic.engine.entity_text import EntitySource, build_text, fts_obs_text
+from limbic.engine.errors import Cancelled
+
+logger = logging.getLogger(__name__)
+
+VEC_TABLE = "entity_embeddings"
+EMBED_BATCH = 64
+
+
+def load_source(db: Database, entity_id: int) -> EntitySource | None:
+    """Read what an entity's index rows are made from; None if it no longer exists."""
+    row = db.one("SELECT name, entity_type FROM entities WHERE id = ?", (entity_id,))
+    if row is None:
+        return None
+    obs = tuple(r[0] for r in db.execute("SELECT content FROM observations WHERE entity_id = ? ORDER BY id", (entity_id,)))
+    rels = tuple(
+        (r[0], r[1])
+        for r in db.execute(
+            "SELECT r.relation_type, e.name FROM relations r JOIN entities e ON e.id = r.to_entity "
+            "WHERE r.from_entity = ? AND r.active = 1 ORDER BY r.id",
+            (entity_id,),
+        )
+    )
+    return EntitySource(entity_id, row[0], row[1], obs, rels)
+
+
+def sync_fts(db: Database, src: EntitySource) -> None:
+    """Replace the entity's full-text row with its current state (idempotent)."""
+    db.execute("DELETE FROM entity_fts WHERE rowid = ?", (src.entity_id,))
+    db.execute(
+        "INSERT INTO entity_fts(rowid, name, entity_type, obs_text) VALUES (?, ?, ?, ?)",
+        (src.entity_id, src.name, src.entity_type, fts_obs_text(src.observations)),
+    )
+
+
+def delete_index_rows(db: Database, entity_id: int) -> None:
+    """Remove an entity's FTS row and vector: neither cascades."""
+    db.execute("DELETE FROM entity_fts WHERE rowid = ?", (entity_id,))
+    if db.has_table(VEC_TABLE):
+        db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
+    db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
+
+
+def vectors_ready(db: Database, embedder: Embedder | None) -> bool:
+    """True when the vector table exists and was made by this embedder's model."""
+    return embedder is not None and db.has_table(VEC_TABLE) and db.get_meta("model_identity") == embedder.identity
+
+
+def entity_texts(sources: list[EntitySource], embedder: Embedder) -> list[str]:
+    return [build_text(s, embedder.count_tokens, embedder.spec.text_budget) for s in sources]
+
+
+def write_vectors(db: Database, sources: list[EntitySource], vectors: np.ndarray) -> None:
+    for src, vec in zip(sources, vectors):
+        db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (src.entity_id,))
+        db.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (src.entity_id, vec.astype(np.float32).tobytes()))
+        db.execute(
+            "INSERT OR REPLACE INTO embedding_state(entity_id, text_hash) VALUES (?, ?)",
+            (src.entity_id, src.digest()),
+        )
+
+
+def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, embed: bool = True) -> list[int]:
+    """Bring FTS rows and vectors of these entities up to date; returns the ids re-embedded.
+
+    An entity whose source is unchanged keeps its vector. A changed one is re-embedded now
+    when ``embed`` and a matching model allow it; otherwise its stale vector is dropped and
+    it waits in the pending set (see ``pending_ids``).
+    """
+    ready = vectors_ready(db, embedder)
+    has_vec = db.has_table(VEC_TABLE)
+    to_embed: list[EntitySource] = []
+    for entity_id in sorted(set(ids)):
+        src = load_source(db, entity_id)
+        if src is None:
+            delete_index_rows(db, entity_id)
+            continue
+        sync_fts(db, src)
+        if db.scalar("SELECT text_hash FROM embedding_state WHERE entity_id = ?", (entity_id,)) == src.digest():
+            continue
+        if embed and ready:
+            to_embed.append(src)
+        elif has_vec:
+            db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
+            db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
+    if to_embed:
+        assert embedder is not None
+        vectors = embedder.encode(entity_texts(to_embed, embedder))
+        write_vectors(db, to_embed, vectors)
+    return [s.entity_id for s in to_embed]
+
+
+def prepare_vectors(db: Database, embedder: Embedder) -> bool:
+    """Make the vector table match this model; returns True if stored vectors were dropped.
+
+    A file embedded with one model is never searched with another: on a change of model the
+    vectors are dropped and every entity becomes pending.
+    """
+    if vectors_ready(db, embedder):
+        return False
+    with db.transaction():
+        had = db.has_table(VEC_TABLE)
+        db.execute(f"DROP TABLE IF EXISTS {VEC_TABLE}")
+        db.execute("DELETE FROM embedding_state")
+        db.execute(
+            f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{embedder.dim}] distance_metric=cosine)"
+        )
+        db.set_meta("model_identity", embedder.identity)
+        db.set_meta("model_name", embedder.spec.name)
+        db.set_meta("model_dim", str(embedder.dim))
+    if had:
+        logger.info("model changed to %s: vectors will be rebuilt", embedder.spec.name)
+    return had
+
+
+def pending_ids(db: Database, limit: int | None = None) -> list[int]:
+    """Entities that have no vector for the current model."""
+    sql = "SELECT e.id FROM entities e LEFT JOIN embedding_state s ON s.entity_id = e.id WHERE s.entity_id IS NULL ORDER BY e.id"
+    if limit:
+        sql += f" LIMIT {int(limit)}"
+    return [r[0] for r in db.execute(sql)]
+
+
+def pending_count(db: Database) -> int:
+    return int(db.scalar("SELECT (SELECT count(*) FROM entities) - (SELECT count(*) FROM embedding_state)"))
+
+
+def embed_pending(
+    db: Database,
+    embedder: Embedder,
+    batch_size: int = EMBED_BATCH,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> int:
+    """Embed every pending entity, one transaction per batch; returns how many were embedded."""
+    prepare_vectors(db, embedder)
+    total = pending_count(db)
+    done = 0
+    if progress:
+        progress(0, total)
+    while True:
+        if cancelled and cancelled():
+            raise Cancelled("Embedding was cancelled; it resumes next time.")
+        ids = pending_ids(db, batch_size)
+        if not ids:
+            break
+        sources = [s for s in (load_source(db, i) for i in ids) if s is not None]
+        vectors = embedder.encode(entity_texts(sources, embedder))  # outside the write lock
+        with db.transaction():
+            current = [load_source(db, s.entity_id) for s in sources]
+            keep = [(s, v) for s, c, v in zip(sources, current, vectors) if c is not None and c == s]
+            if keep:
+                write_vectors(db, [s for s, _ in keep], np.stack([v for _, v in keep]))
+        done += len(keep)
+        if len(keep) < len(sources):
+            continue  # changed meanwhile: picked up again on the next pass
+        if progress:
+            progress(done, max(total, done))
+    return done

@@ -1,0 +1,207 @@
+"""Import and export of the reference MCP memory server's JSONL format (idempotent)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO
+
+from limbic.engine.errors import Cancelled, ImportFileError, ValidationError
+from limbic.engine.graph import Graph, clean_name, clean_observation
+
+logger = logging.getLogger(__name__)
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+@dataclass
+class EntityRecord:
+    line: int
+    name: str
+    entity_type: str | None
+    observations: list[str]
+
+
+@dataclass
+class RelationRecord:
+    line: int
+    source: str
+    target: str
+    relation_type: str
+
+
+@dataclass
+class ImportSummary:
+    entities_created: int = 0
+    entities_in_file: int = 0
+    observations_added: int = 0
+    relations_added: int = 0
+    embedded: int = 0
+    skipped_relations: list[int] = field(default_factory=list)  # line numbers
+    pending: int = 0
+
+    def describe(self) -> str:
+        text = (
+            f"{self.entities_in_file} entities read ({self.entities_created} new), "
+            f"{self.observations_added} observations and {self.relations_added} relations added"
+        )
+        if self.skipped_relations:
+            lines = ", ".join(map(str, self.skipped_relations[:5])) + ("…" if len(self.skipped_relations) > 5 else "")
+            text += f"; {len(self.skipped_relations)} relations skipped because an end is missing (line {lines})"
+        if self.pending:
+            text += f"; {self.pending} entities still wait for embedding"
+        return text + "."
+
+
+def _field(obj: dict, key: str, lineno: int, path: str, required: bool = True) -> object:
+    if key not in obj:
+        if required:
+            raise ImportFileError(path, lineno, f'the "{key}" field is missing')
+        return None
+    return obj[key]
+
+
+def parse_lines(lines: Iterator[tuple[int, str]], path: str) -> tuple[list[EntityRecord], list[RelationRecord]]:
+    """Validate every line first; raises ImportFileError naming the file and line."""
+    entities: list[EntityRecord] = []
+    relations: list[RelationRecord] = []
+    for lineno, raw in lines:
+        text = raw.strip()
+        if not text:
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError as exc:
+            raise ImportFileError(path, lineno, f"this is not valid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise ImportFileError(path, lineno, "each line must be a JSON object")
+        kind = obj.get("type")
+        try:
+            if kind == "entity":
+                name = clean_name(_field(obj, "name", lineno, path))
+                etype = obj.get("entityType")
+                etype = clean_name(etype, "type", 128) if etype is not None else None
+                obs = obj.get("observations", [])
+                if not isinstance(obs, list):
+                    raise ValidationError('"observations" must be a list of texts.')
+                entities.append(EntityRecord(lineno, name, etype, [clean_observation(o) for o in obs]))
+            elif kind == "relation":
+                relations.append(
+                    RelationRecord(
+                        lineno,
+                        clean_name(_field(obj, "from", lineno, path)),
+                        clean_name(_field(obj, "to", lineno, path)),
+                        clean_name(_field(obj, "relationType", lineno, path), "relation type", 128),
+                    )
+                )
+            else:
+                raise ImportFileError(path, lineno, f'unknown "type" {kind!r} (expected "entity" or "relation")')
+        except ValidationError as exc:
+            raise ImportFileError(path, lineno, str(exc).rstrip(".")) from None
+    return entities, relations
+
+
+def read_file(path: Path) -> tuple[list[EntityRecord], list[RelationRecord]]:
+    """Read and validate a JSONL file (UTF-8, with or without BOM, LF or CRLF)."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ImportFileError(str(path), 0, f"the file cannot be read ({exc.strerror})") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    lines = []
+    for lineno, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            lines.append((lineno, raw.decode("utf-8")))
+        except UnicodeDecodeError:
+            raise ImportFileError(str(path), lineno, "the line is not valid UTF-8 text") from None
+    return parse_lines(iter(lines), str(path))
+
+
+def import_records(
+    graph: Graph,
+    entities: list[EntityRecord],
+    relations: list[RelationRecord],
+    progress: Progress | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    embed: bool = True,
+) -> ImportSummary:
+    """Write the graph in one transaction, then embed what changed in batches.
+
+    The graph part is all or nothing; embedding is derived data and resumes if interrupted.
+    """
+    summary = ImportSummary(entities_in_file=len(entities))
+    before = graph.counts()
+    total = len(entities) + len(relations)
+    step = max(1, total // 200)
+    with graph.write(embed=False):
+        for i, rec in enumerate(entities):
+            graph.upsert_entity(rec.name, rec.entity_type, rec.observations)
+            if i % step == 0:
+                if cancelled and cancelled():
+                    raise Cancelled("The import was cancelled; nothing was changed.")
+                if progress:
+                    progress("graph", i, total)
+        for j, rel in enumerate(relations):
+            if graph.entity_id(rel.source) is None or graph.entity_id(rel.target) is None:
+                summary.skipped_relations.append(rel.line)
+                continue
+            graph.add_relation(rel.source, rel.target, rel.relation_type)
+            if progress and (len(entities) + j) % step == 0:
+                progress("graph", len(entities) + j, total)
+    after = graph.counts()
+    summary.entities_created = after["entities"] - before["entities"]
+    summary.observations_added = after["observations"] - before["observations"]
+    summary.relations_added = after["relations"] - before["relations"]
+    if progress:
+        progress("graph", total, total)
+    if embed and graph.embedder is not None:
+        summary.embedded = graph.embed_pending(
+            progress=(lambda d, t: progress("embed", d, t)) if progress else None, cancelled=cancelled
+        )
+    summary.pending = graph.pending_embeddings() if graph.embedder else 0
+    return summary
+
+
+def import_file(graph: Graph, path: Path, progress: Progress | None = None, cancelled=None, embed: bool = True) -> ImportSummary:
+    """Validate the whole file, then import it; a bad line changes nothing."""
+    entities, relations = read_file(path)
+    return import_records(graph, entities, relations, progress, cancelled, embed)
+
+
+def iter_export_lines(graph: Graph) -> Iterator[str]:
+    for ent in graph.iter_entities():
+        yield json.dumps(
+            {"type": "entity", "name": ent.name, "entityType": ent.entity_type, "observations": ent.observation_texts},
+            ensure_ascii=False,
+        )
+    for rel in graph.all_relations():
+        yield json.dumps(
+            {"type": "relation", "from": rel.from_name, "to": rel.to_name, "relationType": rel.relation_type},
+            ensure_ascii=False,
+        )
+
+
+def export_to(graph: Graph, out: IO[str]) -> int:
+    """Write the graph as JSONL; returns the number of lines."""
+    n = 0
+    for line in iter_export_lines(graph):
+        out.write(line + "\n")
+        n += 1
+    return n
+
+
+def export_file(graph: Graph, path: Path) -> int:
+    """Export atomically: a crash never leaves half a file under the chosen name."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".part")
+    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+        n = export_to(graph, fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    return n

@@ -1,0 +1,204 @@
+"""Reciprocal Rank Fusion and limbic scoring: pure functions and every constant they use."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
+
+# Over-retrieval per branch, RRF smoothing, limbic weights (SPEC §5).
+EXPANSION_FACTOR = 3
+RRF_K = 60
+BETA_SAL = 0.5
+BETA_DEG = 0.15
+D_MAX = 15
+ALPHA_CONS = 0.2
+LAMBDA_HOURLY = 0.0001
+TEMPORAL_FLOOR = 0.1
+COOC_TEMPORAL_FLOOR = 0.1
+GAMMA = 0.01
+# Seed base relevance for an FTS-only hit: 0.2 + 0.6 × norm_rrf.
+FTS_ONLY_FLOOR = 0.2
+FTS_ONLY_SPAN = 0.6
+# An entity whose name is the query itself (case and spacing aside) is lifted by this factor.
+EXACT_NAME_BOOST = 2.0
+
+BASE_FUSED = "fused"  # default: base relevance = RRF score / best RRF score in the batch
+BASE_SEED = "seed"  # the seed's: cosine similarity for KNN hits, 0.2 + 0.6 × norm_rrf otherwise
+BASE_CHOICES = (BASE_FUSED, BASE_SEED)
+
+
+@dataclass(frozen=True)
+class ScoringParams:
+    """All tunable constants; the settings may override any of them."""
+
+    expansion_factor: int = EXPANSION_FACTOR
+    rrf_k: float = RRF_K
+    beta_sal: float = BETA_SAL
+    beta_deg: float = BETA_DEG
+    d_max: float = D_MAX
+    alpha_cons: float = ALPHA_CONS
+    lambda_hourly: float = LAMBDA_HOURLY
+    temporal_floor: float = TEMPORAL_FLOOR
+    cooc_temporal_floor: float = COOC_TEMPORAL_FLOOR
+    gamma: float = GAMMA
+    exact_name_boost: float = EXACT_NAME_BOOST
+    base_relevance: str = field(default=BASE_FUSED)
+
+    @classmethod
+    def from_overrides(cls, overrides: Mapping[str, object] | None) -> ScoringParams:
+        """Defaults with the known keys of ``overrides`` applied (unknown keys are ignored)."""
+        params = cls()
+        if not overrides:
+            return params
+        known = {f.name: f.type for f in fields(cls)}
+        changes: dict[str, object] = {}
+        for key, value in overrides.items():
+            key = key.lower()
+            if key not in known:
+                continue
+            if key == "base_relevance":
+                if value in BASE_CHOICES:
+                    changes[key] = value
+            elif key == "expansion_factor":
+                changes[key] = max(1, int(value))  # type: ignore[arg-type]
+            else:
+                changes[key] = float(value)  # type: ignore[arg-type]
+        return replace(params, **changes)
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+@dataclass
+class Candidate:
+    """A fused candidate: where each branch ranked it, and its RRF score."""
+
+    entity_id: int
+    rrf_score: float = 0.0
+    distance: float | None = None
+    knn_rank: int | None = None
+    fts_rank: int | None = None
+
+    @property
+    def branch(self) -> str:
+        if self.knn_rank is not None and self.fts_rank is not None:
+            return "both"
+        return "meaning" if self.knn_rank is not None else "text"
+
+
+def reciprocal_rank_fusion(
+    semantic: Sequence[tuple[int, float]],
+    fulltext: Sequence[int],
+    k: float = RRF_K,
+) -> list[Candidate]:
+    """Fuse a KNN list [(id, distance)] and an FTS list [id], both best first: Σ 1/(k + rank)."""
+    by_id: dict[int, Candidate] = {}
+    for rank, (entity_id, distance) in enumerate(semantic, start=1):
+        cand = by_id.setdefault(entity_id, Candidate(entity_id))
+        if cand.knn_rank is None:
+            cand.knn_rank, cand.distance = rank, float(distance)
+            cand.rrf_score += 1.0 / (k + rank)
+    for rank, entity_id in enumerate(fulltext, start=1):
+        cand = by_id.setdefault(entity_id, Candidate(entity_id))
+        if cand.fts_rank is None:
+            cand.fts_rank = rank
+            cand.rrf_score += 1.0 / (k + rank)
+    # Ties keep the order of first appearance (KNN first): sorted() is stable.
+    return sorted(by_id.values(), key=lambda c: -c.rrf_score)
+
+
+def min_max(values: Sequence[float]) -> list[float]:
+    """Min-max normalise to [0, 1]; all-equal values (range 0) normalise to 1."""
+    if not values:
+        return []
+    lo, hi = min(values), max(values)
+    span = hi - lo
+    if span <= 0:
+        return [1.0 for _ in values]
+    return [(v - lo) / span for v in values]
+
+
+def cosine_relevance(distance: float) -> float:
+    """Similarity from cosine distance, never below 0."""
+    return max(0.0, 1.0 - distance)
+
+
+def fts_only_relevance(norm_rrf: float) -> float:
+    """The seed's base relevance of a hit that only full text found: in [0.2, 0.8]."""
+    return FTS_ONLY_FLOOR + FTS_ONLY_SPAN * norm_rrf
+
+
+def seed_base_relevance(candidates: Sequence[Candidate], mode: str) -> list[float]:
+    """The seed's base relevance: cosine for KNN hits, 0.2 + 0.6 × norm_rrf for the rest."""
+    norms = min_max([c.rrf_score for c in candidates])
+    out = []
+    for cand, norm in zip(candidates, norms):
+        if mode != "fts" and cand.distance is not None:
+            out.append(cosine_relevance(cand.distance))
+        else:
+            out.append(fts_only_relevance(norm))
+    return out
+
+
+def fused_base_relevance(candidates: Sequence[Candidate], mode: str) -> list[float]:
+    """Base relevance that keeps the fusion: the RRF score relative to the batch's best.
+
+    In semantic mode there is no fusion, so cosine similarity is the relevance.
+    """
+    if mode == "semantic":
+        return [cosine_relevance(c.distance if c.distance is not None else 1.0) for c in candidates]
+    best = max((c.rrf_score for c in candidates), default=0.0)
+    if best <= 0:
+        return [1.0 for _ in candidates]
+    return [c.rrf_score / best for c in candidates]
+
+
+def base_relevance(candidates: Sequence[Candidate], mode: str, params: ScoringParams) -> list[float]:
+    if params.base_relevance == BASE_SEED:
+        return seed_base_relevance(candidates, mode)
+    return fused_base_relevance(candidates, mode)
+
+
+def importance(
+    access_count: int,
+    max_access: int,
+    degree: int,
+    access_days: int,
+    max_access_days: int,
+    params: ScoringParams = ScoringParams(),
+) -> float:
+    """Salience from use, graph degree and multi-day consolidation; 0 when nothing was used yet."""
+    if max_access <= 0:
+        return 0.0
+    use = math.log2(1 + access_count) / math.log2(1 + max_access)
+    deg = 1 + params.beta_deg * min(degree, params.d_max) / params.d_max
+    if max_access_days <= 1:
+        cons = 1.0
+    else:
+        cons = 1 + params.alpha_cons * math.log2(1 + access_days) / math.log2(1 + max_access_days)
+    return use * deg * cons
+
+
+def temporal(hours: float, params: ScoringParams = ScoringParams()) -> float:
+    """Exponential decay since the last access (or creation), never below the floor."""
+    return max(params.temporal_floor, math.exp(-params.lambda_hourly * max(0.0, hours)))
+
+
+def cooc_boost(
+    pairs: Sequence[tuple[int, float]],
+    params: ScoringParams = ScoringParams(),
+) -> float:
+    """Σ log2(1 + co_count) × decayed recency, over (co_count, hours since last_co) with other candidates."""
+    total = 0.0
+    for co_count, hours in pairs:
+        decay = max(params.cooc_temporal_floor, math.exp(-params.lambda_hourly * max(0.0, hours)))
+        total += math.log2(1 + co_count) * decay
+    return total
+
+
+def limbic_score(
+    base: float, importance_value: float, temporal_value: float, cooc: float, params: ScoringParams
+) -> float:
+    """base × (1 + β_sal × importance) × temporal × (1 + γ × cooc)."""
+    return base * (1 + params.beta_sal * importance_value) * temporal_value * (1 + params.gamma * cooc)

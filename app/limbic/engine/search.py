@@ -1,0 +1,225 @@
+"""The six-step hybrid search: encode, retrieve (KNN + FTS5), fuse (RRF), re-rank (limbic), hydrate, record."""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import apsw
+import numpy as np
+
+from limbic.engine import index, scoring, signals
+from limbic.engine.graph import Graph
+from limbic.engine.scoring import Candidate, ScoringParams
+
+logger = logging.getLogger(__name__)
+
+MODE_HYBRID = "hybrid"
+MODE_SEMANTIC = "semantic"
+MODE_FTS = "fts"
+
+# unicode61 splits on everything that is not a letter, a number or private use: so do we.
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+MAX_QUERY_TOKENS = 32
+MAX_QUERY_CHARS = 2_000
+# Column weights of bm25(): a hit in the name counts more than one in a long observation list.
+BM25_WEIGHTS = (4.0, 1.0, 1.0)
+
+
+@dataclass
+class SearchResult:
+    """One ranked entity with everything that explains its score."""
+
+    entity_id: int
+    name: str
+    entity_type: str
+    observations: list[str]
+    limbic_score: float
+    base_relevance: float
+    importance: float
+    temporal: float
+    cooc_boost: float
+    distance: float | None
+    rrf_score: float
+    branch: str  # "text", "meaning" or "both"
+    knn_rank: int | None = None
+    fts_rank: int | None = None
+    exact: bool = False
+
+
+@dataclass
+class SearchResponse:
+    query: str
+    mode: str
+    results: list[SearchResult] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)  # the query's tokens, for highlighting
+    note: str | None = None
+
+    def to_json(self) -> dict:
+        """The seed's output shape (SPEC §6)."""
+        items = []
+        for r in self.results:
+            item = {
+                "name": r.name,
+                "entityType": r.entity_type,
+                "observations": r.observations,
+                "limbic_score": round(r.limbic_score, 6),
+                "scoring": {
+                    "importance": round(r.importance, 6),
+                    "temporal_factor": round(r.temporal, 6),
+                    "cooc_boost": round(r.cooc_boost, 6),
+                },
+                "distance": None if r.distance is None else round(r.distance, 6),
+            }
+            if self.mode == MODE_HYBRID:
+                item["rrf_score"] = round(r.rrf_score, 6)
+            items.append(item)
+        return {"mode": self.mode, "results": items}
+
+
+def query_terms(query: str) -> list[str]:
+    """The query's word tokens as FTS5's unicode61 would see them (deduplicated, capped)."""
+    text = unicodedata.normalize("NFKC", query[:MAX_QUERY_CHARS])
+    seen: dict[str, None] = {}
+    for tok in _TOKEN.findall(text):
+        seen.setdefault(tok.lower(), None)
+        if len(seen) >= MAX_QUERY_TOKENS:
+            break
+    return list(seen)
+
+
+def fts_match_expression(query: str) -> str | None:
+    """A safe MATCH expression: every token quoted, OR-ed, the last one also as a prefix.
+
+    Operators, quotes and column filters in the user's text are ordinary characters:
+    only word tokens reach FTS5, each inside double quotes.
+    """
+    terms = query_terms(query)
+    if not terms:
+        return None
+    parts = [f'"{t}"' for t in terms]
+    text = query[:MAX_QUERY_CHARS].rstrip()
+    if text and _TOKEN.fullmatch(text[-1]) and len(terms) < MAX_QUERY_TOKENS:
+        parts[-1] = f'("{terms[-1]}" OR "{terms[-1]}"*)'
+    return " OR ".join(parts)
+
+
+def fts_branch(graph: Graph, query: str, k: int) -> list[int]:
+    """Entity ids by BM25, best first."""
+    expr = fts_match_expression(query)
+    if expr is None:
+        return []
+    w = BM25_WEIGHTS
+    sql = f"SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? ORDER BY bm25(entity_fts, {w[0]}, {w[1]}, {w[2]}) LIMIT ?"
+    try:
+        return [r[0] for r in graph.db.execute(sql, (expr, k))]
+    except apsw.SQLError as exc:  # never expected: the expression is built from quoted tokens
+        logger.warning("full-text query %r failed: %s", expr, exc)
+        return []
+
+
+def knn_branch(graph: Graph, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """(entity id, cosine distance) of the nearest vectors, nearest first."""
+    sql = f"SELECT rowid, distance FROM {index.VEC_TABLE} WHERE embedding MATCH ? AND k = ? ORDER BY distance"
+    return [(r[0], float(r[1])) for r in graph.db.execute(sql, (vector.astype(np.float32).tobytes(), k))]
+
+
+def _normalise_name(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def search(
+    graph: Graph,
+    query: str,
+    limit: int = 10,
+    record: bool = True,
+    params: ScoringParams | None = None,
+    entity_type: str | None = None,
+) -> SearchResponse:
+    """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation)."""
+    params = params or ScoringParams()
+    limit = max(1, int(limit))
+    query = query if isinstance(query, str) else ""
+    terms = query_terms(query)
+    if not query.strip():
+        return SearchResponse(query, MODE_HYBRID if graph.vectors_ready else MODE_FTS, terms=terms)
+    k = params.expansion_factor * limit * (5 if entity_type else 1)
+
+    # 1-2. Encode and retrieve in both branches.
+    semantic: list[tuple[int, float]] = []
+    use_vectors = graph.vectors_ready
+    if use_vectors:
+        assert graph.embedder is not None
+        vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
+        semantic = knn_branch(graph, vector, k)
+    fulltext = fts_branch(graph, query, k)
+    mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
+
+    # 3. Fuse.
+    candidates = scoring.reciprocal_rank_fusion(semantic, fulltext, params.rrf_k)
+    exact_id = graph.db.scalar("SELECT id FROM entities WHERE name = ? COLLATE NOCASE", (query.strip(),))
+    if exact_id is not None and all(c.entity_id != exact_id for c in candidates):
+        candidates.append(Candidate(exact_id, rrf_score=1.0 / (params.rrf_k + 1), fts_rank=1))
+    if entity_type:
+        types = dict(graph.db.execute(
+            f"SELECT id, entity_type FROM entities WHERE id IN ({','.join('?' * len(candidates))})",
+            [c.entity_id for c in candidates],
+        )) if candidates else {}
+        candidates = [c for c in candidates if types.get(c.entity_id) == entity_type]
+    if not candidates:
+        return SearchResponse(query, mode, terms=terms)
+
+    # 4. Limbic re-ranking.
+    ranked = rank(graph, candidates, mode, params, query)[:limit]
+
+    # 5. Hydrate.
+    entities = graph.entities_by_ids([r.entity_id for r in ranked])
+    results = []
+    for r in ranked:
+        ent = entities.get(r.entity_id)
+        if ent is None:
+            continue
+        r.name, r.entity_type, r.observations = ent.name, ent.entity_type, ent.observation_texts
+        results.append(r)
+    response = SearchResponse(query, mode, results, terms)
+
+    # 6. Record access signals (best effort; never changes the answer).
+    if record and results:
+        signals.record_access(graph.db, [r.entity_id for r in results])
+    return response
+
+
+def rank(graph: Graph, candidates: list[Candidate], mode: str, params: ScoringParams, query: str = "") -> list[SearchResult]:
+    """Score fused candidates with the limbic formula; best first."""
+    now = datetime.now(timezone.utc)
+    sig = signals.load_signals(graph.db, [c.entity_id for c in candidates])
+    bases = scoring.base_relevance(candidates, mode, params)
+    max_access = max((s.access_count for s in sig.values()), default=0)
+    max_days = max((s.access_days for s in sig.values()), default=0)
+    wanted = _normalise_name(query)
+    names = {}
+    if wanted and params.exact_name_boost != 1.0:
+        marks = ",".join("?" * len(candidates))
+        names = dict(graph.db.execute(f"SELECT id, name FROM entities WHERE id IN ({marks})", [c.entity_id for c in candidates]))
+    out = []
+    for cand, base in zip(candidates, bases):
+        s = sig[cand.entity_id]
+        imp = scoring.importance(s.access_count, max_access, s.degree, s.access_days, max_days, params)
+        temp = scoring.temporal(signals.hours_since(s.last_access or s.created_at, now), params)
+        pairs = [(count, signals.hours_since(last, now)) for other, (count, last) in s.cooc.items() if other != cand.entity_id]
+        cooc = scoring.cooc_boost(pairs, params)
+        score = scoring.limbic_score(base, imp, temp, cooc, params)
+        exact = bool(wanted) and _normalise_name(names.get(cand.entity_id, "")) == wanted
+        if exact:
+            score *= params.exact_name_boost
+        out.append(
+            SearchResult(
+                cand.entity_id, "", "", [], score, base, imp, temp, cooc, cand.distance, cand.rrf_score,
+                cand.branch, cand.knn_rank, cand.fts_rank, exact,
+            )
+        )
+    out.sort(key=lambda r: (-r.limbic_score, -r.rrf_score))
+    return out

@@ -1,0 +1,51 @@
+"""Opening a graph file with its model: the one entry point the CLI and the app share."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from limbic.engine.db import Database
+from limbic.engine.embeddings import Embedder, load_embedder
+from limbic.engine.errors import ModelError
+from limbic.engine.graph import Graph
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class OpenGraph:
+    graph: Graph
+    model_error: str | None = None  # why semantic search is off, if it is
+
+    def close(self) -> None:
+        self.graph.db.close()
+
+
+def try_load_model(model_dir: Path | None) -> tuple[Embedder | None, str | None]:
+    """The model, or None and the reason in one sentence."""
+    try:
+        return load_embedder(model_dir), None
+    except ModelError as exc:
+        logger.warning("semantic search is off: %s", exc)
+        return None, str(exc)
+
+
+def open_graph(path: Path | str, model_dir: Path | None = None, load_model: bool = True, readonly: bool = False) -> OpenGraph:
+    """Open (or create) a graph; without a usable model it still opens for editing and full text."""
+    db = Database(path, readonly=readonly)
+    try:
+        graph = Graph(db)
+        error = None
+        if load_model:
+            embedder, error = try_load_model(model_dir)
+            if embedder is not None:
+                if readonly:
+                    graph.embedder = embedder
+                else:
+                    graph.attach_embedder(embedder)
+        return OpenGraph(graph, error)
+    except BaseException:
+        db.close()
+        raise

@@ -1,0 +1,114 @@
+"""Access and co-occurrence signals: recorded after a search, read back for limbic scoring."""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import apsw
+
+from limbic.engine.db import BUSY_TIMEOUT_MS, Database
+from limbic.engine.graph import TIME_FORMAT, now_utc
+
+logger = logging.getLogger(__name__)
+
+# Recording is best effort: wait this long for a busy file, then give up quietly.
+RECORD_BUSY_MS = 200
+
+
+@dataclass
+class EntitySignals:
+    """What the limbic score needs to know of one candidate."""
+
+    access_count: int = 0
+    last_access: str | None = None
+    created_at: str | None = None
+    access_days: int = 0
+    degree: int = 0
+    cooc: dict[int, tuple[int, str | None]] = field(default_factory=dict)  # other id -> (co_count, last_co)
+
+
+def hours_since(stamp: str | None, now: datetime) -> float:
+    """Hours between a stored timestamp and now; 0 for a missing or unreadable one."""
+    if not stamp:
+        return 0.0
+    try:
+        then = datetime.strptime(stamp, TIME_FORMAT).replace(tzinfo=timezone.utc)
+    except ValueError:
+        return 0.0
+    return max(0.0, (now - then).total_seconds() / 3600.0)
+
+
+def load_signals(db: Database, ids: Sequence[int]) -> dict[int, EntitySignals]:
+    """Signals of a batch of candidates, in a handful of queries."""
+    ids = list(dict.fromkeys(ids))
+    out = {i: EntitySignals() for i in ids}
+    if not ids:
+        return out
+    marks = ",".join("?" * len(ids))
+    for entity_id, created in db.execute(f"SELECT id, created_at FROM entities WHERE id IN ({marks})", ids):
+        out[entity_id].created_at = created
+    for entity_id, count, last in db.execute(
+        f"SELECT entity_id, access_count, last_access FROM entity_access WHERE entity_id IN ({marks})", ids
+    ):
+        out[entity_id].access_count, out[entity_id].last_access = int(count), last
+    for entity_id, days in db.execute(
+        f"SELECT entity_id, count(*) FROM entity_access_log WHERE entity_id IN ({marks}) GROUP BY entity_id", ids
+    ):
+        out[entity_id].access_days = int(days)
+    for entity_id, degree in db.execute(
+        f"SELECT e, count(*) FROM (SELECT from_entity AS e FROM relations WHERE active = 1 AND from_entity IN ({marks}) "
+        f"UNION ALL SELECT to_entity FROM relations WHERE active = 1 AND to_entity IN ({marks})) GROUP BY e",
+        ids + ids,
+    ):
+        out[entity_id].degree = int(degree)
+    for a, b, count, last in db.execute(
+        f"SELECT entity_a_id, entity_b_id, co_count, last_co FROM co_occurrences "
+        f"WHERE entity_a_id IN ({marks}) AND entity_b_id IN ({marks})",
+        ids + ids,
+    ):
+        out[a].cooc[b] = (int(count), last)
+        out[b].cooc[a] = (int(count), last)
+    return out
+
+
+def record_access(db: Database, ids: Sequence[int], co_occurrence: bool = True) -> bool:
+    """Count an access of each entity and a co-occurrence of each pair; best effort.
+
+    Returns False (and logs) when the file was busy or read-only: recording never fails a search.
+    """
+    ids = list(dict.fromkeys(ids))
+    if not ids or db.readonly:
+        return False
+    now = now_utc()
+    today = now[:10]
+    db.conn.setbusytimeout(RECORD_BUSY_MS)
+    try:
+        with db.transaction():
+            for entity_id in ids:
+                db.execute(
+                    "INSERT INTO entity_access(entity_id, access_count, last_access) VALUES (?, 1, ?) "
+                    "ON CONFLICT(entity_id) DO UPDATE SET access_count = access_count + 1, last_access = excluded.last_access",
+                    (entity_id, now),
+                )
+                db.execute(
+                    "INSERT INTO entity_access_log(entity_id, access_date, access_count) VALUES (?, ?, 1) "
+                    "ON CONFLICT(entity_id, access_date) DO UPDATE SET access_count = access_count + 1",
+                    (entity_id, today),
+                )
+            if co_occurrence:
+                for a, b in itertools.combinations(sorted(ids), 2):
+                    db.execute(
+                        "INSERT INTO co_occurrences(entity_a_id, entity_b_id, co_count, last_co) VALUES (?, ?, 1, ?) "
+                        "ON CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + 1, last_co = excluded.last_co",
+                        (a, b, now),
+                    )
+        return True
+    except apsw.Error as exc:
+        logger.warning("access signals not recorded: %s", exc)
+        return False
+    finally:
+        db.conn.setbusytimeout(BUSY_TIMEOUT_MS)
