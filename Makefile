@@ -1,0 +1,40 @@
+# Thin wrappers; each target creates .venv first if it is missing.
+PYTHON ?= python3
+VENV   ?= .venv
+PY      = $(VENV)/bin/python
+STAMP   = $(VENV)/.installed-stamp
+# Shared libraries Qt needs on Debian/Ubuntu (offscreen, X11 and Wayland).
+QT_DEBS = libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 \
+          libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 \
+          libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 libwayland-client0 libwayland-cursor0 libwayland-egl1
+
+.PHONY: setup deps run test bench package package-test screenshots clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+setup: deps $(STAMP)
+
+# Installs Qt's system libraries where apt is available and something is missing (needs root or sudo).
+deps:
+	@missing=$$(for p in $(QT_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
+	if [ -n "$$missing" ] && command -v apt-get >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "Installing Qt system libraries: $$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+run: setup
+	$(VENV)/bin/limbic
+
+test: setup
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) -m tests.bench.run_all
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

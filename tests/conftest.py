@@ -1,0 +1,51 @@
+"""Test set-up: headless Qt, a private data folder per test, and a shared real model."""
+
+from __future__ import annotations
+
+import os
+
+# Before anything imports Qt: tests never need a display.
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path, monkeypatch):
+    """Each test gets its own user data folder and no stray overrides."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("LIMBIC_HOME", str(home))
+    monkeypatch.delenv("LIMBIC_DB", raising=False)
+    monkeypatch.delenv("LIMBIC_MODEL_DIR", raising=False)
+    return home
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real default model, loaded once for the whole run."""
+    from limbic.engine.embeddings import load_embedder
+
+    return load_embedder()
+
+
+@pytest.fixture
+def graph(tmp_path, embedder):
+    """An empty graph on a temporary file, with the real model."""
+    from limbic.engine.db import Database
+    from limbic.engine.graph import Graph
+
+    g = Graph(Database(tmp_path / "test.db"), embedder)
+    yield g
+    g.db.close()
+
+
+@pytest.fixture
+def text_graph(tmp_path):
+    """An empty graph with no model: full-text only."""
+    from limbic.engine.db import Database
+    from limbic.engine.graph import Graph
+
+    g = Graph(Database(tmp_path / "text.db"))
+    yield g
+    g.db.close()
