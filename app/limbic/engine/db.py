@@ -110,12 +110,12 @@ class Database:
             self.conn.enable_load_extension(True)
             self.conn.load_extension(sqlite_vec.loadable_path())
             self.conn.enable_load_extension(False)
-            self._configure()
             self._depth = 0
+            # Check the version before anything writes: a newer or foreign file stays untouched.
+            self._check_version()
+            self._configure()
             if not readonly:
                 self._migrate()
-            else:
-                self._check_version()
         except DatabaseError:
             self._close_quietly()
             raise
