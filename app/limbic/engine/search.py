@@ -23,6 +23,7 @@ MODE_FTS = "fts"
 
 # unicode61 splits on everything that is not a letter, a number or private use: so do we.
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")
 MAX_QUERY_TOKENS = 32
 MAX_QUERY_CHARS = 2_000
 # Column weights of bm25(): a hit in the name counts more than one in a long observation list.
@@ -101,7 +102,8 @@ def fts_match_expression(query: str) -> str | None:
     if not terms:
         return None
     parts = [f'"{t}"' for t in terms]
-    text = query[:MAX_QUERY_CHARS].rstrip()
+    # A query still being typed ends inside a word: that word may be unfinished.
+    text = query[:MAX_QUERY_CHARS]
     if text and _TOKEN.fullmatch(text[-1]) and len(terms) < MAX_QUERY_TOKENS:
         parts[-1] = f'("{terms[-1]}" OR "{terms[-1]}"*)'
     return " OR ".join(parts)
@@ -127,6 +129,13 @@ def knn_branch(graph: Graph, vector: np.ndarray, k: int) -> list[tuple[int, floa
     return [(r[0], float(r[1])) for r in graph.db.execute(sql, (vector.astype(np.float32).tobytes(), k))]
 
 
+def clean_query(query: object) -> str:
+    """Any text a user can type, made safe to encode: broken surrogates and NULs become spaces."""
+    if not isinstance(query, str):
+        return ""
+    return _UNSAFE.sub(" ", query[: MAX_QUERY_CHARS * 5])
+
+
 def _normalise_name(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
@@ -142,7 +151,7 @@ def search(
     """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation)."""
     params = params or ScoringParams()
     limit = max(1, int(limit))
-    query = query if isinstance(query, str) else ""
+    query = clean_query(query)
     terms = query_terms(query)
     if not query.strip():
         return SearchResponse(query, MODE_HYBRID if graph.vectors_ready else MODE_FTS, terms=terms)
