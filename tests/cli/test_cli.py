@@ -1,0 +1,106 @@
+"""The command line: import, export, search, info, eval; user errors as one sentence and exit 1."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from limbic.cli import main
+
+ROWS = [
+    {"type": "entity", "name": "Limbic", "entityType": "Project", "observations": ["Desktop knowledge graph app"]},
+    {"type": "entity", "name": "SQLite", "entityType": "Tool", "observations": ["Embedded database engine"]},
+    {"type": "entity", "name": "Ticket LMB-1042", "entityType": "Task", "observations": ["Fix crash on import"]},
+    {"type": "relation", "from": "Limbic", "to": "SQLite", "relationType": "uses"},
+]
+
+
+@pytest.fixture
+def memory_file(tmp_path):
+    path = tmp_path / "memory.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in ROWS) + "\n", encoding="utf-8")
+    return path
+
+
+def test_import_search_export_info(tmp_path, memory_file, capsys):
+    db = str(tmp_path / "g.db")
+    assert main(["--db", db, "import", str(memory_file)]) == 0
+    assert "3 entities read (3 new)" in capsys.readouterr().out
+
+    assert main(["search", "LMB-1042", "--db", db, "--json", "--no-record"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["mode"] == "hybrid" and data["results"][0]["name"] == "Ticket LMB-1042"
+    assert "rrf_score" in data["results"][0]
+
+    assert main(["--db", db, "search", "sqli"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith(" 1. SQLite (Tool)")
+
+    out = tmp_path / "out.jsonl"
+    assert main(["--db", db, "export", "-o", str(out)]) == 0
+    assert [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()] == ROWS
+
+    assert main(["--db", db, "info"]) == 0
+    info = capsys.readouterr().out
+    for needle in ("entities: 3", "relations: 1", "all-MiniLM-L6-v2", "dimension: 384", "schema: 1"):
+        assert needle in info
+
+
+def test_db_from_environment(tmp_path, memory_file, monkeypatch, capsys):
+    monkeypatch.setenv("LIMBIC_DB", str(tmp_path / "env.db"))
+    assert main(["import", str(memory_file)]) == 0
+    assert (tmp_path / "env.db").exists()
+
+
+def test_export_to_stdout(tmp_path, memory_file, capsys):
+    db = str(tmp_path / "g.db")
+    main(["--db", db, "import", str(memory_file)])
+    capsys.readouterr()
+    assert main(["--db", db, "export"]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 4
+
+
+def run_cli(*args, env_home):
+    env = {"LIMBIC_HOME": str(env_home), "PATH": "/usr/bin:/bin"}
+    return subprocess.run([sys.executable, "-m", "limbic", *args], capture_output=True, text=True, env=env)
+
+
+def test_user_errors_are_one_sentence_without_traceback(tmp_path):
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"\x00garbage" * 64)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "entity", "name": "A"}\n{oops\n', encoding="utf-8")
+    cases = [
+        (["--db", str(junk), "info"], "is not a Limbic database"),
+        (["--db", str(tmp_path / "ok.db"), "import", str(bad)], "bad.jsonl, line 2"),
+        (["--db", str(tmp_path / "ok.db"), "import", str(tmp_path / "missing.jsonl")], "cannot be read"),
+    ]
+    for args, needle in cases:
+        result = run_cli(*args, env_home=tmp_path)
+        assert result.returncode == 1, result.stderr
+        assert needle in result.stderr and "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_eval_on_a_tiny_collection(tmp_path, capsys):
+    corpus = tmp_path / "corpus.jsonl"
+    docs = [
+        ("d1", "Aspirin and heart attacks", "Daily aspirin lowers the risk of myocardial infarction."),
+        ("d2", "Coffee and sleep", "Caffeine late in the day shortens sleep."),
+        ("d3", "Exercise and mood", "Regular running improves symptoms of depression."),
+        ("d4", "Same title", "First of two papers sharing a title about soil bacteria."),
+        ("d5", "Same title", "Second of two papers sharing a title about ocean plankton."),
+    ]
+    corpus.write_text("\n".join(json.dumps({"_id": i, "title": t, "text": x}) for i, t, x in docs), encoding="utf-8")
+    queries = tmp_path / "queries.jsonl"
+    qs = [("q1", "aspirin prevents heart attack"), ("q2", "caffeine harms sleep"), ("q3", "plankton in the sea")]
+    queries.write_text("\n".join(json.dumps({"_id": i, "text": t}) for i, t in qs), encoding="utf-8")
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\nq3\td5\t1\n", encoding="utf-8")
+    assert main(["eval", str(corpus), str(queries), str(qrels), "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert set(results) == {"bm25", "knn", "rrf", "seed_hybrid", "hybrid"}
+    assert results["hybrid"]["ndcg@10"] == pytest.approx(1.0)
+    assert results["knn"]["recall@100"] == pytest.approx(1.0)

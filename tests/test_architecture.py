@@ -1,0 +1,38 @@
+"""Boundaries the project keeps: the engine never imports Qt; nothing heavy is installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib import metadata
+from pathlib import Path
+
+import limbic
+
+ENGINE = Path(limbic.__file__).parent / "engine"
+FORBIDDEN = {"torch", "transformers", "sentence-transformers", "tensorflow", "jax"}
+
+
+def test_engine_imports_without_qt():
+    modules = sorted(f"limbic.engine.{p.stem}" for p in ENGINE.glob("*.py") if p.stem != "__init__")
+    modules += ["limbic.cli", "limbic.config"]
+    code = (
+        "import sys, importlib\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('PySide6', 'shiboken6', 'PyQt5', 'PyQt6'):\n"
+        "            raise ImportError('Qt is not allowed in the engine: ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        f"for m in {modules!r}:\n"
+        "    importlib.import_module(m)\n"
+        "print(len([m for m in sys.modules if m.startswith('limbic.engine')]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout.strip()) >= 10
+
+
+def test_no_heavy_ml_framework_is_installed():
+    installed = {(d.metadata["Name"] or "").lower().replace("_", "-") for d in metadata.distributions()}
+    assert not installed & FORBIDDEN, installed & FORBIDDEN
+    assert {"onnxruntime", "tokenizers", "sqlite-vec", "apsw"} <= installed
