@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import random
+import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +20,13 @@ logger = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 5_000
+# A write waits this long in all for another process to finish its own (each attempt waits
+# BUSY_TIMEOUT_MS inside SQLite, then backs off): "database is locked" never reaches the user.
+WRITE_RETRY_SECONDS = 60.0
+SQLITE_MAGIC = b"SQLite format 3\x00"
+FTS_DDL = 'CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts USING fts5(name, entity_type, obs_text, tokenize="unicode61")'
+# Tables of a Limbic file; an SQLite file without them belongs to another program.
+LIMBIC_TABLES = frozenset({"meta", "entities", "observations", "relations"})
 
 _SCHEMA_V1 = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -89,7 +100,58 @@ def _friendly(path: Path, exc: Exception) -> DatabaseError:
         return DatabaseError(f"{path} is locked by another program; try again in a moment.")
     if isinstance(exc, (apsw.CantOpenError, apsw.ReadOnlyError, apsw.PermissionsError)):
         return DatabaseError(f"{path} cannot be opened for writing (check the file and folder permissions).")
+    if isinstance(exc, apsw.FullError):
+        return DatabaseError(f"The disk holding {path} is full; nothing was changed.")
+    if isinstance(exc, apsw.IOError):
+        return DatabaseError(f"{path} cannot be read or written (a disk or file-system error); nothing was changed.")
     return DatabaseError(f"{path} cannot be used: {exc}")
+
+
+def _write_error(db: Database, exc: BaseException) -> DatabaseError | None:
+    """A sentence for an SQLite error met while writing, or None for errors that are not about the file."""
+    if isinstance(exc, apsw.ReadOnlyError):
+        return DatabaseError(db.readonly_note or f"{db.path} is open read-only; the change was not saved.")
+    if isinstance(exc, apsw.BusyError):
+        return DatabaseError(f"{db.path} is busy with another program's write; the change was not saved, try again.")
+    if isinstance(exc, (apsw.CorruptError, apsw.NotADBError)):
+        return DatabaseError(f"{db.path} is damaged; the change was not saved (run `limbic check`).")
+    if isinstance(exc, (apsw.FullError, apsw.IOError)):
+        return _friendly(db.path, exc)
+    return None
+
+
+def inspect_file(path: Path) -> None:
+    """Refuse, without writing to it, a file that is not an intact SQLite database; an empty file is fine."""
+    if path.is_dir():
+        raise DatabaseError(f"{path} is a folder, not a graph file.")
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(100)
+            size = os.fstat(fh.fileno()).st_size
+    except OSError as exc:
+        raise DatabaseError(f"{path} cannot be read ({exc.strerror}).") from None
+    if size == 0:
+        return
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        raise DatabaseError(f"{path} is not a Limbic database (it is not an SQLite file) or is damaged.")
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65_536 if page_size == 1 else page_size
+    if page_size < 512 or page_size & (page_size - 1):
+        raise DatabaseError(f"{path} is damaged: its header is not valid.")
+    pages = int.from_bytes(head[28:32], "big")
+    # The page count in the header is trusted only when it was written with the change counter
+    # (bytes 92-95 equal bytes 24-27). With a live write-ahead log the main file can lag behind
+    # mid-checkpoint, so the size is judged only when there is no log.
+    wal = path.with_name(path.name + "-wal")
+    has_wal = wal.exists() and wal.stat().st_size > 0
+    if head[24:28] == head[92:96] and pages and size < pages * page_size and not has_wal:
+        raise DatabaseError(
+            f"{path} is damaged: the file is shorter than its header says (it was probably cut off while being copied)."
+        )
+
+
+def _folder_writable(path: Path) -> bool:
+    return os.access(path.parent if str(path.parent) else Path("."), os.W_OK)
 
 
 class Database:
@@ -98,30 +160,75 @@ class Database:
     def __init__(self, path: Path | str, readonly: bool = False) -> None:
         self.path = Path(path) if str(path) != ":memory:" else Path(":memory:")
         self.readonly = readonly
-        if str(self.path) != ":memory:" and not readonly:
+        # Why a file asked for writing was opened read-only; the app and the CLI show it.
+        self.readonly_note: str | None = None
+        self.write_retry_seconds = WRITE_RETRY_SECONDS
+        self._depth = 0
+        self._seen_version: int | None = None
+        memory = str(self.path) == ":memory:"
+        if not memory and self.path.exists():
+            inspect_file(self.path)
+            if not readonly and not (os.access(self.path, os.W_OK) and _folder_writable(self.path)):
+                what = "file" if not os.access(self.path, os.W_OK) else "folder holding it"
+                self.readonly = True
+                self.readonly_note = (
+                    f"{self.path} is opened read-only because the {what} cannot be written; no change can be saved."
+                )
+                logger.info("%s", self.readonly_note)
+        elif not memory and readonly:
+            raise DatabaseError(f"{self.path} does not exist.")
+        elif not memory:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise DatabaseError(f"The folder {self.path.parent} cannot be created: {exc.strerror}.") from exc
-        flags = apsw.SQLITE_OPEN_READONLY if readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+            if not _folder_writable(self.path):
+                raise DatabaseError(f"A new graph cannot be created in {self.path.parent}: the folder is read-only.")
         try:
-            self.conn = apsw.Connection(str(self.path), flags=flags)
-            self.conn.setbusytimeout(BUSY_TIMEOUT_MS)
-            self.conn.enable_load_extension(True)
-            self.conn.load_extension(sqlite_vec.loadable_path())
-            self.conn.enable_load_extension(False)
-            self._depth = 0
-            # Check the version before anything writes: a newer or foreign file stays untouched.
-            self._check_version()
-            self._configure()
-            if not readonly:
-                self._migrate()
+            self._open_connection(immutable=False)
+        except apsw.Error as exc:
+            self._close_quietly()
+            if not (self.readonly and isinstance(exc, (apsw.ReadOnlyError, apsw.CantOpenError))):
+                raise _friendly(self.path, exc) from exc
+            # A write-ahead-log file whose folder cannot be written has nowhere for its shared
+            # index: it can still be read as an unchanging file, unless a log holds newer commits.
+            wal = self.path.with_name(self.path.name + "-wal")
+            if wal.exists() and wal.stat().st_size > 0:
+                raise DatabaseError(
+                    f"{self.path} cannot be read from a read-only folder while its journal ({wal.name}) holds changes."
+                ) from exc
+            try:
+                self._open_connection(immutable=True)
+            except DatabaseError:
+                self._close_quietly()
+                raise
+            except apsw.Error as exc2:
+                self._close_quietly()
+                raise _friendly(self.path, exc2) from exc2
         except DatabaseError:
             self._close_quietly()
             raise
-        except apsw.Error as exc:
-            self._close_quietly()
-            raise _friendly(self.path, exc) from exc
+
+    def _open_connection(self, immutable: bool) -> None:
+        flags = apsw.SQLITE_OPEN_READONLY if self.readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+        name = str(self.path)
+        if immutable:
+            name = "file:" + urllib.parse.quote(str(self.path.resolve())) + "?immutable=1"
+            flags |= apsw.SQLITE_OPEN_URI
+        self.conn = apsw.Connection(name, flags=flags)
+        self.conn.setbusytimeout(BUSY_TIMEOUT_MS)
+        self.conn.enable_load_extension(True)
+        self.conn.load_extension(sqlite_vec.loadable_path())
+        self.conn.enable_load_extension(False)
+        # Everything is read and judged before the first write: a foreign, damaged or newer
+        # file is refused untouched.
+        version = self._check_version()
+        if self.readonly and version == 0 and str(self.path) != ":memory:":
+            raise DatabaseError(f"{self.path} holds no graph yet and cannot be written.")
+        self._configure()
+        if not self.readonly:
+            self._migrate()
+        self._seen_version = self.data_version()
 
     def _close_quietly(self) -> None:
         conn = getattr(self, "conn", None)
@@ -132,15 +239,36 @@ class Database:
     def _configure(self) -> None:
         self.conn.execute("PRAGMA foreign_keys = ON")
         if not self.readonly and str(self.path) != ":memory:":
-            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchall()
+            mode = self._retry_busy(lambda: self.conn.execute("PRAGMA journal_mode = WAL").fetchall())
             logger.debug("journal mode %s", mode)
         self.conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _retry_busy(self, step):
+        """Run ``step`` again with backoff while another process holds the lock, up to the write budget."""
+        deadline = time.monotonic() + self.write_retry_seconds
+        delay = 0.02
+        while True:
+            try:
+                return step()
+            except apsw.BusyError:
+                if time.monotonic() >= deadline:
+                    raise DatabaseError(
+                        f"{self.path} has been busy with another program's write for over "
+                        f"{self.write_retry_seconds:.0f} seconds; nothing was changed, try again when it has finished."
+                    ) from None
+                logger.info("%s is busy; retrying", self.path)
+                time.sleep(delay * (1 + random.random()))  # jitter: two waiting writers do not wake together
+                delay = min(delay * 2, 1.0)
 
     def user_version(self) -> int:
         return int(self.conn.execute("PRAGMA user_version").fetchall()[0][0])
 
     def _check_version(self) -> int:
         version = self.user_version()
+        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        foreign = (version == 0 and bool(tables)) or (bool(tables) and not LIMBIC_TABLES <= tables)
+        if foreign and str(self.path) != ":memory:":
+            raise DatabaseError(f"{self.path} is an SQLite database of another program, not a Limbic graph; it was left as it is.")
         if version > SCHEMA_VERSION:
             raise DatabaseError(
                 f"{self.path} was written by a newer version of Limbic (schema {version}); "
@@ -154,14 +282,21 @@ class Database:
             return
         if version > 0:
             logger.info("upgrading %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
+            from limbic.engine.backup import backup_database  # backup needs an open Database
+
+            backup_database(self, reason=f"before-schema-{SCHEMA_VERSION}")
         with self.transaction():
             for step in range(version, SCHEMA_VERSION):
                 self.conn.execute(_MIGRATIONS[step])
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[apsw.Connection]:
-        """An IMMEDIATE write transaction; nested calls join the outer one."""
+    def transaction(self, retry: bool = True) -> Iterator[apsw.Connection]:
+        """An IMMEDIATE write transaction; nested calls join the outer one.
+
+        While another process writes, starting waits with backoff (``retry``) instead of failing;
+        SQLite errors about the file become one plain sentence and the transaction rolls back.
+        """
         if self._depth:
             self._depth += 1
             try:
@@ -169,17 +304,36 @@ class Database:
             finally:
                 self._depth -= 1
             return
-        self.conn.execute("BEGIN IMMEDIATE")
+        begin = lambda: self.conn.execute("BEGIN IMMEDIATE")  # noqa: E731
+        try:
+            self._retry_busy(begin) if retry else begin()
+        except apsw.Error as exc:
+            friendly = _write_error(self, exc) if retry else None
+            if friendly is None:
+                raise
+            raise friendly from exc
         self._depth = 1
         try:
             yield self.conn
-        except BaseException:
+        except BaseException as exc:
             self._depth = 0
             with contextlib.suppress(apsw.Error):
                 self.conn.execute("ROLLBACK")
-            raise
+            friendly = _write_error(self, exc) if isinstance(exc, apsw.Error) else None
+            if friendly is None:
+                raise
+            raise friendly from exc
         self._depth = 0
-        self.conn.execute("COMMIT")
+        try:
+            # A busy COMMIT leaves the transaction open, so it can simply be tried again.
+            self._retry_busy(lambda: self.conn.execute("COMMIT"))
+        except BaseException as exc:
+            with contextlib.suppress(apsw.Error):
+                self.conn.execute("ROLLBACK")
+            friendly = _write_error(self, exc) if isinstance(exc, apsw.Error) else None
+            if friendly is None:
+                raise
+            raise friendly from exc
 
     @property
     def in_transaction(self) -> bool:
@@ -216,6 +370,19 @@ class Database:
     def data_version(self) -> int:
         """Changes when another connection commits; lets the app notice outside writes."""
         return int(self.scalar("PRAGMA data_version"))
+
+    def changed_by_others(self) -> bool:
+        """True once after another connection or process committed since the last call.
+
+        Cheap enough to poll about once a second from the thread that owns this connection;
+        this connection's own writes never count.
+        """
+        if self.in_transaction:
+            return False
+        version = self.data_version()
+        changed = self._seen_version is not None and version != self._seen_version
+        self._seen_version = version
+        return changed
 
     def close(self) -> None:
         self._close_quietly()

@@ -41,7 +41,7 @@ def open_graph(path: Path | str, model_dir: Path | None = None, load_model: bool
         if load_model:
             embedder, error = try_load_model(model_dir)
             if embedder is not None:
-                if readonly:
+                if db.readonly:  # also a file that could only be opened read-only
                     graph.embedder = embedder
                 else:
                     graph.attach_embedder(embedder)

@@ -87,7 +87,7 @@ def record_access(db: Database, ids: Sequence[int], co_occurrence: bool = True) 
     today = now[:10]
     db.conn.setbusytimeout(RECORD_BUSY_MS)
     try:
-        with db.transaction():
+        with db.transaction(retry=False):  # best effort: never wait long for a busy file
             for entity_id in ids:
                 db.execute(
                     "INSERT INTO entity_access(entity_id, access_count, last_access) VALUES (?, 1, ?) "
