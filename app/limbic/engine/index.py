@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
+from limbic.engine import vector_index
 from limbic.engine.db import Database
 from limbic.engine.embeddings import Embedder
 from limbic.engine.entity_text import EntitySource, build_text, fts_obs_text
@@ -49,6 +50,7 @@ def delete_index_rows(db: Database, entity_id: int) -> None:
     db.execute("DELETE FROM entity_fts WHERE rowid = ?", (entity_id,))
     if db.has_table(VEC_TABLE):
         db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
+        vector_index.vectors_deleted(db, VEC_TABLE, [entity_id])
     db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
 
 
@@ -69,6 +71,7 @@ def write_vectors(db: Database, sources: list[EntitySource], vectors: np.ndarray
             "INSERT OR REPLACE INTO embedding_state(entity_id, text_hash) VALUES (?, ?)",
             (src.entity_id, src.digest()),
         )
+    vector_index.vectors_written(db, VEC_TABLE, [s.entity_id for s in sources], vectors)
 
 
 def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, embed: bool = True) -> list[int]:
@@ -94,6 +97,7 @@ def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, e
         elif has_vec:
             db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
             db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
+            vector_index.vectors_deleted(db, VEC_TABLE, [entity_id])
     if to_embed:
         assert embedder is not None
         vectors = embedder.encode(entity_texts(to_embed, embedder))
@@ -116,6 +120,7 @@ def prepare_vectors(db: Database, embedder: Embedder) -> bool:
         db.execute(
             f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{embedder.dim}] distance_metric=cosine)"
         )
+        vector_index.table_recreated(db, VEC_TABLE)
         db.set_meta("model_identity", embedder.identity)
         db.set_meta("model_name", embedder.spec.name)
         db.set_meta("model_dim", str(embedder.dim))

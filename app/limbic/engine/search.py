@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import apsw
 import numpy as np
 
-from limbic.engine import index, scoring, signals
+from limbic.engine import index, scoring, signals, vector_index
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import Candidate, ScoringParams
 
@@ -124,9 +124,8 @@ def fts_branch(graph: Graph, query: str, k: int) -> list[int]:
 
 
 def knn_branch(graph: Graph, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """(entity id, cosine distance) of the nearest vectors, nearest first."""
-    sql = f"SELECT rowid, distance FROM {index.VEC_TABLE} WHERE embedding MATCH ? AND k = ? ORDER BY distance"
-    return [(r[0], float(r[1])) for r in graph.db.execute(sql, (vector.astype(np.float32).tobytes(), k))]
+    """(entity id, cosine distance) of the nearest vectors, nearest first (exact, from the in-memory mirror)."""
+    return vector_index.knn(graph.db, index.VEC_TABLE, vector, k)
 
 
 def clean_query(query: object) -> str:
