@@ -1,0 +1,242 @@
+"""Checking a graph file: SQLite's integrity, graph/FTS/vector agreement, the model's identity; repairing derived data."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+import apsw
+import numpy as np
+
+from limbic.engine import index
+from limbic.engine.db import FTS_DDL, Database
+from limbic.engine.embeddings import Embedder
+from limbic.engine.entity_text import EntitySource, fts_obs_text
+from limbic.engine.errors import DatabaseError
+
+logger = logging.getLogger(__name__)
+
+CHUNK = 500
+SAMPLE = 5  # ids named in a report line
+# A stored vector is L2-normalised; anything this far from length 1 was not written by the model.
+NORM_TOLERANCE = 1e-2
+_DIM = re.compile(r"float\[(\d+)\]")
+
+
+@dataclass
+class CheckReport:
+    """What `limbic check` found; the lists hold entity ids."""
+
+    entities: int = 0
+    integrity: list[str] = field(default_factory=list)  # SQLite's messages; empty when the file is sound
+    foreign_key_errors: int = 0
+    fts_index_error: str | None = None
+    fts_missing: list[int] = field(default_factory=list)
+    fts_orphans: list[int] = field(default_factory=list)
+    fts_stale: list[int] = field(default_factory=list)
+    has_vectors: bool = False
+    vectors: int = 0
+    vec_missing: list[int] = field(default_factory=list)  # marked embedded, but no vector
+    vec_orphans: list[int] = field(default_factory=list)  # a vector or its record without an entity
+    vec_stale: list[int] = field(default_factory=list)  # made from text the entity no longer has
+    vec_bad: list[int] = field(default_factory=list)  # wrong size, not finite, or not unit length
+    pending: int = 0  # no vector yet: embedded on the next open with a model, or by --repair
+    stored_model: str | None = None
+    model_name: str | None = None
+    model_matches: bool | None = None  # None: no model loaded to compare with
+
+    @property
+    def file_ok(self) -> bool:
+        return not self.integrity and not self.foreign_key_errors
+
+    @property
+    def derived_problems(self) -> int:
+        """How many FTS and vector disagreements there are (each fixable by repair)."""
+        fts = len(self.fts_missing) + len(self.fts_orphans) + len(self.fts_stale) + bool(self.fts_index_error)
+        vec = len(self.vec_missing) + len(self.vec_orphans) + len(self.vec_stale) + len(self.vec_bad)
+        return fts + vec + (self.model_matches is False)
+
+    @property
+    def consistent(self) -> bool:
+        """The file is sound and the graph, FTS rows and vectors agree (pending vectors allowed)."""
+        return self.file_ok and self.derived_problems == 0
+
+    def lines(self) -> list[str]:
+        """The report as plain sentences, one per finding."""
+        out = []
+        if self.integrity:
+            out.append(f"SQLite integrity check failed: {'; '.join(self.integrity[:3])}.")
+        if self.foreign_key_errors:
+            out.append(f"{self.foreign_key_errors} rows point at entities that do not exist.")
+        if self.fts_index_error:
+            out.append(f"The full-text index is damaged ({self.fts_index_error}).")
+        for ids, what in (
+            (self.fts_missing, "entities have no full-text row"),
+            (self.fts_orphans, "full-text rows belong to no entity"),
+            (self.fts_stale, "full-text rows are out of date"),
+            (self.vec_missing, "entities are marked embedded but have no vector"),
+            (self.vec_orphans, "vectors belong to no entity"),
+            (self.vec_stale, "vectors were made from text the entity no longer has"),
+            (self.vec_bad, "vectors are malformed"),
+        ):
+            if ids:
+                out.append(f"{len(ids)} {what} (ids {', '.join(map(str, ids[:SAMPLE]))}{'…' if len(ids) > SAMPLE else ''}).")
+        if self.model_matches is False:
+            out.append(f"The vectors were made by {self.stored_model or 'an unknown model'}, not by {self.model_name}.")
+        if self.pending:
+            out.append(f"{self.pending} entities wait for embedding.")
+        if not out:
+            out.append("No problems found.")
+        return out
+
+    def summary(self) -> str:
+        """One sentence: the verdict."""
+        vec = f", {self.vectors} vectors" if self.has_vectors else ", no vectors"
+        state = "consistent" if self.consistent else ("damaged" if not self.file_ok else "inconsistent")
+        return f"{self.entities} entities{vec}: {state}."
+
+
+def iter_sources(db: Database) -> Iterator[EntitySource]:
+    """Every entity's index source, read in chunks (the same content as ``index.load_source``)."""
+    last = 0
+    while True:
+        rows = db.execute("SELECT id, name, entity_type FROM entities WHERE id > ? ORDER BY id LIMIT ?", (last, CHUNK)).fetchall()
+        if not rows:
+            return
+        ids = [r[0] for r in rows]
+        marks = ",".join("?" * len(ids))
+        obs: dict[int, list[str]] = {i: [] for i in ids}
+        for entity_id, content in db.execute(
+            f"SELECT entity_id, content FROM observations WHERE entity_id IN ({marks}) ORDER BY id", ids
+        ):
+            obs[entity_id].append(content)
+        rels: dict[int, list[tuple[str, str]]] = {i: [] for i in ids}
+        for entity_id, rtype, target in db.execute(
+            "SELECT r.from_entity, r.relation_type, e.name FROM relations r JOIN entities e ON e.id = r.to_entity "
+            f"WHERE r.from_entity IN ({marks}) AND r.active = 1 ORDER BY r.id",
+            ids,
+        ):
+            rels[entity_id].append((rtype, target))
+        for entity_id, name, etype in rows:
+            yield EntitySource(entity_id, name, etype, tuple(obs[entity_id]), tuple(rels[entity_id]))
+        last = ids[-1]
+
+
+def _stored_dim(db: Database) -> int | None:
+    sql = db.scalar("SELECT sql FROM sqlite_master WHERE name = ?", (index.VEC_TABLE,)) or ""
+    m = _DIM.search(sql)
+    return int(m.group(1)) if m else None
+
+
+def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool = True) -> CheckReport:
+    """Look for anything that disagrees; changes nothing."""
+    report = CheckReport()
+    if integrity:
+        found = [r[0] for r in db.execute("PRAGMA integrity_check(20)")]
+        report.integrity = [] if found == ["ok"] else found
+        report.foreign_key_errors = len(db.execute("PRAGMA foreign_key_check").fetchall())
+    if not db.readonly:  # FTS5's own check is spelled as an INSERT, which a read-only file refuses
+        try:
+            db.execute("INSERT INTO entity_fts(entity_fts) VALUES ('integrity-check')")
+        except apsw.Error as exc:
+            report.fts_index_error = str(exc)
+    fts = {r[0]: (r[1], r[2], r[3]) for r in db.execute("SELECT rowid, name, entity_type, obs_text FROM entity_fts")}
+    report.has_vectors = db.has_table(index.VEC_TABLE)
+    state = {r[0]: r[1] for r in db.execute("SELECT entity_id, text_hash FROM embedding_state")}
+    seen: set[int] = set()
+    for src in iter_sources(db):
+        seen.add(src.entity_id)
+        row = fts.get(src.entity_id)
+        if row is None:
+            report.fts_missing.append(src.entity_id)
+        elif row != (src.name, src.entity_type, fts_obs_text(src.observations)):
+            report.fts_stale.append(src.entity_id)
+        digest = state.get(src.entity_id)
+        if digest is None:
+            report.pending += 1
+        elif digest != src.digest():
+            report.vec_stale.append(src.entity_id)
+    report.entities = len(seen)
+    report.fts_orphans = sorted(set(fts) - seen)
+    orphan_states = set(state) - seen
+    if report.has_vectors:
+        dim = _stored_dim(db)
+        vec_ids: set[int] = set()
+        for rowid, blob in db.execute(f"SELECT rowid, embedding FROM {index.VEC_TABLE}"):
+            vec_ids.add(rowid)
+            vec = np.frombuffer(blob, dtype=np.float32) if isinstance(blob, bytes) and len(blob) % 4 == 0 else None
+            if vec is None or (dim and vec.size != dim) or not np.all(np.isfinite(vec)):
+                report.vec_bad.append(rowid)
+            elif abs(float(np.linalg.norm(vec)) - 1.0) > NORM_TOLERANCE:
+                report.vec_bad.append(rowid)
+        report.vectors = len(vec_ids)
+        report.vec_missing = sorted(i for i in set(state) & seen if i not in vec_ids)
+        # A vector with no record of the text it was made from cannot be trusted either.
+        unrecorded = (vec_ids & seen) - set(state)
+        report.vec_stale = sorted(set(report.vec_stale) | unrecorded)
+        report.pending -= len(unrecorded)
+        report.vec_orphans = sorted((vec_ids - seen) | orphan_states)
+        report.stored_model = db.get_meta("model_name")
+        if embedder is not None:
+            report.model_name = embedder.spec.name
+            report.model_matches = db.get_meta("model_identity") == embedder.identity and dim == embedder.dim
+    else:
+        report.vec_orphans = sorted(orphan_states)
+        report.pending = report.entities if embedder is not None else report.pending
+        if embedder is not None:
+            report.model_name = embedder.spec.name
+    return report
+
+
+@dataclass
+class RepairReport:
+    before: CheckReport
+    after: CheckReport
+    fts_rebuilt: bool = False
+    vectors_dropped: int = 0
+    embedded: int = 0
+    reindexed: bool = False
+
+
+def _rebuild_fts(db: Database) -> None:
+    db.execute("DROP TABLE IF EXISTS entity_fts")
+    db.execute(FTS_DDL)
+    for src in iter_sources(db):
+        index.sync_fts(db, src)
+
+
+def repair(
+    db: Database,
+    embedder: Embedder | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> RepairReport:
+    """Rebuild what is derived (FTS rows, vectors, SQLite indexes) from the graph; never touches the graph."""
+    if db.readonly:
+        raise DatabaseError(db.readonly_note or f"{db.path} is open read-only; it cannot be repaired.")
+    before = check_graph(db, embedder)
+    result = RepairReport(before=before, after=before)
+    with db.transaction():
+        if any("index" in msg for msg in before.integrity):
+            db.execute("REINDEX")  # b-tree indexes hold nothing the tables do not
+            result.reindexed = True
+        if before.fts_index_error or before.fts_missing or before.fts_orphans or before.fts_stale:
+            _rebuild_fts(db)
+            result.fts_rebuilt = True
+        drop = set(before.vec_missing) | set(before.vec_orphans) | set(before.vec_stale) | set(before.vec_bad)
+        if before.has_vectors:
+            for entity_id in sorted(drop):
+                db.execute(f"DELETE FROM {index.VEC_TABLE} WHERE rowid = ?", (entity_id,))
+                db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
+        else:
+            db.execute("DELETE FROM embedding_state")
+        result.vectors_dropped = len(drop)
+    if embedder is not None:
+        # A change of model drops every vector; then everything pending is embedded in batches.
+        index.prepare_vectors(db, embedder)
+        result.embedded = index.embed_pending(db, embedder, progress=progress, cancelled=cancelled)
+    result.after = check_graph(db, embedder)
+    logger.info("repair of %s: %s", db.path, result.after.summary())
+    return result
