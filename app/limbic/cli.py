@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import apsw
+
 from limbic import __version__, config
 from limbic.engine.errors import LimbicError
 
@@ -53,9 +55,16 @@ def _open(args: argparse.Namespace, load_model: bool = True):
     from limbic.engine.session import open_graph
 
     opened = open_graph(_db_path(args), config.model_dir_override(), load_model=load_model)
+    if opened.graph.db.readonly_note:
+        print(f"limbic: {opened.graph.db.readonly_note}", file=sys.stderr)
     if opened.model_error and load_model:
         print(f"limbic: semantic search is off: {opened.model_error}", file=sys.stderr)
     return opened
+
+
+def _refuse_readonly(graph) -> None:
+    if graph.db.readonly:
+        raise LimbicError(graph.db.readonly_note or f"{graph.db.path} is open read-only.")
 
 
 def _embed_pending(graph) -> None:
@@ -72,6 +81,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
     opened = _open(args)
     try:
+        _refuse_readonly(opened.graph)
         bar = TerminalProgress()
         summary = import_file(opened.graph, Path(args.file), progress=bar)
         bar.finish()
@@ -180,6 +190,80 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    from limbic.engine.check import check_graph, repair
+
+    opened = _open(args, load_model=not args.no_model)
+    try:
+        g = opened.graph
+        if args.repair:
+            _refuse_readonly(g)
+            bar = TerminalProgress()
+            result = repair(g.db, g.embedder, progress=lambda d, t: bar("embed", d, t))
+            bar.finish()
+            before, report = result.before, result.after
+            print(f"Before repair: {before.summary()}")
+            for line in before.lines():
+                print(f"  {line}")
+            done = []
+            if result.fts_rebuilt:
+                done.append("full-text index rebuilt")
+            if result.reindexed:
+                done.append("SQLite indexes rebuilt")
+            if result.vectors_dropped:
+                done.append(f"{result.vectors_dropped} vectors dropped")
+            if result.embedded:
+                done.append(f"{result.embedded} entities embedded")
+            print(f"Repaired: {', '.join(done) or 'nothing to do'}; the graph itself was not changed.")
+        else:
+            report = check_graph(g.db, g.embedder)
+        if args.json:
+            print(json.dumps({**report.__dict__, "consistent": report.consistent, "file_ok": report.file_ok}, indent=2))
+        else:
+            print(report.summary())
+            for line in report.lines():
+                print(f"  {line}")
+            if not report.file_ok:
+                print("  The file itself is damaged: restore a backup (`limbic backup --list`, `limbic restore`).")
+            elif not report.consistent and not args.repair:
+                print("  Run `limbic check --repair` to rebuild the full-text index and vectors from the graph.")
+        return 0 if report.consistent else 2
+    finally:
+        opened.close()
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from limbic.engine.backup import KEEP_BACKUPS, backup_database, list_backups
+
+    if args.list:
+        backups = list_backups(_db_path(args))
+        if not backups:
+            print(f"No backups of {_db_path(args)} yet.")
+        for b in backups:
+            print(f"{b.path}  {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason}  {b.size / 1e6:.1f} MB")
+        return 0
+    opened = _open(args, load_model=False)
+    try:
+        path = backup_database(opened.graph.db, reason="manual", keep=args.keep or KEEP_BACKUPS)
+        print(f"Backed up {opened.graph.db.path} to {path}")
+    finally:
+        opened.close()
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    from limbic.engine.backup import restore
+
+    opened = _open(args, load_model=False)
+    try:
+        _refuse_readonly(opened.graph)
+        before = restore(opened.graph.db, Path(args.backup))
+        print(f"Restored {opened.graph.db.path} from {args.backup}; the state it replaced is kept in {before}")
+    finally:
+        opened.close()
+    return 0
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from limbic.ui.app import run
 
@@ -214,6 +298,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("info", parents=[common], help="file, counts, model, schema version")
     p.set_defaults(func=cmd_info)
 
+    p = sub.add_parser("check", parents=[common], help="integrity of the file, and graph, full-text and vectors agreeing")
+    p.add_argument("--repair", action="store_true", help="rebuild the full-text index and vectors from the graph")
+    p.add_argument("--no-model", action="store_true", help="do not load the model (vectors are not compared with it)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("backup", parents=[common], help="take a backup now (kept beside the file), or list them")
+    p.add_argument("--list", action="store_true", help="list the backups instead of taking one")
+    p.add_argument("--keep", type=int, help="how many backups to keep (default 10)")
+    p.set_defaults(func=cmd_backup)
+
+    p = sub.add_parser("restore", parents=[common], help="replace the graph with a backup (the current state is backed up first)")
+    p.add_argument("backup", help="a backup file, as `limbic backup --list` shows")
+    p.set_defaults(func=cmd_restore)
+
     p = sub.add_parser("eval", parents=[common], help="nDCG@10 and Recall@100 on a BEIR collection")
     p.add_argument("corpus")
     p.add_argument("queries")
@@ -234,6 +333,12 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except LimbicError as exc:
         print(f"limbic: {exc}", file=sys.stderr)
+        return 1
+    except (apsw.CorruptError, apsw.NotADBError):
+        print("limbic: the graph file is damaged; run `limbic check` and see README.md, Data safety.", file=sys.stderr)
+        return 1
+    except (apsw.FullError, apsw.IOError) as exc:
+        print(f"limbic: the graph file cannot be written ({exc}); nothing was changed.", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("limbic: interrupted.", file=sys.stderr)

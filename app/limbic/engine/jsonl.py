@@ -75,8 +75,12 @@ def parse_lines(lines: Iterator[tuple[int, str]], path: str) -> tuple[list[Entit
             continue
         try:
             obj = json.loads(text)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise ImportFileError(path, lineno, f"this is not valid JSON ({exc.msg})") from None
+        except ValueError:  # e.g. a number with thousands of digits
+            raise ImportFileError(path, lineno, "this line holds a value JSON readers refuse (such as a huge number)") from None
+        except RecursionError:
+            raise ImportFileError(path, lineno, "this line is nested too deeply to be an entity or a relation") from None
         if not isinstance(obj, dict):
             raise ImportFileError(path, lineno, "each line must be a JSON object")
         kind = obj.get("type")
@@ -167,9 +171,16 @@ def import_records(
     return summary
 
 
-def import_file(graph: Graph, path: Path, progress: Progress | None = None, cancelled=None, embed: bool = True) -> ImportSummary:
-    """Validate the whole file, then import it; a bad line changes nothing."""
+def import_file(
+    graph: Graph, path: Path, progress: Progress | None = None, cancelled=None, embed: bool = True, backup: bool = True
+) -> ImportSummary:
+    """Validate the whole file, take a rolling backup of a non-empty graph, then import; a bad line changes nothing."""
     entities, relations = read_file(path)
+    if backup and not graph.db.readonly and str(graph.db.path) != ":memory:":
+        from limbic.engine.backup import backup_database, needs_backup
+
+        if needs_backup(graph.db):
+            backup_database(graph.db, reason="before-import")
     return import_records(graph, entities, relations, progress, cancelled, embed)
 
 
