@@ -1,0 +1,320 @@
+"""The entity editor: name, type, observations and relations, saved as one draft."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QCompleter,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic.ui.editing import EntityDraft, EntityView
+
+logger = logging.getLogger(__name__)
+
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+REL_ROLE = Qt.ItemDataRole.UserRole + 2  # (relation type, other end's name)
+
+
+def _completer(model: QStringListModel, parent: QWidget) -> QCompleter:
+    comp = QCompleter(model, parent)
+    comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+    comp.setFilterMode(Qt.MatchFlag.MatchContains)
+    comp.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    return comp
+
+
+class EntityEditor(QWidget):
+    """Edits one entity at a time; nothing reaches the file until Save."""
+
+    save_requested = Signal(object)  # EntityDraft
+    delete_requested = Signal(int, str)  # entity id, name
+    navigate_requested = Signal(str)  # entity name
+    dirty_changed = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._original: EntityDraft | None = None
+        self._dirty = False
+        self._loading = False
+        self.names_model = QStringListModel(self)
+        self.rel_types_model = QStringListModel(self)
+
+        self.stack = QStackedWidget(self)
+        self.placeholder = QLabel(
+            "Open a search result (Enter) or create a new entity (Ctrl+N).", self, alignment=Qt.AlignmentFlag.AlignCenter
+        )
+        self.placeholder.setObjectName("placeholder")
+        self.placeholder.setWordWrap(True)
+        self.stack.addWidget(self.placeholder)
+        self.stack.addWidget(self._build_form())
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.stack)
+        self.stack.setCurrentIndex(0)
+
+    # -- construction -----------------------------------------------------------------------
+
+    def _build_form(self) -> QWidget:
+        form = QWidget(self)
+        self.name_edit = QLineEdit(form, objectName="nameEdit", toolTip="The entity's unique name")
+        self.name_edit.setAccessibleName("Name")
+        self.type_edit = QComboBox(form, objectName="typeEdit", editable=True, toolTip="The entity's type (free text)")
+        self.type_edit.setAccessibleName("Type")
+        self.type_edit.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.meta = QLabel(form, objectName="metaLabel")
+        head = QFormLayout()
+        head.addRow("&Name", self.name_edit)
+        head.addRow("T&ype", self.type_edit)
+        head.addRow("", self.meta)
+
+        self.obs_list = QListWidget(form, objectName="observations")
+        self.obs_list.setWordWrap(True)
+        self.obs_list.setAlternatingRowColors(True)
+        self.obs_list.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.obs_list.setToolTip("Double-click or F2 to edit, Delete to remove")
+        self.obs_new = QLineEdit(form, objectName="newObservation", placeholderText="Add an observation and press Enter")
+        self.obs_add = QPushButton("&Add", form, toolTip="Add this observation")
+        self.obs_remove = QPushButton("Remove", form, toolTip="Remove the selected observation (Delete)")
+        row = QHBoxLayout()
+        row.addWidget(self.obs_new, 1)
+        row.addWidget(self.obs_add)
+        row.addWidget(self.obs_remove)
+        obs_box = QGroupBox("Observations", form)
+        obs_layout = QVBoxLayout(obs_box)
+        obs_layout.addWidget(self.obs_list)
+        obs_layout.addLayout(row)
+
+        self.out_list = QListWidget(form, objectName="outgoing", toolTip="Enter or double-click to open the target")
+        self.in_list = QListWidget(form, objectName="incoming", toolTip="Enter or double-click to open the source")
+        self.rel_type = QLineEdit(form, objectName="relationType", placeholderText="relation type")
+        self.rel_type.setCompleter(_completer(self.rel_types_model, self.rel_type))
+        self.rel_target = QLineEdit(form, objectName="relationTarget", placeholderText="target entity")
+        self.rel_target.setCompleter(_completer(self.names_model, self.rel_target))
+        self.rel_add = QPushButton("Add &relation", form, toolTip="Relate this entity to the target")
+        self.rel_remove = QPushButton("Remove", form, toolTip="Remove the selected relation (Delete)")
+        rel_box = QGroupBox("Relations", form)
+        rel_layout = QVBoxLayout(rel_box)
+        lists = QHBoxLayout()
+        for title, widget in (("Outgoing", self.out_list), ("Incoming", self.in_list)):
+            col = QVBoxLayout()
+            col.addWidget(QLabel(title, form))
+            col.addWidget(widget)
+            lists.addLayout(col)
+        rel_layout.addLayout(lists)
+        add_row = QHBoxLayout()
+        add_row.addWidget(self.rel_type)
+        add_row.addWidget(QLabel("→", form))
+        add_row.addWidget(self.rel_target, 1)
+        add_row.addWidget(self.rel_add)
+        add_row.addWidget(self.rel_remove)
+        rel_layout.addLayout(add_row)
+
+        self.save_button = QPushButton("&Save", form, objectName="saveButton", toolTip="Save the changes (Ctrl+S)")
+        self.save_button.setDefault(True)
+        self.revert_button = QPushButton("Re&vert", form, toolTip="Drop the unsaved changes")
+        self.delete_button = QPushButton("&Delete…", form, objectName="deleteButton", toolTip="Delete this entity (Ctrl+Delete)")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.delete_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.revert_button)
+        buttons.addWidget(self.save_button)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, form)
+        self.splitter.setObjectName("editorSplitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.addWidget(obs_box)
+        self.splitter.addWidget(rel_box)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(form)
+        layout.addLayout(head)
+        layout.addWidget(self.splitter, 1)
+        layout.addLayout(buttons)
+
+        self.name_edit.textEdited.connect(self.on_edited)
+        self.type_edit.editTextChanged.connect(self.on_edited)
+        self.obs_list.itemChanged.connect(self.on_edited)
+        self.obs_new.returnPressed.connect(self.on_add_observation)
+        self.obs_add.clicked.connect(self.on_add_observation)
+        self.obs_remove.clicked.connect(self.on_remove_observation)
+        self.rel_add.clicked.connect(self.on_add_relation)
+        self.rel_target.returnPressed.connect(self.on_add_relation)
+        self.rel_remove.clicked.connect(self.on_remove_relation)
+        self.out_list.itemActivated.connect(self.on_follow)
+        self.in_list.itemActivated.connect(self.on_follow)
+        self.save_button.clicked.connect(self.on_save)
+        self.revert_button.clicked.connect(self.revert)
+        self.delete_button.clicked.connect(self.on_delete)
+        for widget, slot in ((self.obs_list, self.on_remove_observation), (self.out_list, self.on_remove_relation),
+                             (self.in_list, self.on_remove_relation)):
+            sc = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), widget)
+            sc.setContext(Qt.ShortcutContext.WidgetShortcut)
+            sc.activated.connect(slot)
+        return form
+
+    # -- state ------------------------------------------------------------------------------
+
+    @property
+    def entity_id(self) -> int | None:
+        return self._original.entity_id if self._original else None
+
+    @property
+    def has_entity(self) -> bool:
+        return self._original is not None
+
+    def is_dirty(self) -> bool:
+        return self._dirty
+
+    def set_completions(self, names: list[str], relation_types: list[str], entity_types: list[str]) -> None:
+        """Refresh what the name, relation type and entity type fields can complete."""
+        self.names_model.setStringList(names)
+        self.rel_types_model.setStringList(relation_types)
+        current = self.type_edit.currentText()
+        self._loading = True
+        self.type_edit.clear()
+        self.type_edit.addItems(entity_types)
+        self.type_edit.setEditText(current)
+        self._loading = False
+
+    def show_view(self, view: EntityView) -> None:
+        """Show a stored entity; the editor becomes clean."""
+        self._load(EntityDraft.from_view(view))
+        e = view.entity
+        self.meta.setText(f"created {e.created_at} · updated {e.updated_at} UTC · id {e.id}")
+        self.delete_button.setEnabled(True)
+
+    def new_entity(self) -> None:
+        """Start a new, empty entity."""
+        self._load(EntityDraft(None, "", "Generic"))
+        self.meta.setText("New entity: not saved yet")
+        self.delete_button.setEnabled(False)
+        self.name_edit.setFocus()
+
+    def clear(self) -> None:
+        self._original = None
+        self._set_dirty(False)
+        self.stack.setCurrentIndex(0)
+
+    def revert(self) -> None:
+        if self._original is not None:
+            self._load(self._original)
+
+    def _load(self, draft: EntityDraft) -> None:
+        self._loading = True
+        self._original = draft
+        self.name_edit.setText(draft.name)
+        self.type_edit.setEditText(draft.entity_type)
+        self.obs_list.clear()
+        for oid, text in draft.observations:
+            self._add_obs_item(oid, text)
+        self.out_list.clear()
+        for rtype, target in draft.outgoing:
+            self._add_rel_item(self.out_list, (rtype, target), f"{rtype} → {target}")
+        self.in_list.clear()
+        for source, rtype in draft.incoming:
+            self._add_rel_item(self.in_list, (source, rtype), f"{source} → {rtype}")
+        self.obs_new.clear()
+        self._loading = False
+        self.stack.setCurrentIndex(1)
+        self._set_dirty(False)
+
+    def _add_obs_item(self, oid: int | None, text: str) -> None:
+        item = QListWidgetItem(text)
+        item.setData(ID_ROLE, oid)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+        self.obs_list.addItem(item)
+
+    def _add_rel_item(self, widget: QListWidget, key: tuple[str, str], label: str) -> None:
+        item = QListWidgetItem(label)
+        item.setData(REL_ROLE, key)
+        widget.addItem(item)
+
+    def draft(self) -> EntityDraft:
+        """The editor's current content as a draft to save."""
+        obs = [(self.obs_list.item(i).data(ID_ROLE), self.obs_list.item(i).text()) for i in range(self.obs_list.count())]
+        return EntityDraft(
+            self.entity_id,
+            self.name_edit.text(),
+            self.type_edit.currentText(),
+            obs,
+            [tuple(self.out_list.item(i).data(REL_ROLE)) for i in range(self.out_list.count())],
+            [tuple(self.in_list.item(i).data(REL_ROLE)) for i in range(self.in_list.count())],
+        )
+
+    def _set_dirty(self, dirty: bool) -> None:
+        self.save_button.setEnabled(dirty)
+        self.revert_button.setEnabled(dirty and self.entity_id is not None)
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.dirty_changed.emit(dirty)
+
+    # -- handlers ---------------------------------------------------------------------------
+
+    def on_edited(self, *_args) -> None:
+        if not self._loading and self._original is not None:
+            self._set_dirty(self.draft() != self._original)
+
+    def on_add_observation(self) -> None:
+        text = self.obs_new.text().strip()
+        if text:
+            self._add_obs_item(None, text)
+            self.obs_new.clear()
+            self.on_edited()
+
+    def on_remove_observation(self) -> None:
+        row = self.obs_list.currentRow()
+        if row >= 0:
+            self.obs_list.takeItem(row)
+            self.on_edited()
+
+    def on_add_relation(self) -> None:
+        rtype, target = self.rel_type.text().strip(), self.rel_target.text().strip()
+        if not rtype or not target:
+            self.rel_target.setFocus() if rtype else self.rel_type.setFocus()
+            return
+        existing = {tuple(self.out_list.item(i).data(REL_ROLE)) for i in range(self.out_list.count())}
+        if (rtype, target) not in existing:
+            self._add_rel_item(self.out_list, (rtype, target), f"{rtype} → {target}")
+        self.rel_target.clear()
+        self.on_edited()
+
+    def on_remove_relation(self) -> None:
+        for widget in (self.out_list, self.in_list):
+            if widget.hasFocus() or (widget.currentRow() >= 0 and widget.currentItem().isSelected()):
+                row = widget.currentRow()
+                if row >= 0:
+                    widget.takeItem(row)
+                    self.on_edited()
+                    return
+
+    def on_follow(self, item: QListWidgetItem) -> None:
+        key = item.data(REL_ROLE)
+        target = key[1] if item.listWidget() is self.out_list else key[0]
+        self.navigate_requested.emit(target)
+
+    def on_save(self) -> None:
+        if self._original is not None and (self._dirty or self.entity_id is None):
+            self.save_requested.emit(self.draft())
+
+    def on_delete(self) -> None:
+        if self.entity_id is not None and self._original is not None:
+            self.delete_requested.emit(self.entity_id, self._original.name)

@@ -1,0 +1,564 @@
+"""The main window: search bar, result list, entity editor, menus; every engine call goes to the worker."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QListView,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic import config
+from limbic.engine.scoring import ScoringParams
+from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
+from limbic.ui.editing import EntityDraft, EntitySnapshot, EntityView
+from limbic.ui.entity_editor import EntityEditor
+from limbic.ui.results import ResultDelegate, ResultModel
+from limbic.ui.search_bar import SearchBar
+from limbic.ui.status import StatusPanel
+from limbic.ui.worker import Catalog, Engine
+
+logger = logging.getLogger(__name__)
+
+SAMPLE_FILE = "sample_graph.jsonl"
+JSONL_FILTER = "Memory JSONL (*.jsonl *.json);;All files (*)"
+DEFAULT_SIZE = (1180, 760)
+
+
+def window_settings() -> QSettings:
+    """Geometry and splitter positions, kept beside the app's settings (LIMBIC_HOME-aware)."""
+    return QSettings(str(config.data_dir() / "window.ini"), QSettings.Format.IniFormat)
+
+
+class MainWindow(QMainWindow):
+    """One window on one graph file."""
+
+    results_shown = Signal(int)  # request id of the results now on screen
+    entity_shown = Signal(int)  # entity id now in the editor
+
+    def __init__(self, db_path: Path | None = None) -> None:
+        super().__init__()
+        self.db_path = Path(db_path) if db_path else config.default_db_path()
+        self.settings = config.load_settings()
+        self.setWindowTitle("Limbic")
+        self.resize(*DEFAULT_SIZE)
+        self.catalog: Catalog | None = None
+        self.model_name = ""
+        self.history: list[int] = []
+        self.history_pos = -1
+        self._navigating = False  # a Back/Forward load must not push history
+        self._pending_open = False  # Enter pressed before the results of the latest query arrived
+        self._after_save = None  # what to do once the pending save succeeds
+        self._undo: list[EntitySnapshot] = []
+        self._shown_request = 0
+
+        self.engine = Engine(self)
+        self._build_ui()
+        self._build_actions()
+        self._connect_engine()
+        self._restore_state()
+
+    # -- construction -----------------------------------------------------------------------
+
+    def _build_ui(self) -> None:
+        self.search_bar = SearchBar(self)
+        self.model = ResultModel(self)
+        self.results = QListView(self, objectName="results")
+        self.results.setModel(self.model)
+        self.results.setItemDelegate(ResultDelegate(self.results))
+        self.results.setUniformItemSizes(True)
+        self.results.setAccessibleName("Results")
+        self.results.setToolTip("")
+        self.results.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
+
+        self.empty_hint = QWidget(self)
+        hint_layout = QVBoxLayout(self.empty_hint)
+        hint_layout.addStretch(1)
+        label = QLabel("This graph is empty.\nLoad a small sample graph to try the search, or import your own JSONL file.",
+                       self.empty_hint, objectName="emptyHint", alignment=Qt.AlignmentFlag.AlignCenter)
+        label.setWordWrap(True)
+        self.sample_button = QPushButton("Load the sample graph", self.empty_hint, objectName="sampleButton")
+        self.import_button = QPushButton("Import JSONL…", self.empty_hint)
+        hint_layout.addWidget(label)
+        hint_layout.addWidget(self.sample_button, 0, Qt.AlignmentFlag.AlignCenter)
+        hint_layout.addWidget(self.import_button, 0, Qt.AlignmentFlag.AlignCenter)
+        hint_layout.addStretch(2)
+
+        self.left = QStackedWidget(self)
+        self.left.addWidget(self.results)
+        self.left.addWidget(self.empty_hint)
+        self.editor = EntityEditor(self)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self, objectName="mainSplitter")
+        self.splitter.addWidget(self.left)
+        self.splitter.addWidget(self.editor)
+        self.splitter.setStretchFactor(0, 5)
+        self.splitter.setStretchFactor(1, 4)
+        self.splitter.setChildrenCollapsible(False)
+
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(10, 10, 10, 4)
+        layout.addWidget(self.search_bar)
+        layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self.status = StatusPanel(self)
+        self.setStatusBar(self.status)
+        self.status.set_model("Model: loading…", "The embedding model loads in the background")
+
+        self.search_bar.query_changed.connect(self.on_query_changed)
+        self.search_bar.move_requested.connect(self.on_move)
+        self.search_bar.open_requested.connect(self.on_open_requested)
+        self.results.activated.connect(self.on_result_activated)
+        self.editor.save_requested.connect(self.on_save_requested)
+        self.editor.delete_requested.connect(self.on_delete_requested)
+        self.editor.navigate_requested.connect(self.on_navigate)
+        self.editor.dirty_changed.connect(self.on_dirty_changed)
+        self.sample_button.clicked.connect(self.load_sample)
+        self.import_button.clicked.connect(self.on_import)
+        self.status.cancel_clicked.connect(self.on_cancel)
+        self.status.undo_clicked.connect(self.on_undo)
+
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.setToolTip(tip or text.replace("&", "").rstrip("…"))
+        action.setStatusTip(action.toolTip())
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        bar = self.menuBar()
+        f = bar.addMenu("&File")
+        self.new_db_action = self._action(f, "&New database…", self.on_new_database, "Ctrl+Shift+N")
+        self.open_db_action = self._action(f, "&Open database…", self.on_open_database, QKeySequence.StandardKey.Open)
+        f.addSeparator()
+        self.import_action = self._action(f, "&Import JSONL…", self.on_import, "Ctrl+I")
+        self.export_action = self._action(f, "&Export JSONL…", self.on_export, "Ctrl+E")
+        self.sample_action = self._action(f, "Load the &sample graph", self.load_sample)
+        f.addSeparator()
+        self.settings_action = self._action(f, "Se&ttings…", self.on_settings, "Ctrl+,")
+        f.addSeparator()
+        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        e = bar.addMenu("&Edit")
+        self.new_action = self._action(e, "&New entity", self.on_new_entity, QKeySequence.StandardKey.New)
+        self.save_action = self._action(e, "&Save entity", self.editor.on_save, QKeySequence.StandardKey.Save)
+        self.delete_action = self._action(e, "&Delete entity…", self.editor.on_delete, "Ctrl+Delete")
+        self.undo_action = self._action(e, "&Undo delete", self.on_undo, QKeySequence.StandardKey.Undo)
+        self.undo_action.setEnabled(False)
+        g = bar.addMenu("&Go")
+        self.focus_action = self._action(g, "&Search", self.search_bar.focus, "Ctrl+K")
+        self.back_action = self._action(g, "&Back", self.on_back, "Alt+Left")
+        self.forward_action = self._action(g, "&Forward", self.on_forward, "Alt+Right")
+        h = bar.addMenu("&Help")
+        self._action(h, "&Keyboard shortcuts", self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self._action(h, "&About Limbic", self.on_about)
+        # "/" focuses the search too; text fields take it as a character before shortcuts see it.
+        slash = QShortcut(QKeySequence("/"), self)
+        slash.activated.connect(self.search_bar.focus)
+        self._update_history_actions()
+
+    def _connect_engine(self) -> None:
+        w = self.engine.worker
+        w.opened.connect(self.on_opened)
+        w.open_failed.connect(self.on_open_failed)
+        w.catalog_changed.connect(self.on_catalog)
+        w.model_loading.connect(self.on_model_loading)
+        w.model_ready.connect(self.on_model_ready)
+        w.model_failed.connect(self.on_model_failed)
+        w.results_ready.connect(self.on_results_ready)
+        w.entity_loaded.connect(self.on_entity_loaded)
+        w.entity_missing.connect(self.on_entity_missing)
+        w.saved.connect(self.on_saved)
+        w.deleted.connect(self.on_deleted)
+        w.restored.connect(self.on_restored)
+        w.job_started.connect(self.status.job_started)
+        w.progress.connect(self.status.job_progress)
+        w.job_finished.connect(self.on_job_finished)
+        w.job_cancelled.connect(self.on_job_cancelled)
+        w.failed.connect(self.on_failed)
+        w.external_change.connect(self.on_external_change)
+
+    def start(self) -> None:
+        """Open the file, then load the model: the window is already on screen meanwhile."""
+        self.engine.sig_params.emit(ScoringParams.from_overrides(self.settings.scoring))
+        self.engine.sig_open.emit(str(self.db_path))
+        self.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
+
+    # -- window state -----------------------------------------------------------------------
+
+    def _restore_state(self) -> None:
+        qs = window_settings()
+        for key, target in (("geometry", self.restoreGeometry), ("state", self.restoreState),
+                            ("splitter", self.splitter.restoreState), ("editor", self.editor.splitter.restoreState)):
+            value = qs.value(key)
+            if isinstance(value, QByteArray):
+                target(value)
+
+    def _save_state(self) -> None:
+        qs = window_settings()
+        qs.setValue("geometry", self.saveGeometry())
+        qs.setValue("state", self.saveState())
+        qs.setValue("splitter", self.splitter.saveState())
+        qs.setValue("editor", self.editor.splitter.saveState())
+        qs.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        if self.editor.is_dirty():
+            choice = self._ask_unsaved()
+            if choice == QMessageBox.StandardButton.Cancel:
+                event.ignore()
+                return
+            if choice == QMessageBox.StandardButton.Save:
+                event.ignore()
+                self._save_then(self.close)
+                return
+            self.editor.clear()
+        self._save_state()
+        self.engine.stop()
+        event.accept()
+
+    # -- unsaved changes --------------------------------------------------------------------
+
+    def _ask_unsaved(self) -> QMessageBox.StandardButton:
+        """Save, Discard or Cancel; tests replace this method."""
+        name = self.editor.draft().name or "the new entity"
+        return QMessageBox.question(
+            self, "Unsaved changes", f"Save the changes to “{name}”?",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+
+    def _save_then(self, then) -> None:
+        self._after_save = then
+        self.engine.save(self.editor.draft())
+
+    def _guard(self, then) -> None:
+        """Run ``then`` now, or after the user saved or discarded the editor's changes."""
+        if not self.editor.is_dirty():
+            then()
+            return
+        choice = self._ask_unsaved()
+        if choice == QMessageBox.StandardButton.Save:
+            self._save_then(then)
+        elif choice == QMessageBox.StandardButton.Discard:
+            self.editor.revert()
+            then()
+
+    def on_dirty_changed(self, dirty: bool) -> None:
+        self.setWindowModified(dirty)
+        self.setWindowTitle(f"Limbic — {self.db_path.name}[*]")
+
+    # -- search -----------------------------------------------------------------------------
+
+    def on_query_changed(self, text: str, entity_type: str) -> None:
+        self.engine.search(text, entity_type)
+
+    def rerun_search(self) -> None:
+        self.engine.search(self.search_bar.text(), self.search_bar.entity_type())
+
+    def on_results_ready(self, request_id: int, response) -> None:
+        if request_id != self.engine.searches.latest:
+            return  # a newer query is on its way: never show stale results
+        self._shown_request = request_id
+        self.model.set_response(response)
+        self.search_bar.set_mode(response.mode)
+        if self.model.rowCount():
+            self.results.setCurrentIndex(self.model.index(0, 0))
+        elif response.query.strip():
+            self.status.say(f"No results for “{response.query.strip()}”.", 4000)
+        self.results_shown.emit(request_id)
+        if self._pending_open:
+            self._pending_open = False
+            self.on_open_requested()
+
+    def on_move(self, step: int) -> None:
+        rows = self.model.rowCount()
+        if not rows:
+            return
+        row = min(rows - 1, max(0, self.results.currentIndex().row() + step))
+        self.results.setCurrentIndex(self.model.index(row, 0))
+
+    def on_open_requested(self) -> None:
+        if self._shown_request != self.engine.searches.latest:
+            self._pending_open = True  # open once the latest query's results arrive
+            return
+        index = self.results.currentIndex()
+        if not index.isValid() and self.model.rowCount():
+            index = self.model.index(0, 0)
+        if index.isValid():
+            self.on_result_activated(index)
+
+    def on_result_activated(self, index) -> None:
+        result = self.model.result(index.row())
+        if result is not None:
+            self.open_entity(result.entity_id, record=True)
+
+    # -- entities ---------------------------------------------------------------------------
+
+    def open_entity(self, ref: int | str, record: bool = False) -> None:
+        """Show an entity in the editor (after asking about unsaved changes); ``record`` counts an access."""
+        self._guard(lambda: self.engine.load_entity(ref, record))
+
+    def on_entity_loaded(self, request_id: int, view: EntityView) -> None:
+        if request_id != self.engine.entities.latest:
+            return
+        self.editor.show_view(view)
+        entity_id = view.entity.id
+        if not self._navigating and (self.history_pos < 0 or self.history[self.history_pos] != entity_id):
+            del self.history[self.history_pos + 1:]
+            self.history.append(entity_id)
+            self.history_pos = len(self.history) - 1
+        self._navigating = False
+        self._update_history_actions()
+        self.entity_shown.emit(entity_id)
+
+    def on_entity_missing(self, request_id: int, message: str) -> None:
+        if request_id == self.engine.entities.latest:
+            self._navigating = False
+            self.status.say(message)
+
+    def on_navigate(self, name: str) -> None:
+        self.open_entity(name)
+
+    def _update_history_actions(self) -> None:
+        self.back_action.setEnabled(self.history_pos > 0)
+        self.forward_action.setEnabled(0 <= self.history_pos < len(self.history) - 1)
+
+    def _go(self, pos: int) -> None:
+        def go() -> None:
+            self.history_pos = pos
+            self._navigating = True
+            self._update_history_actions()
+            self.engine.load_entity(self.history[pos])
+        self._guard(go)
+
+    def on_back(self) -> None:
+        if self.history_pos > 0:
+            self._go(self.history_pos - 1)
+
+    def on_forward(self) -> None:
+        if self.history_pos < len(self.history) - 1:
+            self._go(self.history_pos + 1)
+
+    def on_new_entity(self) -> None:
+        self._guard(self.editor.new_entity)
+
+    def on_save_requested(self, draft: EntityDraft) -> None:
+        self.engine.save(draft)
+
+    def on_saved(self, request_id: int, entity_id: int) -> None:
+        self.status.say("Saved.", 3000)
+        then, self._after_save = self._after_save, None
+        self.rerun_search()
+        if then is not None:
+            self.editor.clear()
+            then()
+        else:
+            self.engine.load_entity(entity_id)
+
+    def on_delete_requested(self, entity_id: int, name: str) -> None:
+        if self._confirm_delete(name):
+            self.engine.sig_delete.emit(entity_id)
+
+    def _confirm_delete(self, name: str) -> bool:
+        """Ask before deleting; tests replace this method."""
+        answer = QMessageBox.question(
+            self, "Delete entity", f"Delete “{name}” with its observations and relations?\nYou can undo this with Ctrl+Z.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def on_deleted(self, snap: EntitySnapshot) -> None:
+        self._undo.append(snap)
+        self.undo_action.setEnabled(True)
+        self.editor.clear()
+        self.status.offer_undo(True)
+        self.status.say(f"Deleted “{snap.name}”. Press Ctrl+Z to undo.", 15_000)
+        self.rerun_search()
+
+    def on_undo(self) -> None:
+        if self._undo:
+            self.engine.sig_restore.emit(self._undo.pop())
+        self.undo_action.setEnabled(bool(self._undo))
+        self.status.offer_undo(bool(self._undo))
+
+    def on_restored(self, entity_id: int, note: str) -> None:
+        self.status.say(f"Restored{note}.")
+        self.rerun_search()
+        self.engine.load_entity(entity_id)
+
+    # -- engine events ----------------------------------------------------------------------
+
+    def on_opened(self, catalog: Catalog) -> None:
+        self.db_path = Path(catalog.path)
+        self.setWindowTitle(f"Limbic — {self.db_path.name}[*]")
+        self.on_catalog(catalog)
+        self.rerun_search()
+
+    def on_open_failed(self, message: str) -> None:
+        self.status.say(message, 0)
+        self._show_error("The database cannot be opened", message + "\nUse File → Open database to choose another file.")
+
+    def on_catalog(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+        self.status.set_counts(catalog.counts)
+        self.search_bar.set_types(catalog.entity_types)
+        self.editor.set_completions(catalog.names, catalog.relation_types, catalog.entity_types)
+        empty = catalog.counts.get("entities", 0) == 0
+        self.left.setCurrentWidget(self.empty_hint if empty else self.results)
+
+    def on_model_loading(self, what: str) -> None:
+        self.status.set_model("Model: loading…", f"Loading {what}")
+        self.status.say(f"Loading {what}; full-text search works meanwhile.", 0)
+
+    def on_model_ready(self, name: str) -> None:
+        self.model_name = name
+        self.status.set_model(f"Model: {name}", "Semantic search is on")
+        self.status.say(f"Model {name} ready.", 3000)
+        self.rerun_search()
+
+    def on_model_failed(self, reason: str) -> None:
+        if not self.model_name:
+            self.status.set_model("Semantic search off", reason)
+        self.status.say(f"Semantic search is off: {reason}", 0)
+
+    def on_failed(self, what: str, message: str) -> None:
+        self._after_save = None
+        self.status.say(message, 15_000)
+        if what in ("saving the entity", "importing", "undoing the deletion"):
+            self._show_error(f"Problem while {what}", message)
+
+    def _show_error(self, title: str, message: str) -> None:
+        """A non-blocking message box: the worker and the window go on meanwhile."""
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("errorBox")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def on_external_change(self) -> None:
+        self.status.say("The file was changed by another program; results refreshed.", 4000)
+        self.rerun_search()
+        if self.editor.entity_id is not None:
+            if self.editor.is_dirty():
+                self.status.say("This entity may have changed in another program; saving will apply your version.")
+            else:
+                self._navigating = True
+                self.engine.load_entity(self.editor.entity_id)
+
+    def on_job_finished(self, kind: str, message: str) -> None:
+        self.status.job_ended()
+        self.status.say(message, 15_000)
+        self.rerun_search()
+
+    def on_job_cancelled(self, kind: str, message: str) -> None:
+        self.status.job_ended()
+        if message:
+            self.status.say(message, 15_000)
+        self.rerun_search()
+
+    def on_cancel(self) -> None:
+        self.engine.cancel()
+        self.status.cancel.setEnabled(False)
+
+    # -- file menu --------------------------------------------------------------------------
+
+    def _ask_open_path(self, title: str, file_filter: str) -> str:
+        """A file to read; tests replace this method."""
+        path, _ = QFileDialog.getOpenFileName(self, title, str(Path.home()), file_filter)
+        return path
+
+    def _ask_save_path(self, title: str, suggested: str, file_filter: str) -> str:
+        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
+        return path
+
+    def on_import(self) -> None:
+        path = self._ask_open_path("Import memory JSONL", JSONL_FILTER)
+        if path:
+            self.engine.start_job(self.engine.sig_import, path)
+
+    def load_sample(self) -> None:
+        """Import the bundled sample graph."""
+        path = config.resources_dir() / SAMPLE_FILE
+        if not path.is_file():
+            self.status.say(f"The sample graph is missing from this installation ({path}).")
+            return
+        self.engine.start_job(self.engine.sig_import, str(path))
+
+    def on_export(self) -> None:
+        suggested = str(Path.home() / f"{self.db_path.stem}.jsonl")
+        path = self._ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
+        if path:
+            self.engine.start_job(self.engine.sig_export, path)
+
+    def switch_database(self, path: str) -> None:
+        """Open another graph file in this window."""
+        def switch() -> None:
+            self.editor.clear()
+            self.history, self.history_pos = [], -1
+            self._update_history_actions()
+            self.model.clear()
+            self._remember_db(path)
+            self.engine.sig_open.emit(path)
+        self._guard(switch)
+
+    def _remember_db(self, path: str) -> None:
+        recent = [p for p in self.settings.recent_dbs if p != path]
+        self.settings.recent_dbs = [path, *recent][:10]
+        config.save_settings(self.settings)
+
+    def on_new_database(self) -> None:
+        path = self._ask_save_path("New database", str(config.data_dir() / "new.db"), "Limbic database (*.db)")
+        if path:
+            if Path(path).exists():
+                self.status.say(f"{path} already exists; use File → Open database to open it.")
+                return
+            self.switch_database(path)
+
+    def on_open_database(self) -> None:
+        path = self._ask_open_path("Open database", "Limbic database (*.db);;All files (*)")
+        if path:
+            self.switch_database(path)
+
+    def on_settings(self) -> None:
+        dialog = SettingsDialog(self.settings, str(self.db_path), self)
+        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
+            return
+        self.apply_settings(dialog.result_settings())
+
+    def apply_settings(self, new: config.Settings) -> None:
+        """Save the settings and apply what changed: file, model, scoring constants."""
+        old = self.settings
+        self.settings = new
+        config.save_settings(new)
+        self.engine.sig_params.emit(ScoringParams.from_overrides(new.scoring))
+        if new.model_dir != old.model_dir:
+            self.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
+        if new.db_path and Path(new.db_path) != self.db_path:
+            self.switch_database(new.db_path)
+        self.rerun_search()
+
+    def on_shortcuts(self) -> None:
+        ShortcutsDialog(self).exec()
+
+    def on_about(self) -> None:
+        from limbic import __version__
+
+        QMessageBox.about(
+            self, "About Limbic",
+            f"<b>Limbic {__version__}</b><p>A personal knowledge graph with local hybrid search: "
+            "meaning and exact words, re-ranked by how you use the graph. Everything stays on this computer.</p>",
+        )

@@ -1,0 +1,289 @@
+"""The result list: a list model with named roles and a delegate that draws each hit's score breakdown."""
+
+from __future__ import annotations
+
+import html
+import logging
+import re
+from enum import IntEnum
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextDocument
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from limbic.engine.search import SearchResponse, SearchResult
+
+logger = logging.getLogger(__name__)
+
+SNIPPET_CHARS = 180
+BRANCH_LABELS = {"text": "text", "meaning": "meaning", "both": "text + meaning"}
+MODE_LABELS = {"hybrid": "Hybrid", "semantic": "Semantic", "fts": "Full text"}
+# Importance tops out near (1 + β_deg)(1 + α_cons) ≈ 1.38 with the default constants.
+IMPORTANCE_SCALE = 1.4
+
+
+class Roles(IntEnum):
+    """Named data roles of the result model (the delegate and tests read these)."""
+
+    EntityId = Qt.ItemDataRole.UserRole + 1
+    Name = Qt.ItemDataRole.UserRole + 2
+    EntityType = Qt.ItemDataRole.UserRole + 3
+    Snippet = Qt.ItemDataRole.UserRole + 4
+    Terms = Qt.ItemDataRole.UserRole + 5
+    BaseRelevance = Qt.ItemDataRole.UserRole + 6
+    Importance = Qt.ItemDataRole.UserRole + 7
+    Temporal = Qt.ItemDataRole.UserRole + 8
+    Cooc = Qt.ItemDataRole.UserRole + 9
+    Distance = Qt.ItemDataRole.UserRole + 10
+    Rrf = Qt.ItemDataRole.UserRole + 11
+    Score = Qt.ItemDataRole.UserRole + 12
+    Branch = Qt.ItemDataRole.UserRole + 13
+    Result = Qt.ItemDataRole.UserRole + 14
+
+
+def _term_pattern(terms: list[str]) -> re.Pattern[str] | None:
+    words = [re.escape(t) for t in sorted(set(terms), key=len, reverse=True) if t]
+    if not words:
+        return None
+    return re.compile(r"(?<![^\W_])(" + "|".join(words) + r")", re.IGNORECASE)
+
+
+def best_observation(observations: list[str], terms: list[str]) -> str:
+    """The observation that mentions most query terms (the first one when none does)."""
+    if not observations:
+        return ""
+    pattern = _term_pattern(terms)
+    if pattern is None:
+        return observations[0]
+    best, best_hits = observations[0], 0
+    for obs in observations:
+        hits = len({m.group(1).lower() for m in pattern.finditer(obs)})
+        if hits > best_hits:
+            best, best_hits = obs, hits
+    return best
+
+
+def snippet(text: str, terms: list[str], limit: int = SNIPPET_CHARS) -> str:
+    """A window of the text around its first matched term, at most ``limit`` characters."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    pattern = _term_pattern(terms)
+    match = pattern.search(text) if pattern else None
+    start = max(0, (match.start() if match else 0) - limit // 3)
+    cut = text[start : start + limit]
+    return ("…" if start else "") + cut + ("…" if start + limit < len(text) else "")
+
+
+def highlight_html(text: str, terms: list[str], color: str) -> str:
+    """HTML of the text with the matched terms in bold and the highlight colour."""
+    pattern = _term_pattern(terms)
+    if pattern is None:
+        return html.escape(text)
+    out, pos = [], 0
+    for m in pattern.finditer(text):
+        out.append(html.escape(text[pos : m.start()]))
+        out.append(f'<b style="color:{color}">{html.escape(m.group(0))}</b>')
+        pos = m.end()
+    out.append(html.escape(text[pos:]))
+    return "".join(out)
+
+
+class ResultModel(QAbstractListModel):
+    """The hits of the latest search, best first."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._results: list[SearchResult] = []
+        self._snippets: list[str] = []
+        self.terms: list[str] = []
+        self.mode = ""
+        self.query = ""
+
+    def set_response(self, response: SearchResponse) -> None:
+        """Replace the list with a new search's hits."""
+        self.beginResetModel()
+        self._results = list(response.results)
+        self.terms = list(response.terms)
+        self._snippets = [snippet(best_observation(r.observations, self.terms), self.terms) for r in self._results]
+        self.mode = response.mode
+        self.query = response.query
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self._results, self._snippets, self.terms, self.query = [], [], [], ""
+        self.endResetModel()
+
+    def result(self, row: int) -> SearchResult | None:
+        return self._results[row] if 0 <= row < len(self._results) else None
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008 - Qt API
+        return 0 if parent.isValid() else len(self._results)
+
+    def roleNames(self) -> dict[int, bytes]:
+        names = super().roleNames()
+        for role in Roles:
+            names[int(role)] = role.name[0].lower().encode() + role.name[1:].encode()
+        return names
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not 0 <= index.row() < len(self._results):
+            return None
+        r = self._results[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole or role == Roles.Name:
+            return r.name
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r)
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return f"{r.name}, {r.entity_type}, score {r.limbic_score:.2f}, found by {BRANCH_LABELS.get(r.branch, r.branch)}"
+        values = {
+            Roles.EntityId: r.entity_id,
+            Roles.EntityType: r.entity_type,
+            Roles.Snippet: self._snippets[index.row()],
+            Roles.Terms: self.terms,
+            Roles.BaseRelevance: r.base_relevance,
+            Roles.Importance: r.importance,
+            Roles.Temporal: r.temporal,
+            Roles.Cooc: r.cooc_boost,
+            Roles.Distance: r.distance,
+            Roles.Rrf: r.rrf_score,
+            Roles.Score: r.limbic_score,
+            Roles.Branch: r.branch,
+            Roles.Result: r,
+        }
+        try:
+            return values.get(Roles(role))
+        except ValueError:
+            return None
+
+    def _tooltip(self, r: SearchResult) -> str:
+        dist = "—" if r.distance is None else f"{r.distance:.3f}"
+        ranks = []
+        if r.knn_rank is not None:
+            ranks.append(f"meaning rank {r.knn_rank}")
+        if r.fts_rank is not None:
+            ranks.append(f"text rank {r.fts_rank}")
+        return (
+            f"<b>{html.escape(r.name)}</b> ({html.escape(r.entity_type)})<br>"
+            f"limbic score {r.limbic_score:.3f} = base {r.base_relevance:.3f} × salience × time × co-occurrence<br>"
+            f"importance {r.importance:.3f} · temporal {r.temporal:.3f} · co-occurrence {r.cooc_boost:.3f}<br>"
+            f"cosine distance {dist} · RRF {r.rrf_score:.4f} · {', '.join(ranks) or 'exact name'}"
+            + ("<br>exact name match" if r.exact else "")
+        )
+
+
+BARS = (
+    ("rel", Roles.BaseRelevance, 1.0, "Base relevance"),
+    ("imp", Roles.Importance, IMPORTANCE_SCALE, "Importance (use, degree, consolidation)"),
+    ("time", Roles.Temporal, 1.0, "Temporal factor"),
+    ("co", Roles.Cooc, None, "Co-occurrence boost"),
+)
+PAD = 8
+BAR_W = 38
+BAR_H = 5
+
+
+class ResultDelegate(QStyledItemDelegate):
+    """Draws name, type, branch, the best observation with matches highlighted, and the score bars."""
+
+    def _fonts(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont]:
+        bold = QFont(option.font)
+        bold.setBold(True)
+        small = QFont(option.font)
+        small.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.85))
+        return bold, small
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        bold, small = self._fonts(option)
+        h = QFontMetrics(bold).height() + 2 * QFontMetrics(option.font).height() + QFontMetrics(small).height() + 3 * PAD
+        return QSize(320, h)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        self.initStyleOption(option, index)
+        widget = option.widget
+        style = widget.style() if widget else QApplication.style()
+        option.text = ""
+        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        pal = option.palette
+        text_color = pal.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        muted = QColor(text_color)
+        muted.setAlphaF(0.7)
+        accent = pal.color(QPalette.ColorRole.Link) if not selected else text_color
+        bold, small = self._fonts(option)
+        rect = option.rect.adjusted(PAD, PAD // 2 + 2, -PAD, -PAD // 2)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+
+        # Line 1: name, type, branch chip on the right.
+        fm_b, fm_s = QFontMetrics(bold), QFontMetrics(small)
+        branch = BRANCH_LABELS.get(index.data(Roles.Branch) or "", "")
+        chip_w = fm_s.horizontalAdvance(branch) + 12
+        chip = QRect(rect.right() - chip_w, rect.top() + (fm_b.height() - fm_s.height()) // 2 - 1, chip_w, fm_s.height() + 2)
+        painter.setPen(Qt.PenStyle.NoPen)
+        chip_bg = QColor(accent)
+        chip_bg.setAlphaF(0.18)
+        painter.setBrush(chip_bg)
+        painter.drawRoundedRect(chip, 6, 6)
+        painter.setFont(small)
+        painter.setPen(accent)
+        painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, branch)
+        etype = index.data(Roles.EntityType) or ""
+        type_w = fm_s.horizontalAdvance(etype) + 8
+        name_w = max(20, rect.width() - chip_w - type_w - 16)
+        painter.setFont(bold)
+        painter.setPen(text_color)
+        name = fm_b.elidedText(index.data(Roles.Name) or "", Qt.TextElideMode.ElideRight, name_w)
+        painter.drawText(QRect(rect.left(), rect.top(), name_w, fm_b.height()), Qt.AlignmentFlag.AlignVCenter, name)
+        painter.setFont(small)
+        painter.setPen(muted)
+        type_x = rect.left() + fm_b.horizontalAdvance(name) + 8
+        painter.drawText(QRect(type_x, rect.top(), type_w, fm_b.height()), Qt.AlignmentFlag.AlignVCenter, etype)
+        y = rect.top() + fm_b.height() + PAD // 2
+
+        # Lines 2-3: the best observation, matched terms highlighted (rich text, two lines at most).
+        doc = QTextDocument()
+        doc.setDefaultFont(option.font)
+        doc.setDocumentMargin(0)
+        doc.setTextWidth(rect.width())
+        color = text_color.name()
+        doc.setDefaultStyleSheet(f"body {{ color: {color}; }}")
+        doc.setHtml(f"<body>{highlight_html(index.data(Roles.Snippet) or '', index.data(Roles.Terms) or [], accent.name())}</body>")
+        text_h = 2 * QFontMetrics(option.font).height()
+        painter.save()
+        painter.translate(rect.left(), y)
+        painter.setClipRect(QRect(0, 0, rect.width(), text_h))
+        doc.drawContents(painter)
+        painter.restore()
+        y += text_h + PAD // 2
+
+        # Line 4: four small bars, then the numbers.
+        x = rect.left()
+        painter.setFont(small)
+        for label, role, scale, _tip in BARS:
+            value = float(index.data(role) or 0.0)
+            frac = value / (1.0 + value) if scale is None else value / scale
+            frac = min(1.0, max(0.0, frac))
+            lw = fm_s.horizontalAdvance(label) + 3
+            painter.setPen(muted)
+            painter.drawText(QRect(x, y, lw, fm_s.height()), Qt.AlignmentFlag.AlignVCenter, label)
+            bar = QRect(x + lw, y + (fm_s.height() - BAR_H) // 2, BAR_W, BAR_H)
+            track = QColor(muted)
+            track.setAlphaF(0.2)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(track)
+            painter.drawRoundedRect(bar, 2, 2)
+            painter.setBrush(accent)
+            painter.drawRoundedRect(QRect(bar.left(), bar.top(), max(1, int(bar.width() * frac)), bar.height()), 2, 2)
+            x = bar.right() + 8
+        dist = index.data(Roles.Distance)
+        numbers = (
+            f"d {'—' if dist is None else f'{dist:.2f}'} · RRF {float(index.data(Roles.Rrf) or 0):.4f} · "
+            f"score {float(index.data(Roles.Score) or 0):.3f}"
+        )
+        painter.setPen(muted)
+        avail = rect.right() - x
+        painter.drawText(QRect(x, y, avail, fm_s.height()), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
+                         fm_s.elidedText(numbers, Qt.TextElideMode.ElideLeft, avail))
+        painter.restore()

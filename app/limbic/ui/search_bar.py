@@ -1,0 +1,116 @@
+"""The search bar: a debounced query field, an entity-type filter and the mode indicator."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
+
+from limbic.ui.results import MODE_LABELS
+
+logger = logging.getLogger(__name__)
+
+DEBOUNCE_MS = 150
+ALL_TYPES = "All types"
+MODE_TIPS = {
+    "hybrid": "Hybrid: meaning (vectors) and exact words (full text) fused with RRF, then re-ranked by use.",
+    "semantic": "Semantic: no word of the query is in the graph, so only meaning was used.",
+    "fts": "Full text only: the model is not available, so only exact words are matched.",
+}
+
+
+class SearchBar(QWidget):
+    """Emits ``query_changed`` after a short pause in typing; Up/Down/Enter/Esc drive the result list."""
+
+    query_changed = Signal(str, str)  # query, entity type ("" for all)
+    move_requested = Signal(int)  # +1 down, -1 up
+    open_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.edit = QLineEdit(self)
+        self.edit.setObjectName("searchField")
+        self.edit.setPlaceholderText("Search the graph…  (Ctrl+K or /)")
+        self.edit.setClearButtonEnabled(True)
+        self.edit.setToolTip("Type words, a phrase or an exact identifier. Up/Down to move, Enter to open, Esc to clear.")
+        self.edit.setAccessibleName("Search")
+        self.types = QComboBox(self)
+        self.types.setObjectName("typeFilter")
+        self.types.addItem(ALL_TYPES, "")
+        self.types.setToolTip("Only show entities of this type")
+        self.types.setAccessibleName("Entity type filter")
+        self.types.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.mode = QLabel(self)
+        self.mode.setObjectName("modeLabel")
+        self.mode.setToolTip("The search mode in use")
+        self.mode.setMinimumWidth(70)
+        self.mode.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.edit, 1)
+        layout.addWidget(self.types)
+        layout.addWidget(self.mode)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self.on_debounced)
+        self.edit.textChanged.connect(self.on_text_changed)
+        self.types.currentIndexChanged.connect(self.on_debounced)
+        self.edit.installEventFilter(self)
+
+    def text(self) -> str:
+        return self.edit.text()
+
+    def entity_type(self) -> str:
+        return self.types.currentData() or ""
+
+    def set_types(self, types: list[str]) -> None:
+        """Refresh the type filter, keeping the current choice when it still exists."""
+        current = self.entity_type()
+        self.types.blockSignals(True)
+        self.types.clear()
+        self.types.addItem(ALL_TYPES, "")
+        for t in types:
+            self.types.addItem(t, t)
+        at = self.types.findData(current) if current else 0
+        self.types.setCurrentIndex(max(0, at))
+        self.types.blockSignals(False)
+        if current and at < 0:
+            self.on_debounced()
+
+    def set_mode(self, mode: str) -> None:
+        self.mode.setText(MODE_LABELS.get(mode, mode))
+        self.mode.setToolTip(MODE_TIPS.get(mode, ""))
+        self.mode.setProperty("mode", mode)
+
+    def focus(self) -> None:
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    def on_text_changed(self, _text: str) -> None:
+        self._timer.start()
+
+    def on_debounced(self) -> None:
+        self._timer.stop()
+        self.query_changed.emit(self.edit.text(), self.entity_type())
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if obj is self.edit and event.type() == QEvent.Type.KeyPress:
+            key = QKeyEvent(event).key() if not isinstance(event, QKeyEvent) else event.key()
+            if key == Qt.Key.Key_Down:
+                self.move_requested.emit(1)
+                return True
+            if key == Qt.Key.Key_Up:
+                self.move_requested.emit(-1)
+                return True
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                if self._timer.isActive():
+                    self.on_debounced()
+                self.open_requested.emit()
+                return True
+            if key == Qt.Key.Key_Escape:
+                self.edit.clear()
+                return True
+        return super().eventFilter(obj, event)

@@ -1,0 +1,91 @@
+"""Look and feel: the system palette (light or dark), the app icon and a small stylesheet."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
+from PySide6.QtWidgets import QApplication
+
+from limbic import config
+
+logger = logging.getLogger(__name__)
+
+ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
+SCHEME_ENV = "LIMBIC_COLOR_SCHEME"  # "light" or "dark" forces one; otherwise the system decides
+
+
+def app_icon() -> QIcon:
+    """The window and task-bar icon, from the bundled PNG sizes (SVG as a fallback)."""
+    folder = config.resources_dir() / "icons"
+    icon = QIcon()
+    for size in ICON_SIZES:
+        path = folder / f"limbic-{size}.png"
+        if path.is_file():
+            icon.addFile(str(path))
+    if icon.isNull() and (folder / "limbic.svg").is_file():
+        icon = QIcon(str(folder / "limbic.svg"))
+    return icon
+
+
+def _dark_palette() -> QPalette:
+    """A dark palette for platforms whose style cannot follow a dark colour scheme by itself."""
+    p = QPalette()
+    window, base, text = QColor("#1f2124"), QColor("#17191b"), QColor("#e6e6e6")
+    roles = {
+        QPalette.ColorRole.Window: window,
+        QPalette.ColorRole.WindowText: text,
+        QPalette.ColorRole.Base: base,
+        QPalette.ColorRole.AlternateBase: QColor("#262a2e"),
+        QPalette.ColorRole.ToolTipBase: QColor("#2b2f33"),
+        QPalette.ColorRole.ToolTipText: text,
+        QPalette.ColorRole.PlaceholderText: QColor("#8a9095"),
+        QPalette.ColorRole.Text: text,
+        QPalette.ColorRole.Button: QColor("#2a2d31"),
+        QPalette.ColorRole.ButtonText: text,
+        QPalette.ColorRole.BrightText: QColor("#ff6b6b"),
+        QPalette.ColorRole.Highlight: QColor("#0f766e"),
+        QPalette.ColorRole.HighlightedText: QColor("#ffffff"),
+        QPalette.ColorRole.Link: QColor("#2dd4bf"),
+        QPalette.ColorRole.Light: QColor("#3a3f44"),
+        QPalette.ColorRole.Midlight: QColor("#30343a"),
+        QPalette.ColorRole.Mid: QColor("#44494f"),
+        QPalette.ColorRole.Dark: QColor("#111214"),
+        QPalette.ColorRole.Shadow: QColor("#000000"),
+    }
+    for role, color in roles.items():
+        p.setColor(role, color)
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6d7379"))
+    return p
+
+
+def _is_dark(palette: QPalette) -> bool:
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def apply(app: QApplication) -> None:
+    """Follow the system's light or dark scheme (or LIMBIC_COLOR_SCHEME), set the icon and stylesheet."""
+    app.setWindowIcon(app_icon())
+    wanted = os.environ.get(SCHEME_ENV, "").lower()
+    hints = QGuiApplication.styleHints()
+    if wanted in ("light", "dark"):
+        scheme = Qt.ColorScheme.Dark if wanted == "dark" else Qt.ColorScheme.Light
+        if hasattr(hints, "setColorScheme"):
+            hints.setColorScheme(scheme)
+        if wanted == "dark" and not _is_dark(app.palette()):
+            app.setStyle("Fusion")
+            app.setPalette(_dark_palette())
+        elif wanted == "light" and _is_dark(app.palette()):
+            app.setStyle("Fusion")
+            app.setPalette(app.style().standardPalette())
+    elif hints.colorScheme() == Qt.ColorScheme.Dark and not _is_dark(app.palette()):
+        app.setStyle("Fusion")
+        app.setPalette(_dark_palette())
+    qss = config.resources_dir() / "style.qss"
+    try:
+        app.setStyleSheet(qss.read_text(encoding="utf-8"))
+    except OSError as exc:  # a missing stylesheet only costs looks
+        logger.warning("stylesheet not loaded: %s", exc)
