@@ -71,6 +71,9 @@ def run(db_path: Path | None, smoke: bool = False) -> int:
     window.show()
     window.start()
     logger.info("window shown on %s", window.db_path)
+    from limbic.ui import startup_timing
+
+    _timer = startup_timing.watch(window)  # noqa: F841 - LIMBIC_TIMING: start-up stamps for measurement
     return int(app.exec())
 
 

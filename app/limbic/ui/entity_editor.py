@@ -231,7 +231,7 @@ class EntityEditor(QWidget):
             self._add_rel_item(self.out_list, (rtype, target), f"{rtype} → {target}")
         self.in_list.clear()
         for source, rtype in draft.incoming:
-            self._add_rel_item(self.in_list, (source, rtype), f"{source} → {rtype}")
+            self._add_rel_item(self.in_list, (source, rtype), f"{rtype} ← {source}")
         self.obs_new.clear()
         self._loading = False
         self.stack.setCurrentIndex(1)

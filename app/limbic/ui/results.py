@@ -41,10 +41,23 @@ class Roles(IntEnum):
     Result = Qt.ItemDataRole.UserRole + 14
 
 
+# Highlighting "the" or "de" in every line hides the words that matter.
+STOP_WORDS = frozenset(
+    "a an and are as at be by de del el en for from how i in is it la las los of on or out para por que the to un una "
+    "was what when where which who why with y".split()
+)
+
+
 def _term_pattern(terms: list[str]) -> re.Pattern[str] | None:
-    words = [re.escape(t) for t in sorted(set(terms), key=len, reverse=True) if t]
-    if not words:
+    """Whole words for every term; the last one also as a prefix (the user may still be typing it)."""
+    useful = [t for t in dict.fromkeys(terms) if t and t not in STOP_WORDS]
+    if not useful:
         return None
+    last = terms[-1] if terms and terms[-1] in useful else None
+    words = [re.escape(t) + r"(?![^\W_])" for t in useful if t != last]
+    if last:
+        words.append(re.escape(last) + r"[^\W_]*")
+    words.sort(key=len, reverse=True)
     return re.compile(r"(?<![^\W_])(" + "|".join(words) + r")", re.IGNORECASE)
 
 
@@ -83,7 +96,7 @@ def highlight_html(text: str, terms: list[str], color: str) -> str:
     out, pos = [], 0
     for m in pattern.finditer(text):
         out.append(html.escape(text[pos : m.start()]))
-        out.append(f'<b style="color:{color}">{html.escape(m.group(0))}</b>')
+        out.append(f'<span style="background-color:{color}; font-weight:600">{html.escape(m.group(0))}</span>')
         pos = m.end()
     out.append(html.escape(text[pos:]))
     return "".join(out)
@@ -173,6 +186,14 @@ class ResultModel(QAbstractListModel):
         )
 
 
+def _blend(top: QColor, bottom: QColor) -> QColor:
+    """An opaque colour: ``top`` with its alpha laid over ``bottom`` (rich text wants opaque colours)."""
+    a = top.alphaF()
+    return QColor.fromRgbF(
+        top.redF() * a + bottom.redF() * (1 - a), top.greenF() * a + bottom.greenF() * (1 - a), top.blueF() * a + bottom.blueF() * (1 - a)
+    )
+
+
 BARS = (
     ("rel", Roles.BaseRelevance, 1.0, "Base relevance"),
     ("imp", Roles.Importance, IMPORTANCE_SCALE, "Importance (use, degree, consolidation)"),
@@ -204,13 +225,25 @@ class ResultDelegate(QStyledItemDelegate):
         widget = option.widget
         style = widget.style() if widget else QApplication.style()
         option.text = ""
-        style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         pal = option.palette
+        # The selection is painted here, not by the style: a style sheet on the view can hide it.
+        if selected:
+            group = QPalette.ColorGroup.Active if option.state & QStyle.StateFlag.State_Active else QPalette.ColorGroup.Inactive
+            painter.fillRect(option.rect, pal.color(group, QPalette.ColorRole.Highlight))
+        else:
+            style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget)
+        line = pal.color(QPalette.ColorRole.Mid)
+        line.setAlphaF(0.5)
+        painter.setPen(line)
+        painter.drawLine(option.rect.bottomLeft(), option.rect.bottomRight())
         text_color = pal.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
         muted = QColor(text_color)
         muted.setAlphaF(0.7)
-        accent = pal.color(QPalette.ColorRole.Link) if not selected else text_color
+        accent = text_color if selected else pal.color(QPalette.ColorRole.Highlight)
+        marker = QColor(pal.color(QPalette.ColorRole.Highlight))
+        marker.setAlphaF(0.35 if not selected else 0.0)
+        mark = _blend(marker, pal.color(QPalette.ColorRole.Base)) if not selected else pal.color(QPalette.ColorRole.Highlight)
         bold, small = self._fonts(option)
         rect = option.rect.adjusted(PAD, PAD // 2 + 2, -PAD, -PAD // 2)
         painter.save()
@@ -249,7 +282,7 @@ class ResultDelegate(QStyledItemDelegate):
         doc.setTextWidth(rect.width())
         color = text_color.name()
         doc.setDefaultStyleSheet(f"body {{ color: {color}; }}")
-        doc.setHtml(f"<body>{highlight_html(index.data(Roles.Snippet) or '', index.data(Roles.Terms) or [], accent.name())}</body>")
+        doc.setHtml(f"<body>{highlight_html(index.data(Roles.Snippet) or '', index.data(Roles.Terms) or [], mark.name())}</body>")
         text_h = 2 * QFontMetrics(option.font).height()
         painter.save()
         painter.translate(rect.left(), y)

@@ -1,0 +1,115 @@
+"""Screenshots of the real window under Xvfb, in light and dark, for the README.
+
+Usage: .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+Needs Xvfb (apt-get install -y xvfb libxcb-icccm4 libxcb-keysyms1); starts one itself when DISPLAY is unset.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCREEN = "1600x1000x24"
+SIZE = (1280, 800)
+SHOTS = [
+    # (file stem, query, entity opened in the editor)
+    ("search", "charged twice when the payment network timed out", None),
+    ("editor", "HAR-2291", "Harbor API"),
+]
+
+
+def start_xvfb() -> subprocess.Popen | None:
+    """A private X server when there is no display to use."""
+    if os.environ.get("DISPLAY"):
+        return None
+    if not shutil.which("Xvfb"):
+        sys.exit("screenshots: Xvfb is not installed (apt-get install -y xvfb libxcb-icccm4 libxcb-keysyms1)")
+    for number in range(99, 120):
+        if not Path(f"/tmp/.X11-unix/X{number}").exists():
+            break
+    proc = subprocess.Popen(["Xvfb", f":{number}", "-screen", "0", SCREEN, "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.environ["DISPLAY"] = f":{number}"
+    for _ in range(50):
+        if Path(f"/tmp/.X11-unix/X{number}").exists():
+            return proc
+        time.sleep(0.1)
+    proc.terminate()
+    sys.exit("screenshots: Xvfb did not start")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
+    parser.add_argument("--scheme", choices=["light", "dark"], help="(internal) one colour scheme in this process")
+    args = parser.parse_args()
+    if args.scheme:
+        return shoot(args.scheme, Path(args.out))
+    xvfb = start_xvfb()
+    try:
+        for scheme in ("light", "dark"):
+            env = dict(os.environ, QT_QPA_PLATFORM="xcb", LIMBIC_COLOR_SCHEME=scheme)
+            subprocess.run([sys.executable, __file__, "--scheme", scheme, "--out", args.out], env=env, check=True)
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait(5)
+    return 0
+
+
+def shoot(scheme: str, out: Path) -> int:
+    """Run the real window on the sample graph and save one PNG per shot."""
+    out.mkdir(parents=True, exist_ok=True)
+    home = Path(tempfile.mkdtemp(prefix="limbic-shots-"))
+    os.environ["LIMBIC_HOME"] = str(home)
+    from limbic.ui.app import _application, _wait
+    from limbic.ui.main_window import MainWindow
+
+    app = _application([sys.argv[0]])
+    window = MainWindow(home / "sample.db")
+    window.resize(*SIZE)
+    window.splitter.setSizes([640, 640])
+    state: dict[str, bool] = {}
+    window.engine.worker.model_ready.connect(window.on_model_ready)  # already connected; kept for clarity
+    window.show()
+    window.start()
+    if not _wait(app, lambda: window.model_name and window.catalog is not None, 60_000):
+        sys.exit("screenshots: the app did not start")
+    window.load_sample()
+    if not _wait(app, lambda: window.catalog and window.catalog.counts.get("entities", 0) > 0
+                 and window.status.progress.isHidden(), 120_000):
+        sys.exit("screenshots: the sample graph did not load")
+    for stem, query, entity in SHOTS:
+        shown: list[int] = []
+        window.results_shown.connect(shown.append)
+        window.search_bar.edit.setText(query)
+        window.search_bar.on_debounced()
+        latest = window.engine.searches.latest
+        _wait(app, lambda: latest in shown, 30_000)
+        loaded: list[int] = []
+        window.entity_shown.connect(loaded.append)
+        if entity:
+            window.open_entity(entity)
+        else:
+            window.on_open_requested()
+        _wait(app, lambda: bool(loaded), 30_000)
+        window.search_bar.edit.setFocus()
+        _wait(app, lambda: False, 400)  # let the window repaint
+        path = out / f"{stem}-{scheme}.png"
+        window.grab().save(str(path))
+        print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+        state[stem] = True
+    window.close()
+    shutil.rmtree(home, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The result model and delegate helpers, without a worker."""
+
+from __future__ import annotations
+
+from limbic.engine.search import SearchResponse, SearchResult
+from limbic.ui.results import ResultDelegate, ResultModel, Roles, best_observation, highlight_html, snippet
+
+
+def _result(entity_id: int, name: str, obs: list[str], distance: float | None = 0.3, branch: str = "both") -> SearchResult:
+    return SearchResult(entity_id, name, "Project", obs, 0.8 - entity_id / 100, 0.7, 0.4, 0.9, 1.5, distance, 0.03, branch, 1, 2)
+
+
+def _response() -> SearchResponse:
+    return SearchResponse(
+        "ledger postgres",
+        "hybrid",
+        [
+            _result(1, "Harbor API", ["Payments gateway", "Ledger moved to Postgres 16"]),
+            _result(2, "Postgres 16", ["Relational database"], distance=None, branch="text"),
+        ],
+        ["ledger", "postgres"],
+    )
+
+
+def test_model_passes_qtmodeltester(qtmodeltester):
+    model = ResultModel()
+    model.set_response(_response())
+    qtmodeltester.check(model)
+    model.clear()
+    qtmodeltester.check(model)
+
+
+def test_named_roles_carry_the_score_breakdown(qtbot):
+    model = ResultModel()
+    model.set_response(_response())
+    first, second = model.index(0, 0), model.index(1, 0)
+    assert model.rowCount() == 2
+    assert first.data(Roles.Name) == "Harbor API"
+    assert first.data(Roles.Snippet) == "Ledger moved to Postgres 16"  # the observation that matches the query
+    assert first.data(Roles.Distance) == 0.3
+    assert second.data(Roles.Distance) is None
+    assert second.data(Roles.Branch) == "text"
+    assert first.data(Roles.Cooc) == 1.5
+    assert b"entityId" in model.roleNames().values()
+    assert "RRF" in first.data(0x03)  # the tooltip explains the numbers
+
+
+def test_best_observation_prefers_most_terms_and_falls_back_to_first():
+    obs = ["about tea", "postgres and the ledger", "postgres only"]
+    assert best_observation(obs, ["ledger", "postgres"]) == "postgres and the ledger"
+    assert best_observation(obs, ["nothing"]) == "about tea"
+    assert best_observation([], ["x"]) == ""
+
+
+def test_highlight_marks_whole_words_and_the_last_term_as_prefix():
+    html = highlight_html("Harbor ships HAR-2291 & <b>", ["har", "2291"], "#ffff00")
+    assert "Harbor" in html  # "har" is not the last term: no partial match inside Harbor
+    assert ">HAR</span>" in html and ">2291</span>" in html
+    assert "&amp; &lt;b&gt;" in html  # the text is escaped
+    assert ">payments</span>" in highlight_html("the payments", ["the", "payment"], "#fff")
+    assert "the" not in highlight_html("the payments", ["the", "payment"], "#fff").split("<span")[1]
+
+
+def test_snippet_centres_long_text_on_the_first_match():
+    text = "x " * 300 + "needle here" + " y" * 300
+    cut = snippet(text, ["needle"], limit=80)
+    assert "needle" in cut and cut.startswith("…") and cut.endswith("…") and len(cut) <= 82
+
+
+def test_delegate_paints_every_row(qtbot):
+    from PySide6.QtWidgets import QListView, QStyleOptionViewItem
+
+    view = QListView()
+    qtbot.addWidget(view)
+    model = ResultModel(view)
+    view.setModel(model)
+    view.setItemDelegate(ResultDelegate(view))
+    model.set_response(_response())
+    view.resize(500, 400)
+    view.show()
+    view.setCurrentIndex(model.index(0, 0))
+    image = view.grab().toImage()
+    assert image.width() > 0
+    option = QStyleOptionViewItem()
+    option.font = view.font()
+    # Four lines: name, two of observation, the bars; taller than one line of text.
+    assert view.itemDelegate().sizeHint(option, model.index(0, 0)).height() > 4 * view.fontMetrics().height()

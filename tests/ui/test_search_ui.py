@@ -1,0 +1,94 @@
+"""Searching in the window: top hits, stale results, keyboard, type filter, access recording."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from limbic.engine.db import Database
+from tests.ui.conftest import search
+
+
+def test_typing_a_query_shows_the_expected_top_hit(qtbot, sample_window):
+    w = sample_window
+    with qtbot.waitSignal(w.results_shown, timeout=30_000):
+        qtbot.keyClicks(w.search_bar.edit, "charged twice when the payment network timed out")
+    qtbot.waitUntil(lambda: w.model.query == "charged twice when the payment network timed out", timeout=30_000)
+    assert w.model.result(0).name == "HAR-2291"
+    assert w.search_bar.mode.text() == "Hybrid"
+    # An exact identifier finds its entity through the text branch too.
+    results = search(qtbot, w, "ORC-17")
+    assert results[0].name == "ORC-17"
+    assert results[0].branch in ("text", "both")
+
+
+def test_a_slow_query_superseded_by_a_fast_one_never_shows(qtbot, sample_window):
+    w = sample_window
+    worker = w.engine.worker
+    worker.hooks.search_delay["slow query about budgets"] = 1.5
+    shown: list[int] = []
+    w.results_shown.connect(shown.append)
+    slow_id = w.engine.search("slow query about budgets")
+    qtbot.wait(100)  # the worker is now inside the slow search
+    fast_id = w.engine.search("HAR-2291")
+    qtbot.waitUntil(lambda: w._shown_request == fast_id, timeout=30_000)
+    # The slow search would have finished within this time: nothing more may arrive.
+    with qtbot.assertNotEmitted(worker.results_ready, wait=2_000):
+        pass
+    assert slow_id not in shown
+    assert w.model.query == "HAR-2291" and w.model.result(0).name == "HAR-2291"
+
+
+def test_the_window_drops_results_that_are_not_the_latest(qtbot, sample_window):
+    w = sample_window
+    results = search(qtbot, w, "restic backups")
+    old_response = type("R", (), {})  # never used: the guard returns before touching it
+    newer = w.engine.searches.next()  # a newer request is on its way
+    with qtbot.assertNotEmitted(w.results_shown, wait=200):
+        w.on_results_ready(newer - 1, old_response)
+    assert [w.model.result(i).name for i in range(w.model.rowCount())] == [r.name for r in results]
+
+
+def test_keyboard_moves_opens_and_clears(qtbot, sample_window, tmp_path):
+    w = sample_window
+    edit = w.search_bar.edit
+    w.search_bar.focus()
+    results = search(qtbot, w, "Harbor")
+    assert len(results) > 2
+    qtbot.keyClick(edit, Qt.Key.Key_Down)
+    qtbot.keyClick(edit, Qt.Key.Key_Down)
+    qtbot.keyClick(edit, Qt.Key.Key_Up)
+    assert w.results.currentIndex().row() == 1
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000) as shown:
+        qtbot.keyClick(edit, Qt.Key.Key_Return)
+    assert shown.args == [results[1].entity_id]
+    assert w.editor.name_edit.text() == results[1].name
+    # Opening a hit counts as an access of that entity.
+    db = Database(tmp_path / "sample.db", readonly=True)
+    try:
+        count = db.scalar("SELECT access_count FROM entity_access WHERE entity_id = ?", (results[1].entity_id,))
+    finally:
+        db.close()
+    assert count == 1
+    qtbot.keyClick(edit, Qt.Key.Key_Escape)
+    assert edit.text() == ""
+
+
+def test_ctrl_k_and_slash_focus_the_search(qtbot, sample_window):
+    w = sample_window
+    w.activateWindow()
+    w.results.setFocus()
+    qtbot.keyClick(w.results, Qt.Key.Key_Slash)
+    qtbot.waitUntil(lambda: w.search_bar.edit.hasFocus())
+    w.editor.new_entity()
+    qtbot.waitUntil(lambda: w.editor.name_edit.hasFocus())
+    qtbot.keyClicks(w.editor.name_edit, "a/b")  # a slash typed in a text field stays there
+    assert w.editor.name_edit.text() == "a/b"
+    w.focus_action.trigger()
+    qtbot.waitUntil(lambda: w.search_bar.edit.hasFocus())
+
+
+def test_the_type_filter_keeps_only_that_type(qtbot, sample_window):
+    w = sample_window
+    results = search(qtbot, w, "Harbor", "Person")
+    assert results and {r.entity_type for r in results} == {"Person"}
+    assert w.search_bar.types.findData("Person") >= 0
