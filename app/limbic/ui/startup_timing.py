@@ -60,7 +60,8 @@ class StartupTimer(QObject):
 
     @Slot(int)
     def on_results_shown(self, request_id: int) -> None:
-        if self._request is None or request_id != self._request:
+        # The window may run the query again (e.g. once the model is ready): any answer to it counts.
+        if self._request is None or request_id < self._request:
             return
         self._request = None
         top = self._window.model.result(0)
