@@ -95,6 +95,31 @@ def test_limbic_score_composition():
 
 def test_params_overrides_ignore_unknown_and_bad_choices():
     p = ScoringParams.from_overrides({"RRF_K": 30, "gamma": "0.5", "nope": 1, "base_relevance": "weird"})
-    assert p.rrf_k == 30 and p.gamma == 0.5 and p.base_relevance == scoring.BASE_FUSED
+    assert p.rrf_k == 30 and p.gamma == 0.5 and p.base_relevance == scoring.BASE_BLEND
     assert ScoringParams.from_overrides({"base_relevance": "seed"}).base_relevance == scoring.BASE_SEED
     assert ScoringParams.from_overrides({"expansion_factor": 0}).expansion_factor == 1
+
+
+def test_blended_base_relevance():
+    cands = [
+        Candidate(1, 0.03, distance=0.2, knn_rank=1, fts_rank=2, bm25=-5.0),  # both branches
+        Candidate(2, 0.02, distance=0.6, knn_rank=2),  # meaning only, the weaker cosine
+        Candidate(3, 0.02, fts_rank=1, bm25=-9.0),  # text only, the best BM25
+        Candidate(4, 0.01, fts_rank=3, bm25=-1.0),  # text only, the weakest BM25
+    ]
+    base = scoring.blended_base_relevance(cands, "hybrid", 0.5)
+    # cosine 0.8 / 0.4 → 1 / 0; -bm25 9 / 5 / 1 → 1 / 0.5 / 0
+    assert base == pytest.approx([0.5 * 1 + 0.5 * 0.5, 0.0, 0.5, 0.0])
+    assert scoring.blended_base_relevance(cands, "hybrid", 1.0) == pytest.approx([1.0, 0.0, 0.0, 0.0])
+    # One branch only: that branch's own scale.
+    assert scoring.blended_base_relevance(cands[1:2], "semantic") == pytest.approx([0.4])
+    assert scoring.blended_base_relevance(cands[2:], "fts") == pytest.approx([1.0, 0.0])
+    params = ScoringParams()
+    assert params.base_relevance == scoring.BASE_BLEND
+    assert scoring.base_relevance(cands, "hybrid", params) == pytest.approx(base)
+
+
+def test_rrf_accepts_scored_text_hits():
+    fused = scoring.reciprocal_rank_fusion([(1, 0.3)], [(2, -4.0), (1, -2.0)])
+    by_id = {c.entity_id: c for c in fused}
+    assert by_id[2].bm25 == -4.0 and by_id[1].bm25 == -2.0 and by_id[1].distance == 0.3

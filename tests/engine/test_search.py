@@ -178,3 +178,23 @@ def test_query_terms_follow_unicode61():
     assert fts_match_expression("   ") is None
     assert fts_match_expression("sqli") == '("sqli" OR "sqli"*)'
     assert fts_match_expression("sqli ") == '"sqli"'
+
+
+def test_identifier_phrase_ranks_first(filled):
+    filled.upsert_entity("Session 2026-03-28", "Session", ["Planned the ranking work"])
+    filled.upsert_entity("Session 2026-03-29", "Session", ["Reviewed 2026 roadmap and 28 tickets from 03 sprint"])
+    filled.upsert_entity("Ticket LMB-1042", "Task", ["Crash when importing a file with a BOM"])
+    filled.upsert_entity("Ticket LMB-1043", "Task", ["LMB importer: 1042 lines were skipped"])
+    assert search(filled, "2026-03-28", record=False).results[0].name == "Session 2026-03-28"
+    resp = search(filled, "lmb-1042", record=False)
+    assert resp.results[0].name == "Ticket LMB-1042" and resp.results[0].exact
+    assert not any(r.exact for r in resp.results[1:])
+
+
+def test_exact_name_outside_both_branches_is_still_found(filled):
+    # Many entities mention the word; the one named exactly so must lead even when both
+    # branches are saturated with others.
+    for i in range(40):
+        filled.upsert_entity(f"Note {i}", "Note", ["Garden tools and garden chores, garden garden"])
+    resp = search(filled, "GARDEN", limit=3, record=False)
+    assert resp.results[0].name == "Garden" and resp.results[0].exact

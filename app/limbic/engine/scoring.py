@@ -20,12 +20,13 @@ GAMMA = 0.01
 # Seed base relevance for an FTS-only hit: 0.2 + 0.6 × norm_rrf.
 FTS_ONLY_FLOOR = 0.2
 FTS_ONLY_SPAN = 0.6
-# An entity whose name is the query itself (case and spacing aside) is lifted by this factor.
-EXACT_NAME_BOOST = 2.0
+# Weight of the meaning branch in the blended base relevance (the text branch gets 1 - BLEND_ALPHA).
+BLEND_ALPHA = 0.5
 
-BASE_FUSED = "fused"  # default: base relevance = RRF score / best RRF score in the batch
+BASE_BLEND = "blend"  # default: α·minmax(cosine) + (1-α)·minmax(BM25), both branches' evidence kept
+BASE_FUSED = "fused"  # RRF score / best RRF score in the batch (plain RRF order)
 BASE_SEED = "seed"  # the seed's: cosine similarity for KNN hits, 0.2 + 0.6 × norm_rrf otherwise
-BASE_CHOICES = (BASE_FUSED, BASE_SEED)
+BASE_CHOICES = (BASE_BLEND, BASE_FUSED, BASE_SEED)
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,8 @@ class ScoringParams:
     temporal_floor: float = TEMPORAL_FLOOR
     cooc_temporal_floor: float = COOC_TEMPORAL_FLOOR
     gamma: float = GAMMA
-    exact_name_boost: float = EXACT_NAME_BOOST
-    base_relevance: str = field(default=BASE_FUSED)
+    blend_alpha: float = BLEND_ALPHA
+    base_relevance: str = field(default=BASE_BLEND)
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, object] | None) -> ScoringParams:
@@ -72,13 +73,14 @@ class ScoringParams:
 
 @dataclass
 class Candidate:
-    """A fused candidate: where each branch ranked it, and its RRF score."""
+    """A fused candidate: where each branch ranked it, its RRF score and the branches' raw scores."""
 
     entity_id: int
     rrf_score: float = 0.0
     distance: float | None = None
     knn_rank: int | None = None
     fts_rank: int | None = None
+    bm25: float | None = None  # FTS5's bm25(): lower is better
 
     @property
     def branch(self) -> str:
@@ -89,20 +91,21 @@ class Candidate:
 
 def reciprocal_rank_fusion(
     semantic: Sequence[tuple[int, float]],
-    fulltext: Sequence[int],
+    fulltext: Sequence[int] | Sequence[tuple[int, float]],
     k: float = RRF_K,
 ) -> list[Candidate]:
-    """Fuse a KNN list [(id, distance)] and an FTS list [id], both best first: Σ 1/(k + rank)."""
+    """Fuse a KNN list [(id, distance)] and an FTS list [id] or [(id, bm25)], both best first: Σ 1/(k + rank)."""
     by_id: dict[int, Candidate] = {}
     for rank, (entity_id, distance) in enumerate(semantic, start=1):
         cand = by_id.setdefault(entity_id, Candidate(entity_id))
         if cand.knn_rank is None:
             cand.knn_rank, cand.distance = rank, float(distance)
             cand.rrf_score += 1.0 / (k + rank)
-    for rank, entity_id in enumerate(fulltext, start=1):
+    for rank, item in enumerate(fulltext, start=1):
+        entity_id, bm25 = item if isinstance(item, tuple) else (item, None)
         cand = by_id.setdefault(entity_id, Candidate(entity_id))
         if cand.fts_rank is None:
-            cand.fts_rank = rank
+            cand.fts_rank, cand.bm25 = rank, bm25
             cand.rrf_score += 1.0 / (k + rank)
     # Ties keep the order of first appearance (KNN first): sorted() is stable.
     return sorted(by_id.values(), key=lambda c: -c.rrf_score)
@@ -154,10 +157,31 @@ def fused_base_relevance(candidates: Sequence[Candidate], mode: str) -> list[flo
     return [c.rrf_score / best for c in candidates]
 
 
+def blended_base_relevance(candidates: Sequence[Candidate], mode: str, alpha: float = BLEND_ALPHA) -> list[float]:
+    """α × min-max(cosine similarity) + (1 - α) × min-max(BM25), each over the hits of its branch.
+
+    A branch that did not find a candidate adds 0 for it, so an entity both branches found
+    leads, and each branch's own confidence counts, not only its rank order. With one
+    branch only (semantic or full-text mode) that branch's normalised score is the relevance.
+    """
+    sims = {i: cosine_relevance(c.distance) for i, c in enumerate(candidates) if c.distance is not None}
+    texts = {i: -c.bm25 for i, c in enumerate(candidates) if c.bm25 is not None}
+    if mode == "semantic" or not texts:
+        return [sims.get(i, 0.0) for i in range(len(candidates))]
+    norm_sim = dict(zip(sims, min_max(list(sims.values()))))
+    norm_text = dict(zip(texts, min_max(list(texts.values()))))
+    if mode == "fts" or not sims:
+        return [norm_text.get(i, 0.0) for i in range(len(candidates))]
+    return [alpha * norm_sim.get(i, 0.0) + (1 - alpha) * norm_text.get(i, 0.0) for i in range(len(candidates))]
+
+
 def base_relevance(candidates: Sequence[Candidate], mode: str, params: ScoringParams) -> list[float]:
+    """The base relevance the settings chose (blend by default)."""
     if params.base_relevance == BASE_SEED:
         return seed_base_relevance(candidates, mode)
-    return fused_base_relevance(candidates, mode)
+    if params.base_relevance == BASE_FUSED:
+        return fused_base_relevance(candidates, mode)
+    return blended_base_relevance(candidates, mode, params.blend_alpha)
 
 
 def importance(

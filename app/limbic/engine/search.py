@@ -27,7 +27,12 @@ _UNSAFE = re.compile("[\x00\ud800-\udfff]")
 MAX_QUERY_TOKENS = 32
 MAX_QUERY_CHARS = 2_000
 # Column weights of bm25(): a hit in the name counts more than one in a long observation list.
-BM25_WEIGHTS = (4.0, 1.0, 1.0)
+BM25_WEIGHTS = (2.0, 1.0, 1.0)
+# A short query with digits or joined words ("LMB-1042", "Session 2026-03-28") is an identifier:
+# entities holding it as an exact phrase rank above the rest.
+_IDENTIFIER = re.compile(r"\d|[^\W_][-_:./#@][^\W_]", re.UNICODE)
+MAX_IDENTIFIER_TOKENS = 6
+TIER_NAME, TIER_PHRASE, TIER_NONE = 2, 1, 0
 
 
 @dataclass
@@ -109,18 +114,48 @@ def fts_match_expression(query: str) -> str | None:
     return " OR ".join(parts)
 
 
-def fts_branch(graph: Graph, query: str, k: int) -> list[int]:
-    """Entity ids by BM25, best first."""
+def fts_branch_scored(graph: Graph, query: str, k: int) -> list[tuple[int, float]]:
+    """(entity id, bm25) best first; FTS5's bm25() is lower for better matches."""
     expr = fts_match_expression(query)
     if expr is None:
         return []
     w = BM25_WEIGHTS
-    sql = f"SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? ORDER BY bm25(entity_fts, {w[0]}, {w[1]}, {w[2]}) LIMIT ?"
+    sql = (
+        f"SELECT rowid, bm25(entity_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM entity_fts "
+        "WHERE entity_fts MATCH ? ORDER BY s LIMIT ?"
+    )
     try:
-        return [r[0] for r in graph.db.execute(sql, (expr, k))]
+        return [(r[0], float(r[1])) for r in graph.db.execute(sql, (expr, k))]
     except apsw.SQLError as exc:  # never expected: the expression is built from quoted tokens
         logger.warning("full-text query %r failed: %s", expr, exc)
         return []
+
+
+def fts_branch(graph: Graph, query: str, k: int) -> list[int]:
+    """Entity ids by BM25, best first."""
+    return [entity_id for entity_id, _ in fts_branch_scored(graph, query, k)]
+
+
+def exact_tiers(graph: Graph, query: str, k: int) -> dict[int, int]:
+    """Entities that hold the query exactly: as their whole name, or (for identifiers) as a phrase."""
+    tiers: dict[int, int] = {}
+    wanted = _normalise_name(query)
+    if not wanted:
+        return tiers
+    terms = query_terms(query)
+    if _IDENTIFIER.search(query) and 1 < len(terms) <= MAX_IDENTIFIER_TOKENS:
+        phrase = '"' + " ".join(terms) + '"'
+        for (entity_id,) in graph.db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (phrase, k)):
+            tiers[entity_id] = TIER_PHRASE
+    # Names compare without case and extra spaces; the index narrows the look-up to likely rows.
+    for entity_id, name in graph.db.execute(
+        "SELECT id, name FROM entities WHERE name = ? COLLATE NOCASE OR id IN "
+        "(SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
+        (query.strip(), "name : " + (f'"{" ".join(terms)}"' if terms else '""'), k),
+    ):
+        if _normalise_name(name) == wanted:
+            tiers[entity_id] = TIER_NAME
+    return tiers
 
 
 def knn_branch(graph: Graph, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
@@ -163,14 +198,17 @@ def search(
         assert graph.embedder is not None
         vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
         semantic = knn_branch(graph, vector, k)
-    fulltext = fts_branch(graph, query, k)
+    fulltext = fts_branch_scored(graph, query, k)
     mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
 
-    # 3. Fuse.
+    # 3. Fuse; exact matches the branches missed join as full-text hits.
     candidates = scoring.reciprocal_rank_fusion(semantic, fulltext, params.rrf_k)
-    exact_id = graph.db.scalar("SELECT id FROM entities WHERE name = ? COLLATE NOCASE", (query.strip(),))
-    if exact_id is not None and all(c.entity_id != exact_id for c in candidates):
-        candidates.append(Candidate(exact_id, rrf_score=1.0 / (params.rrf_k + 1), fts_rank=1))
+    tiers = exact_tiers(graph, query, k) if fulltext or not use_vectors else {}
+    known = {c.entity_id for c in candidates}
+    best_bm25 = min((c.bm25 for c in candidates if c.bm25 is not None), default=0.0)
+    for entity_id in tiers:
+        if entity_id not in known:
+            candidates.append(Candidate(entity_id, rrf_score=1.0 / (params.rrf_k + 1), fts_rank=1, bm25=best_bm25))
     if entity_type:
         types = dict(graph.db.execute(
             f"SELECT id, entity_type FROM entities WHERE id IN ({','.join('?' * len(candidates))})",
@@ -181,7 +219,7 @@ def search(
         return SearchResponse(query, mode, terms=terms)
 
     # 4. Limbic re-ranking.
-    ranked = rank(graph, candidates, mode, params, query)[:limit]
+    ranked = rank(graph, candidates, mode, params, tiers)[:limit]
 
     # 5. Hydrate.
     entities = graph.entities_by_ids([r.entity_id for r in ranked])
@@ -200,18 +238,16 @@ def search(
     return response
 
 
-def rank(graph: Graph, candidates: list[Candidate], mode: str, params: ScoringParams, query: str = "") -> list[SearchResult]:
-    """Score fused candidates with the limbic formula; best first."""
+def rank(
+    graph: Graph, candidates: list[Candidate], mode: str, params: ScoringParams, tiers: dict[int, int] | None = None
+) -> list[SearchResult]:
+    """Score fused candidates with the limbic formula; exact matches first, then best score first."""
+    tiers = tiers or {}
     now = datetime.now(timezone.utc)
     sig = signals.load_signals(graph.db, [c.entity_id for c in candidates])
     bases = scoring.base_relevance(candidates, mode, params)
     max_access = max((s.access_count for s in sig.values()), default=0)
     max_days = max((s.access_days for s in sig.values()), default=0)
-    wanted = _normalise_name(query)
-    names = {}
-    if wanted and params.exact_name_boost != 1.0:
-        marks = ",".join("?" * len(candidates))
-        names = dict(graph.db.execute(f"SELECT id, name FROM entities WHERE id IN ({marks})", [c.entity_id for c in candidates]))
     out = []
     for cand, base in zip(candidates, bases):
         s = sig[cand.entity_id]
@@ -220,14 +256,11 @@ def rank(graph: Graph, candidates: list[Candidate], mode: str, params: ScoringPa
         pairs = [(count, signals.hours_since(last, now)) for other, (count, last) in s.cooc.items() if other != cand.entity_id]
         cooc = scoring.cooc_boost(pairs, params)
         score = scoring.limbic_score(base, imp, temp, cooc, params)
-        exact = bool(wanted) and _normalise_name(names.get(cand.entity_id, "")) == wanted
-        if exact:
-            score *= params.exact_name_boost
         out.append(
             SearchResult(
                 cand.entity_id, "", "", [], score, base, imp, temp, cooc, cand.distance, cand.rrf_score,
-                cand.branch, cand.knn_rank, cand.fts_rank, exact,
+                cand.branch, cand.knn_rank, cand.fts_rank, tiers.get(cand.entity_id, TIER_NONE) > TIER_NONE,
             )
         )
-    out.sort(key=lambda r: (-r.limbic_score, -r.rrf_score))
+    out.sort(key=lambda r: (-tiers.get(r.entity_id, TIER_NONE), -r.limbic_score, -r.rrf_score))
     return out
