@@ -137,6 +137,9 @@ class Embedder:
             if threads:
                 options.intra_op_num_threads = threads
             options.log_severity_level = 3
+            # Idle ORT threads otherwise spin for a while after each call, taking the CPU from the
+            # KNN scan that follows a query and from everything else on a shared machine.
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session = ort.InferenceSession(
                 str(spec.onnx_path), sess_options=options, providers=["CPUExecutionProvider"]
             )

@@ -85,7 +85,9 @@ class VectorMirror:
         norm = float(np.linalg.norm(q))
         if norm > 0:
             q = q / norm
-        sims = self._mat[:n] @ q
+        # einsum runs in this thread; BLAS's matmul would wake a thread pool that, on a busy
+        # machine (or right after the model's own threads), costs far more than it saves.
+        sims = np.einsum("ij,j->i", self._mat[:n], q)
         sims *= self._inv[:n]
         top = np.argpartition(-sims, k - 1)[:k] if k < n else np.arange(n)
         ids = self._ids[top]
