@@ -6,6 +6,7 @@ import contextlib
 import logging
 import os
 import re
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -83,6 +84,13 @@ def prune(db_path: Path, keep: int = KEEP_BACKUPS) -> list[Path]:
     """Delete all but the newest ``keep`` backups; returns what was deleted."""
     backups = list_backups(db_path)
     gone = []
+    folder = config.backup_dir(Path(db_path))
+    # A copy cut short by a crash; an hour old, so never one that another process is still writing.
+    for part in folder.glob(f"*{SUFFIX}.part") if folder.is_dir() else ():
+        with contextlib.suppress(OSError):
+            if time.time() - part.stat().st_mtime > 3600:
+                part.unlink()
+                gone.append(part)
     for old in backups[: max(0, len(backups) - max(1, keep))]:
         with contextlib.suppress(FileNotFoundError):
             old.path.unlink()
