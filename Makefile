@@ -36,5 +36,22 @@ test: setup
 bench: setup
 	$(PY) -m tests.bench.run_all
 
+# The one-folder bundle (dist/limbic), a .tar.gz of it and the .deb; package-test checks them (needs root or sudo).
+PKG_STAMP = $(VENV)/.package-stamp
+PKG_VERSION = $(shell sed -n 's/^version *= *"\(.*\)"/\1/p' pyproject.toml)
+
+$(PKG_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install -q -e '.[test,package]'
+	touch $(PKG_STAMP)
+
+package: setup $(PKG_STAMP)
+	rm -rf build/pyinstaller dist/limbic dist/limbic_*.deb dist/limbic-*.tar.gz
+	$(PY) -m PyInstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller packaging/limbic.spec
+	tar -C dist -czf dist/limbic-$(PKG_VERSION)-linux-$$(uname -m).tar.gz limbic
+	$(PY) packaging/build_deb.py
+
+package-test:
+	bash packaging/package_test.sh
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info
