@@ -75,13 +75,24 @@ def system_library_paths() -> dict[str, str]:
     return found
 
 
-def owning_package(path: str) -> str | None:
-    """The Debian package that installed a file, or None."""
-    for candidate in (path, str(Path(path).resolve())):
-        r = subprocess.run(["dpkg", "-S", candidate], capture_output=True, text=True)
-        if r.returncode == 0:
-            return r.stdout.split(":", 1)[0].strip()
-    return None
+def owning_packages(paths) -> dict[str, str]:
+    """File path -> the Debian package that installed it, for those dpkg knows (one dpkg call)."""
+    paths = list(paths)
+    queries = sorted({q for p in paths for q in (p, str(Path(p).resolve()))})
+    if not queries:
+        return {}
+    out = subprocess.run(["dpkg", "-S", *queries], capture_output=True, text=True).stdout
+    owners: dict[str, str] = {}
+    for line in out.splitlines():
+        pkgs, _, path = line.partition(": ")
+        if path:
+            owners[path.strip()] = pkgs.split(",")[0].split(":")[0].strip()
+    found = {}
+    for p in paths:
+        pkg = owners.get(p) or owners.get(str(Path(p).resolve()))
+        if pkg:
+            found[p] = pkg
+    return found
 
 
 def depends_names(depends: str) -> set[str]:
@@ -95,7 +106,7 @@ def check_linkage(bundle: Path, depends: str | None) -> list[str]:
     system = system_library_paths()
     declared = depends_names(depends) if depends is not None else None
     problems: list[str] = []
-    seen: set[str] = set()
+    from_system: dict[str, str] = {}  # soname -> path, for the libraries the system provides
     for path in sorted(bundle.rglob("*")):
         if not path.is_file() or path.is_symlink():
             continue
@@ -103,20 +114,25 @@ def check_linkage(bundle: Path, depends: str | None) -> list[str]:
             if fh.read(4) != b"\x7fELF":
                 continue
         for name in plan.elf_needed(path):
-            if name in bundled or name in seen:
+            if name in bundled or name in from_system:
                 continue
-            seen.add(name)
             where = system.get(name)
             if where is None:
                 problems.append(f"{name} (needed by {path.relative_to(bundle)}) is neither bundled nor installed")
+                bundled.add(name)  # report it once
                 continue
-            if declared is None or GLIBC_SONAMES.match(name):
-                continue
-            pkg = owning_package(where)
-            if pkg is None:
-                problems.append(f"{name} ({where}) belongs to no package")
-            elif pkg.split(":")[0] not in declared:
-                problems.append(f"{name} comes from {pkg}, which the .deb does not depend on")
+            from_system[name] = where
+    if declared is None:
+        return problems
+    owners = owning_packages(from_system.values())
+    for name, where in sorted(from_system.items()):
+        if GLIBC_SONAMES.match(name):
+            continue
+        pkg = owners.get(where)
+        if pkg is None:
+            problems.append(f"{name} ({where}) belongs to no package")
+        elif pkg not in declared:
+            problems.append(f"{name} comes from {pkg}, which the .deb does not depend on")
     return problems
 
 
