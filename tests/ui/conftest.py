@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
@@ -30,18 +32,18 @@ def make_window(qtbot, db_path, wait_model: bool = True):
     window._ask_unsaved = lambda: QMessageBox.StandardButton.Discard
     window._confirm_delete = lambda name: True
     window.show()
-    signals = [window.engine.worker.opened]
-    if wait_model:
-        signals.append(window.engine.worker.model_ready)
-    with qtbot.waitSignals(signals, timeout=START_TIMEOUT_MS):
-        window.start()
+    window.start()
+    # Wait on the window's state: the worker's own signals fire in the worker's thread.
+    qtbot.waitUntil(lambda: window.catalog is not None and (bool(window.model_name) or not wait_model),
+                    timeout=START_TIMEOUT_MS)
     return window
 
 
 def load_sample(qtbot, window) -> None:
     """Import the bundled sample graph through the window and wait until it is embedded."""
-    with qtbot.waitSignal(window.engine.worker.job_finished, timeout=JOB_TIMEOUT_MS):
+    with qtbot.waitSignal(window.job_ended, timeout=JOB_TIMEOUT_MS) as ended:
         window.load_sample()
+    assert ended.args == ["import", True], window.status.last_message
     qtbot.waitUntil(lambda: window.catalog is not None and window.catalog.counts["entities"] >= 50)
 
 
@@ -64,9 +66,28 @@ def window(qtbot, tmp_path):
     return make_window(qtbot, tmp_path / "ui.db")
 
 
+@pytest.fixture(scope="session")
+def sample_db_template(tmp_path_factory, embedder):
+    """The sample graph imported and embedded once; tests get a copy."""
+    from limbic import config
+    from limbic.engine.db import Database
+    from limbic.engine.graph import Graph
+    from limbic.engine.jsonl import import_file
+
+    path = tmp_path_factory.mktemp("template") / "sample.db"
+    graph = Graph(Database(path), embedder)
+    try:
+        import_file(graph, config.resources_dir() / "sample_graph.jsonl")
+    finally:
+        graph.db.close()
+    return path
+
+
 @pytest.fixture
-def sample_window(qtbot, tmp_path):
-    """A window on a temporary graph holding the sample graph, embedded."""
-    w = make_window(qtbot, tmp_path / "sample.db")
-    load_sample(qtbot, w)
+def sample_window(qtbot, tmp_path, sample_db_template):
+    """A window on a copy of the embedded sample graph."""
+    target = tmp_path / "sample.db"
+    shutil.copyfile(sample_db_template, target)
+    w = make_window(qtbot, target)
+    assert w.catalog.counts["entities"] >= 50
     return w

@@ -8,8 +8,12 @@ from limbic.engine.db import Database
 from tests.ui.conftest import search
 
 
-def test_typing_a_query_shows_the_expected_top_hit(qtbot, sample_window):
-    w = sample_window
+def test_typing_a_query_shows_the_expected_top_hit(qtbot, window):
+    w = window
+    assert w.left.currentWidget() is w.empty_hint  # an empty graph offers the sample
+    with qtbot.waitSignal(w.job_ended, timeout=120_000):
+        w.sample_button.click()
+    qtbot.waitUntil(lambda: w.left.currentWidget() is w.results)
     with qtbot.waitSignal(w.results_shown, timeout=30_000):
         qtbot.keyClicks(w.search_bar.edit, "charged twice when the payment network timed out")
     qtbot.waitUntil(lambda: w.model.query == "charged twice when the payment network timed out", timeout=30_000)
@@ -31,8 +35,8 @@ def test_a_slow_query_superseded_by_a_fast_one_never_shows(qtbot, sample_window)
     qtbot.wait(100)  # the worker is now inside the slow search
     fast_id = w.engine.search("HAR-2291")
     qtbot.waitUntil(lambda: w._shown_request == fast_id, timeout=30_000)
-    # The slow search would have finished within this time: nothing more may arrive.
-    with qtbot.assertNotEmitted(worker.results_ready, wait=2_000):
+    # The slow search would have finished within this time: nothing more may reach the window.
+    with qtbot.assertNotEmitted(w.results_arrived, wait=2_000):
         pass
     assert slow_id not in shown
     assert w.model.query == "HAR-2291" and w.model.result(0).name == "HAR-2291"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -45,8 +45,14 @@ def window_settings() -> QSettings:
 class MainWindow(QMainWindow):
     """One window on one graph file."""
 
+    # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
+    results_arrived = Signal(int)  # request id of any results that reached the window, stale or not
     results_shown = Signal(int)  # request id of the results now on screen
     entity_shown = Signal(int)  # entity id now in the editor
+    entity_saved = Signal(int)
+    entity_deleted = Signal(str)
+    job_ended = Signal(str, bool)  # job kind, finished (False: cancelled or failed)
+    error_shown = Signal(str)
 
     def __init__(self, db_path: Path | None = None) -> None:
         super().__init__()
@@ -270,7 +276,9 @@ class MainWindow(QMainWindow):
     def rerun_search(self) -> None:
         self.engine.search(self.search_bar.text(), self.search_bar.entity_type())
 
+    @Slot(int, object)
     def on_results_ready(self, request_id: int, response) -> None:
+        self.results_arrived.emit(request_id)
         if request_id != self.engine.searches.latest:
             return  # a newer query is on its way: never show stale results
         self._shown_request = request_id
@@ -313,6 +321,7 @@ class MainWindow(QMainWindow):
         """Show an entity in the editor (after asking about unsaved changes); ``record`` counts an access."""
         self._guard(lambda: self.engine.load_entity(ref, record))
 
+    @Slot(int, object)
     def on_entity_loaded(self, request_id: int, view: EntityView) -> None:
         if request_id != self.engine.entities.latest:
             return
@@ -326,6 +335,7 @@ class MainWindow(QMainWindow):
         self._update_history_actions()
         self.entity_shown.emit(entity_id)
 
+    @Slot(int, str)
     def on_entity_missing(self, request_id: int, message: str) -> None:
         if request_id == self.engine.entities.latest:
             self._navigating = False
@@ -360,8 +370,10 @@ class MainWindow(QMainWindow):
     def on_save_requested(self, draft: EntityDraft) -> None:
         self.engine.save(draft)
 
+    @Slot(int, int)
     def on_saved(self, request_id: int, entity_id: int) -> None:
         self.status.say("Saved.", 3000)
+        self.entity_saved.emit(entity_id)
         then, self._after_save = self._after_save, None
         self.rerun_search()
         if then is not None:
@@ -382,6 +394,7 @@ class MainWindow(QMainWindow):
         )
         return answer == QMessageBox.StandardButton.Yes
 
+    @Slot(object)
     def on_deleted(self, snap: EntitySnapshot) -> None:
         self._undo.append(snap)
         self.undo_action.setEnabled(True)
@@ -389,6 +402,7 @@ class MainWindow(QMainWindow):
         self.status.offer_undo(True)
         self.status.say(f"Deleted “{snap.name}”. Press Ctrl+Z to undo.", 15_000)
         self.rerun_search()
+        self.entity_deleted.emit(snap.name)
 
     def on_undo(self) -> None:
         if self._undo:
@@ -396,6 +410,7 @@ class MainWindow(QMainWindow):
         self.undo_action.setEnabled(bool(self._undo))
         self.status.offer_undo(bool(self._undo))
 
+    @Slot(int, str)
     def on_restored(self, entity_id: int, note: str) -> None:
         self.status.say(f"Restored{note}.")
         self.rerun_search()
@@ -403,16 +418,19 @@ class MainWindow(QMainWindow):
 
     # -- engine events ----------------------------------------------------------------------
 
+    @Slot(object)
     def on_opened(self, catalog: Catalog) -> None:
         self.db_path = Path(catalog.path)
         self.setWindowTitle(f"Limbic — {self.db_path.name}[*]")
         self.on_catalog(catalog)
         self.rerun_search()
 
+    @Slot(str)
     def on_open_failed(self, message: str) -> None:
         self.status.say(message, 0)
         self._show_error("The database cannot be opened", message + "\nUse File → Open database to choose another file.")
 
+    @Slot(object)
     def on_catalog(self, catalog: Catalog) -> None:
         self.catalog = catalog
         self.status.set_counts(catalog.counts)
@@ -421,24 +439,29 @@ class MainWindow(QMainWindow):
         empty = catalog.counts.get("entities", 0) == 0
         self.left.setCurrentWidget(self.empty_hint if empty else self.results)
 
+    @Slot(str)
     def on_model_loading(self, what: str) -> None:
         self.status.set_model("Model: loading…", f"Loading {what}")
         self.status.say(f"Loading {what}; full-text search works meanwhile.", 0)
 
+    @Slot(str)
     def on_model_ready(self, name: str) -> None:
         self.model_name = name
         self.status.set_model(f"Model: {name}", "Semantic search is on")
         self.status.say(f"Model {name} ready.", 3000)
         self.rerun_search()
 
+    @Slot(str)
     def on_model_failed(self, reason: str) -> None:
         if not self.model_name:
             self.status.set_model("Semantic search off", reason)
         self.status.say(f"Semantic search is off: {reason}", 0)
 
+    @Slot(str, str)
     def on_failed(self, what: str, message: str) -> None:
         self._after_save = None
         self.status.say(message, 15_000)
+        self.error_shown.emit(message)
         if what in ("saving the entity", "importing", "undoing the deletion"):
             self._show_error(f"Problem while {what}", message)
 
@@ -449,6 +472,7 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
+    @Slot()
     def on_external_change(self) -> None:
         self.status.say("The file was changed by another program; results refreshed.", 4000)
         self.rerun_search()
@@ -459,16 +483,20 @@ class MainWindow(QMainWindow):
                 self._navigating = True
                 self.engine.load_entity(self.editor.entity_id)
 
+    @Slot(str, str)
     def on_job_finished(self, kind: str, message: str) -> None:
         self.status.job_ended()
         self.status.say(message, 15_000)
         self.rerun_search()
+        self.job_ended.emit(kind, True)
 
+    @Slot(str, str)
     def on_job_cancelled(self, kind: str, message: str) -> None:
         self.status.job_ended()
         if message:
             self.status.say(message, 15_000)
         self.rerun_search()
+        self.job_ended.emit(kind, False)
 
     def on_cancel(self) -> None:
         self.engine.cancel()

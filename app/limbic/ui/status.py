@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QToolButton, QWidget
 
 logger = logging.getLogger(__name__)
@@ -54,6 +54,7 @@ class StatusPanel(QStatusBar):
     def set_counts(self, counts: dict[str, int]) -> None:
         self.counts.setText(f"{counts.get('entities', 0)} entities · {counts.get('relations', 0)} relations")
 
+    @Slot(str)
     def job_started(self, title: str) -> None:
         self.progress.setRange(0, 0)  # busy until the first progress value
         self.progress.setFormat(title)
@@ -63,6 +64,7 @@ class StatusPanel(QStatusBar):
         self.cancel.show()
         self.say(f"{title}…", 0)
 
+    @Slot(str, int, int)
     def job_progress(self, stage: str, done: int, total: int) -> None:
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(min(done, total))
@@ -74,7 +76,7 @@ class StatusPanel(QStatusBar):
 
     @property
     def job_running(self) -> bool:
-        return self.progress.isVisible() or not self.progress.isHidden()
+        return not self.progress.isHidden()
 
     def offer_undo(self, visible: bool) -> None:
         self.undo_button.setVisible(visible)
