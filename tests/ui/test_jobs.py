@@ -1,0 +1,74 @@
+"""Long jobs through the menus: import with progress and cancel, export, a bad file."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+
+from tests.ui.conftest import search
+
+JOB_MS = 120_000
+
+
+def _write_jsonl(path, n: int) -> None:
+    lines = [
+        json.dumps({"type": "entity", "name": f"Imported note {i}", "entityType": "Note",
+                    "observations": [f"Batch observation number {i} about greenhouse tomatoes"]})
+        for i in range(n)
+    ]
+    lines.append(json.dumps({"type": "relation", "from": "Imported note 0", "to": "Imported note 1", "relationType": "follows"}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_import_through_the_menu_shows_progress_and_can_be_cancelled(qtbot, sample_window, tmp_path):
+    w = sample_window
+    source = tmp_path / "notes.jsonl"
+    _write_jsonl(source, 120)
+    w._ask_open_path = lambda title, file_filter: str(source)
+    w.engine.worker.hooks.progress_delay = 0.05  # slow enough to click Cancel mid-way
+    w.import_action.trigger()
+    qtbot.waitUntil(lambda: w.status.progress.isVisible() and w.status.progress.value() > 0, timeout=JOB_MS)
+    assert w.status.cancel.isVisible()
+    with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
+        qtbot.mouseClick(w.status.cancel, Qt.MouseButton.LeftButton)
+    assert ended.args == ["import", False]
+    assert "nothing was changed" in w.status.last_message
+    assert not w.status.progress.isVisible()
+    qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 50)
+
+    # The same import, left to finish: everything arrives and is searchable.
+    w.engine.worker.hooks.progress_delay = 0.0
+    with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
+        w.import_action.trigger()
+    assert ended.args == ["import", True]
+    assert "120 entities read (120 new)" in w.status.last_message
+    qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 170)
+    assert search(qtbot, w, "Imported note 7")[0].name == "Imported note 7"
+
+
+def test_a_bad_import_file_is_one_sentence_and_changes_nothing(qtbot, sample_window, tmp_path):
+    w = sample_window
+    source = tmp_path / "bad.jsonl"
+    source.write_text('{"type":"entity","name":"Fine","entityType":"Note","observations":[]}\n{"type":"entity", oops\n',
+                      encoding="utf-8")
+    w._ask_open_path = lambda title, file_filter: str(source)
+    with qtbot.waitSignal(w.error_shown, timeout=JOB_MS) as shown:
+        w.import_action.trigger()
+    message = shown.args[0]
+    assert "line 2" in message and "Traceback" not in message
+    qtbot.waitUntil(lambda: not w.status.progress.isVisible())
+    assert "Fine" not in [r.name for r in search(qtbot, w, "Fine")]
+    assert w.catalog.counts["entities"] == 50
+
+
+def test_export_through_the_menu_writes_every_line(qtbot, sample_window, tmp_path):
+    w = sample_window
+    target = tmp_path / "out.jsonl"
+    w._ask_save_path = lambda title, suggested, file_filter: str(target)
+    with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
+        w.export_action.trigger()
+    assert ended.args == ["export", True]
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert sum(json.loads(line)["type"] == "entity" for line in lines) == 50
+    assert sum(json.loads(line)["type"] == "relation" for line in lines) == w.catalog.counts["relations"]
