@@ -134,9 +134,20 @@ def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool 
     """Look for anything that disagrees; changes nothing."""
     report = CheckReport()
     if integrity:
-        found = [r[0] for r in db.execute("PRAGMA integrity_check(20)")]
-        report.integrity = [] if found == ["ok"] else found
-        report.foreign_key_errors = len(db.execute("PRAGMA foreign_key_check").fetchall())
+        try:
+            found = [r[0] for r in db.execute("PRAGMA integrity_check(20)")]
+            report.integrity = [] if found == ["ok"] else found
+            report.foreign_key_errors = len(db.execute("PRAGMA foreign_key_check").fetchall())
+        except apsw.Error as exc:  # damage bad enough that SQLite cannot even walk the file
+            report.integrity = [str(exc)]
+    try:
+        _check_derived(db, embedder, report)
+    except apsw.Error as exc:
+        report.integrity.append(f"reading the graph failed ({exc})")
+    return report
+
+
+def _check_derived(db: Database, embedder: Embedder | None, report: CheckReport) -> None:
     if not db.readonly:  # FTS5's own check is spelled as an INSERT, which a read-only file refuses
         try:
             db.execute("INSERT INTO entity_fts(entity_fts) VALUES ('integrity-check')")
@@ -187,7 +198,6 @@ def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool 
         report.pending = report.entities if embedder is not None else report.pending
         if embedder is not None:
             report.model_name = embedder.spec.name
-    return report
 
 
 @dataclass
