@@ -29,8 +29,6 @@ from limbic.engine.db import Database
 logger = logging.getLogger(__name__)
 
 TOKEN_KEY = "vectors_token"
-# Mapping the file while loading reads the vector blobs ~10x faster than paging them in.
-LOAD_MMAP_BYTES = 1 << 30
 _GROWTH = 1.25
 _MIN_CAPACITY = 1024
 
@@ -52,7 +50,7 @@ class VectorMirror:
         self._inv = np.zeros(capacity, dtype=np.float32)  # 1 / |row|: cosine without touching rows
         self._ids = np.zeros(capacity, dtype=np.int64)
         self._n = 0
-        self._pos: dict[int, int] = {}
+        self._pos: dict[int, int] | None = {}
 
     def __len__(self) -> int:
         return self._n
@@ -107,7 +105,7 @@ class VectorMirror:
 
     def load(self, db: Database) -> None:
         """Read the whole table (one consistent snapshot)."""
-        with _mapped(db), _read_snapshot(db):
+        with _read_snapshot(db):
             token = db.get_meta(TOKEN_KEY)
             if not db.has_table(self.table):
                 self._clear(self.dim)
@@ -176,14 +174,20 @@ class VectorMirror:
             return False
         if int(valid.sum()) != expected:
             return False
+        # Move the rows past the end into the holes (deleted slots, usually none), in place:
+        # copying the whole matrix would double the memory for a moment.
+        count = expected
+        holes = np.flatnonzero(~valid[:count])
+        movers = np.flatnonzero(valid[count:]) + count
+        if len(holes):
+            mat[holes] = mat[movers]
+            ids[holes] = ids[movers]
         self._clear(dim)
-        if valid.all():
-            self._adopt(ids, mat)  # keeps the chunk slack as room to grow
-        else:
-            self._adopt(ids[valid], mat[valid])
+        self._adopt(ids[:count], mat)  # the chunks' unused slots stay as room to grow
         return True
 
     def _adopt(self, ids: np.ndarray, mat: np.ndarray) -> None:
+        """Take ``mat`` (rows past ``len(ids)`` are spare capacity) as the contents."""
         n = len(ids)
         self._mat = mat
         self._ids = np.zeros(len(mat), dtype=np.int64)
@@ -191,7 +195,14 @@ class VectorMirror:
         self._inv = np.zeros(len(mat), dtype=np.float32)
         self._inv[:n] = _inverse_norms(mat[:n])
         self._n = n
-        self._pos = {int(i): p for p, i in enumerate(ids.tolist())}
+        self._pos = None  # built on the first update: a search never needs it
+
+    @property
+    def _where(self) -> dict[int, int]:
+        """id -> row, for updates."""
+        if self._pos is None:
+            self._pos = dict(zip(self._ids[: self._n].tolist(), range(self._n)))
+        return self._pos
 
     def upsert(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         """Set these rows (new or replaced), as the table now holds them."""
@@ -203,21 +214,23 @@ class VectorMirror:
                 raise ValueError("vector dimension changed without the table being dropped")
             self._clear(vectors.shape[1])
         inv = _inverse_norms(vectors)
+        where = self._where
         for row, (entity_id, vec) in enumerate(zip(ids, vectors)):
-            pos = self._pos.get(int(entity_id))
+            pos = where.get(int(entity_id))
             if pos is None:
                 self._grow(self._n + 1)
                 pos = self._n
                 self._n += 1
-                self._pos[int(entity_id)] = pos
+                where[int(entity_id)] = pos
                 self._ids[pos] = entity_id
             self._mat[pos] = vec
             self._inv[pos] = inv[row]
 
     def remove(self, ids: Sequence[int]) -> None:
         """Forget these rows (absent ones are ignored)."""
+        where = self._where
         for entity_id in ids:
-            pos = self._pos.pop(int(entity_id), None)
+            pos = where.pop(int(entity_id), None)
             if pos is None:
                 continue
             last = self._n - 1
@@ -226,7 +239,7 @@ class VectorMirror:
                 self._mat[pos] = self._mat[last]
                 self._inv[pos] = self._inv[last]
                 self._ids[pos] = moved
-                self._pos[moved] = pos
+                where[moved] = pos
             self._n = last
 
     def reset(self) -> None:
@@ -264,22 +277,6 @@ def _read_snapshot(db: Database) -> Iterator[None]:
     finally:
         with contextlib.suppress(apsw.Error):
             db.execute("RELEASE limbic_vector_load")
-
-
-@contextlib.contextmanager
-def _mapped(db: Database) -> Iterator[None]:
-    """Memory-map the file for the duration of a load, then restore the connection's setting."""
-    before = None
-    with contextlib.suppress(apsw.Error):
-        before = db.scalar("PRAGMA mmap_size")
-        if before is not None and int(before) < LOAD_MMAP_BYTES:
-            db.execute(f"PRAGMA mmap_size = {LOAD_MMAP_BYTES}")
-    try:
-        yield
-    finally:
-        if before is not None and int(before) < LOAD_MMAP_BYTES:
-            with contextlib.suppress(apsw.Error):
-                db.execute(f"PRAGMA mmap_size = {int(before)}")
 
 
 # -- the connection's mirrors and the hooks index.py calls --------------------------------
