@@ -120,11 +120,26 @@ def run(path: Path, embedder: Embedder, queries: list[tuple[str, str]], label: s
             "mirror_mib": round(mirror.nbytes / (1 << 20), 1),
             "query_seq_len": {"max": max(query_lengths), "median": float(np.median(query_lengths))},
             "exactness": exactness(db, mirror, ref_ids, ref_mat, vectors, vec0_queries),
+            "by_kind": by_kind([kind for kind, _ in queries], e2e, ref, ref_fts),
         }
         logger.info("%s: search p50 %.1f ms vs reference %.1f ms", label, out["search_ms"]["p50"], out["reference_ms"]["p50"])
         return out
     finally:
         db.close()
+
+
+def by_kind(kinds: list[str], e2e: list[float], ref: list[float], fts: list[float]) -> dict:
+    """p50 per kind of query: which kinds of text cost what."""
+    out = {}
+    for kind in sorted(set(kinds)):
+        pick = [i for i, k in enumerate(kinds) if k == kind]
+        out[kind] = {
+            "n": len(pick),
+            "search_p50": stats_ms([e2e[i] for i in pick])["p50"],
+            "reference_p50": stats_ms([ref[i] for i in pick])["p50"],
+            "fts_p50": stats_ms([fts[i] for i in pick])["p50"],
+        }
+    return out
 
 
 def exactness(db, mirror, ids, mat, query_vectors: list[np.ndarray], vec0_queries: int, hard: int = 100) -> dict:

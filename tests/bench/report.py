@@ -58,6 +58,22 @@ def markdown(results: dict) -> str:
             f"{_pct(ex['queries']['same_order_as_sqlite_vec'])} of {ex['queries']['n_vs_sqlite_vec']} q, "
             f"{_pct(ex['near_duplicates']['same_order_as_sqlite_vec'])} of {ex['near_duplicates']['n_vs_sqlite_vec']} near-dup |"
         )
+    if results.get("search"):
+        kinds = sorted({k for s in results["search"] for k in s.get("by_kind", {})})
+        lines += [
+            "",
+            "By kind of query (p50 ms: search / reference / FTS alone):",
+            "",
+            "| entities | " + " | ".join(kinds) + " |",
+            "|---:|" + "---:|" * len(kinds),
+        ]
+        for s in results["search"]:
+            bk = s.get("by_kind", {})
+            cells = [
+                f"{bk[k]['search_p50']:.0f} / {bk[k]['reference_p50']:.0f} / {bk[k]['fts_p50']:.0f} (n={bk[k]['n']})" if k in bk else "–"
+                for k in kinds
+            ]
+            lines.append(f"| {s['entities']:,} | " + " | ".join(cells) + " |")
     ing = results.get("ingest")
     if ing:
         st = ing["stages_s"]
