@@ -41,6 +41,23 @@ def _has_bad_chars(text: str, allow_layout: bool) -> str | None:
     return None
 
 
+_LINE_BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _unstorable(text: str) -> bool:
+    """A lone surrogate cannot be stored (nor looked up) as UTF-8; no stored name holds one."""
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+
+
+def shown(name: object, limit: int = 80) -> str:
+    """A name as it can appear in a one-line message: control and broken characters replaced, long ones cut."""
+    text = "".join(
+        "\ufffd" if ord(ch) < 0x20 or ord(ch) == 0x7F or 0xD800 <= ord(ch) <= 0xDFFF or ch in _LINE_BREAKS else ch
+        for ch in str(name)
+    )
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def clean_name(name: object, what: str = "name", limit: int = MAX_NAME_CHARS) -> str:
     """Validate and trim an entity name or type; raises ValidationError with a plain sentence."""
     if not isinstance(name, str):
@@ -181,7 +198,11 @@ class Graph:
     # -- lookups -------------------------------------------------------------------------
 
     def entity_id(self, name: str) -> int | None:
-        return self.db.scalar("SELECT id FROM entities WHERE name = ?", (name.strip() if isinstance(name, str) else name,))
+        if isinstance(name, str):
+            name = name.strip()
+            if _unstorable(name):
+                return None
+        return self.db.scalar("SELECT id FROM entities WHERE name = ?", (name,))
 
     def _resolve(self, ref: EntityRef) -> int:
         if isinstance(ref, int):
@@ -190,7 +211,7 @@ class Graph:
             return ref
         entity_id = self.entity_id(ref)
         if entity_id is None:
-            raise NotFoundError(f"There is no entity named “{ref}”.")
+            raise NotFoundError(f"There is no entity named “{shown(ref)}”.")
         return entity_id
 
     def get_entity(self, ref: EntityRef) -> Entity:
@@ -254,6 +275,8 @@ class Graph:
 
     def names(self, prefix: str = "", limit: int = 50) -> list[str]:
         """Entity names starting with ``prefix`` (case-insensitive), for completion."""
+        if _unstorable(prefix):
+            return []
         escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         return [
             r[0]
@@ -407,6 +430,8 @@ class Graph:
 
     def remove_relation(self, source: EntityRef, target: EntityRef, relation_type: str) -> bool:
         """Remove a relation; returns False if there was none."""
+        if not isinstance(relation_type, str) or _unstorable(relation_type):
+            return False  # no stored relation has such a type
         with self.write():
             a, b = self._resolve(source), self._resolve(target)
             self.db.execute(
