@@ -231,3 +231,13 @@ def test_search_with_real_model_matches_vec0(graph):
     q = graph.embedder.encode_query("river city in Portugal")
     assert_same_knn(knn_branch(graph, q, 3), vec0_knn(graph.db, q, 3))
     assert search(graph, "river city in Portugal", record=False).results[0].name == "Lisbon"
+
+
+def test_release_frees_the_mirror_and_search_still_works(hgraph):
+    fill(hgraph, 10)
+    q = random_queries(1)[0]
+    before = knn_branch(hgraph, q, 5)
+    first = vector_index.mirror_for(hgraph.db, index.VEC_TABLE)
+    vector_index.release(hgraph.db)
+    assert knn_branch(hgraph, q, 5) == before
+    assert vector_index.mirror_for(hgraph.db, index.VEC_TABLE) is not first

@@ -291,6 +291,11 @@ def mirror_for(db: Database, table: str) -> VectorMirror:
     return mirror
 
 
+def release(db: Database) -> None:
+    """Free the connection's mirrors now (they also go when the Database is garbage-collected)."""
+    _mirrors.pop(db, None)
+
+
 def knn(db: Database, table: str, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
     """Exact cosine KNN over ``table``: (id, distance), nearest first."""
     return mirror_for(db, table).knn(db, vector, k)
