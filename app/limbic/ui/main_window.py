@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         f.addSeparator()
         self.import_action = self._action(f, "&Import JSONL…", self.on_import, "Ctrl+I")
         self.export_action = self._action(f, "&Export JSONL…", self.on_export, "Ctrl+E")
+        self.backup_action = self._action(f, "&Back up now", self.on_backup, tip="Copy the graph into its backup folder")
         self.sample_action = self._action(f, "Load the &sample graph", self.load_sample)
         f.addSeparator()
         self.settings_action = self._action(f, "Se&ttings…", self.on_settings, "Ctrl+,")
@@ -531,6 +532,9 @@ class MainWindow(QMainWindow):
         path = self._ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
         if path:
             self.engine.start_job(self.engine.sig_export, path)
+
+    def on_backup(self) -> None:
+        self.engine.start_job(self.engine.sig_backup, "")
 
     def switch_database(self, path: str) -> None:
         """Open another graph file in this window."""

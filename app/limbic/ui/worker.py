@@ -16,6 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from limbic.engine import signals
+from limbic.engine.backup import backup_database
 from limbic.engine.db import Database
 from limbic.engine.errors import Cancelled, LimbicError
 from limbic.engine.graph import Graph
@@ -353,7 +354,7 @@ class EngineWorker(QObject):
             self.job_cancelled.emit(kind, str(exc))
             return None
         except Exception as exc:
-            self._fail({"import": "importing", "export": "exporting"}.get(kind, "embedding"), exc)
+            self._fail({"import": "importing", "export": "exporting", "backup": "backing up"}.get(kind, "embedding"), exc)
             self.job_cancelled.emit(kind, "")
             return None
         finally:
@@ -380,6 +381,15 @@ class EngineWorker(QObject):
         if n is not None:
             self.job_finished.emit("export", f"Exported {n} lines to {path}.")
 
+    @Slot(str)
+    def backup_now(self, _unused: str = "") -> None:
+        """Take a rolling backup of the open file (SQLite's online backup: edits can go on)."""
+        if self.graph is None:
+            return
+        path = self._run_job("backup", "Backing up", lambda p, c: backup_database(self.graph.db, reason="manual"))
+        if path is not None:
+            self.job_finished.emit("backup", f"Backed up to {path}.")
+
     @Slot()
     def embed_pending(self) -> None:
         if self.graph is not None and self.graph.embedder is not None:
@@ -399,6 +409,7 @@ class Engine(QObject):
     sig_restore = Signal(object)
     sig_import = Signal(str)
     sig_export = Signal(str)
+    sig_backup = Signal(str)
     sig_shutdown = Signal()
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -423,6 +434,7 @@ class Engine(QObject):
         self.sig_restore.connect(w.restore_entity)
         self.sig_import.connect(w.import_file)
         self.sig_export.connect(w.export_file)
+        self.sig_backup.connect(w.backup_now)
         self.sig_shutdown.connect(w.shutdown)
         self.thread.start()
 
