@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+import shiboken6
 from PySide6.QtWidgets import QMessageBox
 
 from limbic.ui import worker as worker_module
@@ -13,10 +14,19 @@ START_TIMEOUT_MS = 60_000
 JOB_TIMEOUT_MS = 120_000
 
 
+# qtbot keeps only weak references: a window a test no longer holds would be destroyed without
+# being closed. Windows made here stay referenced until the end of the test and are closed then.
+_OPEN_WINDOWS: list = []
+
+
 @pytest.fixture(autouse=True)
 def no_leaked_threads():
-    """Fail any test that leaves an engine thread running (widgets are closed before this runs)."""
+    """Close the test's windows, then fail the test if an engine thread is still running."""
     yield
+    while _OPEN_WINDOWS:
+        w = _OPEN_WINDOWS.pop()
+        if shiboken6.isValid(w):
+            w.close()
     leaked = worker_module.running_engines()
     for engine in leaked:
         engine.stop(10_000)
@@ -29,6 +39,7 @@ def make_window(qtbot, db_path, wait_model: bool = True):
 
     window = MainWindow(db_path)
     qtbot.addWidget(window)
+    _OPEN_WINDOWS.append(window)
     window._ask_unsaved = lambda: QMessageBox.StandardButton.Discard
     window._confirm_delete = lambda name: True
     window.show()
@@ -48,8 +59,14 @@ def load_sample(qtbot, window) -> None:
 
 
 def search(qtbot, window, text: str, entity_type: str = ""):
-    """Run a search through the window's engine and wait for its results to be on screen."""
-    request_id = window.engine.search(text, entity_type)
+    """Search through the search bar (no debounce wait) and wait for the results to be on screen."""
+    bar = window.search_bar
+    bar.types.blockSignals(True)
+    bar.types.setCurrentIndex(max(0, bar.types.findData(entity_type)) if entity_type else 0)
+    bar.types.blockSignals(False)
+    bar.edit.setText(text)
+    bar.on_debounced()
+    request_id = window.engine.searches.latest
     qtbot.waitUntil(lambda: window._shown_request == request_id, timeout=30_000)
     return [window.model.result(i) for i in range(window.model.rowCount())]
 

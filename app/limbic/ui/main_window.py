@@ -69,6 +69,7 @@ class MainWindow(QMainWindow):
         self._after_save = None  # what to do once the pending save succeeds
         self._undo: list[EntitySnapshot] = []
         self._shown_request = 0
+        self.open_error = ""  # why the file could not be opened, while that is so
 
         self.engine = Engine(self)
         self._build_ui()
@@ -421,6 +422,7 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def on_opened(self, catalog: Catalog) -> None:
+        self.open_error = ""
         self.db_path = Path(catalog.path)
         self.setWindowTitle(f"Limbic — {self.db_path.name}[*]")
         self.on_catalog(catalog)
@@ -428,7 +430,11 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def on_open_failed(self, message: str) -> None:
+        self.open_error = message
+        self.catalog = None
+        self.model.clear()
         self.status.say(message, 0)
+        self.error_shown.emit(message)
         self._show_error("The database cannot be opened", message + "\nUse File → Open database to choose another file.")
 
     @Slot(object)
@@ -443,13 +449,15 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def on_model_loading(self, what: str) -> None:
         self.status.set_model("Model: loading…", f"Loading {what}")
-        self.status.say(f"Loading {what}; full-text search works meanwhile.", 0)
+        if not self.open_error:  # an error about the file stays in view
+            self.status.say(f"Loading {what}; full-text search works meanwhile.", 0)
 
     @Slot(str)
     def on_model_ready(self, name: str) -> None:
         self.model_name = name
         self.status.set_model(f"Model: {name}", "Semantic search is on")
-        self.status.say(f"Model {name} ready.", 3000)
+        if not self.open_error:
+            self.status.say(f"Model {name} ready.", 3000)
         self.rerun_search()
 
     @Slot(str)

@@ -206,8 +206,9 @@ class EngineWorker(QObject):
             self._data_version = db.data_version()
         except Exception as exc:  # LimbicError or anything unexpected: the window stays usable
             self.graph = None
-            self._fail("opening the database", exc)
-            self.open_failed.emit(str(exc) if isinstance(exc, LimbicError) else f"{path} cannot be opened.")
+            if not isinstance(exc, LimbicError):
+                logger.error("opening %s failed", path, exc_info=exc)
+            self.open_failed.emit(str(exc) if isinstance(exc, LimbicError) else f"{path} cannot be opened ({type(exc).__name__}).")
             return
         self.opened.emit(self._catalog())
         if self.embedder is not None:
