@@ -193,13 +193,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     from limbic.engine.check import check_graph, repair
 
-    opened = _open(args, load_model=not args.no_model)
+    from limbic.engine.session import try_load_model
+
+    # The model is compared with the stored vectors, not attached: a check changes nothing.
+    opened = _open(args, load_model=False)
+    embedder = None
+    if not args.no_model:
+        embedder, error = try_load_model(config.model_dir_override())
+        if error:
+            print(f"limbic: vectors are not compared with a model: {error}", file=sys.stderr)
     try:
         g = opened.graph
         if args.repair:
             _refuse_readonly(g)
             bar = TerminalProgress()
-            result = repair(g.db, g.embedder, progress=lambda d, t: bar("embed", d, t))
+            result = repair(g.db, embedder, progress=lambda d, t: bar("embed", d, t))
             bar.finish()
             before, report = result.before, result.after
             print(f"Before repair: {before.summary()}")
@@ -216,7 +224,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 done.append(f"{result.embedded} entities embedded")
             print(f"Repaired: {', '.join(done) or 'nothing to do'}; the graph itself was not changed.")
         else:
-            report = check_graph(g.db, g.embedder)
+            report = check_graph(g.db, embedder)
         if args.json:
             print(json.dumps({**report.__dict__, "consistent": report.consistent, "file_ok": report.file_ok}, indent=2))
         else:

@@ -276,3 +276,16 @@ def test_changes_by_another_connection_are_noticed_and_own_changes_are_not(tmp_p
     assert app.db.changed_by_others() is False
     app.db.close()
     other.db.close()
+
+
+def test_check_with_another_model_reports_it_and_changes_nothing(tmp_path, capsys, embedder):
+    path = tmp_path / "g.db"
+    g = Graph(Database(path), embedder)
+    fill(g, 3)
+    _break(g, "another model's vectors")
+    g.db.close()
+    assert main(["check", "--db", str(path)]) == 2
+    assert "not by" in capsys.readouterr().out
+    db = Database(path)
+    assert db.get_meta("model_identity") == "some/other/model" and db.scalar(f"SELECT count(*) FROM {index.VEC_TABLE}") == 3
+    db.close()
