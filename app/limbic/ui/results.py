@@ -141,34 +141,19 @@ class ResultModel(QAbstractListModel):
         return names
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not 0 <= index.row() < len(self._results):
+        row = index.row()
+        if not index.isValid() or not 0 <= row < len(self._results):
             return None
-        r = self._results[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole or role == Roles.Name:
-            return r.name
-        if role == Qt.ItemDataRole.ToolTipRole:
+        r = self._results[row]
+        role = int(role)
+        getter = _GETTERS.get(role)
+        if getter is not None:
+            return getter(self, r, row)
+        if role == _TOOLTIP:
             return self._tooltip(r)
-        if role == Qt.ItemDataRole.AccessibleTextRole:
+        if role == _ACCESSIBLE:
             return f"{r.name}, {r.entity_type}, score {r.limbic_score:.2f}, found by {BRANCH_LABELS.get(r.branch, r.branch)}"
-        values = {
-            Roles.EntityId: r.entity_id,
-            Roles.EntityType: r.entity_type,
-            Roles.Snippet: self._snippets[index.row()],
-            Roles.Terms: self.terms,
-            Roles.BaseRelevance: r.base_relevance,
-            Roles.Importance: r.importance,
-            Roles.Temporal: r.temporal,
-            Roles.Cooc: r.cooc_boost,
-            Roles.Distance: r.distance,
-            Roles.Rrf: r.rrf_score,
-            Roles.Score: r.limbic_score,
-            Roles.Branch: r.branch,
-            Roles.Result: r,
-        }
-        try:
-            return values.get(Roles(role))
-        except ValueError:
-            return None
+        return None
 
     def _tooltip(self, r: SearchResult) -> str:
         dist = "—" if r.distance is None else f"{r.distance:.3f}"
@@ -194,6 +179,27 @@ def _blend(top: QColor, bottom: QColor) -> QColor:
     )
 
 
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_ACCESSIBLE = int(Qt.ItemDataRole.AccessibleTextRole)
+# role -> value; a table rather than a chain of comparisons because views ask for roles very often.
+_GETTERS = {
+    int(Qt.ItemDataRole.DisplayRole): lambda m, r, row: r.name,
+    int(Roles.Name): lambda m, r, row: r.name,
+    int(Roles.EntityId): lambda m, r, row: r.entity_id,
+    int(Roles.EntityType): lambda m, r, row: r.entity_type,
+    int(Roles.Snippet): lambda m, r, row: m._snippets[row],
+    int(Roles.Terms): lambda m, r, row: m.terms,
+    int(Roles.BaseRelevance): lambda m, r, row: r.base_relevance,
+    int(Roles.Importance): lambda m, r, row: r.importance,
+    int(Roles.Temporal): lambda m, r, row: r.temporal,
+    int(Roles.Cooc): lambda m, r, row: r.cooc_boost,
+    int(Roles.Distance): lambda m, r, row: r.distance,
+    int(Roles.Rrf): lambda m, r, row: r.rrf_score,
+    int(Roles.Score): lambda m, r, row: r.limbic_score,
+    int(Roles.Branch): lambda m, r, row: r.branch,
+    int(Roles.Result): lambda m, r, row: r,
+}
+
 BARS = (
     ("rel", Roles.BaseRelevance, 1.0, "Base relevance"),
     ("imp", Roles.Importance, IMPORTANCE_SCALE, "Importance (use, degree, consolidation)"),
@@ -205,118 +211,154 @@ BAR_W = 38
 BAR_H = 5
 
 
+# Enum members looked up once: attribute access on Qt enums is slow in a paint loop.
+_SELECTED = QStyle.StateFlag.State_Selected
+_ACTIVE = QStyle.StateFlag.State_Active
+_ROLE = QPalette.ColorRole
+_GROUP = QPalette.ColorGroup
+_ALIGN_V = Qt.AlignmentFlag.AlignVCenter
+_ALIGN_C = Qt.AlignmentFlag.AlignCenter
+_ALIGN_VR = Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight
+_ELIDE_R = Qt.TextElideMode.ElideRight
+_ELIDE_L = Qt.TextElideMode.ElideLeft
+_NO_PEN = Qt.PenStyle.NoPen
+_PANEL = QStyle.PrimitiveElement.PE_PanelItemViewItem
+_AA = QPainter.RenderHint.Antialiasing
+_RESULT, _SNIPPET, _TERMS = int(Roles.Result), int(Roles.Snippet), int(Roles.Terms)
+DOC_CACHE_SIZE = 256
+
+
 class ResultDelegate(QStyledItemDelegate):
     """Draws name, type, branch, the best observation with matches highlighted, and the score bars."""
 
-    def _fonts(self, option: QStyleOptionViewItem) -> tuple[QFont, QFont]:
-        bold = QFont(option.font)
-        bold.setBold(True)
-        small = QFont(option.font)
-        small.setPointSizeF(max(7.0, option.font.pointSizeF() * 0.85))
-        return bold, small
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self._fonts_key = ""
+        self._fonts_value: tuple[QFont, QFont, QFontMetrics, QFontMetrics, QFontMetrics] | None = None
+        self._docs: dict[tuple, QTextDocument] = {}  # laid-out snippets: layout is the costly part of painting
+
+    def _fonts(self, font: QFont) -> tuple[QFont, QFont, QFontMetrics, QFontMetrics, QFontMetrics]:
+        key = font.key()
+        if key != self._fonts_key or self._fonts_value is None:
+            bold = QFont(font)
+            bold.setBold(True)
+            small = QFont(font)
+            small.setPointSizeF(max(7.0, font.pointSizeF() * 0.85))
+            self._fonts_key = key
+            self._fonts_value = (bold, small, QFontMetrics(bold), QFontMetrics(small), QFontMetrics(font))
+        return self._fonts_value
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
-        bold, small = self._fonts(option)
-        h = QFontMetrics(bold).height() + 2 * QFontMetrics(option.font).height() + QFontMetrics(small).height() + 3 * PAD
-        return QSize(320, h)
+        _bold, _small, fm_b, fm_s, fm = self._fonts(option.font)
+        return QSize(320, fm_b.height() + 2 * fm.height() + fm_s.height() + 3 * PAD)
+
+    def _document(self, text: str, terms: list[str], width: int, font: QFont, color: QColor, mark: QColor) -> QTextDocument:
+        key = (text, tuple(terms), width, font.key(), color.rgba(), mark.rgba())
+        doc = self._docs.get(key)
+        if doc is None:
+            if len(self._docs) >= DOC_CACHE_SIZE:
+                self._docs.clear()
+            doc = QTextDocument()
+            doc.setDefaultFont(font)
+            doc.setDocumentMargin(0)
+            doc.setTextWidth(width)
+            doc.setDefaultStyleSheet(f"body {{ color: {color.name()}; }}")
+            doc.setHtml(f"<body>{highlight_html(text, terms, mark.name())}</body>")
+            self._docs[key] = doc
+        return doc
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        self.initStyleOption(option, index)
+        r = index.data(_RESULT)
+        if r is None:
+            return
+        model = index.model()
+        snippet_text = model.data(index, _SNIPPET) or ""
+        terms = model.data(index, _TERMS) or []
         widget = option.widget
-        style = widget.style() if widget else QApplication.style()
-        option.text = ""
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        state = option.state
+        selected = bool(state & _SELECTED)
         pal = option.palette
+        orect = option.rect
         # The selection is painted here, not by the style: a style sheet on the view can hide it.
         if selected:
-            group = QPalette.ColorGroup.Active if option.state & QStyle.StateFlag.State_Active else QPalette.ColorGroup.Inactive
-            painter.fillRect(option.rect, pal.color(group, QPalette.ColorRole.Highlight))
+            group = _GROUP.Active if state & _ACTIVE else _GROUP.Inactive
+            painter.fillRect(orect, pal.color(group, _ROLE.Highlight))
         else:
-            style.drawPrimitive(QStyle.PrimitiveElement.PE_PanelItemViewItem, option, painter, widget)
-        line = pal.color(QPalette.ColorRole.Mid)
+            (widget.style() if widget else QApplication.style()).drawPrimitive(_PANEL, option, painter, widget)
+        line = pal.color(_ROLE.Mid)
         line.setAlphaF(0.5)
-        painter.setPen(line)
-        painter.drawLine(option.rect.bottomLeft(), option.rect.bottomRight())
-        text_color = pal.color(QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        painter.fillRect(orect.left(), orect.bottom(), orect.width(), 1, line)
+        text_color = pal.color(_ROLE.HighlightedText if selected else _ROLE.Text)
         muted = QColor(text_color)
         muted.setAlphaF(0.7)
-        accent = text_color if selected else pal.color(QPalette.ColorRole.Highlight)
-        marker = QColor(pal.color(QPalette.ColorRole.Highlight))
-        marker.setAlphaF(0.35 if not selected else 0.0)
-        mark = _blend(marker, pal.color(QPalette.ColorRole.Base)) if not selected else pal.color(QPalette.ColorRole.Highlight)
-        bold, small = self._fonts(option)
-        rect = option.rect.adjusted(PAD, PAD // 2 + 2, -PAD, -PAD // 2)
+        highlight = pal.color(_ROLE.Highlight)
+        accent = text_color if selected else highlight
+        if selected:
+            mark = highlight
+        else:
+            marker = QColor(highlight)
+            marker.setAlphaF(0.35)
+            mark = _blend(marker, pal.color(_ROLE.Base))
+        bold, small, fm_b, fm_s, fm = self._fonts(option.font)
+        rect = orect.adjusted(PAD, PAD // 2 + 2, -PAD, -PAD // 2)
+        left, top, width = rect.left(), rect.top(), rect.width()
         painter.save()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setRenderHint(_AA)
 
         # Line 1: name, type, branch chip on the right.
-        fm_b, fm_s = QFontMetrics(bold), QFontMetrics(small)
-        branch = BRANCH_LABELS.get(index.data(Roles.Branch) or "", "")
+        branch = BRANCH_LABELS.get(r.branch, r.branch)
         chip_w = fm_s.horizontalAdvance(branch) + 12
-        chip = QRect(rect.right() - chip_w, rect.top() + (fm_b.height() - fm_s.height()) // 2 - 1, chip_w, fm_s.height() + 2)
-        painter.setPen(Qt.PenStyle.NoPen)
+        chip = QRect(rect.right() - chip_w, top + (fm_b.height() - fm_s.height()) // 2 - 1, chip_w, fm_s.height() + 2)
+        painter.setPen(_NO_PEN)
         chip_bg = QColor(accent)
         chip_bg.setAlphaF(0.18)
         painter.setBrush(chip_bg)
         painter.drawRoundedRect(chip, 6, 6)
         painter.setFont(small)
         painter.setPen(accent)
-        painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, branch)
-        etype = index.data(Roles.EntityType) or ""
-        type_w = fm_s.horizontalAdvance(etype) + 8
-        name_w = max(20, rect.width() - chip_w - type_w - 16)
+        painter.drawText(chip, _ALIGN_C, branch)
+        type_w = fm_s.horizontalAdvance(r.entity_type) + 8
+        name_w = max(20, width - chip_w - type_w - 16)
         painter.setFont(bold)
         painter.setPen(text_color)
-        name = fm_b.elidedText(index.data(Roles.Name) or "", Qt.TextElideMode.ElideRight, name_w)
-        painter.drawText(QRect(rect.left(), rect.top(), name_w, fm_b.height()), Qt.AlignmentFlag.AlignVCenter, name)
+        name = fm_b.elidedText(r.name, _ELIDE_R, name_w)
+        painter.drawText(QRect(left, top, name_w, fm_b.height()), _ALIGN_V, name)
         painter.setFont(small)
         painter.setPen(muted)
-        type_x = rect.left() + fm_b.horizontalAdvance(name) + 8
-        painter.drawText(QRect(type_x, rect.top(), type_w, fm_b.height()), Qt.AlignmentFlag.AlignVCenter, etype)
-        y = rect.top() + fm_b.height() + PAD // 2
+        painter.drawText(QRect(left + fm_b.horizontalAdvance(name) + 8, top, type_w, fm_b.height()), _ALIGN_V, r.entity_type)
+        y = top + fm_b.height() + PAD // 2
 
         # Lines 2-3: the best observation, matched terms highlighted (rich text, two lines at most).
-        doc = QTextDocument()
-        doc.setDefaultFont(option.font)
-        doc.setDocumentMargin(0)
-        doc.setTextWidth(rect.width())
-        color = text_color.name()
-        doc.setDefaultStyleSheet(f"body {{ color: {color}; }}")
-        doc.setHtml(f"<body>{highlight_html(index.data(Roles.Snippet) or '', index.data(Roles.Terms) or [], mark.name())}</body>")
-        text_h = 2 * QFontMetrics(option.font).height()
+        doc = self._document(snippet_text, terms, width, option.font, text_color, mark)
+        text_h = 2 * fm.height()
         painter.save()
-        painter.translate(rect.left(), y)
-        painter.setClipRect(QRect(0, 0, rect.width(), text_h))
+        painter.translate(left, y)
+        painter.setClipRect(QRect(0, 0, width, text_h))
         doc.drawContents(painter)
         painter.restore()
         y += text_h + PAD // 2
 
         # Line 4: four small bars, then the numbers.
-        x = rect.left()
-        painter.setFont(small)
-        for label, role, scale, _tip in BARS:
-            value = float(index.data(role) or 0.0)
+        x = left
+        track = QColor(muted)
+        track.setAlphaF(0.2)
+        values = (r.base_relevance, r.importance, r.temporal, r.cooc_boost)
+        for (label, _role, scale, _tip), value in zip(BARS, values):
             frac = value / (1.0 + value) if scale is None else value / scale
             frac = min(1.0, max(0.0, frac))
             lw = fm_s.horizontalAdvance(label) + 3
             painter.setPen(muted)
-            painter.drawText(QRect(x, y, lw, fm_s.height()), Qt.AlignmentFlag.AlignVCenter, label)
+            painter.drawText(QRect(x, y, lw, fm_s.height()), _ALIGN_V, label)
             bar = QRect(x + lw, y + (fm_s.height() - BAR_H) // 2, BAR_W, BAR_H)
-            track = QColor(muted)
-            track.setAlphaF(0.2)
-            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setPen(_NO_PEN)
             painter.setBrush(track)
             painter.drawRoundedRect(bar, 2, 2)
             painter.setBrush(accent)
             painter.drawRoundedRect(QRect(bar.left(), bar.top(), max(1, int(bar.width() * frac)), bar.height()), 2, 2)
             x = bar.right() + 8
-        dist = index.data(Roles.Distance)
-        numbers = (
-            f"d {'—' if dist is None else f'{dist:.2f}'} · RRF {float(index.data(Roles.Rrf) or 0):.4f} · "
-            f"score {float(index.data(Roles.Score) or 0):.3f}"
-        )
+        dist = "—" if r.distance is None else f"{r.distance:.2f}"
+        numbers = f"d {dist} · RRF {r.rrf_score:.4f} · score {r.limbic_score:.3f}"
         painter.setPen(muted)
         avail = rect.right() - x
-        painter.drawText(QRect(x, y, avail, fm_s.height()), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
-                         fm_s.elidedText(numbers, Qt.TextElideMode.ElideLeft, avail))
+        painter.drawText(QRect(x, y, avail, fm_s.height()), _ALIGN_VR, fm_s.elidedText(numbers, _ELIDE_L, avail))
         painter.restore()
