@@ -296,6 +296,7 @@ class Database:
 
         While another process writes, starting waits with backoff (``retry``) instead of failing;
         SQLite errors about the file become one plain sentence and the transaction rolls back.
+        ``retry=False`` is for best-effort writes: no waiting, and SQLite's own errors as they are.
         """
         if self._depth:
             self._depth += 1
@@ -319,18 +320,19 @@ class Database:
             self._depth = 0
             with contextlib.suppress(apsw.Error):
                 self.conn.execute("ROLLBACK")
-            friendly = _write_error(self, exc) if isinstance(exc, apsw.Error) else None
+            friendly = _write_error(self, exc) if retry and isinstance(exc, apsw.Error) else None
             if friendly is None:
                 raise
             raise friendly from exc
         self._depth = 0
+        commit = lambda: self.conn.execute("COMMIT")  # noqa: E731
         try:
             # A busy COMMIT leaves the transaction open, so it can simply be tried again.
-            self._retry_busy(lambda: self.conn.execute("COMMIT"))
+            self._retry_busy(commit) if retry else commit()
         except BaseException as exc:
             with contextlib.suppress(apsw.Error):
                 self.conn.execute("ROLLBACK")
-            friendly = _write_error(self, exc) if isinstance(exc, apsw.Error) else None
+            friendly = _write_error(self, exc) if retry and isinstance(exc, apsw.Error) else None
             if friendly is None:
                 raise
             raise friendly from exc
