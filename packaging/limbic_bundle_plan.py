@@ -36,6 +36,7 @@ EXCLUDED_MODULES = [
     "pandas",
     "sympy",
     "onnx",
+    "yaml",  # numpy.__config__ prints its build information with it when present
     "onnxruntime.quantization",
     "onnxruntime.tools",
     "onnxruntime.transformers",
