@@ -292,7 +292,9 @@ class ResultDelegate(QStyledItemDelegate):
         muted = QColor(text_color)
         muted.setAlphaF(0.7)
         highlight = pal.color(_ROLE.Highlight)
-        accent = text_color if selected else highlight
+        dark = pal.color(_ROLE.Base).lightness() < 128
+        # On a dark base the selection colour is too dim for thin bars: lighten it there.
+        accent = text_color if selected else (highlight.lighter(170) if dark else highlight)
         if selected:
             mark = highlight
         else:
