@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Callable, Iterator
@@ -133,26 +134,38 @@ def _stored_dim(db: Database) -> int | None:
 def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool = True) -> CheckReport:
     """Look for anything that disagrees; changes nothing."""
     report = CheckReport()
-    if integrity:
+    if not db.readonly and not db.in_transaction:
+        # FTS5's own check is spelled as an INSERT (a read-only file refuses it); it runs on its own.
         try:
-            found = [r[0] for r in db.execute("PRAGMA integrity_check(20)")]
-            report.integrity = [] if found == ["ok"] else found
-            report.foreign_key_errors = len(db.execute("PRAGMA foreign_key_check").fetchall())
-        except apsw.Error as exc:  # damage bad enough that SQLite cannot even walk the file
-            report.integrity = [str(exc)]
+            with db.transaction():
+                db.execute("INSERT INTO entity_fts(entity_fts) VALUES ('integrity-check')")
+        except (apsw.Error, DatabaseError) as exc:
+            report.fts_index_error = str(exc)
+    # Everything else is read from one snapshot, so that another program writing meanwhile
+    # cannot make the graph and its indexes seem to disagree.
+    own = not db.in_transaction
+    if own:
+        db.execute("BEGIN")
     try:
-        _check_derived(db, embedder, report)
-    except apsw.Error as exc:
-        report.integrity.append(f"reading the graph failed ({exc})")
+        if integrity:
+            try:
+                found = [r[0] for r in db.execute("PRAGMA integrity_check(20)")]
+                report.integrity = [] if found == ["ok"] else found
+                report.foreign_key_errors = len(db.execute("PRAGMA foreign_key_check").fetchall())
+            except apsw.Error as exc:  # damage bad enough that SQLite cannot even walk the file
+                report.integrity = [str(exc)]
+        try:
+            _check_derived(db, embedder, report)
+        except apsw.Error as exc:
+            report.integrity.append(f"reading the graph failed ({exc})")
+    finally:
+        if own:
+            with contextlib.suppress(apsw.Error):
+                db.execute("COMMIT")
     return report
 
 
 def _check_derived(db: Database, embedder: Embedder | None, report: CheckReport) -> None:
-    if not db.readonly:  # FTS5's own check is spelled as an INSERT, which a read-only file refuses
-        try:
-            db.execute("INSERT INTO entity_fts(entity_fts) VALUES ('integrity-check')")
-        except apsw.Error as exc:
-            report.fts_index_error = str(exc)
     fts = {r[0]: (r[1], r[2], r[3]) for r in db.execute("SELECT rowid, name, entity_type, obs_text FROM entity_fts")}
     report.has_vectors = db.has_table(index.VEC_TABLE)
     state = {r[0]: r[1] for r in db.execute("SELECT entity_id, text_hash FROM embedding_state")}
