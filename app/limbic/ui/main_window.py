@@ -8,7 +8,6 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QListView,
     QMainWindow,
@@ -22,9 +21,9 @@ from PySide6.QtWidgets import (
 
 from limbic import config
 from limbic.engine.scoring import ScoringParams
-from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
 from limbic.ui.editing import EntityDraft, EntitySnapshot, EntityView
 from limbic.ui.entity_editor import EntityEditor
+from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.results import ResultDelegate, ResultModel
 from limbic.ui.search_bar import SearchBar
 from limbic.ui.status import StatusPanel
@@ -32,8 +31,6 @@ from limbic.ui.worker import Catalog, Engine
 
 logger = logging.getLogger(__name__)
 
-SAMPLE_FILE = "sample_graph.jsonl"
-JSONL_FILTER = "Memory JSONL (*.jsonl *.json);;All files (*)"
 DEFAULT_SIZE = (1180, 760)
 
 
@@ -42,7 +39,7 @@ def window_settings() -> QSettings:
     return QSettings(str(config.data_dir() / "window.ini"), QSettings.Format.IniFormat)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(FileMenuMixin, QMainWindow):
     """One window on one graph file."""
 
     # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
@@ -510,95 +507,3 @@ class MainWindow(QMainWindow):
     def on_cancel(self) -> None:
         self.engine.cancel()
         self.status.cancel.setEnabled(False)
-
-    # -- file menu --------------------------------------------------------------------------
-
-    def _ask_open_path(self, title: str, file_filter: str) -> str:
-        """A file to read; tests replace this method."""
-        path, _ = QFileDialog.getOpenFileName(self, title, str(Path.home()), file_filter)
-        return path
-
-    def _ask_save_path(self, title: str, suggested: str, file_filter: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
-        return path
-
-    def on_import(self) -> None:
-        path = self._ask_open_path("Import memory JSONL", JSONL_FILTER)
-        if path:
-            self.engine.start_job(self.engine.sig_import, path)
-
-    def load_sample(self) -> None:
-        """Import the bundled sample graph."""
-        path = config.resources_dir() / SAMPLE_FILE
-        if not path.is_file():
-            self.status.say(f"The sample graph is missing from this installation ({path}).")
-            return
-        self.engine.start_job(self.engine.sig_import, str(path))
-
-    def on_export(self) -> None:
-        suggested = str(Path.home() / f"{self.db_path.stem}.jsonl")
-        path = self._ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
-        if path:
-            self.engine.start_job(self.engine.sig_export, path)
-
-    def on_backup(self) -> None:
-        self.engine.start_job(self.engine.sig_backup, "")
-
-    def switch_database(self, path: str) -> None:
-        """Open another graph file in this window."""
-        def switch() -> None:
-            self.editor.clear()
-            self.history, self.history_pos = [], -1
-            self._update_history_actions()
-            self.model.clear()
-            self._remember_db(path)
-            self.engine.sig_open.emit(path)
-        self._guard(switch)
-
-    def _remember_db(self, path: str) -> None:
-        recent = [p for p in self.settings.recent_dbs if p != path]
-        self.settings.recent_dbs = [path, *recent][:10]
-        config.save_settings(self.settings)
-
-    def on_new_database(self) -> None:
-        path = self._ask_save_path("New database", str(config.data_dir() / "new.db"), "Limbic database (*.db)")
-        if path:
-            if Path(path).exists():
-                self.status.say(f"{path} already exists; use File → Open database to open it.")
-                return
-            self.switch_database(path)
-
-    def on_open_database(self) -> None:
-        path = self._ask_open_path("Open database", "Limbic database (*.db);;All files (*)")
-        if path:
-            self.switch_database(path)
-
-    def on_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, str(self.db_path), self)
-        if dialog.exec() != SettingsDialog.DialogCode.Accepted:
-            return
-        self.apply_settings(dialog.result_settings())
-
-    def apply_settings(self, new: config.Settings) -> None:
-        """Save the settings and apply what changed: file, model, scoring constants."""
-        old = self.settings
-        self.settings = new
-        config.save_settings(new)
-        self.engine.sig_params.emit(ScoringParams.from_overrides(new.scoring))
-        if new.model_dir != old.model_dir:
-            self.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
-        if new.db_path and Path(new.db_path) != self.db_path:
-            self.switch_database(new.db_path)
-        self.rerun_search()
-
-    def on_shortcuts(self) -> None:
-        ShortcutsDialog(self).exec()
-
-    def on_about(self) -> None:
-        from limbic import __version__
-
-        QMessageBox.about(
-            self, "About Limbic",
-            f"<b>Limbic {__version__}</b><p>A personal knowledge graph with local hybrid search: "
-            "meaning and exact words, re-ranked by how you use the graph. Everything stays on this computer.</p>",
-        )
