@@ -37,6 +37,10 @@ def setup_logging() -> Path | None:
         return None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(threadName)s %(name)s: %(message)s"))
     root.addHandler(handler)
+    # The file gets INFO; what already prints to the terminal stays at its own level (WARNING by default).
+    for other in root.handlers:
+        if other is not handler and other.level == logging.NOTSET:
+            other.setLevel(max(root.level, logging.WARNING))
     root.setLevel(logging.INFO)
     return folder / LOG_FILE
 
@@ -75,10 +79,31 @@ def run(db_path: Path | None, smoke: bool = False) -> int:
     window.show()
     window.start()
     logger.info("window shown on %s", window.db_path)
+    _close_on_signals(window)
     from limbic.ui import startup_timing
 
     _timer = startup_timing.watch(window)  # noqa: F841 - LIMBIC_TIMING: start-up stamps for measurement
     return int(app.exec())
+
+
+def _close_on_signals(window) -> None:
+    """Ctrl+C or SIGTERM in a terminal closes the window properly (unsaved-changes question, thread stop)."""
+    import signal
+
+    from PySide6.QtCore import QTimer
+
+    def close(*_args) -> None:
+        QTimer.singleShot(0, window.close)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            signal.signal(sig, close)
+        except (ValueError, OSError):  # not the main thread, or not supported here
+            pass
+    # Python runs signal handlers only between bytecodes: a timer gives it the chance while Qt waits.
+    window._signal_timer = QTimer(window)
+    window._signal_timer.start(250)
+    window._signal_timer.timeout.connect(lambda: None)
 
 
 def _wait(app, predicate, timeout_ms: int) -> bool:
