@@ -40,6 +40,7 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--startup-runs", type=int, default=3)
     p.add_argument("--rebuild", action="store_true", help="rebuild the cached graphs")
     p.add_argument("--skip-ui", action="store_true", help="do not run tests/bench/ui_stall.py")
+    p.add_argument("--ui-entities", type=int, default=500, help="entities ui_stall.py imports (its own default is 5000)")
     return p.parse_args(argv)
 
 
@@ -59,19 +60,27 @@ def _startup(path: Path, query: str, runs: int, entities: int) -> dict:
     }
 
 
-def _ui_stall() -> dict | None:
+def _ui_stall(entities: int) -> dict | None:
+    """The UI's own stall benchmark, when present; its report is folded into ours."""
     script = Path(__file__).with_name("ui_stall.py")
     if not script.is_file():
         return None
     env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen")}
+    argv = ["-m", "tests.bench.ui_stall", "--entities", str(entities)]
+    command = "python " + " ".join(argv)
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "tests.bench.ui_stall"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
-        )
+        proc = subprocess.run([sys.executable, *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     except subprocess.TimeoutExpired:
-        return {"returncode": None, "output": "timed out after 600 s"}
+        return {"command": command, "returncode": None, "output": "timed out after 900 s"}
     tail = (proc.stdout.strip() + ("\n" + proc.stderr.strip() if proc.returncode else "")).strip()
-    return {"returncode": proc.returncode, "output": "\n".join(tail.splitlines()[-30:])}
+    out = {"command": command, "returncode": proc.returncode, "output": "\n".join(tail.splitlines()[-30:])}
+    report = RESULTS / "ui_stall.json"
+    if proc.returncode == 0 and report.is_file():
+        try:
+            out["report"] = json.loads(report.read_text(encoding="utf-8"))
+        except ValueError:
+            pass
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -115,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         _startup(path, queries[0][1], args.startup_runs, n) for n, path, queries, _ in (graphs[0], graphs[-1])
     ]
     if not args.skip_ui:
-        results["ui_stall"] = _ui_stall()
+        results["ui_stall"] = _ui_stall(args.ui_entities)
 
     for n, path, _, kind in graphs:
         if kind == "synthetic":
