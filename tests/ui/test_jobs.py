@@ -72,3 +72,29 @@ def test_export_through_the_menu_writes_every_line(qtbot, sample_window, tmp_pat
     lines = target.read_text(encoding="utf-8").splitlines()
     assert sum(json.loads(line)["type"] == "entity" for line in lines) == 50
     assert sum(json.loads(line)["type"] == "relation" for line in lines) == w.catalog.counts["relations"]
+
+
+def test_changing_the_model_re_embeds_with_progress_and_cancel(qtbot, sample_window, tmp_path):
+    import dataclasses
+
+    from limbic import config
+    from limbic.engine.embeddings import default_spec
+
+    spec = default_spec()
+    folder = tmp_path / "minilm-copy"
+    folder.mkdir()
+    (folder / "model.onnx").symlink_to(spec.onnx_path)
+    (folder / "tokenizer.json").symlink_to(spec.tokenizer_path)
+    (folder / "limbic_model.json").write_text(json.dumps({"name": "minilm-copy", "dim": 384, "max_tokens": 256}))
+    w = sample_window
+    w.engine.worker.hooks.progress_delay = 0.3  # each progress step of the re-embedding waits: time to press Cancel
+    w.apply_settings(dataclasses.replace(w.settings, model_dir=str(folder)))
+    assert config.load_settings().model_dir == str(folder)
+    qtbot.waitUntil(lambda: w.model_name == "minilm-copy", timeout=JOB_MS)
+    qtbot.waitUntil(lambda: w.status.progress.isVisible(), timeout=JOB_MS)
+    with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
+        w.on_cancel()
+    assert ended.args == ["embed", False]
+    assert "resumes next time" in w.status.last_message
+    assert w.status.model.text() == "Model: minilm-copy"
+    assert not w.status.progress.isVisible()
