@@ -305,7 +305,6 @@ class ResultDelegate(QStyledItemDelegate):
         rect = orect.adjusted(PAD, PAD // 2 + 2, -PAD, -PAD // 2)
         left, top, width = rect.left(), rect.top(), rect.width()
         painter.save()
-        painter.setRenderHint(_AA)
 
         # Line 1: name, type, branch chip on the right.
         branch = BRANCH_LABELS.get(r.branch, r.branch)
@@ -315,7 +314,9 @@ class ResultDelegate(QStyledItemDelegate):
         chip_bg = QColor(accent)
         chip_bg.setAlphaF(0.18)
         painter.setBrush(chip_bg)
+        painter.setRenderHint(_AA)
         painter.drawRoundedRect(chip, 6, 6)
+        painter.setRenderHint(_AA, False)
         painter.setFont(small)
         painter.setPen(accent)
         painter.drawText(chip, _ALIGN_C, branch)
@@ -351,13 +352,11 @@ class ResultDelegate(QStyledItemDelegate):
             lw = fm_s.horizontalAdvance(label) + 3
             painter.setPen(muted)
             painter.drawText(QRect(x, y, lw, fm_s.height()), _ALIGN_V, label)
-            bar = QRect(x + lw, y + (fm_s.height() - BAR_H) // 2, BAR_W, BAR_H)
-            painter.setPen(_NO_PEN)
-            painter.setBrush(track)
-            painter.drawRoundedRect(bar, 2, 2)
-            painter.setBrush(accent)
-            painter.drawRoundedRect(QRect(bar.left(), bar.top(), max(1, int(bar.width() * frac)), bar.height()), 2, 2)
-            x = bar.right() + 8
+            bar_x, bar_y = x + lw, y + (fm_s.height() - BAR_H) // 2
+            # Square bars: plain fills cost a fraction of antialiased rounded shapes.
+            painter.fillRect(bar_x, bar_y, BAR_W, BAR_H, track)
+            painter.fillRect(bar_x, bar_y, max(1, int(BAR_W * frac)), BAR_H, accent)
+            x = bar_x + BAR_W + 8
         dist = "—" if r.distance is None else f"{r.distance:.2f}"
         numbers = f"d {dist} · RRF {r.rrf_score:.4f} · score {r.limbic_score:.3f}"
         painter.setPen(muted)
