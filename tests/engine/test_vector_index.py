@@ -241,3 +241,14 @@ def test_release_frees_the_mirror_and_search_still_works(hgraph):
     vector_index.release(hgraph.db)
     assert knn_branch(hgraph, q, 5) == before
     assert vector_index.mirror_for(hgraph.db, index.VEC_TABLE) is not first
+
+
+def test_repair_drops_an_orphan_vector_from_search(hgraph):
+    from limbic.engine.check import repair
+
+    fill(hgraph, 10)
+    orphan = np.full(DIM, 1 / np.sqrt(DIM), dtype=np.float32)
+    hgraph.db.execute(f"INSERT INTO {index.VEC_TABLE}(rowid, embedding) VALUES (999, ?)", (orphan.tobytes(),))
+    assert knn_branch(hgraph, orphan, 1)[0][0] == 999  # damage the mirror has loaded
+    repair(hgraph.db)
+    assert 999 not in [i for i, _ in knn_branch(hgraph, orphan, 20)]

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import apsw
 import numpy as np
 
-from limbic.engine import index
+from limbic.engine import index, vector_index
 from limbic.engine.db import FTS_DDL, Database
 from limbic.engine.embeddings import Embedder
 from limbic.engine.entity_text import EntitySource, fts_obs_text
@@ -253,6 +253,7 @@ def repair(
             for entity_id in sorted(drop):
                 db.execute(f"DELETE FROM {index.VEC_TABLE} WHERE rowid = ?", (entity_id,))
                 db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
+            vector_index.vectors_deleted(db, index.VEC_TABLE, sorted(drop))  # the in-memory copy follows
         else:
             db.execute("DELETE FROM embedding_state")
         result.vectors_dropped = len(drop)
