@@ -10,7 +10,11 @@ copy of the table:
 * every such write also stores a fresh random token in ``meta`` (same transaction). A query
   compares the token in the file with the one the mirror was made from: a write by another
   process, or a rolled-back write of our own, shows up as a different token and the mirror
-  is reloaded before it answers.
+  is reloaded before it answers. The token lives in the same file as the vectors, so a file
+  restored from a backup brings the token that matches its vectors.
+
+Any code that writes the vec0 table must call ``vectors_written``, ``vectors_deleted`` or
+``table_recreated`` in the same transaction (``index.py`` and ``check.py`` do).
 """
 
 from __future__ import annotations
