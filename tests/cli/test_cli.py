@@ -44,7 +44,7 @@ def test_import_search_export_info(tmp_path, memory_file, capsys):
 
     assert main(["--db", db, "info"]) == 0
     info = capsys.readouterr().out
-    for needle in ("entities: 3", "relations: 1", "all-MiniLM-L6-v2", "dimension: 384", "schema: 1"):
+    for needle in ("entities: 3", "relations: 1", "all-MiniLM-L6-v2", "dimension: 384", "schema: 2"):
         assert needle in info
 
 

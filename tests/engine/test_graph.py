@@ -207,3 +207,19 @@ def test_fts_is_backfilled_when_empty(tmp_path):
     g2 = Graph(Database(path))
     assert fts_row(g2, 1) == ("A", "T", "alpha")
     g2.db.close()
+
+
+def test_a_version_1_file_is_upgraded_in_place(tmp_path):
+    from limbic.engine import db as db_module
+
+    path = tmp_path / "v1.db"
+    conn = apsw.Connection(str(path))
+    conn.execute(db_module._SCHEMA_V1)
+    conn.execute("INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES ('Kept', 'T', 'x', 'x')")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    upgraded = Database(path)
+    assert upgraded.user_version() == SCHEMA_VERSION
+    assert upgraded.scalar("SELECT name FROM entities") == "Kept"
+    assert upgraded.scalar("SELECT 1 FROM sqlite_master WHERE name = 'entities_name_nocase'") == 1
+    upgraded.close()

@@ -71,16 +71,17 @@ def test_schema_migration_backs_up_the_old_file_first(tmp_path, monkeypatch):
     g = Graph(Database(path))
     fill(g, 5)
     g.db.close()
-    monkeypatch.setattr(db_module, "SCHEMA_VERSION", 2)
+    current = db_module.SCHEMA_VERSION
+    monkeypatch.setattr(db_module, "SCHEMA_VERSION", current + 1)
     monkeypatch.setattr(db_module, "_MIGRATIONS", [*db_module._MIGRATIONS, "CREATE TABLE extra(x)"])
     upgraded = Database(path)
-    assert upgraded.user_version() == 2 and upgraded.has_table("extra")
+    assert upgraded.user_version() == current + 1 and upgraded.has_table("extra")
     (backup,) = list_backups(path)
-    assert backup.reason == "before-schema-2"
+    assert backup.reason == f"before-schema-{current + 1}"
     upgraded.close()
-    monkeypatch.setattr(db_module, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(db_module, "SCHEMA_VERSION", current)
     old = Database(backup.path, readonly=True)
-    assert old.user_version() == 1 and not old.has_table("extra") and old.scalar("SELECT count(*) FROM entities") == 5
+    assert old.user_version() == current and not old.has_table("extra") and old.scalar("SELECT count(*) FROM entities") == 5
     old.close()
 
 

@@ -18,7 +18,7 @@ from limbic.engine.errors import DatabaseError
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 BUSY_TIMEOUT_MS = 5_000
 # A write waits this long in all for another process to finish its own (each attempt waits
 # BUSY_TIMEOUT_MS inside SQLite, then backs off): "database is locked" never reaches the user.
@@ -90,7 +90,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts
 """
 
 # Each entry upgrades the schema from version i to i + 1.
-_MIGRATIONS: list[str] = [_SCHEMA_V1]
+# v2: exact-name look-ups ignore case; without this index each search scanned every name.
+_SCHEMA_V2 = "CREATE INDEX IF NOT EXISTS entities_name_nocase ON entities(name COLLATE NOCASE);"
+
+_MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2]
 
 
 def _friendly(path: Path, exc: Exception) -> DatabaseError:

@@ -129,12 +129,15 @@ def prepare_vectors(db: Database, embedder: Embedder) -> bool:
     return had
 
 
-def pending_ids(db: Database, limit: int | None = None) -> list[int]:
-    """Entities that have no vector for the current model."""
-    sql = "SELECT e.id FROM entities e LEFT JOIN embedding_state s ON s.entity_id = e.id WHERE s.entity_id IS NULL ORDER BY e.id"
+def pending_ids(db: Database, limit: int | None = None, after: int = 0) -> list[int]:
+    """Entities that have no vector for the current model, by id, starting after ``after``."""
+    sql = (
+        "SELECT e.id FROM entities e LEFT JOIN embedding_state s ON s.entity_id = e.id "
+        "WHERE s.entity_id IS NULL AND e.id > ? ORDER BY e.id"
+    )
     if limit:
         sql += f" LIMIT {int(limit)}"
-    return [r[0] for r in db.execute(sql)]
+    return [r[0] for r in db.execute(sql, (after,))]
 
 
 def pending_count(db: Database) -> int:
@@ -154,12 +157,19 @@ def embed_pending(
     done = 0
     if progress:
         progress(0, total)
+    # Walk the ids forward so each batch starts where the last ended (no rescans from the
+    # start); a second pass picks up entities that changed while they were being encoded.
+    last, passes = 0, 1
     while True:
         if cancelled and cancelled():
             raise Cancelled("Embedding was cancelled; it resumes next time.")
-        ids = pending_ids(db, batch_size)
+        ids = pending_ids(db, batch_size, after=last)
         if not ids:
-            break
+            if last == 0 or passes >= 3 or pending_count(db) == 0:
+                break
+            last, passes = 0, passes + 1
+            continue
+        last = ids[-1]
         sources = [s for s in (load_source(db, i) for i in ids) if s is not None]
         vectors = embedder.encode(entity_texts(sources, embedder))  # outside the write lock
         with db.transaction():

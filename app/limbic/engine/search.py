@@ -149,8 +149,8 @@ def exact_tiers(graph: Graph, query: str, k: int) -> dict[int, int]:
             tiers[entity_id] = TIER_PHRASE
     # Names compare without case and extra spaces; the index narrows the look-up to likely rows.
     for entity_id, name in graph.db.execute(
-        "SELECT id, name FROM entities WHERE name = ? COLLATE NOCASE OR id IN "
-        "(SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
+        "SELECT id, name FROM entities WHERE name = ? COLLATE NOCASE UNION "
+        "SELECT id, name FROM entities WHERE id IN (SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
         (query.strip(), "name : " + (f'"{" ".join(terms)}"' if terms else '""'), k),
     ):
         if _normalise_name(name) == wanted:

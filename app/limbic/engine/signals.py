@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import apsw
 
 from limbic.engine.db import BUSY_TIMEOUT_MS, Database
-from limbic.engine.graph import TIME_FORMAT, now_utc
+from limbic.engine.graph import now_utc
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ def hours_since(stamp: str | None, now: datetime) -> float:
     if not stamp:
         return 0.0
     try:
-        then = datetime.strptime(stamp, TIME_FORMAT).replace(tzinfo=timezone.utc)
+        then = datetime.fromisoformat(stamp).replace(tzinfo=timezone.utc)  # much faster than strptime
     except ValueError:
         return 0.0
     return max(0.0, (now - then).total_seconds() / 3600.0)
