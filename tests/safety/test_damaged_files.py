@@ -179,7 +179,7 @@ from limbic.cli import main
 from limbic.engine.errors import LimbicError
 from limbic.engine.session import open_graph
 # Everything is imported before dropping privileges: the interpreter's own files may be private.
-import locale, gettext, limbic.engine.check, limbic.engine.backup, limbic.engine.jsonl, limbic.engine.session
+import locale, gettext, sqlite_vec, limbic.engine.check, limbic.engine.backup, limbic.engine.jsonl, limbic.engine.session
 from limbic.cli import build_parser
 build_parser().parse_args(["export"])
 if os.geteuid() == 0:  # root ignores permissions: look at the file as an ordinary user would

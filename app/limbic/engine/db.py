@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import apsw
-import sqlite_vec
 
 from limbic.engine.errors import DatabaseError
 
@@ -221,6 +220,8 @@ class Database:
         self.conn = apsw.Connection(name, flags=flags)
         self.conn.setbusytimeout(BUSY_TIMEOUT_MS)
         self.conn.enable_load_extension(True)
+        import sqlite_vec  # imports numpy: done when a file opens (on the engine's thread), not at start-up
+
         self.conn.load_extension(sqlite_vec.loadable_path())
         self.conn.enable_load_extension(False)
         # Everything is read and judged before the first write: a foreign, damaged or newer

@@ -7,11 +7,14 @@ import logging
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from typing import TYPE_CHECKING
 
 from limbic.engine import index
 from limbic.engine.db import Database
-from limbic.engine.embeddings import Embedder
 from limbic.engine.errors import NotFoundError, ValidationError
+
+if TYPE_CHECKING:
+    from limbic.engine.embeddings import Embedder
 
 logger = logging.getLogger(__name__)
 

@@ -5,18 +5,28 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from limbic.engine import vector_index
 from limbic.engine.db import Database
-from limbic.engine.embeddings import Embedder
 from limbic.engine.entity_text import EntitySource, build_text, fts_obs_text
 from limbic.engine.errors import Cancelled
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from limbic.engine.embeddings import Embedder
 
 logger = logging.getLogger(__name__)
 
 VEC_TABLE = "entity_embeddings"
 EMBED_BATCH = 64
+
+
+def _mirror():
+    """The in-memory vector index; imported on first use because it brings numpy."""
+    from limbic.engine import vector_index
+
+    return vector_index
 
 
 def load_source(db: Database, entity_id: int) -> EntitySource | None:
@@ -50,7 +60,7 @@ def delete_index_rows(db: Database, entity_id: int) -> None:
     db.execute("DELETE FROM entity_fts WHERE rowid = ?", (entity_id,))
     if db.has_table(VEC_TABLE):
         db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
-        vector_index.vectors_deleted(db, VEC_TABLE, [entity_id])
+        _mirror().vectors_deleted(db, VEC_TABLE, [entity_id])
     db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
 
 
@@ -64,6 +74,9 @@ def entity_texts(sources: list[EntitySource], embedder: Embedder) -> list[str]:
 
 
 def write_vectors(db: Database, sources: list[EntitySource], vectors: np.ndarray) -> None:
+    """Store each entity's vector with the digest of the source it was made from."""
+    import numpy as np
+
     for src, vec in zip(sources, vectors):
         db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (src.entity_id,))
         db.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (src.entity_id, vec.astype(np.float32).tobytes()))
@@ -71,7 +84,7 @@ def write_vectors(db: Database, sources: list[EntitySource], vectors: np.ndarray
             "INSERT OR REPLACE INTO embedding_state(entity_id, text_hash) VALUES (?, ?)",
             (src.entity_id, src.digest()),
         )
-    vector_index.vectors_written(db, VEC_TABLE, [s.entity_id for s in sources], vectors)
+    _mirror().vectors_written(db, VEC_TABLE, [s.entity_id for s in sources], vectors)
 
 
 def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, embed: bool = True) -> list[int]:
@@ -97,7 +110,7 @@ def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, e
         elif has_vec:
             db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
             db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
-            vector_index.vectors_deleted(db, VEC_TABLE, [entity_id])
+            _mirror().vectors_deleted(db, VEC_TABLE, [entity_id])
     if to_embed:
         assert embedder is not None
         vectors = embedder.encode(entity_texts(to_embed, embedder))
@@ -120,7 +133,7 @@ def prepare_vectors(db: Database, embedder: Embedder) -> bool:
         db.execute(
             f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{embedder.dim}] distance_metric=cosine)"
         )
-        vector_index.table_recreated(db, VEC_TABLE)
+        _mirror().table_recreated(db, VEC_TABLE)
         db.set_meta("model_identity", embedder.identity)
         db.set_meta("model_name", embedder.spec.name)
         db.set_meta("model_dim", str(embedder.dim))
@@ -174,11 +187,11 @@ def embed_pending(
         vectors = embedder.encode(entity_texts(sources, embedder))  # outside the write lock
         with db.transaction():
             current = [load_source(db, s.entity_id) for s in sources]
-            keep = [(s, v) for s, c, v in zip(sources, current, vectors) if c is not None and c == s]
-            if keep:
-                write_vectors(db, [s for s, _ in keep], np.stack([v for _, v in keep]))
-        done += len(keep)
-        if len(keep) < len(sources):
+            kept = [i for i, (s, c) in enumerate(zip(sources, current)) if c == s]
+            if kept:
+                write_vectors(db, [sources[i] for i in kept], vectors[kept])
+        done += len(kept)
+        if len(kept) < len(sources):
             continue  # changed meanwhile: picked up again on the next pass
         if progress:
             progress(done, max(total, done))

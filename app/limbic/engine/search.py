@@ -9,11 +9,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import apsw
-import numpy as np
+from typing import TYPE_CHECKING
 
-from limbic.engine import index, scoring, signals, vector_index
+from limbic.engine import index, scoring, signals
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import Candidate, ScoringParams
+
+if TYPE_CHECKING:
+    import numpy as np
 
 logger = logging.getLogger(__name__)
 
@@ -160,6 +163,8 @@ def exact_tiers(graph: Graph, query: str, k: int) -> dict[int, int]:
 
 def knn_branch(graph: Graph, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
     """(entity id, cosine distance) of the nearest vectors, nearest first (exact, from the in-memory mirror)."""
+    from limbic.engine import vector_index  # numpy loads with the first search, not at start-up
+
     return vector_index.knn(graph.db, index.VEC_TABLE, vector, k)
 
 

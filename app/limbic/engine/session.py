@@ -6,10 +6,14 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from limbic.engine.db import Database
-from limbic.engine.embeddings import Embedder, load_embedder
 from limbic.engine.errors import ModelError
 from limbic.engine.graph import Graph
+
+if TYPE_CHECKING:
+    from limbic.engine.embeddings import Embedder
 
 logger = logging.getLogger(__name__)
 
@@ -25,6 +29,8 @@ class OpenGraph:
 
 def try_load_model(model_dir: Path | None) -> tuple[Embedder | None, str | None]:
     """The model, or None and the reason in one sentence."""
+    from limbic.engine.embeddings import load_embedder  # numpy and onnxruntime load here, not at start-up
+
     try:
         return load_embedder(model_dir), None
     except ModelError as exc:
