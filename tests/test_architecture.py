@@ -36,3 +36,14 @@ def test_no_heavy_ml_framework_is_installed():
     installed = {(d.metadata["Name"] or "").lower().replace("_", "-") for d in metadata.distributions()}
     assert not installed & FORBIDDEN, installed & FORBIDDEN
     assert {"onnxruntime", "tokenizers", "sqlite-vec", "apsw"} <= installed
+
+
+def test_the_window_module_does_not_load_numpy_or_the_model_runtime():
+    # Start-up: the window must show before the heavy libraries load on the engine's thread.
+    code = (
+        "import sys, limbic.ui.main_window\n"
+        "print(sorted(m for m in ('numpy', 'onnxruntime', 'tokenizers', 'sqlite_vec') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
