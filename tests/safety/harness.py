@@ -263,8 +263,14 @@ def _import_file(path: Path, rng: random.Random, round_no: int, n: int, existing
     return ops
 
 
-def crash_import(db_path: Path, work: Path, kills: int, seed: int, embedder, size: int = 300, log=print) -> dict:
-    """Kill imports at random moments: the graph part is all or nothing, acknowledged ones are complete."""
+def crash_import(
+    db_path: Path, work: Path, kills: int, seed: int, embedder, size: int = 300, log=print, window: float = 1.0
+) -> dict:
+    """Kill imports at random moments: the graph part is all or nothing, acknowledged ones are complete.
+
+    Kills fall in the first ``window`` share of an import's duration (a small one aims at the
+    backup and the graph transaction rather than the longer embedding that follows).
+    """
     rng = random.Random(seed)
     figures = {"kills": 0, "completed": 0, "graph_committed_before_kill": 0, "nothing_committed": 0, "entities_checked": 0}
     duration = None
@@ -280,7 +286,7 @@ def crash_import(db_path: Path, work: Path, kills: int, seed: int, embedder, siz
         _wait_ready(proc)
         started = time.monotonic()
         # The first import runs to the end and times the work; later ones are killed within that time.
-        killed = _kill_after(proc, rng.uniform(0.0, duration) if duration else 600.0)
+        killed = _kill_after(proc, rng.uniform(0.0, duration * window) if duration else 600.0)
         duration = duration or time.monotonic() - started
         records = read_log(ack)
         actual = verify_file(db_path, embedder)["state"]
@@ -387,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", help="folder for the files (default: a new temporary folder)")
     parser.add_argument("--phases", default="import,edits,reembed,stress", help="which parts to run, comma-separated")
     parser.add_argument("--reembed-size", type=int, default=800, help="entities in the file that is re-embedded")
+    parser.add_argument("--import-window", type=float, default=1.0, help="kill imports within this share of their duration")
     parser.add_argument("--report", help="write the figures to this JSON file")
     args = parser.parse_args(argv)
     if args.child:
@@ -418,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({name: report[name]}), flush=True)
 
     if "import" in phases:
-        timed("import", lambda: crash_import(db_path, work, args.kills, args.seed, embedder, size=args.import_size))
+        timed("import", lambda: crash_import(db_path, work, args.kills, args.seed, embedder, args.import_size, window=args.import_window))
     if "edits" in phases:
         timed("edits", lambda: crash_edits(db_path, work, args.kills, args.seed, embedder))
     if "reembed" in phases:
