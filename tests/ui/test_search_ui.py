@@ -96,3 +96,26 @@ def test_the_type_filter_keeps_only_that_type(qtbot, sample_window):
     results = search(qtbot, w, "Harbor", "Person")
     assert results and {r.entity_type for r in results} == {"Person"}
     assert w.search_bar.types.findData("Person") >= 0
+
+
+def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_window, monkeypatch):
+    from limbic.ui import worker as worker_module
+
+    real_search = worker_module.search
+
+    def search_with_an_endless_one(graph, query, *args, **kwargs):
+        if query == "endless":
+            # A statement that never finishes on its own: only an interrupt ends it.
+            graph.db.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c").fetchall()
+        return real_search(graph, query, *args, **kwargs)
+
+    monkeypatch.setattr(worker_module, "search", search_with_an_endless_one)
+    w = sample_window
+    failures: list = []
+    w.engine.worker.failed.connect(lambda what, text: failures.append(text))
+    endless_id = w.engine.search("endless")
+    qtbot.waitUntil(lambda: w.engine.worker._searching == endless_id, timeout=10_000)
+    fast_id = w.engine.search("HAR-2291")
+    qtbot.waitUntil(lambda: w._shown_request == fast_id, timeout=30_000)
+    assert w.model.result(0).name == "HAR-2291"
+    assert w.engine.worker._searching is None and failures == []

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import apsw
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from limbic.engine import signals
@@ -128,6 +129,9 @@ class EngineWorker(QObject):
         self.hooks = TestHooks()
         self.closing = False
         self._cancel = threading.Event()  # set from the UI thread; read here
+        # Which search is inside SQLite right now; the UI thread interrupts it when a newer one comes.
+        self._search_state = threading.Lock()
+        self._searching: int | None = None
         self._data_version: int | None = None
         self._timer: QTimer | None = None
 
@@ -139,6 +143,15 @@ class EngineWorker(QObject):
 
     def clear_cancel(self) -> None:
         self._cancel.clear()
+
+    def interrupt_search(self, newer: int) -> None:
+        """Stop a running search older than request ``newer`` at SQLite's next step.
+
+        Only while a search holds the flag: an interrupt never reaches an edit or an import.
+        """
+        with self._search_state:
+            if self._searching is not None and self._searching < newer and self.graph is not None:
+                self.graph.db.conn.interrupt()
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -272,12 +285,19 @@ class EngineWorker(QObject):
         end = time.monotonic() + delay
         while time.monotonic() < end and not self.searches.is_stale(request_id):
             time.sleep(0.01)
+        with self._search_state:
+            self._searching = request_id
         try:
             response = search(self.graph, query, RESULT_LIMIT, record=False, params=self.params,
                               entity_type=entity_type or None)
+        except apsw.InterruptError:
+            return  # superseded by a newer search
         except Exception as exc:
             self._fail("searching", exc)
             return
+        finally:
+            with self._search_state:
+                self._searching = None
         if not self.searches.is_stale(request_id):
             self.results_ready.emit(request_id, response)
 
@@ -442,6 +462,7 @@ class Engine(QObject):
     def search(self, query: str, entity_type: str = "") -> int:
         """Queue a search; returns its request id (every older one becomes stale)."""
         request_id = self.searches.next()
+        self.worker.interrupt_search(request_id)
         self.sig_search.emit(request_id, query, entity_type)
         return request_id
 
