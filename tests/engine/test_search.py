@@ -198,3 +198,15 @@ def test_exact_name_outside_both_branches_is_still_found(filled):
         filled.upsert_entity(f"Note {i}", "Note", ["Garden tools and garden chores, garden garden"])
     resp = search(filled, "GARDEN", limit=3, record=False)
     assert resp.results[0].name == "Garden" and resp.results[0].exact
+
+
+def test_access_and_co_occurrence_can_be_recorded_apart(filled):
+    from limbic.engine import signals
+
+    a, b, c = (filled.entity_id(n) for n in ("SQLite", "Garden", "Jazz records"))
+    assert signals.record_access(filled.db, [a], together=[a, b, c])
+    db = filled.db
+    assert dict(db.execute("SELECT entity_id, access_count FROM entity_access")) == {a: 1}
+    assert db.scalar("SELECT count(*) FROM co_occurrences WHERE co_count = 1") == 3
+    assert signals.record_access(filled.db, [b], together=[])
+    assert db.scalar("SELECT sum(co_count) FROM co_occurrences") == 3

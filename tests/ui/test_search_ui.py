@@ -119,3 +119,21 @@ def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_w
     qtbot.waitUntil(lambda: w._shown_request == fast_id, timeout=30_000)
     assert w.model.result(0).name == "HAR-2291"
     assert w.engine.worker._searching is None and failures == []
+
+
+def test_opening_hits_records_co_occurrence_once_per_result_list(qtbot, sample_window, tmp_path):
+    w = sample_window
+    results = search(qtbot, w, "Harbor")
+    assert len(results) >= 3
+    for row in (0, 1):
+        with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+            w.on_result_activated(w.model.index(row, 0))
+    db = Database(tmp_path / "sample.db", readonly=True)
+    try:
+        shown = sorted(r.entity_id for r in results[:10])
+        pairs = db.execute("SELECT entity_a_id, entity_b_id, co_count FROM co_occurrences ORDER BY 1, 2").fetchall()
+        accessed = dict(db.execute("SELECT entity_id, access_count FROM entity_access"))
+    finally:
+        db.close()
+    assert pairs == [(a, b, 1) for i, a in enumerate(shown) for b in shown[i + 1 :]]
+    assert accessed == {results[0].entity_id: 1, results[1].entity_id: 1}

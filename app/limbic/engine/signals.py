@@ -75,13 +75,16 @@ def load_signals(db: Database, ids: Sequence[int]) -> dict[int, EntitySignals]:
     return out
 
 
-def record_access(db: Database, ids: Sequence[int], co_occurrence: bool = True) -> bool:
-    """Count an access of each entity and a co-occurrence of each pair; best effort.
+def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | None = None) -> bool:
+    """Count an access of each entity in ``ids`` and a co-occurrence of each pair in ``together``.
 
-    Returns False (and logs) when the file was busy or read-only: recording never fails a search.
+    ``together`` defaults to ``ids`` (a search: everything returned was used together); the app
+    passes the entity opened as ``ids`` and the hits shown beside it as ``together``. Best effort:
+    returns False (and logs) when the file was busy or read-only; recording never fails a search.
     """
     ids = list(dict.fromkeys(ids))
-    if not ids or db.readonly:
+    pairs = ids if together is None else list(dict.fromkeys(together))
+    if not (ids or len(pairs) > 1) or db.readonly:
         return False
     now = now_utc()
     today = now[:10]
@@ -99,13 +102,12 @@ def record_access(db: Database, ids: Sequence[int], co_occurrence: bool = True) 
                     "ON CONFLICT(entity_id, access_date) DO UPDATE SET access_count = access_count + 1",
                     (entity_id, today),
                 )
-            if co_occurrence:
-                for a, b in itertools.combinations(sorted(ids), 2):
-                    db.execute(
-                        "INSERT INTO co_occurrences(entity_a_id, entity_b_id, co_count, last_co) VALUES (?, ?, 1, ?) "
-                        "ON CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + 1, last_co = excluded.last_co",
-                        (a, b, now),
-                    )
+            for a, b in itertools.combinations(sorted(pairs), 2):
+                db.execute(
+                    "INSERT INTO co_occurrences(entity_a_id, entity_b_id, co_count, last_co) VALUES (?, ?, 1, ?) "
+                    "ON CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + 1, last_co = excluded.last_co",
+                    (a, b, now),
+                )
         return True
     except apsw.Error as exc:
         logger.warning("access signals not recorded: %s", exc)

@@ -32,6 +32,8 @@ from limbic.ui.worker import Catalog, Engine
 logger = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (1180, 760)
+# How many of the top hits count as having come up together when one of them is opened.
+COOC_HITS = 10
 
 
 def window_settings() -> QSettings:
@@ -66,6 +68,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self._after_save = None  # what to do once the pending save succeeds
         self._undo: list[EntitySnapshot] = []
         self._shown_request = 0
+        self._committed_request = 0  # the result list whose co-occurrence was recorded
         self.open_error = ""  # why the file could not be opened, while that is so
 
         self.engine = Engine(self)
@@ -311,8 +314,15 @@ class MainWindow(FileMenuMixin, QMainWindow):
 
     def on_result_activated(self, index) -> None:
         result = self.model.result(index.row())
-        if result is not None:
-            self.open_entity(result.entity_id, record=True)
+        if result is None:
+            return
+        # The first hit opened from a result list makes those hits count as having come up
+        # together (co-occurrence); typing alone records nothing, so keystrokes inflate nothing.
+        together: tuple[int, ...] = ()
+        if self._committed_request != self._shown_request:
+            self._committed_request = self._shown_request
+            together = tuple(self.model.result(i).entity_id for i in range(min(self.model.rowCount(), COOC_HITS)))
+        self._guard(lambda: self.engine.load_entity(result.entity_id, True, together))
 
     # -- entities ---------------------------------------------------------------------------
 

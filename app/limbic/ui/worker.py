@@ -301,9 +301,12 @@ class EngineWorker(QObject):
         if not self.searches.is_stale(request_id):
             self.results_ready.emit(request_id, response)
 
-    @Slot(int, object, bool)
-    def load_entity(self, request_id: int, ref: object, record: bool) -> None:
-        """Load an entity for the editor; ``record`` counts it as an access (opening a hit)."""
+    @Slot(int, object, bool, object)
+    def load_entity(self, request_id: int, ref: object, record: bool, together: object = ()) -> None:
+        """Load an entity for the editor; ``record`` counts it as an access (opening a hit).
+
+        ``together`` holds the hits shown with it, which then count as having come up together.
+        """
         if self.closing or self.entities.is_stale(request_id) or self.graph is None:
             return
         try:
@@ -315,7 +318,7 @@ class EngineWorker(QObject):
             self._fail("opening the entity", exc)
             return
         if record:
-            signals.record_access(self.graph.db, [view.entity.id])
+            signals.record_access(self.graph.db, [view.entity.id], together=list(together or ()))
             self._data_version = self.graph.db.data_version()
         self.entity_loaded.emit(request_id, view)
 
@@ -424,7 +427,7 @@ class Engine(QObject):
     sig_load_model = Signal(str)
     sig_params = Signal(object)
     sig_search = Signal(int, str, str)
-    sig_load_entity = Signal(int, object, bool)
+    sig_load_entity = Signal(int, object, bool, object)
     sig_save = Signal(int, object)
     sig_delete = Signal(int)
     sig_restore = Signal(object)
@@ -466,9 +469,9 @@ class Engine(QObject):
         self.sig_search.emit(request_id, query, entity_type)
         return request_id
 
-    def load_entity(self, ref: int | str, record: bool = False) -> int:
+    def load_entity(self, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> int:
         request_id = self.entities.next()
-        self.sig_load_entity.emit(request_id, ref, record)
+        self.sig_load_entity.emit(request_id, ref, record, tuple(together))
         return request_id
 
     def save(self, draft: editing.EntityDraft) -> int:
