@@ -85,3 +85,15 @@ def test_delegate_paints_every_row(qtbot):
     option.font = view.font()
     # Four lines: name, two of observation, the bars; taller than one line of text.
     assert view.itemDelegate().sizeHint(option, model.index(0, 0)).height() > 4 * view.fontMetrics().height()
+
+
+def test_numbers_shrink_to_fit_the_row():
+    from limbic.engine.search import SearchResult
+    from limbic.ui.results import numbers_text
+
+    r = SearchResult(1, "A", "T", [], 0.756, 0.5, 0.0, 1.0, 0.0, 0.67, 0.0320, "both")
+    assert numbers_text(r, lambda text: True) == "d 0.67 · RRF 0.0320 · score 0.756"
+    assert numbers_text(r, lambda text: len(text) <= 26) == "d 0.67 · RRF 0.032 · 0.76"
+    assert numbers_text(r, lambda text: False) == "score 0.756"
+    r.distance = None
+    assert numbers_text(r, lambda text: True).startswith("d — · RRF")

@@ -210,6 +210,9 @@ class MainWindow(FileMenuMixin, QMainWindow):
 
     def _restore_state(self) -> None:
         qs = window_settings()
+        # First run: the results get a little more room than the editor.
+        width = self.width() or DEFAULT_SIZE[0]
+        self.splitter.setSizes([width * 11 // 20, width * 9 // 20])
         for key, target in (("geometry", self.restoreGeometry), ("state", self.restoreState),
                             ("splitter", self.splitter.restoreState), ("editor", self.editor.splitter.restoreState)):
             value = qs.value(key)

@@ -228,6 +228,17 @@ _RESULT, _SNIPPET, _TERMS = int(Roles.Result), int(Roles.Snippet), int(Roles.Ter
 DOC_CACHE_SIZE = 256
 
 
+def numbers_text(r: SearchResult, fits) -> str:
+    """The distance, RRF and limbic score, in the longest form that ``fits`` the row."""
+    dist = "—" if r.distance is None else f"{r.distance:.2f}"
+    forms = (
+        f"d {dist} · RRF {r.rrf_score:.4f} · score {r.limbic_score:.3f}",
+        f"d {dist} · RRF {r.rrf_score:.3f} · {r.limbic_score:.2f}",
+        f"score {r.limbic_score:.3f}",
+    )
+    return next((form for form in forms if fits(form)), forms[-1])
+
+
 class ResultDelegate(QStyledItemDelegate):
     """Draws name, type, branch, the best observation with matches highlighted, and the score bars."""
 
@@ -357,9 +368,8 @@ class ResultDelegate(QStyledItemDelegate):
             painter.fillRect(bar_x, bar_y, BAR_W, BAR_H, track)
             painter.fillRect(bar_x, bar_y, max(1, int(BAR_W * frac)), BAR_H, accent)
             x = bar_x + BAR_W + 8
-        dist = "—" if r.distance is None else f"{r.distance:.2f}"
-        numbers = f"d {dist} · RRF {r.rrf_score:.4f} · score {r.limbic_score:.3f}"
         painter.setPen(muted)
         avail = rect.right() - x
+        numbers = numbers_text(r, lambda text: fm_s.horizontalAdvance(text) <= avail)
         painter.drawText(QRect(x, y, avail, fm_s.height()), _ALIGN_VR, fm_s.elidedText(numbers, _ELIDE_L, avail))
         painter.restore()
