@@ -72,8 +72,12 @@ def child_edits(db_path: str, log_path: str, seed: int, prefix: str, n_ops: int,
     graph.db.close()
 
 
-def child_import(db_path: str, log_path: str, jsonl_path: str) -> None:
-    """Import a file with the model; the log says when the graph part was committed and when all was done."""
+def child_import(db_path: str, log_path: str, jsonl_path: str, graph_delay: str = "0") -> None:
+    """Import a file with the model; the log says when the graph part was committed and when all was done.
+
+    ``graph_delay`` seconds of sleep per progress step stretch the graph transaction, so that
+    kills can land inside it and not only in the embedding that follows.
+    """
     from limbic.engine.jsonl import import_file
     from limbic.engine.session import open_graph
 
@@ -85,6 +89,8 @@ def child_import(db_path: str, log_path: str, jsonl_path: str) -> None:
         if stage == "embed" and not committed:  # the graph transaction has returned
             committed.append(1)
             log.write({"graph_committed": True})
+        elif stage == "graph" and float(graph_delay):
+            time.sleep(float(graph_delay))
 
     _ready()
     import_file(opened.graph, Path(jsonl_path), progress=progress)
@@ -264,7 +270,8 @@ def _import_file(path: Path, rng: random.Random, round_no: int, n: int, existing
 
 
 def crash_import(
-    db_path: Path, work: Path, kills: int, seed: int, embedder, size: int = 300, log=print, window: float = 1.0
+    db_path: Path, work: Path, kills: int, seed: int, embedder, size: int = 300, log=print, window: float = 1.0,
+    graph_delay: float = 0.0,
 ) -> dict:
     """Kill imports at random moments: the graph part is all or nothing, acknowledged ones are complete.
 
@@ -282,7 +289,7 @@ def crash_import(
         full = state.copy()
         for op in ops:
             apply(full, op)
-        proc = _spawn("import", str(db_path), str(ack), str(src))
+        proc = _spawn("import", str(db_path), str(ack), str(src), str(graph_delay))
         _wait_ready(proc)
         started = time.monotonic()
         # The first import runs to the end and times the work; later ones are killed within that time.
@@ -394,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--phases", default="import,edits,reembed,stress", help="which parts to run, comma-separated")
     parser.add_argument("--reembed-size", type=int, default=800, help="entities in the file that is re-embedded")
     parser.add_argument("--import-window", type=float, default=1.0, help="kill imports within this share of their duration")
+    parser.add_argument("--import-graph-delay", type=float, default=0.0, help="seconds of sleep per progress step of the graph part")
     parser.add_argument("--report", help="write the figures to this JSON file")
     args = parser.parse_args(argv)
     if args.child:
@@ -425,7 +433,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({name: report[name]}), flush=True)
 
     if "import" in phases:
-        timed("import", lambda: crash_import(db_path, work, args.kills, args.seed, embedder, args.import_size, window=args.import_window))
+        timed("import", lambda: crash_import(
+            db_path, work, args.kills, args.seed, embedder, args.import_size, window=args.import_window,
+            graph_delay=args.import_graph_delay))
     if "edits" in phases:
         timed("edits", lambda: crash_edits(db_path, work, args.kills, args.seed, embedder))
     if "reembed" in phases:
