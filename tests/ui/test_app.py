@@ -126,3 +126,20 @@ def test_smoke_mode_checks_the_sample_search(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "limbic", "--smoke"], capture_output=True, text=True, env=env, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.startswith("limbic --smoke: ok") and "HAR-2291" in proc.stdout
+
+
+def test_a_read_only_file_says_so_and_still_searches(qtbot, tmp_path, sample_db_template, monkeypatch):
+    import os
+    import shutil
+
+    from tests.ui.conftest import make_window, search
+
+    target = tmp_path / "locked.db"
+    shutil.copyfile(sample_db_template, target)
+    real_access = os.access
+    # Root may write anything: pretend the file is not writable, as it is for an ordinary user.
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if (mode & os.W_OK and str(p) == str(target)) else real_access(p, mode, **kw))
+    w = make_window(qtbot, target)
+    assert "read-only" in w.windowTitle()
+    assert w.status.readonly.isVisible() and "opened read-only" in w.status.readonly.toolTip()
+    assert search(qtbot, w, "HAR-2291")[0].name == "HAR-2291"

@@ -434,8 +434,12 @@ class MainWindow(FileMenuMixin, QMainWindow):
     def on_opened(self, catalog: Catalog) -> None:
         self.open_error = ""
         self.db_path = Path(catalog.path)
-        self.setWindowTitle(f"Limbic — {self.db_path.name}[*]")
+        readonly = " (read-only)" if catalog.readonly_note else ""
+        self.setWindowTitle(f"Limbic — {self.db_path.name}{readonly}[*]")
         self.on_catalog(catalog)
+        self.status.set_readonly(catalog.readonly_note)
+        if catalog.readonly_note:
+            self.status.say(catalog.readonly_note, 0)
         self.rerun_search()
 
     @Slot(str)

@@ -32,7 +32,10 @@ class StatusPanel(QStatusBar):
         self.cancel.hide()
         self.counts = QLabel(self, objectName="countsLabel")
         self.model = QLabel(self, objectName="modelLabel")
+        self.readonly = QLabel("Read-only", self, objectName="readonlyLabel")
+        self.readonly.hide()
         self.addWidget(self.undo_button)
+        self.addPermanentWidget(self.readonly)
         self.addPermanentWidget(self.progress)
         self.addPermanentWidget(self.cancel)
         self.addPermanentWidget(self.counts)
@@ -50,6 +53,11 @@ class StatusPanel(QStatusBar):
     def set_model(self, text: str, tooltip: str = "") -> None:
         self.model.setText(text)
         self.model.setToolTip(tooltip)
+
+    def set_readonly(self, note: str | None) -> None:
+        """A lasting "Read-only" mark, with the reason as its tooltip, while the file cannot be written."""
+        self.readonly.setToolTip(note or "")
+        self.readonly.setVisible(bool(note))
 
     def set_counts(self, counts: dict[str, int]) -> None:
         self.counts.setText(f"{counts.get('entities', 0)} entities · {counts.get('relations', 0)} relations")

@@ -67,6 +67,7 @@ class Catalog:
     relation_types: list[str]
     names: list[str]
     pending: int = 0
+    readonly_note: str | None = None  # why the file opened read-only, if it did
 
 
 @dataclass
@@ -195,6 +196,7 @@ class EngineWorker(QObject):
             str(g.db.path), g.counts(), g.entity_types(), g.relation_types(),
             [r[0] for r in g.db.execute("SELECT name FROM entities ORDER BY name")],
             g.pending_embeddings() if g.embedder else 0,
+            g.db.readonly_note if g.db.readonly else None,
         )
 
     def _changed(self) -> None:
