@@ -10,6 +10,7 @@ import time
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import apsw
 
@@ -324,24 +325,23 @@ class Database:
             yield self.conn
         except BaseException as exc:
             self._depth = 0
-            with contextlib.suppress(apsw.Error):
-                self.conn.execute("ROLLBACK")
-            friendly = _write_error(self, exc) if retry and isinstance(exc, apsw.Error) else None
-            if friendly is None:
-                raise
-            raise friendly from exc
+            self._abort(exc, retry)
         self._depth = 0
         commit = lambda: self.conn.execute("COMMIT")  # noqa: E731
         try:
             # A busy COMMIT leaves the transaction open, so it can simply be tried again.
             self._retry_busy(commit) if retry else commit()
         except BaseException as exc:
-            with contextlib.suppress(apsw.Error):
-                self.conn.execute("ROLLBACK")
-            friendly = _write_error(self, exc) if retry and isinstance(exc, apsw.Error) else None
-            if friendly is None:
-                raise
-            raise friendly from exc
+            self._abort(exc, retry)
+
+    def _abort(self, exc: BaseException, friendly_errors: bool) -> NoReturn:
+        """Roll back and re-raise; SQLite's errors become one sentence when the caller asked for it."""
+        with contextlib.suppress(apsw.Error):
+            self.conn.execute("ROLLBACK")
+        friendly = _write_error(self, exc) if friendly_errors and isinstance(exc, apsw.Error) else None
+        if friendly is None:
+            raise exc
+        raise friendly from exc
 
     @property
     def in_transaction(self) -> bool:
