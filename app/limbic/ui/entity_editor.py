@@ -54,6 +54,7 @@ class EntityEditor(QWidget):
         self._dirty = False
         self._loading = False
         self.names_model = QStringListModel(self)
+        self._completion_names: list[str] = []
         self.rel_types_model = QStringListModel(self)
 
         self.stack = QStackedWidget(self)
@@ -186,7 +187,10 @@ class EntityEditor(QWidget):
 
     def set_completions(self, names: list[str], relation_types: list[str], entity_types: list[str]) -> None:
         """Refresh what the name, relation type and entity type fields can complete."""
-        self.names_model.setStringList(names)
+        # Most saves change no name: skip rebuilding a list that can hold 100k names.
+        if names != self._completion_names:
+            self._completion_names = list(names)
+            self.names_model.setStringList(names)
         self.rel_types_model.setStringList(relation_types)
         current = self.type_edit.currentText()
         self._loading = True
