@@ -143,3 +143,22 @@ def test_a_read_only_file_says_so_and_still_searches(qtbot, tmp_path, sample_db_
     assert "read-only" in w.windowTitle()
     assert w.status.readonly.isVisible() and "opened read-only" in w.status.readonly.toolTip()
     assert search(qtbot, w, "HAR-2291")[0].name == "HAR-2291"
+
+
+def test_open_recent_lists_files_that_opened_and_switches(qtbot, tmp_path):
+    from tests.ui.conftest import make_window
+
+    first, second = tmp_path / "first.db", tmp_path / "second.db"
+    w = make_window(qtbot, first, wait_model=False)
+    w.switch_database(str(second))
+    qtbot.waitUntil(lambda: w.catalog is not None and w.catalog.path == str(second), timeout=30_000)
+    w.fill_recent_menu()
+    actions = [a for a in w.recent_menu.actions() if a.data()]
+    assert [a.data() for a in actions] == [str(first)]  # the open file is not offered
+    w.settings.recent_dbs.append(str(tmp_path / "missing.db"))  # a file since deleted
+    w.fill_recent_menu()
+    actions = [a for a in w.recent_menu.actions() if a.data()]
+    assert [a.data() for a in actions] == [str(first)]
+    actions[0].trigger()
+    qtbot.waitUntil(lambda: w.catalog is not None and w.catalog.path == str(first), timeout=30_000)
+    assert w.db_path == first

@@ -58,7 +58,6 @@ class FileMenuMixin:
             self.history, self.history_pos = [], -1
             self._update_history_actions()
             self.model.clear()
-            self._remember_db(path)
             self.engine.sig_open.emit(path)
         self._guard(switch)
 
@@ -79,6 +78,29 @@ class FileMenuMixin:
         path = self._ask_open_path("Open database", "Limbic database (*.db);;All files (*)")
         if path:
             self.switch_database(path)
+
+    def recent_databases(self) -> list[str]:
+        """Recently opened graph files that still exist, newest first, without the open one."""
+        current = str(self.db_path)
+        return [p for p in self.settings.recent_dbs if p != current and Path(p).is_file()]
+
+    def fill_recent_menu(self) -> None:
+        """Rebuilt each time the menu opens, so it never offers a file that is gone."""
+        menu = self.recent_menu
+        menu.clear()
+        paths = self.recent_databases()
+        for i, path in enumerate(paths, start=1):
+            action = menu.addAction(f"&{i % 10} {Path(path).name}  —  {Path(path).parent}")
+            action.setToolTip(path)
+            action.setData(path)
+            action.triggered.connect(self.on_recent_triggered)
+        if not paths:
+            menu.addAction("No other recent databases").setEnabled(False)
+
+    def on_recent_triggered(self) -> None:
+        action = self.sender()
+        if action is not None and action.data():
+            self.switch_database(str(action.data()))
 
     def on_settings(self) -> None:
         dialog = SettingsDialog(self.settings, str(self.db_path), self)

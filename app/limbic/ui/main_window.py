@@ -152,6 +152,8 @@ class MainWindow(FileMenuMixin, QMainWindow):
         f = bar.addMenu("&File")
         self.new_db_action = self._action(f, "&New database…", self.on_new_database, "Ctrl+Shift+N")
         self.open_db_action = self._action(f, "&Open database…", self.on_open_database, QKeySequence.StandardKey.Open)
+        self.recent_menu = f.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
         f.addSeparator()
         self.import_action = self._action(f, "&Import JSONL…", self.on_import, "Ctrl+I")
         self.export_action = self._action(f, "&Export JSONL…", self.on_export, "Ctrl+E")
@@ -434,6 +436,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
     def on_opened(self, catalog: Catalog) -> None:
         self.open_error = ""
         self.db_path = Path(catalog.path)
+        self._remember_db(str(self.db_path))  # only files that opened join Open recent
         readonly = " (read-only)" if catalog.readonly_note else ""
         self.setWindowTitle(f"Limbic — {self.db_path.name}{readonly}[*]")
         self.on_catalog(catalog)
