@@ -133,3 +133,27 @@ def test_unsaved_changes_are_never_dropped_silently(qtbot, sample_window):
         w.open_entity("Running")
     assert ed.name_edit.text() == "Running"
     assert search(qtbot, w, "Chess and Go")[0].name == "Chess and Go"
+
+
+def test_an_observation_is_edited_in_place_over_several_lines(qtbot, sample_window):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    w = sample_window
+    ed = open_entity(qtbot, w, "Chess")
+    item = ed.obs_list.item(0)
+    ed.obs_list.setCurrentItem(item)
+    ed.obs_list.editItem(item)
+    qtbot.waitUntil(lambda: ed.obs_list.findChild(QPlainTextEdit, "observationEditor") is not None)
+    editor = ed.obs_list.findChild(QPlainTextEdit, "observationEditor")
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Openings: Sicilian")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # a new line, not the end of editing
+    qtbot.keyClicks(editor, "Endgames: rook and pawn")
+    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: ed.obs_list.item(0).text() == "Openings: Sicilian\nEndgames: rook and pawn")
+    assert ed.is_dirty()
+    _save(qtbot, w)
+    results = search(qtbot, w, "rook and pawn endgames")
+    assert results[0].name == "Chess"
+    assert "Openings: Sicilian\nEndgames: rook and pawn" in results[0].observations

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.ui.editing import EntityDraft, EntityView
+from limbic.ui.observation_delegate import ObservationDelegate
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +92,8 @@ class EntityEditor(QWidget):
         self.obs_list.setEditTriggers(
             QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
         )
-        self.obs_list.setToolTip("Double-click or F2 to edit, Delete to remove")
+        self.obs_list.setItemDelegate(ObservationDelegate(self.obs_list))
+        self.obs_list.setToolTip("Double-click or F2 to edit (Ctrl+Enter keeps it), Delete to remove")
         self.obs_new = QLineEdit(form, objectName="newObservation", placeholderText="Add an observation and press Enter")
         self.obs_add = QPushButton("&Add", form, toolTip="Add this observation")
         self.obs_remove = QPushButton("Remove", form, toolTip="Remove the selected observation (Delete)")

@@ -1,0 +1,41 @@
+"""Editing an observation in place: several lines, Ctrl+Enter to keep, Esc to drop."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
+from PySide6.QtWidgets import QPlainTextEdit, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+
+EDITOR_LINES = 5  # the in-place editor opens at least this tall
+
+
+class ObservationDelegate(QStyledItemDelegate):
+    """An observation may hold line breaks: edit it in a multi-line field, not a one-line box."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget:
+        editor = QPlainTextEdit(parent, objectName="observationEditor")
+        editor.setTabChangesFocus(True)
+        editor.setToolTip("Ctrl+Enter keeps the change, Esc drops it")
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:
+        editor.setPlainText(str(index.data(Qt.ItemDataRole.EditRole) or ""))
+
+    def setModelData(self, editor: QWidget, model, index: QModelIndex) -> None:
+        text = editor.toPlainText().strip()
+        if text:  # an emptied observation is removed with Delete, never saved blank
+            model.setData(index, text, Qt.ItemDataRole.EditRole)
+
+    def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        rect = option.rect
+        rect.setHeight(max(rect.height(), editor.fontMetrics().lineSpacing() * EDITOR_LINES + 8))
+        editor.setGeometry(rect)
+
+    def eventFilter(self, editor: QObject, event: QEvent) -> bool:
+        # Enter makes a new line inside the text; Ctrl+Enter commits, as in most multi-line fields.
+        if event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                self.commitData.emit(editor)
+                self.closeEditor.emit(editor, QStyledItemDelegate.EndEditHint.NoHint)
+                return True
+            return False
+        return super().eventFilter(editor, event)
