@@ -48,6 +48,7 @@ SHORTCUTS = [
     ("Ctrl+Z", "Undo the last deletion"),
     ("Alt+Left / Alt+Right", "Back / Forward between opened entities"),
     ("F2", "Edit the selected observation"),
+    ("Ctrl+Enter", "Keep an observation edit (Enter starts a new line, Esc drops it)"),
     ("Delete", "Remove the selected observation or relation"),
     ("Ctrl+I / Ctrl+E", "Import / export JSONL"),
     ("Ctrl+O", "Open another database"),
