@@ -55,7 +55,7 @@ class FileMenuMixin:
         """Open another graph file in this window."""
         def switch() -> None:
             self.editor.clear()
-            self.history, self.history_pos = [], -1
+            self.history.clear()
             self._update_history_actions()
             self.model.clear()
             self.engine.sig_open.emit(path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QLabel,
@@ -24,9 +24,11 @@ from limbic.engine.scoring import ScoringParams
 from limbic.ui.editing import EntityDraft, EntitySnapshot, EntityView
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
+from limbic.ui.history import NavigationHistory
 from limbic.ui.results import ResultDelegate, ResultModel
 from limbic.ui.search_bar import SearchBar
 from limbic.ui.status import StatusPanel
+from limbic.ui.window_state import restore_layout, save_layout
 from limbic.ui.worker import Catalog, Engine
 
 logger = logging.getLogger(__name__)
@@ -34,11 +36,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_SIZE = (1180, 760)
 # How many of the top hits count as having come up together when one of them is opened.
 COOC_HITS = 10
-
-
-def window_settings() -> QSettings:
-    """Geometry and splitter positions, kept beside the app's settings (LIMBIC_HOME-aware)."""
-    return QSettings(str(config.data_dir() / "window.ini"), QSettings.Format.IniFormat)
 
 
 class MainWindow(FileMenuMixin, QMainWindow):
@@ -61,8 +58,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self.resize(*DEFAULT_SIZE)
         self.catalog: Catalog | None = None
         self.model_name = ""
-        self.history: list[int] = []
-        self.history_pos = -1
+        self.history = NavigationHistory()
         self._navigating = False  # a Back/Forward load must not push history
         self._pending_open = False  # Enter pressed before the results of the latest query arrived
         self._after_save = None  # what to do once the pending save succeeds
@@ -75,7 +71,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self._build_ui()
         self._build_actions()
         self._connect_engine()
-        self._restore_state()
+        restore_layout(self, DEFAULT_SIZE[0])
 
     # -- construction -----------------------------------------------------------------------
 
@@ -210,25 +206,6 @@ class MainWindow(FileMenuMixin, QMainWindow):
 
     # -- window state -----------------------------------------------------------------------
 
-    def _restore_state(self) -> None:
-        qs = window_settings()
-        # First run: the results get a little more room than the editor.
-        width = self.width() or DEFAULT_SIZE[0]
-        self.splitter.setSizes([width * 11 // 20, width * 9 // 20])
-        for key, target in (("geometry", self.restoreGeometry), ("state", self.restoreState),
-                            ("splitter", self.splitter.restoreState), ("editor", self.editor.splitter.restoreState)):
-            value = qs.value(key)
-            if isinstance(value, QByteArray):
-                target(value)
-
-    def _save_state(self) -> None:
-        qs = window_settings()
-        qs.setValue("geometry", self.saveGeometry())
-        qs.setValue("state", self.saveState())
-        qs.setValue("splitter", self.splitter.saveState())
-        qs.setValue("editor", self.editor.splitter.saveState())
-        qs.sync()
-
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         if self.editor.is_dirty():
             choice = self._ask_unsaved()
@@ -240,7 +217,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
                 self._save_then(self.close)
                 return
             self.editor.clear()
-        self._save_state()
+        save_layout(self)
         self.engine.stop()
         event.accept()
 
@@ -341,10 +318,8 @@ class MainWindow(FileMenuMixin, QMainWindow):
             return
         self.editor.show_view(view)
         entity_id = view.entity.id
-        if not self._navigating and (self.history_pos < 0 or self.history[self.history_pos] != entity_id):
-            del self.history[self.history_pos + 1:]
-            self.history.append(entity_id)
-            self.history_pos = len(self.history) - 1
+        if not self._navigating:
+            self.history.visit(entity_id)
         self._navigating = False
         self._update_history_actions()
         self.entity_shown.emit(entity_id)
@@ -359,24 +334,24 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self.open_entity(name)
 
     def _update_history_actions(self) -> None:
-        self.back_action.setEnabled(self.history_pos > 0)
-        self.forward_action.setEnabled(0 <= self.history_pos < len(self.history) - 1)
+        self.back_action.setEnabled(self.history.can_back)
+        self.forward_action.setEnabled(self.history.can_forward)
 
-    def _go(self, pos: int) -> None:
+    def _go(self, delta: int) -> None:
         def go() -> None:
-            self.history_pos = pos
+            entity_id = self.history.step(delta)
+            if entity_id is None:
+                return
             self._navigating = True
             self._update_history_actions()
-            self.engine.load_entity(self.history[pos])
+            self.engine.load_entity(entity_id)
         self._guard(go)
 
     def on_back(self) -> None:
-        if self.history_pos > 0:
-            self._go(self.history_pos - 1)
+        self._go(-1)
 
     def on_forward(self) -> None:
-        if self.history_pos < len(self.history) - 1:
-            self._go(self.history_pos + 1)
+        self._go(+1)
 
     def on_new_entity(self) -> None:
         self._guard(self.editor.new_entity)

@@ -1,0 +1,39 @@
+"""The window's size, position and splitters, remembered between runs (beside the app's settings)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from limbic import config
+
+
+def _settings() -> QSettings:
+    return QSettings(str(config.data_dir() / "window.ini"), QSettings.Format.IniFormat)
+
+
+def _parts(window) -> tuple:
+    """(key, save, restore) for each remembered piece of the main window."""
+    return (
+        ("geometry", window.saveGeometry, window.restoreGeometry),
+        ("state", window.saveState, window.restoreState),
+        ("splitter", window.splitter.saveState, window.splitter.restoreState),
+        ("editor", window.editor.splitter.saveState, window.editor.splitter.restoreState),
+    )
+
+
+def restore_layout(window, default_width: int) -> None:
+    """Bring back the last layout; on a first run the results get a little more room than the editor."""
+    width = window.width() or default_width
+    window.splitter.setSizes([width * 11 // 20, width * 9 // 20])
+    qs = _settings()
+    for key, _save, restore in _parts(window):
+        value = qs.value(key)
+        if isinstance(value, QByteArray):
+            restore(value)
+
+
+def save_layout(window) -> None:
+    qs = _settings()
+    for key, save, _restore in _parts(window):
+        qs.setValue(key, save())
+    qs.sync()
