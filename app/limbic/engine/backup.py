@@ -154,5 +154,12 @@ def restore(db: Database, backup_path: Path) -> Path:
             raise DatabaseError(f"{db.path} could not be restored from {backup_path} ({exc}); it was left as it was.") from exc
     finally:
         source.close()
+    from limbic.engine import changes
+
+    db._change_log = None
+    db._migrate()  # a backup from an older schema is brought up to this one
+    with db.transaction():
+        changes.new_epoch(db)  # every program on the file, this one included, re-reads everything
+        db.note_flag("full")
     logger.info("restored %s from %s", db.path, backup_path)
     return before

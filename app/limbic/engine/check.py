@@ -254,6 +254,7 @@ def repair(
                 db.execute(f"DELETE FROM {index.VEC_TABLE} WHERE rowid = ?", (entity_id,))
                 db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
             vector_index.vectors_deleted(db, index.VEC_TABLE, sorted(drop))  # the in-memory copy follows
+            db.note("vectors", drop)
         else:
             db.execute("DELETE FROM embedding_state")
         result.vectors_dropped = len(drop)

@@ -6,19 +6,22 @@ import contextlib
 import logging
 import os
 import random
+import secrets
+import threading
 import time
 import urllib.parse
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import NoReturn
 
 import apsw
 
+from limbic.engine.changes import ChangeSet, write_log
 from limbic.engine.errors import DatabaseError
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_MS = 5_000
 # A write waits this long in all for another process to finish its own (each attempt waits
 # BUSY_TIMEOUT_MS inside SQLite, then backs off): "database is locked" never reaches the user.
@@ -93,7 +96,76 @@ CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts
 # v2: exact-name look-ups ignore case; without this index each search scanned every name.
 _SCHEMA_V2 = "CREATE INDEX IF NOT EXISTS entities_name_nocase ON entities(name COLLATE NOCASE);"
 
-_MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2]
+# v3: every commit leaves a record of what it touched, so the programs sharing the file follow
+# each other (see changes.py): a revision per entity and a small, pruned change log.
+_SCHEMA_V3 = """
+ALTER TABLE entities ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS change_log (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    at      TEXT NOT NULL,
+    origin  TEXT NOT NULL,
+    writer  TEXT NOT NULL,
+    changes TEXT NOT NULL
+);
+INSERT OR IGNORE INTO meta(key, value) VALUES ('change_epoch', lower(hex(randomblob(8))));
+"""
+
+_MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3]
+
+# Graph files this process holds a connection to, by (device, inode), with how many connections.
+# SQLite's POSIX locks belong to the process: opening and closing any other descriptor on such a
+# file (or its -wal/-shm) silently drops them, so no Python code may open these files meanwhile.
+_OPEN_FILES: dict[tuple[int, int], int] = {}
+_OPEN_NAMES: dict[str, int] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _file_key(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)  # stat opens nothing
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _companions(path: Path) -> list[str]:
+    real = os.path.realpath(path)
+    return [real, real + "-wal", real + "-shm", real + "-journal"]
+
+
+def is_open_graph_file(path: Path | str) -> bool:
+    """True if ``path`` is a graph file (or its -wal/-shm/-journal) this process has open in SQLite.
+
+    Code that reads or writes a user-chosen file calls this first: opening such a file outside
+    SQLite would drop the process's locks on it.
+    """
+    path = Path(path)
+    with _OPEN_LOCK:
+        if not _OPEN_FILES and not _OPEN_NAMES:
+            return False
+        key = _file_key(path)
+        if key is not None and key in _OPEN_FILES:
+            return True
+        return os.path.realpath(path) in _OPEN_NAMES
+
+
+def _register_open(path: Path, delta: int) -> None:
+    if str(path) == ":memory:":
+        return
+    with _OPEN_LOCK:
+        key = _file_key(path)
+        if key is not None:
+            n = _OPEN_FILES.get(key, 0) + delta
+            if n > 0:
+                _OPEN_FILES[key] = n
+            else:
+                _OPEN_FILES.pop(key, None)
+        for name in _companions(path):
+            n = _OPEN_NAMES.get(name, 0) + delta
+            if n > 0:
+                _OPEN_NAMES[name] = n
+            else:
+                _OPEN_NAMES.pop(name, None)
 
 
 def _friendly(path: Path, exc: Exception) -> DatabaseError:
@@ -127,6 +199,8 @@ def inspect_file(path: Path) -> None:
     """Refuse, without writing to it, a file that is not an intact SQLite database; an empty file is fine."""
     if path.is_dir():
         raise DatabaseError(f"{path} is a folder, not a graph file.")
+    if is_open_graph_file(path):
+        return  # already open here, so already judged; reading it now would drop our locks
     try:
         with open(path, "rb") as fh:
             head = fh.read(100)
@@ -168,6 +242,15 @@ class Database:
         self.write_retry_seconds = WRITE_RETRY_SECONDS
         self._depth = 0
         self._seen_version: int | None = None
+        self._registered = False
+        self._change_log: bool | None = None
+        # Who writes through this connection (change_log.origin) and a token telling this
+        # connection's own rows apart from other writers'.
+        self.origin = "app"
+        self.writer_id = secrets.token_hex(8)
+        self.changes: ChangeSet | None = None  # what the open write transaction touched
+        self.commit_listeners: list[Callable[[ChangeSet], None]] = []
+        self.rollback_listeners: list[Callable[[], None]] = []
         memory = str(self.path) == ":memory:"
         if not memory and self.path.exists():
             inspect_file(self.path)
@@ -234,12 +317,18 @@ class Database:
         if not self.readonly:
             self._migrate()
         self._seen_version = self.data_version()
+        if not self._registered:
+            _register_open(self.path, +1)
+            self._registered = True
 
     def _close_quietly(self) -> None:
         conn = getattr(self, "conn", None)
         if conn is not None:
             with contextlib.suppress(apsw.Error):
                 conn.close()
+        if getattr(self, "_registered", False):
+            _register_open(self.path, -1)
+            self._registered = False
 
     def _configure(self) -> None:
         self.conn.execute("PRAGMA foreign_keys = ON")
@@ -321,8 +410,12 @@ class Database:
                 raise
             raise friendly from exc
         self._depth = 1
+        self.changes = ChangeSet()
         try:
             yield self.conn
+            done = self.changes
+            if not done.empty and self._has_change_log():
+                write_log(self, done)
         except BaseException as exc:
             self._depth = 0
             self._abort(exc, retry)
@@ -333,15 +426,37 @@ class Database:
             self._retry_busy(commit) if retry else commit()
         except BaseException as exc:
             self._abort(exc, retry)
+        self.changes = None
+        if not done.empty:
+            for listener in list(self.commit_listeners):
+                listener(done)
+
+    def _has_change_log(self) -> bool:
+        if self._change_log is None:
+            self._change_log = self.has_table("change_log")
+        return self._change_log
 
     def _abort(self, exc: BaseException, friendly_errors: bool) -> NoReturn:
         """Roll back and re-raise; SQLite's errors become one sentence when the caller asked for it."""
         with contextlib.suppress(apsw.Error):
             self.conn.execute("ROLLBACK")
+        self.changes = None
+        for listener in list(self.rollback_listeners):
+            listener()
         friendly = _write_error(self, exc) if friendly_errors and isinstance(exc, apsw.Error) else None
         if friendly is None:
             raise exc
         raise friendly from exc
+
+    def note(self, kind: str, ids) -> None:
+        """Record in the open write transaction that these entities were ``kind`` (added, changed, ...)."""
+        if self.changes is not None:
+            getattr(self.changes, kind).update(ids)
+
+    def note_flag(self, flag: str) -> None:
+        """Set a flag (``names``, ``vectors_reset``) on the open write transaction's changes."""
+        if self.changes is not None:
+            setattr(self.changes, flag, True)
 
     @property
     def in_transaction(self) -> bool:

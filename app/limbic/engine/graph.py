@@ -118,6 +118,7 @@ class Entity:
     status: str
     created_at: str
     updated_at: str
+    revision: int = 0  # goes up with every commit that touches the entity or its relations
     observations: list[Observation] = field(default_factory=list)
 
     @property
@@ -136,6 +137,9 @@ class Graph:
         self.embedder: Embedder | None = None
         self._dirty: set[int] = set()
         self._embed_now = True
+        # A read-only file of an older schema has no revision column (it cannot be upgraded).
+        columns = {r[1] for r in db.execute("PRAGMA table_info(entities)")}
+        self._revision = "revision" if "revision" in columns else "0"
         self._backfill_fts()
         if embedder is not None:
             self.attach_embedder(embedder)
@@ -197,6 +201,17 @@ class Graph:
     def _touch(self, entity_id: int) -> None:
         self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (now_utc(), entity_id))
         self._dirty.add(entity_id)
+        self.db.note("changed", (entity_id,))
+
+    def _neighbours(self, entity_id: int) -> set[int]:
+        """Entities related to this one either way (their views show its name)."""
+        return {
+            r[0]
+            for r in self.db.execute(
+                "SELECT to_entity FROM relations WHERE from_entity = ? UNION SELECT from_entity FROM relations WHERE to_entity = ?",
+                (entity_id, entity_id),
+            )
+        }
 
     # -- lookups -------------------------------------------------------------------------
 
@@ -231,7 +246,9 @@ class Graph:
             chunk = ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
             for row in self.db.execute(
-                f"SELECT id, name, entity_type, status, created_at, updated_at FROM entities WHERE id IN ({marks})", chunk
+                f"SELECT id, name, entity_type, status, created_at, updated_at, {self._revision} FROM entities "
+                f"WHERE id IN ({marks})",
+                chunk,
             ):
                 out[row[0]] = Entity(*row)
             for row in self.db.execute(
@@ -322,11 +339,14 @@ class Graph:
                 )
                 entity_id = self.db.conn.last_insert_rowid()
                 self._dirty.add(entity_id)
+                self.db.note("added", (entity_id,))
+                self.db.note_flag("names")
             else:
                 entity_id = row[0]
                 if etype is not None and etype != row[1]:
                     self.db.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (etype, entity_id))
                     self._touch(entity_id)
+                    self.db.note_flag("names")
             self._append_observations(entity_id, contents, kind)
         return entity_id
 
@@ -347,6 +367,8 @@ class Graph:
                 raise ValidationError(f"An entity named “{new_name}” already exists.")
             self.db.execute("UPDATE entities SET name = ? WHERE id = ?", (new_name, entity_id))
             self._touch(entity_id)
+            self.db.note_flag("names")
+            self.db.note("relations", self._neighbours(entity_id))
             # Entities that point here mention the old name in their embedded text.
             self._dirty.update(r[0] for r in self.db.execute("SELECT from_entity FROM relations WHERE to_entity = ?", (entity_id,)))
 
@@ -356,14 +378,18 @@ class Graph:
             entity_id = self._resolve(ref)
             self.db.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (etype, entity_id))
             self._touch(entity_id)
+            self.db.note_flag("names")
 
     def delete_entity(self, ref: EntityRef) -> None:
         """Delete an entity, its observations, relations and index rows."""
         with self.write():
             entity_id = self._resolve(ref)
             sources = [r[0] for r in self.db.execute("SELECT from_entity FROM relations WHERE to_entity = ?", (entity_id,))]
+            self.db.note("relations", self._neighbours(entity_id) - {entity_id})
             index.delete_index_rows(self.db, entity_id)
             self.db.execute("DELETE FROM entities WHERE id = ?", (entity_id,))
+            self.db.note("removed", (entity_id,))
+            self.db.note_flag("names")
             self._dirty.discard(entity_id)
             self._dirty.update(s for s in sources if s != entity_id)
 
@@ -429,6 +455,8 @@ class Graph:
                     (a, b, rtype, context, now_utc()),
                 )
             self._touch(a)
+            self.db.note("relations", (a, b))
+            self.db.note_flag("names")
             return True
 
     def remove_relation(self, source: EntityRef, target: EntityRef, relation_type: str) -> bool:
@@ -444,4 +472,5 @@ class Graph:
             if self.db.conn.changes() == 0:
                 return False
             self._touch(a)
+            self.db.note("relations", (a, b))
             return True

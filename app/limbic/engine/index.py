@@ -61,6 +61,7 @@ def delete_index_rows(db: Database, entity_id: int) -> None:
     if db.has_table(VEC_TABLE):
         db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
         _mirror().vectors_deleted(db, VEC_TABLE, [entity_id])
+        db.note("vectors", (entity_id,))
     db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
 
 
@@ -85,6 +86,7 @@ def write_vectors(db: Database, sources: list[EntitySource], vectors: np.ndarray
             (src.entity_id, src.digest()),
         )
     _mirror().vectors_written(db, VEC_TABLE, [s.entity_id for s in sources], vectors)
+    db.note("vectors", [s.entity_id for s in sources])
 
 
 def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, embed: bool = True) -> list[int]:
@@ -111,6 +113,7 @@ def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, e
             db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
             db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
             _mirror().vectors_deleted(db, VEC_TABLE, [entity_id])
+            db.note("vectors", (entity_id,))
     if to_embed:
         assert embedder is not None
         vectors = embedder.encode(entity_texts(to_embed, embedder))
@@ -134,6 +137,7 @@ def prepare_vectors(db: Database, embedder: Embedder) -> bool:
             f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{embedder.dim}] distance_metric=cosine)"
         )
         _mirror().table_recreated(db, VEC_TABLE)
+        db.note_flag("vectors_reset")
         db.set_meta("model_identity", embedder.identity)
         db.set_meta("model_name", embedder.spec.name)
         db.set_meta("model_dim", str(embedder.dim))

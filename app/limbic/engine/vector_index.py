@@ -10,8 +10,12 @@ copy of the table:
 * every such write also stores a fresh random token in ``meta`` (same transaction). A query
   compares the token in the file with the one the mirror was made from: a write by another
   process, or a rolled-back write of our own, shows up as a different token and the mirror
-  is reloaded before it answers. The token lives in the same file as the vectors, so a file
-  restored from a backup brings the token that matches its vectors.
+  is brought up to date before it answers. The token lives in the same file as the vectors, so a
+  file restored from a backup brings the token that matches its vectors.
+* a write by another process is followed through the change log (``changes.py``): only the
+  vectors those commits touched are read again. A full reload happens only when the log cannot
+  say (pruned past, a restore, a change of model) or when most rows changed; a rolled-back write
+  of our own makes the next query reload.
 
 Any code that writes the vec0 table must call ``vectors_written``, ``vectors_deleted`` or
 ``table_recreated`` in the same transaction (``index.py`` and ``check.py`` do).
@@ -28,6 +32,7 @@ from collections.abc import Iterator, Sequence
 import apsw
 import numpy as np
 
+from limbic.engine import changes
 from limbic.engine.db import Database
 
 logger = logging.getLogger(__name__)
@@ -47,6 +52,8 @@ class VectorMirror:
         self.loaded = False
         self.token: str | None = None
         self.loads = 0  # how many times the table was read in full; for tests and benchmarks
+        self.follows = 0  # how many times outside changes were applied row by row
+        self.cursor: changes.Cursor | None = None
         self._clear(0)
 
     def _clear(self, dim: int, capacity: int = 0) -> None:
@@ -104,13 +111,47 @@ class VectorMirror:
         token = db.get_meta(TOKEN_KEY)
         if self.loaded and token == self.token:
             return False
+        if self.loaded and self._follow_log(db):
+            return True
         self.load(db)
+        return True
+
+    def _follow_log(self, db: Database) -> bool:
+        """Apply only the vectors that other writers' commits touched; False if a full load is needed."""
+        if self.cursor is None or not db.has_table(self.table):
+            return False
+        with _read_snapshot(db):
+            token = db.get_meta(TOKEN_KEY)
+            cs = changes.read_since(db, self.cursor)
+            if cs.full or cs.vectors_reset:
+                return False
+            ids = sorted(cs.vectors)
+            if len(ids) > max(2_000, self._n // 4):
+                return False  # most of the table: one sequential read is cheaper
+            found: dict[int, bytes] = {}
+            for start in range(0, len(ids), 500):
+                chunk = ids[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                for rowid, blob in db.execute(f"SELECT rowid, embedding FROM {self.table} WHERE rowid IN ({marks})", chunk):
+                    found[int(rowid)] = blob
+        if found:
+            keys = sorted(found)
+            mat = np.frombuffer(b"".join(found[k] for k in keys), dtype=np.float32).reshape(len(keys), -1)
+            if self._n and mat.shape[1] != self.dim:
+                return False
+            self.upsert(keys, mat)
+        gone = [i for i in ids if i not in found]
+        if gone:
+            self.remove(gone)
+        self.token = token
+        self.follows += 1
         return True
 
     def load(self, db: Database) -> None:
         """Read the whole table (one consistent snapshot)."""
         with _read_snapshot(db):
             token = db.get_meta(TOKEN_KEY)
+            self.cursor = changes.start_cursor(db)
             if not db.has_table(self.table):
                 self._clear(self.dim)
             elif not self._load_chunks(db):
@@ -288,7 +329,15 @@ def _read_snapshot(db: Database) -> Iterator[None]:
 
 def mirror_for(db: Database, table: str) -> VectorMirror:
     """The mirror of ``table`` on this connection (created empty; loaded on first use)."""
-    per_db = _mirrors.setdefault(db, {})
+    per_db = _mirrors.get(db)
+    if per_db is None:
+        per_db = _mirrors[db] = {}
+
+        def forget() -> None:  # a rolled-back write may have reached the mirror: reload next time
+            for m in per_db.values():
+                m.loaded = False
+
+        db.rollback_listeners.append(forget)
     mirror = per_db.get(table)
     if mirror is None:
         mirror = per_db[table] = VectorMirror(table)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from limbic.ui.editing import EntityDraft, EntityView
+from limbic.service.entities import EntityDraft, EntityView
 from limbic.ui.observation_delegate import ObservationDelegate
 
 logger = logging.getLogger(__name__)
@@ -264,6 +264,7 @@ class EntityEditor(QWidget):
             obs,
             [tuple(self.out_list.item(i).data(REL_ROLE)) for i in range(self.out_list.count())],
             [tuple(self.in_list.item(i).data(REL_ROLE)) for i in range(self.in_list.count())],
+            self._original.base if self._original is not None else None,
         )
 
     def _set_dirty(self, dirty: bool) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from limbic import config
 from limbic.engine.scoring import ScoringParams
-from limbic.ui.editing import EntityDraft, EntitySnapshot, EntityView
+from limbic.service.entities import EntityDraft, EntitySnapshot, EntityView
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.history import NavigationHistory

@@ -25,7 +25,7 @@ from limbic.engine.jsonl import export_file, import_file
 from limbic.engine.scoring import ScoringParams
 from limbic.engine.search import search
 from limbic.engine.session import try_load_model
-from limbic.ui import editing
+from limbic.service import entities as editing
 
 logger = logging.getLogger(__name__)
 
