@@ -25,6 +25,7 @@ from limbic.engine.jsonl import export_file, import_file
 from limbic.engine.scoring import ScoringParams
 from limbic.engine.search import search
 from limbic.engine.session import try_load_model
+from limbic import service
 from limbic.service import entities as editing
 
 logger = logging.getLogger(__name__)
@@ -55,6 +56,33 @@ class RequestCounter:
 
     def is_stale(self, request_id: int) -> bool:
         return request_id < self._latest
+
+
+class KeyedRequests:
+    """Tickets for ``Engine.run``: the newest ticket of each key wins, older ones are stale."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._next = 0
+        self._latest: dict[str, int] = {}
+
+    def next(self, key: str) -> int:
+        with self._lock:
+            self._next += 1
+            self._latest[key] = self._next
+            return self._next
+
+    def is_stale(self, key: str, ticket: int) -> bool:
+        with self._lock:
+            return self._latest.get(key, ticket) != ticket
+
+
+@dataclass
+class JobContext:
+    """What a long operation gets besides the graph: throttled progress and the cancel flag."""
+
+    progress: Callable[[str, int, int], None]
+    cancelled: Callable[[], bool]
 
 
 @dataclass
@@ -119,11 +147,15 @@ class EngineWorker(QObject):
     job_cancelled = Signal(str, str)  # job kind, sentence
     failed = Signal(str, str)  # what was being done, plain sentence
     external_change = Signal()
+    op_done = Signal(int, object)  # ticket, Outcome
+    op_failed = Signal(int, str)  # ticket, plain sentence
+    outside_changes = Signal(object)  # ChangeSet committed by another program
 
-    def __init__(self, searches: RequestCounter, entities: RequestCounter) -> None:
+    def __init__(self, searches: RequestCounter, entities: RequestCounter, keyed: KeyedRequests | None = None) -> None:
         super().__init__()
         self.searches = searches
         self.entities = entities
+        self.keyed = keyed or KeyedRequests()
         self.graph: Graph | None = None
         self.embedder = None
         self.params = ScoringParams()
@@ -362,6 +394,49 @@ class EngineWorker(QObject):
         self.restored.emit(entity_id, note)
         self._changed()
 
+    # -- the generic runner -----------------------------------------------------------------
+
+    @Slot(int, str, object, object, str, str)
+    def run_op(self, ticket: int, key: str, fn: object, args: object, what: str, job_title: str) -> None:
+        """Run ``fn(graph, *args)`` (with a ``JobContext`` last when it is a job) and report its Outcome.
+
+        A request superseded by a newer one with the same key is skipped before it starts.
+        """
+        if self.closing or self.keyed.is_stale(key, ticket):
+            return
+        if self.graph is None:
+            self.op_failed.emit(ticket, "No graph is open.")
+            return
+        call_args = tuple(args)  # type: ignore[arg-type]
+        if job_title:
+            self.job_started.emit(job_title)
+            throttle = Throttle(self.progress.emit)
+            call_args += (JobContext(throttle, self._cancel.is_set),)
+        try:
+            outcome = service.run(self.graph, fn, *call_args)  # type: ignore[arg-type]
+        except Cancelled as exc:
+            self.op_failed.emit(ticket, str(exc))
+            if job_title:
+                self.job_cancelled.emit(key, str(exc))
+            return
+        except LimbicError as exc:
+            self.op_failed.emit(ticket, str(exc))
+            if job_title:
+                self.job_cancelled.emit(key, "")
+            return
+        except Exception as exc:
+            logger.error("unexpected error while %s", what, exc_info=exc)
+            self.op_failed.emit(ticket, f"Something went wrong while {what} ({type(exc).__name__}); the details are in the log file.")
+            if job_title:
+                self.job_cancelled.emit(key, "")
+            return
+        finally:
+            if job_title:
+                self._cancel.clear()
+        if outcome.changes.graph_changed and self.graph is not None:
+            self._data_version = self.graph.db.data_version()
+        self.op_done.emit(ticket, outcome)
+
     # -- long jobs --------------------------------------------------------------------------
 
     def _run_job(self, kind: str, title: str, job: Callable) -> object | None:
@@ -437,15 +512,21 @@ class Engine(QObject):
     sig_export = Signal(str)
     sig_backup = Signal(str)
     sig_shutdown = Signal()
+    sig_run = Signal(int, str, object, object, str, str)
+    # The Outcome of every operation run through ``run``, before its own callback: the window
+    # refreshes what it changed from here, whoever asked for it.
+    changes_applied = Signal(object)  # ChangeSet
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.searches = RequestCounter()
         self.entities = RequestCounter()
         self.saves = RequestCounter()
+        self.keyed = KeyedRequests()
+        self._callbacks: dict[int, tuple[str, Callable | None, Callable | None]] = {}
         self.thread = QThread()
         self.thread.setObjectName("limbic-engine")
-        self.worker = EngineWorker(self.searches, self.entities)
+        self.worker = EngineWorker(self.searches, self.entities, self.keyed)
         self.worker.moveToThread(self.thread)
         _LIVE.add(self)
         self.thread.started.connect(self.worker.start)
@@ -462,7 +543,52 @@ class Engine(QObject):
         self.sig_export.connect(w.export_file)
         self.sig_backup.connect(w.backup_now)
         self.sig_shutdown.connect(w.shutdown)
+        self.sig_run.connect(w.run_op)
+        w.op_done.connect(self._on_op_done)
+        w.op_failed.connect(self._on_op_failed)
         self.thread.start()
+
+    def run(
+        self,
+        key: str,
+        fn: Callable,
+        *args: object,
+        on_done: Callable | None = None,
+        on_failed: Callable[[str], None] | None = None,
+        what: str = "working",
+        job: str = "",
+    ) -> int:
+        """Run ``fn(graph, *args)`` on the engine's thread; ``on_done(value)`` follows on this thread.
+
+        A newer call with the same ``key`` supersedes this one: if it has not started it is skipped,
+        and its result is dropped either way. ``job`` (a title) makes it a long job: progress is
+        shown, the Cancel button stops it, and ``fn`` gets a ``JobContext`` as its last argument.
+        Returns the ticket.
+        """
+        ticket = self.keyed.next(key)
+        self._callbacks[ticket] = (key, on_done, on_failed)
+        if job:
+            self.worker.clear_cancel()
+        self.sig_run.emit(ticket, key, fn, args, what, job)
+        return ticket
+
+    @Slot(int, object)
+    def _on_op_done(self, ticket: int, outcome: object) -> None:
+        key, on_done, _ = self._callbacks.pop(ticket, ("", None, None))
+        changes = getattr(outcome, "changes", None)
+        if changes is not None and not changes.empty:
+            self.changes_applied.emit(changes)  # even a superseded write changed the graph
+        if key and not self.keyed.is_stale(key, ticket) and on_done is not None:
+            on_done(getattr(outcome, "value", outcome))
+
+    @Slot(int, str)
+    def _on_op_failed(self, ticket: int, message: str) -> None:
+        key, _, on_failed = self._callbacks.pop(ticket, ("", None, None))
+        if key and not self.keyed.is_stale(key, ticket):
+            if on_failed is not None:
+                on_failed(message)
+            else:
+                self.worker.failed.emit(key, message)
 
     def search(self, query: str, entity_type: str = "") -> int:
         """Queue a search; returns its request id (every older one becomes stale)."""
