@@ -65,6 +65,19 @@ def load_view(graph: Graph, ref: int | str) -> EntityView:
     return EntityView(entity, outgoing, incoming)
 
 
+def open_view(graph: Graph, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> EntityView:
+    """Load an entity for the editor; ``record`` counts it as used (a hit opened from the results).
+
+    ``together`` holds the hits shown with it, which then count as having come up together.
+    """
+    from limbic.engine import signals
+
+    view = load_view(graph, ref)
+    if record:
+        signals.record_access(graph.db, [view.entity.id], together=list(together or ()))
+    return view
+
+
 class ConflictError(LimbicError):
     """A save that would overwrite another program's change; the person decides."""
 

@@ -164,13 +164,10 @@ def _probe_class():
         def on_failed(self, _what: str, message: str) -> None:
             self.state.setdefault("error", message)
 
-        @Slot(str, str)
-        def on_job(self, _kind: str, message: str) -> None:
-            self.state.setdefault("imported", message)
-
-        @Slot(str, str)
-        def on_cancelled(self, _kind: str, message: str) -> None:
-            self.state.setdefault("error", message or "the import stopped")
+        @Slot(str, bool)
+        def on_job_ended(self, kind: str, finished: bool) -> None:
+            if kind == "import":
+                self.state.setdefault("imported" if finished else "error", "the import stopped")
 
     return SmokeProbe
 
@@ -192,8 +189,7 @@ def _smoke(tmp: Path) -> int:
     w.model_failed.connect(probe.on_model_failed)
     w.open_failed.connect(probe.on_error)
     w.failed.connect(probe.on_failed)
-    w.job_finished.connect(probe.on_job)
-    w.job_cancelled.connect(probe.on_cancelled)
+    window.job_ended.connect(probe.on_job_ended)
     window.show()
     window.start()
     try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 import logging
 
 from PySide6.QtCore import QStringListModel, Qt, Signal
@@ -193,6 +195,31 @@ class EntityEditor(QWidget):
         if names != self._completion_names:
             self._completion_names = list(names)
             self.names_model.setStringList(names)
+        self.rel_types_model.setStringList(relation_types)
+        current = self.type_edit.currentText()
+        self._loading = True
+        self.type_edit.clear()
+        self.type_edit.addItems(entity_types)
+        self.type_edit.setEditText(current)
+        self._loading = False
+
+    def update_completions(self, added: list[str], removed: list[str], relation_types: list[str],
+                           entity_types: list[str]) -> None:
+        """Insert and remove single names in the sorted completion list instead of rebuilding it."""
+        names = self._completion_names
+        model = self.names_model
+        for name in removed:
+            at = bisect.bisect_left(names, name)
+            if at < len(names) and names[at] == name:
+                del names[at]
+                model.removeRows(at, 1)
+        for name in added:
+            at = bisect.bisect_left(names, name)
+            if at < len(names) and names[at] == name:
+                continue
+            names.insert(at, name)
+            model.insertRows(at, 1)
+            model.setData(model.index(at, 0), name)
         self.rel_types_model.setStringList(relation_types)
         current = self.type_edit.currentText()
         self._loading = True

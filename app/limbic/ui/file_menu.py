@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
 from limbic import config
 from limbic.engine.scoring import ScoringParams
+from limbic.service import files
+from limbic.ui import safe_files
 from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
 
 logger = logging.getLogger(__name__)
@@ -22,17 +24,21 @@ class FileMenuMixin:
 
     def _ask_open_path(self, title: str, file_filter: str) -> str:
         """A file to read; tests replace this method."""
-        path, _ = QFileDialog.getOpenFileName(self, title, str(Path.home()), file_filter)
-        return path
+        return safe_files.open_file(self, title, str(Path.home()), file_filter)
 
     def _ask_save_path(self, title: str, suggested: str, file_filter: str) -> str:
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
-        return path
+        return safe_files.save_file(self, title, suggested, file_filter)
 
     def on_import(self) -> None:
         path = self._ask_open_path("Import memory JSONL", JSONL_FILTER)
         if path:
-            self.engine.start_job(self.engine.sig_import, path)
+            self.import_path(path)
+
+    def import_path(self, path: str) -> None:
+        """Import a file as a long job (progress, cancel); the results and counts follow its commits."""
+        name = Path(path).name
+        self.engine.run("import", files.import_jsonl, path, what="importing", job=f"Importing {name}",
+                        on_done=lambda summary: self.status.say(f"Imported {name}: {summary.describe()}", 15_000))
 
     def load_sample(self) -> None:
         """Import the bundled sample graph."""
@@ -40,16 +46,18 @@ class FileMenuMixin:
         if not path.is_file():
             self.status.say(f"The sample graph is missing from this installation ({path}).")
             return
-        self.engine.start_job(self.engine.sig_import, str(path))
+        self.import_path(str(path))
 
     def on_export(self) -> None:
         suggested = str(Path.home() / f"{self.db_path.stem}.jsonl")
         path = self._ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
         if path:
-            self.engine.start_job(self.engine.sig_export, path)
+            self.engine.run("export", files.export_jsonl, path, what="exporting", job=f"Exporting to {Path(path).name}",
+                            on_done=lambda n: self.status.say(f"Exported {n} lines to {path}.", 15_000))
 
     def on_backup(self) -> None:
-        self.engine.start_job(self.engine.sig_backup, "")
+        self.engine.run("backup", files.backup_now, what="backing up", job="Backing up",
+                        on_done=lambda made: self.status.say(f"Backed up to {made}.", 15_000))
 
     def switch_database(self, path: str) -> None:
         """Open another graph file in this window."""

@@ -21,7 +21,10 @@ from PySide6.QtWidgets import (
 
 from limbic import config
 from limbic.engine.scoring import ScoringParams
-from limbic.service.entities import EntityDraft, EntitySnapshot, EntityView
+from limbic.engine.changes import ORIGIN_ASSISTANT, ChangeSet
+from limbic.service import entities as ops
+from limbic.service.catalog import CatalogDelta
+from limbic.service.entities import ConflictError, EntityDraft, EntitySnapshot, EntityView
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.history import NavigationHistory
@@ -29,7 +32,7 @@ from limbic.ui.results import ResultDelegate, ResultModel
 from limbic.ui.search_bar import SearchBar
 from limbic.ui.status import StatusPanel
 from limbic.ui.window_state import restore_layout, save_layout
-from limbic.ui.worker import Catalog, Engine
+from limbic.ui.worker import Catalog, Engine, Failure
 
 logger = logging.getLogger(__name__)
 
@@ -49,6 +52,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
     entity_deleted = Signal(str)
     job_ended = Signal(str, bool)  # job kind, finished (False: cancelled or failed)
     error_shown = Signal(str)
+    changes_shown = Signal(object)  # a ChangeSet the window has refreshed for (own or another program's)
 
     def __init__(self, db_path: Path | None = None) -> None:
         super().__init__()
@@ -182,21 +186,19 @@ class MainWindow(FileMenuMixin, QMainWindow):
         w.opened.connect(self.on_opened)
         w.open_failed.connect(self.on_open_failed)
         w.catalog_changed.connect(self.on_catalog)
+        w.catalog_delta.connect(self.on_catalog_delta)
         w.model_loading.connect(self.on_model_loading)
         w.model_ready.connect(self.on_model_ready)
         w.model_failed.connect(self.on_model_failed)
-        w.results_ready.connect(self.on_results_ready)
-        w.entity_loaded.connect(self.on_entity_loaded)
-        w.entity_missing.connect(self.on_entity_missing)
-        w.saved.connect(self.on_saved)
-        w.deleted.connect(self.on_deleted)
-        w.restored.connect(self.on_restored)
         w.job_started.connect(self.status.job_started)
         w.progress.connect(self.status.job_progress)
         w.job_finished.connect(self.on_job_finished)
         w.job_cancelled.connect(self.on_job_cancelled)
         w.failed.connect(self.on_failed)
-        w.external_change.connect(self.on_external_change)
+        w.outside_changes.connect(self.on_outside_changes)
+        self.engine.results_ready.connect(self.on_results_ready)
+        self.engine.changes_applied.connect(self.on_own_changes)
+        self.engine.job_done.connect(self.on_job_done)
 
     def start(self) -> None:
         """Open the file, then load the model: the window is already on screen meanwhile."""
@@ -234,7 +236,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
 
     def _save_then(self, then) -> None:
         self._after_save = then
-        self.engine.save(self.editor.draft())
+        self.save_draft(self.editor.draft())
 
     def _guard(self, then) -> None:
         """Run ``then`` now, or after the user saved or discarded the editor's changes."""
@@ -304,18 +306,20 @@ class MainWindow(FileMenuMixin, QMainWindow):
         if self._committed_request != self._shown_request:
             self._committed_request = self._shown_request
             together = tuple(self.model.result(i).entity_id for i in range(min(self.model.rowCount(), COOC_HITS)))
-        self._guard(lambda: self.engine.load_entity(result.entity_id, True, together))
+        self._guard(lambda: self.load_entity(result.entity_id, True, together))
 
     # -- entities ---------------------------------------------------------------------------
 
     def open_entity(self, ref: int | str, record: bool = False) -> None:
         """Show an entity in the editor (after asking about unsaved changes); ``record`` counts an access."""
-        self._guard(lambda: self.engine.load_entity(ref, record))
+        self._guard(lambda: self.load_entity(ref, record))
 
-    @Slot(int, object)
-    def on_entity_loaded(self, request_id: int, view: EntityView) -> None:
-        if request_id != self.engine.entities.latest:
-            return
+    def load_entity(self, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> int:
+        """Load an entity into the editor now (no questions); the newest request wins."""
+        return self.engine.run("entity", ops.open_view, ref, record, tuple(together), what="opening the entity",
+                               on_done=self.on_entity_loaded, on_failed=self.on_entity_missing)
+
+    def on_entity_loaded(self, view: EntityView) -> None:
         self.editor.show_view(view)
         entity_id = view.entity.id
         if not self._navigating:
@@ -324,11 +328,9 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self._update_history_actions()
         self.entity_shown.emit(entity_id)
 
-    @Slot(int, str)
-    def on_entity_missing(self, request_id: int, message: str) -> None:
-        if request_id == self.engine.entities.latest:
-            self._navigating = False
-            self.status.say(message)
+    def on_entity_missing(self, failure: Failure) -> None:
+        self._navigating = False
+        self.status.say(failure.message)
 
     def on_navigate(self, name: str) -> None:
         self.open_entity(name)
@@ -344,7 +346,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
                 return
             self._navigating = True
             self._update_history_actions()
-            self.engine.load_entity(entity_id)
+            self.load_entity(entity_id)
         self._guard(go)
 
     def on_back(self) -> None:
@@ -357,23 +359,53 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self._guard(self.editor.new_entity)
 
     def on_save_requested(self, draft: EntityDraft) -> None:
-        self.engine.save(draft)
+        self.save_draft(draft)
 
-    @Slot(int, int)
-    def on_saved(self, request_id: int, entity_id: int) -> None:
+    def save_draft(self, draft: EntityDraft, resolve: str | None = None) -> int:
+        """Save the editor's draft; only the person's own changes since loading are applied."""
+        return self.engine.run("save", ops.apply_draft, draft, resolve, what="saving the entity",
+                               on_done=self.on_saved, on_failed=self.on_save_failed)
+
+    def on_saved(self, entity_id: int) -> None:
         self.status.say("Saved.", 3000)
         self.entity_saved.emit(entity_id)
         then, self._after_save = self._after_save, None
-        self.rerun_search()
         if then is not None:
             self.editor.clear()
             then()
         else:
-            self.engine.load_entity(entity_id)
+            self._navigating = True  # the same entity again: no new history entry
+            self.load_entity(entity_id)
+
+    def on_save_failed(self, failure: Failure) -> None:
+        if isinstance(failure.error, ConflictError):
+            choice = self._ask_conflict(failure.error)
+            if choice in (ops.MINE, ops.THEIRS):
+                self.save_draft(failure.error.draft, choice)
+                return
+            self._after_save = None
+            self.status.say("Not saved: the conflict is waiting for your decision; your edits are still here.", 0)
+            return
+        self.on_failed("saving the entity", failure.message)
+
+    def _ask_conflict(self, error: ConflictError) -> str | None:
+        """Show what both sides changed and let the person choose; tests replace this method."""
+        lines = "\n".join(f"• {c.describe()}" + (f"\n   yours: {c.mine}\n   theirs: {c.theirs}" if c.what == "observation" and c.mine and c.theirs else "")
+                          for c in error.conflicts[:8])
+        box = QMessageBox(QMessageBox.Icon.Question, "Changed in another program",
+                          f"While you edited “{error.draft.name}”, another program changed the same things:\n\n{lines}\n\n"
+                          "Everything else from both sides is kept either way.", parent=self)
+        mine = box.addButton("Keep my version", QMessageBox.ButtonRole.AcceptRole)
+        theirs = box.addButton("Keep theirs", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton("Go back to editing", QMessageBox.ButtonRole.RejectRole)
+        box.exec()
+        clicked = box.clickedButton()
+        return ops.MINE if clicked is mine else ops.THEIRS if clicked is theirs else None
 
     def on_delete_requested(self, entity_id: int, name: str) -> None:
         if self._confirm_delete(name):
-            self.engine.sig_delete.emit(entity_id)
+            self.engine.run("delete", ops.delete_with_snapshot, entity_id, what="deleting the entity",
+                            on_done=self.on_deleted)
 
     def _confirm_delete(self, name: str) -> bool:
         """Ask before deleting; tests replace this method."""
@@ -390,20 +422,20 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self.editor.clear()
         self.status.offer_undo(True)
         self.status.say(f"Deleted “{snap.name}”. Press Ctrl+Z to undo.", 15_000)
-        self.rerun_search()
         self.entity_deleted.emit(snap.name)
 
     def on_undo(self) -> None:
         if self._undo:
-            self.engine.sig_restore.emit(self._undo.pop())
+            self.engine.run("restore", ops.restore, self._undo.pop(), what="undoing the deletion",
+                            on_done=self.on_restored)
         self.undo_action.setEnabled(bool(self._undo))
         self.status.offer_undo(bool(self._undo))
 
-    @Slot(int, str)
-    def on_restored(self, entity_id: int, note: str) -> None:
+    def on_restored(self, restored: tuple[int, int]) -> None:
+        entity_id, skipped = restored
+        note = f" ({skipped} relations could not be restored because their other end is gone)" if skipped else ""
         self.status.say(f"Restored{note}.")
-        self.rerun_search()
-        self.engine.load_entity(entity_id)
+        self.load_entity(entity_id)
 
     # -- engine events ----------------------------------------------------------------------
 
@@ -434,8 +466,32 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self.catalog = catalog
         self.status.set_counts(catalog.counts)
         self.search_bar.set_types(catalog.entity_types)
-        self.editor.set_completions(catalog.names, catalog.relation_types, catalog.entity_types)
-        empty = catalog.counts.get("entities", 0) == 0
+        self.editor.set_completions(sorted(catalog.names.values()), catalog.relation_types, catalog.entity_types)
+        self._show_empty_hint()
+
+    @Slot(object)
+    def on_catalog_delta(self, delta: CatalogDelta) -> None:
+        """Apply the catalog's changes: only the names that came, went or changed are touched."""
+        catalog = self.catalog
+        if catalog is None:
+            return
+        catalog.counts, catalog.pending = delta.counts, delta.pending
+        self.status.set_counts(catalog.counts)
+        if delta.entity_types is not None:
+            catalog.entity_types = delta.entity_types
+            self.search_bar.set_types(catalog.entity_types)
+        if delta.relation_types is not None:
+            catalog.relation_types = delta.relation_types
+        gone = [catalog.names.pop(i) for i in delta.removed if i in catalog.names]
+        renamed = [catalog.names[i] for i in delta.names if i in catalog.names and catalog.names[i] != delta.names[i]]
+        added = [name for i, name in delta.names.items() if catalog.names.get(i) != name]
+        catalog.names.update(delta.names)
+        if delta.entity_types is not None or delta.relation_types is not None or gone or renamed or added:
+            self.editor.update_completions(added, gone + renamed, catalog.relation_types, catalog.entity_types)
+        self._show_empty_hint()
+
+    def _show_empty_hint(self) -> None:
+        empty = self.catalog is not None and self.catalog.counts.get("entities", 0) == 0
         self.left.setCurrentWidget(self.empty_hint if empty else self.results)
 
     @Slot(str)
@@ -473,21 +529,56 @@ class MainWindow(FileMenuMixin, QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
-    @Slot()
-    def on_external_change(self) -> None:
-        self.status.say("The file was changed by another program; results refreshed.", 4000)
-        self.rerun_search()
-        if self.editor.entity_id is not None:
+    # -- changes, ours and other programs' -------------------------------------------------
+
+    @Slot(object)
+    def on_own_changes(self, done: ChangeSet) -> None:
+        self._refresh_for(done, outside=False)
+
+    @Slot(object)
+    def on_outside_changes(self, done: ChangeSet) -> None:
+        self._refresh_for(done, outside=True)
+        if done.graph_changed:
+            self.status.say(_outside_note(done), 6000)
+
+    def _refresh_for(self, done: ChangeSet, outside: bool) -> None:
+        """Refresh only what a change set touched: the results when they may differ, the open entity."""
+        if done.graph_changed or done.vectors_reset:
+            self.rerun_search()  # what matches, and how it ranks, may differ now
+        entity_id = self.editor.entity_id
+        if outside and done.touches(entity_id) and entity_id is not None:
             if self.editor.is_dirty():
-                self.status.say("This entity may have changed in another program; saving will apply your version.")
+                if entity_id in done.removed:
+                    self.status.say("This entity was deleted by another program; saving will ask what to keep.", 0)
+                else:
+                    self.status.say("This entity was changed by another program; when you save, only your own "
+                                    "changes are applied.", 0)
+            elif entity_id in done.removed:
+                self.editor.clear()
+                self.status.say("The entity you had open was deleted by another program.", 0)
             else:
                 self._navigating = True
-                self.engine.load_entity(self.editor.entity_id)
+                self.load_entity(entity_id)
+        self.changes_shown.emit(done)
+
+    @Slot(str, bool, str, bool)
+    def on_job_done(self, kind: str, finished: bool, message: str, failed: bool) -> None:
+        """A job run through ``Engine.run`` ended (its own callback said what it did, if it finished)."""
+        self.status.job_ended()
+        if not finished:
+            if message:
+                self.status.say(message, 15_000)
+            if failed:
+                self.error_shown.emit(message)
+                self._show_error(f"Problem while {_JOB_WORDS.get(kind, kind)}", message)
+            self.rerun_search()
+        self.job_ended.emit(kind, finished)
 
     @Slot(str, str)
     def on_job_finished(self, kind: str, message: str) -> None:
         self.status.job_ended()
-        self.status.say(message, 15_000)
+        if message:
+            self.status.say(message, 15_000)
         self.rerun_search()
         self.job_ended.emit(kind, True)
 
@@ -502,3 +593,20 @@ class MainWindow(FileMenuMixin, QMainWindow):
     def on_cancel(self) -> None:
         self.engine.cancel()
         self.status.cancel.setEnabled(False)
+
+
+_JOB_WORDS = {"import": "importing", "export": "exporting", "backup": "backing up"}
+
+
+def _outside_note(done: ChangeSet) -> str:
+    """A quiet sentence for the status bar, e.g. "3 entities added by an assistant"."""
+    parts = []
+    for origin in sorted(done.origins):
+        what = done.describe(origin)
+        if what:
+            who = "an assistant" if origin == ORIGIN_ASSISTANT else "another program"
+            parts.append(f"{what} by {who}")
+    if not parts:
+        return "The graph was changed by another program; results refreshed."
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."

@@ -1,7 +1,10 @@
 """The engine's thread: one long-lived QObject in one QThread owns the database and the model.
 
-Every call from the UI arrives as a queued signal to a slot here, so the SQLite connection and
-the ONNX session are created, used and closed on this thread only.
+Every operation of the app is a plain service function ``fn(graph, *args)`` that the UI hands to
+``Engine.run``; it reaches the worker as one queued signal and runs here, so the SQLite
+connection and the ONNX session are created, used and closed on this thread only. The worker
+also follows the file's change log, so commits by other programs reach the window as the same
+``ChangeSet`` records as the app's own.
 """
 
 from __future__ import annotations
@@ -16,17 +19,16 @@ from pathlib import Path
 import apsw
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
-from limbic.engine import signals
-from limbic.engine.backup import backup_database
+from limbic import service
+from limbic.engine import changes
+from limbic.engine.changes import ChangeSet
 from limbic.engine.db import Database
 from limbic.engine.errors import Cancelled, LimbicError
 from limbic.engine.graph import Graph
-from limbic.engine.jsonl import export_file, import_file
 from limbic.engine.scoring import ScoringParams
 from limbic.engine.search import search
 from limbic.engine.session import try_load_model
-from limbic import service
-from limbic.service import entities as editing
+from limbic.service.catalog import Catalog, CatalogDelta, catalog_delta, read_catalog
 
 logger = logging.getLogger(__name__)
 
@@ -34,28 +36,11 @@ logger = logging.getLogger(__name__)
 _LIVE: set[Engine] = set()
 
 RESULT_LIMIT = 20
-POLL_MS = 1_500  # how often the file is checked for changes made by another program
+NO_GRAPH = "No graph is open; open or create one from the File menu."
+POLL_MS = 500  # how often the file is checked for commits by other programs (they show within 2 s)
 PROGRESS_MIN_INTERVAL = 0.05  # seconds between progress signals (convention 6)
 
-
-class RequestCounter:
-    """Increasing request ids shared by the UI (which issues them) and the worker (which skips stale ones)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._latest = 0
-
-    def next(self) -> int:
-        with self._lock:
-            self._latest += 1
-            return self._latest
-
-    @property
-    def latest(self) -> int:
-        return self._latest
-
-    def is_stale(self, request_id: int) -> bool:
-        return request_id < self._latest
+__all__ = ["Catalog", "CatalogDelta", "Engine", "EngineWorker", "JobContext", "running_engines"]
 
 
 class KeyedRequests:
@@ -72,9 +57,30 @@ class KeyedRequests:
             self._latest[key] = self._next
             return self._next
 
+    def latest(self, key: str) -> int:
+        with self._lock:
+            return self._latest.get(key, 0)
+
     def is_stale(self, key: str, ticket: int) -> bool:
         with self._lock:
             return self._latest.get(key, ticket) != ticket
+
+
+class KeyView:
+    """One key's tickets seen as a plain request counter (``latest``, ``next``, ``is_stale``)."""
+
+    def __init__(self, keyed: KeyedRequests, key: str) -> None:
+        self._keyed, self._key = keyed, key
+
+    @property
+    def latest(self) -> int:
+        return self._keyed.latest(self._key)
+
+    def next(self) -> int:
+        return self._keyed.next(self._key)
+
+    def is_stale(self, ticket: int) -> bool:
+        return self._keyed.is_stale(self._key, ticket)
 
 
 @dataclass
@@ -86,24 +92,19 @@ class JobContext:
 
 
 @dataclass
-class Catalog:
-    """What the UI shows about the open file besides search results."""
-
-    path: str
-    counts: dict[str, int]
-    entity_types: list[str]
-    relation_types: list[str]
-    names: list[str]
-    pending: int = 0
-    readonly_note: str | None = None  # why the file opened read-only, if it did
-
-
-@dataclass
 class TestHooks:
     """Slow-downs used by tests to make races and cancellation deterministic."""
 
     search_delay: dict[str, float] = field(default_factory=dict)  # query -> seconds
     progress_delay: float = 0.0  # seconds slept at each progress callback of a job
+
+
+@dataclass
+class Failure:
+    """Why an operation failed: a sentence for the person and, for expected failures, the error."""
+
+    message: str
+    error: LimbicError | None = None
 
 
 class Throttle:
@@ -131,41 +132,35 @@ class EngineWorker(QObject):
 
     opened = Signal(object)  # Catalog
     open_failed = Signal(str)
-    catalog_changed = Signal(object)  # Catalog
+    catalog_changed = Signal(object)  # Catalog (all of it)
+    catalog_delta = Signal(object)  # CatalogDelta
     model_loading = Signal(str)
     model_ready = Signal(str)  # model name
     model_failed = Signal(str)  # why semantic search is off
-    results_ready = Signal(int, object)  # request id, SearchResponse
-    entity_loaded = Signal(int, object)  # request id, EntityView
-    entity_missing = Signal(int, str)  # request id, sentence
-    saved = Signal(int, int)  # request id, entity id
-    deleted = Signal(object)  # EntitySnapshot
-    restored = Signal(int, str)  # entity id, note
     progress = Signal(str, int, int)  # stage, done, total
     job_started = Signal(str)  # job title
-    job_finished = Signal(str, str)  # job kind, summary sentence
+    job_finished = Signal(str, str)  # job kind, summary sentence (jobs the worker starts itself)
     job_cancelled = Signal(str, str)  # job kind, sentence
     failed = Signal(str, str)  # what was being done, plain sentence
-    external_change = Signal()
     op_done = Signal(int, object)  # ticket, Outcome
-    op_failed = Signal(int, str)  # ticket, plain sentence
-    outside_changes = Signal(object)  # ChangeSet committed by another program
+    op_failed = Signal(int, object)  # ticket, Failure
+    outside_changes = Signal(object)  # ChangeSet committed by other programs
 
-    def __init__(self, searches: RequestCounter, entities: RequestCounter, keyed: KeyedRequests | None = None) -> None:
+    def __init__(self, keyed: KeyedRequests) -> None:
         super().__init__()
-        self.searches = searches
-        self.entities = entities
-        self.keyed = keyed or KeyedRequests()
+        self.keyed = keyed
         self.graph: Graph | None = None
         self.embedder = None
         self.params = ScoringParams()
         self.hooks = TestHooks()
         self.closing = False
         self._cancel = threading.Event()  # set from the UI thread; read here
-        # Which search is inside SQLite right now; the UI thread interrupts it when a newer one comes.
-        self._search_state = threading.Lock()
-        self._searching: int | None = None
+        # Which interruptible operation is inside SQLite now; the UI thread interrupts it when a
+        # newer one with the same key comes.
+        self._run_state = threading.Lock()
+        self._running: tuple[str, int] | None = None
         self._data_version: int | None = None
+        self._cursor = changes.Cursor()
         self._timer: QTimer | None = None
 
     # -- called from the UI thread directly (thread-safe) ---------------------------------
@@ -177,14 +172,17 @@ class EngineWorker(QObject):
     def clear_cancel(self) -> None:
         self._cancel.clear()
 
-    def interrupt_search(self, newer: int) -> None:
-        """Stop a running search older than request ``newer`` at SQLite's next step.
-
-        Only while a search holds the flag: an interrupt never reaches an edit or an import.
-        """
-        with self._search_state:
-            if self._searching is not None and self._searching < newer and self.graph is not None:
+    def interrupt(self, key: str, newer: int) -> None:
+        """Stop a running interruptible operation of ``key`` older than ``newer`` at SQLite's next step."""
+        with self._run_state:
+            if self._running is not None and self._running[0] == key and self._running[1] < newer and self.graph is not None:
                 self.graph.db.conn.interrupt()
+
+    @property
+    def _searching(self) -> int | None:
+        """The ticket of the search inside SQLite now, if any."""
+        running = self._running
+        return running[1] if running is not None and running[0] == "search" else None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -214,50 +212,34 @@ class EngineWorker(QObject):
             self.graph = None
 
     def _fail(self, what: str, exc: BaseException) -> None:
-        if isinstance(exc, LimbicError):
-            message = str(exc)
-        else:
-            logger.error("unexpected error while %s", what, exc_info=exc)
-            message = f"Something went wrong while {what} ({type(exc).__name__}); the details are in the log file."
-        self.failed.emit(what, message)
-
-    def _catalog(self) -> Catalog:
-        g = self.graph
-        assert g is not None
-        return Catalog(
-            str(g.db.path), g.counts(), g.entity_types(), g.relation_types(),
-            [r[0] for r in g.db.execute("SELECT name FROM entities ORDER BY name")],
-            g.pending_embeddings() if g.embedder else 0,
-            g.db.readonly_note if g.db.readonly else None,
-        )
-
-    def _changed(self) -> None:
-        """Tell the UI about new names and types after a write of ours."""
-        if self.graph is not None:
-            self.catalog_changed.emit(self._catalog())
-            self._data_version = self.graph.db.data_version()
+        self.failed.emit(what, _sentence(what, exc))
 
     # -- database and model -----------------------------------------------------------------
 
     @Slot(str)
     def open_database(self, path: str) -> None:
-        """Open (or create) a graph file; the model, if loaded already, is attached to it."""
-        self._close_graph()
+        """Open (or create) a graph file; the model, if loaded already, is attached to it.
+
+        A file that cannot be opened leaves the one already open working.
+        """
         try:
             db = Database(Path(path))
             try:
-                self.graph = Graph(db)
+                graph = Graph(db)
+                db.origin = changes.ORIGIN_APP
+                cursor = changes.start_cursor(db)
+                version = db.data_version()
             except BaseException:
                 db.close()
                 raise
-            self._data_version = db.data_version()
         except Exception as exc:  # LimbicError or anything unexpected: the window stays usable
-            self.graph = None
             if not isinstance(exc, LimbicError):
                 logger.error("opening %s failed", path, exc_info=exc)
             self.open_failed.emit(str(exc) if isinstance(exc, LimbicError) else f"{path} cannot be opened ({type(exc).__name__}).")
             return
-        self.opened.emit(self._catalog())
+        self._close_graph()
+        self.graph, self._cursor, self._data_version = graph, cursor, version
+        self.opened.emit(read_catalog(graph))
         if self.embedder is not None:
             self._attach_and_embed()
 
@@ -277,6 +259,9 @@ class EngineWorker(QObject):
 
     def _attach_and_embed(self) -> None:
         assert self.graph is not None
+        if self.graph.db.readonly:
+            self.graph.embedder = self.embedder  # search what is embedded; nothing can be written
+            return
         try:
             pending = self.graph.attach_embedder(self.embedder)
         except Exception as exc:
@@ -292,112 +277,40 @@ class EngineWorker(QObject):
 
     @Slot()
     def poll(self) -> None:
-        """Notice commits made by another program (or another window) to the same file."""
+        """Follow commits made by other programs to the same file, through its change log."""
         if self.graph is None or self.closing:
             return
         try:
             version = self.graph.db.data_version()
-        except Exception:  # a file gone away is reported by the next real call
-            return
-        if self._data_version is not None and version != self._data_version:
-            logger.info("the file changed outside this window")
+            if version == self._data_version:
+                return
             self._data_version = version
-            self.catalog_changed.emit(self._catalog())
-            self.external_change.emit()
-            if self.graph.embedder is not None and self.graph.pending_embeddings():
+            outside = changes.read_since(self.graph.db, self._cursor)
+        except Exception:  # a file gone away is reported by the next real call
+            logger.debug("polling the file failed", exc_info=True)
+            return
+        if outside.empty:
+            return  # e.g. another program recorded access signals
+        logger.info("the file changed outside this window")
+        self._announce(outside)
+        self.outside_changes.emit(outside)
+        if outside.graph_changed and self.graph.embedder is not None and not self.graph.db.readonly:
+            if self.graph.pending_embeddings():
                 self._attach_and_embed()
-        self._data_version = version
 
-    # -- search and entities ----------------------------------------------------------------
-
-    @Slot(int, str, str)
-    def search(self, request_id: int, query: str, entity_type: str) -> None:
-        """Run one search unless a newer one was asked for meanwhile."""
-        if self.closing or self.searches.is_stale(request_id) or self.graph is None:
-            return
-        delay = self.hooks.search_delay.get(query, 0.0)
-        end = time.monotonic() + delay
-        while time.monotonic() < end and not self.searches.is_stale(request_id):
-            time.sleep(0.01)
-        with self._search_state:
-            self._searching = request_id
-        try:
-            response = search(self.graph, query, RESULT_LIMIT, record=False, params=self.params,
-                              entity_type=entity_type or None)
-        except apsw.InterruptError:
-            return  # superseded by a newer search
-        except Exception as exc:
-            self._fail("searching", exc)
-            return
-        finally:
-            with self._search_state:
-                self._searching = None
-        if not self.searches.is_stale(request_id):
-            self.results_ready.emit(request_id, response)
-
-    @Slot(int, object, bool, object)
-    def load_entity(self, request_id: int, ref: object, record: bool, together: object = ()) -> None:
-        """Load an entity for the editor; ``record`` counts it as an access (opening a hit).
-
-        ``together`` holds the hits shown with it, which then count as having come up together.
-        """
-        if self.closing or self.entities.is_stale(request_id) or self.graph is None:
-            return
-        try:
-            view = editing.load_view(self.graph, ref)  # type: ignore[arg-type]
-        except LimbicError as exc:
-            self.entity_missing.emit(request_id, str(exc))
-            return
-        except Exception as exc:
-            self._fail("opening the entity", exc)
-            return
-        if record:
-            signals.record_access(self.graph.db, [view.entity.id], together=list(together or ()))
-            self._data_version = self.graph.db.data_version()
-        self.entity_loaded.emit(request_id, view)
-
-    @Slot(int, object)
-    def save_entity(self, request_id: int, draft: editing.EntityDraft) -> None:
-        """Save the editor's draft; the vector is recomputed here, in the same transaction."""
-        if self.graph is None:
-            return
-        try:
-            entity_id = editing.apply_draft(self.graph, draft)
-        except Exception as exc:
-            self._fail("saving the entity", exc)
-            return
-        self.saved.emit(request_id, entity_id)
-        self._changed()
-
-    @Slot(int)
-    def delete_entity(self, entity_id: int) -> None:
-        if self.graph is None:
-            return
-        try:
-            snap = editing.delete_with_snapshot(self.graph, entity_id)
-        except Exception as exc:
-            self._fail("deleting the entity", exc)
-            return
-        self.deleted.emit(snap)
-        self._changed()
-
-    @Slot(object)
-    def restore_entity(self, snap: editing.EntitySnapshot) -> None:
-        if self.graph is None:
-            return
-        try:
-            entity_id, skipped = editing.restore(self.graph, snap)
-        except Exception as exc:
-            self._fail("undoing the deletion", exc)
-            return
-        note = f" ({skipped} relations could not be restored because their other end is gone)" if skipped else ""
-        self.restored.emit(entity_id, note)
-        self._changed()
+    def _announce(self, done: ChangeSet) -> None:
+        """Send the catalog's changes for a change set (the whole catalog when it cannot say)."""
+        assert self.graph is not None
+        if done.full:
+            self.catalog_changed.emit(read_catalog(self.graph))
+        elif done.graph_changed:
+            self.catalog_delta.emit(catalog_delta(self.graph, done))
 
     # -- the generic runner -----------------------------------------------------------------
 
-    @Slot(int, str, object, object, str, str)
-    def run_op(self, ticket: int, key: str, fn: object, args: object, what: str, job_title: str) -> None:
+    @Slot(int, str, object, object, str, str, bool)
+    def run_op(self, ticket: int, key: str, fn: object, args: object, what: str, job_title: str,
+               interruptible: bool) -> None:
         """Run ``fn(graph, *args)`` (with a ``JobContext`` last when it is a job) and report its Outcome.
 
         A request superseded by a newer one with the same key is skipped before it starts.
@@ -405,39 +318,54 @@ class EngineWorker(QObject):
         if self.closing or self.keyed.is_stale(key, ticket):
             return
         if self.graph is None:
-            self.op_failed.emit(ticket, "No graph is open.")
+            self.op_failed.emit(ticket, Failure(NO_GRAPH))
             return
         call_args = tuple(args)  # type: ignore[arg-type]
         if job_title:
             self.job_started.emit(job_title)
             throttle = Throttle(self.progress.emit)
-            call_args += (JobContext(throttle, self._cancel.is_set),)
+
+            def progress(stage: str, done: int, total: int) -> None:
+                throttle(stage, done, total)
+                if self.hooks.progress_delay:
+                    time.sleep(self.hooks.progress_delay)
+
+            call_args += (JobContext(progress, self._cancel.is_set),)
+        if interruptible:
+            with self._run_state:
+                self._running = (key, ticket)
         try:
             outcome = service.run(self.graph, fn, *call_args)  # type: ignore[arg-type]
+        except apsw.InterruptError:
+            return  # superseded by a newer request with the same key
         except Cancelled as exc:
-            self.op_failed.emit(ticket, str(exc))
-            if job_title:
-                self.job_cancelled.emit(key, str(exc))
+            self.op_failed.emit(ticket, Failure(str(exc), exc))
             return
         except LimbicError as exc:
-            self.op_failed.emit(ticket, str(exc))
-            if job_title:
-                self.job_cancelled.emit(key, "")
+            self.op_failed.emit(ticket, Failure(str(exc), exc))
             return
         except Exception as exc:
-            logger.error("unexpected error while %s", what, exc_info=exc)
-            self.op_failed.emit(ticket, f"Something went wrong while {what} ({type(exc).__name__}); the details are in the log file.")
-            if job_title:
-                self.job_cancelled.emit(key, "")
+            self.op_failed.emit(ticket, Failure(_sentence(what, exc)))
             return
         finally:
+            if interruptible:
+                with self._run_state:
+                    self._running = None
             if job_title:
                 self._cancel.clear()
-        if outcome.changes.graph_changed and self.graph is not None:
-            self._data_version = self.graph.db.data_version()
+        if not outcome.changes.empty:
+            self._announce(outcome.changes)
         self.op_done.emit(ticket, outcome)
 
-    # -- long jobs --------------------------------------------------------------------------
+    def search_op(self, graph: Graph, query: str, entity_type: str) -> object:
+        """The search the window runs as the person types (records nothing: typing is not using)."""
+        delay = self.hooks.search_delay.get(query, 0.0)
+        end = time.monotonic() + delay
+        while time.monotonic() < end and self._running is not None and not self.keyed.is_stale(*self._running):
+            time.sleep(0.01)
+        return search(graph, query, RESULT_LIMIT, record=False, params=self.params, entity_type=entity_type or None)
+
+    # -- jobs the worker starts itself ------------------------------------------------------
 
     def _run_job(self, kind: str, title: str, job: Callable) -> object | None:
         """Run a plain engine function with throttled progress and the cancel flag."""
@@ -449,47 +377,23 @@ class EngineWorker(QObject):
             if self.hooks.progress_delay:
                 time.sleep(self.hooks.progress_delay)
 
-        try:
-            result = job(progress, self._cancel.is_set)
-        except Cancelled as exc:
-            self.job_cancelled.emit(kind, str(exc))
-            return None
-        except Exception as exc:
-            self._fail({"import": "importing", "export": "exporting", "backup": "backing up"}.get(kind, "embedding"), exc)
-            self.job_cancelled.emit(kind, "")
-            return None
-        finally:
-            self._cancel.clear()
-            if self.graph is not None:
-                self._changed()
+        with service.collect(self.graph.db) as done:
+            try:
+                result = job(progress, self._cancel.is_set)
+            except Cancelled as exc:
+                self.job_cancelled.emit(kind, str(exc))
+                result = None
+            except Exception as exc:
+                self._fail("embedding", exc)
+                self.job_cancelled.emit(kind, "")
+                result = None
+            finally:
+                self._cancel.clear()
+        if self.graph is not None and not done.empty:
+            self._announce(done)
+        if result is not None:
+            self.job_finished.emit(kind, "")
         return result
-
-    @Slot(str)
-    def import_file(self, path: str) -> None:
-        """Import a memory JSONL file (all of it or nothing), then embed it."""
-        if self.graph is None:
-            return
-        summary = self._run_job("import", f"Importing {Path(path).name}",
-                                lambda p, c: import_file(self.graph, Path(path), progress=p, cancelled=c))
-        if summary is not None:
-            self.job_finished.emit("import", f"Imported {Path(path).name}: {summary.describe()}")
-
-    @Slot(str)
-    def export_file(self, path: str) -> None:
-        if self.graph is None:
-            return
-        n = self._run_job("export", f"Exporting to {Path(path).name}", lambda p, c: export_file(self.graph, Path(path)))
-        if n is not None:
-            self.job_finished.emit("export", f"Exported {n} lines to {path}.")
-
-    @Slot(str)
-    def backup_now(self, _unused: str = "") -> None:
-        """Take a rolling backup of the open file (SQLite's online backup: edits can go on)."""
-        if self.graph is None:
-            return
-        path = self._run_job("backup", "Backing up", lambda p, c: backup_database(self.graph.db, reason="manual"))
-        if path is not None:
-            self.job_finished.emit("backup", f"Backed up to {path}.")
 
     @Slot()
     def embed_pending(self) -> None:
@@ -497,36 +401,37 @@ class EngineWorker(QObject):
             self._attach_and_embed()
 
 
+def _sentence(what: str, exc: BaseException) -> str:
+    if isinstance(exc, LimbicError):
+        return str(exc)
+    logger.error("unexpected error while %s", what, exc_info=exc)
+    return f"Something went wrong while {what} ({type(exc).__name__}); the details are in the log file."
+
+
 class Engine(QObject):
-    """The UI side of the worker: owns the thread, issues request ids, forwards calls as queued signals."""
+    """The UI side of the worker: owns the thread, issues tickets, runs operations there."""
 
     sig_open = Signal(str)
     sig_load_model = Signal(str)
     sig_params = Signal(object)
-    sig_search = Signal(int, str, str)
-    sig_load_entity = Signal(int, object, bool, object)
-    sig_save = Signal(int, object)
-    sig_delete = Signal(int)
-    sig_restore = Signal(object)
-    sig_import = Signal(str)
-    sig_export = Signal(str)
-    sig_backup = Signal(str)
     sig_shutdown = Signal()
-    sig_run = Signal(int, str, object, object, str, str)
-    # The Outcome of every operation run through ``run``, before its own callback: the window
-    # refreshes what it changed from here, whoever asked for it.
+    sig_embed = Signal()
+    sig_run = Signal(int, str, object, object, str, str, bool)
+    # Every operation run through ``run`` that committed something, before its own callback: the
+    # window refreshes what changed from here, whoever asked for it.
     changes_applied = Signal(object)  # ChangeSet
+    results_ready = Signal(int, object)  # search ticket, SearchResponse
+    job_done = Signal(str, bool, str, bool)  # job key, finished, sentence, failed (not cancelled)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.searches = RequestCounter()
-        self.entities = RequestCounter()
-        self.saves = RequestCounter()
         self.keyed = KeyedRequests()
-        self._callbacks: dict[int, tuple[str, Callable | None, Callable | None]] = {}
+        self.searches = KeyView(self.keyed, "search")
+        self.entities = KeyView(self.keyed, "entity")
+        self._callbacks: dict[int, tuple[str, Callable | None, Callable | None, bool]] = {}
         self.thread = QThread()
         self.thread.setObjectName("limbic-engine")
-        self.worker = EngineWorker(self.searches, self.entities, self.keyed)
+        self.worker = EngineWorker(self.keyed)
         self.worker.moveToThread(self.thread)
         _LIVE.add(self)
         self.thread.started.connect(self.worker.start)
@@ -534,19 +439,17 @@ class Engine(QObject):
         self.sig_open.connect(w.open_database)
         self.sig_load_model.connect(w.load_model)
         self.sig_params.connect(w.set_params)
-        self.sig_search.connect(w.search)
-        self.sig_load_entity.connect(w.load_entity)
-        self.sig_save.connect(w.save_entity)
-        self.sig_delete.connect(w.delete_entity)
-        self.sig_restore.connect(w.restore_entity)
-        self.sig_import.connect(w.import_file)
-        self.sig_export.connect(w.export_file)
-        self.sig_backup.connect(w.backup_now)
         self.sig_shutdown.connect(w.shutdown)
+        self.sig_embed.connect(w.embed_pending)
         self.sig_run.connect(w.run_op)
         w.op_done.connect(self._on_op_done)
         w.op_failed.connect(self._on_op_failed)
         self.thread.start()
+
+    @property
+    def busy_job(self) -> bool:
+        """A long job runs now (an import, an export, a backup)."""
+        return any(is_job for _, _, _, is_job in self._callbacks.values())
 
     def run(
         self,
@@ -554,62 +457,62 @@ class Engine(QObject):
         fn: Callable,
         *args: object,
         on_done: Callable | None = None,
-        on_failed: Callable[[str], None] | None = None,
+        on_failed: Callable[[Failure], None] | None = None,
         what: str = "working",
         job: str = "",
+        interruptible: bool = False,
     ) -> int:
         """Run ``fn(graph, *args)`` on the engine's thread; ``on_done(value)`` follows on this thread.
 
         A newer call with the same ``key`` supersedes this one: if it has not started it is skipped,
-        and its result is dropped either way. ``job`` (a title) makes it a long job: progress is
-        shown, the Cancel button stops it, and ``fn`` gets a ``JobContext`` as its last argument.
+        and its result is dropped either way (an ``interruptible`` one is also stopped inside
+        SQLite). ``job`` (a title) makes it a long job: progress is shown, the Cancel button stops
+        it, ``fn`` gets a ``JobContext`` as its last argument, and ``job_done`` reports its end.
         Returns the ticket.
         """
         ticket = self.keyed.next(key)
-        self._callbacks[ticket] = (key, on_done, on_failed)
+        self._callbacks[ticket] = (key, on_done, on_failed, bool(job))
         if job:
             self.worker.clear_cancel()
-        self.sig_run.emit(ticket, key, fn, args, what, job)
+        if interruptible:
+            self.worker.interrupt(key, ticket)
+        self.sig_run.emit(ticket, key, fn, args, what, job, interruptible)
         return ticket
+
+    def search(self, query: str, entity_type: str = "") -> int:
+        """Queue a search; its results arrive as ``results_ready`` unless a newer one was asked for."""
+        holder: list[int] = []
+        ticket = self.run("search", self.worker.search_op, query, entity_type, what="searching", interruptible=True,
+                          on_done=lambda response: self.results_ready.emit(holder[0], response),
+                          on_failed=self._search_failed)
+        holder.append(ticket)
+        return ticket
+
+    def _search_failed(self, failure: Failure) -> None:
+        if failure.message != NO_GRAPH:  # the window already says why no file is open
+            self.worker.failed.emit("searching", failure.message)
 
     @Slot(int, object)
     def _on_op_done(self, ticket: int, outcome: object) -> None:
-        key, on_done, _ = self._callbacks.pop(ticket, ("", None, None))
-        changes = getattr(outcome, "changes", None)
-        if changes is not None and not changes.empty:
-            self.changes_applied.emit(changes)  # even a superseded write changed the graph
+        key, on_done, _, is_job = self._callbacks.pop(ticket, ("", None, None, False))
+        done_changes = getattr(outcome, "changes", None)
+        if done_changes is not None and not done_changes.empty:
+            self.changes_applied.emit(done_changes)  # even a superseded write changed the graph
         if key and not self.keyed.is_stale(key, ticket) and on_done is not None:
             on_done(getattr(outcome, "value", outcome))
+        if is_job:
+            self.job_done.emit(key, True, "", False)
 
-    @Slot(int, str)
-    def _on_op_failed(self, ticket: int, message: str) -> None:
-        key, _, on_failed = self._callbacks.pop(ticket, ("", None, None))
+    @Slot(int, object)
+    def _on_op_failed(self, ticket: int, failure: Failure) -> None:
+        key, _, on_failed, is_job = self._callbacks.pop(ticket, ("", None, None, False))
         if key and not self.keyed.is_stale(key, ticket):
             if on_failed is not None:
-                on_failed(message)
-            else:
-                self.worker.failed.emit(key, message)
-
-    def search(self, query: str, entity_type: str = "") -> int:
-        """Queue a search; returns its request id (every older one becomes stale)."""
-        request_id = self.searches.next()
-        self.worker.interrupt_search(request_id)
-        self.sig_search.emit(request_id, query, entity_type)
-        return request_id
-
-    def load_entity(self, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> int:
-        request_id = self.entities.next()
-        self.sig_load_entity.emit(request_id, ref, record, tuple(together))
-        return request_id
-
-    def save(self, draft: editing.EntityDraft) -> int:
-        request_id = self.saves.next()
-        self.sig_save.emit(request_id, draft)
-        return request_id
-
-    def start_job(self, signal: Signal, path: str) -> None:
-        self.worker.clear_cancel()
-        signal.emit(path)
+                on_failed(failure)
+            elif not is_job:
+                self.worker.failed.emit(key, failure.message)
+        if is_job:
+            self.job_done.emit(key, False, failure.message, not isinstance(failure.error, Cancelled))
 
     def cancel(self) -> None:
         self.worker.cancel_job()

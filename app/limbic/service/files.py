@@ -1,0 +1,70 @@
+"""Files in and out, backups and embedding: the long operations every front end runs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from limbic.engine.db import is_open_graph_file
+from limbic.engine.errors import ValidationError
+from limbic.engine.graph import Graph
+
+if TYPE_CHECKING:
+    from limbic.engine.jsonl import ImportSummary
+
+
+class Job:
+    """What a long operation needs from its caller: progress and a cancel flag (``JobContext`` in the app)."""
+
+    def progress(self, stage: str, done: int, total: int) -> None: ...  # pragma: no cover - protocol
+
+    def cancelled(self) -> bool: ...  # pragma: no cover - protocol
+
+
+def refuse_graph_file(graph: Graph, path: Path, doing: str) -> None:
+    """A file chosen by the person must not be the graph itself (reading it outside SQLite drops its locks)."""
+    if is_open_graph_file(path):
+        raise ValidationError(f"{path} is the open graph's own database file; it cannot be {doing}.")
+
+
+def import_jsonl(graph: Graph, path: str, job: Job | None = None) -> ImportSummary:
+    """Import a memory JSONL file (all of it or nothing), then embed what it brought."""
+    from limbic.engine.jsonl import import_file
+
+    source = Path(path)
+    refuse_graph_file(graph, source, "imported")
+    return import_file(graph, source, progress=job.progress if job else None, cancelled=job.cancelled if job else None)
+
+
+def export_jsonl(graph: Graph, path: str, job: Job | None = None) -> int:
+    """Write the graph as memory JSONL; returns the number of lines."""
+    from limbic.engine.jsonl import export_file
+
+    target = Path(path)
+    refuse_graph_file(graph, target, "overwritten by an export")
+    return export_file(graph, target)
+
+
+def backup_now(graph: Graph, job: Job | None = None) -> Path:
+    """A rolling backup of the open file (SQLite's online backup: edits can go on)."""
+    from limbic.engine.backup import backup_database
+
+    return backup_database(graph.db, reason="manual")
+
+
+@dataclass
+class Embedded:
+    done: int
+    waiting: int
+
+
+def embed_pending(graph: Graph, job: Job | None = None) -> Embedded:
+    """Embed the entities that wait for a vector (after an import or a change of model)."""
+    if graph.embedder is None:
+        return Embedded(0, graph.pending_embeddings())
+    done = graph.embed_pending(
+        progress=(lambda d, t: job.progress("embed", d, t)) if job else None,
+        cancelled=job.cancelled if job else None,
+    )
+    return Embedded(done, graph.pending_embeddings())

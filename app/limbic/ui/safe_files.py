@@ -1,0 +1,105 @@
+"""File dialogs that never open a file to guess its type.
+
+SQLite's POSIX locks belong to the process and are dropped when any descriptor of the process on
+the database file is closed. Qt's file dialog reads each listed file to guess its type and icon
+(and a platform's native dialog may do the same inside this process), so listing the folder of
+the open graph would silently drop the app's locks: another program could then delete the
+write-ahead log from under it. Every dialog of the app goes through these functions, which use
+Qt's own dialog with an icon provider that judges by the name alone.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QFileInfo
+from PySide6.QtGui import QAbstractFileIconProvider
+from PySide6.QtWidgets import QFileDialog, QFileIconProvider, QWidget
+
+# File kinds by suffix, for the dialog's Type column.
+_KINDS = {
+    "db": "Limbic database",
+    "sqlite": "SQLite database",
+    "sqlite3": "SQLite database",
+    "jsonl": "JSON lines",
+    "json": "JSON",
+    "md": "Markdown",
+    "csv": "CSV",
+    "graphml": "GraphML",
+    "png": "PNG image",
+    "svg": "SVG image",
+    "bak": "Backup",
+}
+
+
+class NameOnlyIconProvider(QAbstractFileIconProvider):
+    """Icons and type names from the file name alone: nothing is opened or read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._std = QFileIconProvider()
+        self.setOptions(QAbstractFileIconProvider.Option.DontUseCustomDirectoryIcons)
+
+    def icon(self, arg):  # noqa: D401 - Qt API (QFileInfo or IconType)
+        if isinstance(arg, QFileInfo):
+            kind = QAbstractFileIconProvider.IconType.Folder if arg.isDir() else QAbstractFileIconProvider.IconType.File
+            return self._std.icon(kind)
+        return self._std.icon(arg)
+
+    def type(self, info: QFileInfo) -> str:  # noqa: A003 - Qt API
+        if info.isDir():
+            return "Folder"
+        suffix = info.suffix().lower()
+        return _KINDS.get(suffix, f"{suffix.upper()} file" if suffix else "File")
+
+
+_PROVIDER: NameOnlyIconProvider | None = None
+
+
+def _provider() -> NameOnlyIconProvider:
+    global _PROVIDER
+    if _PROVIDER is None:
+        _PROVIDER = NameOnlyIconProvider()
+    return _PROVIDER
+
+
+def make_dialog(parent: QWidget | None, title: str, directory: str, file_filter: str = "") -> QFileDialog:
+    """A Qt (non-native) file dialog that judges files by their names only."""
+    dialog = QFileDialog(parent, title, directory, file_filter)
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+    dialog.setOption(QFileDialog.Option.DontUseCustomDirectoryIcons, True)
+    dialog.setIconProvider(_provider())
+    return dialog
+
+
+def _run(dialog: QFileDialog) -> str:
+    if dialog.exec() != QFileDialog.DialogCode.Accepted:
+        return ""
+    files = dialog.selectedFiles()
+    return files[0] if files else ""
+
+
+def open_file(parent: QWidget | None, title: str, directory: str, file_filter: str) -> str:
+    """Ask for an existing file; empty if cancelled."""
+    dialog = make_dialog(parent, title, directory, file_filter)
+    dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptOpen)
+    return _run(dialog)
+
+
+def save_file(parent: QWidget | None, title: str, suggested: str, file_filter: str,
+              confirm_overwrite: bool = True, default_suffix: str = "") -> str:
+    """Ask for a file to write; empty if cancelled."""
+    dialog = make_dialog(parent, title, suggested, file_filter)
+    dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+    dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    dialog.setOption(QFileDialog.Option.DontConfirmOverwrite, not confirm_overwrite)
+    if default_suffix:
+        dialog.setDefaultSuffix(default_suffix)
+    return _run(dialog)
+
+
+def existing_folder(parent: QWidget | None, title: str, directory: str) -> str:
+    """Ask for a folder; empty if cancelled."""
+    dialog = make_dialog(parent, title, directory)
+    dialog.setFileMode(QFileDialog.FileMode.Directory)
+    dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    return _run(dialog)
