@@ -47,3 +47,21 @@ def test_the_window_module_does_not_load_numpy_or_the_model_runtime():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_layers_hold_front_ends_over_the_service_layer_over_the_engine():
+    # The contracts live in pyproject.toml ([tool.importlinter]); the linter exits non-zero on a break.
+    linter = Path(sys.executable).with_name("lint-imports")
+    result = subprocess.run([str(linter), "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert "2 kept, 0 broken" in result.stdout
+
+
+def test_every_file_dialog_goes_through_the_name_only_dialogs():
+    # Qt's stock dialogs read files to guess their type, which would drop SQLite's locks on the open graph.
+    ui = Path(limbic.__file__).parent / "ui"
+    offenders = [p.name for p in ui.glob("**/*.py") if p.name != "safe_files.py" and "QFileDialog" in p.read_text(encoding="utf-8")]
+    assert offenders == []

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDoubleSpinBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 from limbic import config
 from limbic.engine import scoring
 from limbic.engine.scoring import ScoringParams
+from limbic.ui import safe_files
 
 logger = logging.getLogger(__name__)
 
@@ -164,13 +164,13 @@ class SettingsDialog(QDialog):
         return box
 
     def on_browse_db(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(self, "Database file", self.db_edit.text(), "Limbic database (*.db);;All files (*)",
-                                              options=QFileDialog.Option.DontConfirmOverwrite)
+        path = safe_files.save_file(self, "Database file", self.db_edit.text(), "Limbic database (*.db);;All files (*)",
+                                    confirm_overwrite=False)
         if path:
             self.db_edit.setText(path)
 
     def on_browse_model(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Model folder", self.model_edit.text())
+        path = safe_files.existing_folder(self, "Model folder", self.model_edit.text())
         if path:
             self.model_edit.setText(path)
 

@@ -537,9 +537,9 @@ class MainWindow(FileMenuMixin, QMainWindow):
 
     @Slot(object)
     def on_outside_changes(self, done: ChangeSet) -> None:
-        self._refresh_for(done, outside=True)
         if done.graph_changed:
             self.status.say(_outside_note(done), 6000)
+        self._refresh_for(done, outside=True)  # a word about the open entity, if any, comes last
 
     def _refresh_for(self, done: ChangeSet, outside: bool) -> None:
         """Refresh only what a change set touched: the results when they may differ, the open entity."""
