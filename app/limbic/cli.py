@@ -55,6 +55,7 @@ def _open(args: argparse.Namespace, load_model: bool = True):
     from limbic.engine.session import open_graph
 
     opened = open_graph(_db_path(args), config.model_dir_override(), load_model=load_model)
+    opened.graph.db.origin = "cli"  # named in the change log, so the app can say who changed what
     if opened.graph.db.readonly_note:
         print(f"limbic: {opened.graph.db.readonly_note}", file=sys.stderr)
     if opened.model_error and load_model:

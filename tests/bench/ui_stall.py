@@ -122,7 +122,7 @@ def main() -> int:
     last[0] = time.perf_counter()
     timer.start()
     start = time.perf_counter()
-    window.engine.start_job(window.engine.sig_import, str(source))
+    window.import_path(str(source))
     _wait(app, lambda: bool(ended), 3_600_000)
     timer.stop()
     elapsed = time.perf_counter() - start

@@ -1,0 +1,182 @@
+"""The app on a 100k-entity graph while another program commits 10 times a second.
+
+Run: .venv/bin/python -m tests.bench.shared_writer [--entities 100000] [--seconds 60] [--rate 10]
+
+Another process (an assistant's writer, as `limbic mcp` would be) adds entities, observations and
+relations, one commit each, at ``--rate`` commits per second, embedding what it writes. The window
+meanwhile searches without pause through its search bar, alternating ordinary queries with the
+exact name of an entity the writer added at least 2 s before: that entity must come first (the
+app must have followed the outside commits, vectors included). A precise 5 ms timer on the UI
+thread measures stalls. Writes bench-results/shared_writer.json and .md.
+Targets: worst stall ≤ 50 ms, p99 ≤ 20 ms; every exact-name search correct.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT_DIR = ROOT / "bench-results"
+TICK_MS = 5
+SETTLE_S = 2.0  # an outside commit must be searchable after this long
+QUERIES = ["invoice reminder for the garden project", "release notes", "meeting about the budget", "server backups",
+           "trip to the coast", "recipe with tomatoes"]
+
+
+def writer(path: str, seconds: float, rate: float, log: str) -> int:
+    """The other program: one commit per step, named in a log the window checks against."""
+    sys.path.insert(0, str(ROOT / "app"))
+    from limbic.engine.db import Database
+    from limbic.engine.embeddings import load_embedder
+    from limbic.engine.graph import Graph
+
+    graph = Graph(Database(path), load_embedder())
+    graph.db.origin = "assistant"
+    rnd = random.Random(11)
+    names = [r[0] for r in graph.db.execute("SELECT name FROM entities ORDER BY random() LIMIT 2000")]
+    added: list[tuple[float, str]] = []
+    start = time.monotonic()
+    step = 0
+    with open(log, "w", encoding="utf-8") as out:
+        while time.monotonic() - start < seconds:
+            due = start + step / rate
+            time.sleep(max(0.0, due - time.monotonic()))
+            kind = step % 3
+            if kind == 0:
+                name = f"Assistant note {step:05d} zq{rnd.randrange(10**6):06d}"
+                graph.upsert_entity(name, "Note", [f"Written by the assistant at step {step} about {rnd.choice(QUERIES)}"])
+                names.append(name)
+                out.write(json.dumps({"t": time.time(), "added": name}) + "\n")
+                out.flush()
+            elif kind == 1:
+                graph.add_observations(rnd.choice(names), [f"Assistant observation {step}"])
+            else:
+                graph.add_relation(rnd.choice(names), rnd.choice(names), "related_to")
+            step += 1
+    graph.db.close()
+    print(f"writer: {step} commits in {time.monotonic() - start:.1f} s", file=sys.stderr)
+    return 0
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--entities", type=int, default=100_000)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--rate", type=float, default=10.0)
+    parser.add_argument("--writer", nargs=4, metavar=("DB", "SECONDS", "RATE", "LOG"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.writer:
+        db, seconds, rate, log = args.writer
+        return writer(db, float(seconds), float(rate), log)
+
+    home = Path(tempfile.mkdtemp(prefix="limbic-bench-"))
+    os.environ["LIMBIC_HOME"] = str(home)
+    from limbic.engine.embeddings import load_embedder
+    from tests.bench.build import cached_graph
+
+    work, _queries, built = cached_graph(args.entities, load_embedder())
+    print(f"graph of {args.entities} entities ready ({'built in %.0f s' % built if built else 'cached'})")
+
+    from PySide6.QtCore import Qt, QTimer
+
+    from limbic.engine import vector_index
+    from limbic.ui.app import _application, _wait
+    from limbic.ui.main_window import MainWindow
+
+    app = _application([sys.argv[0]])
+    window = MainWindow(work)
+    window.show()
+    window.start()
+    if not _wait(app, lambda: window.catalog is not None and bool(window.model_name), 600_000):
+        sys.exit("shared_writer: the app did not start")
+    window.search_bar.edit.setText("warm up")
+    window.search_bar.on_debounced()
+    _wait(app, lambda: window._shown_request == window.engine.searches.latest, 120_000)
+
+    log = home / "writer.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "tests.bench.shared_writer", "--writer", str(work), str(args.seconds),
+                             str(args.rate), str(log)], cwd=ROOT)
+    gaps: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        gaps.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
+        last[0] = now
+
+    timer = QTimer()
+    timer.setTimerType(Qt.TimerType.PreciseTimer)
+    timer.setInterval(TICK_MS)
+    timer.timeout.connect(tick)
+    checks = {"searches": 0, "exact_checked": 0, "exact_first": 0, "misses": []}
+    expected: list[str | None] = [None]
+
+    def added_before(age: float) -> str | None:
+        if not log.exists():
+            return None
+        lines = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines() if x.strip()]
+        ready = [x["added"] for x in lines if time.time() - x["t"] >= age]
+        return ready[-1] if ready else None
+
+    def next_query(_request_id: int = 0) -> None:
+        if expected[0] is not None:
+            checks["exact_checked"] += 1
+            top = window.model.result(0)
+            if top is not None and top.name == expected[0]:
+                checks["exact_first"] += 1
+            else:
+                checks["misses"].append(expected[0])
+        checks["searches"] += 1
+        name = added_before(SETTLE_S) if checks["searches"] % 2 == 0 else None
+        expected[0] = name
+        window.search_bar.edit.setText(name or QUERIES[checks["searches"] % len(QUERIES)])
+        window.search_bar.on_debounced()
+
+    window.results_shown.connect(next_query)
+    timer.start()
+    start = time.perf_counter()
+    next_query()
+    _wait(app, lambda: proc.poll() is not None, int(args.seconds * 1000) + 120_000)
+    timer.stop()
+    window.results_shown.disconnect(next_query)
+    elapsed = time.perf_counter() - start
+    mirror = vector_index.mirror_for(window.engine.worker.graph.db, "entity_embeddings")
+    commits = sum(1 for _ in log.read_text(encoding="utf-8").splitlines()) * 3
+    result = {
+        "entities": args.entities, "seconds": round(elapsed, 1), "rate": args.rate, "approx_outside_commits": commits,
+        "ticks": len(gaps), "worst_ms": round(max(gaps, default=0.0), 2), "p99_ms": round(percentile(gaps, 99), 2),
+        "p50_ms": round(percentile(gaps, 50), 2), "searches": checks["searches"],
+        "exact_checked": checks["exact_checked"], "exact_first": checks["exact_first"], "misses": checks["misses"][:10],
+        "mirror_full_loads": mirror.loads, "mirror_followed": mirror.follows,
+        "load_average_1min": round(os.getloadavg()[0], 2),
+    }
+    window.close()
+    OUT_DIR.mkdir(exist_ok=True)
+    (OUT_DIR / "shared_writer.json").write_text(json.dumps(result, indent=2), encoding="utf-8")
+    md = ("# The app while another program writes\n\n"
+          f"{args.entities} entities; another process commits {args.rate:g} times a second for {args.seconds:g} s while "
+          "the window searches without pause.\n\n| measure | value |\n|---|---|\n"
+          + "\n".join(f"| {k} | {v} |" for k, v in result.items())
+          + "\n\nCommand: `.venv/bin/python -m tests.bench.shared_writer`\n")
+    (OUT_DIR / "shared_writer.md").write_text(md, encoding="utf-8")
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
