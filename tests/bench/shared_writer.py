@@ -147,6 +147,49 @@ def main() -> int:
         window.search_bar.edit.setText(name or QUERIES[checks["searches"] % len(QUERIES)])
         window.search_bar.on_debounced()
 
+    # Time spent inside the window's own handlers: what our code costs the UI thread, apart from
+    # the scheduler and the GIL on a busy machine.
+    handler_ms: dict[str, list[float]] = {}
+    for name in ("on_results_ready", "on_catalog_delta", "on_outside_changes", "on_own_changes", "rerun_search",
+                 "load_entity"):
+        original = getattr(window, name)
+
+        def timed(*a, _original=original, _name=name):
+            t0 = time.perf_counter()
+            try:
+                return _original(*a)
+            finally:
+                handler_ms.setdefault(_name, []).append((time.perf_counter() - t0) * 1000)
+
+        setattr(window, name, timed)
+    w = window.engine.worker
+    for signal, name in ((w.catalog_delta, "on_catalog_delta"), (w.outside_changes, "on_outside_changes")):
+        signal.disconnect()
+        signal.connect(getattr(window, name))
+    window.engine.results_ready.disconnect()
+    window.engine.results_ready.connect(window.on_results_ready)
+    status_say = window.status.say
+
+    def timed_say(*a):
+        t0 = time.perf_counter()
+        try:
+            return status_say(*a)
+        finally:
+            handler_ms.setdefault("status.say", []).append((time.perf_counter() - t0) * 1000)
+
+    window.status.say = timed_say
+    for obj, name in ((window.engine.worker, "interrupt"), (window.engine, "run"), (window.search_bar, "text")):
+        original = getattr(obj, name)
+
+        def timed_call(*a, _original=original, _name=name, **kw):
+            t0 = time.perf_counter()
+            try:
+                return _original(*a, **kw)
+            finally:
+                handler_ms.setdefault(_name, []).append((time.perf_counter() - t0) * 1000)
+
+        setattr(obj, name, timed_call)
+
     window.results_shown.connect(next_query)
     timer.start()
     start = time.perf_counter()
@@ -163,6 +206,9 @@ def main() -> int:
         "p50_ms": round(percentile(gaps, 50), 2), "searches": checks["searches"],
         "exact_checked": checks["exact_checked"], "exact_first": checks["exact_first"], "misses": checks["misses"][:10],
         "mirror_full_loads": mirror.loads, "mirror_followed": mirror.follows,
+        "handlers_max_ms": {k: round(max(v), 2) for k, v in handler_ms.items()},
+        "handlers_p99_ms": {k: round(percentile(v, 99), 2) for k, v in handler_ms.items()},
+        "handler_calls": {k: len(v) for k, v in handler_ms.items()},
         "load_average_1min": round(os.getloadavg()[0], 2),
     }
     window.close()

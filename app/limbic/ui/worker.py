@@ -9,6 +9,7 @@ also follows the file's change log, so commits by other programs reach the windo
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -461,6 +462,7 @@ class Engine(QObject):
         what: str = "working",
         job: str = "",
         interruptible: bool = False,
+        with_ticket: bool = False,
     ) -> int:
         """Run ``fn(graph, *args)`` on the engine's thread; ``on_done(value)`` follows on this thread.
 
@@ -468,9 +470,11 @@ class Engine(QObject):
         and its result is dropped either way (an ``interruptible`` one is also stopped inside
         SQLite). ``job`` (a title) makes it a long job: progress is shown, the Cancel button stops
         it, ``fn`` gets a ``JobContext`` as its last argument, and ``job_done`` reports its end.
-        Returns the ticket.
+        ``with_ticket`` calls ``on_done(ticket, value)``. Returns the ticket.
         """
         ticket = self.keyed.next(key)
+        if with_ticket and on_done is not None:
+            on_done = functools.partial(on_done, ticket)
         self._callbacks[ticket] = (key, on_done, on_failed, bool(job))
         if job:
             self.worker.clear_cancel()
@@ -481,12 +485,8 @@ class Engine(QObject):
 
     def search(self, query: str, entity_type: str = "") -> int:
         """Queue a search; its results arrive as ``results_ready`` unless a newer one was asked for."""
-        holder: list[int] = []
-        ticket = self.run("search", self.worker.search_op, query, entity_type, what="searching", interruptible=True,
-                          on_done=lambda response: self.results_ready.emit(holder[0], response),
-                          on_failed=self._search_failed)
-        holder.append(ticket)
-        return ticket
+        return self.run("search", self.worker.search_op, query, entity_type, what="searching", interruptible=True,
+                        on_done=self.results_ready.emit, on_failed=self._search_failed, with_ticket=True)
 
     def _search_failed(self, failure: Failure) -> None:
         if failure.message != NO_GRAPH:  # the window already says why no file is open
