@@ -273,6 +273,15 @@ def cmd_restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    # Only protocol messages may reach standard output: the SDK moves it aside while serving, and
+    # everything Limbic logs goes to standard error (which MCP clients keep in their logs).
+    from limbic.mcp.server import serve
+
+    logging.getLogger("limbic").setLevel(logging.INFO)
+    return serve(_db_path(args), config.model_dir_override(), load_model=not args.no_model)
+
+
 def cmd_gui(args: argparse.Namespace) -> int:
     from limbic.ui.app import run
 
@@ -321,6 +330,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("restore", parents=[common], help="replace the graph with a backup (the current state is backed up first)")
     p.add_argument("backup", help="a backup file, as `limbic backup --list` shows")
     p.set_defaults(func=cmd_restore)
+
+    p = sub.add_parser("mcp", parents=[common], help="serve the graph to an AI assistant (MCP over stdio)")
+    p.add_argument("--no-model", action="store_true", help="do not load the model: search uses full text only")
+    p.set_defaults(func=cmd_mcp)
 
     p = sub.add_parser("eval", parents=[common], help="nDCG@10 and Recall@100 on a BEIR collection")
     p.add_argument("corpus")
