@@ -42,6 +42,9 @@ step "deb: contents, linkage against the installed system, size"
 step "deb: the installed limbic --smoke"
 (cd "$tmp" && /usr/bin/limbic --smoke)
 
+step "deb: the installed limbic mcp answers initialize, tools/list, a write and a hybrid search over stdio"
+(cd "$tmp" && "$PY" "$ROOT/packaging/mcp_handshake.py" --exe /usr/bin/limbic)
+
 step "deb: the installed app on an X server (Xvfb, Qt's xcb plugin): start-up time"
 command -v xvfb-run >/dev/null || $SUDO apt-get install -y -qq xvfb xauth >"$tmp/apt.log" 2>&1 || true
 if command -v xvfb-run >/dev/null; then

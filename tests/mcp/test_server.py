@@ -3,7 +3,9 @@ and its update notifications (after this server's writes and after another conne
 
 from __future__ import annotations
 
+import os
 import warnings
+from pathlib import Path
 
 import anyio
 import pytest
@@ -208,3 +210,19 @@ def test_listen_stream_and_full_text_fallback_on_the_2026_protocol(tmp_path):
                 assert event.uri == URI
 
     anyio.run(scenario)
+
+
+def test_the_package_check_client_speaks_to_the_server():
+    """packaging/mcp_handshake.py (run by `make package-test` on the installed .deb) against this tree."""
+    import subprocess
+    import sys
+
+    from tests.mcp.conftest import APP
+
+    script = Path(__file__).resolve().parents[2] / "packaging" / "mcp_handshake.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--", sys.executable, "-m", "limbic"],
+        env={**os.environ, "PYTHONPATH": APP}, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "10 tools, search mode hybrid" in done.stdout
