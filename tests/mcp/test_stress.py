@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 
 import anyio
@@ -31,7 +32,7 @@ EDITOR_EDITS = 100
 WITH_MODEL = os.environ.get("LIMBIC_MCP_STRESS_MODEL") == "1"
 
 
-def editor(db_path, done: list[str], stale: list[int]) -> None:
+def editor(db_path, done: list[str], stale: list[int], finished: threading.Event) -> None:
     """The person: open an entity, think a little (the assistant writes meanwhile), add a note, save."""
     rng = random.Random(7)
     embedder = None
@@ -44,7 +45,15 @@ def editor(db_path, done: list[str], stale: list[int]) -> None:
         for k in range(EDITOR_EDITS):
             name = SHARED[k % len(SHARED)]
             draft = EntityDraft.from_view(load_view(graph, name))
-            time.sleep(rng.uniform(0.0, 0.03))
+            if k % 2 == 0:
+                # Half the time the person is slow: the assistant writes to the entity before the save.
+                deadline = time.monotonic() + 1.0
+                while time.monotonic() < deadline and not finished.is_set() and graph.db.scalar(
+                    "SELECT revision FROM entities WHERE name = ?", (name,)
+                ) == draft.base.entity.revision:
+                    time.sleep(0.005)
+            else:
+                time.sleep(rng.uniform(0.0, 0.03))
             text = f"editor note {k}"
             draft.observations.append((None, text))
             if k % 10 == 0:
@@ -62,6 +71,7 @@ def test_assistant_and_editor_write_the_same_entities(tmp_path):
     expected: dict[str, set[str]] = {name: set() for name in SHARED}
     editor_done: list[str] = []
     stale: list[int] = []
+    finished = threading.Event()  # the assistant is done: the editor stops waiting for its writes
     timing = {}
 
     async def assistant(c) -> None:
@@ -83,7 +93,7 @@ def test_assistant_and_editor_write_the_same_entities(tmp_path):
         async with connect(db_path, model=WITH_MODEL) as c:
             await ok(c, "create_entities", entities=[{"name": n, "entityType": "Shared", "observations": []} for n in SHARED])
             async with anyio.create_task_group() as tg:
-                tg.start_soon(anyio.to_thread.run_sync, editor, db_path, editor_done, stale)
+                tg.start_soon(anyio.to_thread.run_sync, editor, db_path, editor_done, stale, finished)
                 await assistant(c)
             graph = await ok(c, "read_graph", limit=1000)
         return graph
