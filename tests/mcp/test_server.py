@@ -111,9 +111,11 @@ def test_every_tool_with_the_model(tmp_path):
     try:
         accessed = dict(db.execute(
             "SELECT e.name, a.access_count FROM entity_access a JOIN entities e ON e.id = a.entity_id"))
+        origins = {r[0] for r in db.execute("SELECT origin FROM change_log")}
     finally:
         db.close()
     assert accessed.get("Ticket LMB-1042", 0) >= 1 and accessed.get("Limbic", 0) >= 1
+    assert origins == {"assistant"}  # the app says "… added by an assistant"
 
 
 def test_bad_input_gets_one_sentence_and_changes_nothing(tmp_path):
