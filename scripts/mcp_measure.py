@@ -40,6 +40,7 @@ def build(path: Path, n: int) -> None:
                 batch.append({"name": f"Entity {i:06d}", "entityType": f"Type{i % 12}",
                               "observations": [" ".join(words), f"ticket LMB-{i}", f"seen in {WORDS[i % 16]} {i % 97}"]})
             memory.create_entities(g, batch)
+        for start in range(0, n, 1000):
             memory.create_relations(g, [{"from": f"Entity {i:06d}", "to": f"Entity {(i * 31 + 7) % n:06d}",
                                          "relationType": "relates to"} for i in range(start, min(n, start + 1000))])
     finally:
