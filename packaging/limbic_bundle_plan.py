@@ -42,6 +42,14 @@ EXCLUDED_MODULES = [
     "onnxruntime.transformers",
     "onnxruntime.training",
     "numpy.f2py",
+    # Pulled in by the MCP SDK's client and auth code, which `limbic mcp` never runs (a served session
+    # imports none of them): JSON-schema validation of results, JWT, cffi's C parser.
+    "jsonschema",
+    "jsonschema_specifications",
+    "referencing",
+    "rpds",
+    "jwt",
+    "pycparser",
     # Qt modules the app does not use (PySide6-Essentials ships them; their hooks would pull libraries).
     *(
         f"PySide6.{m}"
