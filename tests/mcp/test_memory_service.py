@@ -74,6 +74,11 @@ def test_search_nodes_and_open_nodes_match_the_reference(text_graph):
     assert [e["name"] for e in found["entities"]] == ["Émile"]
     assert found["relations"] == [rel("Émile", "Oslo", "visited")]  # one end among the found is enough
     assert [e["name"] for e in memory.search_nodes(g, "éMILE")["entities"]] == ["Émile"]  # not only ASCII
+    memory.create_entities(g, [ent("Temperature", "Unit", ["300 \u212a"]), ent("\u0130zmir", "Place")])
+    # The two characters whose lower case is ASCII (Kelvin sign, dotted capital I) match as in JavaScript.
+    assert [e["name"] for e in memory.search_nodes(g, "300 k")["entities"]] == ["Temperature"]
+    assert [e["name"] for e in memory.search_nodes(g, "izmir")["entities"]] == []  # "i̇zmir": i + combining dot
+    assert [e["name"] for e in memory.search_nodes(g, "\u0069\u0307zmir")["entities"]] == ["\u0130zmir"]
     assert [e["name"] for e in memory.search_nodes(g, "city")["entities"]] == ["Oslo", "Rome"]
     opened = memory.open_nodes(g, ["Rome", "Émile", "missing"])
     assert [e["name"] for e in opened["entities"]] == ["Émile", "Rome"]  # the graph's order, as the reference
