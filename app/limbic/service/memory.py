@@ -367,12 +367,11 @@ def search_nodes(graph: Graph, query: Any) -> dict:
     """
     needle = _query_arg(query).lower()
     _ensure_lower(graph)
-    contains = _contains_sql(needle.isascii())
     ids = [
         r[0]
         for r in graph.db.execute(
-            f"SELECT id FROM entities e WHERE {contains.format(col='e.name')} OR {contains.format(col='e.entity_type')} "
-            f"OR EXISTS (SELECT 1 FROM observations o WHERE o.entity_id = e.id AND {contains.format(col='o.content')}) "
+            "SELECT id FROM entities e WHERE instr(limbic_lower(e.name), ?1) OR instr(limbic_lower(e.entity_type), ?1) "
+            "OR EXISTS (SELECT 1 FROM observations o WHERE o.entity_id = e.id AND instr(limbic_lower(o.content), ?1)) "
             "ORDER BY id",
             (needle,),
         )
@@ -385,22 +384,6 @@ def search_nodes(graph: Graph, query: Any) -> dict:
             "Use a more specific query, or search for the best matches first."
         )
     return result
-
-
-# The only characters outside ASCII whose lower case holds an ASCII letter: İ (to "i̇") and the
-# Kelvin sign K (to "k"). For an ASCII query, SQLite's own lower() (ASCII only, and fast) finds the
-# same texts as Unicode lower case everywhere else, so only texts holding one of these two need it.
-_ASCII_LOWER_EXCEPTIONS = "\u0130\u212a"
-
-
-def _contains_sql(ascii_needle: bool) -> str:
-    """SQL for "the column, in lower case, contains ?1", as the reference's toLowerCase/includes."""
-    if not ascii_needle:
-        return "instr(limbic_lower({col}), ?1)"
-    return (
-        "(instr(lower({col}), ?1) OR ({col} GLOB '*[" + _ASCII_LOWER_EXCEPTIONS + "]*' "
-        "AND instr(limbic_lower({col}), ?1)))"
-    )
 
 
 def _ensure_lower(graph: Graph) -> None:
