@@ -38,9 +38,18 @@ def try_load_model(model_dir: Path | None) -> tuple[Embedder | None, str | None]
         return None, str(exc)
 
 
-def open_graph(path: Path | str, model_dir: Path | None = None, load_model: bool = True, readonly: bool = False) -> OpenGraph:
-    """Open (or create) a graph; without a usable model it still opens for editing and full text."""
+def open_graph(
+    path: Path | str, model_dir: Path | None = None, load_model: bool = True, readonly: bool = False,
+    origin: str | None = None,
+) -> OpenGraph:
+    """Open (or create) a graph; without a usable model it still opens for editing and full text.
+
+    ``origin`` names the writer in the change log from the first write on (a change of model
+    re-creates the vector table while the file opens).
+    """
     db = Database(path, readonly=readonly)
+    if origin:
+        db.origin = origin
     try:
         graph = Graph(db)
         error = None

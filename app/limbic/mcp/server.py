@@ -79,13 +79,12 @@ class GraphHost:
         from limbic.engine.session import open_graph
 
         try:
-            self.opened = open_graph(self.db_path, self.model_dir, load_model=self.load_model)
+            self.opened = open_graph(self.db_path, self.model_dir, load_model=self.load_model, origin=ORIGIN_ASSISTANT)
         except LimbicError as exc:
             self.open_error = str(exc)
             logger.error("cannot open the graph: %s", exc)
             return
         db = self.opened.graph.db
-        db.origin = ORIGIN_ASSISTANT
         self.model_error = self.opened.model_error if self.load_model else "the model was not loaded (--no-model)"
         if db.readonly_note:
             logger.warning("%s", db.readonly_note)
