@@ -228,3 +228,19 @@ def test_the_package_check_client_speaks_to_the_server():
     )
     assert done.returncode == 0, done.stderr
     assert "10 tools, search mode hybrid" in done.stdout
+
+
+def test_a_file_that_is_not_a_graph_gets_one_sentence_and_is_left_alone(tmp_path):
+    db_path = tmp_path / "notes.db"
+    content = b"plain text notes, not a database; " * 10
+    db_path.write_bytes(content)
+
+    async def scenario():
+        async with connect(db_path, model=False) as c:
+            is_error, text, _ = await call(c, "create_entities", entities=[ent("Ada")])
+            assert is_error and text.endswith("is not a Limbic database (it is not an SQLite file) or is damaged.")
+            with pytest.raises(MCPError, match="is not a Limbic database"):
+                await c.read_resource(URI)
+
+    anyio.run(scenario)
+    assert db_path.read_bytes() == content
