@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from limbic.engine.errors import ValidationError
 from limbic.service import memory
 
 
@@ -166,13 +167,13 @@ TOOLS_BY_NAME = {t.name: t for t in TOOLS}
 
 
 def arguments_for(spec: ToolSpec, arguments: dict) -> list:
-    """The service function's arguments, in order, from a call's arguments (missing ones are None)."""
-    unknown = sorted(set(arguments) - set(spec.input_schema["properties"]))
-    if unknown:
-        raise memory.ValidationError(f"{spec.name} takes no argument “{unknown[0]}”.")
+    """The service function's arguments, in order, from a call's arguments (missing ones are None).
+
+    Arguments the tool does not know are ignored, as the reference server's schemas strip them.
+    """
     for key in spec.input_schema["required"]:
         if key not in arguments:
-            raise memory.ValidationError(f"{spec.name} needs the argument “{key}”.")
+            raise ValidationError(f"{spec.name} needs the argument “{key}”.")
     return [arguments.get(key) for key in spec.input_schema["properties"]]
 
 
