@@ -60,7 +60,7 @@ async def session(db: Path) -> None:
             print(f"> {tool} {short(arguments, 90)}")
             print(f"< {'ERROR ' if result.is_error else ''}{short(answer, 240)}")
         graph = json.loads((await client.read_resource("memory://knowledge-graph")).contents[0].text)
-        print(f"> resources/read memory://knowledge-graph")
+        print("> resources/read memory://knowledge-graph")
         print(f"< {len(graph['entities'])} entities, {len(graph['relations'])} relations: {short(graph, 200)}")
 
 
