@@ -260,7 +260,7 @@ def rank(
         temp = scoring.temporal(signals.hours_since(s.last_access or s.created_at, now), params)
         pairs = [(count, signals.hours_since(last, now)) for other, (count, last) in s.cooc.items() if other != cand.entity_id]
         cooc = scoring.cooc_boost(pairs, params)
-        score = scoring.limbic_score(base, imp, temp, cooc, params)
+        score = scoring.limbic_score(base, imp, temp, cooc, params) * scoring.status_factor(s.status)
         out.append(
             SearchResult(
                 cand.entity_id, "", "", [], score, base, imp, temp, cooc, cand.distance, cand.rrf_score,
