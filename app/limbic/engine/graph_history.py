@@ -294,7 +294,7 @@ class GraphHistory:
             self.db.execute(
                 "INSERT INTO relations(from_entity, to_entity, relation_type, context, active, created_at, ended_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (a, b, rtype, context, int(active), clean_stamp(created_at) or _g.now_utc(), None if active else ended or _g.now_utc()),
+                (a, b, rtype, context, int(active), clean_stamp(created_at) or _g.now_utc(), None if active else ended),
             )
             self._touch_keep_date(a)
             self.db.note("relations", (a, b))
