@@ -194,3 +194,33 @@ def test_export_then_import_gives_back_the_same_graph(text_graph, tmp_path):
     with pytest.raises(ImportInputError, match="already holds notes"):
         export_markdown(text_graph, out)
     other.db.close()
+
+
+def test_real_vault_exported_and_imported_again_is_the_same_graph(text_graph, tmp_path):
+    from limbic.engine.db import Database
+    from limbic.engine.graph import Graph
+
+    import_path(text_graph, VAULT)
+    export_markdown(text_graph, tmp_path / "out")
+    other = Graph(Database(tmp_path / "other.db"))
+    import_path(other, tmp_path / "out")
+
+    def core(graph):
+        state = graph_state(graph, usage=False)
+        for e in state["entities"].values():
+            e["observations"] = [o[:2] for o in e["observations"]]
+        return state
+
+    assert core(other) == core(text_graph)
+    other.db.close()
+
+
+def test_a_graph_cannot_import_itself(tmp_path):
+    from limbic.engine.db import Database
+    from limbic.engine.graph import Graph
+
+    graph = Graph(Database(tmp_path / "g.db"))
+    graph.upsert_entity("A", None, ["x"])
+    with pytest.raises(ImportInputError, match="is the graph that is open"):
+        import_path(graph, tmp_path / "g.db")
+    graph.db.close()

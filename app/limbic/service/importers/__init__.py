@@ -142,6 +142,8 @@ def import_path(graph: Graph, path, progress: Progress | None = None, cancelled=
     path = Path(path)
     if graph.db.readonly:
         raise ImportInputError(graph.db.readonly_note or f"{graph.db.path} is open read-only; nothing was imported.")
+    if str(graph.db.path) != ":memory:" and path.exists() and path.resolve() == graph.db.path.resolve():
+        raise ImportInputError(f"{path} is the graph that is open; it cannot be imported into itself.")
     kind = kind or detect_kind(path)
     if kind == "seed":
         from limbic.service.importers.seed_db import import_seed_db

@@ -110,21 +110,29 @@ def _links_in(text: str, rtype: str) -> tuple[list[Link], int]:
 
 
 def _blocks(body: str) -> list[str]:
-    """Paragraphs and list items (each its own block), fenced code kept whole; headings dropped."""
+    """Paragraphs and list items (each its own block, with its indented lines, nested items and code),
+    fenced code kept whole; headings dropped."""
     blocks: list[str] = []
     para: list[str] = []
     item: list[str] | None = None
     item_indent = 0
+    item_fence = False
     fence: list[str] | None = None
 
     def flush():
-        nonlocal para, item
+        nonlocal para, item, item_fence
         if item is not None:
             blocks.append("\n".join(item).strip())
-            item = None
+            item, item_fence = None, False
         if para:
             blocks.append("\n".join(para).strip())
             para = []
+
+    def indented(line: str) -> bool:
+        return line.startswith(" " * max(2, item_indent)) or line.startswith("\t")
+
+    def dedent(line: str) -> str:
+        return line[item_indent:] if line.startswith(" " * item_indent) else line.lstrip()
 
     lines = body.split("\n")
     for i, line in enumerate(lines):
@@ -134,6 +142,17 @@ def _blocks(body: str) -> list[str]:
                 blocks.append("\n".join(fence).strip())
                 fence = None
             continue
+        if item is not None and (item_fence or indented(line)):
+            text = dedent(line) if line.strip() else ""
+            item.append(text)
+            if FENCE.match(text):
+                item_fence = not item_fence
+            continue
+        if item is not None and not line.strip():
+            nxt = next((x for x in lines[i + 1 :] if x.strip()), "")
+            if indented(nxt):
+                item.append("")
+                continue
         if FENCE.match(line):
             flush()
             fence = [line]
@@ -142,18 +161,10 @@ def _blocks(body: str) -> list[str]:
         if m:
             flush()
             item, item_indent = [m.group(2)], len(m.group(1)) + 2
+            if FENCE.match(m.group(2)):
+                item_fence = True
             continue
-        if not line.strip():
-            nxt = next((x for x in lines[i + 1 :] if x.strip()), "")
-            if item is not None and nxt.startswith(" " * max(2, item_indent)) and not LIST_ITEM.match(nxt):
-                item.append("")
-                continue
-            flush()
-            continue
-        if item is not None and (line.startswith(" " * max(2, item_indent)) or line.startswith("\t")):
-            item.append(line[item_indent:] if line.startswith(" " * item_indent) else line.strip())
-            continue
-        if HEADING.match(line):
+        if not line.strip() or HEADING.match(line):
             flush()
             continue
         if item is not None:
