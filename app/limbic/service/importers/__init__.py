@@ -162,7 +162,22 @@ def import_path(graph: Graph, path, progress: Progress | None = None, cancelled=
     return import_file(graph, path, progress=progress, cancelled=cancelled, embed=embed)
 
 
-def import_job(graph: Graph, path: str, job) -> str:
-    """``Engine.run(..., job=...)`` form: the report as one sentence for the status bar."""
-    result = import_path(graph, path, progress=job.progress, cancelled=job.cancelled)
-    return f"Imported {Path(path).name}: {result.describe()}"
+def import_any(graph: Graph, path: str, job=None):
+    """``Engine.run(..., job=...)`` form: import whatever ``path`` is; the result has ``describe()``."""
+    from limbic.service.files import refuse_graph_file
+
+    refuse_graph_file(graph, Path(path), "imported")
+    return import_path(graph, path, progress=job.progress if job else None, cancelled=job.cancelled if job else None)
+
+
+def export_job(graph: Graph, fmt: str, folder: str, job) -> str:
+    """``Engine.run(..., job=...)`` form of the folder exports: one sentence for the status bar."""
+    if fmt == "markdown":
+        from limbic.service.importers.markdown_export import export_markdown
+
+        n = export_markdown(graph, Path(folder), progress=job.progress)
+        return f"Exported {n} notes to {folder}."
+    from limbic.service.importers.csv_io import export_csv
+
+    entities, relations = export_csv(graph, Path(folder))
+    return f"Exported {entities} entity rows and {relations} relation rows to {folder}."
