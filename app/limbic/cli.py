@@ -135,7 +135,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     try:
         _embed_pending(opened.graph)
         params = ScoringParams.from_overrides(config.load_settings().scoring)
-        response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params)
+        response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params,
+                          status=getattr(args, "status", None))
         if args.json:
             print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
             return 0
@@ -327,6 +328,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-record", action="store_true", help="do not record access signals")
+    p.add_argument("--status", choices=["active", "paused", "done", "archived"], help="only entities with this status")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("info", parents=[common], help="file, counts, model, schema version")

@@ -227,3 +227,17 @@ def test_the_source_file_is_not_written(text_graph, tmp_path):
     before = src.read_bytes()
     import_seed_db(text_graph, src)
     assert src.read_bytes() == before and not (tmp_path / "memory.db-wal").exists()
+
+
+def test_status_filter_and_a_consistent_index_after_import(text_graph, tmp_path):
+    from limbic.engine.check import check_graph
+
+    import_seed_db(text_graph, make_seed(tmp_path / "memory.db"))
+    assert [r.name for r in search(text_graph, "Proyecto", record=False, status="archived").results] == ["Viejo blog"]
+    assert {r.name for r in search(text_graph, "Proyecto", record=False).results} == {"CachorroSpace", "Viejo blog"}
+    # The full-text rows hold current observations and reflections, and `limbic check` agrees.
+    row = text_graph.db.one("SELECT obs_text FROM entity_fts WHERE rowid = ?", (text_graph.entity_id("CachorroSpace"),))
+    assert "purple" not in row[0] and "paleta serena" in row[0]
+    assert check_graph(text_graph.db).consistent
+    text_graph.supersede_observation(text_graph.get_entity("Ana Pérez").observations[0].id, "Diseñó el índice y la fusión")
+    assert check_graph(text_graph.db).consistent
