@@ -58,7 +58,7 @@ def test_vault_through_the_folder_menu(qtbot, window):
         w.import_folder_action.trigger()
     assert ended.args == ["import", True], w.status.last_message
     assert "13 linked notes do not exist" in w.status.last_message
-    qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 10 and "Core Statuses" in w.catalog.names)
+    qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 10 and "Core Statuses" in w.catalog.names.values())
 
 
 def test_a_folder_that_cannot_be_imported_is_one_sentence(qtbot, window, tmp_path):

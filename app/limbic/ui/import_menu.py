@@ -37,4 +37,10 @@ class ImportMenuMixin:
 
     def on_status_requested(self, entity_id: int, status: str) -> None:
         self.engine.run("status", set_status, entity_id, status, what="changing the status",
-                        on_done=lambda eid: self.engine.load_entity(eid))
+                        on_done=self._on_status_saved)
+
+    def _on_status_saved(self, entity_id: int) -> None:
+        """Show the saved status (and the new updated time); unsaved edits in the editor are left alone."""
+        if self.editor.entity_id == entity_id and not self.editor.is_dirty():
+            self._navigating = True  # a reload, not a visit
+            self.load_entity(entity_id)
