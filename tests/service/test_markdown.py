@@ -224,3 +224,21 @@ def test_a_graph_cannot_import_itself(tmp_path):
     with pytest.raises(ImportInputError, match="is the graph that is open"):
         import_path(graph, tmp_path / "g.db")
     graph.db.close()
+
+
+def test_front_matter_subset_reads_what_vaults_write_and_writes_what_it_reads():
+    from limbic.service.importers import frontmatter
+
+    block, body, line = frontmatter.split(
+        "---\ntitle: 'It''s here'\ntags: [a, \"b, c\", d]\naliases:\n  - One\n  - \"Two: 2\"\n"
+        "publish: true\nempty:\nrelated: \"[[X]]\"  # a comment\n---\nBody\n"
+    )
+    assert body == "Body\n" and line == 11
+    assert frontmatter.parse(block) == {
+        "title": "It's here", "tags": ["a", "b, c", "d"], "aliases": ["One", "Two: 2"], "publish": True,
+        "empty": None, "related": "[[X]]",
+    }
+    values = {"name": 'a "quoted" name: yes', "type": "T", "aliases": ["x", "y: z"], "status": "done"}
+    text = frontmatter.dump(values)
+    block, _, _ = frontmatter.split(text + "body")
+    assert frontmatter.parse(block) == values
