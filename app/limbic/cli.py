@@ -78,17 +78,35 @@ def _embed_pending(graph) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from limbic.engine.jsonl import import_file
+    from limbic.service.importers import KIND_NAMES, detect_kind, import_path
 
+    kind = getattr(args, "kind", None) or detect_kind(Path(args.file))  # a bad path is refused before opening
     opened = _open(args)
     try:
         _refuse_readonly(opened.graph)
         bar = TerminalProgress()
-        summary = import_file(opened.graph, Path(args.file), progress=bar)
+        summary = import_path(opened.graph, Path(args.file), progress=bar, kind=kind)
         bar.finish()
-        print(f"Imported {args.file}: {summary.describe()}")
+        print(f"Imported {args.file} ({KIND_NAMES[kind]}): {summary.describe()}")
     finally:
         opened.close()
+    return 0
+
+
+def _export_folder(args: argparse.Namespace, graph) -> int:
+    """``--format markdown|csv``: files into a folder."""
+    if not args.output:
+        raise LimbicError(f"--format {args.format} writes a folder of files: name it with -o FOLDER.")
+    if args.format == "markdown":
+        from limbic.service.importers.markdown_export import export_markdown
+
+        n = export_markdown(graph, Path(args.output))
+        print(f"Exported {n} notes to {args.output}", file=sys.stderr)
+    else:
+        from limbic.service.importers.csv_io import export_csv
+
+        entities, relations = export_csv(graph, Path(args.output))
+        print(f"Exported {entities} entity rows and {relations} relation rows to {args.output}", file=sys.stderr)
     return 0
 
 
@@ -97,6 +115,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     opened = _open(args, load_model=False)
     try:
+        if getattr(args, "format", "jsonl") != "jsonl":
+            return _export_folder(args, opened.graph)
         if args.output:
             n = export_file(opened.graph, Path(args.output))
             print(f"Exported {n} lines to {args.output}", file=sys.stderr)
@@ -115,7 +135,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     try:
         _embed_pending(opened.graph)
         params = ScoringParams.from_overrides(config.load_settings().scoring)
-        response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params)
+        response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params,
+                          status=getattr(args, "status", None))
         if args.json:
             print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
             return 0
@@ -298,12 +319,17 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--db", default=argparse.SUPPRESS, help="the graph file")
 
-    p = sub.add_parser("import", parents=[common], help="import a memory JSONL file (idempotent)")
+    p = sub.add_parser(
+        "import", parents=[common],
+        help="import a memory JSONL file, a memory engine database, a folder of Markdown notes or CSV files (idempotent)",
+    )
     p.add_argument("file")
+    p.add_argument("--kind", choices=["jsonl", "seed", "markdown", "csv"], help="what PATH is (default: recognised)")
     p.set_defaults(func=cmd_import)
 
-    p = sub.add_parser("export", parents=[common], help="export the graph as memory JSONL")
-    p.add_argument("-o", "--output", help="write to this file instead of standard output")
+    p = sub.add_parser("export", parents=[common], help="export the graph as memory JSONL, Markdown notes or CSV")
+    p.add_argument("-o", "--output", help="write to this file (a folder for markdown and csv) instead of standard output")
+    p.add_argument("--format", choices=["jsonl", "markdown", "csv"], default="jsonl", help="default: jsonl")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("search", parents=[common], help="hybrid search")
@@ -311,6 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-record", action="store_true", help="do not record access signals")
+    p.add_argument("--status", choices=["active", "paused", "done", "archived"], help="only entities with this status")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("info", parents=[common], help="file, counts, model, schema version")

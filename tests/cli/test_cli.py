@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from limbic.cli import main
+from limbic.engine.db import SCHEMA_VERSION
 
 ROWS = [
     {"type": "entity", "name": "Limbic", "entityType": "Project", "observations": ["Desktop knowledge graph app"]},
@@ -40,11 +41,13 @@ def test_import_search_export_info(tmp_path, memory_file, capsys):
 
     out = tmp_path / "out.jsonl"
     assert main(["--db", db, "export", "-o", str(out)]) == 0
-    assert [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()] == ROWS
+    reference = {"type", "name", "entityType", "observations", "from", "to", "relationType"}
+    lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [{k: v for k, v in x.items() if k in reference} for x in lines] == ROWS  # plus Limbic's extra keys
 
     assert main(["--db", db, "info"]) == 0
     info = capsys.readouterr().out
-    for needle in ("entities: 3", "relations: 1", "all-MiniLM-L6-v2", "dimension: 384", "schema: 2"):
+    for needle in ("entities: 3", "relations: 1", "all-MiniLM-L6-v2", "dimension: 384", f"schema: {SCHEMA_VERSION}"):
         assert needle in info
 
 

@@ -109,10 +109,13 @@ def iter_sources(db: Database) -> Iterator[EntitySource]:
         ids = [r[0] for r in rows]
         marks = ",".join("?" * len(ids))
         obs: dict[int, list[str]] = {i: [] for i in ids}
+        current = " AND superseded_at IS NULL" if db.has_history() else ""
         for entity_id, content in db.execute(
-            f"SELECT entity_id, content FROM observations WHERE entity_id IN ({marks}) ORDER BY id", ids
+            f"SELECT entity_id, content FROM observations WHERE entity_id IN ({marks}){current} ORDER BY id", ids
         ):
             obs[entity_id].append(content)
+        for entity_id, texts in index.reflection_texts(db, ids).items():
+            obs[entity_id].extend(texts)
         rels: dict[int, list[tuple[str, str]]] = {i: [] for i in ids}
         for entity_id, rtype, target in db.execute(
             "SELECT r.from_entity, r.relation_type, e.name FROM relations r JOIN entities e ON e.id = r.to_entity "

@@ -21,7 +21,7 @@ from limbic.engine.errors import DatabaseError
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_MS = 5_000
 # A write waits this long in all for another process to finish its own (each attempt waits
 # BUSY_TIMEOUT_MS inside SQLite, then backs off): "database is locked" never reaches the user.
@@ -110,7 +110,31 @@ CREATE TABLE IF NOT EXISTS change_log (
 INSERT OR IGNORE INTO meta(key, value) VALUES ('change_epoch', lower(hex(randomblob(8))));
 """
 
-_MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3]
+# v4: what the seed engine knew and Limbic kept nowhere, so its files import without loss.
+# An observation replaced by a newer one stays as history (superseded_by points at the newer,
+# superseded_at says when); a relation can end without being deleted (active 0, ended_at);
+# reflections are prose about an entity, a relation, a session or the whole graph.
+_SCHEMA_V4 = """
+ALTER TABLE observations ADD COLUMN superseded_by INTEGER REFERENCES observations(id) ON DELETE SET NULL;
+ALTER TABLE observations ADD COLUMN superseded_at TEXT;
+ALTER TABLE observations ADD COLUMN similarity_flag INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE relations ADD COLUMN ended_at TEXT;
+CREATE TABLE IF NOT EXISTS reflections (
+    id          INTEGER PRIMARY KEY,
+    target_type TEXT NOT NULL CHECK (target_type IN ('entity', 'relation', 'session', 'global')),
+    entity_id   INTEGER REFERENCES entities(id) ON DELETE CASCADE,
+    relation_id INTEGER REFERENCES relations(id) ON DELETE CASCADE,
+    target_ref  INTEGER,
+    author      TEXT NOT NULL DEFAULT '',
+    content     TEXT NOT NULL,
+    mood        TEXT,
+    created_at  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reflections_entity ON reflections(entity_id);
+CREATE INDEX IF NOT EXISTS reflections_relation ON reflections(relation_id);
+"""
+
+_MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4]
 
 # Graph files this process holds a connection to, by (device, inode), with how many connections.
 # SQLite's POSIX locks belong to the process: opening and closing any other descriptor on such a
@@ -244,6 +268,7 @@ class Database:
         self._seen_version: int | None = None
         self._registered = False
         self._change_log: bool | None = None
+        self._history: bool | None = None
         # Who writes through this connection (change_log.origin) and a token telling this
         # connection's own rows apart from other writers'.
         self.origin = "app"
@@ -489,6 +514,12 @@ class Database:
 
     def has_table(self, name: str) -> bool:
         return self.scalar("SELECT 1 FROM sqlite_master WHERE name = ?", (name,)) is not None
+
+    def has_history(self) -> bool:
+        """True when the file has schema 4's columns (a read-only older file cannot be upgraded)."""
+        if self._history is None:
+            self._history = "superseded_at" in {r[1] for r in self.execute("PRAGMA table_info(observations)")}
+        return self._history
 
     def data_version(self) -> int:
         """Changes when another connection commits; lets the app notice outside writes."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from limbic.engine import index
 from limbic.engine.db import Database
 from limbic.engine.errors import NotFoundError, ValidationError
+from limbic.engine.graph_history import GraphHistory
 
 if TYPE_CHECKING:
     from limbic.engine.embeddings import Embedder
@@ -97,6 +98,12 @@ class Observation:
     content: str
     kind: str
     created_at: str
+    superseded_by: int | None = None  # the newer observation that replaced this one
+    superseded_at: str | None = None  # set: kept as history, left out of search
+
+    @property
+    def current(self) -> bool:
+        return self.superseded_at is None
 
 
 @dataclass
@@ -108,6 +115,8 @@ class Relation:
     context: str | None
     from_id: int
     to_id: int
+    active: bool = True
+    ended_at: str | None = None  # an ended relation is kept (active False), shown greyed, not followed
 
 
 @dataclass
@@ -123,13 +132,18 @@ class Entity:
 
     @property
     def observation_texts(self) -> list[str]:
-        return [o.content for o in self.observations]
+        """The current observations' texts (superseded ones are history, not part of the entity's text)."""
+        return [o.content for o in self.observations if o.superseded_at is None]
+
+    @property
+    def superseded(self) -> list[Observation]:
+        return [o for o in self.observations if o.superseded_at is not None]
 
 
 EntityRef = int | str
 
 
-class Graph:
+class Graph(GraphHistory):
     """The knowledge graph on one database; optionally with an embedder for vectors."""
 
     def __init__(self, db: Database, embedder: Embedder | None = None) -> None:
@@ -251,34 +265,36 @@ class Graph:
                 chunk,
             ):
                 out[row[0]] = Entity(*row)
+            history = ", superseded_by, superseded_at" if self.db.has_history() else ", NULL, NULL"
             for row in self.db.execute(
-                f"SELECT id, entity_id, content, kind, created_at FROM observations WHERE entity_id IN ({marks}) ORDER BY id",
+                f"SELECT id, entity_id, content, kind, created_at{history} FROM observations "
+                f"WHERE entity_id IN ({marks}) ORDER BY id",
                 chunk,
             ):
-                out[row[1]].observations.append(Observation(row[0], row[2], row[3], row[4]))
+                out[row[1]].observations.append(Observation(row[0], row[2], row[3], row[4], row[5], row[6]))
         return out
 
-    def relations_of(self, ref: EntityRef) -> tuple[list[Relation], list[Relation]]:
-        """(outgoing, incoming) active relations of an entity."""
-        entity_id = self._resolve(ref)
-        sql = (
-            "SELECT r.id, a.name, b.name, r.relation_type, r.context, r.from_entity, r.to_entity "
-            "FROM relations r JOIN entities a ON a.id = r.from_entity JOIN entities b ON b.id = r.to_entity "
-            "WHERE r.active = 1 AND r.{col} = ? ORDER BY r.id"
+    def _relation_sql(self, where: str, ended: bool) -> str:
+        ended_at = "r.ended_at" if self.db.has_history() else "NULL"
+        return (
+            "SELECT r.id, a.name, b.name, r.relation_type, r.context, r.from_entity, r.to_entity, r.active, "
+            f"{ended_at} FROM relations r JOIN entities a ON a.id = r.from_entity JOIN entities b ON b.id = r.to_entity "
+            f"WHERE {'1' if ended else 'r.active = 1'}{where} ORDER BY r.id"
         )
-        out = [Relation(*r) for r in self.db.execute(sql.format(col="from_entity"), (entity_id,))]
-        inc = [Relation(*r) for r in self.db.execute(sql.format(col="to_entity"), (entity_id,))]
+
+    def relations_of(self, ref: EntityRef, ended: bool = False) -> tuple[list[Relation], list[Relation]]:
+        """(outgoing, incoming) relations of an entity: active ones, and ended ones too with ``ended``."""
+        entity_id = self._resolve(ref)
+        out = [self._relation(r) for r in self.db.execute(self._relation_sql(" AND r.from_entity = ?", ended), (entity_id,))]
+        inc = [self._relation(r) for r in self.db.execute(self._relation_sql(" AND r.to_entity = ?", ended), (entity_id,))]
         return out, inc
 
-    def all_relations(self) -> Iterator[Relation]:
-        yield from (
-            Relation(*r)
-            for r in self.db.execute(
-                "SELECT r.id, a.name, b.name, r.relation_type, r.context, r.from_entity, r.to_entity "
-                "FROM relations r JOIN entities a ON a.id = r.from_entity JOIN entities b ON b.id = r.to_entity "
-                "WHERE r.active = 1 ORDER BY r.id"
-            )
-        )
+    @staticmethod
+    def _relation(row) -> Relation:
+        return Relation(*row[:7], active=bool(row[7]), ended_at=row[8])
+
+    def all_relations(self, ended: bool = False) -> Iterator[Relation]:
+        yield from (self._relation(r) for r in self.db.execute(self._relation_sql("", ended)))
 
     def iter_entities(self, batch: int = 500) -> Iterator[Entity]:
         """Every entity with its observations, in creation order."""
@@ -449,6 +465,8 @@ class Graph:
                 return False
             if existing is not None:
                 self.db.execute("UPDATE relations SET active = 1, context = ? WHERE id = ?", (context, existing[0]))
+                if self.db.has_history():
+                    self.db.execute("UPDATE relations SET ended_at = NULL WHERE id = ?", (existing[0],))
             else:
                 self.db.execute(
                     "INSERT INTO relations(from_entity, to_entity, relation_type, context, created_at) VALUES (?, ?, ?, ?, ?)",

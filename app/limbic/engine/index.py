@@ -34,7 +34,11 @@ def load_source(db: Database, entity_id: int) -> EntitySource | None:
     row = db.one("SELECT name, entity_type FROM entities WHERE id = ?", (entity_id,))
     if row is None:
         return None
-    obs = tuple(r[0] for r in db.execute("SELECT content FROM observations WHERE entity_id = ? ORDER BY id", (entity_id,)))
+    current = " AND superseded_at IS NULL" if db.has_history() else ""
+    obs = tuple(
+        r[0] for r in db.execute(f"SELECT content FROM observations WHERE entity_id = ?{current} ORDER BY id", (entity_id,))
+    )
+    obs += tuple(reflection_texts(db, [entity_id]).get(entity_id, ()))
     rels = tuple(
         (r[0], r[1])
         for r in db.execute(
@@ -44,6 +48,27 @@ def load_source(db: Database, entity_id: int) -> EntitySource | None:
         )
     )
     return EntitySource(entity_id, row[0], row[1], obs, rels)
+
+
+def reflection_texts(db: Database, ids: list[int]) -> dict[int, list[str]]:
+    """Reflections that belong to each entity's text: about it, or about a relation it starts.
+
+    They join the entity's full-text row and embedded text after its observations, so a search
+    finds the entity a reflection is about (results are entities, and that is where it is shown).
+    A reflection about the whole graph belongs to no entity and is not searched.
+    """
+    out: dict[int, list[str]] = {}
+    if not ids or not db.has_table("reflections"):
+        return out
+    marks = ",".join("?" * len(ids))
+    for owner, content in db.execute(
+        f"SELECT coalesce(f.entity_id, r.from_entity), f.content FROM reflections f "
+        f"LEFT JOIN relations r ON r.id = f.relation_id "
+        f"WHERE f.entity_id IN ({marks}) OR r.from_entity IN ({marks}) ORDER BY f.id",
+        ids + ids,
+    ):
+        out.setdefault(owner, []).append(content)
+    return out
 
 
 def sync_fts(db: Database, src: EntitySource) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO
 
 from limbic.engine.errors import Cancelled, ImportFileError, ValidationError
+from limbic.engine import jsonl_extra
 from limbic.engine.graph import Graph, clean_name, clean_observation
 
 logger = logging.getLogger(__name__)
@@ -24,6 +25,9 @@ class EntityRecord:
     name: str
     entity_type: str | None
     observations: list[str]
+    # Limbic's extra keys, which the reference format ignores: status, dates, observation kinds
+    # and dates, superseded observations. None for a plain reference line.
+    extra: dict | None = None
 
 
 @dataclass
@@ -32,6 +36,22 @@ class RelationRecord:
     source: str
     target: str
     relation_type: str
+    extra: dict | None = None  # context, createdAt, endedAt, active
+
+
+@dataclass
+class ReflectionRecord:
+    """A ``"type": "reflection"`` line (Limbic's; reference readers skip unknown types)."""
+
+    line: int
+    about: str  # entity, relation, session, global
+    content: str
+    author: str
+    entity: str | None = None
+    relation: tuple[str, str, str] | None = None
+    ref: int | None = None
+    mood: str | None = None
+    created_at: str | None = None
 
 
 @dataclass
@@ -67,8 +87,17 @@ def _field(obj: dict, key: str, lineno: int, path: str, required: bool = True) -
 
 def parse_lines(lines: Iterator[tuple[int, str]], path: str) -> tuple[list[EntityRecord], list[RelationRecord]]:
     """Validate every line first; raises ImportFileError naming the file and line."""
+    entities, relations, _ = parse_lines_full(lines, path)
+    return entities, relations
+
+
+def parse_lines_full(
+    lines: Iterator[tuple[int, str]], path: str
+) -> tuple[list[EntityRecord], list[RelationRecord], list[ReflectionRecord]]:
+    """``parse_lines`` with Limbic's reflection lines as well."""
     entities: list[EntityRecord] = []
     relations: list[RelationRecord] = []
+    reflections: list[ReflectionRecord] = []
     for lineno, raw in lines:
         text = raw.strip()
         if not text:
@@ -92,7 +121,9 @@ def parse_lines(lines: Iterator[tuple[int, str]], path: str) -> tuple[list[Entit
                 obs = obj.get("observations", [])
                 if not isinstance(obs, list):
                     raise ValidationError('"observations" must be a list of texts.')
-                entities.append(EntityRecord(lineno, name, etype, [clean_observation(o) for o in obs]))
+                entities.append(
+                    EntityRecord(lineno, name, etype, [clean_observation(o) for o in obs], jsonl_extra.entity_extra(obj, len(obs)))
+                )
             elif kind == "relation":
                 relations.append(
                     RelationRecord(
@@ -100,17 +131,26 @@ def parse_lines(lines: Iterator[tuple[int, str]], path: str) -> tuple[list[Entit
                         clean_name(_field(obj, "from", lineno, path)),
                         clean_name(_field(obj, "to", lineno, path)),
                         clean_name(_field(obj, "relationType", lineno, path), "relation type", 128),
+                        jsonl_extra.relation_extra(obj),
                     )
                 )
+            elif kind == "reflection":
+                reflections.append(jsonl_extra.reflection_record(obj, lineno))
             else:
                 raise ImportFileError(path, lineno, f'unknown "type" {kind!r} (expected "entity" or "relation")')
         except ValidationError as exc:
             raise ImportFileError(path, lineno, str(exc).rstrip(".")) from None
-    return entities, relations
+    return entities, relations, reflections
 
 
 def read_file(path: Path) -> tuple[list[EntityRecord], list[RelationRecord]]:
     """Read and validate a JSONL file (UTF-8, with or without BOM, LF or CRLF)."""
+    entities, relations, _ = read_file_full(path)
+    return entities, relations
+
+
+def read_file_full(path: Path) -> tuple[list[EntityRecord], list[RelationRecord], list[ReflectionRecord]]:
+    """``read_file`` with Limbic's reflection lines as well."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
@@ -123,7 +163,7 @@ def read_file(path: Path) -> tuple[list[EntityRecord], list[RelationRecord]]:
             lines.append((lineno, raw.decode("utf-8")))
         except UnicodeDecodeError:
             raise ImportFileError(str(path), lineno, "the line is not valid UTF-8 text") from None
-    return parse_lines(iter(lines), str(path))
+    return parse_lines_full(iter(lines), str(path))
 
 
 def import_records(
@@ -133,6 +173,7 @@ def import_records(
     progress: Progress | None = None,
     cancelled: Callable[[], bool] | None = None,
     embed: bool = True,
+    reflections: list[ReflectionRecord] = (),
 ) -> ImportSummary:
     """Write the graph in one transaction, then embed what changed in batches.
 
@@ -144,7 +185,10 @@ def import_records(
     step = max(1, total // 200)
     with graph.write(embed=False):
         for i, rec in enumerate(entities):
-            graph.upsert_entity(rec.name, rec.entity_type, rec.observations)
+            if rec.extra:
+                jsonl_extra.write_entity(graph, rec)
+            else:
+                graph.upsert_entity(rec.name, rec.entity_type, rec.observations)
             if i % step == 0:
                 if cancelled and cancelled():
                     raise Cancelled("The import was cancelled; nothing was changed.")
@@ -154,7 +198,13 @@ def import_records(
             if graph.entity_id(rel.source) is None or graph.entity_id(rel.target) is None:
                 summary.skipped_relations.append(rel.line)
                 continue
-            graph.add_relation(rel.source, rel.target, rel.relation_type)
+            if rel.extra:
+                jsonl_extra.write_relation(graph, rel)
+            else:
+                graph.add_relation(rel.source, rel.target, rel.relation_type)
+        for ref in reflections:
+            if not jsonl_extra.write_reflection(graph, ref):
+                summary.skipped_relations.append(ref.line)
             if progress and (len(entities) + j) % step == 0:
                 progress("graph", len(entities) + j, total)
     after = graph.counts()
@@ -175,26 +225,30 @@ def import_file(
     graph: Graph, path: Path, progress: Progress | None = None, cancelled=None, embed: bool = True, backup: bool = True
 ) -> ImportSummary:
     """Validate the whole file, take a rolling backup of a non-empty graph, then import; a bad line changes nothing."""
-    entities, relations = read_file(path)
+    entities, relations, reflections = read_file_full(path)
     if backup and not graph.db.readonly and str(graph.db.path) != ":memory:":
         from limbic.engine.backup import backup_database, needs_backup
 
         if needs_backup(graph.db):
             backup_database(graph.db, reason="before-import")
-    return import_records(graph, entities, relations, progress, cancelled, embed)
+    return import_records(graph, entities, relations, progress, cancelled, embed, reflections)
 
 
-def iter_export_lines(graph: Graph) -> Iterator[str]:
+def iter_export_lines(graph: Graph, extra: bool = True) -> Iterator[str]:
+    """The graph as JSONL lines; ``extra`` adds Limbic's keys and lines (reference readers ignore them)."""
     for ent in graph.iter_entities():
-        yield json.dumps(
-            {"type": "entity", "name": ent.name, "entityType": ent.entity_type, "observations": ent.observation_texts},
-            ensure_ascii=False,
-        )
-    for rel in graph.all_relations():
-        yield json.dumps(
-            {"type": "relation", "from": rel.from_name, "to": rel.to_name, "relationType": rel.relation_type},
-            ensure_ascii=False,
-        )
+        obj = {"type": "entity", "name": ent.name, "entityType": ent.entity_type, "observations": ent.observation_texts}
+        if extra:
+            obj.update(jsonl_extra.entity_keys(ent))
+        yield json.dumps(obj, ensure_ascii=False)
+    for rel in graph.all_relations(ended=extra):
+        obj = {"type": "relation", "from": rel.from_name, "to": rel.to_name, "relationType": rel.relation_type}
+        if extra:
+            obj.update(jsonl_extra.relation_keys(graph, rel))
+        yield json.dumps(obj, ensure_ascii=False)
+    if extra:
+        for refl in graph.all_reflections():
+            yield json.dumps(jsonl_extra.reflection_line(graph, refl), ensure_ascii=False)
 
 
 def export_to(graph: Graph, out: IO[str]) -> int:

@@ -22,6 +22,9 @@ FTS_ONLY_FLOOR = 0.2
 FTS_ONLY_SPAN = 0.6
 # Weight of the meaning branch in the blended base relevance (the text branch gets 1 - BLEND_ALPHA).
 BLEND_ALPHA = 0.5
+# An archived entity's final score is multiplied by this: still found, but after live ones
+# (the seed engine de-boosts archived entities the same way; its factor is not documented).
+ARCHIVED_FACTOR = 0.5
 
 BASE_BLEND = "blend"  # default: α·minmax(cosine) + (1-α)·minmax(BM25), both branches' evidence kept
 BASE_FUSED = "fused"  # RRF score / best RRF score in the batch (plain RRF order)
@@ -226,3 +229,8 @@ def limbic_score(
 ) -> float:
     """base × (1 + β_sal × importance) × temporal × (1 + γ × cooc)."""
     return base * (1 + params.beta_sal * importance_value) * temporal_value * (1 + params.gamma * cooc)
+
+
+def status_factor(status: str | None) -> float:
+    """The multiplier an entity's status applies to its final score (archived ranks lower)."""
+    return ARCHIVED_FACTOR if status == "archived" else 1.0

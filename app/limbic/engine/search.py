@@ -186,6 +186,7 @@ def search(
     record: bool = True,
     params: ScoringParams | None = None,
     entity_type: str | None = None,
+    status: str | None = None,
 ) -> SearchResponse:
     """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation)."""
     params = params or ScoringParams()
@@ -194,7 +195,7 @@ def search(
     terms = query_terms(query)
     if not query.strip():
         return SearchResponse(query, MODE_HYBRID if graph.vectors_ready else MODE_FTS, terms=terms)
-    k = params.expansion_factor * limit * (5 if entity_type else 1)
+    k = params.expansion_factor * limit * (5 if entity_type or status else 1)
 
     # 1-2. Encode and retrieve in both branches.
     semantic: list[tuple[int, float]] = []
@@ -220,6 +221,12 @@ def search(
             [c.entity_id for c in candidates],
         )) if candidates else {}
         candidates = [c for c in candidates if types.get(c.entity_id) == entity_type]
+    if status and candidates:
+        statuses = dict(graph.db.execute(
+            f"SELECT id, status FROM entities WHERE id IN ({','.join('?' * len(candidates))})",
+            [c.entity_id for c in candidates],
+        ))
+        candidates = [c for c in candidates if statuses.get(c.entity_id) == status]
     if not candidates:
         return SearchResponse(query, mode, terms=terms)
 
@@ -260,7 +267,7 @@ def rank(
         temp = scoring.temporal(signals.hours_since(s.last_access or s.created_at, now), params)
         pairs = [(count, signals.hours_since(last, now)) for other, (count, last) in s.cooc.items() if other != cand.entity_id]
         cooc = scoring.cooc_boost(pairs, params)
-        score = scoring.limbic_score(base, imp, temp, cooc, params)
+        score = scoring.limbic_score(base, imp, temp, cooc, params) * scoring.status_factor(s.status)
         out.append(
             SearchResult(
                 cand.entity_id, "", "", [], score, base, imp, temp, cooc, cand.distance, cand.rrf_score,

@@ -26,6 +26,7 @@ class EntitySignals:
     access_count: int = 0
     last_access: str | None = None
     created_at: str | None = None
+    status: str | None = None
     access_days: int = 0
     degree: int = 0
     cooc: dict[int, tuple[int, str | None]] = field(default_factory=dict)  # other id -> (co_count, last_co)
@@ -49,8 +50,8 @@ def load_signals(db: Database, ids: Sequence[int]) -> dict[int, EntitySignals]:
     if not ids:
         return out
     marks = ",".join("?" * len(ids))
-    for entity_id, created in db.execute(f"SELECT id, created_at FROM entities WHERE id IN ({marks})", ids):
-        out[entity_id].created_at = created
+    for entity_id, created, status in db.execute(f"SELECT id, created_at, status FROM entities WHERE id IN ({marks})", ids):
+        out[entity_id].created_at, out[entity_id].status = created, status
     for entity_id, count, last in db.execute(
         f"SELECT entity_id, access_count, last_access FROM entity_access WHERE entity_id IN ({marks})", ids
     ):

@@ -18,6 +18,8 @@ class EntityView:
     entity: Entity
     outgoing: list[Relation]
     incoming: list[Relation]
+    ended: list[Relation] = field(default_factory=list)  # ended relations either way: kept, shown greyed
+    reflections: list = field(default_factory=list)  # Reflection: about it or its relations
 
 
 @dataclass
@@ -40,7 +42,7 @@ class EntityDraft:
             ent.id,
             ent.name,
             ent.entity_type,
-            [(o.id, o.content) for o in ent.observations],
+            [(o.id, o.content) for o in ent.observations if o.current],  # superseded ones are history
             [(r.relation_type, r.to_name) for r in view.outgoing],
             [(r.from_name, r.relation_type) for r in view.incoming],
             view,
@@ -62,7 +64,9 @@ def load_view(graph: Graph, ref: int | str) -> EntityView:
     """The entity with its relations; raises NotFoundError."""
     entity = graph.get_entity(ref)
     outgoing, incoming = graph.relations_of(entity.id)
-    return EntityView(entity, outgoing, incoming)
+    all_out, all_in = graph.relations_of(entity.id, ended=True)
+    ended = [r for r in all_out + all_in if not r.active]
+    return EntityView(entity, outgoing, incoming, ended, graph.reflections_of(entity.id))
 
 
 def open_view(graph: Graph, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> EntityView:
@@ -171,8 +175,9 @@ def _apply_existing(graph: Graph, draft: EntityDraft, resolve: str | None):
                 ops.append(lambda: graph.set_entity_type(entity_id, etype))
         elif etype != current.entity.entity_type:
             ops.append(lambda: graph.set_entity_type(entity_id, etype))
-    loaded = {o.id: o.content for o in base.entity.observations}
-    now = {o.id: o.content for o in current.entity.observations}
+    # Superseded observations are history the editor does not show: a save never touches them.
+    loaded = {o.id: o.content for o in base.entity.observations if o.current}
+    now = {o.id: o.content for o in current.entity.observations if o.current}
     kept = {oid for oid, _ in draft.observations if oid is not None}
     new_texts: list[str] = []
     for oid, text in loaded.items():

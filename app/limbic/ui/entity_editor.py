@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.entities import EntityDraft, EntityView
+from limbic.ui.entity_history import EntityHistoryPanel, StatusBadge
 from limbic.ui.observation_delegate import ObservationDelegate
 
 logger = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ class EntityEditor(QWidget):
     save_requested = Signal(object)  # EntityDraft
     delete_requested = Signal(int, str)  # entity id, name
     navigate_requested = Signal(str)  # entity name
+    status_requested = Signal(int, str)  # entity id, status: applied at once, not part of the draft
     dirty_changed = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -86,6 +88,8 @@ class EntityEditor(QWidget):
         head = QFormLayout()
         head.addRow("&Name", self.name_edit)
         head.addRow("T&ype", self.type_edit)
+        self.status_badge = StatusBadge(form)
+        head.addRow("Stat&us", self.status_badge)
         head.addRow("", self.meta)
 
         self.obs_list = QListWidget(form, objectName="observations")
@@ -148,6 +152,8 @@ class EntityEditor(QWidget):
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(obs_box)
         self.splitter.addWidget(rel_box)
+        self.history_panel = EntityHistoryPanel(form)
+        self.splitter.addWidget(self.history_panel)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         layout = QVBoxLayout(form)
@@ -164,6 +170,7 @@ class EntityEditor(QWidget):
         self.rel_add.clicked.connect(self.on_add_relation)
         self.rel_target.returnPressed.connect(self.on_add_relation)
         self.rel_remove.clicked.connect(self.on_remove_relation)
+        self.status_badge.status_chosen.connect(self.on_status_chosen)
         self.out_list.itemActivated.connect(self.on_follow)
         self.in_list.itemActivated.connect(self.on_follow)
         self.save_button.clicked.connect(self.on_save)
@@ -234,12 +241,18 @@ class EntityEditor(QWidget):
         e = view.entity
         self.meta.setText(f"created {e.created_at} · updated {e.updated_at} UTC · id {e.id}")
         self.delete_button.setEnabled(True)
+        self.status_badge.set_status(e.status)
+        self.status_badge.setEnabled(True)
+        self.history_panel.show_view(view)
 
     def new_entity(self) -> None:
         """Start a new, empty entity."""
         self._load(EntityDraft(None, "", "Generic"))
         self.meta.setText("New entity: not saved yet")
         self.delete_button.setEnabled(False)
+        self.status_badge.set_status("active")
+        self.status_badge.setEnabled(False)  # a status is set once the entity exists
+        self.history_panel.show_view(None)
         self.name_edit.setFocus()
 
     def clear(self) -> None:
@@ -348,6 +361,10 @@ class EntityEditor(QWidget):
     def on_save(self) -> None:
         if self._original is not None and (self._dirty or self.entity_id is None):
             self.save_requested.emit(self.draft())
+
+    def on_status_chosen(self, status: str) -> None:
+        if self.entity_id is not None:
+            self.status_requested.emit(self.entity_id, status)
 
     def on_delete(self) -> None:
         if self.entity_id is not None and self._original is not None:

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMessageBox
 
 from limbic import config
 from limbic.engine.scoring import ScoringParams
-from limbic.service import files
+from limbic.service import files, importers
 from limbic.ui import safe_files
 from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
 
@@ -17,6 +17,11 @@ logger = logging.getLogger(__name__)
 
 SAMPLE_FILE = "sample_graph.jsonl"
 JSONL_FILTER = "Memory JSONL (*.jsonl *.json);;All files (*)"
+IMPORT_FILTER = (
+    "Everything Limbic imports (*.jsonl *.json *.db *.sqlite *.sqlite3 *.csv);;"
+    "Memory JSONL (*.jsonl *.json);;Memory engine database (*.db *.sqlite *.sqlite3);;"
+    "CSV: entities.csv and relations.csv (*.csv);;All files (*)"
+)
 
 
 class FileMenuMixin:
@@ -30,14 +35,15 @@ class FileMenuMixin:
         return safe_files.save_file(self, title, suggested, file_filter)
 
     def on_import(self) -> None:
-        path = self._ask_open_path("Import memory JSONL", JSONL_FILTER)
+        path = self._ask_open_path("Import a file", IMPORT_FILTER)
         if path:
             self.import_path(path)
 
     def import_path(self, path: str) -> None:
-        """Import a file as a long job (progress, cancel); the results and counts follow its commits."""
+        """Import a file or folder of any kind Limbic reads as a long job (progress, cancel); the results
+        and counts follow its commits."""
         name = Path(path).name
-        self.engine.run("import", files.import_jsonl, path, what="importing", job=f"Importing {name}",
+        self.engine.run("import", importers.import_any, path, what="importing", job=f"Importing {name}",
                         on_done=lambda summary: self.status.say(f"Imported {name}: {summary.describe()}", 15_000))
 
     def load_sample(self) -> None:

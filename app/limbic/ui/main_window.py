@@ -28,6 +28,7 @@ from limbic.service.entities import ConflictError, EntityDraft, EntitySnapshot, 
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.history import NavigationHistory
+from limbic.ui.import_menu import ImportMenuMixin
 from limbic.ui.results import ResultDelegate, ResultModel
 from limbic.ui.search_bar import SearchBar
 from limbic.ui.status import StatusPanel
@@ -41,7 +42,7 @@ DEFAULT_SIZE = (1180, 760)
 COOC_HITS = 10
 
 
-class MainWindow(FileMenuMixin, QMainWindow):
+class MainWindow(FileMenuMixin, ImportMenuMixin, QMainWindow):
     """One window on one graph file."""
 
     # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
@@ -93,11 +94,11 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self.empty_hint = QWidget(self)
         hint_layout = QVBoxLayout(self.empty_hint)
         hint_layout.addStretch(1)
-        label = QLabel("This graph is empty.\nLoad a small sample graph to try the search, or import your own JSONL file.",
+        label = QLabel("This graph is empty.\nLoad a small sample graph to try the search, or import your own notes or memory file.",
                        self.empty_hint, objectName="emptyHint", alignment=Qt.AlignmentFlag.AlignCenter)
         label.setWordWrap(True)
         self.sample_button = QPushButton("Load the sample graph", self.empty_hint, objectName="sampleButton")
-        self.import_button = QPushButton("Import JSONL…", self.empty_hint)
+        self.import_button = QPushButton("Import…", self.empty_hint)
         hint_layout.addWidget(label)
         hint_layout.addWidget(self.sample_button, 0, Qt.AlignmentFlag.AlignCenter)
         hint_layout.addWidget(self.import_button, 0, Qt.AlignmentFlag.AlignCenter)
@@ -131,6 +132,7 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self.editor.save_requested.connect(self.on_save_requested)
         self.editor.delete_requested.connect(self.on_delete_requested)
         self.editor.navigate_requested.connect(self.on_navigate)
+        self.editor.status_requested.connect(self.on_status_requested)
         self.editor.dirty_changed.connect(self.on_dirty_changed)
         self.sample_button.clicked.connect(self.load_sample)
         self.import_button.clicked.connect(self.on_import)
@@ -155,8 +157,13 @@ class MainWindow(FileMenuMixin, QMainWindow):
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
         f.addSeparator()
-        self.import_action = self._action(f, "&Import JSONL…", self.on_import, "Ctrl+I")
+        self.import_action = self._action(f, "&Import…", self.on_import, "Ctrl+I",
+                                          tip="Import memory JSONL, a memory engine database or CSV")
+        self.import_folder_action = self._action(f, "Import a &folder of notes…", self.on_import_folder, "Ctrl+Shift+I",
+                                                 tip="Import a folder of Markdown notes (an Obsidian vault) or CSV files")
         self.export_action = self._action(f, "&Export JSONL…", self.on_export, "Ctrl+E")
+        self.export_md_action = self._action(f, "Export as &Markdown…", lambda: self.on_export_folder("markdown"))
+        self.export_csv_action = self._action(f, "Export as &CSV…", lambda: self.on_export_folder("csv"))
         self.backup_action = self._action(f, "&Back up now", self.on_backup, tip="Copy the graph into its backup folder")
         self.sample_action = self._action(f, "Load the &sample graph", self.load_sample)
         f.addSeparator()

@@ -1,0 +1,216 @@
+"""Entities and relations as two CSV files, for spreadsheets, both ways.
+
+``entities.csv`` has one row per observation (an entity without observations has one row with
+the observation empty), so a text with line breaks stays one cell and a spreadsheet can filter it:
+``name, type, status, created_at, updated_at, observation, kind, superseded_at``.
+``relations.csv``: ``from, to, type, context, active, created_at, ended_at``.
+Files are UTF-8 with a byte-order mark (so spreadsheets read accents right); reading accepts
+either, commas, semicolons or tabs, and the usual synonyms of each column name.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from limbic.engine.errors import Cancelled, ValidationError
+from limbic.engine.graph import Graph, clean_name, clean_observation
+from limbic.engine.graph_history import clean_stamp, clean_status
+from limbic.service.importers import ImportInputError, ImportReport, backup_before_import, count_before, finish
+
+ENTITY_COLUMNS = ["name", "type", "status", "created_at", "updated_at", "observation", "kind", "superseded_at"]
+RELATION_COLUMNS = ["from", "to", "type", "context", "active", "created_at", "ended_at"]
+ENTITIES_FILE, RELATIONS_FILE = "entities.csv", "relations.csv"
+SYNONYMS = {
+    "name": ("name", "entity", "title"),
+    "type": ("type", "entity_type", "entitytype", "relation_type", "relationtype"),
+    "observation": ("observation", "content", "text"),
+    "observations": ("observations",),
+    "from": ("from", "source", "from_entity"),
+    "to": ("to", "target", "to_entity"),
+}
+
+
+@dataclass
+class CsvGraph:
+    entities: dict[str, dict] = field(default_factory=dict)  # name -> {type, status, created, updated, obs: [...]}
+    relations: list[tuple] = field(default_factory=list)  # (row, from, to, type, context, active, created, ended)
+    where: dict[str, str] = field(default_factory=dict)  # relation key -> "file, row N"
+
+
+def _read_rows(path: Path) -> tuple[list[str], list[tuple[int, dict]]]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImportInputError(f"{path} cannot be read ({exc.strerror}).") from None
+    if b"\x00" in data:
+        raise ImportInputError(f"{path} is not a CSV file (it holds binary data).")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ImportInputError(f"{path} is not UTF-8 text; save it from the spreadsheet as “CSV UTF-8”.") from None
+    first = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:
+        raise ImportInputError(f"{path} is not a valid CSV file ({exc}).") from None
+    if not rows:
+        raise ImportInputError(f"{path} is empty.")
+    header = [h.strip().lower().replace(" ", "_") for h in rows[0]]
+    out = []
+    for n, row in enumerate(rows[1:], start=2):
+        if not any(c.strip() for c in row):
+            continue
+        out.append((n, {h: (row[i] if i < len(row) else "") for i, h in enumerate(header)}))
+    return header, out
+
+
+def _col(row: dict, key: str) -> str:
+    for name in SYNONYMS.get(key, (key,)):
+        if name in row and row[name] is not None:
+            return row[name]
+    return ""
+
+
+def _kind_of(header: list[str]) -> str | None:
+    cols = set(header)
+    if cols & set(SYNONYMS["from"]) and cols & set(SYNONYMS["to"]):
+        return "relations"
+    if cols & set(SYNONYMS["name"]):
+        return "entities"
+    return None
+
+
+def _files(path: Path) -> list[Path]:
+    if path.is_dir():
+        return sorted(p for p in path.iterdir() if p.suffix.lower() == ".csv")
+    files = [path]
+    for a, b in (("entities", "relations"), ("relations", "entities")):
+        if a in path.name:
+            sibling = path.with_name(path.name.replace(a, b))
+            if sibling.exists():
+                files.append(sibling)
+    return files
+
+
+def read_csv(path: Path) -> CsvGraph:
+    """Read and validate the entity and relation files; raises ImportInputError naming file and row."""
+    path = Path(path)
+    out = CsvGraph()
+    seen_any = False
+    for file in _files(path):
+        header, rows = _read_rows(file)
+        kind = _kind_of(header)
+        if kind is None:
+            raise ImportInputError(
+                f"{file} has neither a name column (entities) nor from and to columns (relations)."
+            )
+        seen_any = True
+        for n, row in rows:
+            try:
+                if kind == "entities":
+                    _entity_row(out, row)
+                else:
+                    _relation_row(out, row, f"{file.name}, row {n}")
+            except ValidationError as exc:
+                raise ImportInputError(f"{file}, row {n}: {str(exc).rstrip('.')}.") from None
+    if not seen_any:
+        raise ImportInputError(f"{path} holds no CSV files.")
+    return out
+
+
+def _entity_row(out: CsvGraph, row: dict) -> None:
+    name = clean_name(_col(row, "name"))
+    etype = _col(row, "type").strip()
+    ent = out.entities.setdefault(name, {"type": None, "status": None, "created": None, "updated": None, "obs": []})
+    ent["type"] = ent["type"] or (clean_name(etype, "type", 128) if etype else None)
+    status = _col(row, "status").strip()
+    ent["status"] = ent["status"] or (clean_status(status) if status else None)
+    ent["created"] = ent["created"] or clean_stamp(_col(row, "created_at"))
+    ent["updated"] = ent["updated"] or clean_stamp(_col(row, "updated_at"))
+    texts = [_col(row, "observation")]
+    if not texts[0] and _col(row, "observations"):
+        texts = _col(row, "observations").split("\n")
+    for text in texts:
+        if text.strip():
+            ent["obs"].append((clean_observation(text), _col(row, "kind").strip() or None, clean_stamp(_col(row, "superseded_at"))))
+
+
+def _relation_row(out: CsvGraph, row: dict, where: str) -> None:
+    a = clean_name(_col(row, "from"))
+    b = clean_name(_col(row, "to"))
+    rtype = clean_name(_col(row, "type") or "links_to", "relation type", 128)
+    active = _col(row, "active").strip().lower() not in ("0", "false", "no", "n")
+    ended = clean_stamp(_col(row, "ended_at"))
+    out.relations.append((where, a, b, rtype, _col(row, "context").strip() or None, active and not ended,
+                          clean_stamp(_col(row, "created_at")), ended))
+
+
+def import_csv(graph: Graph, path, progress=None, cancelled=None, embed: bool = True) -> ImportReport:
+    """Import entity and relation CSV files: validate all, back up, one transaction, then embed."""
+    data = read_csv(Path(path))
+    report = ImportReport("csv", str(path), entities_read=len(data.entities))
+    backup_before_import(graph)
+    before = count_before(graph)
+    total = len(data.entities) + len(data.relations)
+    with graph.write(embed=False):
+        ids = {}
+        for i, (name, ent) in enumerate(data.entities.items()):
+            if i % 50 == 0 and cancelled and cancelled():
+                raise Cancelled("The import was cancelled; nothing was changed.")
+            if progress and i % 50 == 0:
+                progress("graph", i, total)
+            ids[name], _ = graph.merge_entity(name, ent["type"], ent["status"], ent["created"], ent["updated"])
+            for text, kind, superseded in ent["obs"]:
+                graph.merge_observation(ids[name], text, kind, ent["created"], superseded)
+        for where, a, b, rtype, context, active, created, ended in data.relations:
+            a_id, b_id = ids.get(a) or graph.entity_id(a), ids.get(b) or graph.entity_id(b)
+            if a_id is None or b_id is None:
+                missing = a if a_id is None else b
+                report.missing_links.setdefault(missing, []).append(where)
+                continue
+            graph.merge_relation(a_id, b_id, rtype, context, active, created, ended)
+    if progress:
+        progress("graph", total, total)
+    return finish(graph, report, before, progress, cancelled, embed)
+
+
+def _write(path: Path, header: list[str], rows) -> None:
+    tmp = path.with_name(path.name + ".part")
+    with open(tmp, "w", encoding="utf-8-sig", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        writer.writerows(rows)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+
+
+def export_csv(graph: Graph, folder) -> tuple[int, int]:
+    """Write entities.csv and relations.csv into ``folder``; returns (entity rows, relation rows)."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ImportInputError(f"{folder} is a file; choose a folder for entities.csv and relations.csv.")
+    if any((folder / f).exists() for f in (ENTITIES_FILE, RELATIONS_FILE)):
+        raise ImportInputError(f"{folder} already holds {ENTITIES_FILE} or {RELATIONS_FILE}; choose another folder.")
+    folder.mkdir(parents=True, exist_ok=True)
+    entity_rows = []
+    for ent in graph.iter_entities():
+        base = [ent.name, ent.entity_type, ent.status, ent.created_at, ent.updated_at]
+        if not ent.observations:
+            entity_rows.append(base + ["", "", ""])
+        for o in ent.observations:
+            entity_rows.append(base + [o.content, o.kind, o.superseded_at or ""])
+    relation_rows = [
+        [r.from_name, r.to_name, r.relation_type, r.context or "", 1 if r.active else 0,
+         graph.db.scalar("SELECT created_at FROM relations WHERE id = ?", (r.id,)), r.ended_at or ""]
+        for r in graph.all_relations(ended=True)
+    ]
+    _write(folder / ENTITIES_FILE, ENTITY_COLUMNS, entity_rows)
+    _write(folder / RELATIONS_FILE, RELATION_COLUMNS, relation_rows)
+    return len(entity_rows), len(relation_rows)

@@ -1,0 +1,383 @@
+"""Import a folder of Markdown notes (an Obsidian vault included): each note an entity, its
+paragraphs and list items observations, its [[wikilinks]] relations.
+
+- name: front matter ``name`` or ``title``, else the note's first ``# heading`` when it opens the
+  note, else the file name; a name two notes share falls back to the note's path.
+- type: front matter ``type``, else its first tag, else its folder (``Note`` at the top).
+- status, created, updated: front matter, else active and the file's modification time.
+- aliases (front matter) resolve links and are kept as observations of kind ``alias``.
+- ``key:: [[Target]]`` (Dataview) and link-valued properties give typed relations; any other
+  link is ``links_to``. ``[[Target|label]]``, ``[[Target#heading]]``, ``[[Target^block]]``,
+  ``![[Note]]`` and ``[text](Note.md)`` all point at Target; links to notes that do not exist are
+  listed in the report. ``.obsidian/``, ``.trash/``, hidden folders and attachments are skipped;
+  a note that is not UTF-8 text is skipped and reported; broken front matter stops the import
+  before anything is written, naming the file and line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import urllib.parse
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from limbic.engine.errors import Cancelled, ValidationError
+from limbic.engine.graph import TIME_FORMAT, Graph, clean_name, clean_observation
+from limbic.engine.graph_history import clean_stamp, clean_status
+from limbic.service.importers import ImportInputError, ImportReport, backup_before_import, count_before, finish
+from limbic.service.importers import frontmatter
+
+NOTE_SUFFIXES = (".md", ".markdown")
+DEFAULT_RELATION = "links_to"
+TOP_TYPE = "Note"
+ALIAS_KIND = "alias"
+# Front matter keys Limbic reads into the entity itself; any other becomes an observation "key: value".
+# Limbic's Markdown export writes history (superseded observations, ended relations, reflections)
+# after this line for reading; the JSONL export carries it, so an import stops here.
+HISTORY_MARKER = "%% Limbic: history below, for reading; the JSONL export carries it %%"
+KNOWN_KEYS = {"name", "title", "type", "tags", "tag", "aliases", "alias", "status", "created", "updated", "modified"}
+
+WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)")
+FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?([A-Za-z_][\w \-]{0,60}?)::\s*(.*)$")
+INLINE_FIELD = re.compile(r"[\[(]([A-Za-z_][\w \-]{0,60}?)::\s*((?:\[\[[^\[\]\n]*\]\]|[^\[\]()\n])*)[\])]")
+TAG = re.compile(r"(?:^|\s)#([A-Za-z_][\w/\-]*)")
+LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
+HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+FENCE = re.compile(r"^\s*(```|~~~)")
+INLINE_CODE = re.compile(r"`[^`\n]*`")
+
+
+@dataclass
+class Link:
+    target: str  # as written, before resolving (no label, heading or block)
+    relation_type: str
+
+
+@dataclass
+class Note:
+    path: Path  # relative to the vault
+    name: str
+    entity_type: str
+    status: str | None
+    created: str | None
+    updated: str | None
+    aliases: list[str] = field(default_factory=list)
+    observations: list[str] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    self_links: int = 0
+
+
+@dataclass
+class Vault:
+    notes: list[Note] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    attachments: int = 0
+
+
+def link_target(inner: str) -> str:
+    """The note a wikilink's inside points at: no label, no #heading, no ^block, no .md."""
+    target = inner.split("|", 1)[0]
+    target = re.split(r"[#^]", target, maxsplit=1)[0].strip()
+    if target.lower().endswith(".md"):
+        target = target[:-3]
+    return target
+
+
+def _is_note_link(target: str) -> bool:
+    """False for attachments (an extension that is not Markdown)."""
+    suffix = os.path.splitext(target)[1].lower()
+    return not suffix or suffix in NOTE_SUFFIXES or not suffix[1:].isalpha() or len(suffix) > 6
+
+
+def _links_in(text: str, rtype: str) -> tuple[list[Link], int]:
+    links, selfs = [], 0
+    text = INLINE_CODE.sub("", text)
+    for _bang, inner in WIKILINK.findall(text):
+        target = link_target(inner)
+        if not target:
+            selfs += 1  # [[#heading]]: a place in the same note
+        elif _is_note_link(target):
+            links.append(Link(target, rtype))
+    for href in MD_LINK.findall(text):
+        if "://" in href:
+            continue
+        target = urllib.parse.unquote(href)[:-3]
+        links.append(Link(target, rtype))
+    return links, selfs
+
+
+def _blocks(body: str) -> list[str]:
+    """Paragraphs and list items (each its own block, with its indented lines, nested items and code),
+    fenced code kept whole; headings dropped."""
+    blocks: list[str] = []
+    para: list[str] = []
+    item: list[str] | None = None
+    item_indent = 0
+    item_fence = False
+    fence: list[str] | None = None
+
+    def flush():
+        nonlocal para, item, item_fence
+        if item is not None:
+            blocks.append("\n".join(item).strip())
+            item, item_fence = None, False
+        if para:
+            blocks.append("\n".join(para).strip())
+            para = []
+
+    def indented(line: str) -> bool:
+        return line.startswith(" " * max(2, item_indent)) or line.startswith("\t")
+
+    def dedent(line: str) -> str:
+        return line[item_indent:] if line.startswith(" " * item_indent) else line.lstrip()
+
+    lines = body.split("\n")
+    for i, line in enumerate(lines):
+        if fence is not None:
+            fence.append(line)
+            if FENCE.match(line):
+                blocks.append("\n".join(fence).strip())
+                fence = None
+            continue
+        if item is not None and (item_fence or indented(line)):
+            text = dedent(line) if line.strip() else ""
+            item.append(text)
+            if FENCE.match(text):
+                item_fence = not item_fence
+            continue
+        if item is not None and not line.strip():
+            nxt = next((x for x in lines[i + 1 :] if x.strip()), "")
+            if indented(nxt):
+                item.append("")
+                continue
+        if FENCE.match(line):
+            flush()
+            fence = [line]
+            continue
+        m = LIST_ITEM.match(line)
+        if m:
+            flush()
+            item, item_indent = [m.group(2)], len(m.group(1)) + 2
+            if FENCE.match(m.group(2)):
+                item_fence = True
+            continue
+        if not line.strip() or HEADING.match(line):
+            flush()
+            continue
+        if item is not None:
+            flush()
+        para.append(line)
+    if fence is not None:
+        blocks.append("\n".join(fence).strip())
+    flush()
+    return [b for b in blocks if b]
+
+
+def _as_list(value) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return [v.strip() for v in re.split(r"[,\s]+" if not str(value).startswith("[[") else r"\n", str(value)) if v.strip()]
+
+
+def _mtime(path: Path) -> str:
+    return datetime.fromtimestamp(path.stat().st_mtime, timezone.utc).strftime(TIME_FORMAT)
+
+
+def read_note(root: Path, rel: Path, text: str) -> Note:
+    """Parse one note; raises ImportInputError on broken front matter or an unusable name."""
+    where = root / rel
+    try:
+        block, body, body_line = frontmatter.split(text)
+        props = frontmatter.parse(block) if block is not None else {}
+    except frontmatter.FrontMatterError as exc:
+        raise ImportInputError(f"{where}, line {exc.line}: the front matter cannot be read ({exc.reason}).") from None
+    if HISTORY_MARKER in body:
+        body = body.split(HISTORY_MARKER, 1)[0]
+    tags = _as_list(props.get("tags") or props.get("tag"))
+    body_tags = [] if tags else TAG.findall(INLINE_CODE.sub("", body))
+    name = props.get("name") or props.get("title")
+    lines = body.lstrip("\n").split("\n")
+    heading = HEADING.match(lines[0]) if lines and lines[0].startswith("# ") else None
+    if heading and not name:
+        name = heading.group(1)
+    if heading:
+        body = "\n".join(lines[1:])
+    folder = rel.parent.as_posix()
+    etype = props.get("type") or (tags[0].lstrip("#") if tags else None) or (body_tags[0] if body_tags else None)
+    etype = etype or (rel.parent.name if folder not in ("", ".") else TOP_TYPE)
+    raw_status, status = props.get("status"), None
+    if isinstance(raw_status, str) and raw_status.strip():
+        try:
+            status = clean_status(raw_status)
+        except ValidationError:
+            pass  # a vault's own status words stay an observation below
+    try:
+        name = clean_name(str(name) if name else rel.stem)
+        etype = clean_name(str(etype), "type", 128)
+    except ValidationError as exc:
+        raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
+    created = clean_stamp(str(props.get("created") or "")) or _mtime(where)
+    updated = clean_stamp(str(props.get("updated") or props.get("modified") or "")) or _mtime(where)
+    note = Note(rel, name, etype, status, min(created, updated), updated)
+    aliases = props.get("aliases") or props.get("alias")
+    note.aliases = _as_list(aliases) if isinstance(aliases, list) else [a.strip() for a in str(aliases or "").split(",") if a.strip()]
+    if raw_status is not None and status is None:
+        note.observations.append(f"status: {raw_status}")
+    for key, value in props.items():
+        values = value if isinstance(value, list) else [value]
+        linked = [v for v in values if isinstance(v, str) and WIKILINK.search(v)]
+        if linked and key not in KNOWN_KEYS:
+            for v in linked:
+                links, _ = _links_in(v, key.strip())
+                note.links += links
+            continue
+        if key in KNOWN_KEYS or value is None or value == []:
+            continue
+        shown = ", ".join(("true" if v else "false") if isinstance(v, bool) else str(v) for v in values)
+        note.observations.append(f"{key.strip()}: {shown}")
+    for block in _blocks(body):
+        field_line = FIELD_LINE.match(block) if "\n" not in block else None
+        if field_line and WIKILINK.search(field_line.group(2)):
+            links, _ = _links_in(field_line.group(2), field_line.group(1).strip())
+            note.links += links
+            continue
+        for key, value in INLINE_FIELD.findall(block):
+            links, _ = _links_in(value, key.strip())
+            note.links += links
+        if not block.lstrip().startswith(("```", "~~~")):
+            stripped = INLINE_FIELD.sub("", block)
+            links, selfs = _links_in(stripped, DEFAULT_RELATION)
+            note.links += links
+            note.self_links += selfs
+        try:
+            note.observations.append(clean_observation(block))
+        except ValidationError as exc:
+            raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
+    return note
+
+
+def _walk(root: Path):
+    """Notes and attachments under root, skipping hidden folders (.obsidian, .trash, .git) in name order."""
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for f in sorted(files):
+            if not f.startswith("."):
+                yield Path(folder) / f
+
+
+def read_vault(root: Path, progress=None, cancelled=None) -> Vault:
+    """Read and validate every note; raises ImportInputError (one sentence) before anything is written."""
+    root = Path(root)
+    if not root.is_dir():
+        raise ImportInputError(f"{root} is not a folder.")
+    vault = Vault()
+    files = list(_walk(root))
+    for i, path in enumerate(files):
+        if cancelled and i % 20 == 0 and cancelled():
+            raise Cancelled("The import was cancelled; nothing was changed.")
+        if progress and i % 20 == 0:
+            progress("read", i, len(files))
+        rel = path.relative_to(root)
+        if path.suffix.lower() not in NOTE_SUFFIXES:
+            vault.attachments += 1
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            vault.skipped.append(f"{rel}: cannot be read ({exc.strerror})")
+            continue
+        if b"\x00" in data:
+            vault.skipped.append(f"{rel}: binary, not text")
+            continue
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            vault.skipped.append(f"{rel}: not UTF-8 text")
+            continue
+        note = read_note(root, rel, text.replace("\r\n", "\n").replace("\r", "\n"))
+        vault.notes.append(note)
+    if progress:
+        progress("read", len(files), len(files))
+    _unique_names(vault)
+    return vault
+
+
+def _unique_names(vault: Vault) -> None:
+    """Two notes with one name: each keeps its path (without .md) instead."""
+    seen: dict[str, list[Note]] = {}
+    for note in vault.notes:
+        seen.setdefault(note.name, []).append(note)
+    for name, notes in seen.items():
+        if len(notes) > 1:
+            for note in notes:
+                note.name = clean_name(note.path.with_suffix("").as_posix())
+
+
+def resolver(vault: Vault, graph: Graph | None = None):
+    """A function from a link target to an entity name, or None: by path, file name, name or alias, ignoring case."""
+    keys: dict[str, str] = {}
+    for note in vault.notes:
+        for key in (*note.aliases, note.name, note.path.stem, note.path.with_suffix("").as_posix()):
+            keys.setdefault(key.lower(), note.name)
+    # Path, stem and name win over aliases: set them last, unconditionally.
+    for note in vault.notes:
+        for key in (note.path.stem, note.name, note.path.with_suffix("").as_posix()):
+            keys[key.lower()] = note.name
+
+    def resolve(target: str) -> str | None:
+        t = target.strip().lower().lstrip("/")
+        found = keys.get(t) or keys.get(t.rsplit("/", 1)[-1])
+        if found is None and graph is not None and graph.entity_id(target.strip()) is not None:
+            return target.strip()  # a link to an entity already in the graph
+        return found
+
+    return resolve
+
+
+def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool = True) -> ImportReport:
+    """Import a folder of notes: read and validate all, back up, one transaction, then embed."""
+    root = Path(root)
+    vault = read_vault(root, progress, cancelled)
+    report = ImportReport("markdown", str(root), entities_read=len(vault.notes), skipped=list(vault.skipped))
+    if vault.attachments:
+        report.notes.append(f"{vault.attachments} attachments and other files left aside")
+    resolve = resolver(vault, graph)
+    backup_before_import(graph)
+    before = count_before(graph)
+    total = len(vault.notes) * 2
+    with graph.write(embed=False):
+        ids: dict[str, int] = {}
+        for i, note in enumerate(vault.notes):
+            if i % 20 == 0:
+                if cancelled and cancelled():
+                    raise Cancelled("The import was cancelled; nothing was changed.")
+                if progress:
+                    progress("graph", i, total)
+            ids[note.name], _ = graph.merge_entity(note.name, note.entity_type, note.status, note.created, note.updated)
+            for alias in note.aliases:
+                graph.merge_observation(ids[note.name], alias, ALIAS_KIND, note.created)
+            for text in note.observations:
+                graph.merge_observation(ids[note.name], text, None, note.created)
+        for i, note in enumerate(vault.notes):
+            if progress and i % 20 == 0:
+                progress("graph", len(vault.notes) + i, total)
+            for link in note.links:
+                target = resolve(link.target)
+                if target is None:
+                    report.missing_links.setdefault(link.target, []).append(note.name)
+                    continue
+                target_id = ids.get(target) or graph.entity_id(target)
+                if target_id == ids[note.name] and link.relation_type == DEFAULT_RELATION:
+                    continue  # a note linking to itself by name
+                try:
+                    graph.merge_relation(ids[note.name], target_id, link.relation_type, created_at=note.created)
+                except ValidationError:
+                    graph.merge_relation(ids[note.name], target_id, DEFAULT_RELATION, created_at=note.created)
+    if progress:
+        progress("graph", total, total)
+    return finish(graph, report, before, progress, cancelled, embed)

@@ -1,0 +1,113 @@
+"""Export the graph as a folder of Markdown notes that opens as an Obsidian vault with a working graph.
+
+One note per entity: front matter (type, status, created, updated, aliases, and ``name`` when the
+file name could not hold the name), the observations as a list, then each relation as a Dataview
+field ``- type:: [[Target]]`` so that importing the folder gives back the same graph. Superseded
+observations, ended relations and reflections follow under their own headings for reading; the
+JSONL export is the format that carries them back in.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from limbic.engine.graph import Graph
+from limbic.service.importers import ImportInputError
+from limbic.service.importers import frontmatter
+from limbic.service.importers.markdown import ALIAS_KIND, HISTORY_MARKER
+
+# Characters file systems (Windows the strictest) or Obsidian's links refuse in a file name.
+_UNSAFE = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
+_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+MAX_STEM = 120
+HISTORY_HEADING = "## History"
+
+
+def safe_stem(name: str) -> str:
+    """A file name (without .md) every platform and Obsidian accept, as close to the name as possible."""
+    stem = _UNSAFE.sub("_", name).strip().rstrip(". ")
+    stem = stem.lstrip(".") or "_"
+    if stem.split(".")[0].lower() in _RESERVED:
+        stem = "_" + stem
+    return stem[:MAX_STEM].rstrip(". ") or "_"
+
+
+def file_names(names: list[str]) -> dict[str, str]:
+    """A unique stem per entity name (unique ignoring case, as on macOS and Windows)."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for name in sorted(names, key=lambda n: (safe_stem(n) != n, n)):  # names that fit keep their own
+        base = safe_stem(name)
+        stem, n = base, 2
+        while stem.lower() in taken:
+            stem, n = f"{base} ({n})", n + 1
+        taken.add(stem.lower())
+        out[name] = stem
+    return out
+
+
+def _item(text: str) -> str:
+    """A list item; the lines after the first are indented so they stay in it."""
+    first, *rest = text.split("\n")
+    return "\n".join([f"- {first}", *(f"  {line}" if line else "" for line in rest)])
+
+
+def _link(stems: dict[str, str], name: str) -> str:
+    stem = stems[name]
+    return f"[[{stem}]]" if stem == name else f"[[{stem}|{name.replace('|', '/').replace(']', ')')}]]"
+
+
+def export_markdown(graph: Graph, folder, progress=None) -> int:
+    """Write one note per entity into ``folder`` (created if needed; it must not hold other notes); returns the count."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ImportInputError(f"{folder} is a file; choose a folder for the notes.")
+    if folder.is_dir() and any(p.suffix.lower() == ".md" for p in folder.iterdir()):
+        raise ImportInputError(f"{folder} already holds notes; export into a new or empty folder so nothing is overwritten.")
+    folder.mkdir(parents=True, exist_ok=True)
+    names = [r[0] for r in graph.db.execute("SELECT name FROM entities ORDER BY id")]
+    stems = file_names(names)
+    outgoing: dict[int, list] = {}
+    for rel in graph.all_relations(ended=True):
+        outgoing.setdefault(rel.from_id, []).append(rel)
+    reflections: dict[str, list] = {}
+    for refl in graph.all_reflections():
+        reflections.setdefault(refl.about.split(" —", 1)[0] if refl.relation_id else refl.about, []).append(refl)
+    n = 0
+    for n, ent in enumerate(graph.iter_entities(), start=1):
+        if progress and n % 50 == 0:
+            progress("export", n, len(names))
+        aliases = [o.content for o in ent.observations if o.kind == ALIAS_KIND and o.current]
+        props = {
+            "name": ent.name if stems[ent.name] != ent.name else None,
+            "type": ent.entity_type,
+            "status": ent.status,
+            "created": ent.created_at,
+            "updated": ent.updated_at,
+            "aliases": aliases,
+        }
+        parts = [frontmatter.dump(props)]
+        current = [o for o in ent.observations if o.current and o.kind != ALIAS_KIND]
+        if current:
+            parts.append("\n".join(_item(o.content) for o in current) + "\n")
+        rels = outgoing.get(ent.id, [])
+        active = [r for r in rels if r.active]
+        if active:
+            parts.append("## Relations\n\n" + "\n".join(f"- {r.relation_type}:: {_link(stems, r.to_name)}" for r in active) + "\n")
+        history = [f"- ~~{o.content.splitlines()[0]}~~ (superseded {o.superseded_at})" for o in ent.superseded]
+        history += [
+            f"- ~~{r.relation_type} → {r.to_name.replace('[', '(').replace(']', ')')}~~ (ended {r.ended_at or 'at some point'})"
+            for r in rels if not r.active
+        ]
+        history += [
+            f"> {f.content.splitlines()[0]} — {f.author or 'someone'}, {f.created_at}" for f in reflections.get(ent.name, [])
+        ]
+        if history:
+            parts.append(f"{HISTORY_MARKER}\n{HISTORY_HEADING}\n\n" + "\n".join(history) + "\n")
+        tmp = folder / f".{stems[ent.name]}.md.part"
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write("\n".join(parts))
+        os.replace(tmp, folder / f"{stems[ent.name]}.md")
+    return n

@@ -1,0 +1,101 @@
+"""The editor's status badge and history panel: what the entity was (superseded observations, on
+request), relations that ended (greyed), and reflections about it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QPalette
+from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+
+from limbic.engine.graph_history import STATUSES
+from limbic.service.entities import EntityView
+
+STATUS_LABELS = {"active": "Active", "paused": "Paused", "done": "Done", "archived": "Archived"}
+KIND_ROLE = Qt.ItemDataRole.UserRole + 10  # "superseded", "ended", "reflection"
+
+
+class StatusBadge(QComboBox):
+    """The entity's status as a coloured badge; choosing another one asks to save it at once."""
+
+    status_chosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="statusBadge", toolTip="The entity's status; archived entities rank lower in search")
+        self.setAccessibleName("Status")
+        for status in STATUSES:
+            self.addItem(STATUS_LABELS[status], status)
+        self._loading = False
+        self.activated.connect(self._on_activated)
+
+    def set_status(self, status: str) -> None:
+        self._loading = True
+        index = self.findData(status)
+        self.setCurrentIndex(max(0, index))
+        self.setProperty("status", status)  # the stylesheet colours the badge by status
+        self.style().unpolish(self)
+        self.style().polish(self)
+        self._loading = False
+
+    def status(self) -> str:
+        return self.currentData()
+
+    def _on_activated(self, _index: int) -> None:
+        if not self._loading:
+            self.status_chosen.emit(self.currentData())
+
+
+class EntityHistoryPanel(QGroupBox):
+    """Superseded observations (hidden unless asked for), ended relations greyed, reflections."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("History and reflections", parent)
+        self.setObjectName("historyPanel")
+        self.show_superseded = QCheckBox("Show superseded observations", self, objectName="showSuperseded")
+        self.list = QListWidget(self, objectName="historyList")
+        self.list.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.show_superseded)
+        layout.addWidget(self.list)
+        self._view: EntityView | None = None
+        self.show_superseded.toggled.connect(lambda _on: self._fill())
+
+    def show_view(self, view: EntityView | None) -> None:
+        self._view = view
+        self._fill()
+
+    def _fill(self) -> None:
+        self.list.clear()
+        view = self._view
+        if view is None:
+            self.setVisible(False)
+            return
+        grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        superseded = view.entity.superseded
+        if self.show_superseded.isChecked():
+            for o in superseded:
+                self._add(f"{o.content}\n(superseded {o.superseded_at})", "superseded", grey, strike=True)
+        for r in view.ended:
+            arrow = f"{r.relation_type} → {r.to_name}" if r.from_id == view.entity.id else f"{r.relation_type} ← {r.from_name}"
+            self._add(f"{arrow} (ended {r.ended_at or '—'})", "ended", grey)
+        for f in view.reflections:
+            about = "" if f.entity_id == view.entity.id else f" on {f.about}"
+            mood = f", {f.mood}" if f.mood else ""
+            self._add(f"“{f.content}”\n— {f.author or 'someone'}{about}, {f.created_at}{mood}", "reflection", None)
+        self.show_superseded.setText(f"Show superseded observations ({len(superseded)})")
+        self.show_superseded.setEnabled(bool(superseded))
+        self.setVisible(bool(superseded or view.ended or view.reflections))
+
+    def _add(self, text: str, kind: str, brush: QBrush | None, strike: bool = False) -> None:
+        item = QListWidgetItem(text)
+        item.setData(KIND_ROLE, kind)
+        if brush is not None:
+            item.setForeground(brush)
+        if strike:
+            font = item.font()
+            font.setStrikeOut(True)
+            item.setFont(font)
+        self.list.addItem(item)
+
+    def items(self, kind: str) -> list[str]:
+        """The texts shown of one kind (for tests and accessibility tools)."""
+        return [self.list.item(i).text() for i in range(self.list.count()) if self.list.item(i).data(KIND_ROLE) == kind]
