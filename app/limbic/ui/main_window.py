@@ -71,6 +71,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, QMainWindow):
         self._shown_request = 0
         self._committed_request = 0  # the result list whose co-occurrence was recorded
         self.open_error = ""  # why the file could not be opened, while that is so
+        self._entity_ticket = 0  # the load whose entity the editor shows
 
         self.engine = Engine(self)
         self._build_ui()
@@ -324,7 +325,15 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, QMainWindow):
     def load_entity(self, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> int:
         """Load an entity into the editor now (no questions); the newest request wins."""
         return self.engine.run("entity", ops.open_view, ref, record, tuple(together), what="opening the entity",
-                               on_done=self.on_entity_loaded, on_failed=self.on_entity_missing)
+                               on_done=self._entity_arrived, on_failed=self.on_entity_missing, with_ticket=True)
+
+    def _entity_arrived(self, ticket: int, view: EntityView) -> None:
+        self._entity_ticket = ticket
+        self.on_entity_loaded(view)
+
+    def _navigation_pending(self) -> bool:
+        """An entity the person asked for is still on its way (a refresh must not replace it)."""
+        return self.engine.entities.latest != self._entity_ticket
 
     def on_entity_loaded(self, view: EntityView) -> None:
         self.editor.show_view(view)
@@ -553,7 +562,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, QMainWindow):
         if done.graph_changed or done.vectors_reset:
             self.rerun_search()  # what matches, and how it ranks, may differ now
         entity_id = self.editor.entity_id
-        if outside and done.touches(entity_id) and entity_id is not None:
+        if outside and done.touches(entity_id) and entity_id is not None and not self._navigation_pending():
             if self.editor.is_dirty():
                 if entity_id in done.removed:
                     self.status.say("This entity was deleted by another program; saving will ask what to keep.", 0)
