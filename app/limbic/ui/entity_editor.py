@@ -114,6 +114,9 @@ class EntityEditor(QWidget):
 
         self.out_list = QListWidget(form, objectName="outgoing", toolTip="Enter or double-click to open the target")
         self.in_list = QListWidget(form, objectName="incoming", toolTip="Enter or double-click to open the source")
+        # Lists show at least two rows; the window stays usable down to a small laptop's height.
+        for lst in (self.obs_list, self.out_list, self.in_list):
+            lst.setMinimumHeight(44)
         self.rel_type = QLineEdit(form, objectName="relationType", placeholderText="relation type")
         self.rel_type.setCompleter(_completer(self.rel_types_model, self.rel_type))
         self.rel_target = QLineEdit(form, objectName="relationTarget", placeholderText="target entity")

@@ -58,6 +58,7 @@ class EntityHistoryPanel(QGroupBox):
         layout.addWidget(self.list)
         self._view: EntityView | None = None
         self.show_superseded.toggled.connect(lambda _on: self._fill())
+        self.setVisible(False)  # shown only for an entity with history: it must not make the window taller
 
     def show_view(self, view: EntityView | None) -> None:
         self._view = view
