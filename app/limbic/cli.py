@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
 import logging
 import sys
 import time
@@ -15,6 +18,8 @@ from limbic import __version__, config
 from limbic.engine.errors import LimbicError
 
 logger = logging.getLogger(__name__)
+
+MAX_LIMIT = 10_000  # results one search may return
 
 
 class TerminalProgress:
@@ -68,7 +73,8 @@ def _refuse_readonly(graph) -> None:
 
 
 def _embed_pending(graph) -> None:
-    pending = graph.pending_embeddings() if graph.embedder else 0
+    # A read-only file cannot store vectors: search uses full text and what is already embedded.
+    pending = graph.pending_embeddings() if graph.embedder and not graph.db.readonly else 0
     if pending:
         print(f"Embedding {pending} entities with {graph.embedder.spec.name}…", file=sys.stderr)
         bar = TerminalProgress()
@@ -110,6 +116,8 @@ def cmd_search(args: argparse.Namespace) -> int:
     from limbic.engine.scoring import ScoringParams
     from limbic.engine.search import search
 
+    if not 1 <= args.limit <= MAX_LIMIT:
+        raise LimbicError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}.")
     opened = _open(args)
     try:
         _embed_pending(opened.graph)
@@ -338,7 +346,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if getattr(args, "func", None) is None:
             return cmd_gui(args)
-        return args.func(args)
+        code = args.func(args)
+        _flush_stdout()
+        return code
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            _silence_stdout()
+            return 0
+        if exc.filename is None:  # writing standard output failed (e.g. `> /dev/full`)
+            _silence_stdout()
+            why = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc)).lower()
+            print(f"limbic: the output could not be written ({why}).", file=sys.stderr)
+        else:
+            print(f"limbic: {exc.filename}: {(exc.strerror or str(exc)).lower()}.", file=sys.stderr)
+        return 1
     except LimbicError as exc:
         print(f"limbic: {exc}", file=sys.stderr)
         return 1
@@ -348,8 +369,29 @@ def main(argv: list[str] | None = None) -> int:
     except (apsw.FullError, apsw.IOError) as exc:
         print(f"limbic: the graph file cannot be written ({exc}); nothing was changed.", file=sys.stderr)
         return 1
+    except apsw.Error as exc:
+        print(
+            f"limbic: the graph file could not be used ({type(exc).__name__}); run `limbic check`, "
+            "and see README.md, Data safety.",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         print("limbic: interrupted.", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+
+
+def _flush_stdout() -> None:
+    """Push out what is buffered now, so a failure to write it is reported, not a traceback at exit."""
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.flush()
+
+
+def _silence_stdout() -> None:
+    """After standard output failed, point it at nothing so that Python's exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from limbic.engine.errors import Cancelled, ImportFileError, ValidationError
+from limbic import config
+from limbic.engine.db import SQLITE_MAGIC
+from limbic.engine.errors import Cancelled, ImportFileError, LimbicError, ValidationError
 from limbic.engine.graph import Graph, clean_name, clean_observation
 
 logger = logging.getLogger(__name__)
@@ -206,13 +211,86 @@ def export_to(graph: Graph, out: IO[str]) -> int:
     return n
 
 
-def export_file(graph: Graph, path: Path) -> int:
-    """Export atomically: a crash never leaves half a file under the chosen name."""
+def _is_sqlite_file(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def export_target(graph: Graph, path: Path) -> Path:
+    """Where an export may be written; raises LimbicError for anything it must not replace.
+
+    Refused: the open graph file, its ``-wal``/``-shm``, its backups (or any SQLite database),
+    folders and anything else that is not a regular file, and paths in a missing folder.
+    """
     path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        n = export_to(graph, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    db_path = graph.db.path
+    if path.is_dir():
+        raise LimbicError(f"{path} is a folder; give the name of a file to export to.")
+    if str(db_path) != ":memory:":
+        guarded = [db_path, db_path.with_name(db_path.name + "-wal"), db_path.with_name(db_path.name + "-shm")]
+        if any(_same_file(path, g) for g in guarded) or any(os.path.abspath(path) == os.path.abspath(g) for g in guarded):
+            raise LimbicError(f"{path} is the open graph file (or its journal); export to another file.")
+        folder = config.backup_dir(db_path)
+        if folder.is_dir() and path.exists() and _same_file(path.parent, folder):
+            raise LimbicError(f"{path} is a backup of the graph; export to another file.")
+    if path.exists():
+        if not path.is_file():
+            raise LimbicError(f"{path} is not a regular file (a device, pipe or socket); export to a file.")
+        if _is_sqlite_file(path):
+            raise LimbicError(f"{path} is an SQLite database (a graph or a backup); export to another file.")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise LimbicError(f"The folder {parent} does not exist; nothing was exported.")
+    return path
+
+
+def _export_error(path: Path, exc: OSError) -> LimbicError:
+    if exc.errno == errno.ENOSPC:
+        why = "the disk is full"
+    elif exc.errno == errno.EROFS:
+        why = "the file system is read-only"
+    elif exc.errno in (errno.EACCES, errno.EPERM):
+        why = "permission denied"
+    else:
+        why = (exc.strerror or str(exc)).lower()
+    return LimbicError(f"{path} could not be written ({why}); nothing was exported.")
+
+
+def export_file(graph: Graph, path: Path) -> int:
+    """Export atomically: a temporary file in the same folder, renamed into place when complete.
+
+    A failure leaves neither half a file under the chosen name nor the temporary file.
+    """
+    path = export_target(graph, Path(path))
+    parent = path.parent if str(path.parent) else Path(".")
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            n = export_to(graph, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        # mkstemp makes the file private; an export gets the ordinary permissions of a new file.
+        mask = os.umask(0)
+        os.umask(mask)
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise _export_error(path, exc) from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
     return n
