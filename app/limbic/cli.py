@@ -203,25 +203,34 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     from limbic.engine.session import try_load_model
 
-    # The model is compared with the stored vectors, not attached: a check changes nothing.
-    opened = _open(args, load_model=False)
+    from limbic.engine.db import Database
+
+    # The model is compared with the stored vectors, not attached, and the file is opened without
+    # the graph layer (which would recreate a lost table): a check changes nothing.
+    db = Database(_db_path(args))
+    if db.readonly_note:
+        print(f"limbic: {db.readonly_note}", file=sys.stderr)
     embedder = None
-    if not args.no_model:
-        embedder, error = try_load_model(config.model_dir_override())
-        if error:
-            print(f"limbic: vectors are not compared with a model: {error}", file=sys.stderr)
     try:
-        g = opened.graph
+        if not args.no_model:
+            embedder, error = try_load_model(config.model_dir_override())
+            if error:
+                print(f"limbic: vectors are not compared with a model: {error}", file=sys.stderr)
         if args.repair:
-            _refuse_readonly(g)
+            if db.readonly:
+                raise LimbicError(db.readonly_note or f"{db.path} is open read-only.")
             bar = TerminalProgress()
-            result = repair(g.db, embedder, progress=lambda d, t: bar("embed", d, t))
+            result = repair(db, embedder, progress=lambda d, t: bar("embed", d, t))
             bar.finish()
             before, report = result.before, result.after
             print(f"Before repair: {before.summary()}")
             for line in before.lines():
                 print(f"  {line}")
             done = []
+            if result.tables_recreated:
+                done.append(f"{', '.join(result.tables_recreated)} recreated")
+            if result.tables_set_aside:
+                done.append(f"unreadable usage history kept as {', '.join(result.tables_set_aside)}")
             if result.fts_rebuilt:
                 done.append("full-text index rebuilt")
             if result.reindexed:
@@ -232,7 +241,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 done.append(f"{result.embedded} entities embedded")
             print(f"Repaired: {', '.join(done) or 'nothing to do'}; the graph itself was not changed.")
         else:
-            report = check_graph(g.db, embedder)
+            report = check_graph(db, embedder)
         if args.json:
             print(json.dumps({**report.__dict__, "consistent": report.consistent, "file_ok": report.file_ok}, indent=2))
         else:
@@ -245,7 +254,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 print("  Run `limbic check --repair` to rebuild the full-text index and vectors from the graph.")
         return 0 if report.consistent else 2
     finally:
-        opened.close()
+        db.close()
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

@@ -283,15 +283,15 @@ class Database:
         foreign = (version == 0 and bool(tables)) or (bool(tables) and not LIMBIC_TABLES <= tables)
         if foreign and str(self.path) != ":memory:":
             raise DatabaseError(f"{self.path} is an SQLite database of another program, not a Limbic graph; it was left as it is.")
-        if version < 0 or (version > 0 and not tables):
-            raise DatabaseError(
-                f"{self.path} is an SQLite file marked as schema {version} but holds no Limbic graph; "
-                "it was not written by Limbic and was left as it is."
-            )
         if version > SCHEMA_VERSION:
             raise DatabaseError(
                 f"{self.path} was written by a newer version of Limbic (schema {version}); "
                 f"this version reads schema {SCHEMA_VERSION} or older. Update Limbic to open it."
+            )
+        if version < 0 or (version > 0 and not tables):
+            raise DatabaseError(
+                f"{self.path} is an SQLite file marked as schema {version} but holds no Limbic graph; "
+                "it was not written by Limbic and was left as it is."
             )
         return version
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from limbic.engine import index
+from limbic.engine import index, tables
 from limbic.engine.db import Database
 from limbic.engine.errors import NotFoundError, ValidationError
 
@@ -136,6 +136,7 @@ class Graph:
         self.embedder: Embedder | None = None
         self._dirty: set[int] = set()
         self._embed_now = True
+        tables.ensure_present(db)  # a lost derived or signal table comes back empty, then refills
         self._backfill_fts()
         if embedder is not None:
             self.attach_embedder(embedder)

@@ -34,7 +34,7 @@ def try_load_model(model_dir: Path | None) -> tuple[Embedder | None, str | None]
     try:
         return load_embedder(model_dir), None
     except ModelError as exc:
-        logger.warning("semantic search is off: %s", exc)
+        logger.info("semantic search is off: %s", exc)  # the front end shows it once
         return None, str(exc)
 
 
