@@ -16,7 +16,7 @@ from typing import IO
 from limbic import config
 from limbic.engine.db import SQLITE_MAGIC
 from limbic.engine.errors import Cancelled, ImportFileError, LimbicError, ValidationError
-from limbic.engine.graph import Graph, clean_name, clean_observation
+from limbic.engine.graph import Graph, clean_name, clean_observation, name_key, shown
 
 logger = logging.getLogger(__name__)
 
@@ -48,18 +48,31 @@ class ImportSummary:
     embedded: int = 0
     skipped_relations: list[int] = field(default_factory=list)  # line numbers
     pending: int = 0
+    # (line, name in the file, the existing name it was merged into): names differing only in case
+    merged_names: list[tuple[int, str, str]] = field(default_factory=list)
 
     def describe(self) -> str:
-        text = (
-            f"{self.entities_in_file} entities read ({self.entities_created} new), "
-            f"{self.observations_added} observations and {self.relations_added} relations added"
-        )
+        text = self.describe_graph()
+        if self.merged_names:
+            first = "; ".join(f"line {line}: “{shown(a, 40)}” into “{shown(b, 40)}”" for line, a, b in self.merged_names[:3])
+            more = "…" if len(self.merged_names) > 3 else ""
+            text += (
+                f"; {len(self.merged_names)} names differ from another only in case and were merged into it "
+                f"({first}{more})"
+            )
         if self.skipped_relations:
             lines = ", ".join(map(str, self.skipped_relations[:5])) + ("…" if len(self.skipped_relations) > 5 else "")
             text += f"; {len(self.skipped_relations)} relations skipped because an end is missing (line {lines})"
         if self.pending:
             text += f"; {self.pending} entities still wait for embedding"
         return text + "."
+
+    def describe_graph(self) -> str:
+        """What the graph part of the import changed."""
+        return (
+            f"{self.entities_in_file} entities read ({self.entities_created} new), "
+            f"{self.observations_added} observations and {self.relations_added} relations added"
+        )
 
 
 def _field(obj: dict, key: str, lineno: int, path: str, required: bool = True) -> object:
@@ -144,36 +157,72 @@ def import_records(
     The graph part is all or nothing; embedding is derived data and resumes if interrupted.
     """
     summary = ImportSummary(entities_in_file=len(entities))
-    before = graph.counts()
     total = len(entities) + len(relations)
     step = max(1, total // 200)
+    # Names that differ only in case are one entity: the first spelling met (in the graph, else in
+    # the file) is kept, and every merge is reported.
+    spelling: dict[str, str] = {}
     with graph.write(embed=False):
+        # Counted inside the write transaction: no other program's writes can fall in between.
+        before = graph.counts()
         for i, rec in enumerate(entities):
-            graph.upsert_entity(rec.name, rec.entity_type, rec.observations)
+            name = spelling.setdefault(name_key(rec.name), rec.name)
+            entity_id = graph.upsert_entity(name, rec.entity_type, rec.observations)
+            stored = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,))
+            spelling[name_key(rec.name)] = stored
+            if stored != rec.name:
+                summary.merged_names.append((rec.line, rec.name, stored))
             if i % step == 0:
                 if cancelled and cancelled():
                     raise Cancelled("The import was cancelled; nothing was changed.")
                 if progress:
                     progress("graph", i, total)
         for j, rel in enumerate(relations):
-            if graph.entity_id(rel.source) is None or graph.entity_id(rel.target) is None:
+            source = spelling.get(name_key(rel.source), rel.source)
+            target = spelling.get(name_key(rel.target), rel.target)
+            if graph.entity_id(source) is None or graph.entity_id(target) is None:
                 summary.skipped_relations.append(rel.line)
                 continue
-            graph.add_relation(rel.source, rel.target, rel.relation_type)
+            graph.add_relation(source, target, rel.relation_type)
             if progress and (len(entities) + j) % step == 0:
                 progress("graph", len(entities) + j, total)
-    after = graph.counts()
+        after = graph.counts()
     summary.entities_created = after["entities"] - before["entities"]
     summary.observations_added = after["observations"] - before["observations"]
     summary.relations_added = after["relations"] - before["relations"]
     if progress:
         progress("graph", total, total)
     if embed and graph.embedder is not None:
-        summary.embedded = graph.embed_pending(
-            progress=(lambda d, t: progress("embed", d, t)) if progress else None, cancelled=cancelled
-        )
+        try:
+            summary.embedded = graph.embed_pending(
+                progress=(lambda d, t: progress("embed", d, t)) if progress else None, cancelled=cancelled
+            )
+        except Cancelled:
+            raise
+        except LimbicError as exc:
+            # The graph part is committed: say so, and what waits, instead of "nothing was changed".
+            raise ImportPartlySaved(graph, summary, exc) from exc
     summary.pending = graph.pending_embeddings() if graph.embedder else 0
     return summary
+
+
+class ImportPartlySaved(LimbicError):
+    """The graph part of an import was saved but embedding it stopped (a full disk, a lost lock)."""
+
+    def __init__(self, graph: Graph, summary: ImportSummary, cause: LimbicError) -> None:
+        self.summary = summary
+        try:
+            summary.pending = graph.pending_embeddings()
+            vectors = graph.counts()["vectors"]
+            state = f"the graph holds {vectors} vectors and {summary.pending} entities wait for embedding"
+        except Exception:  # reading can fail too on a failing disk; the sentence stays true without it
+            state = "the entities without a vector wait for embedding"
+        why = str(cause).split(";")[0].rstrip(".")
+        why = why[0].lower() + why[1:] if why else "of an error"
+        super().__init__(
+            f"The import was saved ({summary.describe_graph()}), but embedding stopped because {why}: "
+            f"{state}, which resumes the next time the file is opened with the model."
+        )
 
 
 def import_file(
