@@ -56,20 +56,28 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if args.db else config.default_db_path()
 
 
-def _open(args: argparse.Namespace, load_model: bool = True):
+def _open(args: argparse.Namespace, load_model: bool = True, write: bool = False):
+    """Open the graph; a command that writes refuses a read-only file with its note (said once)."""
     from limbic.engine.session import open_graph
 
-    opened = open_graph(_db_path(args), config.model_dir_override(), load_model=load_model)
+    opened = open_graph(_db_path(args), config.model_dir_override(), load_model=load_model and not write)
+    if write and opened.graph.db.readonly:
+        note = opened.graph.db.readonly_note or f"{opened.graph.db.path} is open read-only."
+        opened.close()
+        raise LimbicError(note)
+    if write and load_model:
+        from limbic.engine.session import attach_model
+
+        try:
+            opened = attach_model(opened, config.model_dir_override())
+        except BaseException:
+            opened.close()
+            raise
     if opened.graph.db.readonly_note:
         print(f"limbic: {opened.graph.db.readonly_note}", file=sys.stderr)
     if opened.model_error and load_model:
         print(f"limbic: semantic search is off: {opened.model_error}", file=sys.stderr)
     return opened
-
-
-def _refuse_readonly(graph) -> None:
-    if graph.db.readonly:
-        raise LimbicError(graph.db.readonly_note or f"{graph.db.path} is open read-only.")
 
 
 def _embed_pending(graph) -> None:
@@ -85,9 +93,8 @@ def _embed_pending(graph) -> None:
 def cmd_import(args: argparse.Namespace) -> int:
     from limbic.engine.jsonl import import_file
 
-    opened = _open(args)
+    opened = _open(args, write=True)
     try:
-        _refuse_readonly(opened.graph)
         bar = TerminalProgress()
         summary = import_file(opened.graph, Path(args.file), progress=bar)
         bar.finish()
@@ -208,6 +215,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     # The model is compared with the stored vectors, not attached, and the file is opened without
     # the graph layer (which would recreate a lost table): a check changes nothing.
     db = Database(_db_path(args))
+    if db.readonly and args.repair:
+        db.close()
+        raise LimbicError(db.readonly_note or f"{db.path} is open read-only; it cannot be repaired.")
     if db.readonly_note:
         print(f"limbic: {db.readonly_note}", file=sys.stderr)
     embedder = None
@@ -217,8 +227,6 @@ def cmd_check(args: argparse.Namespace) -> int:
             if error:
                 print(f"limbic: vectors are not compared with a model: {error}", file=sys.stderr)
         if args.repair:
-            if db.readonly:
-                raise LimbicError(db.readonly_note or f"{db.path} is open read-only.")
             bar = TerminalProgress()
             result = repair(db, embedder, progress=lambda d, t: bar("embed", d, t))
             bar.finish()
@@ -279,9 +287,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     from limbic.engine.backup import restore
 
-    opened = _open(args, load_model=False)
+    opened = _open(args, load_model=False, write=True)
     try:
-        _refuse_readonly(opened.graph)
         before = restore(opened.graph.db, Path(args.backup))
         print(f"Restored {opened.graph.db.path} from {args.backup}; the state it replaced is kept in {before}")
     finally:

@@ -165,9 +165,9 @@ def prune(db_path: Path, keep: int = KEEP_BACKUPS, protect: Path | None = None) 
     """Delete all but the newest ``keep`` backups, never ``protect``; returns what was deleted."""
     backups = list_backups(db_path)
     gone = clean_stale_parts(db_path, min_age=3600)
-    for old in backups[: max(0, len(backups) - max(1, keep))]:
-        if protect is not None and _same(old.path, protect):
-            continue  # the backup being restored stays, even when it is the oldest
+    # The backup being restored stays, even when it is the oldest: the next oldest goes instead.
+    others = [b for b in backups if protect is None or not _same(b.path, protect)]
+    for old in others[: max(0, len(backups) - max(1, keep))]:
         with contextlib.suppress(FileNotFoundError):
             old.path.unlink()
             gone.append(old.path)

@@ -38,6 +38,18 @@ def try_load_model(model_dir: Path | None) -> tuple[Embedder | None, str | None]
         return None, str(exc)
 
 
+def attach_model(opened: OpenGraph, model_dir: Path | None) -> OpenGraph:
+    """Load the model into a graph opened without one (same rules as ``open_graph``)."""
+    embedder, error = try_load_model(model_dir)
+    if embedder is not None:
+        if opened.graph.db.readonly:
+            opened.graph.embedder = embedder
+        else:
+            opened.graph.attach_embedder(embedder)
+    opened.model_error = error
+    return opened
+
+
 def open_graph(path: Path | str, model_dir: Path | None = None, load_model: bool = True, readonly: bool = False) -> OpenGraph:
     """Open (or create) a graph; without a usable model it still opens for editing and full text."""
     db = Database(path, readonly=readonly)
