@@ -337,13 +337,14 @@ def test_import_summary_does_not_count_another_programs_writes(tmp_path, monkeyp
     state = {"first": True}
 
     def counts_with_a_neighbour(self):
+        counted = real_counts(self)
         if state["first"]:
             state["first"] = False
-            try:  # another program writes just before the import counts (it cannot once the import holds the lock)
+            try:  # another program writes just after the import counted (it cannot while the import holds the lock)
                 other.execute("INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES ('Elsewhere', 'T', 'x', 'x')")
             except apsw.BusyError:
                 pass
-        return real_counts(self)
+        return counted
 
     monkeypatch.setattr(Graph, "counts", counts_with_a_neighbour)
     summary = jsonl.import_records(g, [jsonl.EntityRecord(1, "From file", None, ["x"])], [])

@@ -245,6 +245,10 @@ class EngineWorker(QObject):
 
     def _attach_and_embed(self) -> None:
         assert self.graph is not None
+        if self.graph.db.readonly:
+            # Nothing can be stored: search uses full text and the vectors already in the file.
+            self.graph.embedder = self.embedder
+            return
         try:
             pending = self.graph.attach_embedder(self.embedder)
         except Exception as exc:
