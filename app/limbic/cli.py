@@ -19,7 +19,6 @@ from limbic.engine.errors import LimbicError
 
 logger = logging.getLogger(__name__)
 
-MAX_LIMIT = 10_000  # results one search may return
 
 
 class TerminalProgress:
@@ -122,6 +121,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     from limbic.engine.scoring import ScoringParams
     from limbic.engine.search import search
+
+    from limbic.engine.search import MAX_LIMIT
 
     if not 1 <= args.limit <= MAX_LIMIT:
         raise LimbicError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}.")

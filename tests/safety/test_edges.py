@@ -442,3 +442,8 @@ def test_embedding_one_huge_entity_weighs_a_bounded_number_of_observations():
     assert max(seen) <= MAX_CANDIDATES + 2
     assert text.startswith("Huge (Log) | observation 0 word0 | observation 1 word1")
     assert text.endswith(f"observation {n - 1} word{n - 1}")
+
+
+def test_the_engine_caps_an_absurd_limit(text_graph):
+    text_graph.upsert_entity("Only one", "Note", ["graphs"])
+    assert [r.name for r in search(text_graph, "graphs", limit=10**20, record=False).results] == ["Only one"]

@@ -200,8 +200,9 @@ def backup_database(db: Database, reason: str = "manual", keep: int = KEEP_BACKU
         os.replace(tmp, final)
         _fsync_dir(folder)
     except (OSError, apsw.Error) as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
         raise DatabaseError(
             f"A backup of {db.path} could not be written to {folder} ({_cause(exc)}); the graph was not changed."
         ) from exc
