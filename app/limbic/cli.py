@@ -384,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
         print("limbic: the graph file is damaged; run `limbic check` and see README.md, Data safety.", file=sys.stderr)
         return 1
     except (apsw.FullError, apsw.IOError) as exc:
-        print(f"limbic: the graph file cannot be written ({exc}); nothing was changed.", file=sys.stderr)
+        why = "the disk is full" if isinstance(exc, apsw.FullError) else "a disk or file-system error"
+        print(f"limbic: the graph file cannot be written ({why}); nothing was changed.", file=sys.stderr)
         return 1
     except apsw.Error as exc:
         print(

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
-
-import apsw
 
 from limbic.engine import index, tables
 from limbic.engine.db import Database
@@ -90,8 +87,6 @@ def name_key(name: str) -> str:
     """What two names share when they differ only in case (and composition): they are the same name."""
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
-
-_NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 def clean_observation(content: object) -> str:
@@ -231,22 +226,18 @@ class Graph:
         return found
 
     def case_variant(self, name: str) -> int | None:
-        """An entity whose name differs from ``name`` only in case (names are unique without case)."""
+        """An entity whose name differs from ``name`` only in case (names are unique without case).
+
+        SQLite's NOCASE index folds A-Z; accented letters are matched through the usual ways of
+        writing a name (lower, upper, title case), each an index probe: the cost does not grow
+        with the graph, so a bulk import stays linear.
+        """
         key = name_key(name)
-        rows = self.db.execute(
-            "SELECT id, name FROM entities WHERE name COLLATE NOCASE IN (?, ?, ?)", (name, name.lower(), name.upper())
-        ).fetchall()
-        if not name.isascii():
-            # SQLite's NOCASE folds only A-Z: the full-text index (which folds all letters) finds the rest.
-            words = _NAME_WORD.findall(name)
-            if words:
-                with contextlib.suppress(apsw.SQLError):
-                    rows += self.db.execute(
-                        "SELECT id, name FROM entities WHERE id IN "
-                        "(SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT 50)",
-                        ("name : " + '"' + " ".join(w.replace('"', "") for w in words) + '"',),
-                    ).fetchall()
-        for entity_id, other in rows:
+        spellings = list(dict.fromkeys((name, name.lower(), name.upper(), name.title(), name.capitalize(), name.casefold())))
+        marks = ",".join("?" * len(spellings))
+        for entity_id, other in self.db.execute(
+            f"SELECT id, name FROM entities WHERE name COLLATE NOCASE IN ({marks})", spellings
+        ):
             if name_key(other) == key:
                 return entity_id
         return None
