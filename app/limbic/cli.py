@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import os
 import logging
 import sys
 import time
@@ -15,6 +18,7 @@ from limbic import __version__, config
 from limbic.engine.errors import LimbicError
 
 logger = logging.getLogger(__name__)
+
 
 
 class TerminalProgress:
@@ -51,11 +55,24 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if args.db else config.default_db_path()
 
 
-def _open(args: argparse.Namespace, load_model: bool = True):
+def _open(args: argparse.Namespace, load_model: bool = True, write: bool = False):
+    """Open the graph; a command that writes refuses a read-only file with its note (said once)."""
     from limbic.engine.session import open_graph
 
-    opened = open_graph(_db_path(args), config.model_dir_override(), load_model=load_model)
-    opened.graph.db.origin = "cli"  # named in the change log, so the app can say who changed what
+    opened = open_graph(_db_path(args), config.model_dir_override(), load_model=load_model and not write,
+                         origin="cli")  # named in the change log, so the app can say who changed what
+    if write and opened.graph.db.readonly:
+        note = opened.graph.db.readonly_note or f"{opened.graph.db.path} is open read-only."
+        opened.close()
+        raise LimbicError(note)
+    if write and load_model:
+        from limbic.engine.session import attach_model
+
+        try:
+            opened = attach_model(opened, config.model_dir_override())
+        except BaseException:
+            opened.close()
+            raise
     if opened.graph.db.readonly_note:
         print(f"limbic: {opened.graph.db.readonly_note}", file=sys.stderr)
     if opened.model_error and load_model:
@@ -63,13 +80,9 @@ def _open(args: argparse.Namespace, load_model: bool = True):
     return opened
 
 
-def _refuse_readonly(graph) -> None:
-    if graph.db.readonly:
-        raise LimbicError(graph.db.readonly_note or f"{graph.db.path} is open read-only.")
-
-
 def _embed_pending(graph) -> None:
-    pending = graph.pending_embeddings() if graph.embedder else 0
+    # A read-only file cannot store vectors: search uses full text and what is already embedded.
+    pending = graph.pending_embeddings() if graph.embedder and not graph.db.readonly else 0
     if pending:
         print(f"Embedding {pending} entities with {graph.embedder.spec.name}…", file=sys.stderr)
         bar = TerminalProgress()
@@ -81,9 +94,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     from limbic.service.importers import KIND_NAMES, detect_kind, import_path
 
     kind = getattr(args, "kind", None) or detect_kind(Path(args.file))  # a bad path is refused before opening
-    opened = _open(args)
+    opened = _open(args, write=True)
     try:
-        _refuse_readonly(opened.graph)
         bar = TerminalProgress()
         summary = import_path(opened.graph, Path(args.file), progress=bar, kind=kind)
         bar.finish()
@@ -131,6 +143,10 @@ def cmd_search(args: argparse.Namespace) -> int:
     from limbic.engine.scoring import ScoringParams
     from limbic.engine.search import search
 
+    from limbic.engine.search import MAX_LIMIT
+
+    if not 1 <= args.limit <= MAX_LIMIT:
+        raise LimbicError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}.")
     opened = _open(args)
     try:
         _embed_pending(opened.graph)
@@ -217,25 +233,35 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     from limbic.engine.session import try_load_model
 
-    # The model is compared with the stored vectors, not attached: a check changes nothing.
-    opened = _open(args, load_model=False)
+    from limbic.engine.db import Database
+
+    # The model is compared with the stored vectors, not attached, and the file is opened without
+    # the graph layer (which would recreate a lost table): a check changes nothing.
+    db = Database(_db_path(args))
+    if db.readonly and args.repair:
+        db.close()
+        raise LimbicError(db.readonly_note or f"{db.path} is open read-only; it cannot be repaired.")
+    if db.readonly_note:
+        print(f"limbic: {db.readonly_note}", file=sys.stderr)
     embedder = None
-    if not args.no_model:
-        embedder, error = try_load_model(config.model_dir_override())
-        if error:
-            print(f"limbic: vectors are not compared with a model: {error}", file=sys.stderr)
     try:
-        g = opened.graph
+        if not args.no_model:
+            embedder, error = try_load_model(config.model_dir_override())
+            if error:
+                print(f"limbic: vectors are not compared with a model: {error}", file=sys.stderr)
         if args.repair:
-            _refuse_readonly(g)
             bar = TerminalProgress()
-            result = repair(g.db, embedder, progress=lambda d, t: bar("embed", d, t))
+            result = repair(db, embedder, progress=lambda d, t: bar("embed", d, t))
             bar.finish()
             before, report = result.before, result.after
             print(f"Before repair: {before.summary()}")
             for line in before.lines():
                 print(f"  {line}")
             done = []
+            if result.tables_recreated:
+                done.append(f"{', '.join(result.tables_recreated)} recreated")
+            if result.tables_set_aside:
+                done.append(f"unreadable usage history kept as {', '.join(result.tables_set_aside)}")
             if result.fts_rebuilt:
                 done.append("full-text index rebuilt")
             if result.reindexed:
@@ -246,7 +272,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 done.append(f"{result.embedded} entities embedded")
             print(f"Repaired: {', '.join(done) or 'nothing to do'}; the graph itself was not changed.")
         else:
-            report = check_graph(g.db, embedder)
+            report = check_graph(db, embedder)
         if args.json:
             print(json.dumps({**report.__dict__, "consistent": report.consistent, "file_ok": report.file_ok}, indent=2))
         else:
@@ -259,7 +285,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 print("  Run `limbic check --repair` to rebuild the full-text index and vectors from the graph.")
         return 0 if report.consistent else 2
     finally:
-        opened.close()
+        db.close()
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
@@ -284,9 +310,8 @@ def cmd_backup(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     from limbic.engine.backup import restore
 
-    opened = _open(args, load_model=False)
+    opened = _open(args, load_model=False, write=True)
     try:
-        _refuse_readonly(opened.graph)
         before = restore(opened.graph.db, Path(args.backup))
         print(f"Restored {opened.graph.db.path} from {args.backup}; the state it replaced is kept in {before}")
     finally:
@@ -379,7 +404,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if getattr(args, "func", None) is None:
             return cmd_gui(args)
-        return args.func(args)
+        code = args.func(args)
+        _flush_stdout()
+        return code
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            _silence_stdout()
+            return 0
+        if exc.filename is None:  # writing standard output failed (e.g. `> /dev/full`)
+            _silence_stdout()
+            why = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc)).lower()
+            print(f"limbic: the output could not be written ({why}).", file=sys.stderr)
+        else:
+            print(f"limbic: {exc.filename}: {(exc.strerror or str(exc)).lower()}.", file=sys.stderr)
+        return 1
     except LimbicError as exc:
         print(f"limbic: {exc}", file=sys.stderr)
         return 1
@@ -387,10 +425,32 @@ def main(argv: list[str] | None = None) -> int:
         print("limbic: the graph file is damaged; run `limbic check` and see README.md, Data safety.", file=sys.stderr)
         return 1
     except (apsw.FullError, apsw.IOError) as exc:
-        print(f"limbic: the graph file cannot be written ({exc}); nothing was changed.", file=sys.stderr)
+        why = "the disk is full" if isinstance(exc, apsw.FullError) else "a disk or file-system error"
+        print(f"limbic: the graph file cannot be written ({why}); nothing was changed.", file=sys.stderr)
+        return 1
+    except apsw.Error as exc:
+        print(
+            f"limbic: the graph file could not be used ({type(exc).__name__}); run `limbic check`, "
+            "and see README.md, Data safety.",
+            file=sys.stderr,
+        )
         return 1
     except KeyboardInterrupt:
         print("limbic: interrupted.", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+
+
+def _flush_stdout() -> None:
+    """Push out what is buffered now, so a failure to write it is reported, not a traceback at exit."""
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.flush()
+
+
+def _silence_stdout() -> None:
+    """After standard output failed, point it at nothing so that Python's exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, AttributeError, ValueError):
+        pass

@@ -35,7 +35,9 @@ def log_dir() -> Path:
 
 
 def backup_dir(db_path: Path) -> Path:
-    """Where rolling backups of a database are kept: beside it, in a hidden folder."""
+    """Where rolling backups of a database are kept: beside it (the real file, not a link to it), in a hidden folder."""
+    if db_path.is_symlink():
+        db_path = Path(os.path.realpath(db_path))
     return db_path.parent / f".{db_path.name}.backups"
 
 

@@ -53,15 +53,21 @@ def test_upsert_creates_then_merges_observations(graph):
     assert graph.upsert_entity("Other") and graph.get_entity("Other").entity_type == "Generic"
 
 
-def test_names_are_case_sensitive_and_validated(graph):
-    graph.upsert_entity("limbic")
-    graph.upsert_entity("Limbic")
+def test_names_differing_only_in_case_are_one_entity_and_names_are_validated(graph):
+    first = graph.upsert_entity("limbic", observations=["lower"])
+    assert graph.upsert_entity("Limbic", observations=["upper"]) == first  # merged, first spelling kept
+    assert graph.get_entity(first).name == "limbic" and graph.get_entity("LIMBIC").observation_texts == ["lower", "upper"]
+    graph.upsert_entity("other")
     assert graph.counts()["entities"] == 2
     for bad in ["", "   ", "x" * 513, "bad\x00name", "tab\tname", "\ud800"]:
         with pytest.raises(ValidationError):
             graph.upsert_entity(bad)
-    with pytest.raises(ValidationError):
-        graph.create_entity("limbic")
+    with pytest.raises(ValidationError, match="only in case"):
+        graph.create_entity("LIMBIC")
+    with pytest.raises(ValidationError, match="only in case"):
+        graph.rename_entity("other", "Limbic")
+    graph.rename_entity("limbic", "Limbic")  # its own spelling may change
+    assert graph.get_entity(first).name == "Limbic"
     with pytest.raises(ValidationError):
         graph.upsert_entity("ok", observations=["x" * 200_001])
     assert graph.counts()["entities"] == 2

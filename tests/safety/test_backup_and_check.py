@@ -256,14 +256,31 @@ def test_a_write_that_cannot_get_the_lock_fails_with_a_sentence_and_changes_noth
     text_graph.upsert_entity("C")  # and the connection works afterwards
 
 
-def test_access_recording_gives_up_on_a_busy_file_without_failing(text_graph):
+def test_access_recording_waits_for_a_busy_file_like_other_writes(text_graph):
     text_graph.upsert_entity("A")
+    text_graph.db.conn.setbusytimeout(20)  # so that the wait is the engine's retry, not SQLite's own
     started = threading.Event()
     holder = threading.Thread(target=_hold_write_lock, args=(text_graph.db.path, 1.0, started))
     holder.start()
     started.wait()
-    assert signals.record_access(text_graph.db, [1]) is False
+    assert signals.record_access(text_graph.db, [1]) is True
     holder.join()
+    assert text_graph.db.scalar("SELECT access_count FROM entity_access WHERE entity_id = 1") == 1
+
+
+def test_access_recording_that_cannot_wait_long_enough_fails_quietly(text_graph, caplog):
+    text_graph.upsert_entity("A")
+    text_graph.db.conn.setbusytimeout(20)
+    text_graph.db.write_retry_seconds = 0.2
+    started = threading.Event()
+    holder = threading.Thread(target=_hold_write_lock, args=(text_graph.db.path, 1.0, started))
+    holder.start()
+    started.wait()
+    with caplog.at_level("DEBUG"):
+        assert signals.record_access(text_graph.db, [1]) is False
+    holder.join()
+    assert not [r for r in caplog.records if r.levelno >= 30]  # nothing a terminal would print
+    assert "locked" not in caplog.text
 
 
 def test_changes_by_another_connection_are_noticed_and_own_changes_are_not(tmp_path):

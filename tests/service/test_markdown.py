@@ -158,12 +158,12 @@ def seeded(graph):
     graph.upsert_entity("SQLite", "Tool", ["Embedded database"])
     graph.upsert_entity("a/b: c?", "Odd", ["A name no file system takes"])
     graph.upsert_entity("CON", "Odd", ["A reserved name on Windows"])
-    graph.upsert_entity("con", "Odd", ["Same file name ignoring case"])
+    graph.upsert_entity("CON.", "Odd", ["The same file name once a trailing dot is dropped"])
     graph.upsert_entity("Ana", "Person")  # no observations
     graph.add_relation("Limbic", "SQLite", "uses")
     graph.add_relation("Ana", "Limbic", "works on")
     graph.add_relation("Ana", "a/b: c?", "links_to")
-    graph.add_relation("CON", "con", "differs_from")
+    graph.add_relation("CON", "CON.", "differs_from")
     graph.set_status("SQLite", "done")
     graph.add_observations("Ana", ["Ana P."], kind="alias")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import logging
 import os
 import re
@@ -26,6 +27,9 @@ KEEP_BACKUPS = 10
 SUFFIX = ".bak"
 # Pages copied per step: small steps let another process write between them.
 STEP_PAGES = 1024
+# What an interrupted copy leaves behind, and how old it must be before it is taken for abandoned.
+_PART_TAILS = (".part", ".part-journal", ".part-wal", ".part-shm")
+STALE_PART_SECONDS = 60.0
 _STAMP = "%Y%m%dT%H%M%S"
 _NAME = re.compile(r"^(?P<stamp>\d{8}T\d{6})(?P<us>\d{6})-(?P<reason>[a-z0-9-]+)\.bak$")
 
@@ -80,25 +84,104 @@ def list_backups(db_path: Path) -> list[BackupFile]:
     return sorted(found, key=lambda b: b.path.name)
 
 
-def prune(db_path: Path, keep: int = KEEP_BACKUPS) -> list[Path]:
-    """Delete all but the newest ``keep`` backups; returns what was deleted."""
-    backups = list_backups(db_path)
-    gone = []
+def _cause(exc: BaseException) -> str:
+    """The real reason a copy failed, in words (SQLite's own text can say "not an error")."""
+    code = getattr(exc, "errno", None)
+    if isinstance(exc, apsw.FullError) or code == errno.ENOSPC:
+        return "the disk is full"
+    if isinstance(exc, (apsw.ReadOnlyError, apsw.CantOpenError, apsw.PermissionsError)) or code in (
+        errno.EACCES, errno.EPERM, errno.EROFS,
+    ):
+        return "the folder cannot be written"
+    if isinstance(exc, (apsw.BusyError, apsw.LockedError)):
+        return "another program kept the file busy"
+    if isinstance(exc, (apsw.CorruptError, apsw.NotADBError)):
+        return "the file is damaged"
+    if isinstance(exc, apsw.IOError) or code == errno.EIO:
+        return "a disk or file-system error"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return f"an unexpected {type(exc).__name__}"
+
+
+def _part_in_use(part: Path) -> bool:
+    """Whether another connection (in any process) still holds the lock of a copy being written."""
+    try:
+        conn = apsw.Connection(str(part), flags=apsw.SQLITE_OPEN_READWRITE)
+    except apsw.Error:
+        return False
+    try:
+        conn.setbusytimeout(0)
+        conn.execute("BEGIN EXCLUSIVE")
+        conn.execute("ROLLBACK")
+        return False
+    except apsw.BusyError:
+        return True
+    except apsw.Error:
+        return False  # not even a database: nobody is writing it as one
+    finally:
+        with contextlib.suppress(apsw.Error):
+            conn.close()
+
+
+def clean_stale_parts(db_path: Path, min_age: float = STALE_PART_SECONDS) -> list[Path]:
+    """Delete what a killed backup left (``.bak.part`` and its ``-journal``); returns what was deleted.
+
+    A copy is left alone while another connection holds its lock or it changed in the last
+    ``min_age`` seconds (a backup finishing in another process).
+    """
     folder = config.backup_dir(Path(db_path))
-    # A copy cut short by a crash; an hour old, so never one that another process is still writing.
-    for part in folder.glob(f"*{SUFFIX}.part") if folder.is_dir() else ():
-        with contextlib.suppress(OSError):
-            if time.time() - part.stat().st_mtime > 3600:
-                part.unlink()
-                gone.append(part)
-    for old in backups[: max(0, len(backups) - max(1, keep))]:
+    gone: list[Path] = []
+    if not folder.is_dir():
+        return gone
+    parts: dict[Path, list[Path]] = {}
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return gone
+    for path in entries:
+        for tail in _PART_TAILS:
+            if path.name.endswith(SUFFIX + tail):
+                parts.setdefault(path.with_name(path.name[: len(path.name) - len(tail) + len(".part")]), []).append(path)
+    now = time.time()
+    for part, files in parts.items():
+        try:
+            if any(now - f.stat().st_mtime < min_age for f in files):
+                continue
+        except OSError:
+            continue
+        if part.exists() and _part_in_use(part):
+            continue
+        for f in [*files, *(part.with_name(part.name + t) for t in ("-journal", "-wal", "-shm"))]:
+            with contextlib.suppress(OSError):
+                f.unlink()
+                gone.append(f)
+    if gone:
+        logger.info("removed %d files left by an interrupted backup in %s", len(gone), folder)
+    return sorted(set(gone))
+
+
+def prune(db_path: Path, keep: int = KEEP_BACKUPS, protect: Path | None = None) -> list[Path]:
+    """Delete all but the newest ``keep`` backups, never ``protect``; returns what was deleted."""
+    backups = list_backups(db_path)
+    gone = clean_stale_parts(db_path, min_age=3600)
+    # The backup being restored stays, even when it is the oldest: the next oldest goes instead.
+    others = [b for b in backups if protect is None or not _same(b.path, protect)]
+    for old in others[: max(0, len(backups) - max(1, keep))]:
         with contextlib.suppress(FileNotFoundError):
             old.path.unlink()
             gone.append(old.path)
     return gone
 
 
-def backup_database(db: Database, reason: str = "manual", keep: int = KEEP_BACKUPS) -> Path:
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def backup_database(db: Database, reason: str = "manual", keep: int = KEEP_BACKUPS, protect: Path | None = None) -> Path:
     """Take a consistent copy of an open graph into its backup folder; keeps the newest ``keep``.
 
     The copy is written under a temporary name and renamed when complete, so a crash never
@@ -117,11 +200,13 @@ def backup_database(db: Database, reason: str = "manual", keep: int = KEEP_BACKU
         os.replace(tmp, final)
         _fsync_dir(folder)
     except (OSError, apsw.Error) as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise DatabaseError(f"A backup of {db.path} could not be written to {folder} ({why}).") from exc
-    prune(db.path, keep)
+        for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+        raise DatabaseError(
+            f"A backup of {db.path} could not be written to {folder} ({_cause(exc)}); the graph was not changed."
+        ) from exc
+    prune(db.path, keep, protect)
     logger.info("backed up %s to %s", db.path, final)
     return final
 
@@ -143,17 +228,41 @@ def restore(db: Database, backup_path: Path) -> Path:
     backup_path = Path(backup_path)
     if not backup_path.is_file():
         raise DatabaseError(f"{backup_path} does not exist.")
+    if _same(backup_path, db.path):
+        raise DatabaseError(f"{backup_path} is the open graph itself; choose a backup to restore.")
     source = Database(backup_path, readonly=True)  # refuses a damaged, foreign or newer file
+    resized: Path | None = None
     try:
-        before = backup_database(db, reason="before-restore")
+        before = backup_database(db, reason="before-restore", protect=backup_path)
         try:
-            with db.conn.backup("main", source.conn, "main") as job:
-                while not job.done:
-                    job.step(-1)
-        except apsw.Error as exc:
-            raise DatabaseError(f"{db.path} could not be restored from {backup_path} ({exc}); it was left as it was.") from exc
+            conn = source.conn
+            page = db.scalar("PRAGMA page_size")
+            if source.scalar("PRAGMA page_size") != page:
+                # A file in write-ahead-log mode cannot change its page size: the backup is
+                # first rewritten with the graph's page size (the backup itself is not touched).
+                resized = config.backup_dir(db.path) / f"restoring-{os.getpid()}{SUFFIX}.part"
+                with contextlib.suppress(FileNotFoundError):
+                    resized.unlink()
+                source.execute(f"PRAGMA page_size = {int(page)}")
+                source.execute("VACUUM INTO ?", (str(resized),))
+                conn = apsw.Connection(str(resized), flags=apsw.SQLITE_OPEN_READONLY)
+            try:
+                _copy_into(db, conn)
+            finally:
+                if conn is not source.conn:
+                    conn.close()
+        except DatabaseError:
+            raise
+        except (apsw.Error, OSError) as exc:
+            raise DatabaseError(
+                f"{db.path} could not be restored from {backup_path} ({_cause(exc)}); it was left as it was."
+            ) from exc
     finally:
         source.close()
+        if resized is not None:
+            for f in (resized, resized.with_name(resized.name + "-journal")):
+                with contextlib.suppress(OSError):
+                    f.unlink()
     from limbic.engine import changes
 
     db._change_log = None
@@ -163,3 +272,21 @@ def restore(db: Database, backup_path: Path) -> Path:
         db.note_flag("full")
     logger.info("restored %s from %s", db.path, backup_path)
     return before
+
+
+def _copy_into(db: Database, source: apsw.Connection) -> None:
+    """Copy a whole file over the open graph as one commit, waiting for other writers like any write."""
+    deadline = time.monotonic() + db.write_retry_seconds
+    delay = 0.02
+    with db.conn.backup("main", source, "main") as job:
+        while not job.done:
+            try:
+                job.step(-1)
+            except (apsw.BusyError, apsw.LockedError):
+                if time.monotonic() >= deadline:
+                    raise DatabaseError(
+                        f"{db.path} was busy with another program's write for over {db.write_retry_seconds:.0f} "
+                        "seconds; it was not restored and was left as it was, try again when that has finished."
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 1.0)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import apsw
 import numpy as np
 
-from limbic.engine import index, vector_index
+from limbic.engine import index, tables, vector_index
 from limbic.engine.db import FTS_DDL, Database
 from limbic.engine.embeddings import Embedder
 from limbic.engine.entity_text import EntitySource, fts_obs_text
@@ -47,6 +47,8 @@ class CheckReport:
     stored_model: str | None = None
     model_name: str | None = None
     model_matches: bool | None = None  # None: no model loaded to compare with
+    tables: dict[str, str] = field(default_factory=dict)  # derived or signal table -> "missing" / "malformed"
+    indexes_missing: list[str] = field(default_factory=list)
 
     @property
     def file_ok(self) -> bool:
@@ -57,7 +59,7 @@ class CheckReport:
         """How many FTS and vector disagreements there are (each fixable by repair)."""
         fts = len(self.fts_missing) + len(self.fts_orphans) + len(self.fts_stale) + bool(self.fts_index_error)
         vec = len(self.vec_missing) + len(self.vec_orphans) + len(self.vec_stale) + len(self.vec_bad)
-        return fts + vec + (self.model_matches is False)
+        return fts + vec + (self.model_matches is False) + len(self.tables) + len(self.indexes_missing)
 
     @property
     def consistent(self) -> bool:
@@ -71,6 +73,11 @@ class CheckReport:
             out.append(f"SQLite integrity check failed: {'; '.join(self.integrity[:3])}.")
         if self.foreign_key_errors:
             out.append(f"{self.foreign_key_errors} rows point at entities that do not exist.")
+        for name, state in self.tables.items():
+            what = "derived: rebuilt from the graph" if tables.BY_NAME[name].derived else "usage history: started afresh"
+            out.append(f"The {name} table is {state} ({what} by a repair).")
+        if self.indexes_missing:
+            out.append(f"SQLite indexes are missing ({', '.join(self.indexes_missing)}).")
         if self.fts_index_error:
             out.append(f"The full-text index is damaged ({self.fts_index_error}).")
         for ids, what in (
@@ -137,13 +144,20 @@ def _stored_dim(db: Database) -> int | None:
 def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool = True) -> CheckReport:
     """Look for anything that disagrees; changes nothing."""
     report = CheckReport()
-    if not db.readonly and not db.in_transaction:
+    try:
+        report.tables = tables.problems(db)
+        report.indexes_missing = tables.missing_indexes(db)
+    except apsw.Error as exc:
+        report.integrity.append(f"reading the schema failed ({type(exc).__name__})")
+    if not db.readonly and not db.in_transaction and "entity_fts" not in report.tables:
         # FTS5's own check is spelled as an INSERT (a read-only file refuses it); it runs on its own.
         try:
             with db.transaction():
                 db.execute("INSERT INTO entity_fts(entity_fts) VALUES ('integrity-check')")
-        except (apsw.Error, DatabaseError) as exc:
-            report.fts_index_error = str(exc)
+        except apsw.Error as exc:
+            report.fts_index_error = f"SQLite's check of it failed: {type(exc).__name__}"
+        except DatabaseError as exc:
+            report.fts_index_error = str(exc).rstrip(".")
     # Everything else is read from one snapshot, so that another program writing meanwhile
     # cannot make the graph and its indexes seem to disagree.
     own = not db.in_transaction
@@ -160,7 +174,7 @@ def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool 
         try:
             _check_derived(db, embedder, report)
         except apsw.Error as exc:
-            report.integrity.append(f"reading the graph failed ({exc})")
+            report.integrity.append(f"reading the graph failed ({type(exc).__name__})")
     finally:
         if own:
             with contextlib.suppress(apsw.Error):
@@ -169,14 +183,26 @@ def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool 
 
 
 def _check_derived(db: Database, embedder: Embedder | None, report: CheckReport) -> None:
-    fts = {r[0]: (r[1], r[2], r[3]) for r in db.execute("SELECT rowid, name, entity_type, obs_text FROM entity_fts")}
+    # A missing or malformed table is reported as such (report.tables), not row by row.
+    fts_ok = "entity_fts" not in report.tables
+    fts = (
+        {r[0]: (r[1], r[2], r[3]) for r in db.execute("SELECT rowid, name, entity_type, obs_text FROM entity_fts")}
+        if fts_ok
+        else {}
+    )
     report.has_vectors = db.has_table(index.VEC_TABLE)
-    state = {r[0]: r[1] for r in db.execute("SELECT entity_id, text_hash FROM embedding_state")}
+    state = (
+        {r[0]: r[1] for r in db.execute("SELECT entity_id, text_hash FROM embedding_state")}
+        if "embedding_state" not in report.tables
+        else {}
+    )
     seen: set[int] = set()
     for src in iter_sources(db):
         seen.add(src.entity_id)
         row = fts.get(src.entity_id)
-        if row is None:
+        if not fts_ok:
+            pass
+        elif row is None:
             report.fts_missing.append(src.entity_id)
         elif row != (src.name, src.entity_type, fts_obs_text(src.observations)):
             report.fts_stale.append(src.entity_id)
@@ -224,6 +250,8 @@ class RepairReport:
     vectors_dropped: int = 0
     embedded: int = 0
     reindexed: bool = False
+    tables_recreated: list[str] = field(default_factory=list)
+    tables_set_aside: list[str] = field(default_factory=list)  # malformed usage history, kept under these names
 
 
 def _rebuild_fts(db: Database) -> None:
@@ -248,7 +276,10 @@ def repair(
         if any("index" in msg for msg in before.integrity):
             db.execute("REINDEX")  # b-tree indexes hold nothing the tables do not
             result.reindexed = True
-        if before.fts_index_error or before.fts_missing or before.fts_orphans or before.fts_stale:
+        if before.tables or before.indexes_missing:
+            result.tables_set_aside = tables.recreate(db, before.tables)
+            result.tables_recreated = sorted(before.tables)
+        if "entity_fts" in before.tables or before.fts_index_error or before.fts_missing or before.fts_orphans or before.fts_stale:
             _rebuild_fts(db)
             result.fts_rebuilt = True
         drop = set(before.vec_missing) | set(before.vec_orphans) | set(before.vec_stale) | set(before.vec_bad)

@@ -260,6 +260,9 @@ class Database:
 
     def __init__(self, path: Path | str, readonly: bool = False) -> None:
         self.path = Path(path) if str(path) != ":memory:" else Path(":memory:")
+        if self.path.is_symlink():
+            # Resolved once: backups, journals and messages all follow the real file, not the link.
+            self.path = Path(os.path.realpath(self.path))
         self.readonly = readonly
         # Why a file asked for writing was opened read-only; the app and the CLI show it.
         self.readonly_note: str | None = None
@@ -319,6 +322,10 @@ class Database:
         except DatabaseError:
             self._close_quietly()
             raise
+        if not self.readonly and not memory:
+            from limbic.engine.backup import clean_stale_parts  # backup needs an open Database
+
+            clean_stale_parts(self.path)
 
     def _open_connection(self, immutable: bool) -> None:
         flags = apsw.SQLITE_OPEN_READONLY if self.readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
@@ -394,6 +401,11 @@ class Database:
             raise DatabaseError(
                 f"{self.path} was written by a newer version of Limbic (schema {version}); "
                 f"this version reads schema {SCHEMA_VERSION} or older. Update Limbic to open it."
+            )
+        if version < 0 or (version > 0 and not tables):
+            raise DatabaseError(
+                f"{self.path} is an SQLite file marked as schema {version} but holds no Limbic graph; "
+                "it was not written by Limbic and was left as it is."
             )
         return version
 

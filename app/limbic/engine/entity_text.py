@@ -13,6 +13,11 @@ HEAD = 2  # first observations always kept: usually what the entity is
 TAIL = 2  # latest observations kept next: usually what is current
 # Relations never take more than this share of the budget.
 RELATION_SHARE = 0.25
+# Observations looked at when an entity has more: every one costs at least two tokens (itself and
+# a separator), so a few hundred fill any window; the first, the latest and an even spread of the
+# middle are weighed. This bounds the time and memory of embedding one huge entity.
+MAX_CANDIDATES = 2048
+MAX_RELATIONS = 512
 _WORD = re.compile(r"\w+", re.UNICODE)
 
 
@@ -58,6 +63,16 @@ def _cut_to_tokens(text: str, tokens: int, have: int) -> str:
     return text[: max(1, int(len(text) * tokens / have))]
 
 
+def _candidates(n: int) -> list[int]:
+    """Indexes of the observations weighed: all of them, or the first, the latest and an even spread."""
+    if n <= MAX_CANDIDATES:
+        return list(range(n))
+    inner = n - HEAD - TAIL
+    spread = MAX_CANDIDATES - HEAD - TAIL
+    middle = {HEAD + (k * inner) // spread for k in range(spread)}
+    return sorted(set(range(HEAD)) | middle | set(range(n - TAIL, n)))
+
+
 def build_text(
     src: EntitySource,
     count_tokens: Callable[[Sequence[str]], list[int]] | None,
@@ -73,6 +88,10 @@ def build_text(
     parts = [src.header, *obs] + ([rel] if rel else [])
     if count_tokens is None:
         return SEPARATOR.join(parts)
+    if len(obs) > MAX_CANDIDATES or len(src.relations) > MAX_RELATIONS:
+        obs = [obs[i] for i in _candidates(len(obs))]
+        rel = src.relation_text(src.relations[:MAX_RELATIONS])
+        parts = [src.header, *obs] + ([rel] if rel else [])
     counts = count_tokens(parts)
     sep = 1  # " | " is about one token
     total = sum(counts) + sep * (len(parts) - 1)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from limbic.engine import index
+from limbic.engine import index, tables
 from limbic.engine.db import Database
 from limbic.engine.errors import NotFoundError, ValidationError
 from limbic.engine.graph_history import GraphHistory
@@ -42,6 +43,8 @@ def _has_bad_chars(text: str, allow_layout: bool) -> str | None:
         # C1 range (stray Windows-1252 bytes in real-world text) is harmless in both.
         if (code < 0x20 or code == 0x7F) and not (allow_layout and ch in "\t\n\r"):
             return f"a control character (U+{code:04X})"
+        if not allow_layout and ch in "\x85\u2028\u2029":
+            return f"a line break (U+{code:04X})"
     return None
 
 
@@ -74,7 +77,17 @@ def clean_name(name: object, what: str = "name", limit: int = MAX_NAME_CHARS) ->
     bad = _has_bad_chars(name, allow_layout=False)
     if bad:
         raise ValidationError(f"An entity {what} cannot contain {bad}.")
+    # One spelling for text that looks the same: "Café" typed composed or decomposed is one name.
+    name = unicodedata.normalize("NFC", name)
+    if len(name) > limit:
+        raise ValidationError(f"An entity {what} can be at most {limit} characters long.")
     return name
+
+
+def name_key(name: str) -> str:
+    """What two names share when they differ only in case (and composition): they are the same name."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
 
 
 def clean_observation(content: object) -> str:
@@ -151,6 +164,7 @@ class Graph(GraphHistory):
         self.embedder: Embedder | None = None
         self._dirty: set[int] = set()
         self._embed_now = True
+        tables.ensure_present(db)  # a lost derived or signal table comes back empty, then refills
         # A read-only file of an older schema has no revision column (it cannot be upgraded).
         columns = {r[1] for r in db.execute("PRAGMA table_info(entities)")}
         self._revision = "revision" if "revision" in columns else "0"
@@ -230,11 +244,42 @@ class Graph(GraphHistory):
     # -- lookups -------------------------------------------------------------------------
 
     def entity_id(self, name: str) -> int | None:
+        """The entity with this name, or with one that differs from it only in case."""
         if isinstance(name, str):
-            name = name.strip()
+            name = unicodedata.normalize("NFC", name.strip())
             if _unstorable(name):
                 return None
-        return self.db.scalar("SELECT id FROM entities WHERE name = ?", (name,))
+        found = self.db.scalar("SELECT id FROM entities WHERE name = ?", (name,))
+        if found is None and isinstance(name, str) and name:
+            found = self.case_variant(name)
+        return found
+
+    def case_variant(self, name: str) -> int | None:
+        """An entity whose name differs from ``name`` only in case (names are unique without case).
+
+        SQLite's NOCASE index folds A-Z; accented letters are matched through the usual ways of
+        writing a name (lower, upper, title case), each an index probe: the cost does not grow
+        with the graph, so a bulk import stays linear.
+        """
+        key = name_key(name)
+        spellings = list(dict.fromkeys((name, name.lower(), name.upper(), name.title(), name.capitalize(), name.casefold())))
+        marks = ",".join("?" * len(spellings))
+        for entity_id, other in self.db.execute(
+            f"SELECT id, name FROM entities WHERE name COLLATE NOCASE IN ({marks})", spellings
+        ):
+            if name_key(other) == key:
+                return entity_id
+        return None
+
+    def _taken(self, name: str, entity_id: int) -> str:
+        """The sentence refusing a name another entity holds (the same, or differing only in case)."""
+        other = self.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,))
+        if other == name:
+            return f"An entity named “{shown(name)}” already exists."
+        return (
+            f"An entity named “{shown(other)}” already exists; names that differ only in case are the same name "
+            "in Limbic."
+        )
 
     def _resolve(self, ref: EntityRef) -> int:
         if isinstance(ref, int):
@@ -348,6 +393,9 @@ class Graph(GraphHistory):
         with self.write():
             now = now_utc()
             row = self.db.one("SELECT id, entity_type FROM entities WHERE name = ?", (name,))
+            if row is None and (other := self.case_variant(name)) is not None:
+                # A name differing only in case is the same entity: merged into it, spelled as it is.
+                row = self.db.one("SELECT id, entity_type FROM entities WHERE id = ?", (other,))
             if row is None:
                 self.db.execute(
                     "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)",
@@ -369,8 +417,9 @@ class Graph(GraphHistory):
     def create_entity(self, name: str, entity_type: str | None = None, observations: Iterable[str] = ()) -> int:
         """Create a new entity; raises ValidationError if the name is taken."""
         name = clean_name(name)
-        if self.entity_id(name) is not None:
-            raise ValidationError(f"An entity named “{name}” already exists.")
+        existing = self.entity_id(name)
+        if existing is not None:
+            raise ValidationError(self._taken(name, existing))
         return self.upsert_entity(name, entity_type, observations)
 
     def rename_entity(self, ref: EntityRef, new_name: str) -> None:
@@ -380,7 +429,7 @@ class Graph(GraphHistory):
             entity_id = self._resolve(ref)
             other = self.entity_id(new_name)
             if other is not None and other != entity_id:
-                raise ValidationError(f"An entity named “{new_name}” already exists.")
+                raise ValidationError(self._taken(new_name, other))
             self.db.execute("UPDATE entities SET name = ? WHERE id = ?", (new_name, entity_id))
             self._touch(entity_id)
             self.db.note_flag("names")

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from limbic.engine.errors import Cancelled, ImportFileError, ValidationError
+from limbic import config
 from limbic.engine import jsonl_extra
-from limbic.engine.graph import Graph, clean_name, clean_observation
+from limbic.engine.db import SQLITE_MAGIC
+from limbic.engine.errors import Cancelled, ImportFileError, LimbicError, ValidationError
+from limbic.engine.graph import Graph, clean_name, clean_observation, name_key, shown
 
 logger = logging.getLogger(__name__)
 
@@ -63,18 +68,31 @@ class ImportSummary:
     embedded: int = 0
     skipped_relations: list[int] = field(default_factory=list)  # line numbers
     pending: int = 0
+    # (line, name in the file, the existing name it was merged into): names differing only in case
+    merged_names: list[tuple[int, str, str]] = field(default_factory=list)
 
     def describe(self) -> str:
-        text = (
-            f"{self.entities_in_file} entities read ({self.entities_created} new), "
-            f"{self.observations_added} observations and {self.relations_added} relations added"
-        )
+        text = self.describe_graph()
+        if self.merged_names:
+            first = "; ".join(f"line {line}: “{shown(a, 40)}” into “{shown(b, 40)}”" for line, a, b in self.merged_names[:3])
+            more = "…" if len(self.merged_names) > 3 else ""
+            text += (
+                f"; {len(self.merged_names)} names differ from another only in case and were merged into it "
+                f"({first}{more})"
+            )
         if self.skipped_relations:
             lines = ", ".join(map(str, self.skipped_relations[:5])) + ("…" if len(self.skipped_relations) > 5 else "")
             text += f"; {len(self.skipped_relations)} relations skipped because an end is missing (line {lines})"
         if self.pending:
             text += f"; {self.pending} entities still wait for embedding"
         return text + "."
+
+    def describe_graph(self) -> str:
+        """What the graph part of the import changed."""
+        return (
+            f"{self.entities_in_file} entities read ({self.entities_created} new), "
+            f"{self.observations_added} observations and {self.relations_added} relations added"
+        )
 
 
 def _field(obj: dict, key: str, lineno: int, path: str, required: bool = True) -> object:
@@ -180,45 +198,84 @@ def import_records(
     The graph part is all or nothing; embedding is derived data and resumes if interrupted.
     """
     summary = ImportSummary(entities_in_file=len(entities))
-    before = graph.counts()
     total = len(entities) + len(relations)
     step = max(1, total // 200)
+    # Names that differ only in case are one entity: the first spelling met (in the graph, else in
+    # the file) is kept, and every merge is reported.
+    spelling: dict[str, str] = {}
     with graph.write(embed=False):
+        # Counted inside the write transaction: no other program's writes can fall in between.
+        before = graph.counts()
         for i, rec in enumerate(entities):
+            original = rec.name
+            name = spelling.setdefault(name_key(original), original)
             if rec.extra:
-                jsonl_extra.write_entity(graph, rec)
+                rec.name = name
+                entity_id = jsonl_extra.write_entity(graph, rec)
             else:
-                graph.upsert_entity(rec.name, rec.entity_type, rec.observations)
+                entity_id = graph.upsert_entity(name, rec.entity_type, rec.observations)
+            stored = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,))
+            spelling[name_key(original)] = stored
+            if stored != original:
+                summary.merged_names.append((rec.line, original, stored))
             if i % step == 0:
                 if cancelled and cancelled():
                     raise Cancelled("The import was cancelled; nothing was changed.")
                 if progress:
                     progress("graph", i, total)
         for j, rel in enumerate(relations):
-            if graph.entity_id(rel.source) is None or graph.entity_id(rel.target) is None:
+            source = spelling.get(name_key(rel.source), rel.source)
+            target = spelling.get(name_key(rel.target), rel.target)
+            if graph.entity_id(source) is None or graph.entity_id(target) is None:
                 summary.skipped_relations.append(rel.line)
                 continue
             if rel.extra:
+                rel.source, rel.target = source, target
                 jsonl_extra.write_relation(graph, rel)
             else:
-                graph.add_relation(rel.source, rel.target, rel.relation_type)
+                graph.add_relation(source, target, rel.relation_type)
+            if progress and (len(entities) + j) % step == 0:
+                progress("graph", len(entities) + j, total)
         for ref in reflections:
             if not jsonl_extra.write_reflection(graph, ref):
                 summary.skipped_relations.append(ref.line)
-            if progress and (len(entities) + j) % step == 0:
-                progress("graph", len(entities) + j, total)
-    after = graph.counts()
+        after = graph.counts()
     summary.entities_created = after["entities"] - before["entities"]
     summary.observations_added = after["observations"] - before["observations"]
     summary.relations_added = after["relations"] - before["relations"]
     if progress:
         progress("graph", total, total)
     if embed and graph.embedder is not None:
-        summary.embedded = graph.embed_pending(
-            progress=(lambda d, t: progress("embed", d, t)) if progress else None, cancelled=cancelled
-        )
+        try:
+            summary.embedded = graph.embed_pending(
+                progress=(lambda d, t: progress("embed", d, t)) if progress else None, cancelled=cancelled
+            )
+        except Cancelled:
+            raise
+        except LimbicError as exc:
+            # The graph part is committed: say so, and what waits, instead of "nothing was changed".
+            raise ImportPartlySaved(graph, summary, exc) from exc
     summary.pending = graph.pending_embeddings() if graph.embedder else 0
     return summary
+
+
+class ImportPartlySaved(LimbicError):
+    """The graph part of an import was saved but embedding it stopped (a full disk, a lost lock)."""
+
+    def __init__(self, graph: Graph, summary: ImportSummary, cause: LimbicError) -> None:
+        self.summary = summary
+        try:
+            summary.pending = graph.pending_embeddings()
+            vectors = graph.counts()["vectors"]
+            state = f"the graph holds {vectors} vectors and {summary.pending} entities wait for embedding"
+        except Exception:  # reading can fail too on a failing disk; the sentence stays true without it
+            state = "the entities without a vector wait for embedding"
+        why = str(cause).split(";")[0].rstrip(".")
+        why = why[0].lower() + why[1:] if why else "of an error"
+        super().__init__(
+            f"The import was saved ({summary.describe_graph()}), but embedding stopped because {why}: "
+            f"{state}, which resumes the next time the file is opened with the model."
+        )
 
 
 def import_file(
@@ -260,13 +317,86 @@ def export_to(graph: Graph, out: IO[str]) -> int:
     return n
 
 
-def export_file(graph: Graph, path: Path) -> int:
-    """Export atomically: a crash never leaves half a file under the chosen name."""
+def _is_sqlite_file(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(16) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def export_target(graph: Graph, path: Path) -> Path:
+    """Where an export may be written; raises LimbicError for anything it must not replace.
+
+    Refused: the open graph file, its ``-wal``/``-shm``, its backups (or any SQLite database),
+    folders and anything else that is not a regular file, and paths in a missing folder.
+    """
     path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        n = export_to(graph, fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    db_path = graph.db.path
+    if path.is_dir():
+        raise LimbicError(f"{path} is a folder; give the name of a file to export to.")
+    if str(db_path) != ":memory:":
+        guarded = [db_path, db_path.with_name(db_path.name + "-wal"), db_path.with_name(db_path.name + "-shm")]
+        if any(_same_file(path, g) for g in guarded) or any(os.path.abspath(path) == os.path.abspath(g) for g in guarded):
+            raise LimbicError(f"{path} is the open graph file (or its journal); export to another file.")
+        folder = config.backup_dir(db_path)
+        if folder.is_dir() and path.exists() and _same_file(path.parent, folder):
+            raise LimbicError(f"{path} is a backup of the graph; export to another file.")
+    if path.exists():
+        if not path.is_file():
+            raise LimbicError(f"{path} is not a regular file (a device, pipe or socket); export to a file.")
+        if _is_sqlite_file(path):
+            raise LimbicError(f"{path} is an SQLite database (a graph or a backup); export to another file.")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise LimbicError(f"The folder {parent} does not exist; nothing was exported.")
+    return path
+
+
+def _export_error(path: Path, exc: OSError) -> LimbicError:
+    if exc.errno == errno.ENOSPC:
+        why = "the disk is full"
+    elif exc.errno == errno.EROFS:
+        why = "the file system is read-only"
+    elif exc.errno in (errno.EACCES, errno.EPERM):
+        why = "permission denied"
+    else:
+        why = (exc.strerror or str(exc)).lower()
+    return LimbicError(f"{path} could not be written ({why}); nothing was exported.")
+
+
+def export_file(graph: Graph, path: Path) -> int:
+    """Export atomically: a temporary file in the same folder, renamed into place when complete.
+
+    A failure leaves neither half a file under the chosen name nor the temporary file.
+    """
+    path = export_target(graph, Path(path))
+    parent = path.parent if str(path.parent) else Path(".")
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=parent)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            n = export_to(graph, fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        # mkstemp makes the file private; an export gets the ordinary permissions of a new file.
+        mask = os.umask(0)
+        os.umask(mask)
+        with contextlib.suppress(OSError):
+            os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise _export_error(path, exc) from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
     return n

@@ -29,6 +29,7 @@ _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _UNSAFE = re.compile("[\x00\ud800-\udfff]")
 MAX_QUERY_TOKENS = 32
 MAX_QUERY_CHARS = 2_000
+MAX_LIMIT = 10_000  # results one search returns at most: a larger limit cannot overflow SQLite's LIMIT
 # Column weights of bm25(): a hit in the name counts more than one in a long observation list.
 BM25_WEIGHTS = (2.0, 1.0, 1.0)
 # A short query with digits or joined words ("LMB-1042", "Session 2026-03-28") is an identifier:
@@ -190,7 +191,7 @@ def search(
 ) -> SearchResponse:
     """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation)."""
     params = params or ScoringParams()
-    limit = max(1, int(limit))
+    limit = max(1, min(int(limit), MAX_LIMIT))
     query = clean_query(query)
     terms = query_terms(query)
     if not query.strip():

@@ -34,8 +34,20 @@ def try_load_model(model_dir: Path | None) -> tuple[Embedder | None, str | None]
     try:
         return load_embedder(model_dir), None
     except ModelError as exc:
-        logger.warning("semantic search is off: %s", exc)
+        logger.info("semantic search is off: %s", exc)  # the front end shows it once
         return None, str(exc)
+
+
+def attach_model(opened: OpenGraph, model_dir: Path | None) -> OpenGraph:
+    """Load the model into a graph opened without one (same rules as ``open_graph``)."""
+    embedder, error = try_load_model(model_dir)
+    if embedder is not None:
+        if opened.graph.db.readonly:
+            opened.graph.embedder = embedder
+        else:
+            opened.graph.attach_embedder(embedder)
+    opened.model_error = error
+    return opened
 
 
 def open_graph(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 from collections.abc import Sequence
@@ -10,13 +11,11 @@ from datetime import datetime, timezone
 
 import apsw
 
-from limbic.engine.db import BUSY_TIMEOUT_MS, Database
+from limbic.engine.db import Database
+from limbic.engine.errors import DatabaseError
 from limbic.engine.graph import now_utc
 
 logger = logging.getLogger(__name__)
-
-# Recording is best effort: wait this long for a busy file, then give up quietly.
-RECORD_BUSY_MS = 200
 
 
 @dataclass
@@ -52,27 +51,30 @@ def load_signals(db: Database, ids: Sequence[int]) -> dict[int, EntitySignals]:
     marks = ",".join("?" * len(ids))
     for entity_id, created, status in db.execute(f"SELECT id, created_at, status FROM entities WHERE id IN ({marks})", ids):
         out[entity_id].created_at, out[entity_id].status = created, status
-    for entity_id, count, last in db.execute(
-        f"SELECT entity_id, access_count, last_access FROM entity_access WHERE entity_id IN ({marks})", ids
-    ):
-        out[entity_id].access_count, out[entity_id].last_access = int(count), last
-    for entity_id, days in db.execute(
-        f"SELECT entity_id, count(*) FROM entity_access_log WHERE entity_id IN ({marks}) GROUP BY entity_id", ids
-    ):
-        out[entity_id].access_days = int(days)
+    with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
+        for entity_id, count, last in db.execute(
+            f"SELECT entity_id, access_count, last_access FROM entity_access WHERE entity_id IN ({marks})", ids
+        ):
+            out[entity_id].access_count, out[entity_id].last_access = int(count), last
+    with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
+        for entity_id, days in db.execute(
+            f"SELECT entity_id, count(*) FROM entity_access_log WHERE entity_id IN ({marks}) GROUP BY entity_id", ids
+        ):
+            out[entity_id].access_days = int(days)
     for entity_id, degree in db.execute(
         f"SELECT e, count(*) FROM (SELECT from_entity AS e FROM relations WHERE active = 1 AND from_entity IN ({marks}) "
         f"UNION ALL SELECT to_entity FROM relations WHERE active = 1 AND to_entity IN ({marks})) GROUP BY e",
         ids + ids,
     ):
         out[entity_id].degree = int(degree)
-    for a, b, count, last in db.execute(
-        f"SELECT entity_a_id, entity_b_id, co_count, last_co FROM co_occurrences "
-        f"WHERE entity_a_id IN ({marks}) AND entity_b_id IN ({marks})",
-        ids + ids,
-    ):
-        out[a].cooc[b] = (int(count), last)
-        out[b].cooc[a] = (int(count), last)
+    with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
+        for a, b, count, last in db.execute(
+            f"SELECT entity_a_id, entity_b_id, co_count, last_co FROM co_occurrences "
+            f"WHERE entity_a_id IN ({marks}) AND entity_b_id IN ({marks})",
+            ids + ids,
+        ):
+            out[a].cooc[b] = (int(count), last)
+            out[b].cooc[a] = (int(count), last)
     return out
 
 
@@ -80,8 +82,9 @@ def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | No
     """Count an access of each entity in ``ids`` and a co-occurrence of each pair in ``together``.
 
     ``together`` defaults to ``ids`` (a search: everything returned was used together); the app
-    passes the entity opened as ``ids`` and the hits shown beside it as ``together``. Best effort:
-    returns False (and logs) when the file was busy or read-only; recording never fails a search.
+    passes the entity opened as ``ids`` and the hits shown beside it as ``together``. It waits for
+    a busy file like every write; returns False (and logs) when it still could not be written
+    (read-only, a damaged or missing signal table); recording never fails a search.
     """
     ids = list(dict.fromkeys(ids))
     pairs = ids if together is None else list(dict.fromkeys(together))
@@ -89,9 +92,9 @@ def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | No
         return False
     now = now_utc()
     today = now[:10]
-    db.conn.setbusytimeout(RECORD_BUSY_MS)
     try:
-        with db.transaction(retry=False):  # best effort: never wait long for a busy file
+        # The same waiting as every other write: a busy file delays the signals, it does not drop them.
+        with db.transaction():
             for entity_id in ids:
                 db.execute(
                     "INSERT INTO entity_access(entity_id, access_count, last_access) VALUES (?, 1, ?) "
@@ -110,8 +113,7 @@ def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | No
                     (a, b, now),
                 )
         return True
-    except apsw.Error as exc:
-        logger.warning("access signals not recorded: %s", exc)
+    except (apsw.Error, DatabaseError) as exc:
+        # Never the user's problem: logged for diagnosis, not shown (the search itself succeeded).
+        logger.info("access signals not recorded (%s)", type(exc).__name__)
         return False
-    finally:
-        db.conn.setbusytimeout(BUSY_TIMEOUT_MS)

@@ -261,7 +261,8 @@ class EngineWorker(QObject):
     def _attach_and_embed(self) -> None:
         assert self.graph is not None
         if self.graph.db.readonly:
-            self.graph.embedder = self.embedder  # search what is embedded; nothing can be written
+            # Nothing can be stored: search uses full text and the vectors already in the file.
+            self.graph.embedder = self.embedder
             return
         try:
             pending = self.graph.attach_embedder(self.embedder)
