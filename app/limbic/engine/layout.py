@@ -34,7 +34,7 @@ class LayoutParams:
     """The constants of the layout; world units are roughly pixels at zoom 1."""
 
     ideal: float = 40.0  # the edge length the forces settle around (k)
-    gravity: float = 0.04  # pull towards the centre, per unit of distance
+    gravity: float = 0.3  # pull towards the centre, per unit of distance (keeps lone nodes near)
     iterations: int = 300  # steps at most
     tolerance: float = 0.003  # stop when the mean move is below this fraction of ``ideal``
     start_temperature: float | None = None  # largest first move; default from the graph's size

@@ -47,6 +47,8 @@ SHORTCUTS = [
     ("Ctrl+Delete", "Delete the entity"),
     ("Ctrl+Z", "Undo the last deletion"),
     ("Alt+Left / Alt+Right", "Back / Forward between opened entities"),
+    ("Ctrl+G / Ctrl+Shift+G", "Graph: the open entity's neighbourhood / the whole graph"),
+    ("In the graph", "Drag or arrows pan, wheel or +/- zoom, 0 fits, click opens, double-click or Enter re-centres"),
     ("F2", "Edit the selected observation"),
     ("Ctrl+Enter", "Keep an observation edit (Enter starts a new line, Esc drops it)"),
     ("Delete", "Remove the selected observation or relation"),

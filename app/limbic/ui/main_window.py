@@ -27,6 +27,7 @@ from limbic.service.catalog import CatalogDelta
 from limbic.service.entities import ConflictError, EntityDraft, EntitySnapshot, EntityView
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
+from limbic.ui.graph.menu import GraphMenuMixin
 from limbic.ui.history import NavigationHistory
 from limbic.ui.import_menu import ImportMenuMixin
 from limbic.ui.results import ResultDelegate, ResultModel
@@ -42,7 +43,7 @@ DEFAULT_SIZE = (1180, 760)
 COOC_HITS = 10
 
 
-class MainWindow(FileMenuMixin, ImportMenuMixin, QMainWindow):
+class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
     """One window on one graph file."""
 
     # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
@@ -181,6 +182,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, QMainWindow):
         self.focus_action = self._action(g, "&Search", self.search_bar.focus, "Ctrl+K")
         self.back_action = self._action(g, "&Back", self.on_back, "Alt+Left")
         self.forward_action = self._action(g, "&Forward", self.on_forward, "Alt+Right")
+        self._build_graph_menu(bar)
         h = bar.addMenu("&Help")
         self._action(h, "&Keyboard shortcuts", self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
         self._action(h, "&About Limbic", self.on_about)

@@ -1,0 +1,431 @@
+"""The graph canvas: one custom-painted widget drawing a Scene from arrays, with level of detail.
+
+Per frame: positions go to screen coordinates in one numpy step; nodes and edges outside the
+viewport are culled; edges are drawn with one ``drawLines`` call per style from a QPolygonF
+filled straight from numpy (at most ``EDGE_BUDGET`` of them, evenly sampled, when zoomed far
+out); many small nodes are drawn as points grouped by colour and size; labels appear only for
+the nodes in view when few enough are (``LABEL_LIMIT``), relation types only when zoomed in or
+for the hovered or selected node.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import shiboken6
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QMouseEvent,
+    QNativeGestureEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QPen,
+    QPolygonF,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QWidget
+
+from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene, ViewTransform, edge_sample, visible_edges
+
+EDGE_BUDGET = 6_000  # edges drawn per frame at most (zoomed far out they are a haze anyway)
+POINT_MODE_ABOVE = 1_200  # visible nodes above which nodes are drawn as points, not outlined discs
+LABEL_LIMIT = 250  # node labels drawn when at most this many nodes are in view
+EDGE_LABEL_LIMIT = 120  # relation types drawn on edges when at most this many edges are in view
+HIT_PX = 7.0  # how close (pixels) a click must be to a small node to hit it
+PAN_STEP = 60  # pixels per arrow key press
+WHEEL_ZOOM = 1.0015  # zoom factor per wheel-delta unit (120 per notch: about 20 %)
+
+
+def polygon(points: np.ndarray) -> QPolygonF:
+    """A QPolygonF filled from an (m, 2) array in one copy (no Python object per point)."""
+    arr = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 2)
+    poly = QPolygonF()
+    if len(arr) == 0:
+        return poly
+    poly.resize(len(arr))
+    buffer = shiboken6.VoidPtr(poly.data(), arr.nbytes, True)
+    np.frombuffer(buffer, dtype=np.float64).reshape(-1, 2)[:] = arr
+    return poly
+
+
+def is_dark(widget: QWidget) -> bool:
+    return widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
+
+
+class GraphCanvas(QWidget):
+    """Draws a Scene and turns mouse, touchpad and keyboard input into view changes and node events."""
+
+    node_clicked = Signal(int)  # node index
+    node_activated = Signal(int)  # node index: double-click or Enter
+    background_clicked = Signal()
+    painted = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("graphCanvas")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
+        self.setAccessibleName("Graph")
+        self.setMinimumSize(240, 200)
+        self.scene = Scene()
+        self.view = ViewTransform()
+        self.selected = -1
+        self.hover = -1
+        self.message = ""  # shown in the middle when there is nothing to draw
+        self._drag_from: QPointF | None = None
+        self._dragged = False
+        self._screen = np.zeros((0, 2))
+        self._legend: list[tuple[str, str]] = []
+
+    # -- content ----------------------------------------------------------------------------
+
+    def set_scene(self, scene: Scene, fit: bool = True) -> None:
+        """Show a new scene; ``fit`` frames it, otherwise the zoom and position stay as they are."""
+        selected_id = int(self.scene.ids[self.selected]) if 0 <= self.selected < self.scene.n else None
+        self.scene = scene
+        self.selected = scene.index_of(selected_id) if selected_id is not None else -1
+        self.hover = -1
+        if fit:
+            self.fit()
+        self.update()
+
+    def set_positions(self, pos: np.ndarray) -> None:
+        if len(pos) == self.scene.n:
+            self.scene.pos = pos
+            self.update()
+
+    def fit(self) -> None:
+        self.view.fit(self.scene.bounds(), max(self.width(), 100), max(self.height(), 100))
+        self.update()
+
+    def select(self, index: int) -> None:
+        self.selected = index if 0 <= index < self.scene.n else -1
+        self.update()
+
+    # -- painting ---------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
+        painter = QPainter(self)
+        try:
+            self.paint(painter, self.width(), self.height())
+        finally:
+            painter.end()
+        self.painted.emit()
+
+    def paint(self, painter: QPainter, width: int, height: int) -> None:
+        """Draw the whole picture into ``painter`` (also used for PNG export and the benchmark)."""
+        dark = is_dark(self)
+        palette = self.palette()
+        painter.fillRect(0, 0, width, height, palette.color(QPalette.ColorRole.Base))
+        s = self.scene
+        if s.n == 0:
+            self._screen = np.zeros((0, 2))
+            if self.message:
+                painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+                painter.drawText(QRectF(0, 0, width, height), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                                 self.message)
+            return
+        pos = np.nan_to_num(s.pos, nan=0.0)
+        screen = self.view.to_screen(pos, width, height)
+        self._screen = screen
+        r_px = np.maximum(s.radius * self.view.scale, 1.5)
+        vis = ((screen[:, 0] + r_px >= 0) & (screen[:, 0] - r_px <= width)
+               & (screen[:, 1] + r_px >= 0) & (screen[:, 1] - r_px <= height))
+        vis_idx = np.flatnonzero(vis)
+        colours = [QColor(c) for c in s.colours(dark)]
+        colour_idx = s.colour_index()
+        text = palette.color(QPalette.ColorRole.Text)
+        edge_colour = QColor(text)
+        edge_colour.setAlpha(70 if len(s.src) > 2000 else 120)
+        accent = QColor("#2dd4bf" if dark else "#0f766e")
+
+        edges = visible_edges(screen, s.src, s.dst, width, height)
+        few = len(vis_idx) <= POINT_MODE_ABOVE
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, few and len(edges) < 4000)
+        drawn = edge_sample(edges, EDGE_BUDGET)
+        solid = drawn[~s.dashed[drawn]] if len(s.dashed) else drawn
+        dashed = drawn[s.dashed[drawn]] if len(s.dashed) else drawn[:0]
+        painter.setPen(QPen(edge_colour, 1.2 if few else 0))
+        self._draw_lines(painter, screen, s, solid)
+        if len(dashed):
+            pen = QPen(accent, 1.4, Qt.PenStyle.DashLine)
+            painter.setPen(pen)
+            self._draw_lines(painter, screen, s, dashed)
+        focus = self.hover if self.hover >= 0 else self.selected
+        if focus >= 0:  # the focused node's edges stand out
+            mine = edges[(s.src[edges] == focus) | (s.dst[edges] == focus)]
+            painter.setPen(QPen(accent, 2.0))
+            self._draw_lines(painter, screen, s, mine[~s.dashed[mine]] if len(s.dashed) else mine)
+
+        if few:
+            self._draw_discs(painter, screen, r_px, vis_idx, colours, colour_idx, palette)
+        else:
+            self._draw_points(painter, screen, r_px, vis_idx, colours, colour_idx)
+        self._draw_marks(painter, screen, r_px, vis_idx, accent, text)
+
+        font = QFont(painter.font())
+        painter.setFont(font)
+        metrics = QFontMetrics(font)
+        label_edges = edges if (len(edges) <= EDGE_LABEL_LIMIT and self.view.scale >= 0.6) else (
+            edges[(s.src[edges] == focus) | (s.dst[edges] == focus)] if focus >= 0 else edges[:0])
+        self._draw_edge_labels(painter, screen, label_edges, metrics, palette)
+        if len(vis_idx) <= LABEL_LIMIT:
+            labelled = vis_idx
+        else:
+            labelled = np.asarray([i for i in (s.centre, self.selected, self.hover) if i >= 0], dtype=np.int64)
+            labelled = np.concatenate((labelled, vis_idx[s.highlight[vis_idx]][:LABEL_LIMIT])) if len(s.highlight) else labelled
+        self._draw_labels(painter, screen, r_px, labelled, metrics, palette)
+        self._draw_legend(painter, colours, colour_idx, vis_idx, metrics, palette)
+
+    def _draw_lines(self, painter: QPainter, screen: np.ndarray, s: Scene, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
+        seg = np.empty((2 * len(idx), 2))
+        seg[0::2] = screen[s.src[idx]]
+        seg[1::2] = screen[s.dst[idx]]
+        painter.drawLines(polygon(seg))
+
+    def _draw_points(self, painter, screen, r_px, vis_idx, colours, colour_idx) -> None:
+        """Many nodes: squares as points, one call per colour and size class."""
+        size = np.clip(np.round(2 * r_px[vis_idx]), 2, 24).astype(np.int64)
+        key = colour_idx[vis_idx] * 64 + size
+        order = np.argsort(key, kind="stable")
+        keys, starts = np.unique(key[order], return_index=True)
+        bounds = list(starts) + [len(order)]
+        for g, k in enumerate(keys):
+            members = vis_idx[order[bounds[g]:bounds[g + 1]]]
+            pen = QPen(colours[int(k // 64)], float(k % 64))
+            pen.setCapStyle(Qt.PenCapStyle.SquareCap if k % 64 <= 4 else Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.drawPoints(polygon(screen[members]))
+
+    def _draw_discs(self, painter, screen, r_px, vis_idx, colours, colour_idx, palette) -> None:
+        outline = QPen(palette.color(QPalette.ColorRole.Base), 1.2)
+        s = self.scene
+        for i in vis_idx:
+            x, y = screen[i]
+            r = float(r_px[i])
+            colour = colours[int(colour_idx[i])]
+            if s.kinds[i] == KIND_SUGGESTION:
+                painter.setPen(QPen(colour, 2.0, Qt.PenStyle.DashLine))
+                painter.setBrush(palette.color(QPalette.ColorRole.Base))
+            elif s.kinds[i] == KIND_MORE:
+                painter.setPen(QPen(colour, 1.5, Qt.PenStyle.DotLine))
+                painter.setBrush(palette.color(QPalette.ColorRole.AlternateBase))
+            else:
+                painter.setPen(outline)
+                painter.setBrush(colour)
+            painter.drawEllipse(QPointF(x, y), r, r)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    def _draw_marks(self, painter, screen, r_px, vis_idx, accent, text) -> None:
+        """Rings: search hits, the centre, the selected node."""
+        s = self.scene
+        if len(s.highlight):
+            hits = vis_idx[s.highlight[vis_idx]]
+            painter.setPen(QPen(QColor("#f59e0b"), 3.0))
+            for i in hits[:2000]:
+                r = float(r_px[i]) + 3
+                painter.drawEllipse(QPointF(*screen[i]), r, r)
+        for i, colour, width in ((s.centre, text, 2.0), (self.selected, accent, 3.0)):
+            if 0 <= i < s.n:
+                painter.setPen(QPen(colour, width))
+                r = float(r_px[i]) + 5
+                painter.drawEllipse(QPointF(*screen[i]), r, r)
+
+    def _draw_labels(self, painter, screen, r_px, idx, metrics, palette) -> None:
+        s = self.scene
+        halo = palette.color(QPalette.ColorRole.Base)
+        halo.setAlpha(200)
+        painter.setPen(palette.color(QPalette.ColorRole.Text))
+        for i in idx:
+            i = int(i)
+            label = s.labels[i]
+            if len(label) > 40:
+                label = label[:39] + "…"
+            x, y = screen[i]
+            x += float(r_px[i]) + 4
+            w = metrics.horizontalAdvance(label)
+            painter.fillRect(QRectF(x - 2, y - metrics.ascent() / 2 - 2, w + 4, metrics.height()), halo)
+            painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1), label)
+
+    def _draw_edge_labels(self, painter, screen, idx, metrics, palette) -> None:
+        s = self.scene
+        if len(idx) == 0 or not s.rel_names:
+            return
+        colour = QColor(palette.color(QPalette.ColorRole.Text))
+        colour.setAlpha(170)
+        painter.setPen(colour)
+        for j in idx[:EDGE_LABEL_LIMIT]:
+            rel = int(s.rels[j])
+            if rel < 0 or rel >= len(s.rel_names) or not s.rel_names[rel]:
+                continue
+            a, b = screen[s.src[j]], screen[s.dst[j]]
+            if math.dist(a, b) < 60:
+                continue
+            mid = (a + b) / 2
+            label = s.rel_names[rel] + " →" if a[0] <= b[0] else "← " + s.rel_names[rel]
+            w = metrics.horizontalAdvance(label)
+            painter.drawText(QPointF(mid[0] - w / 2, mid[1] - 3), label)
+
+    def _draw_legend(self, painter, colours, colour_idx, vis_idx, metrics, palette) -> None:
+        s = self.scene
+        present = np.unique(colour_idx[vis_idx]) if len(vis_idx) else np.zeros(0, dtype=np.int64)
+        rows = [(colours[int(c)], s.type_names[int(c)]) for c in present if int(c) < len(s.type_names)][:12]
+        self._legend = [(c.name(), t) for c, t in rows]
+        if not rows:
+            return
+        line = metrics.height() + 2
+        width = max(metrics.horizontalAdvance(t) for _, t in rows) + 30
+        box = QRectF(8, 8, width, line * len(rows) + 8)
+        back = QColor(palette.color(QPalette.ColorRole.Window))
+        back.setAlpha(225)
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
+        painter.setBrush(back)
+        painter.drawRoundedRect(box, 4, 4)
+        painter.setPen(palette.color(QPalette.ColorRole.Text))
+        for k, (colour, name) in enumerate(rows):
+            y = 12 + k * line
+            painter.setBrush(colour)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.drawEllipse(QPointF(20, y + line / 2 - 1), 5, 5)
+            painter.setPen(palette.color(QPalette.ColorRole.Text))
+            painter.drawText(QPointF(32, y + metrics.ascent()), name)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+
+    @property
+    def legend(self) -> list[tuple[str, str]]:
+        """(colour, type) rows of the legend as last drawn."""
+        return list(self._legend)
+
+    # -- hit testing ------------------------------------------------------------------------
+
+    def node_at(self, x: float, y: float) -> int:
+        """The node under a point of the widget, -1 for none."""
+        s = self.scene
+        if s.n == 0 or len(self._screen) != s.n:
+            return -1
+        d2 = ((self._screen - (x, y)) ** 2).sum(axis=1)
+        i = int(np.argmin(d2))
+        reach = max(float(s.radius[i] * self.view.scale), HIT_PX)
+        return i if d2[i] <= reach * reach else -1
+
+    def node_point(self, index: int) -> QPointF:
+        """Where a node is drawn (for tests and tooltips)."""
+        x, y = self.view.to_screen(np.nan_to_num(self.scene.pos[index:index + 1]), self.width(), self.height())[0]
+        return QPointF(float(x), float(y))
+
+    # -- input ------------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._drag_from = event.position()
+            self._dragged = False
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        p = event.position()
+        if self._drag_from is not None and event.buttons() & Qt.MouseButton.LeftButton:
+            d = p - self._drag_from
+            if self._dragged or abs(d.x()) + abs(d.y()) > 3:
+                self._dragged = True
+                self._drag_from = p
+                self.pan(-d.x(), -d.y())
+            return
+        hover = self.node_at(p.x(), p.y())
+        if hover != self.hover:
+            self.hover = hover
+            self.setToolTip(self._tip(hover))
+            self.update()
+
+    def _tip(self, index: int) -> str:
+        if index < 0:
+            return ""
+        s = self.scene
+        if s.kinds[index] == KIND_MORE:
+            return f"{s.labels[index]}: click to show them"
+        kind = s.type_names[int(s.types[index])] if int(s.types[index]) < len(s.type_names) else ""
+        extra = " · suggested by meaning, not linked" if s.kinds[index] == KIND_SUGGESTION else ""
+        return f"{s.labels[index]} ({kind}) · {int(s.degree[index])} relations{extra}"
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if event.button() != Qt.MouseButton.LeftButton or self._drag_from is None:
+            return
+        self._drag_from = None
+        if self._dragged:
+            return
+        p = event.position()
+        index = self.node_at(p.x(), p.y())
+        if index >= 0:
+            self.select(index)
+            self.node_clicked.emit(index)
+        else:
+            self.background_clicked.emit()
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        p = event.position()
+        index = self.node_at(p.x(), p.y())
+        if index >= 0:
+            self.select(index)
+            self.node_activated.emit(index)
+
+    def leaveEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if self.hover >= 0:
+            self.hover = -1
+            self.update()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
+        pixels = event.pixelDelta()
+        ctrl = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if not pixels.isNull() and not ctrl:  # a touchpad's two-finger scroll pans
+            self.pan(-pixels.x(), -pixels.y())
+        else:
+            delta = event.angleDelta().y() or event.angleDelta().x()
+            p = event.position()
+            self.zoom(WHEEL_ZOOM ** delta, p.x(), p.y())
+        event.accept()
+
+    def event(self, event) -> bool:
+        if isinstance(event, QNativeGestureEvent) and event.gestureType() == Qt.NativeGestureType.ZoomNativeGesture:
+            p = event.position()
+            self.zoom(1.0 + event.value(), p.x(), p.y())  # a touchpad pinch
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        key = event.key()
+        steps = {Qt.Key.Key_Left: (-PAN_STEP, 0), Qt.Key.Key_Right: (PAN_STEP, 0),
+                 Qt.Key.Key_Up: (0, -PAN_STEP), Qt.Key.Key_Down: (0, PAN_STEP)}
+        if key in steps:
+            self.pan(*steps[key])
+        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(1.25)
+        elif key == Qt.Key.Key_Minus:
+            self.zoom(0.8)
+        elif key == Qt.Key.Key_0:
+            self.fit()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.selected >= 0:
+            self.node_activated.emit(self.selected)
+        elif key == Qt.Key.Key_Escape and self.selected >= 0:
+            self.select(-1)
+        else:
+            super().keyPressEvent(event)
+
+    def pan(self, dx: float, dy: float) -> None:
+        """Move the view by screen pixels."""
+        self.view.cx += dx / self.view.scale
+        self.view.cy += dy / self.view.scale
+        self.update()
+
+    def zoom(self, factor: float, x: float | None = None, y: float | None = None) -> None:
+        """Zoom around a point of the widget (its middle by default)."""
+        x = self.width() / 2 if x is None else x
+        y = self.height() / 2 if y is None else y
+        self.view.zoom_at(factor, x, y, self.width(), self.height())
+        self.update()

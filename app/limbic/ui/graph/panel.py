@@ -1,0 +1,592 @@
+"""The graph panel: the open entity's neighbourhood or the whole graph, live, with filters and exports.
+
+Reads go through ``Engine.run`` (the engine's thread); the layout runs on its own thread over
+arrays (``LayoutRunner``). ``apply_changes(changeset)`` updates the picture in place after any
+commit: the window's own operations arrive through ``Engine.changes_applied``; a feed of other
+programs' changes calls the same method.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QImage, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QCompleter,
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic.engine.changes import ChangeSet
+from limbic.engine.layout import LayoutParams
+from limbic.service import graph_export, graph_view
+from limbic.ui.graph import build
+from limbic.ui.graph.canvas import GraphCanvas, is_dark
+from limbic.ui.graph.runner import LayoutRunner
+from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
+from limbic.ui.graph.svg import svg_text, write_svg
+
+logger = logging.getLogger(__name__)
+
+LOCAL_LAYOUT = LayoutParams(iterations=150, gravity=0.08)
+SETTLE_LAYOUT = LayoutParams(iterations=60, start_temperature=40.0)  # new nodes among pinned old ones
+LOCAL, WHOLE = "local", "whole"
+
+
+def local_op(graph, centre, depth, expanded, entity_types, relation_types, want_suggestions):
+    """One read for the local view: the neighbourhood and, if asked, the suggestions."""
+    view = graph_view.neighbourhood(graph, centre, depth, expanded=expanded,
+                                    entity_types=entity_types, relation_types=relation_types)
+    found = graph_view.suggestions(graph, view.centre) if want_suggestions else []
+    return view, found
+
+
+class GraphPanel(QWidget):
+    """Toolbar, canvas and the suggestion bar; one per main window."""
+
+    shown = Signal(str)  # "local" or "whole": a new picture is on screen
+    updated = Signal()  # a change was applied in place
+    layout_done = Signal(bool)  # a layout ended (True: converged)
+
+    def __init__(self, window) -> None:
+        super().__init__(window)
+        self.window_ = window
+        self.engine = window.engine
+        self.mode = LOCAL
+        self.centre_id: int | None = None
+        self.expanded: set[int] = set()
+        self.entity_types: set[str] | None = None  # None: all
+        self.relation_types: set[str] | None = None
+        self._hits: set[int] = set()
+        self._opened_here: int | None = None
+        self._pending_ids: set[int] = set()
+        self._fit_after_layout = False
+        self._layout_kind = ""
+        self.runner = LayoutRunner(self)
+        self.runner.snapshot.connect(self.on_snapshot)
+        self.runner.finished.connect(self.on_layout_finished)
+        self._build()
+        self.engine.changes_applied.connect(self.apply_changes)
+        self.engine.worker.external_change.connect(self.on_outside_change)
+        window.results_shown.connect(self.on_results_shown)
+        window.entity_shown.connect(self.on_entity_shown)
+        window.entity_saved.connect(self.on_entity_saved)
+        window.entity_deleted.connect(self.on_entity_deleted)
+        window.job_ended.connect(self.on_job_ended)
+        window.installEventFilter(self)
+
+    # -- construction -----------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.local_button = QToolButton(self, text="Local", checkable=True, checked=True)
+        self.local_button.setToolTip("The open entity and its neighbours (Ctrl+G)")
+        self.whole_button = QToolButton(self, text="Whole graph", checkable=True)
+        self.whole_button.setToolTip("Every entity and relation (Ctrl+Shift+G)")
+        self.depth = QSpinBox(self, minimum=1, maximum=graph_view.MAX_DEPTH, value=1, prefix="Depth ")
+        self.depth.setToolTip("How many relations away from the centre")
+        self.types_button = QToolButton(self, text="Types", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.types_button.setMenu(QMenu(self.types_button))
+        self.rels_button = QToolButton(self, text="Relations", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.rels_button.setMenu(QMenu(self.rels_button))
+        self.similar = QCheckBox("Similar", self)
+        self.similar.setToolTip("Show entities close in meaning that have no relation to the centre")
+        self.fit_button = QToolButton(self, text="Fit")
+        self.fit_button.setToolTip("Show the whole picture (0)")
+        self.relayout_button = QToolButton(self, text="Re-layout")
+        self.relayout_button.setToolTip("Lay the whole graph out again from scratch")
+        self.stop_button = QToolButton(self, text="Stop")
+        self.stop_button.setToolTip("Stop the layout here (its positions are kept)")
+        self.stop_button.hide()
+        self.export_button = QToolButton(self, text="Export", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(self.export_button)
+        self.export_whole_action = menu.addAction("Whole graph as GraphML…", self.on_export_whole)
+        self.export_visible_action = menu.addAction("Visible part as GraphML…", self.on_export_visible)
+        self.export_png_action = menu.addAction("Picture as PNG…", self.on_export_png)
+        self.export_svg_action = menu.addAction("Picture as SVG…", self.on_export_svg)
+        self.export_button.setMenu(menu)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 0, 0, 0)
+        for w in (self.local_button, self.whole_button, self.depth, self.types_button, self.rels_button, self.similar):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        for w in (self.stop_button, self.relayout_button, self.fit_button, self.export_button):
+            bar.addWidget(w)
+        self.canvas = GraphCanvas(self)
+        self.info = QLabel(self, objectName="graphInfo")
+        self.link_label = QLabel(self)
+        self.link_type = QLineEdit(self, placeholderText="relation type")
+        self.link_type.setClearButtonEnabled(True)
+        self.link_button = QPushButton("Link", self)
+        self.link_bar = QWidget(self)
+        link_layout = QHBoxLayout(self.link_bar)
+        link_layout.setContentsMargins(0, 0, 0, 0)
+        link_layout.addWidget(self.link_label, 1)
+        link_layout.addWidget(self.link_type)
+        link_layout.addWidget(self.link_button)
+        self.link_bar.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(bar)
+        layout.addWidget(self.canvas, 1)
+        layout.addWidget(self.link_bar)
+        layout.addWidget(self.info)
+
+        self.local_button.clicked.connect(lambda: self.show_local())
+        self.whole_button.clicked.connect(lambda: self.show_whole())
+        self.depth.valueChanged.connect(self.on_filters_changed)
+        self.similar.toggled.connect(self.on_filters_changed)
+        self.fit_button.clicked.connect(self.canvas.fit)
+        self.relayout_button.clicked.connect(self.relayout)
+        self.stop_button.clicked.connect(self.stop_layout)
+        self.link_button.clicked.connect(self.on_link)
+        self.link_type.returnPressed.connect(self.on_link)
+        self.canvas.node_clicked.connect(self.on_node_clicked)
+        self.canvas.node_activated.connect(self.on_node_activated)
+        self.canvas.background_clicked.connect(self._hide_link_bar)
+        self.types_button.menu().aboutToShow.connect(lambda: self._fill_filter_menu(self.types_button.menu(), "entity"))
+        self.rels_button.menu().aboutToShow.connect(lambda: self._fill_filter_menu(self.rels_button.menu(), "relation"))
+        self._sync_buttons()
+
+    def _sync_buttons(self) -> None:
+        local = self.mode == LOCAL
+        self.local_button.setChecked(local)
+        self.whole_button.setChecked(not local)
+        for w in (self.depth, self.types_button, self.rels_button, self.similar):
+            w.setVisible(local)
+        self.relayout_button.setVisible(not local)
+
+    def _catalog_lists(self) -> tuple[list[str], list[str]]:
+        catalog = getattr(self.window_, "catalog", None)
+        if catalog is None:
+            return [], []
+        return list(catalog.entity_types), list(catalog.relation_types)
+
+    def _fill_filter_menu(self, menu: QMenu, which: str) -> None:
+        entity_types, relation_types = self._catalog_lists()
+        names = entity_types if which == "entity" else relation_types
+        chosen = self.entity_types if which == "entity" else self.relation_types
+        menu.clear()
+        every = menu.addAction("All")
+        every.triggered.connect(lambda: self.set_filter(which, None))
+        menu.addSeparator()
+        for name in names:
+            action = QAction(name, menu, checkable=True, checked=chosen is None or name in chosen)
+            action.toggled.connect(lambda on, n=name: self._toggle_filter(which, n, on, names))
+            menu.addAction(action)
+
+    def _toggle_filter(self, which: str, name: str, on: bool, names: list[str]) -> None:
+        current = self.entity_types if which == "entity" else self.relation_types
+        chosen = set(names) if current is None else set(current)
+        chosen = chosen | {name} if on else chosen - {name}
+        self.set_filter(which, None if chosen >= set(names) else chosen)
+
+    def set_filter(self, which: str, names: set[str] | None) -> None:
+        """Keep only these entity types or relation types (None: all) and redraw."""
+        if which == "entity":
+            self.entity_types = None if names is None else set(names)
+        else:
+            self.relation_types = None if names is None else set(names)
+        self.types_button.setText("Types" if self.entity_types is None else f"Types ({len(self.entity_types)})")
+        self.rels_button.setText("Relations" if self.relation_types is None else f"Relations ({len(self.relation_types)})")
+        self.on_filters_changed()
+
+    # -- the local view ---------------------------------------------------------------------
+
+    def show_local(self, centre: int | None = None) -> None:
+        """Show an entity's neighbourhood (by default the one open in the editor, else the last centre)."""
+        if self.mode != LOCAL:
+            self.runner.stop()
+        self.mode = LOCAL
+        self._sync_buttons()
+        if centre is None:
+            centre = self.window_.editor.entity_id or self.centre_id
+        if centre is None:
+            self.canvas.message = "Open an entity to see its neighbourhood here."
+            self.canvas.set_scene(Scene())
+            self.info.setText("")
+            return
+        if centre != self.centre_id:
+            self.expanded.clear()
+        self.centre_id = int(centre)
+        self._request_local(keep=False)
+
+    def _request_local(self, keep: bool) -> None:
+        if self.centre_id is None:
+            return
+        self.engine.run(
+            "graph-local", local_op, self.centre_id, self.depth.value(), set(self.expanded),
+            self.entity_types, self.relation_types, self.similar.isChecked(),
+            on_done=lambda result: self._on_local(result, keep), on_failed=self._on_failed, what="reading the graph",
+        )
+
+    def _on_local(self, result, keep: bool) -> None:
+        if self.mode != LOCAL:
+            return
+        view, found = result
+        old = self.canvas.scene if keep else None
+        scene, fresh = build.local_scene(view, found, old, seed=view.centre)
+        self._mark_hits(scene)
+        self.runner.stop()
+        self.canvas.message = ""
+        self.canvas.set_scene(scene, fit=not keep)
+        entities = int((scene.kinds == 0).sum())
+        self.info.setText(f"{entities} entities · {int((~scene.dashed).sum())} relations"
+                          + (f" · {len(found)} suggestions" if self.similar.isChecked() else ""))
+        pinned = np.zeros(scene.n, dtype=bool)
+        if scene.centre >= 0:
+            pinned[scene.centre] = True
+        if keep:
+            if fresh.any():
+                self._start_layout(scene, pinned | ~fresh, SETTLE_LAYOUT, "settle")
+        else:
+            self._fit_after_layout = True
+            self._start_layout(scene, pinned, LOCAL_LAYOUT, "local")
+        self.shown.emit(LOCAL)
+
+    @Slot()
+    def on_filters_changed(self, *_args) -> None:
+        if self.mode == LOCAL and self.centre_id is not None:
+            self._request_local(keep=True)
+
+    # -- the whole graph --------------------------------------------------------------------
+
+    def show_whole(self) -> None:
+        """Show every entity: saved positions at once, a progressive layout for what has none."""
+        self.mode = WHOLE
+        self._sync_buttons()
+        self._hide_link_bar()
+        self.info.setText("Reading the graph…")
+        self.engine.run("graph-whole", graph_view.whole_graph, on_done=lambda a: self._on_whole(a, keep=False),
+                        on_failed=self._on_failed, what="reading the graph")
+
+    def _on_whole(self, arrays: graph_view.GraphArrays, keep: bool) -> None:
+        if self.mode != WHOLE:
+            return
+        self.runner.stop()
+        scene = build.whole_scene(arrays, self.canvas.scene if keep else None)
+        self._mark_hits(scene)
+        self.canvas.message = "" if scene.n else "This graph is empty."
+        missing = ~np.isfinite(scene.pos).all(axis=1)
+        if missing.all() and scene.n:
+            scene.pos = build.place_new(scene.pos, scene.src.astype(np.int64), scene.dst.astype(np.int64),
+                                        np.random.default_rng(0), LayoutParams().ideal)
+        self.canvas.set_scene(scene, fit=not keep)
+        self._describe_whole()
+        if missing.all() and scene.n > 1:
+            self._fit_after_layout = not keep
+            self._start_layout(scene, None, LayoutParams(), "whole")
+        elif missing.any():
+            self._start_layout(scene, ~missing, SETTLE_LAYOUT, "whole")
+        self.shown.emit(WHOLE)
+
+    def _describe_whole(self) -> None:
+        s = self.canvas.scene
+        self.info.setText(f"{s.n:,} entities · {len(s.src):,} relations")
+
+    def relayout(self) -> None:
+        """Lay the whole graph out again from nothing."""
+        s = self.canvas.scene
+        if self.mode != WHOLE or s.n < 2:
+            return
+        self._fit_after_layout = True
+        self._start_layout(s, None, LayoutParams(), "whole", fresh=True)
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def _start_layout(self, scene: Scene, pinned, params: LayoutParams, kind: str, fresh: bool = False) -> None:
+        self._layout_kind = kind
+        self._layout_view = (self.canvas.view.cx, self.canvas.view.cy, self.canvas.view.scale)
+        self.runner.start(scene.n, scene.src, scene.dst, initial=None if fresh else scene.pos, pinned=pinned,
+                          params=params, seed=int(scene.n))
+        self.stop_button.setVisible(kind == "whole")
+        if kind == "whole":
+            self.info.setText(self.info.text().split(" · laying out")[0] + " · laying out…")
+
+    @Slot(object, int)
+    def on_snapshot(self, pos: np.ndarray, number: int) -> None:
+        if number == self.runner.run_number:
+            self.canvas.set_positions(pos)
+
+    @Slot(object, int, bool)
+    def on_layout_finished(self, pos: np.ndarray, number: int, converged: bool) -> None:
+        if number != self.runner.run_number:
+            return
+        self.canvas.set_positions(pos)
+        self._layout_ended(converged)
+
+    def stop_layout(self) -> None:
+        """Stop the layout where it is; the whole graph's positions so far are saved."""
+        self.runner.stop()
+        self._layout_ended(False)
+
+    def _layout_ended(self, converged: bool) -> None:
+        self.stop_button.hide()
+        view_untouched = self._layout_view == (self.canvas.view.cx, self.canvas.view.cy, self.canvas.view.scale)
+        if self._fit_after_layout and view_untouched:
+            self.canvas.fit()
+        self._fit_after_layout = False
+        s = self.canvas.scene
+        if self.mode == WHOLE:
+            self._describe_whole()
+            if s.n:
+                self.engine.run("graph-save", graph_view.save_positions, s.ids.copy(), s.pos.copy(),
+                                on_failed=lambda message: logger.info("layout not saved: %s", message),
+                                what="saving the layout")
+        self.layout_done.emit(converged)
+
+    # -- live updates -----------------------------------------------------------------------
+
+    @Slot(object)
+    def apply_changes(self, changes: ChangeSet) -> None:
+        """Update the picture in place after commits (own or another program's); zoom and position stay."""
+        if changes is None or not changes.graph_changed:
+            return
+        if self.mode == LOCAL:
+            if self.centre_id is None:
+                return
+            if self.centre_id in changes.removed:
+                self.runner.stop()
+                self.centre_id = None
+                self.canvas.message = "The entity at the centre was deleted."
+                self.canvas.set_scene(Scene())
+                return
+            shown = {int(i) for i in self.canvas.scene.ids} | {self.centre_id}
+            if changes.full or changes.touched() & shown or (self.similar.isChecked() and changes.vectors):
+                self._request_local(keep=True)
+        elif self.canvas.scene.n or changes.full:
+            if changes.full:
+                self.engine.run("graph-whole", graph_view.whole_graph, on_done=lambda a: self._on_whole(a, keep=True),
+                                on_failed=self._on_failed, what="reading the graph")
+                return
+            self._pending_ids |= changes.touched()
+            if self._pending_ids:
+                asked = set(self._pending_ids)
+                self.engine.run("graph-delta", graph_view.entity_delta, sorted(asked),
+                                on_done=lambda d: self._on_delta(d, asked), on_failed=self._on_failed,
+                                what="reading the changed entities")
+
+    def _on_delta(self, delta: graph_view.EntityDelta, asked: set[int]) -> None:
+        self._pending_ids -= asked
+        if self.mode != WHOLE:
+            return
+        self.runner.stop()
+        scene, fresh = build.merge_delta(self.canvas.scene, delta, seed=len(asked))
+        self._mark_hits(scene)
+        self.canvas.set_scene(scene, fit=False)
+        self._describe_whole()
+        if fresh.any():
+            self._start_layout(scene, ~fresh, SETTLE_LAYOUT, "settle")
+        self.updated.emit()
+
+    @Slot()
+    def on_outside_change(self) -> None:
+        """Another program wrote the file and no finer change feed said what: re-read what is shown."""
+        self.apply_changes(ChangeSet(full=True))
+
+    @Slot(int)
+    def on_entity_saved(self, entity_id: int) -> None:
+        self.apply_changes(ChangeSet(changed={entity_id}, relations={entity_id}))
+
+    @Slot(str)
+    def on_entity_deleted(self, _name: str) -> None:
+        self.apply_changes(ChangeSet(full=True))
+
+    @Slot(str, bool)
+    def on_job_ended(self, kind: str, _finished: bool) -> None:
+        if kind == "import":
+            self.apply_changes(ChangeSet(full=True))
+
+    # -- selection, search hits and the editor ----------------------------------------------
+
+    def on_node_clicked(self, index: int) -> None:
+        s = self.canvas.scene
+        node_id, kind = int(s.ids[index]), int(s.kinds[index])
+        if kind == KIND_MORE:
+            self.expanded.add(-node_id)
+            self._request_local(keep=True)
+            return
+        if kind == KIND_SUGGESTION:
+            self._offer_link(index)
+        else:
+            self._hide_link_bar()
+        self._opened_here = node_id
+        self.window_.open_entity(node_id)
+
+    def on_node_activated(self, index: int) -> None:
+        s = self.canvas.scene
+        node_id = int(s.ids[index])
+        if s.kinds[index] == KIND_MORE:
+            self.on_node_clicked(index)
+        else:
+            self.show_local(node_id)
+
+    @Slot(int)
+    def on_entity_shown(self, entity_id: int) -> None:
+        """The editor opened an entity: select it here; the local view follows it unless it came from here."""
+        came_from_here = entity_id == self._opened_here
+        self._opened_here = None
+        if self.mode == LOCAL and not came_from_here and entity_id != self.centre_id and self.isVisible():
+            self.show_local(entity_id)
+            return
+        self.canvas.select(self.canvas.scene.index_of(entity_id))
+
+    @Slot(int)
+    def on_results_shown(self, _request_id: int) -> None:
+        model = self.window_.model
+        hits = {model.result(i).entity_id for i in range(model.rowCount())}
+        self._hits = hits if self.window_.search_bar.text().strip() else set()
+        self._mark_hits(self.canvas.scene)
+        self.canvas.update()
+
+    def _mark_hits(self, scene: Scene) -> None:
+        scene.highlight = np.isin(scene.ids, list(self._hits)) if self._hits else np.zeros(scene.n, dtype=bool)
+
+    # -- suggestions ------------------------------------------------------------------------
+
+    def _offer_link(self, index: int) -> None:
+        s = self.canvas.scene
+        centre = s.labels[s.centre] if s.centre >= 0 else ""
+        self._link_target = int(s.ids[index])
+        self.link_label.setText(f"Link “{centre}” → “{s.labels[index]}” as")
+        _, relation_types = self._catalog_lists()
+        completer = QCompleter(relation_types, self.link_type)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.link_type.setCompleter(completer)
+        self.link_bar.show()
+        self.link_type.setFocus()
+
+    def _hide_link_bar(self) -> None:
+        self.link_bar.hide()
+
+    def on_link(self) -> None:
+        """Turn the selected suggestion into a relation of the typed type."""
+        rtype = self.link_type.text().strip()
+        if not rtype or self.centre_id is None or not self.link_bar.isVisible():
+            self.info.setText("Type a relation type first.")
+            return
+        self.engine.run("graph-link", graph_view.link, self.centre_id, self._link_target, rtype,
+                        on_done=lambda _created: self._hide_link_bar(), on_failed=self._on_failed,
+                        what="linking the entities")
+
+    # -- exports ----------------------------------------------------------------------------
+
+    def _ask_save_path(self, title: str, file_filter: str, suggested: str) -> str:
+        """A file name to write, or ''; tests replace this."""
+        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
+        return path
+
+    def _export_nodes(self, indices: np.ndarray) -> tuple[list, list]:
+        s = self.canvas.scene
+        keep = [int(i) for i in indices if s.kinds[i] != KIND_MORE]
+        nodes = [graph_export.ExportNode(int(s.ids[i]), s.labels[i],
+                                         s.type_names[int(s.types[i])] if int(s.types[i]) < len(s.type_names) else "",
+                                         s.statuses[i], int(s.degree[i]), float(s.pos[i, 0]), float(s.pos[i, 1]))
+                 for i in keep]
+        chosen = set(keep)
+        edges = [(int(s.ids[a]), int(s.ids[b]), s.rel_names[int(r)])
+                 for a, b, r, d in zip(s.src, s.dst, s.rels, s.dashed) if not d and int(a) in chosen and int(b) in chosen]
+        return nodes, edges
+
+    def _done(self, message: str) -> None:
+        self.info.setText(message)
+        self.window_.status.say(message, 8000)
+
+    def on_export_whole(self) -> None:
+        path = self._ask_save_path("Export the whole graph", "GraphML (*.graphml)", "graph.graphml")
+        if not path:
+            return
+        if self.mode == WHOLE and self.canvas.scene.n:  # with the positions on screen
+            nodes, edges = self._export_nodes(np.arange(self.canvas.scene.n))
+            self.engine.run("graph-export", graph_export.export_nodes, path, nodes, edges,
+                            on_done=lambda n: self._done(f"Exported {n:,} entities to {path}."),
+                            on_failed=self._on_failed, what="exporting the graph")
+        else:
+            self.engine.run("graph-export", graph_export.export_whole_graph, path,
+                            on_done=lambda n: self._done(f"Exported {n:,} entities to {path}."),
+                            on_failed=self._on_failed, what="exporting the graph")
+
+    def visible_indices(self) -> np.ndarray:
+        s = self.canvas.scene
+        if s.n == 0:
+            return np.zeros(0, dtype=np.int64)
+        screen = self.canvas.view.to_screen(np.nan_to_num(s.pos), self.canvas.width(), self.canvas.height())
+        inside = ((screen[:, 0] >= 0) & (screen[:, 0] <= self.canvas.width())
+                  & (screen[:, 1] >= 0) & (screen[:, 1] <= self.canvas.height()))
+        return np.flatnonzero(inside)
+
+    def on_export_visible(self) -> None:
+        path = self._ask_save_path("Export the visible part", "GraphML (*.graphml)", "visible.graphml")
+        if not path:
+            return
+        nodes, edges = self._export_nodes(self.visible_indices())
+        self.engine.run("graph-export", graph_export.export_nodes, path, nodes, edges,
+                        on_done=lambda n: self._done(f"Exported {n:,} entities to {path}."),
+                        on_failed=self._on_failed, what="exporting the graph")
+
+    def picture(self, scale: float = 2.0) -> QImage:
+        """The canvas as an image at ``scale`` times its size."""
+        w, h = self.canvas.width(), self.canvas.height()
+        image = QImage(int(w * scale), int(h * scale), QImage.Format.Format_ARGB32_Premultiplied)
+        painter = QPainter(image)
+        painter.scale(scale, scale)
+        self.canvas.paint(painter, w, h)
+        painter.end()
+        return image
+
+    def on_export_png(self) -> None:
+        path = self._ask_save_path("Save the picture", "PNG image (*.png)", "graph.png")
+        if not path:
+            return
+        if self.picture().save(path, "PNG"):
+            self._done(f"Saved the picture to {path}.")
+        else:
+            self._on_failed(f"Cannot write {path}.")
+
+    def on_export_svg(self) -> None:
+        path = self._ask_save_path("Save the picture", "SVG image (*.svg)", "graph.svg")
+        if not path:
+            return
+        palette = self.canvas.palette()
+        document = svg_text(self.canvas.scene, self.canvas.view, self.canvas.width(), self.canvas.height(),
+                            is_dark(self.canvas), palette.color(QPalette.ColorRole.Base).name(),
+                            palette.color(QPalette.ColorRole.Text).name())
+        try:
+            write_svg(path, document)
+        except Exception as exc:  # LimbicError: already one sentence
+            self._on_failed(str(exc))
+            return
+        self._done(f"Saved the picture to {path}.")
+
+    # -- errors and shutdown ----------------------------------------------------------------
+
+    def _on_failed(self, message: str) -> None:
+        self.info.setText(message)
+        self.window_.status.say(message, 10_000)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if watched is self.window_ and event.type() == QEvent.Type.Close:
+            self.runner.stop()
+        return False
+
+
+class GraphDock(QDockWidget):
+    """The panel as a dock beside the editor."""
+
+    def __init__(self, window) -> None:
+        super().__init__("Graph", window)
+        self.setObjectName("graphDock")
+        self.panel = GraphPanel(window)
+        self.setWidget(self.panel)
