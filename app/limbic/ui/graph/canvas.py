@@ -11,10 +11,11 @@ for the hovered or selected node.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import shiboken6
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -34,6 +35,14 @@ from PySide6.QtWidgets import QWidget
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene, ViewTransform, edge_sample, visible_edges
 
 EDGE_BUDGET = 6_000  # edges drawn per frame at most (zoomed far out they are a haze anyway)
+# Drawing a line costs in proportion to its length on screen: past this many pixels in a frame the
+# longest edges are left out (zoomed out they cross the picture as clutter; zooming in brings them back).
+PIXEL_BUDGET = 250_000
+# While the picture moves (pan, zoom, a layout settling) frames use smaller budgets; the full
+# picture is drawn once the movement has stopped for ``SETTLE_MS``.
+EDGE_BUDGET_MOVING = 2_000
+PIXEL_BUDGET_MOVING = 90_000
+SETTLE_MS = 180
 POINT_MODE_ABOVE = 1_200  # visible nodes above which nodes are drawn as points, not outlined discs
 LABEL_LIMIT = 250  # node labels drawn when at most this many nodes are in view
 EDGE_LABEL_LIMIT = 120  # relation types drawn on edges when at most this many edges are in view
@@ -83,6 +92,9 @@ class GraphCanvas(QWidget):
         self._dragged = False
         self._screen = np.zeros((0, 2))
         self._legend: list[tuple[str, str]] = []
+        self._moving_until = 0.0
+        self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
+        self._settle.timeout.connect(self.update)
 
     # -- content ----------------------------------------------------------------------------
 
@@ -99,7 +111,17 @@ class GraphCanvas(QWidget):
     def set_positions(self, pos: np.ndarray) -> None:
         if len(pos) == self.scene.n:
             self.scene.pos = pos
-            self.update()
+            self.moved()
+
+    def moved(self) -> None:
+        """The picture moves: draw quick frames until it has been still for a moment, then a full one."""
+        self._moving_until = time.monotonic() + SETTLE_MS / 1000
+        self._settle.start()
+        self.update()
+
+    @property
+    def moving(self) -> bool:
+        return time.monotonic() < self._moving_until
 
     def fit(self) -> None:
         self.view.fit(self.scene.bounds(), max(self.width(), 100), max(self.height(), 100))
@@ -149,7 +171,9 @@ class GraphCanvas(QWidget):
         edges = visible_edges(screen, s.src, s.dst, width, height)
         few = len(vis_idx) <= POINT_MODE_ABOVE
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, few and len(edges) < 4000)
-        drawn = edge_sample(edges, EDGE_BUDGET)
+        moving = self.moving
+        drawn = self._within_budget(screen, edge_sample(edges, EDGE_BUDGET_MOVING if moving else EDGE_BUDGET),
+                                    width, height, PIXEL_BUDGET_MOVING if moving else PIXEL_BUDGET)
         solid = drawn[~s.dashed[drawn]] if len(s.dashed) else drawn
         dashed = drawn[s.dashed[drawn]] if len(s.dashed) else drawn[:0]
         painter.setPen(QPen(edge_colour, 1.2 if few else 0))
@@ -183,6 +207,19 @@ class GraphCanvas(QWidget):
             labelled = np.concatenate((labelled, vis_idx[s.highlight[vis_idx]][:LABEL_LIMIT])) if len(s.highlight) else labelled
         self._draw_labels(painter, screen, r_px, labelled, metrics, palette)
         self._draw_legend(painter, colours, colour_idx, vis_idx, metrics, palette)
+
+    def _within_budget(self, screen: np.ndarray, idx: np.ndarray, width: int, height: int, budget: int) -> np.ndarray:
+        """The edges to draw: all of them, or the shortest ones up to ``budget`` pixels of line."""
+        s = self.scene
+        if len(idx) == 0:
+            return idx
+        d = screen[s.src[idx]] - screen[s.dst[idx]]
+        length = np.minimum(np.abs(d).max(axis=1), float(width + height))
+        if float(length.sum()) <= budget:
+            return idx
+        order = np.argsort(length, kind="stable")
+        count = int(np.searchsorted(np.cumsum(length[order]), budget))
+        return np.sort(idx[order[:count]])
 
     def _draw_lines(self, painter: QPainter, screen: np.ndarray, s: Scene, idx: np.ndarray) -> None:
         if len(idx) == 0:
@@ -421,11 +458,11 @@ class GraphCanvas(QWidget):
         """Move the view by screen pixels."""
         self.view.cx += dx / self.view.scale
         self.view.cy += dy / self.view.scale
-        self.update()
+        self.moved()
 
     def zoom(self, factor: float, x: float | None = None, y: float | None = None) -> None:
         """Zoom around a point of the widget (its middle by default)."""
         x = self.width() / 2 if x is None else x
         y = self.height() / 2 if y is None else y
         self.view.zoom_at(factor, x, y, self.width(), self.height())
-        self.update()
+        self.moved()
