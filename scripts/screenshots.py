@@ -106,9 +106,46 @@ def shoot(scheme: str, out: Path) -> int:
         window.grab().save(str(path))
         print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
         state[stem] = True
+    shoot_graph(app, window, out, scheme)
     window.close()
     shutil.rmtree(home, ignore_errors=True)
     return 0
+
+
+def shoot_graph(app, window, out: Path, scheme: str) -> None:
+    """The graph dock: the local view around an entity (with suggestions) and the whole graph."""
+    from PySide6.QtCore import Qt
+
+    from limbic.ui.app import _wait
+
+    window.search_bar.edit.setText("Harbor")  # its hits are ringed in the graph
+    window.search_bar.on_debounced()
+    window.resize(1480, 860)
+    loaded: list[int] = []
+    window.entity_shown.connect(loaded.append)
+    window.open_entity("Harbor API")
+    _wait(app, lambda: bool(loaded), 30_000)
+    panel = window.graph_panel()
+    window.resizeDocks([window.graph_dock], [760], Qt.Orientation.Horizontal)
+    done: list[bool] = []
+    panel.layout_done.connect(done.append)
+    panel.similar.setChecked(True)
+    window.show_local_graph()
+    _wait(app, lambda: bool(done) and not panel.runner.running, 30_000)
+    _wait(app, lambda: False, 300)
+    panel.canvas.fit()
+    hub = panel.canvas.scene.labels.index("Marta Quintero") if "Marta Quintero" in panel.canvas.scene.labels else -1
+    panel.canvas.hover = hub  # a hovered node shows its relations' types
+    _wait(app, lambda: False, 400)
+    for stem in ("graph-local", "graph-whole"):
+        if stem == "graph-whole":
+            done.clear()
+            window.show_whole_graph()
+            _wait(app, lambda: bool(done) and not panel.runner.running, 60_000)
+            _wait(app, lambda: False, 400)
+        path = out / f"{stem}-{scheme}.png"
+        window.grab().save(str(path))
+        print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import numpy as np
 from limbic.engine.errors import Cancelled
 
 EXACT_BELOW = 300  # nodes; above this repulsion goes through the particle mesh
-MAX_GRID = 256  # cells per side of the mesh (the FFT runs on twice that)
+MAX_GRID = 160  # cells per side of the mesh (the FFT runs on twice that)
 _KERNELS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
 

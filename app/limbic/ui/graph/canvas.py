@@ -34,15 +34,16 @@ from PySide6.QtWidgets import QWidget
 
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene, ViewTransform, edge_sample, visible_edges
 
-EDGE_BUDGET = 6_000  # edges drawn per frame at most (zoomed far out they are a haze anyway)
+EDGE_BUDGET = 4_000  # edges drawn per frame at most (zoomed far out they are a haze anyway)
 # Drawing a line costs in proportion to its length on screen: past this many pixels in a frame the
 # longest edges are left out (zoomed out they cross the picture as clutter; zooming in brings them back).
-PIXEL_BUDGET = 250_000
+PIXEL_BUDGET = 160_000
 # While the picture moves (pan, zoom, a layout settling) frames use smaller budgets; the full
 # picture is drawn once the movement has stopped for ``SETTLE_MS``.
 EDGE_BUDGET_MOVING = 2_000
 PIXEL_BUDGET_MOVING = 90_000
 SETTLE_MS = 180
+SMOOTH_EDGES = 500  # edges drawn antialiased when at most this many are drawn
 POINT_MODE_ABOVE = 1_200  # visible nodes above which nodes are drawn as points, not outlined discs
 LABEL_LIMIT = 250  # node labels drawn when at most this many nodes are in view
 EDGE_LABEL_LIMIT = 120  # relation types drawn on edges when at most this many edges are in view
@@ -88,6 +89,7 @@ class GraphCanvas(QWidget):
         self.selected = -1
         self.hover = -1
         self.message = ""  # shown in the middle when there is nothing to draw
+        self.edge_labels = True  # relation types on every edge when zoomed in (else on hover only)
         self._drag_from: QPointF | None = None
         self._dragged = False
         self._screen = np.zeros((0, 2))
@@ -106,7 +108,7 @@ class GraphCanvas(QWidget):
         self.hover = -1
         if fit:
             self.fit()
-        self.update()
+        self.moved()  # a new picture is drawn quickly first, in full once it stays
 
     def set_positions(self, pos: np.ndarray) -> None:
         if len(pos) == self.scene.n:
@@ -170,13 +172,14 @@ class GraphCanvas(QWidget):
 
         edges = visible_edges(screen, s.src, s.dst, width, height)
         few = len(vis_idx) <= POINT_MODE_ABOVE
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, few and len(edges) < 4000)
         moving = self.moving
         drawn = self._within_budget(screen, edge_sample(edges, EDGE_BUDGET_MOVING if moving else EDGE_BUDGET),
                                     width, height, PIXEL_BUDGET_MOVING if moving else PIXEL_BUDGET)
         solid = drawn[~s.dashed[drawn]] if len(s.dashed) else drawn
         dashed = drawn[s.dashed[drawn]] if len(s.dashed) else drawn[:0]
-        painter.setPen(QPen(edge_colour, 1.2 if few else 0))
+        # Smooth lines cost several times more than hairlines: only for a few edges.
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, len(drawn) <= SMOOTH_EDGES)
+        painter.setPen(QPen(edge_colour, 1.2 if len(drawn) <= SMOOTH_EDGES else 0))
         self._draw_lines(painter, screen, s, solid)
         if len(dashed):
             pen = QPen(accent, 1.4, Qt.PenStyle.DashLine)
@@ -188,6 +191,7 @@ class GraphCanvas(QWidget):
             painter.setPen(QPen(accent, 2.0))
             self._draw_lines(painter, screen, s, mine[~s.dashed[mine]] if len(s.dashed) else mine)
 
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, few)
         if few:
             self._draw_discs(painter, screen, r_px, vis_idx, colours, colour_idx, palette)
         else:
@@ -197,7 +201,8 @@ class GraphCanvas(QWidget):
         font = QFont(painter.font())
         painter.setFont(font)
         metrics = QFontMetrics(font)
-        label_edges = edges if (len(edges) <= EDGE_LABEL_LIMIT and self.view.scale >= 0.6) else (
+        zoomed_in = len(drawn) <= EDGE_LABEL_LIMIT and self.view.scale >= 0.9 and self.edge_labels
+        label_edges = edges if zoomed_in else (
             edges[(s.src[edges] == focus) | (s.dst[edges] == focus)] if focus >= 0 else edges[:0])
         self._draw_edge_labels(painter, screen, label_edges, metrics, palette)
         if len(vis_idx) <= LABEL_LIMIT:
@@ -231,7 +236,7 @@ class GraphCanvas(QWidget):
 
     def _draw_points(self, painter, screen, r_px, vis_idx, colours, colour_idx) -> None:
         """Many nodes: squares as points, one call per colour and size class."""
-        size = np.clip(np.round(2 * r_px[vis_idx]), 2, 24).astype(np.int64)
+        size = np.clip(np.round(2 * r_px[vis_idx]), 2, 8).astype(np.int64)
         key = colour_idx[vis_idx] * 64 + size
         order = np.argsort(key, kind="stable")
         keys, starts = np.unique(key[order], return_index=True)
@@ -239,7 +244,7 @@ class GraphCanvas(QWidget):
         for g, k in enumerate(keys):
             members = vis_idx[order[bounds[g]:bounds[g + 1]]]
             pen = QPen(colours[int(k // 64)], float(k % 64))
-            pen.setCapStyle(Qt.PenCapStyle.SquareCap if k % 64 <= 4 else Qt.PenCapStyle.RoundCap)
+            pen.setCapStyle(Qt.PenCapStyle.SquareCap)  # round caps cost ten times more per point
             painter.setPen(pen)
             painter.drawPoints(polygon(screen[members]))
 
@@ -324,9 +329,11 @@ class GraphCanvas(QWidget):
         box = QRectF(8, 8, width, line * len(rows) + 8)
         back = QColor(palette.color(QPalette.ColorRole.Window))
         back.setAlpha(225)
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 1))
-        painter.setBrush(back)
-        painter.drawRoundedRect(box, 4, 4)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.fillRect(box, back)
+        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0))
+        painter.drawRect(box)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setPen(palette.color(QPalette.ColorRole.Text))
         for k, (colour, name) in enumerate(rows):
             y = 12 + k * line

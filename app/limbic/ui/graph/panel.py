@@ -209,6 +209,7 @@ class GraphPanel(QWidget):
         if self.mode != LOCAL:
             self.runner.stop()
         self.mode = LOCAL
+        self.canvas.edge_labels = True
         self._sync_buttons()
         if centre is None:
             centre = self.window_.editor.entity_id or self.centre_id
@@ -265,6 +266,7 @@ class GraphPanel(QWidget):
     def show_whole(self) -> None:
         """Show every entity: saved positions at once, a progressive layout for what has none."""
         self.mode = WHOLE
+        self.canvas.edge_labels = False  # on hover only: the whole graph has too many
         self._sync_buttons()
         self._hide_link_bar()
         self.info.setText("Reading the graph…")

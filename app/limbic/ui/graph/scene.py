@@ -110,12 +110,16 @@ class ViewTransform:
         self.cx = wx - (x - width / 2) / self.scale
         self.cy = wy - (y - height / 2) / self.scale
 
-    def fit(self, bounds: tuple[float, float, float, float], width: int, height: int, margin: float = 40.0) -> None:
+    def fit(self, bounds: tuple[float, float, float, float], width: int, height: int, margin: float = 40.0,
+            label_room: float = 120.0) -> None:
+        """Frame the bounds, leaving ``label_room`` pixels on the right for the labels of the last nodes."""
         x0, y0, x1, y1 = bounds
-        self.cx, self.cy = (x0 + x1) / 2, (y0 + y1) / 2
-        sx = max(width - 2 * margin, 10) / max(x1 - x0, 1e-6)
+        room = min(label_room, width / 4)
+        sx = max(width - 2 * margin - room, 10) / max(x1 - x0, 1e-6)
         sy = max(height - 2 * margin, 10) / max(y1 - y0, 1e-6)
         self.scale = float(min(sx, sy, 2.5))
+        self.cx = (x0 + x1) / 2 + room / 2 / self.scale
+        self.cy = (y0 + y1) / 2
 
 
 def visible_edges(screen: np.ndarray, src: np.ndarray, dst: np.ndarray, width: int, height: int,
