@@ -45,6 +45,11 @@ SETTLE_LAYOUT = LayoutParams(iterations=60, start_temperature=40.0)  # new nodes
 LOCAL, WHOLE = "local", "whole"
 
 
+def whole_params(n: int) -> LayoutParams:
+    """A small graph gets room for its labels and a firmer pull that keeps lone entities close."""
+    return LayoutParams(ideal=60.0, gravity=0.8) if n < 500 else LayoutParams()
+
+
 def local_op(graph, centre, depth, expanded, entity_types, relation_types, want_suggestions):
     """One read for the local view: the neighbourhood and, if asked, the suggestions."""
     view = graph_view.neighbourhood(graph, centre, depth, expanded=expanded,
@@ -86,6 +91,7 @@ class GraphPanel(QWidget):
         window.entity_deleted.connect(self.on_entity_deleted)
         window.job_ended.connect(self.on_job_ended)
         window.installEventFilter(self)
+        self.on_results_shown(0)  # a search made before the panel opened
 
     # -- construction -----------------------------------------------------------------------
 
@@ -288,7 +294,7 @@ class GraphPanel(QWidget):
         self._describe_whole()
         if missing.all() and scene.n > 1:
             self._fit_after_layout = not keep
-            self._start_layout(scene, None, LayoutParams(), "whole")
+            self._start_layout(scene, None, whole_params(scene.n), "whole")
         elif missing.any():
             self._start_layout(scene, ~missing, SETTLE_LAYOUT, "whole")
         self.shown.emit(WHOLE)
@@ -303,7 +309,7 @@ class GraphPanel(QWidget):
         if self.mode != WHOLE or s.n < 2:
             return
         self._fit_after_layout = True
-        self._start_layout(s, None, LayoutParams(), "whole", fresh=True)
+        self._start_layout(s, None, whole_params(s.n), "whole", fresh=True)
 
     # -- layout -----------------------------------------------------------------------------
 

@@ -111,14 +111,15 @@ class ViewTransform:
         self.cy = wy - (y - height / 2) / self.scale
 
     def fit(self, bounds: tuple[float, float, float, float], width: int, height: int, margin: float = 40.0,
-            label_room: float = 120.0) -> None:
-        """Frame the bounds, leaving ``label_room`` pixels on the right for the labels of the last nodes."""
+            label_room: float = 120.0, legend_room: float = 110.0) -> None:
+        """Frame the bounds, leaving room on the right for labels and on the left for the legend."""
         x0, y0, x1, y1 = bounds
-        room = min(label_room, width / 4)
-        sx = max(width - 2 * margin - room, 10) / max(x1 - x0, 1e-6)
+        right = min(label_room, width / 6)
+        left = min(legend_room, width / 6)
+        sx = max(width - 2 * margin - right - left, 10) / max(x1 - x0, 1e-6)
         sy = max(height - 2 * margin, 10) / max(y1 - y0, 1e-6)
         self.scale = float(min(sx, sy, 2.5))
-        self.cx = (x0 + x1) / 2 + room / 2 / self.scale
+        self.cx = (x0 + x1) / 2 + (right - left) / 2 / self.scale
         self.cy = (y0 + y1) / 2
 
 
