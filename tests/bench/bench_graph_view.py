@@ -173,6 +173,7 @@ def frame_times(n: int) -> dict:
               + [("zoomed-in pan", lambda d=d: canvas.pan(-d[0], d[1])) for d in swing]
               + [("zoom out", lambda: canvas.zoom(1 / 1.08, w * 0.5, h * 0.5))] * 40)
     cpu: list[float] = []
+    cpu_phase: dict[str, list[float]] = {k: [] for k in phases}
     for phase, move in script:
         move()
         t, c = time.perf_counter(), time.thread_time()
@@ -181,10 +182,12 @@ def frame_times(n: int) -> dict:
         painter.end()
         phases[phase].append(time.perf_counter() - t)
         cpu.append(time.thread_time() - c)  # this thread's CPU time: what the frame costs without other programs
+        cpu_phase[phase].append(cpu[-1])
     every = [x for v in phases.values() for x in v]
     result = {"nodes": n, "edges": 2 * n, "layout_s": round(layout_s, 2), "layout_steps": stepper.iteration,
               "frame_ms": stats_ms(every), "frame_cpu_ms": stats_ms(cpu),
-              "by_phase": {k: stats_ms(v) for k, v in phases.items()}}
+              "by_phase": {k: stats_ms(v) for k, v in phases.items()},
+              "cpu_by_phase": {k: stats_ms(v) for k, v in cpu_phase.items()}}
     print(f"whole graph {n:,} nodes / {2 * n:,} edges: frame p50 {result['frame_ms']['p50']:.1f} ms, "
           f"p95 {result['frame_ms']['p95']:.1f} ms (CPU time p50 {result['frame_cpu_ms']['p50']:.1f} ms, "
           f"p95 {result['frame_cpu_ms']['p95']:.1f} ms; layout {layout_s:.1f} s, {stepper.iteration} steps)")

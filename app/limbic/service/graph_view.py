@@ -261,6 +261,21 @@ def suggestions(graph: Graph, centre: int | str, k: int = SUGGESTIONS) -> list[S
     return [Suggestion(i, rows[i][0], rows[i][1], round(1.0 - d, 4)) for i, d in keep if i in rows]
 
 
+def local_view(
+    graph: Graph,
+    centre: int | str,
+    depth: int,
+    expanded: Iterable[int],
+    entity_types: Iterable[str] | None,
+    relation_types: Iterable[str] | None,
+    want_suggestions: bool,
+) -> tuple[Neighbourhood, list[Suggestion]]:
+    """One read for the local view: the neighbourhood and, if asked, the suggestions around its centre."""
+    view = neighbourhood(graph, centre, depth, expanded=expanded, entity_types=entity_types,
+                         relation_types=relation_types)
+    return view, (suggestions(graph, view.centre) if want_suggestions else [])
+
+
 def link(graph: Graph, source: int | str, target: int | str, relation_type: str) -> bool:
     """Turn a suggestion into a relation ``source -relation_type-> target``; False if it existed."""
     return graph.add_relation(source, target, relation_type)

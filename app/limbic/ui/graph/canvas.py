@@ -32,7 +32,15 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene, ViewTransform, edge_sample, visible_edges
+from limbic.ui.graph.scene import (
+    KIND_MORE,
+    KIND_SUGGESTION,
+    Scene,
+    ViewTransform,
+    clip_segments,
+    edge_sample,
+    visible_edges,
+)
 
 EDGE_BUDGET = 4_000  # edges drawn per frame at most (zoomed far out they are a haze anyway)
 # Drawing a line costs in proportion to its length on screen: past this many pixels in a frame the
@@ -43,8 +51,9 @@ PIXEL_BUDGET = 160_000
 EDGE_BUDGET_MOVING = 2_000
 PIXEL_BUDGET_MOVING = 90_000
 SETTLE_MS = 180
-SMOOTH_EDGES = 500  # edges drawn antialiased when at most this many are drawn
-POINT_MODE_ABOVE = 600  # visible nodes above which nodes are drawn as points, not outlined discs
+SMOOTH_EDGES = 250  # edges drawn antialiased when at most this many are drawn
+POINT_MODE_ABOVE = 600  # visible nodes above which nodes are drawn as square points
+DISC_LIMIT = 150  # visible nodes up to which each is drawn as an outlined disc (suggestions dashed)
 LABEL_LIMIT = 200  # node labels drawn when at most this many nodes are in view
 EDGE_LABEL_LIMIT = 120  # relation types drawn on edges when at most this many edges are in view
 HIT_PX = 7.0  # how close (pixels) a click must be to a small node to hit it
@@ -95,6 +104,7 @@ class GraphCanvas(QWidget):
         self._screen = np.zeros((0, 2))
         self._legend: list[tuple[str, str]] = []
         self._moving_until = 0.0
+        self._paint_size = (0, 0)
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
         self._settle.timeout.connect(self.update)
 
@@ -156,6 +166,7 @@ class GraphCanvas(QWidget):
                 painter.drawText(QRectF(0, 0, width, height), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
                                  self.message)
             return
+        self._paint_size = (width, height)
         pos = np.nan_to_num(s.pos, nan=0.0)
         screen = self.view.to_screen(pos, width, height)
         self._screen = screen
@@ -192,10 +203,10 @@ class GraphCanvas(QWidget):
             self._draw_lines(painter, screen, s, mine[~s.dashed[mine]] if len(s.dashed) else mine)
 
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, few)
-        if few:
+        if len(vis_idx) <= DISC_LIMIT:
             self._draw_discs(painter, screen, r_px, vis_idx, colours, colour_idx, palette)
-        else:
-            self._draw_points(painter, screen, r_px, vis_idx, colours, colour_idx)
+        else:  # round points when a few hundred, squares past that (round caps cost ten times more)
+            self._draw_points(painter, screen, r_px, vis_idx, colours, colour_idx, round_caps=few)
         self._draw_marks(painter, screen, r_px, vis_idx, accent, text)
 
         font = QFont(painter.font())
@@ -218,8 +229,8 @@ class GraphCanvas(QWidget):
         s = self.scene
         if len(idx) == 0:
             return idx
-        d = screen[s.src[idx]] - screen[s.dst[idx]]
-        length = np.minimum(np.abs(d).max(axis=1), float(width + height))
+        a, b = clip_segments(screen[s.src[idx]], screen[s.dst[idx]], width, height)
+        length = np.abs(b - a).max(axis=1)
         if float(length.sum()) <= budget:
             return idx
         order = np.argsort(length, kind="stable")
@@ -229,14 +240,15 @@ class GraphCanvas(QWidget):
     def _draw_lines(self, painter: QPainter, screen: np.ndarray, s: Scene, idx: np.ndarray) -> None:
         if len(idx) == 0:
             return
+        a, b = clip_segments(screen[s.src[idx]], screen[s.dst[idx]], *self._paint_size)
         seg = np.empty((2 * len(idx), 2))
-        seg[0::2] = screen[s.src[idx]]
-        seg[1::2] = screen[s.dst[idx]]
+        seg[0::2] = a
+        seg[1::2] = b
         painter.drawLines(polygon(seg))
 
-    def _draw_points(self, painter, screen, r_px, vis_idx, colours, colour_idx) -> None:
-        """Many nodes: squares as points, one call per colour and size class."""
-        size = np.clip(np.round(2 * r_px[vis_idx]), 2, 8).astype(np.int64)
+    def _draw_points(self, painter, screen, r_px, vis_idx, colours, colour_idx, round_caps: bool = False) -> None:
+        """Many nodes: one ``drawPoints`` call per colour and size class."""
+        size = np.clip(np.round(2 * r_px[vis_idx]), 2, 40 if round_caps else 8).astype(np.int64)
         key = colour_idx[vis_idx] * 64 + size
         order = np.argsort(key, kind="stable")
         keys, starts = np.unique(key[order], return_index=True)
@@ -244,7 +256,7 @@ class GraphCanvas(QWidget):
         for g, k in enumerate(keys):
             members = vis_idx[order[bounds[g]:bounds[g + 1]]]
             pen = QPen(colours[int(k // 64)], float(k % 64))
-            pen.setCapStyle(Qt.PenCapStyle.SquareCap)  # round caps cost ten times more per point
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap if round_caps else Qt.PenCapStyle.SquareCap)
             painter.setPen(pen)
             painter.drawPoints(polygon(screen[members]))
 

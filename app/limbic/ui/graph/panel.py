@@ -12,12 +12,11 @@ import logging
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QImage, QPainter, QPalette
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
     QCompleter,
     QDockWidget,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -31,12 +30,12 @@ from PySide6.QtWidgets import (
 
 from limbic.engine.changes import ChangeSet
 from limbic.engine.layout import LayoutParams
-from limbic.service import graph_export, graph_view
+from limbic.service import graph_view
 from limbic.ui.graph import build
-from limbic.ui.graph.canvas import GraphCanvas, is_dark
+from limbic.ui.graph.canvas import GraphCanvas
+from limbic.ui.graph.exports import GraphExportsMixin
 from limbic.ui.graph.runner import LayoutRunner
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
-from limbic.ui.graph.svg import svg_text, write_svg
 
 logger = logging.getLogger(__name__)
 
@@ -50,15 +49,7 @@ def whole_params(n: int) -> LayoutParams:
     return LayoutParams(ideal=60.0, gravity=0.8) if n < 500 else LayoutParams()
 
 
-def local_op(graph, centre, depth, expanded, entity_types, relation_types, want_suggestions):
-    """One read for the local view: the neighbourhood and, if asked, the suggestions."""
-    view = graph_view.neighbourhood(graph, centre, depth, expanded=expanded,
-                                    entity_types=entity_types, relation_types=relation_types)
-    found = graph_view.suggestions(graph, view.centre) if want_suggestions else []
-    return view, found
-
-
-class GraphPanel(QWidget):
+class GraphPanel(GraphExportsMixin, QWidget):
     """Toolbar, canvas and the suggestion bar; one per main window."""
 
     shown = Signal(str)  # "local" or "whole": a new picture is on screen
@@ -233,7 +224,7 @@ class GraphPanel(QWidget):
         if self.centre_id is None:
             return
         self.engine.run(
-            "graph-local", local_op, self.centre_id, self.depth.value(), set(self.expanded),
+            "graph-local", graph_view.local_view, self.centre_id, self.depth.value(), set(self.expanded),
             self.entity_types, self.relation_types, self.similar.isChecked(),
             on_done=lambda result: self._on_local(result, keep), on_failed=self._on_failed, what="reading the graph",
         )
@@ -488,95 +479,6 @@ class GraphPanel(QWidget):
         self.engine.run("graph-link", graph_view.link, self.centre_id, self._link_target, rtype,
                         on_done=lambda _created: self._hide_link_bar(), on_failed=self._on_failed,
                         what="linking the entities")
-
-    # -- exports ----------------------------------------------------------------------------
-
-    def _ask_save_path(self, title: str, file_filter: str, suggested: str) -> str:
-        """A file name to write, or ''; tests replace this."""
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
-        return path
-
-    def _export_nodes(self, indices: np.ndarray) -> tuple[list, list]:
-        s = self.canvas.scene
-        keep = [int(i) for i in indices if s.kinds[i] != KIND_MORE]
-        nodes = [graph_export.ExportNode(int(s.ids[i]), s.labels[i],
-                                         s.type_names[int(s.types[i])] if int(s.types[i]) < len(s.type_names) else "",
-                                         s.statuses[i], int(s.degree[i]), float(s.pos[i, 0]), float(s.pos[i, 1]))
-                 for i in keep]
-        chosen = set(keep)
-        edges = [(int(s.ids[a]), int(s.ids[b]), s.rel_names[int(r)])
-                 for a, b, r, d in zip(s.src, s.dst, s.rels, s.dashed) if not d and int(a) in chosen and int(b) in chosen]
-        return nodes, edges
-
-    def _done(self, message: str) -> None:
-        self.info.setText(message)
-        self.window_.status.say(message, 8000)
-
-    def on_export_whole(self) -> None:
-        path = self._ask_save_path("Export the whole graph", "GraphML (*.graphml)", "graph.graphml")
-        if not path:
-            return
-        if self.mode == WHOLE and self.canvas.scene.n:  # with the positions on screen
-            nodes, edges = self._export_nodes(np.arange(self.canvas.scene.n))
-            self.engine.run("graph-export", graph_export.export_nodes, path, nodes, edges,
-                            on_done=lambda n: self._done(f"Exported {n:,} entities to {path}."),
-                            on_failed=self._on_failed, what="exporting the graph")
-        else:
-            self.engine.run("graph-export", graph_export.export_whole_graph, path,
-                            on_done=lambda n: self._done(f"Exported {n:,} entities to {path}."),
-                            on_failed=self._on_failed, what="exporting the graph")
-
-    def visible_indices(self) -> np.ndarray:
-        s = self.canvas.scene
-        if s.n == 0:
-            return np.zeros(0, dtype=np.int64)
-        screen = self.canvas.view.to_screen(np.nan_to_num(s.pos), self.canvas.width(), self.canvas.height())
-        inside = ((screen[:, 0] >= 0) & (screen[:, 0] <= self.canvas.width())
-                  & (screen[:, 1] >= 0) & (screen[:, 1] <= self.canvas.height()))
-        return np.flatnonzero(inside)
-
-    def on_export_visible(self) -> None:
-        path = self._ask_save_path("Export the visible part", "GraphML (*.graphml)", "visible.graphml")
-        if not path:
-            return
-        nodes, edges = self._export_nodes(self.visible_indices())
-        self.engine.run("graph-export", graph_export.export_nodes, path, nodes, edges,
-                        on_done=lambda n: self._done(f"Exported {n:,} entities to {path}."),
-                        on_failed=self._on_failed, what="exporting the graph")
-
-    def picture(self, scale: float = 2.0) -> QImage:
-        """The canvas as an image at ``scale`` times its size."""
-        w, h = self.canvas.width(), self.canvas.height()
-        image = QImage(int(w * scale), int(h * scale), QImage.Format.Format_ARGB32_Premultiplied)
-        painter = QPainter(image)
-        painter.scale(scale, scale)
-        self.canvas.paint(painter, w, h)
-        painter.end()
-        return image
-
-    def on_export_png(self) -> None:
-        path = self._ask_save_path("Save the picture", "PNG image (*.png)", "graph.png")
-        if not path:
-            return
-        if self.picture().save(path, "PNG"):
-            self._done(f"Saved the picture to {path}.")
-        else:
-            self._on_failed(f"Cannot write {path}.")
-
-    def on_export_svg(self) -> None:
-        path = self._ask_save_path("Save the picture", "SVG image (*.svg)", "graph.svg")
-        if not path:
-            return
-        palette = self.canvas.palette()
-        document = svg_text(self.canvas.scene, self.canvas.view, self.canvas.width(), self.canvas.height(),
-                            is_dark(self.canvas), palette.color(QPalette.ColorRole.Base).name(),
-                            palette.color(QPalette.ColorRole.Text).name())
-        try:
-            write_svg(path, document)
-        except Exception as exc:  # LimbicError: already one sentence
-            self._on_failed(str(exc))
-            return
-        self._done(f"Saved the picture to {path}.")
 
     # -- errors and shutdown ----------------------------------------------------------------
 

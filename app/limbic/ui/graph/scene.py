@@ -141,3 +141,24 @@ def edge_sample(indices: np.ndarray, budget: int) -> np.ndarray:
         return indices
     step = int(np.ceil(len(indices) / budget))
     return indices[::step]
+
+
+def clip_segments(a: np.ndarray, b: np.ndarray, width: int, height: int, margin: float = 8.0) -> tuple[np.ndarray, np.ndarray]:
+    """Segments a→b cut to the viewport grown by ``margin`` (Liang–Barsky, vectorised).
+
+    A line whose ends lie far outside would otherwise be stroked over its whole length (smooth
+    lines especially); a segment entirely outside comes back with zero length.
+    """
+    lo_x, lo_y, hi_x, hi_y = -margin, -margin, width + margin, height + margin
+    d = b - a
+    t0 = np.zeros(len(a))
+    t1 = np.ones(len(a))
+    for p, q in ((-d[:, 0], a[:, 0] - lo_x), (d[:, 0], hi_x - a[:, 0]), (-d[:, 1], a[:, 1] - lo_y), (d[:, 1], hi_y - a[:, 1])):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = q / p
+        neg, pos = p < 0, p > 0
+        t0 = np.where(neg, np.maximum(t0, r), t0)
+        t1 = np.where(pos, np.minimum(t1, r), t1)
+        t1 = np.where((p == 0) & (q < 0), -1.0, t1)  # parallel to this edge and outside it
+    t1 = np.maximum(t1, t0)
+    return a + d * t0[:, None], a + d * t1[:, None]
