@@ -121,6 +121,7 @@ class GraphPanel(GraphExportsMixin, QWidget):
         for w in (self.stop_button, self.relayout_button, self.fit_button, self.export_button):
             bar.addWidget(w)
         self.canvas = GraphCanvas(self)
+        self.canvas.painted.connect(self.runner.drawn)
         self.info = QLabel(self, objectName="graphInfo")
         self.link_label = QLabel(self)
         self.link_type = QLineEdit(self, placeholderText="relation type")
@@ -322,6 +323,7 @@ class GraphPanel(GraphExportsMixin, QWidget):
     def on_layout_finished(self, pos: np.ndarray, number: int, converged: bool) -> None:
         if number != self.runner.run_number:
             return
+        self.runner.restore_switch()
         self.canvas.set_positions(pos)
         self._layout_ended(converged)
 

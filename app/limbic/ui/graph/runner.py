@@ -7,6 +7,7 @@ The thread works on arrays only (never the database); the UI gets at most one sn
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 
@@ -18,6 +19,10 @@ from limbic.engine.layout import ForceLayout, LayoutParams
 logger = logging.getLogger(__name__)
 
 SNAPSHOT_S = 0.12  # seconds between snapshots posted to the UI
+PAINT_WAIT_S = 0.15  # how long the layout waits for the UI to draw a snapshot before stepping on
+# While a layout runs the interpreter switches threads every millisecond instead of every five, so
+# the UI thread never waits long for its turn between two numpy calls of the layout.
+SWITCH_INTERVAL_S = 0.001
 
 
 class LayoutRunner(QObject):
@@ -30,7 +35,9 @@ class LayoutRunner(QObject):
         super().__init__(parent)
         self.run_number = 0
         self._stop = threading.Event()
+        self._drawn = threading.Event()
         self._thread: threading.Thread | None = None
+        self._switch: float | None = None
 
     @property
     def running(self) -> bool:
@@ -52,11 +59,19 @@ class LayoutRunner(QObject):
         self.run_number += 1
         self._stop = threading.Event()
         stepper = ForceLayout(n, src, dst, seed=seed, initial=initial, pinned=pinned, params=params)
+        if self._switch is None:
+            self._switch = sys.getswitchinterval()
+            sys.setswitchinterval(SWITCH_INTERVAL_S)
         self._thread = threading.Thread(
             target=self._work, args=(stepper, self.run_number, self._stop), name="limbic-layout", daemon=True
         )
         self._thread.start()
         return self.run_number
+
+    def drawn(self) -> None:
+        """The UI has drawn the last snapshot: the layout may step on (it pauses meanwhile, so the
+        drawing does not compete with it for the interpreter)."""
+        self._drawn.set()
 
     def _work(self, stepper: ForceLayout, number: int, stop: threading.Event) -> None:
         last = time.monotonic()
@@ -64,8 +79,10 @@ class LayoutRunner(QObject):
             for pos in stepper.run(stop.is_set):
                 now = time.monotonic()
                 if now - last >= SNAPSHOT_S and not stop.is_set():
-                    last = now
+                    self._drawn.clear()
                     self.snapshot.emit(pos, number)
+                    self._drawn.wait(PAINT_WAIT_S)
+                    last = time.monotonic()
                 time.sleep(0)  # let the UI thread take the interpreter between steps
         except Exception:  # a layout failure must not take the app down; the picture stays as it was
             logger.exception("the layout failed")
@@ -76,7 +93,15 @@ class LayoutRunner(QObject):
     def stop(self, wait_s: float = 5.0) -> None:
         """Stop the running layout (its positions so far stay on screen) and wait for its thread."""
         self._stop.set()
+        self._drawn.set()
         thread = self._thread
         if thread is not None and thread.is_alive() and thread is not threading.current_thread():
             thread.join(wait_s)
         self._thread = None
+        self.restore_switch()
+
+    def restore_switch(self) -> None:
+        """Give the interpreter its usual thread switch interval back (after a layout ended)."""
+        if self._switch is not None:
+            sys.setswitchinterval(self._switch)
+            self._switch = None
