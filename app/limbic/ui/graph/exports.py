@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtGui import QImage, QPainter, QPalette
-from PySide6.QtWidgets import QFileDialog
 
 from limbic.service import graph_export
 from limbic.ui.graph.canvas import is_dark
 from limbic.ui.graph.scene import KIND_MORE
 from limbic.ui.graph.svg import svg_text, write_svg
+from limbic.ui.safe_files import save_file
 
 WHOLE = "whole"
 
@@ -19,8 +19,8 @@ class GraphExportsMixin:
 
     def _ask_save_path(self, title: str, file_filter: str, suggested: str) -> str:
         """A file name to write, or ''; tests replace this."""
-        path, _ = QFileDialog.getSaveFileName(self, title, suggested, file_filter)
-        return path
+        suffix = suggested.rsplit(".", 1)[-1]
+        return save_file(self, title, suggested, file_filter, default_suffix=suffix)
 
     def _export_nodes(self, indices: np.ndarray) -> tuple[list, list]:
         s = self.canvas.scene

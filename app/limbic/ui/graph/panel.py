@@ -2,8 +2,8 @@
 
 Reads go through ``Engine.run`` (the engine's thread); the layout runs on its own thread over
 arrays (``LayoutRunner``). ``apply_changes(changeset)`` updates the picture in place after any
-commit: the window's own operations arrive through ``Engine.changes_applied``; a feed of other
-programs' changes calls the same method.
+commit: it follows the window's ``changes_shown``, which carries both the window's own operations
+and the commits of other programs.
 """
 
 from __future__ import annotations
@@ -74,13 +74,11 @@ class GraphPanel(GraphExportsMixin, QWidget):
         self.runner.snapshot.connect(self.on_snapshot)
         self.runner.finished.connect(self.on_layout_finished)
         self._build()
-        self.engine.changes_applied.connect(self.apply_changes)
-        self.engine.worker.external_change.connect(self.on_outside_change)
+        # Every change set the window refreshes for: its own operations (Engine.changes_applied)
+        # and other programs' commits (the change feed), so each reaches the picture once.
+        window.changes_shown.connect(self.apply_changes)
         window.results_shown.connect(self.on_results_shown)
         window.entity_shown.connect(self.on_entity_shown)
-        window.entity_saved.connect(self.on_entity_saved)
-        window.entity_deleted.connect(self.on_entity_deleted)
-        window.job_ended.connect(self.on_job_ended)
         window.installEventFilter(self)
         self.on_results_shown(0)  # a search made before the panel opened
 
@@ -390,24 +388,6 @@ class GraphPanel(GraphExportsMixin, QWidget):
         if fresh.any():
             self._start_layout(scene, ~fresh, SETTLE_LAYOUT, "settle")
         self.updated.emit()
-
-    @Slot()
-    def on_outside_change(self) -> None:
-        """Another program wrote the file and no finer change feed said what: re-read what is shown."""
-        self.apply_changes(ChangeSet(full=True))
-
-    @Slot(int)
-    def on_entity_saved(self, entity_id: int) -> None:
-        self.apply_changes(ChangeSet(changed={entity_id}, relations={entity_id}))
-
-    @Slot(str)
-    def on_entity_deleted(self, _name: str) -> None:
-        self.apply_changes(ChangeSet(full=True))
-
-    @Slot(str, bool)
-    def on_job_ended(self, kind: str, _finished: bool) -> None:
-        if kind == "import":
-            self.apply_changes(ChangeSet(full=True))
 
     # -- selection, search hits and the editor ----------------------------------------------
 
