@@ -55,6 +55,7 @@ SMOOTH_EDGES = 250  # edges drawn antialiased when at most this many are drawn
 POINT_MODE_ABOVE = 600  # visible nodes above which nodes are drawn as square points
 DISC_LIMIT = 150  # visible nodes up to which each is drawn as an outlined disc (suggestions dashed)
 LABEL_LIMIT = 200  # node labels drawn when at most this many nodes are in view
+DECLUTTER_ABOVE = 30  # with more labels than this, a label that would cover another is left out
 EDGE_LABEL_LIMIT = 120  # relation types drawn on edges when at most this many edges are in view
 HIT_PX = 7.0  # how close (pixels) a click must be to a small node to hit it
 PAN_STEP = 60  # pixels per arrow key press
@@ -299,15 +300,28 @@ class GraphCanvas(QWidget):
         halo = palette.color(QPalette.ColorRole.Base)
         halo.setAlpha(200)
         painter.setPen(palette.color(QPalette.ColorRole.Text))
-        for i in idx:
-            i = int(i)
+        # Labels never cover each other: the focused, centre and hit nodes first, then by degree;
+        # a label whose place is taken waits until zooming in makes room.
+        first = [i for i in (self.hover, self.selected, s.centre) if i >= 0]
+        idx = np.asarray(idx, dtype=np.int64)
+        rank = np.lexsort((-s.degree[idx], ~s.highlight[idx])) if len(s.highlight) == s.n else np.argsort(-s.degree[idx])
+        order = first + [int(i) for i in idx[rank] if int(i) not in first]
+        taken: set[tuple[int, int]] = set()  # occupied cells of a coarse grid (cheaper than comparing boxes)
+        crowded = len(order) > DECLUTTER_ABOVE
+        line = metrics.height()
+        for i in order:
             label = s.labels[i]
             if len(label) > 40:
                 label = label[:39] + "…"
             x, y = screen[i]
             x += float(r_px[i]) + 4
-            w = metrics.horizontalAdvance(label)
-            painter.fillRect(QRectF(x - 2, y - metrics.ascent() / 2 - 2, w + 4, metrics.height()), halo)
+            box = QRectF(x - 2, y - metrics.ascent() / 2 - 2, metrics.horizontalAdvance(label) + 4, line)
+            cells = {(cx, cy) for cx in range(int(box.left() // 48), int(box.right() // 48) + 1)
+                     for cy in range(int(box.top() // line), int(box.bottom() // line) + 1)}
+            if crowded and i not in first and not cells.isdisjoint(taken):
+                continue
+            taken |= cells
+            painter.fillRect(box, halo)
             painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1), label)
 
     def _draw_edge_labels(self, painter, screen, idx, metrics, palette) -> None:
