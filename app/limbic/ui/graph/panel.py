@@ -269,9 +269,13 @@ class GraphPanel(GraphExportsMixin, QWidget):
         self.engine.run("graph-whole", graph_view.whole_graph, on_done=lambda a: self._on_whole(a, keep=False),
                         on_failed=self._on_failed, what="reading the graph")
 
+    def _whole_layout_running(self) -> bool:
+        return self.runner.running and self._layout_kind == "whole"
+
     def _on_whole(self, arrays: graph_view.GraphArrays, keep: bool) -> None:
         if self.mode != WHOLE:
             return
+        unfinished = keep and self._whole_layout_running()
         self.runner.stop()
         scene = build.whole_scene(arrays, self.canvas.scene if keep else None)
         self._mark_hits(scene)
@@ -282,7 +286,7 @@ class GraphPanel(GraphExportsMixin, QWidget):
                                         np.random.default_rng(0), LayoutParams().ideal)
         self.canvas.set_scene(scene, fit=not keep)
         self._describe_whole()
-        if missing.all() and scene.n > 1:
+        if (missing.all() or unfinished) and scene.n > 1:
             self._fit_after_layout = not keep
             self._start_layout(scene, None, whole_params(scene.n), "whole")
         elif missing.any():
@@ -350,7 +354,7 @@ class GraphPanel(GraphExportsMixin, QWidget):
     @Slot(object)
     def apply_changes(self, changes: ChangeSet) -> None:
         """Update the picture in place after commits (own or another program's); zoom and position stay."""
-        if changes is None or not changes.graph_changed:
+        if changes is None or changes.empty:
             return
         if self.mode == LOCAL:
             if self.centre_id is None:
@@ -364,7 +368,7 @@ class GraphPanel(GraphExportsMixin, QWidget):
             shown = {int(i) for i in self.canvas.scene.ids} | {self.centre_id}
             if changes.full or changes.touched() & shown or (self.similar.isChecked() and changes.vectors):
                 self._request_local(keep=True)
-        elif self.canvas.scene.n or changes.full:
+        elif changes.graph_changed and (self.canvas.scene.n or changes.full):
             if changes.full:
                 self.engine.run("graph-whole", graph_view.whole_graph, on_done=lambda a: self._on_whole(a, keep=True),
                                 on_failed=self._on_failed, what="reading the graph")
@@ -380,12 +384,15 @@ class GraphPanel(GraphExportsMixin, QWidget):
         self._pending_ids -= asked
         if self.mode != WHOLE:
             return
+        unfinished = self._whole_layout_running()
         self.runner.stop()
         scene, fresh = build.merge_delta(self.canvas.scene, delta, seed=len(asked))
         self._mark_hits(scene)
         self.canvas.set_scene(scene, fit=False)
         self._describe_whole()
-        if fresh.any():
+        if unfinished:  # the first layout was still settling: it goes on from where it was
+            self._start_layout(scene, None, whole_params(scene.n), "whole")
+        elif fresh.any():
             self._start_layout(scene, ~fresh, SETTLE_LAYOUT, "settle")
         self.updated.emit()
 
