@@ -138,7 +138,7 @@ def test_entity_delta_reads_the_current_state(kg):
 
 
 def test_graphml_reads_back_with_every_node_edge_and_attribute(kg, tmp_path):
-    kg.upsert_entity("Odd <&> \u0085 name", "Note & co", ["x"])
+    kg.upsert_entity("Odd <&> \"quoted\" \u00e9 name", "Note & co", ["x"])
     arrays = whole_graph(kg)
     graph_view.save_positions(kg, arrays.ids[:3], np.array([[1.5, 2.5], [3.0, 4.0], [5.0, 6.0]]))
     path = tmp_path / "out.graphml"
@@ -165,9 +165,17 @@ def test_graphml_reads_back_with_every_node_edge_and_attribute(kg, tmp_path):
     assert edges == want and len(list(root.iter(GML + "edge"))) == len(want)
 
 
-def test_a_graphml_export_to_an_unwritable_place_is_one_sentence(kg, tmp_path):
+def test_an_export_where_it_must_not_go_is_one_sentence_and_writes_nothing(kg, tmp_path):
     from limbic.engine.errors import LimbicError
 
-    with pytest.raises(LimbicError) as err:
-        graph_export.export_whole_graph(kg, str(tmp_path / "missing-folder" / "g.graphml"))
-    assert "Cannot write" in str(err.value) and "\n" not in str(err.value)
+    size = kg.db.path.stat().st_size
+    for target, words in ((tmp_path / "missing-folder" / "g.graphml", "does not exist"),
+                          (kg.db.path, "open graph file"), (tmp_path, "is a folder")):
+        for export in (lambda p: graph_export.export_whole_graph(kg, str(p)),
+                       lambda p: graph_export.export_bytes(kg, str(p), b"<svg/>")):
+            with pytest.raises(LimbicError) as err:
+                export(target)
+            assert words in str(err.value) and "\n" not in str(err.value)
+    assert kg.db.path.stat().st_size == size and kg.counts()["entities"] > 0
+    assert graph_export.export_bytes(kg, str(tmp_path / "p.svg"), b"<svg/>") == 6
+    assert (tmp_path / "p.svg").read_bytes() == b"<svg/>" and not list(tmp_path.glob(".*.part"))

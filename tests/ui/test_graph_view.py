@@ -221,6 +221,7 @@ def test_search_hits_are_highlighted_and_exports_read_back(qtbot, kwindow, tmp_p
     qtbot.waitUntil(lambda: paths["visible"].exists(), timeout=WAIT)
     panel.export_png_action.trigger()
     panel.export_svg_action.trigger()
+    qtbot.waitUntil(lambda: paths["png"].exists() and paths["svg"].exists(), timeout=WAIT)
     s = panel.canvas.scene
     root = ET.parse(paths["graphml"]).getroot()
     nodes = {n.get("id"): {d.get("key"): d.text for d in n.iter(GML + "data")} for n in root.iter(GML + "node")}
@@ -249,3 +250,17 @@ def test_the_centre_deleted_elsewhere_leaves_a_sentence(qtbot, kwindow):
         other.db.close()
     panel.apply_changes(changes)
     assert panel.canvas.scene.n == 0 and "deleted" in panel.canvas.message
+
+
+def test_an_export_onto_the_graph_file_is_refused_in_one_sentence(qtbot, kwindow):
+    w = kwindow
+    panel = local(qtbot, w, "Hub")
+    size = w.db_path.stat().st_size
+    panel._ask_save_path = lambda *a: str(w.db_path)
+    for action in (panel.export_whole_action, panel.export_png_action):
+        with qtbot.waitSignal(panel.engine.worker.op_failed, timeout=WAIT):
+            action.trigger()
+        qtbot.waitUntil(lambda: "open graph file" in panel.info.text(), timeout=WAIT)
+        assert "\n" not in panel.info.text() and "Traceback" not in panel.info.text()
+    assert w.db_path.stat().st_size == size
+    search(qtbot, w, "Hub")  # the graph still answers

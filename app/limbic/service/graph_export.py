@@ -10,6 +10,7 @@ from pathlib import Path
 
 from limbic.engine.errors import LimbicError
 from limbic.engine.graph import Graph
+from limbic.engine.jsonl import export_target
 
 # (attribute, GraphML type): the keys every export declares.
 NODE_KEYS = [("name", "string"), ("type", "string"), ("status", "string"), ("degree", "int"), ("x", "double"), ("y", "double")]
@@ -69,14 +70,13 @@ def graphml_lines(nodes: Iterable[ExportNode], edges: Iterable[tuple[int, int, s
     yield "</graphml>"
 
 
-def write_graphml(path: str | Path, nodes: Sequence[ExportNode], edges: Sequence[tuple[int, int, str]]) -> int:
-    """Write a GraphML file atomically (a temporary file renamed over the target); returns the node count."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".part")
+def _write_atomically(path: Path, chunks: Iterable[bytes]) -> None:
+    """A temporary file beside the target, renamed over it when complete; a failure is one sentence."""
+    tmp = path.with_name(f".{path.name}.part")
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            for line in graphml_lines(nodes, edges):
-                f.write(line + "\n")
+        with open(tmp, "wb") as f:
+            for chunk in chunks:
+                f.write(chunk)
         os.replace(tmp, path)
     except OSError as exc:
         try:
@@ -84,13 +84,24 @@ def write_graphml(path: str | Path, nodes: Sequence[ExportNode], edges: Sequence
         except OSError:
             pass
         raise LimbicError(f"Cannot write {path}: {exc.strerror or exc}.") from exc
+
+
+def write_graphml(path: str | Path, nodes: Sequence[ExportNode], edges: Sequence[tuple[int, int, str]]) -> int:
+    """Write a GraphML file atomically; returns the node count (callers check the target first)."""
+    _write_atomically(Path(path), ((line + "\n").encode("utf-8") for line in graphml_lines(nodes, edges)))
     return len(nodes)
+
+
+def _target(graph: Graph, path: str) -> Path:
+    """Where an export may go: never the graph, its journal, a backup or another database."""
+    return export_target(graph, Path(path))
 
 
 def export_whole_graph(graph: Graph, path: str) -> int:
     """The whole graph as GraphML with the saved layout positions; returns the node count."""
     from limbic.service.graph_view import whole_graph
 
+    target = _target(graph, path)
     arrays = whole_graph(graph)
     nodes = [
         ExportNode(int(i), arrays.names[k], arrays.type_names[int(arrays.types[k])], arrays.statuses[k],
@@ -99,9 +110,15 @@ def export_whole_graph(graph: Graph, path: str) -> int:
     ]
     edges = [(int(arrays.ids[a]), int(arrays.ids[b]), arrays.rel_names[int(r)])
              for a, b, r in zip(arrays.src, arrays.dst, arrays.rels)]
-    return write_graphml(path, nodes, edges)
+    return write_graphml(target, nodes, edges)
 
 
 def export_nodes(graph: Graph, path: str, nodes: Sequence[ExportNode], edges: Sequence[tuple[int, int, str]]) -> int:
-    """The part of the graph a view shows (the operation form of ``write_graphml``)."""
-    return write_graphml(path, nodes, edges)
+    """The part of the graph a view shows, as GraphML; returns the node count."""
+    return write_graphml(_target(graph, path), nodes, edges)
+
+
+def export_bytes(graph: Graph, path: str, data: bytes) -> int:
+    """A picture (PNG or SVG) made by the view, written where an export may go; returns its size."""
+    _write_atomically(_target(graph, path), [data])
+    return len(data)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage, QPainter, QPalette
 
 from limbic.service import graph_export
 from limbic.ui.graph.canvas import is_dark
 from limbic.ui.graph.scene import KIND_MORE
-from limbic.ui.graph.svg import svg_text, write_svg
+from limbic.ui.graph.svg import svg_text
 from limbic.ui.safe_files import save_file
 
 WHOLE = "whole"
@@ -80,14 +81,21 @@ class GraphExportsMixin:
         painter.end()
         return image
 
+    def _write_picture(self, path: str, data: bytes) -> None:
+        self.engine.run("graph-export", graph_export.export_bytes, path, data,
+                        on_done=lambda _n: self._done(f"Saved the picture to {path}."),
+                        on_failed=self._on_failed, what="saving the picture")
+
     def on_export_png(self) -> None:
         path = self._ask_save_path("Save the picture", "PNG image (*.png)", "graph.png")
         if not path:
             return
-        if self.picture().save(path, "PNG"):
-            self._done(f"Saved the picture to {path}.")
-        else:
-            self._on_failed(f"Cannot write {path}.")
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        self.picture().save(buffer, "PNG")
+        buffer.close()
+        self._write_picture(path, bytes(data.data()))
 
     def on_export_svg(self) -> None:
         path = self._ask_save_path("Save the picture", "SVG image (*.svg)", "graph.svg")
@@ -97,10 +105,4 @@ class GraphExportsMixin:
         document = svg_text(self.canvas.scene, self.canvas.view, self.canvas.width(), self.canvas.height(),
                             is_dark(self.canvas), palette.color(QPalette.ColorRole.Base).name(),
                             palette.color(QPalette.ColorRole.Text).name())
-        try:
-            write_svg(path, document)
-        except Exception as exc:  # LimbicError: already one sentence
-            self._on_failed(str(exc))
-            return
-        self._done(f"Saved the picture to {path}.")
-
+        self._write_picture(path, document.encode("utf-8"))

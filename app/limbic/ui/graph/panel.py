@@ -345,7 +345,7 @@ class GraphPanel(GraphExportsMixin, QWidget):
             self._describe_whole()
             if s.n:
                 self.engine.run("graph-save", graph_view.save_positions, s.ids.copy(), s.pos.copy(),
-                                on_failed=lambda message: logger.info("layout not saved: %s", message),
+                                on_failed=lambda failure: logger.info("layout not saved: %s", getattr(failure, "message", failure)),
                                 what="saving the layout")
         self.layout_done.emit(converged)
 
@@ -471,7 +471,9 @@ class GraphPanel(GraphExportsMixin, QWidget):
 
     # -- errors and shutdown ----------------------------------------------------------------
 
-    def _on_failed(self, message: str) -> None:
+    def _on_failed(self, failure) -> None:
+        """An operation failed: its one sentence (``Failure.message``, or a plain string) is shown."""
+        message = str(getattr(failure, "message", failure))
         self.info.setText(message)
         self.window_.status.say(message, 10_000)
 

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from xml.sax.saxutils import escape
 
 import numpy as np
 
-from limbic.engine.errors import LimbicError
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene, ViewTransform, visible_edges
 
 
@@ -53,18 +50,3 @@ def svg_text(scene: Scene, view: ViewTransform, width: int, height: int, dark: b
             out.append(f'<text x="{x + r[i] + 4:.1f}" y="{y + 4:.1f}" fill="{text}">{escape(scene.labels[i])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
-
-
-def write_svg(path: str | Path, document: str) -> None:
-    """Write atomically; a failure is one sentence."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".part")
-    try:
-        tmp.write_text(document, encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError as exc:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise LimbicError(f"Cannot write {path}: {exc.strerror or exc}.") from exc
