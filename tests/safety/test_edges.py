@@ -447,3 +447,20 @@ def test_embedding_one_huge_entity_weighs_a_bounded_number_of_observations():
 def test_the_engine_caps_an_absurd_limit(text_graph):
     text_graph.upsert_entity("Only one", "Note", ["graphs"])
     assert [r.name for r in search(text_graph, "graphs", limit=10**20, record=False).results] == ["Only one"]
+
+
+def test_a_backup_copy_still_held_by_its_writer_is_left_alone(tmp_path):
+    make(tmp_path / "g.db", n=3).db.close()
+    folder = config.backup_dir(tmp_path / "g.db")
+    folder.mkdir(exist_ok=True)
+    part = folder / "20260101T000000000000-manual.bak.part"
+    writer = apsw.Connection(str(part))  # what a backup in progress holds
+    writer.execute("CREATE TABLE t(x); BEGIN EXCLUSIVE; INSERT INTO t VALUES (1)")
+    os.utime(part, (time.time() - 600, time.time() - 600))
+    Database(tmp_path / "g.db").close()
+    assert part.exists()
+    writer.execute("COMMIT")
+    writer.close()
+    os.utime(part, (time.time() - 600, time.time() - 600))
+    Database(tmp_path / "g.db").close()
+    assert not part.exists()
