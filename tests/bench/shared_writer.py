@@ -92,7 +92,7 @@ def main() -> int:
     work, _queries, built = cached_graph(args.entities, load_embedder())
     print(f"graph of {args.entities} entities ready ({'built in %.0f s' % built if built else 'cached'})")
 
-    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtCore import QObject, Qt, QTimer, Slot
 
     from limbic.engine import vector_index
     from limbic.ui.app import _application, _wait
@@ -148,47 +148,44 @@ def main() -> int:
         window.search_bar.on_debounced()
 
     # Time spent inside the window's own handlers: what our code costs the UI thread, apart from
-    # the scheduler and the GIL on a busy machine.
+    # the scheduler and the GIL on a busy machine. The wrappers are installed on the window object,
+    # whose connections were made to its bound methods: the window's slots are re-routed through a
+    # QObject living on the UI thread, so they still run there (a plain function connected to a
+    # worker's signal would run on the worker's thread).
     handler_ms: dict[str, list[float]] = {}
-    for name in ("on_results_ready", "on_catalog_delta", "on_outside_changes", "on_own_changes", "rerun_search",
-                 "load_entity"):
-        original = getattr(window, name)
 
-        def timed(*a, _original=original, _name=name):
+    def timed(name: str, fn):
+        def call(*a):
             t0 = time.perf_counter()
             try:
-                return _original(*a)
+                return fn(*a)
             finally:
-                handler_ms.setdefault(_name, []).append((time.perf_counter() - t0) * 1000)
+                handler_ms.setdefault(name, []).append((time.perf_counter() - t0) * 1000)
+        return call
 
-        setattr(window, name, timed)
+    class Timed(QObject):
+        @Slot(object)
+        def catalog_delta(self, delta):
+            timed("on_catalog_delta", window.on_catalog_delta)(delta)
+
+        @Slot(object)
+        def outside_changes(self, done):
+            timed("on_outside_changes", window.on_outside_changes)(done)
+
+        @Slot(int, object)
+        def results_ready(self, ticket, response):
+            timed("on_results_ready", window.on_results_ready)(ticket, response)
+
+    proxy = Timed()
     w = window.engine.worker
-    for signal, name in ((w.catalog_delta, "on_catalog_delta"), (w.outside_changes, "on_outside_changes")):
-        signal.disconnect()
-        signal.connect(getattr(window, name))
-    window.engine.results_ready.disconnect()
-    window.engine.results_ready.connect(window.on_results_ready)
-    status_say = window.status.say
-
-    def timed_say(*a):
-        t0 = time.perf_counter()
-        try:
-            return status_say(*a)
-        finally:
-            handler_ms.setdefault("status.say", []).append((time.perf_counter() - t0) * 1000)
-
-    window.status.say = timed_say
-    for obj, name in ((window.engine.worker, "interrupt"), (window.engine, "run"), (window.search_bar, "text")):
-        original = getattr(obj, name)
-
-        def timed_call(*a, _original=original, _name=name, **kw):
-            t0 = time.perf_counter()
-            try:
-                return _original(*a, **kw)
-            finally:
-                handler_ms.setdefault(_name, []).append((time.perf_counter() - t0) * 1000)
-
-        setattr(obj, name, timed_call)
+    w.catalog_delta.disconnect(window.on_catalog_delta)
+    w.catalog_delta.connect(proxy.catalog_delta)
+    w.outside_changes.disconnect(window.on_outside_changes)
+    w.outside_changes.connect(proxy.outside_changes)
+    window.engine.results_ready.disconnect(window.on_results_ready)
+    window.engine.results_ready.connect(proxy.results_ready)
+    window.rerun_search = timed("rerun_search", window.rerun_search)
+    window.load_entity = timed("load_entity", window.load_entity)
 
     window.results_shown.connect(next_query)
     timer.start()
