@@ -12,6 +12,7 @@ import apsw
 from typing import TYPE_CHECKING
 
 from limbic.engine import index, scoring, signals
+from limbic.engine.stopwords import content_terms
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import Candidate, ScoringParams
 
@@ -27,7 +28,10 @@ MODE_FTS = "fts"
 # unicode61 splits on everything that is not a letter, a number or private use: so do we.
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _UNSAFE = re.compile("[\x00\ud800-\udfff]")
-MAX_QUERY_TOKENS = 32
+# Terms kept for highlighting and exact matching.
+MAX_QUERY_TOKENS = 64
+# Terms the full-text branch ORs together: measured on long queries (README, "How search works").
+MAX_FTS_TERMS = 64
 MAX_QUERY_CHARS = 2_000
 # Column weights of bm25(): a hit in the name counts more than one in a long observation list.
 BM25_WEIGHTS = (2.0, 1.0, 1.0)
@@ -89,30 +93,40 @@ class SearchResponse:
         return {"mode": self.mode, "results": items}
 
 
-def query_terms(query: str) -> list[str]:
+def query_terms(query: str, cap: int = MAX_QUERY_TOKENS) -> list[str]:
     """The query's word tokens as FTS5's unicode61 would see them (deduplicated, capped)."""
     text = unicodedata.normalize("NFKC", query[:MAX_QUERY_CHARS])
     seen: dict[str, None] = {}
     for tok in _TOKEN.findall(text):
         seen.setdefault(tok.lower(), None)
-        if len(seen) >= MAX_QUERY_TOKENS:
+        if len(seen) >= cap:
             break
     return list(seen)
 
 
+def fts_terms(query: str) -> list[str]:
+    """The terms the full-text branch searches: words that carry information, in query order.
+
+    Common words ("when", "the", "de", "und"...) are left out, or a note that only shares
+    "when" with the query would rank as a text match; a query made of nothing else keeps them.
+    """
+    return content_terms(query_terms(query, cap=MAX_QUERY_CHARS))[:MAX_FTS_TERMS]
+
+
 def fts_match_expression(query: str) -> str | None:
-    """A safe MATCH expression: every token quoted, OR-ed, the last one also as a prefix.
+    """A safe MATCH expression: every term quoted, OR-ed, the last word also as a prefix.
 
     Operators, quotes and column filters in the user's text are ordinary characters:
     only word tokens reach FTS5, each inside double quotes.
     """
-    terms = query_terms(query)
+    terms = fts_terms(query)
     if not terms:
         return None
     parts = [f'"{t}"' for t in terms]
     # A query still being typed ends inside a word: that word may be unfinished.
     text = query[:MAX_QUERY_CHARS]
-    if text and _TOKEN.fullmatch(text[-1]) and len(terms) < MAX_QUERY_TOKENS:
+    last = _TOKEN.findall(text[-100:])
+    if text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
         parts[-1] = f'("{terms[-1]}" OR "{terms[-1]}"*)'
     return " OR ".join(parts)
 
