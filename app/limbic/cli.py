@@ -118,7 +118,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
             return 0
-        if not response.results:
+        if response.no_match:
+            print(response.no_match_sentence)
+        elif not response.results:
             print(f"No results ({response.mode}).")
         for i, r in enumerate(response.results, start=1):
             dist = "—" if r.distance is None else f"{r.distance:.3f}"

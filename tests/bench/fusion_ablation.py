@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from limbic import config
-from limbic.engine import fusion, scoring
+from limbic.engine import fusion, index, scoring, vector_index
 from limbic.engine.embeddings import resolve_spec
 from limbic.engine.evaluation import DEPTH, cache_path, entity_records, import_collection, load_collection, ndcg_at, recall_at
 from limbic.engine.scoring import ScoringParams
@@ -47,19 +47,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("collection", help="a BEIR folder: corpus.jsonl, queries.jsonl, qrels/*.tsv")
     p.add_argument("--weak-text", action="store_true")
     p.add_argument("--limit-queries", type=int, default=0)
+    p.add_argument(
+        "--db", help="an imported copy of the collection whose embedding may be unfinished: only the documents "
+        "with a vector take part, and only queries whose own and relevant documents are among them",
+    )
     args = p.parse_args(argv)
     folder = Path(args.collection)
     qrels = sorted((folder / "qrels").glob("*.tsv"))[0]
     coll = load_collection(folder / "corpus.jsonl", folder / "queries.jsonl", qrels)
     model_dir = config.model_dir_override()
-    db_path = cache_path(config.cache_dir() / "eval", folder / "corpus.jsonl", resolve_spec(model_dir).identity())
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    opened = open_graph(db_path, model_dir)
+    if args.db:
+        opened = open_graph(Path(args.db), model_dir, readonly=True)
+    else:
+        db_path = cache_path(config.cache_dir() / "eval", folder / "corpus.jsonl", resolve_spec(model_dir).identity())
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        opened = open_graph(db_path, model_dir)
     graph = opened.graph
     try:
-        import_collection(graph, coll)
+        if not args.db:
+            import_collection(graph, coll)
         _, name_to_doc = entity_records(coll.docs)
         id_to_doc = {eid: name_to_doc.get(name, name) for eid, name in graph.db.execute("SELECT id, name FROM entities")}
+        embedded = set(vector_index.mirror_for(graph.db, index.VEC_TABLE).ids()) if args.db else None
+        if embedded is not None:
+            vector_index.mirror_for(graph.db, index.VEC_TABLE).refresh(graph.db)
+            embedded = set(vector_index.mirror_for(graph.db, index.VEC_TABLE).ids())
+            have = {id_to_doc[i] for i in embedded}
+            coll.queries = {q: t for q, t in coll.queries.items() if q in have and set(coll.qrels[q]) <= have}
+            coll.docs = [d for d in coll.docs if d[0] in have]
         params = ScoringParams()
         k = params.expansion_factor * (DEPTH + 1)
         rng = random.Random(5)
@@ -73,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
                 terms = rng.sample(terms, min(2, len(terms)))
             vector = graph.embedder.encode_query(text)
             knn, meaning = knn_evidence(graph, vector, k)
-            fts = text_branch(graph, terms, k)
+            fts = text_branch(graph, terms, k if embedded is None else 4 * k)
+            if embedded is not None:
+                fts = [h for h in fts if h[0] in embedded][:k]
             cands = scoring.reciprocal_rank_fusion(knn, fts, params.rrf_k)
             missing = [c.entity_id for c in cands if c.distance is None]
             sims = similarities(graph, vector, missing)

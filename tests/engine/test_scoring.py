@@ -114,8 +114,7 @@ def test_blended_base_relevance():
     # One branch only: that branch's own scale.
     assert scoring.blended_base_relevance(cands[1:2], "semantic") == pytest.approx([0.4])
     assert scoring.blended_base_relevance(cands[2:], "fts") == pytest.approx([1.0, 0.0])
-    params = ScoringParams()
-    assert params.base_relevance == scoring.BASE_BLEND
+    params = ScoringParams(base_relevance=scoring.BASE_BLEND)
     assert scoring.base_relevance(cands, "hybrid", params) == pytest.approx(base)
 
 

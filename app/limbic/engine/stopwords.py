@@ -34,7 +34,7 @@ tu tus un una unas uno unos usted ustedes vosotros y ya yo
 _PORTUGUESE = """
 a ao aos as ate com como da das de dela dele deles depois do e ela elas ele eles em entre
 essa essas esse esses esta estas este estes foi foram ha isso isto ja lhe lhes mais mas me mesmo
-meu minha muito na nas nem no nos nossa nosso num numa o os ou para pela pelas pelo pelos por qual
+meu minha muito na nao nas nem no nos nossa nosso num numa o os ou para pela pelas pelo pelos por qual
 quando que quem se sem ser seu seus sua suas tambem te tem teu tu tua um uma umas uns voce voces
 """
 _FRENCH = """

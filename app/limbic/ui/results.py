@@ -8,7 +8,7 @@ from enum import IntEnum
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextDocument
-from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from limbic.engine.highlight import match_spans, matched_terms
 from limbic.engine.search import SearchResponse, SearchResult
@@ -85,6 +85,7 @@ class ResultModel(QAbstractListModel):
         self.terms: list[str] = []
         self.mode = ""
         self.query = ""
+        self.empty_text = ""  # what the empty list says ("No good match for …")
 
     def set_response(self, response: SearchResponse) -> None:
         """Replace the list with a new search's hits."""
@@ -94,11 +95,13 @@ class ResultModel(QAbstractListModel):
         self._snippets = [snippet(best_observation(r.observations, self.terms), self.terms) for r in self._results]
         self.mode = response.mode
         self.query = response.query
+        self.empty_text = response.no_match_sentence if response.no_match else ""
         self.endResetModel()
 
     def clear(self) -> None:
         self.beginResetModel()
         self._results, self._snippets, self.terms, self.query = [], [], [], ""
+        self.empty_text = ""
         self.endResetModel()
 
     def result(self, row: int) -> SearchResult | None:
@@ -346,3 +349,19 @@ class ResultDelegate(QStyledItemDelegate):
         numbers = numbers_text(r, lambda text: fm_s.horizontalAdvance(text) <= avail)
         painter.drawText(QRect(x, y, avail, fm_s.height()), _ALIGN_VR, fm_s.elidedText(numbers, _ELIDE_L, avail))
         painter.restore()
+
+
+class ResultList(QListView):
+    """The result list; when a search found no good match it says so in place of the hits."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().paintEvent(event)
+        model = self.model()
+        text = getattr(model, "empty_text", "") if model is not None else ""
+        if not text or model.rowCount():
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        area = self.viewport().rect().adjusted(16, 24, -16, -16)
+        painter.drawText(area, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap), text)
+        painter.end()
