@@ -2,10 +2,11 @@
 
 A fixed half-and-half blend of min-max scores gives each branch's best hit full marks even when
 that branch is guessing, and a guessing branch then fills the top of the page. Here each branch's
-scores are standardised over its own top hits (z-scores): a branch whose best hits stand far
-above the rest of its list speaks loudly, one whose list is flat barely moves the order. A
-candidate one branch did not reach still gets that branch's opinion: its exact cosine similarity
-(the vectors are in memory), or, for full text, the score just below the last hit returned.
+scores are standardised over its own top hits (z-scores): a hit's weight is how far it stands
+above the rest of its own list, so one clear winner leads by much and an evenly trailing list
+by little. A candidate one branch did not reach still gets that branch's opinion: its exact
+cosine similarity (the vectors are in memory), or, for full text, the lowest score of the list.
+The text branch's vote is then scaled by how far the model confirms its best hits.
 """
 
 from __future__ import annotations
