@@ -81,10 +81,13 @@ def adaptive_base_relevance(
             sem = {i: sem.get(i, floor) for i in range(n)}
     text: dict[int, float] = {}
     if text_ranked:
-        raw = {i: -c.bm25 for i, c in enumerate(candidates) if c.bm25 is not None and c.fts_rank is not None}
+        # Past the branch's best STATS_DEPTH hits, and for hits it did not return, full text says the
+        # same thing: "not among my best". So the order of the top does not depend on the depth asked.
+        cut = text_ranked[:STATS_DEPTH][-1]
+        raw = {i: max(-c.bm25, cut) for i, c in enumerate(candidates) if c.bm25 is not None and c.fts_rank is not None}
         text = _standardise(raw, text_ranked, None) if signals.standardise else _min_max_ref(raw, text_ranked)
         if signals.standardise:
-            floor = min(text.values())
+            floor = _standardise({0: cut}, text_ranked, None)[0]
             text = {i: text.get(i, floor) for i in range(n)}
 
     if mode == "semantic" or not text:
