@@ -156,7 +156,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
             return 0
-        if not response.results:
+        if response.no_match:
+            print(response.no_match_sentence)
+        elif not response.results:
             print(f"No results ({response.mode}).")
         for i, r in enumerate(response.results, start=1):
             dist = "—" if r.distance is None else f"{r.distance:.3f}"
@@ -199,13 +201,25 @@ def cmd_info(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     import tempfile
 
-    from limbic.engine.evaluation import evaluate, import_collection, load_collection
+    from limbic.engine.embeddings import resolve_spec
+    from limbic.engine.evaluation import METHODS, cache_path, evaluate, import_collection, load_collection
     from limbic.engine.scoring import ScoringParams
     from limbic.engine.session import open_graph
 
     coll = load_collection(Path(args.corpus), Path(args.queries), Path(args.qrels))
     with tempfile.TemporaryDirectory() as tmp:
-        db_path = Path(args.keep) if args.keep else Path(tmp) / "eval.db"
+        if args.keep:
+            db_path = Path(args.keep)
+        elif args.no_cache:
+            db_path = Path(tmp) / "eval.db"
+        else:
+            # Embedding a collection takes minutes: keep it per corpus and model for the next run.
+            try:
+                identity = resolve_spec(config.model_dir_override()).identity()
+            except Exception:  # no usable model: a full-text-only graph is cached as such
+                identity = None
+            db_path = cache_path(config.cache_dir() / "eval", Path(args.corpus), identity)
+            db_path.parent.mkdir(parents=True, exist_ok=True)
         opened = open_graph(db_path, config.model_dir_override())
         try:
             if opened.model_error:
@@ -223,8 +237,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return 0
     print(f"{len(coll.docs)} documents, {len(coll.queries)} queries")
     print(f"{'method':<14}{'nDCG@10':>10}{'Recall@100':>12}")
-    for method, m in results.items():
-        print(f"{method:<14}{m['ndcg@10']:>10.4f}{m['recall@100']:>12.4f}")
+    for method in METHODS:
+        if method in results:
+            m = results[method]
+            print(f"{method:<14}{m['ndcg@10']:>10.4f}{m['recall@100']:>12.4f}")
     return 0
 
 
@@ -393,6 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("qrels")
     p.add_argument("--json", action="store_true")
     p.add_argument("--keep", help="keep the imported collection in this file and reuse it next time")
+    p.add_argument("--no-cache", action="store_true", help="import into a temporary file (by default the "
+                   "imported collection is cached per corpus and model in the user cache folder)")
     p.set_defaults(func=cmd_eval)
     return parser
 

@@ -34,6 +34,14 @@ def log_dir() -> Path:
     return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
 
 
+def cache_dir() -> Path:
+    """Where data that can be rebuilt is kept (evaluation graphs)."""
+    home = os.environ.get("LIMBIC_HOME")
+    if home:
+        return Path(home) / "cache"
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def backup_dir(db_path: Path) -> Path:
     """Where rolling backups of a database are kept: beside it (the real file, not a link to it), in a hidden folder."""
     if db_path.is_symlink():

@@ -39,6 +39,9 @@ def test_import_search_export_info(tmp_path, memory_file, capsys):
     assert main(["--db", db, "search", "sqli"]) == 0
     assert capsys.readouterr().out.splitlines()[0].startswith(" 1. SQLite (Tool)")
 
+    assert main(["--db", db, "search", "*", "--no-record"]) == 0
+    assert capsys.readouterr().out.strip() == "No good match for “*”."
+
     out = tmp_path / "out.jsonl"
     assert main(["--db", db, "export", "-o", str(out)]) == 0
     reference = {"type", "name", "entityType", "observations", "from", "to", "relationType"}
@@ -104,6 +107,33 @@ def test_eval_on_a_tiny_collection(tmp_path, capsys):
     qrels.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\nq3\td5\t1\n", encoding="utf-8")
     assert main(["eval", str(corpus), str(queries), str(qrels), "--json"]) == 0
     results = json.loads(capsys.readouterr().out)
-    assert set(results) == {"bm25", "knn", "rrf", "seed_hybrid", "hybrid"}
+    assert set(results) == {"bm25", "knn", "rrf", "seed_hybrid", "blend_hybrid", "hybrid"}
     assert results["hybrid"]["ndcg@10"] == pytest.approx(1.0)
     assert results["knn"]["recall@100"] == pytest.approx(1.0)
+    # The imported collection is cached per corpus and model, and reused.
+    cached = list((tmp_path / "home" / "cache" / "eval").glob("*.db"))
+    assert len(cached) == 1
+    stamp = cached[0].stat().st_mtime_ns
+    assert main(["eval", str(corpus), str(queries), str(qrels), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == results
+    assert list((tmp_path / "home" / "cache" / "eval").glob("*.db")) == cached
+
+
+def test_eval_drops_the_query_own_document(tmp_path, capsys):
+    # As in ArguAna, the query is itself a document of the corpus: it must not count as a hit.
+    corpus = tmp_path / "corpus.jsonl"
+    docs = [
+        ("a1", "Ban smoking in parks", "Smoking in public parks harms children and should be banned."),
+        ("a2", "Parks need no smoking ban", "A smoking ban in open-air parks is an overreach with little harm prevented."),
+        ("a3", "School uniforms", "Uniforms reduce bullying at school."),
+    ]
+    corpus.write_text("\n".join(json.dumps({"_id": i, "title": t, "text": x}) for i, t, x in docs), encoding="utf-8")
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text(json.dumps({"_id": "a1", "text": "Smoking in public parks harms children and should be banned."}), encoding="utf-8")
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\na1\ta2\t1\n", encoding="utf-8")
+    assert main(["eval", str(corpus), str(queries), str(qrels), "--json", "--no-cache"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    # The counter-argument is the best hit once the query's own text is out of the way.
+    assert results["bm25"]["ndcg@10"] == pytest.approx(1.0)
+    assert results["hybrid"]["ndcg@10"] == pytest.approx(1.0)

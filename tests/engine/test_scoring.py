@@ -95,7 +95,7 @@ def test_limbic_score_composition():
 
 def test_params_overrides_ignore_unknown_and_bad_choices():
     p = ScoringParams.from_overrides({"RRF_K": 30, "gamma": "0.5", "nope": 1, "base_relevance": "weird"})
-    assert p.rrf_k == 30 and p.gamma == 0.5 and p.base_relevance == scoring.BASE_BLEND
+    assert p.rrf_k == 30 and p.gamma == 0.5 and p.base_relevance == scoring.BASE_ADAPTIVE
     assert ScoringParams.from_overrides({"base_relevance": "seed"}).base_relevance == scoring.BASE_SEED
     assert ScoringParams.from_overrides({"expansion_factor": 0}).expansion_factor == 1
 
@@ -114,8 +114,7 @@ def test_blended_base_relevance():
     # One branch only: that branch's own scale.
     assert scoring.blended_base_relevance(cands[1:2], "semantic") == pytest.approx([0.4])
     assert scoring.blended_base_relevance(cands[2:], "fts") == pytest.approx([1.0, 0.0])
-    params = ScoringParams()
-    assert params.base_relevance == scoring.BASE_BLEND
+    params = ScoringParams(base_relevance=scoring.BASE_BLEND)
     assert scoring.base_relevance(cands, "hybrid", params) == pytest.approx(base)
 
 

@@ -30,6 +30,24 @@ def test_model_passes_qtmodeltester(qtmodeltester):
     qtmodeltester.check(model)
 
 
+def test_no_good_match_is_what_the_empty_list_says(qtbot):
+    from limbic.ui.results import ResultList
+
+    model = ResultModel()
+    view = ResultList()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    model.set_response(SearchResponse("zz", "semantic", [], ["zz"], no_match=True))
+    assert model.rowCount() == 0 and model.empty_text == "No good match for “zz”."
+    view.resize(300, 200)
+    view.grab()  # paints the empty state without error
+    model.set_response(_response())
+    assert model.empty_text == ""
+    model.set_response(SearchResponse("zz", "semantic", [], ["zz"], no_match=True))
+    model.clear()
+    assert model.empty_text == ""
+
+
 def test_named_roles_carry_the_score_breakdown(qtbot):
     model = ResultModel()
     model.set_response(_response())

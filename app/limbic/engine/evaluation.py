@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import math
 import statistics
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from limbic.engine import scoring
@@ -75,20 +76,28 @@ def recall_at(ranked: list[str], rels: dict[str, int], k: int = DEPTH) -> float:
     return len(relevant & set(ranked[:k])) / len(relevant) if relevant else 0.0
 
 
+METHODS = ("bm25", "knn", "rrf", "seed_hybrid", "blend_hybrid", "hybrid")
+
+
 def evaluate(
     graph: Graph,
     coll: Collection,
     params: ScoringParams | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, dict[str, float]]:
-    """Mean nDCG@10 and Recall@100 of BM25, KNN, plain RRF, the seed's hybrid and the default hybrid."""
+    """Mean nDCG@10 and Recall@100 of each branch alone, plain RRF, the seed's hybrid, the fixed blend and the default.
+
+    A hit whose document id is the query's own id is dropped before scoring, as BEIR does
+    (ArguAna's queries are also documents of its corpus).
+    """
     params = params or ScoringParams()
-    seed = ScoringParams.from_overrides({**params.as_dict(), "base_relevance": scoring.BASE_SEED})
+    seed = replace(params, base_relevance=scoring.BASE_SEED)
+    blend = replace(params, base_relevance=scoring.BASE_BLEND)
     names = dict(graph.db.execute("SELECT id, name FROM entities"))
     _, name_to_doc = entity_records(coll.docs)
     id_to_doc = {eid: name_to_doc.get(name, name) for eid, name in names.items()}
     k = params.expansion_factor * DEPTH
-    runs: dict[str, list[tuple[float, float]]] = {m: [] for m in ("bm25", "knn", "rrf", "seed_hybrid", "hybrid")}
+    runs: dict[str, list[tuple[float, float]]] = {m: [] for m in METHODS}
     for n, (qid, text) in enumerate(coll.queries.items(), start=1):
         rels = coll.qrels[qid]
         fts = fts_branch(graph, text, k)
@@ -98,11 +107,12 @@ def evaluate(
             "bm25": fts,
             "knn": [i for i, _ in knn],
             "rrf": fused,
-            "seed_hybrid": [r.entity_id for r in search(graph, text, DEPTH, record=False, params=seed).results],
-            "hybrid": [r.entity_id for r in search(graph, text, DEPTH, record=False, params=params).results],
+            "seed_hybrid": _ranked(graph, text, seed),
+            "blend_hybrid": _ranked(graph, text, blend),
+            "hybrid": _ranked(graph, text, params),
         }
         for method, ids in lists.items():
-            docs = [id_to_doc[i] for i in ids[:DEPTH]]
+            docs = [d for d in (id_to_doc[i] for i in ids) if d != qid][:DEPTH]
             runs[method].append((ndcg_at(docs, rels), recall_at(docs, rels)))
         if progress:
             progress(n, len(coll.queries))
@@ -111,6 +121,20 @@ def evaluate(
         for m, vals in runs.items()
         if vals
     }
+
+
+def _ranked(graph: Graph, text: str, params: ScoringParams) -> list[int]:
+    # One more than the depth: the query's own document may be among the hits and is dropped.
+    return [r.entity_id for r in search(graph, text, DEPTH + 1, record=False, params=params).results]
+
+
+def cache_path(folder: Path, corpus: Path, model_identity: str | None) -> Path:
+    """Where the imported and embedded collection is kept for this corpus file and this model."""
+    st = corpus.stat()
+    key = f"{corpus.resolve()}|{st.st_size}|{int(st.st_mtime)}|{model_identity or 'no-model'}"
+    digest = hashlib.blake2b(key.encode("utf-8"), digest_size=8).hexdigest()
+    stem = "".join(ch if ch.isalnum() else "-" for ch in corpus.resolve().parent.name)[:40]
+    return folder / f"{stem}-{digest}.db"
 
 
 def import_collection(graph: Graph, coll: Collection, progress=None) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from statistics import NormalDist
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import asdict, dataclass, field, fields, replace
 
 # Over-retrieval per branch, RRF smoothing, limbic weights (SPEC §5).
@@ -26,10 +27,11 @@ BLEND_ALPHA = 0.5
 # (the seed engine de-boosts archived entities the same way; its factor is not documented).
 ARCHIVED_FACTOR = 0.5
 
-BASE_BLEND = "blend"  # default: α·minmax(cosine) + (1-α)·minmax(BM25), both branches' evidence kept
+BASE_ADAPTIVE = "adaptive"  # default: each branch weighted by how far its own hits stand out (per query)
+BASE_BLEND = "blend"  # α·minmax(cosine) + (1-α)·minmax(BM25), a fixed half each
 BASE_FUSED = "fused"  # RRF score / best RRF score in the batch (plain RRF order)
 BASE_SEED = "seed"  # the seed's: cosine similarity for KNN hits, 0.2 + 0.6 × norm_rrf otherwise
-BASE_CHOICES = (BASE_BLEND, BASE_FUSED, BASE_SEED)
+BASE_CHOICES = (BASE_ADAPTIVE, BASE_BLEND, BASE_FUSED, BASE_SEED)
 
 
 @dataclass(frozen=True)
@@ -47,7 +49,8 @@ class ScoringParams:
     cooc_temporal_floor: float = COOC_TEMPORAL_FLOOR
     gamma: float = GAMMA
     blend_alpha: float = BLEND_ALPHA
-    base_relevance: str = field(default=BASE_BLEND)
+    base_relevance: str = field(default=BASE_ADAPTIVE)
+    floor: bool = True  # say "no good match" when only chance-level meaning hits were found
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, object] | None) -> ScoringParams:
@@ -64,6 +67,8 @@ class ScoringParams:
             if key == "base_relevance":
                 if value in BASE_CHOICES:
                     changes[key] = value
+            elif key == "floor":
+                changes[key] = bool(value)
             elif key == "expansion_factor":
                 changes[key] = max(1, int(value))  # type: ignore[arg-type]
             else:
@@ -72,6 +77,44 @@ class ScoringParams:
 
     def as_dict(self) -> dict[str, object]:
         return asdict(self)
+
+
+@dataclass(frozen=True)
+class MeaningStats:
+    """How one query's cosine similarity spreads over all ``count`` entities with a vector."""
+
+    mean: float
+    std: float
+    count: int
+
+    def z(self, similarity: float) -> float:
+        """How many standard deviations a similarity stands above the graph's mean for this query."""
+        return (similarity - self.mean) / self.std if self.std > 0 else 0.0
+
+
+def noise_ceiling(count: int) -> float:
+    """The z-score the best of ``count`` unrelated entities reaches by chance.
+
+    The expected largest of n standard normal values (Blom's approximation, Φ⁻¹((n − 0.375)/(n + 0.25))):
+    about 1.5 for 9 entities, 2.5 for 100, 3.7 for 5,000, 4.4 for 100,000. A meaning-only hit
+    below it is no more similar to the query than chance makes the best of the graph.
+    """
+    if count < 2:
+        return -math.inf
+    return NormalDist().inv_cdf((count - 0.375) / (count + 0.25))
+
+
+def below_floor(candidates: Sequence[Candidate], meaning: MeaningStats, keep: Set[int] = frozenset()) -> bool:
+    """True when nothing is a real match: no text hit, and meaning's best is what chance gives.
+
+    "zz" or "asdf" share no word with the graph, and the model still ranks every entity by
+    similarity; a best hit that stands no higher above the graph's mean than the best of as
+    many unrelated entities would (``noise_ceiling``) means there is no good match to show.
+    """
+    if any(c.bm25 is not None or c.entity_id in keep for c in candidates):
+        return False
+    best = max((c.similarity for c in candidates if c.similarity is not None), default=None)
+    return best is None or meaning.z(best) < noise_ceiling(meaning.count)
 
 
 @dataclass
@@ -84,6 +127,7 @@ class Candidate:
     knn_rank: int | None = None
     fts_rank: int | None = None
     bm25: float | None = None  # FTS5's bm25(): lower is better
+    similarity: float | None = None  # cosine similarity to the query, also for text-only hits
 
     @property
     def branch(self) -> str:
@@ -178,13 +222,19 @@ def blended_base_relevance(candidates: Sequence[Candidate], mode: str, alpha: fl
     return [alpha * norm_sim.get(i, 0.0) + (1 - alpha) * norm_text.get(i, 0.0) for i in range(len(candidates))]
 
 
-def base_relevance(candidates: Sequence[Candidate], mode: str, params: ScoringParams) -> list[float]:
-    """The base relevance the settings chose (blend by default)."""
+def base_relevance(
+    candidates: Sequence[Candidate], mode: str, params: ScoringParams, meaning: MeaningStats | None = None
+) -> list[float]:
+    """The base relevance the settings chose (adaptive by default)."""
     if params.base_relevance == BASE_SEED:
         return seed_base_relevance(candidates, mode)
     if params.base_relevance == BASE_FUSED:
         return fused_base_relevance(candidates, mode)
-    return blended_base_relevance(candidates, mode, params.blend_alpha)
+    if params.base_relevance == BASE_BLEND:
+        return blended_base_relevance(candidates, mode, params.blend_alpha)
+    from limbic.engine import fusion
+
+    return fusion.adaptive_base_relevance(candidates, mode, meaning)
 
 
 def importance(

@@ -12,6 +12,7 @@ import apsw
 from typing import TYPE_CHECKING
 
 from limbic.engine import index, scoring, signals
+from limbic.engine.stopwords import content_terms
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import Candidate, ScoringParams
 
@@ -27,7 +28,10 @@ MODE_FTS = "fts"
 # unicode61 splits on everything that is not a letter, a number or private use: so do we.
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 _UNSAFE = re.compile("[\x00\ud800-\udfff]")
-MAX_QUERY_TOKENS = 32
+# Terms kept for highlighting and exact matching.
+MAX_QUERY_TOKENS = 64
+# Terms the full-text branch ORs together: measured on long queries (README, "How search works").
+MAX_FTS_TERMS = 64
 MAX_QUERY_CHARS = 2_000
 MAX_LIMIT = 10_000  # results one search returns at most: a larger limit cannot overflow SQLite's LIMIT
 # Column weights of bm25(): a hit in the name counts more than one in a long observation list.
@@ -67,6 +71,12 @@ class SearchResponse:
     results: list[SearchResult] = field(default_factory=list)
     terms: list[str] = field(default_factory=list)  # the query's tokens, for highlighting
     note: str | None = None
+    no_match: bool = False  # nothing in the graph matches the query well enough to show
+
+    @property
+    def no_match_sentence(self) -> str:
+        """What to tell the person when nothing matched well enough."""
+        return f"No good match for “{self.query.strip()}”."
 
     def to_json(self) -> dict:
         """The seed's output shape (SPEC §6)."""
@@ -87,33 +97,46 @@ class SearchResponse:
             if self.mode == MODE_HYBRID:
                 item["rrf_score"] = round(r.rrf_score, 6)
             items.append(item)
-        return {"mode": self.mode, "results": items}
+        out: dict = {"mode": self.mode, "results": items}
+        if self.no_match:
+            out["no_good_match"] = True
+        return out
 
 
-def query_terms(query: str) -> list[str]:
+def query_terms(query: str, cap: int = MAX_QUERY_TOKENS) -> list[str]:
     """The query's word tokens as FTS5's unicode61 would see them (deduplicated, capped)."""
     text = unicodedata.normalize("NFKC", query[:MAX_QUERY_CHARS])
     seen: dict[str, None] = {}
     for tok in _TOKEN.findall(text):
         seen.setdefault(tok.lower(), None)
-        if len(seen) >= MAX_QUERY_TOKENS:
+        if len(seen) >= cap:
             break
     return list(seen)
 
 
+def fts_terms(query: str) -> list[str]:
+    """The terms the full-text branch searches: words that carry information, in query order.
+
+    Common words ("when", "the", "de", "und"...) are left out, or a note that only shares
+    "when" with the query would rank as a text match; a query made of nothing else keeps them.
+    """
+    return content_terms(query_terms(query, cap=MAX_QUERY_CHARS))[:MAX_FTS_TERMS]
+
+
 def fts_match_expression(query: str) -> str | None:
-    """A safe MATCH expression: every token quoted, OR-ed, the last one also as a prefix.
+    """A safe MATCH expression: every term quoted, OR-ed, the last word also as a prefix.
 
     Operators, quotes and column filters in the user's text are ordinary characters:
     only word tokens reach FTS5, each inside double quotes.
     """
-    terms = query_terms(query)
+    terms = fts_terms(query)
     if not terms:
         return None
     parts = [f'"{t}"' for t in terms]
     # A query still being typed ends inside a word: that word may be unfinished.
     text = query[:MAX_QUERY_CHARS]
-    if text and _TOKEN.fullmatch(text[-1]) and len(terms) < MAX_QUERY_TOKENS:
+    last = _TOKEN.findall(text[-100:])
+    if text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
         parts[-1] = f'("{terms[-1]}" OR "{terms[-1]}"*)'
     return " OR ".join(parts)
 
@@ -169,6 +192,21 @@ def knn_branch(graph: Graph, vector: np.ndarray, k: int) -> list[tuple[int, floa
     return vector_index.knn(graph.db, index.VEC_TABLE, vector, k)
 
 
+def knn_evidence(graph: Graph, vector: np.ndarray, k: int) -> tuple[list[tuple[int, float]], scoring.MeaningStats]:
+    """The KNN branch and how the query's similarity spreads over the whole graph."""
+    from limbic.engine import vector_index
+
+    hits, stats = vector_index.knn_with_stats(graph.db, index.VEC_TABLE, vector, k)
+    return hits, scoring.MeaningStats(stats.mean, stats.std, stats.count)
+
+
+def similarities(graph: Graph, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
+    """Exact cosine similarity of the query to these entities (those with a vector)."""
+    from limbic.engine import vector_index
+
+    return vector_index.mirror_for(graph.db, index.VEC_TABLE).similarities(graph.db, vector, ids)
+
+
 def clean_query(query: object) -> str:
     """Any text a user can type, made safe to encode: broken surrogates and NULs become spaces."""
     if not isinstance(query, str):
@@ -194,17 +232,21 @@ def search(
     limit = max(1, min(int(limit), MAX_LIMIT))
     query = clean_query(query)
     terms = query_terms(query)
+    use_vectors = graph.vectors_ready
     if not query.strip():
-        return SearchResponse(query, MODE_HYBRID if graph.vectors_ready else MODE_FTS, terms=terms)
+        return SearchResponse(query, MODE_HYBRID if use_vectors else MODE_FTS, terms=terms)
+    if not terms:  # "*", "-", "?": no word to look for, and the model would only guess
+        return SearchResponse(query, MODE_HYBRID if use_vectors else MODE_FTS, terms=terms, no_match=True)
     k = params.expansion_factor * limit * (5 if entity_type or status else 1)
 
     # 1-2. Encode and retrieve in both branches.
     semantic: list[tuple[int, float]] = []
-    use_vectors = graph.vectors_ready
+    meaning: scoring.MeaningStats | None = None
+    vector = None
     if use_vectors:
         assert graph.embedder is not None
         vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
-        semantic = knn_branch(graph, vector, k)
+        semantic, meaning = knn_evidence(graph, vector, k)
     fulltext = fts_branch_scored(graph, query, k)
     mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
 
@@ -216,6 +258,14 @@ def search(
     for entity_id in tiers:
         if entity_id not in known:
             candidates.append(Candidate(entity_id, rrf_score=1.0 / (params.rrf_k + 1), fts_rank=1, bm25=best_bm25))
+    if vector is not None and meaning is not None:
+        # Text hits the meaning branch did not reach still have a similarity: the fusion weighs it.
+        missing = [c.entity_id for c in candidates if c.distance is None]
+        sims = similarities(graph, vector, missing) if missing else {}
+        for c in candidates:
+            c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
+        if params.floor and scoring.below_floor(candidates, meaning, keep=set(tiers)):
+            candidates = []
     if entity_type:
         types = dict(graph.db.execute(
             f"SELECT id, entity_type FROM entities WHERE id IN ({','.join('?' * len(candidates))})",
@@ -229,10 +279,10 @@ def search(
         ))
         candidates = [c for c in candidates if statuses.get(c.entity_id) == status]
     if not candidates:
-        return SearchResponse(query, mode, terms=terms)
+        return SearchResponse(query, mode, terms=terms, no_match=True)
 
     # 4. Limbic re-ranking.
-    ranked = rank(graph, candidates, mode, params, tiers)[:limit]
+    ranked = rank(graph, candidates, mode, params, tiers, meaning)[:limit]
 
     # 5. Hydrate.
     entities = graph.entities_by_ids([r.entity_id for r in ranked])
@@ -252,13 +302,18 @@ def search(
 
 
 def rank(
-    graph: Graph, candidates: list[Candidate], mode: str, params: ScoringParams, tiers: dict[int, int] | None = None
+    graph: Graph,
+    candidates: list[Candidate],
+    mode: str,
+    params: ScoringParams,
+    tiers: dict[int, int] | None = None,
+    meaning: scoring.MeaningStats | None = None,
 ) -> list[SearchResult]:
     """Score fused candidates with the limbic formula; exact matches first, then best score first."""
     tiers = tiers or {}
     now = datetime.now(timezone.utc)
     sig = signals.load_signals(graph.db, [c.entity_id for c in candidates])
-    bases = scoring.base_relevance(candidates, mode, params)
+    bases = scoring.base_relevance(candidates, mode, params, meaning)
     max_access = max((s.access_count for s in sig.values()), default=0)
     max_days = max((s.access_days for s in sig.values()), default=0)
     out = []

@@ -28,6 +28,7 @@ import logging
 import secrets
 import weakref
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import apsw
 import numpy as np
@@ -42,6 +43,15 @@ _GROWTH = 1.25
 _MIN_CAPACITY = 1024
 
 _mirrors: weakref.WeakKeyDictionary[Database, dict[str, VectorMirror]] = weakref.WeakKeyDictionary()
+
+
+@dataclass(frozen=True)
+class SimilarityStats:
+    """Mean and standard deviation of one query's cosine similarity over all ``count`` rows."""
+
+    mean: float
+    std: float
+    count: int
 
 
 class VectorMirror:
@@ -83,11 +93,19 @@ class VectorMirror:
 
     def knn(self, db: Database, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """(id, cosine distance) of the ``k`` nearest rows, nearest first; ties by id."""
+        return self.knn_with_stats(db, vector, k)[0]
+
+    def knn_with_stats(self, db: Database, vector: np.ndarray, k: int) -> tuple[list[tuple[int, float]], SimilarityStats]:
+        """The ``k`` nearest rows, and how similar the query is to the table as a whole.
+
+        The mean and spread of the query's similarity to every row say how far a hit stands
+        out for this query and this model (models differ: e5's similarities all sit near 0.8).
+        """
         self.refresh(db)
         n = self._n
         k = min(int(k), n)
         if k <= 0:
-            return []
+            return [], SimilarityStats(0.0, 0.0, 0)
         q = np.asarray(vector, dtype=np.float32).reshape(-1)
         if q.shape[0] != self.dim:
             raise ValueError(f"A {q.shape[0]}-dimension query cannot search {self.dim}-dimension vectors.")
@@ -102,7 +120,22 @@ class VectorMirror:
         ids = self._ids[top]
         dist = (np.float32(1.0) - sims[top]).astype(np.float32)
         order = np.lexsort((ids, dist))
-        return [(int(ids[i]), float(dist[i])) for i in order]
+        stats = SimilarityStats(float(sims.mean()), float(sims.std()), n)
+        return [(int(ids[i]), float(dist[i])) for i in order], stats
+
+    def similarities(self, db: Database, vector: np.ndarray, wanted: Sequence[int]) -> dict[int, float]:
+        """Cosine similarity of the query to the given rows (absent ones are left out)."""
+        self.refresh(db)
+        where = self._where
+        pos = [(int(i), where[int(i)]) for i in wanted if int(i) in where]
+        if not pos:
+            return {}
+        q = np.asarray(vector, dtype=np.float32).reshape(-1)
+        norm = float(np.linalg.norm(q))
+        q = q / norm if norm > 0 else q
+        rows = np.fromiter((p for _, p in pos), dtype=np.int64, count=len(pos))
+        sims = (self._mat[rows] @ q) * self._inv[rows]
+        return {entity_id: float(s) for (entity_id, _), s in zip(pos, sims)}
 
     # -- keeping in step -----------------------------------------------------------------
 
@@ -352,6 +385,11 @@ def release(db: Database) -> None:
 def knn(db: Database, table: str, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
     """Exact cosine KNN over ``table``: (id, distance), nearest first."""
     return mirror_for(db, table).knn(db, vector, k)
+
+
+def knn_with_stats(db: Database, table: str, vector: np.ndarray, k: int) -> tuple[list[tuple[int, float]], SimilarityStats]:
+    """Exact cosine KNN over ``table`` and the query's similarity distribution over all of it."""
+    return mirror_for(db, table).knn_with_stats(db, vector, k)
 
 
 def _bump(db: Database, table: str) -> VectorMirror | None:

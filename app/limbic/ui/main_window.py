@@ -30,7 +30,7 @@ from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.graph.menu import GraphMenuMixin
 from limbic.ui.history import NavigationHistory
 from limbic.ui.import_menu import ImportMenuMixin
-from limbic.ui.results import ResultDelegate, ResultModel
+from limbic.ui.results import ResultDelegate, ResultList, ResultModel
 from limbic.ui.search_bar import SearchBar
 from limbic.ui.status import StatusPanel
 from limbic.ui.window_state import restore_layout, save_layout
@@ -85,7 +85,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
     def _build_ui(self) -> None:
         self.search_bar = SearchBar(self)
         self.model = ResultModel(self)
-        self.results = QListView(self, objectName="results")
+        self.results = ResultList(self, objectName="results")
         self.results.setModel(self.model)
         self.results.setItemDelegate(ResultDelegate(self.results))
         self.results.setUniformItemSizes(True)
@@ -283,7 +283,9 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         if self.model.rowCount():
             self.results.setCurrentIndex(self.model.index(0, 0))
         elif response.query.strip():
-            self.status.say(f"No results for “{response.query.strip()}”.", 4000)
+            sentence = response.no_match_sentence if response.no_match else f"No results for “{response.query.strip()}”."
+            self.status.say(sentence, 4000)
+        self.results.viewport().update()
         self.results_shown.emit(request_id)
         if self._pending_open:
             self._pending_open = False

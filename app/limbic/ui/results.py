@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import html
 import logging
-import re
 from enum import IntEnum
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextDocument
-from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QApplication, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from limbic.engine.highlight import match_spans, matched_terms
 from limbic.engine.search import SearchResponse, SearchResult
 
 logger = logging.getLogger(__name__)
@@ -41,36 +41,13 @@ class Roles(IntEnum):
     Result = Qt.ItemDataRole.UserRole + 14
 
 
-# Highlighting "the" or "de" in every line hides the words that matter.
-STOP_WORDS = frozenset(
-    "a an and are as at be by de del el en for from how i in is it la las los of on or out para por que the to un una "
-    "was what when where which who why with y".split()
-)
-
-
-def _term_pattern(terms: list[str]) -> re.Pattern[str] | None:
-    """Whole words for every term; the last one also as a prefix (the user may still be typing it)."""
-    useful = [t for t in dict.fromkeys(terms) if t and t not in STOP_WORDS]
-    if not useful:
-        return None
-    last = terms[-1] if terms and terms[-1] in useful else None
-    words = [re.escape(t) + r"(?![^\W_])" for t in useful if t != last]
-    if last:
-        words.append(re.escape(last) + r"[^\W_]*")
-    words.sort(key=len, reverse=True)
-    return re.compile(r"(?<![^\W_])(" + "|".join(words) + r")", re.IGNORECASE)
-
-
 def best_observation(observations: list[str], terms: list[str]) -> str:
     """The observation that mentions most query terms (the first one when none does)."""
     if not observations:
         return ""
-    pattern = _term_pattern(terms)
-    if pattern is None:
-        return observations[0]
     best, best_hits = observations[0], 0
     for obs in observations:
-        hits = len({m.group(1).lower() for m in pattern.finditer(obs)})
+        hits = len(matched_terms(obs, terms))
         if hits > best_hits:
             best, best_hits = obs, hits
     return best
@@ -81,23 +58,19 @@ def snippet(text: str, terms: list[str], limit: int = SNIPPET_CHARS) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    pattern = _term_pattern(terms)
-    match = pattern.search(text) if pattern else None
-    start = max(0, (match.start() if match else 0) - limit // 3)
+    spans = match_spans(text, terms)
+    start = max(0, (spans[0][0] if spans else 0) - limit // 3)
     cut = text[start : start + limit]
     return ("…" if start else "") + cut + ("…" if start + limit < len(text) else "")
 
 
 def highlight_html(text: str, terms: list[str], color: str) -> str:
-    """HTML of the text with the matched terms in bold and the highlight colour."""
-    pattern = _term_pattern(terms)
-    if pattern is None:
-        return html.escape(text)
+    """HTML of the text with the matched terms (ignoring case and accents) in bold and the highlight colour."""
     out, pos = [], 0
-    for m in pattern.finditer(text):
-        out.append(html.escape(text[pos : m.start()]))
-        out.append(f'<span style="background-color:{color}; font-weight:600">{html.escape(m.group(0))}</span>')
-        pos = m.end()
+    for a, b in match_spans(text, terms):
+        out.append(html.escape(text[pos:a]))
+        out.append(f'<span style="background-color:{color}; font-weight:600">{html.escape(text[a:b])}</span>')
+        pos = b
     out.append(html.escape(text[pos:]))
     return "".join(out)
 
@@ -112,6 +85,7 @@ class ResultModel(QAbstractListModel):
         self.terms: list[str] = []
         self.mode = ""
         self.query = ""
+        self.empty_text = ""  # what the empty list says ("No good match for …")
 
     def set_response(self, response: SearchResponse) -> None:
         """Replace the list with a new search's hits."""
@@ -121,11 +95,13 @@ class ResultModel(QAbstractListModel):
         self._snippets = [snippet(best_observation(r.observations, self.terms), self.terms) for r in self._results]
         self.mode = response.mode
         self.query = response.query
+        self.empty_text = response.no_match_sentence if response.no_match else ""
         self.endResetModel()
 
     def clear(self) -> None:
         self.beginResetModel()
         self._results, self._snippets, self.terms, self.query = [], [], [], ""
+        self.empty_text = ""
         self.endResetModel()
 
     def result(self, row: int) -> SearchResult | None:
@@ -373,3 +349,19 @@ class ResultDelegate(QStyledItemDelegate):
         numbers = numbers_text(r, lambda text: fm_s.horizontalAdvance(text) <= avail)
         painter.drawText(QRect(x, y, avail, fm_s.height()), _ALIGN_VR, fm_s.elidedText(numbers, _ELIDE_L, avail))
         painter.restore()
+
+
+class ResultList(QListView):
+    """The result list; when a search found no good match it says so in place of the hits."""
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().paintEvent(event)
+        model = self.model()
+        text = getattr(model, "empty_text", "") if model is not None else ""
+        if not text or model.rowCount():
+            return
+        painter = QPainter(self.viewport())
+        painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
+        area = self.viewport().rect().adjusted(16, 24, -16, -16)
+        painter.drawText(area, int(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap), text)
+        painter.end()

@@ -1,0 +1,135 @@
+"""Query-adaptive fusion of the meaning and text branches: each query's own lists say how much to trust each.
+
+A fixed half-and-half blend of min-max scores gives each branch's best hit full marks even when
+that branch is guessing, and a guessing branch then fills the top of the page. Here each branch's
+scores are standardised over its own top hits (z-scores): a hit's weight is how far it stands
+above the rest of its own list, so one clear winner leads by much and an evenly trailing list
+by little. A candidate one branch did not reach still gets that branch's opinion: its exact
+cosine similarity (the vectors are in memory), or, for full text, the lowest score of the list.
+The text branch's vote is then scaled by how far the model confirms its best hits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from limbic.engine.scoring import Candidate, MeaningStats
+
+# The standardisation looks at each branch's best hits only, so the same query gets the same
+# order whatever depth was asked for (10 results in the app, 100 in an evaluation).
+STATS_DEPTH = 30
+
+
+@dataclass(frozen=True)
+class Signals:
+    """Which per-query evidence the fusion uses (all on by default; the ablation turns them off one by one)."""
+
+    standardise: bool = True  # z-scores over each branch's top hits; off: min-max (every branch's best = 1)
+    exact_similarity: bool = True  # text-only hits get their real cosine; off: they count as missed by meaning
+    confirmation: bool = True  # text is trusted as far as the model confirms its best hits
+
+
+DEFAULT_SIGNALS = Signals()
+
+
+def _standardise(values: dict[int, float], ranked: list[float], missing: float | None) -> dict[int, float]:
+    """z-scores against the mean and spread of ``ranked`` (a branch's top scores, best first)."""
+    top = ranked[:STATS_DEPTH]
+    mean = sum(top) / len(top)
+    std = math.sqrt(sum((v - mean) ** 2 for v in top) / len(top))
+    if std <= 0:
+        return {i: 0.0 for i in values}
+    return {i: (v - mean) / std for i, v in values.items()}
+
+
+def _min_max_ref(values: dict[int, float], ranked: list[float]) -> dict[int, float]:
+    top = ranked[:STATS_DEPTH]
+    lo, hi = min(top), max(top)
+    if hi <= lo:
+        return {i: 1.0 for i in values}
+    return {i: max(0.0, (v - lo) / (hi - lo)) for i, v in values.items()}
+
+
+def adaptive_base_relevance(
+    candidates: Sequence[Candidate],
+    mode: str,
+    meaning: MeaningStats | None,
+    signals: Signals = DEFAULT_SIGNALS,
+) -> list[float]:
+    """Base relevance in [0, 1] from both branches, each weighted by its own evidence for this query."""
+    n = len(candidates)
+    if n == 0:
+        return []
+    by_knn = sorted((c for c in candidates if c.knn_rank is not None), key=lambda c: c.knn_rank)
+    by_fts = sorted((c for c in candidates if c.fts_rank is not None and c.bm25 is not None), key=lambda c: c.fts_rank)
+    sims_ranked = [1.0 - c.distance for c in by_knn if c.distance is not None]
+    text_ranked = [-c.bm25 for c in by_fts]
+
+    sem: dict[int, float] = {}
+    if sims_ranked:
+        raw = {}
+        for i, c in enumerate(candidates):
+            if c.distance is not None:
+                raw[i] = 1.0 - c.distance
+            elif signals.exact_similarity and c.similarity is not None:
+                raw[i] = c.similarity
+        sem = _standardise(raw, sims_ranked, None) if signals.standardise else _min_max_ref(raw, sims_ranked)
+        if signals.standardise:
+            floor = min(sem[i] for i in range(n) if i in sem and candidates[i].knn_rank is not None)
+            sem = {i: sem.get(i, floor) for i in range(n)}
+    text: dict[int, float] = {}
+    if text_ranked:
+        # Past the branch's best STATS_DEPTH hits, and for hits it did not return, full text says the
+        # same thing: "not among my best". So the order of the top does not depend on the depth asked.
+        cut = text_ranked[:STATS_DEPTH][-1]
+        raw = {i: max(-c.bm25, cut) for i, c in enumerate(candidates) if c.bm25 is not None and c.fts_rank is not None}
+        text = _standardise(raw, text_ranked, None) if signals.standardise else _min_max_ref(raw, text_ranked)
+        if signals.standardise:
+            floor = _standardise({0: cut}, text_ranked, None)[0]
+            text = {i: text.get(i, floor) for i in range(n)}
+
+    if mode == "semantic" or not text:
+        return _relative([sem.get(i, 0.0) for i in range(n)])
+    if mode == "fts" or not sem:
+        return _relative([text.get(i, 0.0) for i in range(n)])
+
+    w_text = 1.0
+    if signals.confirmation and meaning is not None:
+        w_text = confirmation(candidates, by_knn, by_fts, meaning)
+    fused = [sem.get(i, 0.0) + w_text * text.get(i, 0.0) for i in range(n)]
+    return _relative(fused)
+
+
+def _relative(scores: list[float]) -> list[float]:
+    """exp(score − best): 1 for the best candidate, e⁻¹ one standard deviation below; never 0.
+
+    Never 0, so usage (importance, recency) can still lift a hit that relevance alone ranks
+    last, and the lift means the same anywhere in the list.
+    """
+    best = max(scores)
+    return [math.exp(max(-30.0, v - best)) for v in scores]
+
+
+CONFIRM_TOP = 10
+
+
+def confirmation(candidates: Sequence[Candidate], by_knn: list[Candidate], by_fts: list[Candidate], meaning: MeaningStats) -> float:
+    """How far the model confirms the text branch: its best hits' similarity against meaning's own best, in [0, 1].
+
+    Both are measured as z-scores over the whole graph for this query. When full text matched
+    words the query shares with unrelated notes, its best hits are no closer in meaning than
+    any entity, and the text branch's vote shrinks; when it found what meaning finds, it counts fully.
+    """
+    def z(c: Candidate) -> float | None:
+        return meaning.z(c.similarity) if c.similarity is not None else None
+
+    text_z = [v for v in (z(c) for c in by_fts[:CONFIRM_TOP]) if v is not None]
+    own_z = [v for v in (z(c) for c in by_knn[:CONFIRM_TOP]) if v is not None]
+    if not text_z or not own_z:
+        return 1.0
+    own = sum(own_z) / len(own_z)
+    if own <= 0:
+        return 1.0
+    return min(1.0, max(0.0, (sum(text_z) / len(text_z)) / own))

@@ -1,0 +1,96 @@
+"""Common words and meaningless queries: what must not reach the page (the sample graph's own cases)."""
+
+from __future__ import annotations
+
+import pytest
+
+from limbic import config
+from limbic.engine.jsonl import import_file
+from limbic.engine.search import fts_match_expression, fts_terms, search
+from limbic.engine.stopwords import content_terms, is_stopword
+
+
+@pytest.fixture(scope="module")
+def sample_template(tmp_path_factory, embedder):
+    """The bundled sample graph (50 entities), imported and embedded once for the module."""
+    from limbic.engine.db import Database
+    from limbic.engine.graph import Graph
+
+    path = tmp_path_factory.mktemp("sample") / "sample.db"
+    g = Graph(Database(path), embedder)
+    import_file(g, config.resources_dir() / "sample_graph.jsonl")
+    g.embed_pending()
+    g.db.close()
+    return path
+
+
+@pytest.fixture
+def sample(sample_template, tmp_path, embedder):
+    import shutil
+
+    from limbic.engine.db import Database
+    from limbic.engine.graph import Graph
+
+    path = tmp_path / "sample.db"
+    shutil.copyfile(sample_template, path)
+    g = Graph(Database(path), embedder)
+    yield g
+    g.db.close()
+
+
+def test_common_words_leave_the_full_text_query():
+    assert fts_terms("when is my next doctor appointment?") == ["next", "doctor", "appointment"]
+    assert fts_terms("¿Cuándo es la cita con el médico?") == ["cita", "medico"] or fts_terms(
+        "¿Cuándo es la cita con el médico?"
+    ) == ["cita", "médico"]
+    assert fts_terms("Wann ist der Termin für das Auto?") == ["termin", "auto"]
+    # Nothing but common words: they are what the person is looking for ("The Who").
+    assert fts_terms("the who") == ["the", "who"]
+    assert content_terms(["de", "la"]) == ["de", "la"]
+    # A word being typed is still a prefix; a common word at the end is not one.
+    assert fts_match_expression("doctor appoi") == '"doctor" OR ("appoi" OR "appoi"*)'
+    assert fts_match_expression("doctor when") == '"doctor"'
+
+
+def test_words_that_mean_something_in_english_are_not_stopwords():
+    for word in ("die", "war", "man", "hat", "son", "era", "todo", "dove"):
+        assert not is_stopword(word), word
+    for word in ("the", "when", "qué", "über", "está", "não", "pourquoi", "perché"):
+        assert is_stopword(word), word
+
+
+def test_a_common_word_does_not_decide_the_full_text_branch(sample):
+    # "Prevents a customer from paying twice when a request is retried": only "when" is shared.
+    resp = search(sample, "when is my next doctor appointment?", record=False)
+    decision = "Decision: idempotency keys on payment retries"
+    assert resp.results and resp.results[0].name != decision
+    assert all(r.branch == "meaning" for r in resp.results if r.name == decision)
+
+
+def test_payment_query_does_not_match_unrelated_notes_through_common_words(sample):
+    # Both entities share only "the", "of", "on", "out", "for"... with this query.
+    resp = search(sample, "what was the fix for the duplicate payments on the card network", limit=20, record=False)
+    for name in ("Astro Starlight", "Tax return 2025"):
+        assert all(r.branch == "meaning" for r in resp.results if r.name == name), name
+    assert resp.results[0].name in ("HAR-2291", "Decision: idempotency keys on payment retries")
+
+
+@pytest.mark.parametrize("query", ["*", "-", "zz", "?", "--", "***"])
+def test_meaningless_queries_find_no_good_match(sample, query):
+    resp = search(sample, query, record=False)
+    assert resp.results == [] and resp.no_match
+    assert resp.to_json()["no_good_match"] is True
+    assert query.strip() in resp.no_match_sentence
+
+
+def test_real_queries_keep_their_page(sample):
+    for query in ("payments team lead", "dark mode", "teal accent colour"):
+        resp = search(sample, query, record=False)
+        assert resp.results and not resp.no_match, query
+        assert "no_good_match" not in resp.to_json()
+
+
+def test_accent_insensitive_match_reaches_the_page(sample):
+    resp = search(sample, "medico de cabecera", record=False)
+    assert resp.results[0].name == "Dr. Iñaki Beltrán"
+    assert resp.results[0].branch == "both"
