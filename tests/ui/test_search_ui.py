@@ -114,11 +114,12 @@ def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_w
     failures: list = []
     w.engine.worker.failed.connect(lambda what, text: failures.append(text))
     endless_id = w.engine.search("endless")
-    qtbot.waitUntil(lambda: w.engine.worker._searching == endless_id, timeout=10_000)
+    reader = w.engine.reader.worker  # searches run on the reader's own connection
+    qtbot.waitUntil(lambda: reader._running == ("search", endless_id), timeout=10_000)
     fast_id = w.engine.search("HAR-2291")
     qtbot.waitUntil(lambda: w._shown_request == fast_id, timeout=30_000)
     assert w.model.result(0).name == "HAR-2291"
-    assert w.engine.worker._searching is None and failures == []
+    assert reader._running is None and failures == []
 
 
 def test_opening_hits_records_co_occurrence_once_per_result_list(qtbot, sample_window, tmp_path):

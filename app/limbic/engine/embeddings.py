@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import logging
@@ -164,6 +165,18 @@ class Embedder:
     @property
     def dim(self) -> int:
         return self.spec.dim
+
+    def for_another_thread(self) -> Embedder:
+        """The same model for a second thread, costing no second copy of it.
+
+        The ONNX session is shared (``InferenceSession.run`` is thread-safe) and so are the
+        tokenizers: their truncation and padding are set once, here in ``__init__``, never per
+        call, so concurrent ``encode_batch`` calls only read them. The twin has its own lock, so a
+        query encoded by one thread never waits behind a batch of passages encoded by the other.
+        """
+        twin = copy.copy(self)
+        twin._lock = threading.Lock()
+        return twin
 
     def count_tokens(self, texts: Sequence[str]) -> list[int]:
         """How many tokens each text takes (no special tokens, no truncation)."""

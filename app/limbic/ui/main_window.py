@@ -209,6 +209,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         self.engine.results_ready.connect(self.on_results_ready)
         self.engine.changes_applied.connect(self.on_own_changes)
         self.engine.job_done.connect(self.on_job_done)
+        self.engine.reader.worker.counts_changed.connect(self.on_counts)
 
     def start(self) -> None:
         """Open the file, then load the model: the window is already on screen meanwhile."""
@@ -328,6 +329,9 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
 
     def load_entity(self, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> int:
         """Load an entity into the editor now (no questions); the newest request wins."""
+        if self.engine.busy_job:  # the engine's thread is busy: show what is committed now (no access counted)
+            return self.engine.read("entity", ops.load_view, ref, what="opening the entity",
+                                    on_done=self.on_entity_loaded, on_failed=self.on_entity_missing)
         return self.engine.run("entity", ops.open_view, ref, record, tuple(together), what="opening the entity",
                                on_done=self._entity_arrived, on_failed=self.on_entity_missing, with_ticket=True)
 
@@ -381,8 +385,18 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
     def on_save_requested(self, draft: EntityDraft) -> None:
         self.save_draft(draft)
 
+    def refused_during_job(self, what: str) -> bool:
+        """True (and says why) when a long job holds the graph: a change is refused, never queued."""
+        if not self.engine.busy_job:
+            return False
+        self._after_save = None
+        self.status.say(f"{what} has to wait until the running job ends (or is cancelled); nothing was lost.", 10_000)
+        return True
+
     def save_draft(self, draft: EntityDraft, resolve: str | None = None) -> int:
         """Save the editor's draft; only the person's own changes since loading are applied."""
+        if self.refused_during_job("Saving"):
+            return 0
         return self.engine.run("save", ops.apply_draft, draft, resolve, what="saving the entity",
                                on_done=self.on_saved, on_failed=self.on_save_failed)
 
@@ -423,6 +437,8 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         return ops.MINE if clicked is mine else ops.THEIRS if clicked is theirs else None
 
     def on_delete_requested(self, entity_id: int, name: str) -> None:
+        if self.refused_during_job("Deleting"):
+            return
         if self._confirm_delete(name):
             self.engine.run("delete", ops.delete_with_snapshot, entity_id, what="deleting the entity",
                             on_done=self.on_deleted)
@@ -488,6 +504,14 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         self.search_bar.set_types(catalog.entity_types)
         self.editor.set_completions(sorted(catalog.names.values()), catalog.relation_types, catalog.entity_types)
         self._show_empty_hint()
+
+    @Slot(object, int)
+    def on_counts(self, counts: dict, pending: int) -> None:
+        """The reader saw a commit (a running import's, too): the counts follow it at once."""
+        if self.catalog is not None:
+            self.catalog.counts, self.catalog.pending = counts, pending
+            self.status.set_counts(counts)
+            self._show_empty_hint()
 
     @Slot(object)
     def on_catalog_delta(self, delta: CatalogDelta) -> None:

@@ -446,12 +446,35 @@ class Engine(QObject):
         self.sig_run.connect(w.run_op)
         w.op_done.connect(self._on_op_done)
         w.op_failed.connect(self._on_op_failed)
+        # Searches and views are answered on a second, read-only connection, so they never wait
+        # behind an import or a re-embedding (connected first: it must know of a new file before
+        # the window searches it).
+        from limbic.ui.reader import Reader
+
+        self.reader = Reader(self.keyed, w, self)
+        w.opened.connect(self._on_opened)
+        w.model_ready.connect(self.reader.sig_model)
+        self._worker_job = False  # a job the worker started itself (embedding after an open)
+        w.job_started.connect(self._on_job_started)
+        w.job_finished.connect(self._on_worker_job_ended)
+        w.job_cancelled.connect(self._on_worker_job_ended)
+        self.reader.worker.op_done.connect(self._on_op_done)
+        self.reader.worker.op_failed.connect(self._on_op_failed)
         self.thread.start()
 
     @property
     def busy_job(self) -> bool:
-        """A long job runs now (an import, an export, a backup)."""
-        return any(is_job for _, _, _, is_job in self._callbacks.values())
+        """A long job runs now (an import, an export, a backup, an embedding)."""
+        return self._worker_job or any(is_job for _, _, _, is_job in self._callbacks.values())
+
+    @Slot(str)
+    def _on_job_started(self, title: str) -> None:
+        if not any(is_job for _, _, _, is_job in self._callbacks.values()):
+            self._worker_job = True
+
+    @Slot(str, str)
+    def _on_worker_job_ended(self, kind: str, message: str) -> None:
+        self._worker_job = False
 
     def run(
         self,
@@ -484,10 +507,39 @@ class Engine(QObject):
         self.sig_run.emit(ticket, key, fn, args, what, job, interruptible)
         return ticket
 
+    def read(self, key: str, fn: Callable, *args: object, on_done: Callable | None = None,
+             on_failed: Callable[[Failure], None] | None = None, what: str = "reading",
+             with_ticket: bool = False) -> int:
+        """Run a read-only ``fn(graph, *args)`` on the reader's connection, at once even during a job.
+
+        Same contract as ``run`` (newest call per key wins; an older running one is interrupted);
+        when the reader cannot answer for the open file, the engine's thread does.
+        """
+        if not self.reader.path:
+            return self.run(key, fn, *args, on_done=on_done, on_failed=on_failed, what=what, interruptible=True,
+                            with_ticket=with_ticket)
+        ticket = self.keyed.next(key)
+        if with_ticket and on_done is not None:
+            on_done = functools.partial(on_done, ticket)
+        self._callbacks[ticket] = (key, on_done, on_failed, False)
+        self.reader.run(ticket, key, fn, args)
+        return ticket
+
     def search(self, query: str, entity_type: str = "") -> int:
         """Queue a search; its results arrive as ``results_ready`` unless a newer one was asked for."""
-        return self.run("search", self.worker.search_op, query, entity_type, what="searching", interruptible=True,
-                        on_done=self.results_ready.emit, on_failed=self._search_failed, with_ticket=True)
+        fn = self._reader_search if self.reader.path else self.worker.search_op
+        return self.read("search", fn, query, entity_type, what="searching",
+                         on_done=self.results_ready.emit, on_failed=self._search_failed, with_ticket=True)
+
+    def _reader_search(self, graph: Graph, query: str, entity_type: str) -> object:
+        """``search_op`` on the reader's thread (same constants, same test hooks)."""
+        self.reader.worker.wait_hook(query)
+        return search(graph, query, RESULT_LIMIT, record=False, params=self.worker.params,
+                      entity_type=entity_type or None)
+
+    @Slot(object)
+    def _on_opened(self, catalog: Catalog) -> None:
+        self.reader.follow(catalog.path)
 
     def _search_failed(self, failure: Failure) -> None:
         if failure.message != NO_GRAPH:  # the window already says why no file is open
@@ -520,6 +572,7 @@ class Engine(QObject):
 
     def stop(self, timeout_ms: int = 30_000) -> bool:
         """Cancel any job, close the file on its thread and wait for the thread to end."""
+        self.reader.stop(timeout_ms)
         if not self.thread.isRunning():
             _LIVE.discard(self)
             return True
@@ -536,4 +589,4 @@ class Engine(QObject):
 
 def running_engines() -> list[Engine]:
     """Engines whose thread still runs (tests fail when one leaks)."""
-    return [e for e in list(_LIVE) if e.thread.isRunning()]
+    return [e for e in list(_LIVE) if e.thread.isRunning() or e.reader.thread.isRunning()]

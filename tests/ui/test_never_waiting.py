@@ -1,0 +1,63 @@
+"""Search and opening answered during a long job from what is committed; changes refused, never queued."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+
+from tests.ui.conftest import search
+
+JOB_MS = 120_000
+
+
+def _write_jsonl(path, n: int) -> None:
+    lines = [json.dumps({"type": "entity", "name": f"Imported note {i}", "entityType": "Note",
+                         "observations": [f"Batch observation number {i} about greenhouse tomatoes"]}) for i in range(n)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_search_open_and_counts_during_an_import(qtbot, sample_window, tmp_path):
+    w = sample_window
+    source = tmp_path / "notes.jsonl"
+    _write_jsonl(source, 120)
+    hooks = w.engine.worker.hooks
+    hooks.progress_delay = 0.05  # the graph stage of the import takes several seconds
+    # The embedding stage waits longer at each step (set on the worker's thread as the stage changes).
+    w.engine.worker.progress.connect(lambda stage, d, t: setattr(hooks, "progress_delay", 1.5 if stage == "embed" else 0.05))
+    ended: list = []
+    w.job_ended.connect(lambda kind, ok: ended.append((kind, ok)))
+    qtbot.waitUntil(lambda: bool(w.engine.reader.path), timeout=30_000)
+    w.import_path(str(source))
+    qtbot.waitUntil(lambda: w.status.progress.isVisible() and w.status.progress.value() > 0, timeout=JOB_MS)
+
+    # A query typed now is answered from what is committed, while the import holds the write lock.
+    results = search(qtbot, w, "HAR-2291")
+    assert results[0].name == "HAR-2291"
+    assert not ended and w.engine.busy_job
+
+    # Enter on a result opens it at once.
+    w.search_bar.focus()
+    with qtbot.waitSignal(w.entity_shown, timeout=5_000):
+        qtbot.keyClick(w.search_bar.edit, Qt.Key.Key_Return)
+    assert w.editor.name_edit.text() == "HAR-2291" and not ended
+
+    # Ctrl+S is refused with a message, and nothing is replayed after the job.
+    w.editor.name_edit.end(False)
+    qtbot.keyClicks(w.editor.name_edit, " renamed")
+    assert w.editor.is_dirty()
+    saved: list = []
+    w.entity_saved.connect(saved.append)
+    w.save_action.trigger()
+    assert "wait until the running job ends" in w.status.last_message
+    assert w.editor.is_dirty()
+
+    # The counts follow the import's commit before the (slow) embedding ends.
+    qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 170, timeout=JOB_MS)
+    assert not ended
+    assert w.status.counts.text().startswith("170 entities")
+    qtbot.waitUntil(lambda: bool(ended), timeout=JOB_MS)
+    assert ended == [("import", True)]
+    qtbot.wait(500)
+    assert not saved and w.editor.is_dirty()
+    assert search(qtbot, w, "HAR-2291 renamed")[0].name == "HAR-2291"  # the old name: nothing was saved
