@@ -55,11 +55,21 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if args.db else config.default_db_path()
 
 
+def new_graph_note(path: Path) -> str:
+    """What opening a path that does not exist does, in one sentence."""
+    if not path.parent.exists():
+        return f"The folder {path.parent} does not exist: creating it with a new graph {path.name} in it."
+    return f"{path} does not exist: creating a new graph there."
+
+
 def _open(args: argparse.Namespace, load_model: bool = True, write: bool = False):
     """Open the graph; a command that writes refuses a read-only file with its note (said once)."""
     from limbic.engine.session import open_graph
 
-    opened = open_graph(_db_path(args), config.model_dir_override(), load_model=load_model and not write,
+    path = _db_path(args)
+    if not path.exists():
+        print(f"limbic: {new_graph_note(path)}", file=sys.stderr)
+    opened = open_graph(path, config.model_dir_override(), load_model=load_model and not write,
                          origin="cli")  # named in the change log, so the app can say who changed what
     if write and opened.graph.db.readonly:
         note = opened.graph.db.readonly_note or f"{opened.graph.db.path} is open read-only."
@@ -139,6 +149,20 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_embed(args: argparse.Namespace) -> int:
+    opened = _open(args, write=True)
+    try:
+        if opened.graph.embedder is None:
+            raise LimbicError("Nothing can be embedded without a model.")
+        pending = opened.graph.pending_embeddings()
+        _embed_pending(opened.graph)
+        print(f"Embedded {pending} entities; {opened.graph.pending_embeddings()} wait." if pending
+              else "Every entity is embedded.")
+    finally:
+        opened.close()
+    return 0
+
+
 def cmd_search(args: argparse.Namespace) -> int:
     from limbic.engine.scoring import ScoringParams
     from limbic.engine.search import search
@@ -149,7 +173,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         raise LimbicError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}.")
     opened = _open(args)
     try:
-        _embed_pending(opened.graph)
+        # Answer with what is embedded now; the backlog is embedded on demand (``limbic embed``).
+        waiting = opened.graph.pending_embeddings() if opened.graph.embedder else 0
+        if waiting:
+            print(f"limbic: {waiting} entities wait for embedding and are found by their words only "
+                  "(run `limbic embed`).", file=sys.stderr)
         params = ScoringParams.from_overrides(config.load_settings().scoring)
         response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params,
                           status=getattr(args, "status", None))
@@ -380,6 +408,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-record", action="store_true", help="do not record access signals")
     p.add_argument("--status", choices=["active", "paused", "done", "archived"], help="only entities with this status")
     p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("embed", parents=[common], help="embed the entities that wait for a vector")
+    p.set_defaults(func=cmd_embed)
 
     p = sub.add_parser("info", parents=[common], help="file, counts, model, schema version")
     p.set_defaults(func=cmd_info)

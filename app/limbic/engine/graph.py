@@ -187,11 +187,14 @@ class Graph(GraphHistory):
     def pending_embeddings(self) -> int:
         return index.pending_count(self.db) if self.embedder else int(self.db.scalar("SELECT count(*) FROM entities"))
 
-    def embed_pending(self, progress=None, cancelled=None) -> int:
-        """Embed the entities that have no vector yet (after an import or a change of model)."""
+    def embed_pending(self, progress=None, cancelled=None, only=None) -> int:
+        """Embed the entities that have no vector yet (after an import or a change of model).
+
+        ``only``: embed just the waiting ones among these ids (what an import brought).
+        """
         if self.embedder is None:
             return 0
-        return index.embed_pending(self.db, self.embedder, progress=progress, cancelled=cancelled)
+        return index.embed_pending(self.db, self.embedder, progress=progress, cancelled=cancelled, only=only)
 
     def _backfill_fts(self) -> None:
         """An empty FTS table beside a non-empty graph is rebuilt (e.g. a file from another tool)."""

@@ -186,15 +186,33 @@ def pending_count(db: Database) -> int:
     return int(db.scalar("SELECT (SELECT count(*) FROM entities) - (SELECT count(*) FROM embedding_state)"))
 
 
+def pending_among(db: Database, ids: Iterable[int]) -> list[int]:
+    """Which of these entities have no vector for the current model, by id."""
+    wanted = sorted(set(ids))
+    out: list[int] = []
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        out += [r[0] for r in db.execute(
+            "SELECT e.id FROM entities e LEFT JOIN embedding_state s ON s.entity_id = e.id "
+            f"WHERE s.entity_id IS NULL AND e.id IN ({','.join('?' * len(chunk))}) ORDER BY e.id", chunk)]
+    return out
+
+
 def embed_pending(
     db: Database,
     embedder: Embedder,
     batch_size: int = EMBED_BATCH,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    only: Iterable[int] | None = None,
 ) -> int:
-    """Embed every pending entity, one transaction per batch; returns how many were embedded."""
+    """Embed every pending entity (or the pending ones among ``only``), one transaction per batch.
+
+    Returns how many were embedded.
+    """
     prepare_vectors(db, embedder)
+    if only is not None:
+        return _embed_ids(db, embedder, pending_among(db, only), batch_size, progress, cancelled)
     total = pending_count(db)
     done = 0
     if progress:
@@ -224,4 +242,25 @@ def embed_pending(
             continue  # changed meanwhile: picked up again on the next pass
         if progress:
             progress(done, max(total, done))
+    return done
+
+
+def _embed_ids(db, embedder, ids, batch_size, progress, cancelled) -> int:
+    """Embed these entities (pending ones) in batches; one changed meanwhile waits for the next run."""
+    done = 0
+    if progress:
+        progress(0, len(ids))
+    for start in range(0, len(ids), batch_size):
+        if cancelled and cancelled():
+            raise Cancelled("Embedding was cancelled; it resumes next time.")
+        sources = [s for s in (load_source(db, i) for i in ids[start : start + batch_size]) if s is not None]
+        vectors = embedder.encode(entity_texts(sources, embedder))  # outside the write lock
+        with db.transaction():
+            current = [load_source(db, s.entity_id) for s in sources]
+            kept = [i for i, (s, c) in enumerate(zip(sources, current)) if c == s]
+            if kept:
+                write_vectors(db, [sources[i] for i in kept], vectors[kept])
+        done += len(kept)
+        if progress:
+            progress(min(start + batch_size, len(ids)), len(ids))
     return done

@@ -239,6 +239,8 @@ def import_records(
         for ref in reflections:
             if not jsonl_extra.write_reflection(graph, ref):
                 summary.skipped_relations.append(ref.line)
+        written = graph.db.changes
+        touched = None if written is None else written.added | written.changed | written.relations
         after = graph.counts()
     summary.entities_created = after["entities"] - before["entities"]
     summary.observations_added = after["observations"] - before["observations"]
@@ -247,8 +249,10 @@ def import_records(
         progress("graph", total, total)
     if embed and graph.embedder is not None:
         try:
+            # Only what this import brought: an older backlog is embedded on demand (``limbic embed``).
             summary.embedded = graph.embed_pending(
-                progress=(lambda d, t: progress("embed", d, t)) if progress else None, cancelled=cancelled
+                progress=(lambda d, t: progress("embed", d, t)) if progress else None, cancelled=cancelled,
+                only=touched,
             )
         except Cancelled:
             raise
