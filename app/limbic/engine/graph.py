@@ -425,6 +425,45 @@ class Graph(GraphHistory):
             raise ValidationError(self._taken(name, existing))
         return self.upsert_entity(name, entity_type, observations)
 
+    def restore_entity(self, entity_id: int, name: str, entity_type: str, created_at: str,
+                       observations: Iterable[str] = ()) -> int:
+        """Bring a deleted entity back with its old id and creation time (a new id if that one is taken)."""
+        name = clean_name(name)
+        etype = clean_name(entity_type, "type", MAX_TYPE_CHARS)
+        contents = [clean_observation(o) for o in observations]
+        with self.write():
+            if self.entity_id(name) is not None:
+                raise ValidationError(f"An entity named “{name}” already exists.")
+            taken = self.db.scalar("SELECT 1 FROM entities WHERE id = ?", (entity_id,)) is not None
+            self.db.execute(
+                "INSERT INTO entities(id, name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
+                (None if taken else entity_id, name, etype, created_at, now_utc()),
+            )
+            new_id = self.db.conn.last_insert_rowid()
+            self._dirty.add(new_id)
+            self.db.note("added", (new_id,))
+            self.db.note_flag("names")
+            self._append_observations(new_id, contents, "note")
+        return new_id
+
+    def rename_type(self, old: str, new: str, ids: Iterable[int] | None = None) -> list[int]:
+        """Give every entity of type ``old`` (or only these ids) the type ``new``; returns the ids changed."""
+        new = clean_name(new, "type", MAX_TYPE_CHARS)
+        with self.write():
+            if ids is None:
+                changed = [r[0] for r in self.db.execute("SELECT id FROM entities WHERE entity_type = ?", (old,))]
+            else:
+                wanted = list(ids)
+                changed = [i for i in wanted if self.db.scalar("SELECT entity_type FROM entities WHERE id = ?", (i,)) == old]
+            now = now_utc()
+            self.db.executemany("UPDATE entities SET entity_type = ?, updated_at = ? WHERE id = ?",
+                                [(new, now, i) for i in changed])
+            self._dirty.update(changed)  # the type is part of the embedded text
+            self.db.note("changed", changed)
+            if changed:
+                self.db.note_flag("names")
+        return changed
+
     def rename_entity(self, ref: EntityRef, new_name: str) -> None:
         """Rename; relations follow because they point at the id."""
         new_name = clean_name(new_name)

@@ -58,6 +58,8 @@ class EntitySnapshot:
     observations: list[str]
     outgoing: list[tuple[str, str]]  # (relation type, target name)
     incoming: list[tuple[str, str]]  # (source name, relation type)
+    entity_id: int | None = None  # undo brings the entity back with its id and creation time
+    created_at: str | None = None
 
 
 def load_view(graph: Graph, ref: int | str) -> EntityView:
@@ -240,6 +242,8 @@ def snapshot(graph: Graph, ref: int | str) -> EntitySnapshot:
         view.entity.observation_texts,
         [(r.relation_type, r.to_name) for r in view.outgoing if r.to_id != view.entity.id],
         [(r.from_name, r.relation_type) for r in view.incoming],
+        view.entity.id,
+        view.entity.created_at,
     )
 
 
@@ -257,7 +261,11 @@ def restore(graph: Graph, snap: EntitySnapshot) -> tuple[int, int]:
     """
     skipped = 0
     with graph.write():
-        entity_id = graph.create_entity(snap.name, snap.entity_type, snap.observations)
+        if snap.entity_id is not None and snap.created_at:
+            entity_id = graph.restore_entity(snap.entity_id, snap.name, snap.entity_type, snap.created_at,
+                                             snap.observations)
+        else:
+            entity_id = graph.create_entity(snap.name, snap.entity_type, snap.observations)
         for rtype, target in snap.outgoing:
             if graph.entity_id(target) is None and target != snap.name:
                 skipped += 1

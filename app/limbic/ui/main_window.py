@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QLabel,
     QListView,
+    QApplication,
     QMainWindow,
     QMessageBox,
     QPushButton,
@@ -24,7 +25,7 @@ from limbic.engine.scoring import ScoringParams
 from limbic.engine.changes import ORIGIN_ASSISTANT, ChangeSet
 from limbic.service import entities as ops
 from limbic.service.catalog import CatalogDelta
-from limbic.service.entities import ConflictError, EntityDraft, EntitySnapshot, EntityView
+from limbic.service.entities import ConflictError, EntityDraft, EntityView
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.graph.menu import GraphMenuMixin
@@ -32,7 +33,9 @@ from limbic.ui.history import NavigationHistory
 from limbic.ui.import_menu import ImportMenuMixin
 from limbic.ui.results import ResultDelegate, ResultList, ResultModel
 from limbic.ui.search_bar import SearchBar
+from limbic.service import undo as undo_ops
 from limbic.ui.status import StatusPanel
+from limbic.ui.undo import UndoMixin, WindowKeys
 from limbic.ui.window_state import restore_layout, save_layout
 from limbic.ui.worker import Catalog, Engine, Failure
 
@@ -43,7 +46,7 @@ DEFAULT_SIZE = (1180, 760)
 COOC_HITS = 10
 
 
-class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
+class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
     """One window on one graph file."""
 
     # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
@@ -55,6 +58,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
     job_ended = Signal(str, bool)  # job kind, finished (False: cancelled or failed)
     error_shown = Signal(str)
     changes_shown = Signal(object)  # a ChangeSet the window has refreshed for (own or another program's)
+    step_done = Signal(str)  # the label of an action just undone or redone
 
     def __init__(self, db_path: Path | None = None) -> None:
         super().__init__()
@@ -68,7 +72,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         self._navigating = False  # a Back/Forward load must not push history
         self._pending_open = False  # Enter pressed before the results of the latest query arrived
         self._after_save = None  # what to do once the pending save succeeds
-        self._undo: list[EntitySnapshot] = []
+        self._init_undo()
         self._shown_request = 0
         self._committed_request = 0  # the result list whose co-occurrence was recorded
         self.open_error = ""  # why the file could not be opened, while that is so
@@ -79,6 +83,9 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         self._build_actions()
         self._connect_engine()
         restore_layout(self, DEFAULT_SIZE[0])
+        # Undo, Export and the search box's Ctrl+Delete reach the window from any focused field.
+        self.keys = WindowKeys(self, self.search_bar.edit)
+        QApplication.instance().installEventFilter(self.keys)
 
     # -- construction -----------------------------------------------------------------------
 
@@ -176,8 +183,10 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         self.new_action = self._action(e, "&New entity", self.on_new_entity, QKeySequence.StandardKey.New)
         self.save_action = self._action(e, "&Save entity", self.editor.on_save, QKeySequence.StandardKey.Save)
         self.delete_action = self._action(e, "&Delete entity…", self.editor.on_delete, "Ctrl+Delete")
-        self.undo_action = self._action(e, "&Undo delete", self.on_undo, QKeySequence.StandardKey.Undo)
+        self.undo_action = self._action(e, "&Undo", self.on_undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = self._action(e, "Re&do", self.on_redo, QKeySequence.StandardKey.Redo)
         self.undo_action.setEnabled(False)
+        self.redo_action.setEnabled(False)
         g = bar.addMenu("&Go")
         self.focus_action = self._action(g, "&Search", self.search_bar.focus, "Ctrl+K")
         self.back_action = self._action(g, "&Back", self.on_back, "Alt+Left")
@@ -231,6 +240,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
                 return
             self.editor.clear()
         save_layout(self)
+        QApplication.instance().removeEventFilter(self.keys)
         self.engine.stop()
         event.accept()
 
@@ -397,8 +407,12 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         """Save the editor's draft; only the person's own changes since loading are applied."""
         if self.refused_during_job("Saving"):
             return 0
-        return self.engine.run("save", ops.apply_draft, draft, resolve, what="saving the entity",
-                               on_done=self.on_saved, on_failed=self.on_save_failed)
+        return self.engine.run("save", undo_ops.save_draft, draft, resolve, what="saving the entity",
+                               on_done=self._on_saved_step, on_failed=self.on_save_failed)
+
+    def _on_saved_step(self, saved: undo_ops.Saved) -> None:
+        self.push_step(saved.step)
+        self.on_saved(saved.entity_id)
 
     def on_saved(self, entity_id: int) -> None:
         self.status.say("Saved.", 3000)
@@ -440,7 +454,7 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         if self.refused_during_job("Deleting"):
             return
         if self._confirm_delete(name):
-            self.engine.run("delete", ops.delete_with_snapshot, entity_id, what="deleting the entity",
+            self.engine.run("delete", undo_ops.delete_entity, entity_id, what="deleting the entity",
                             on_done=self.on_deleted)
 
     def _confirm_delete(self, name: str) -> bool:
@@ -452,26 +466,11 @@ class MainWindow(FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
         return answer == QMessageBox.StandardButton.Yes
 
     @Slot(object)
-    def on_deleted(self, snap: EntitySnapshot) -> None:
-        self._undo.append(snap)
-        self.undo_action.setEnabled(True)
+    def on_deleted(self, step: undo_ops.DeleteStep) -> None:
+        self.push_step(step)
         self.editor.clear()
-        self.status.offer_undo(True)
-        self.status.say(f"Deleted “{snap.name}”. Press Ctrl+Z to undo.", 15_000)
-        self.entity_deleted.emit(snap.name)
-
-    def on_undo(self) -> None:
-        if self._undo:
-            self.engine.run("restore", ops.restore, self._undo.pop(), what="undoing the deletion",
-                            on_done=self.on_restored)
-        self.undo_action.setEnabled(bool(self._undo))
-        self.status.offer_undo(bool(self._undo))
-
-    def on_restored(self, restored: tuple[int, int]) -> None:
-        entity_id, skipped = restored
-        note = f" ({skipped} relations could not be restored because their other end is gone)" if skipped else ""
-        self.status.say(f"Restored{note}.")
-        self.load_entity(entity_id)
+        self.status.say(f"Deleted “{step.snap.name}”. Press Ctrl+Z to undo.", 15_000)
+        self.entity_deleted.emit(step.snap.name)
 
     # -- engine events ----------------------------------------------------------------------
 

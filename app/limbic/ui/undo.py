@@ -1,0 +1,131 @@
+"""Edit → Undo/Redo for every edit, and the window's keys that text fields must not swallow.
+
+The steps themselves are Qt-free service operations (``limbic.service.undo``); this module runs
+them on the engine's thread, names them in the Edit menu, and makes the keys reach the window:
+
+* Ctrl+Z / Ctrl+Shift+Z undo the last action from any focus: a text field keeps its own undo
+  only while it has typing of its own to undo (the search box never does: its text is a query);
+* Ctrl+E (export) works in every field (line edits take it as "end of line" on Linux);
+* Ctrl+Delete in the search box deletes a word instead of asking to delete the open entity.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QTextEdit, QWidget
+
+from limbic.service import undo as steps
+
+_UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
+
+
+def _undo_available(widget: QObject) -> bool:
+    if isinstance(widget, QLineEdit):
+        return widget.isUndoAvailable() or widget.isRedoAvailable()
+    if isinstance(widget, (QPlainTextEdit, QTextEdit)):
+        doc = widget.document()
+        return doc.isUndoAvailable() or doc.isRedoAvailable()
+    return False
+
+
+class WindowKeys(QObject):
+    """An application event filter deciding which keys a focused field may keep for itself."""
+
+    def __init__(self, window: QWidget, search_edit: QLineEdit) -> None:
+        super().__init__(window)
+        self._window = window
+        self._search = search_edit
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
+            return False
+        if not isinstance(obj, QWidget) or obj.window() is not self._window:
+            return False
+        if any(event.matches(k) for k in _UNDO_KEYS):
+            history = getattr(self._window, "undo_history", None)
+            has_steps = history is not None and bool(history.undo_steps or history.redo_steps)
+            if has_steps and (obj is self._search or not _undo_available(obj)):
+                event.ignore()
+                return True  # not overridden: the window's Undo/Redo action gets the key
+            return False
+        combo = event.keyCombination()
+        ctrl_only = event.modifiers() == _ctrl()
+        if ctrl_only and combo.key() == _key("Key_E") and isinstance(obj, (QLineEdit, QPlainTextEdit, QTextEdit)):
+            event.ignore()
+            return True  # Export, not "end of line"
+        if obj is self._search and ctrl_only and combo.key() == _key("Key_Delete"):
+            event.accept()
+            return True  # delivered to the field as a key press: it deletes the next word
+        return False
+
+
+def _ctrl():
+    from PySide6.QtCore import Qt
+
+    return Qt.KeyboardModifier.ControlModifier
+
+
+def _key(name: str):
+    from PySide6.QtCore import Qt
+
+    return getattr(Qt.Key, name)
+
+
+class UndoMixin:
+    """Undo/Redo handlers of the main window (which provides engine, status, undo actions, load_entity)."""
+
+    def _init_undo(self) -> None:
+        self.undo_history = steps.UndoHistory()
+        self._undo_busy = False
+
+    def push_step(self, step: steps.Step) -> None:
+        self.undo_history.push(step)
+        self._update_undo_actions()
+
+    def _update_undo_actions(self) -> None:
+        h = self.undo_history
+        self.undo_action.setText(f"&Undo {h.undo_label}" if h.undo_label else "&Undo")
+        self.undo_action.setEnabled(bool(h.undo_steps) and not self._undo_busy)
+        self.redo_action.setText(f"Re&do {h.redo_label}" if h.redo_label else "Re&do")
+        self.redo_action.setEnabled(bool(h.redo_steps) and not self._undo_busy)
+        self.status.offer_undo(bool(h.undo_steps))
+
+    def on_undo(self) -> None:
+        self._step(self.undo_history.undo_steps, self.undo_history.redo_steps, steps.undo_step, "Undone")
+
+    def on_redo(self) -> None:
+        self._step(self.undo_history.redo_steps, self.undo_history.undo_steps, steps.redo_step, "Redone")
+
+    def _step(self, source: list, target: list, op, verb: str) -> None:
+        if not source or self._undo_busy or self.refused_during_job("Undo" if verb == "Undone" else "Redo"):
+            return
+        self._guard(lambda: self._run_step(source, target, op, verb))
+
+    def _run_step(self, source: list, target: list, op, verb: str) -> None:
+        if not source:
+            return
+        step = source.pop()
+        self._undo_busy = True
+        self._update_undo_actions()
+
+        def done(entity_id: int | None) -> None:
+            self._undo_busy = False
+            target.append(step)
+            self._update_undo_actions()
+            self.status.say(f"{verb}: {step.label}.", 6000)
+            self.step_done.emit(step.label)
+            if entity_id is not None:
+                self._navigating = True
+                self.load_entity(entity_id)
+
+        def failed(failure) -> None:
+            self._undo_busy = False
+            source.append(step)  # nothing changed: the step can be tried again
+            self._update_undo_actions()
+            self.on_failed(f"undoing the {step.label}" if verb == "Undone" else f"redoing the {step.label}",
+                           failure.message)
+
+        self.editor.clear()  # the step may change or remove the open entity; it is shown again after
+        self.engine.run("undo", op, step, what="undoing" if verb == "Undone" else "redoing",
+                        on_done=done, on_failed=failed)
