@@ -13,7 +13,7 @@ def test_typing_a_query_shows_the_expected_top_hit(qtbot, window):
     assert w.left.currentWidget() is w.empty_hint  # an empty graph offers the sample
     with qtbot.waitSignal(w.job_ended, timeout=120_000):
         w.sample_button.click()
-    qtbot.waitUntil(lambda: w.left.currentWidget() is w.results)
+    qtbot.waitUntil(lambda: w.left.currentWidget() is w.home)  # an empty query shows the home lists
     with qtbot.waitSignal(w.results_shown, timeout=30_000):
         qtbot.keyClicks(w.search_bar.edit, "charged twice when the payment network timed out")
     qtbot.waitUntil(lambda: w.model.query == "charged twice when the payment network timed out", timeout=30_000)

@@ -24,6 +24,8 @@ logger = logging.getLogger(__name__)
 MODE_HYBRID = "hybrid"
 MODE_SEMANTIC = "semantic"
 MODE_FTS = "fts"
+# What the person asks for (``search(..., branches=...)``): both branches, or one of them.
+BRANCHES = ("both", "meaning", "words")
 
 # unicode61 splits on everything that is not a letter, a number or private use: so do we.
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
@@ -226,8 +228,12 @@ def search(
     params: ScoringParams | None = None,
     entity_type: str | None = None,
     status: str | None = None,
+    branches: str = "both",
 ) -> SearchResponse:
-    """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation)."""
+    """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation).
+
+    ``branches``: "both" (hybrid), "meaning" (vectors only) or "words" (full text only).
+    """
     params = params or ScoringParams()
     limit = max(1, min(int(limit), MAX_LIMIT))
     query = clean_query(query)
@@ -243,16 +249,17 @@ def search(
     semantic: list[tuple[int, float]] = []
     meaning: scoring.MeaningStats | None = None
     vector = None
+    use_vectors = use_vectors and branches != "words"
     if use_vectors:
         assert graph.embedder is not None
         vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
         semantic, meaning = knn_evidence(graph, vector, k)
-    fulltext = fts_branch_scored(graph, query, k)
+    fulltext = fts_branch_scored(graph, query, k) if branches != "meaning" or not use_vectors else []
     mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
 
     # 3. Fuse; exact matches the branches missed join as full-text hits.
     candidates = scoring.reciprocal_rank_fusion(semantic, fulltext, params.rrf_k)
-    tiers = exact_tiers(graph, query, k) if fulltext or not use_vectors else {}
+    tiers = exact_tiers(graph, query, k) if (fulltext or not use_vectors) and branches != "meaning" else {}
     known = {c.entity_id for c in candidates}
     best_bm25 = min((c.bm25 for c in candidates if c.bm25 is not None), default=0.0)
     for entity_id in tiers:

@@ -29,7 +29,9 @@ from limbic.service.entities import ConflictError, EntityDraft, EntityView
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.graph.menu import GraphMenuMixin
+from limbic.service import organise
 from limbic.ui.history import NavigationHistory
+from limbic.ui.home import HomeList
 from limbic.ui.import_menu import ImportMenuMixin
 from limbic.ui.results import ResultDelegate, ResultList, ResultModel
 from limbic.ui.search_bar import SearchBar
@@ -116,6 +118,8 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
         self.left = QStackedWidget(self)
         self.left.addWidget(self.results)
         self.left.addWidget(self.empty_hint)
+        self.home = HomeList(self)  # what an empty query shows
+        self.left.addWidget(self.home)
         self.editor = EntityEditor(self)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self, objectName="mainSplitter")
         self.splitter.addWidget(self.left)
@@ -138,6 +142,7 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
         self.search_bar.move_requested.connect(self.on_move)
         self.search_bar.open_requested.connect(self.on_open_requested)
         self.results.activated.connect(self.on_result_activated)
+        self.home.open_requested.connect(self.on_home_open)
         self.editor.save_requested.connect(self.on_save_requested)
         self.editor.delete_requested.connect(self.on_delete_requested)
         self.editor.navigate_requested.connect(self.on_navigate)
@@ -278,10 +283,10 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
     # -- search -----------------------------------------------------------------------------
 
     def on_query_changed(self, text: str, entity_type: str) -> None:
-        self.engine.search(text, entity_type)
+        self.engine.search(text, entity_type, self.search_bar.branch_choice())
 
     def rerun_search(self) -> None:
-        self.engine.search(self.search_bar.text(), self.search_bar.entity_type())
+        self.engine.search(self.search_bar.text(), self.search_bar.entity_type(), self.search_bar.branch_choice())
 
     @Slot(int, object)
     def on_results_ready(self, request_id: int, response) -> None:
@@ -289,6 +294,8 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
         if request_id != self.engine.searches.latest:
             return  # a newer query is on its way: never show stale results
         self._shown_request = request_id
+        if not response.query.strip():
+            self.engine.read("home", organise.home, on_done=self.on_home)
         self.model.set_response(response)
         self.search_bar.set_mode(response.mode)
         if self.model.rowCount():
@@ -297,12 +304,22 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
             sentence = response.no_match_sentence if response.no_match else f"No results for “{response.query.strip()}”."
             self.status.say(sentence, 4000)
         self.results.viewport().update()
+        self._show_empty_hint()
         self.results_shown.emit(request_id)
         if self._pending_open:
             self._pending_open = False
             self.on_open_requested()
 
+    def on_home(self, home: organise.Home) -> None:
+        self.home.set_home(home)
+
+    def on_home_open(self, entity_id: int) -> None:
+        self.open_entity(entity_id, record=True)
+
     def on_move(self, step: int) -> None:
+        if self.left.currentWidget() is self.home:
+            self.home.step_selection(step)
+            return
         rows = self.model.rowCount()
         if not rows:
             return
@@ -312,6 +329,9 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
     def on_open_requested(self) -> None:
         if self._shown_request != self.engine.searches.latest:
             self._pending_open = True  # open once the latest query's results arrive
+            return
+        if self.left.currentWidget() is self.home:
+            self.home.open_current()
             return
         index = self.results.currentIndex()
         if not index.isValid() and self.model.rowCount():
@@ -535,7 +555,8 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
 
     def _show_empty_hint(self) -> None:
         empty = self.catalog is not None and self.catalog.counts.get("entities", 0) == 0
-        self.left.setCurrentWidget(self.empty_hint if empty else self.results)
+        home = not self.model.query.strip()
+        self.left.setCurrentWidget(self.empty_hint if empty else self.home if home else self.results)
 
     @Slot(str)
     def on_model_loading(self, what: str) -> None:

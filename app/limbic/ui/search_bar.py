@@ -21,6 +21,12 @@ MODE_TIPS = {
 }
 
 
+# The person's choice of branches (engine.search's ``branches``), as the switch names them.
+BRANCH_CHOICES = (("both", "Hybrid", "Meaning and exact words together (the default)"),
+                  ("meaning", "Meaning only", "Only the meaning of the query (vectors); exact words do not count"),
+                  ("words", "Words only", "Only the exact words of the query (full text); meaning does not count"))
+
+
 class SearchBar(QWidget):
     """Emits ``query_changed`` after a short pause in typing; Up/Down/Enter/Esc drive the result list."""
 
@@ -42,15 +48,26 @@ class SearchBar(QWidget):
         self.types.setToolTip("Only show entities of this type")
         self.types.setAccessibleName("Entity type filter")
         self.types.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.branches = QComboBox(self)
+        self.branches.setObjectName("branchSwitch")
+        self.branches.setAccessibleName("Search mode")
+        for value, label, tip in BRANCH_CHOICES:
+            self.branches.addItem(label, value)
+            self.branches.setItemData(self.branches.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
+        self.branches.setToolTip("Search by meaning and words (Hybrid), by meaning only, or by words only")
+        self.branches.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.mode = QLabel(self)
         self.mode.setObjectName("modeLabel")
         self.mode.setToolTip("The search mode in use")
-        self.mode.setMinimumWidth(70)
+        # One width for every mode, so the bar does not shift when the mode changes.
+        widest = max(self.mode.fontMetrics().horizontalAdvance(label) for label in MODE_LABELS.values())
+        self.mode.setFixedWidth(widest + 24)
         self.mode.setAlignment(Qt.AlignmentFlag.AlignCenter)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.edit, 1)
         layout.addWidget(self.types)
+        layout.addWidget(self.branches)
         layout.addWidget(self.mode)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -58,6 +75,7 @@ class SearchBar(QWidget):
         self._timer.timeout.connect(self.on_debounced)
         self.edit.textChanged.connect(self.on_text_changed)
         self.types.currentIndexChanged.connect(self.on_debounced)
+        self.branches.currentIndexChanged.connect(self.on_debounced)
         self.edit.installEventFilter(self)
 
     def text(self) -> str:
@@ -65,6 +83,9 @@ class SearchBar(QWidget):
 
     def entity_type(self) -> str:
         return self.types.currentData() or ""
+
+    def branch_choice(self) -> str:
+        return self.branches.currentData() or "both"
 
     def set_types(self, types: list[str]) -> None:
         """Refresh the type filter, keeping the current choice when it still exists."""

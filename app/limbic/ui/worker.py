@@ -359,13 +359,14 @@ class EngineWorker(QObject):
             self._announce(outcome.changes)
         self.op_done.emit(ticket, outcome)
 
-    def search_op(self, graph: Graph, query: str, entity_type: str) -> object:
+    def search_op(self, graph: Graph, query: str, entity_type: str, branches: str = "both") -> object:
         """The search the window runs as the person types (records nothing: typing is not using)."""
         delay = self.hooks.search_delay.get(query, 0.0)
         end = time.monotonic() + delay
         while time.monotonic() < end and self._running is not None and not self.keyed.is_stale(*self._running):
             time.sleep(0.01)
-        return search(graph, query, RESULT_LIMIT, record=False, params=self.params, entity_type=entity_type or None)
+        return search(graph, query, RESULT_LIMIT, record=False, params=self.params, entity_type=entity_type or None,
+                      branches=branches)
 
     # -- jobs the worker starts itself ------------------------------------------------------
 
@@ -525,17 +526,17 @@ class Engine(QObject):
         self.reader.run(ticket, key, fn, args)
         return ticket
 
-    def search(self, query: str, entity_type: str = "") -> int:
+    def search(self, query: str, entity_type: str = "", branches: str = "both") -> int:
         """Queue a search; its results arrive as ``results_ready`` unless a newer one was asked for."""
         fn = self._reader_search if self.reader.path else self.worker.search_op
-        return self.read("search", fn, query, entity_type, what="searching",
+        return self.read("search", fn, query, entity_type, branches, what="searching",
                          on_done=self.results_ready.emit, on_failed=self._search_failed, with_ticket=True)
 
-    def _reader_search(self, graph: Graph, query: str, entity_type: str) -> object:
+    def _reader_search(self, graph: Graph, query: str, entity_type: str, branches: str = "both") -> object:
         """``search_op`` on the reader's thread (same constants, same test hooks)."""
         self.reader.worker.wait_hook(query)
         return search(graph, query, RESULT_LIMIT, record=False, params=self.worker.params,
-                      entity_type=entity_type or None)
+                      entity_type=entity_type or None, branches=branches)
 
     @Slot(object)
     def _on_opened(self, catalog: Catalog) -> None:

@@ -1,0 +1,69 @@
+"""What the result panel shows for an empty query: pinned, recently opened and recently changed entities."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+
+from limbic.service.organise import Home
+
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+SECTIONS = (("pinned", "Pinned"), ("opened", "Recently opened"), ("changed", "Recently changed"))
+
+
+class HomeList(QListWidget):
+    """Sections of entities; Enter or a double-click opens one (the search bar's arrows move here too)."""
+
+    open_requested = Signal(int)  # entity id
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("homeList")
+        self.setAccessibleName("Pinned, recently opened and recently changed entities")
+        self.itemActivated.connect(self._on_activated)
+
+    def set_home(self, home: Home) -> None:
+        self.clear()
+        bold = QFont(self.font())
+        bold.setBold(True)
+        for key, title in SECTIONS:
+            items = getattr(home, key)
+            if not items:
+                continue
+            header = QListWidgetItem(title, self)
+            header.setFlags(Qt.ItemFlag.NoItemFlags)
+            header.setFont(bold)
+            for item in items:
+                row = QListWidgetItem(f"   {item.name}  ·  {item.entity_type}", self)
+                row.setData(ID_ROLE, item.entity_id)
+                row.setToolTip(f"{item.name} ({item.entity_type}); last changed {item.updated_at} UTC")
+        if self.count() == 0:
+            QListWidgetItem("Type to search; entities you open, change or pin will be listed here.", self).setFlags(
+                Qt.ItemFlag.NoItemFlags)
+        self.step_selection(0)
+
+    def entity_ids(self) -> list[int]:
+        return [self.item(i).data(ID_ROLE) for i in range(self.count()) if self.item(i).data(ID_ROLE) is not None]
+
+    def step_selection(self, step: int) -> None:
+        """Select the next (or previous) entity row, skipping section titles."""
+        rows = [i for i in range(self.count()) if self.item(i).data(ID_ROLE) is not None]
+        if not rows:
+            return
+        current = self.currentRow()
+        if step == 0 or current not in rows:
+            target = rows[0]
+        else:
+            at = rows.index(current)
+            target = rows[min(len(rows) - 1, max(0, at + step))]
+        self.setCurrentRow(target)
+
+    def open_current(self) -> None:
+        item = self.currentItem()
+        if item is not None and item.data(ID_ROLE) is not None:
+            self.open_requested.emit(int(item.data(ID_ROLE)))
+
+    def _on_activated(self, item: QListWidgetItem) -> None:
+        if item.data(ID_ROLE) is not None:
+            self.open_requested.emit(int(item.data(ID_ROLE)))
