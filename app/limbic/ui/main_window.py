@@ -33,6 +33,7 @@ from limbic.service import organise
 from limbic.ui.history import NavigationHistory
 from limbic.ui.home import HomeList
 from limbic.ui.import_menu import ImportMenuMixin
+from limbic.ui.organise_menu import OrganiseMenuMixin
 from limbic.ui.results import ResultDelegate, ResultList, ResultModel
 from limbic.ui.search_bar import SearchBar
 from limbic.service import undo as undo_ops
@@ -48,7 +49,7 @@ DEFAULT_SIZE = (1180, 760)
 COOC_HITS = 10
 
 
-class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
+class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
     """One window on one graph file."""
 
     # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
@@ -196,6 +197,7 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
         self.focus_action = self._action(g, "&Search", self.search_bar.focus, "Ctrl+K")
         self.back_action = self._action(g, "&Back", self.on_back, "Alt+Left")
         self.forward_action = self._action(g, "&Forward", self.on_forward, "Alt+Right")
+        self._build_organise_menu()
         self._build_graph_menu(bar)
         h = bar.addMenu("&Help")
         self._action(h, "&Keyboard shortcuts", self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
@@ -380,6 +382,7 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
             self.history.visit(entity_id)
         self._navigating = False
         self._update_history_actions()
+        self._update_pin_action()
         self.entity_shown.emit(entity_id)
 
     def on_entity_missing(self, failure: Failure) -> None:
@@ -506,6 +509,7 @@ class MainWindow(UndoMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMai
         if catalog.readonly_note:
             self.status.say(catalog.readonly_note, 0)
         self.rerun_search()
+        self.refresh_pins()
 
     @Slot(str)
     def on_open_failed(self, message: str) -> None:

@@ -1,0 +1,148 @@
+"""Go → Browse entities: every entity by type, with counts, sorted by name, last change or use.
+
+Keyboard-driven: the type list has the focus first (Up/Down pick a type), Tab goes to the
+entities, Enter opens the selected one in the window, Alt+1/2/3 sort, Esc closes.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic.service import organise
+
+TYPE_ROLE = Qt.ItemDataRole.UserRole + 1
+ID_ROLE = Qt.ItemDataRole.UserRole + 2
+SORT_LABELS = (("name", "Name"), ("date", "Last changed"), ("importance", "Most used"))
+
+
+class EntityBrowser(QDialog):
+    """A non-modal browser over the open graph; reads run on the reader's connection."""
+
+    open_requested = Signal(int)  # entity id
+    loaded = Signal()  # a list of entities is on screen (tests wait on it)
+
+    def __init__(self, engine, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("entityBrowser")
+        self.setWindowTitle("Browse entities")
+        self.engine = engine
+        self.types = QListWidget(self, objectName="browserTypes")
+        self.types.setAccessibleName("Entity types")
+        self.sort = QComboBox(self, objectName="browserSort")
+        for value, label in SORT_LABELS:
+            self.sort.addItem(label, value)
+        self.sort.setAccessibleName("Sort by")
+        self.table = QTableWidget(0, 4, self, objectName="browserTable")
+        self.table.setHorizontalHeaderLabels(["Name", "Type", "Last changed (UTC)", "Uses"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setTabKeyNavigation(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col in (1, 2, 3):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        self.count_label = QLabel(self)
+
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Sort by:", self))
+        top.addWidget(self.sort)
+        top.addStretch(1)
+        top.addWidget(self.count_label)
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addLayout(top)
+        right_layout.addWidget(self.table)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.types)
+        split.addWidget(right)
+        split.setStretchFactor(1, 3)
+        layout = QVBoxLayout(self)
+        layout.addWidget(split)
+        layout.addWidget(QLabel("Up/Down pick a type · Tab to the list · Enter opens · Alt+1/2/3 sort · Esc closes", self))
+        self.resize(820, 520)
+
+        self.types.currentItemChanged.connect(self.reload)
+        self.sort.currentIndexChanged.connect(self.reload)
+        self.table.doubleClicked.connect(self._on_double_clicked)
+        for i in range(len(SORT_LABELS)):
+            QShortcut(QKeySequence(f"Alt+{i + 1}"), self, activated=lambda i=i: self.sort.setCurrentIndex(i))
+
+    def refresh(self) -> None:
+        """Read the types and their counts, then the entities of the selected type."""
+        self.engine.read("browser-types", organise.type_counts, on_done=self.on_types)
+
+    def on_types(self, counts: list[tuple[str, int]]) -> None:
+        current = self.selected_type()
+        self.types.blockSignals(True)
+        self.types.clear()
+        total = sum(n for _, n in counts)
+        everything = QListWidgetItem(f"All types ({total})", self.types)
+        everything.setData(TYPE_ROLE, "")
+        for name, n in counts:
+            QListWidgetItem(f"{name} ({n})", self.types).setData(TYPE_ROLE, name)
+        rows = [self.types.item(i).data(TYPE_ROLE) for i in range(self.types.count())]
+        self.types.setCurrentRow(rows.index(current) if current in rows else 0)
+        self.types.blockSignals(False)
+        self.types.setFocus()
+        self.reload()
+
+    def selected_type(self) -> str:
+        item = self.types.currentItem()
+        return item.data(TYPE_ROLE) if item is not None else ""
+
+    def reload(self, *_args) -> None:
+        self.engine.read("browser", organise.browse, self.selected_type(), self.sort.currentData(),
+                         on_done=self.on_items)
+
+    def on_items(self, items: list[organise.Item]) -> None:
+        self.table.setRowCount(len(items))
+        for row, item in enumerate(items):
+            name = QTableWidgetItem(item.name)
+            name.setData(ID_ROLE, item.entity_id)
+            self.table.setItem(row, 0, name)
+            self.table.setItem(row, 1, QTableWidgetItem(item.entity_type))
+            self.table.setItem(row, 2, QTableWidgetItem(item.updated_at[:16]))
+            uses = QTableWidgetItem(str(item.uses))
+            uses.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(row, 3, uses)
+        if items:
+            self.table.setCurrentCell(0, 0)
+        self.count_label.setText(f"{len(items)} entities")
+        self.loaded.emit()
+
+    def names(self) -> list[str]:
+        return [self.table.item(r, 0).text() for r in range(self.table.rowCount())]
+
+    def _on_double_clicked(self, index) -> None:
+        self.open_current(index.row())
+
+    def open_current(self, row: int | None = None) -> None:
+        row = self.table.currentRow() if row is None else row
+        cell = self.table.item(row, 0) if row >= 0 else None
+        if cell is not None:
+            self.open_requested.emit(int(cell.data(ID_ROLE)))
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.open_current()  # from the type list too: the first entity of the type
+            return
+        super().keyPressEvent(event)
