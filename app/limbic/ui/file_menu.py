@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from limbic import config
@@ -64,6 +65,40 @@ class FileMenuMixin:
     def on_backup(self) -> None:
         self.engine.run("backup", files.backup_now, what="backing up", job="Backing up",
                         on_done=lambda made: self.status.say(f"Backed up to {made}.", 15_000))
+
+    def on_restore_backup(self) -> None:
+        """File → Restore from backup: list the backups (read on the reader's connection), then offer them."""
+        from limbic.service import backups
+
+        self.engine.read("backups", backups.list_backups, what="listing the backups", on_done=self.show_backups)
+
+    def show_backups(self, rows) -> None:
+        from limbic.ui.backups_dialog import BackupsDialog
+
+        dialog = BackupsDialog(rows, self.db_path.name, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.restore_requested.connect(self.restore_backup)
+        self.backups_dialog = dialog
+        dialog.open()
+
+    def restore_backup(self, path: str) -> None:
+        """Replace the open graph with a backup, as a job; the window re-reads everything after."""
+        from limbic.service import backups
+
+        if self.refused_during_job("Restoring a backup"):
+            return
+
+        def restore() -> None:
+            self.editor.clear()
+            self.engine.run("restore-backup", backups.restore_backup, path, what="restoring the backup",
+                            job="Restoring a backup", on_done=restored)
+
+        def restored(before: str) -> None:
+            self.undo_history.clear()  # the steps speak of a graph that is no longer there
+            self._update_undo_actions()
+            self.status.say(f"Restored the backup; the graph as it was is kept in {before}.", 15_000)
+
+        self._guard(restore)
 
     def switch_database(self, path: str) -> None:
         """Open another graph file in this window."""

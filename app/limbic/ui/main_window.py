@@ -180,6 +180,8 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self.export_md_action = self._action(f, "Export as &Markdown…", lambda: self.on_export_folder("markdown"))
         self.export_csv_action = self._action(f, "Export as &CSV…", lambda: self.on_export_folder("csv"))
         self.backup_action = self._action(f, "&Back up now", self.on_backup, tip="Copy the graph into its backup folder")
+        self.restore_backup_action = self._action(f, "Restore from bac&kup…", self.on_restore_backup,
+                                                  tip="Replace the graph with one of its backups, listed with their dates")
         self.sample_action = self._action(f, "Load the &sample graph", self.load_sample)
         f.addSeparator()
         self.settings_action = self._action(f, "Se&ttings…", self.on_settings, "Ctrl+,")
@@ -663,7 +665,7 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self.status.cancel.setEnabled(False)
 
 
-_JOB_WORDS = {"import": "importing", "export": "exporting", "backup": "backing up"}
+_JOB_WORDS = {"import": "importing", "export": "exporting", "backup": "backing up", "restore-backup": "restoring the backup"}
 
 
 def _outside_note(done: ChangeSet) -> str:
