@@ -71,6 +71,9 @@ def resources_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "resources"
 
 
+THEMES = ("system", "light", "dark")
+
+
 @dataclass
 class Settings:
     """What the user chose in the settings dialog; stored as JSON with a version."""
@@ -80,6 +83,7 @@ class Settings:
     model_dir: str | None = None
     scoring: dict[str, float] = field(default_factory=dict)
     recent_dbs: list[str] = field(default_factory=list)
+    theme: str = "system"  # one of THEMES
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -88,6 +92,7 @@ class Settings:
             "model_dir": self.model_dir,
             "scoring": dict(self.scoring),
             "recent_dbs": list(self.recent_dbs),
+            "theme": self.theme,
         }
 
 
@@ -124,6 +129,7 @@ def load_settings() -> Settings:
         model_dir=raw.get("model_dir") or None,
         scoring={k: float(v) for k, v in scoring.items() if isinstance(v, (int, float))},
         recent_dbs=[str(p) for p in raw.get("recent_dbs") or []],
+        theme=raw.get("theme") if raw.get("theme") in THEMES else "system",
     )
 
 

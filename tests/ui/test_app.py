@@ -162,3 +162,31 @@ def test_open_recent_lists_files_that_opened_and_switches(qtbot, tmp_path):
     actions[0].trigger()
     qtbot.waitUntil(lambda: w.catalog is not None and w.catalog.path == str(first), timeout=30_000)
     assert w.db_path == first
+
+
+def test_settings_speak_in_words_fit_the_path_and_set_the_theme(qtbot, tmp_path):
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from limbic import config
+    from limbic.ui import theme
+
+    long_path = "/home/someone/.local/share/Limbic/graphs/a-rather-long-folder-name-for-work-notes/graph-2026.db"
+    dlg = SettingsDialog(config.Settings(), long_path)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    labels = [lab.text() for lab in dlg.findChildren(QLabel)]
+    assert "Weight of use:" in labels and "Forgetting per hour:" in labels
+    assert not any(text.rstrip(":").isupper() and "_" in text for text in labels)  # no BETA_SAL, LAMBDA_HOURLY
+    assert dlg.db_edit.width() >= dlg.db_edit.fontMetrics().horizontalAdvance(long_path)
+    dlg.theme.setCurrentIndex(dlg.theme.findData("dark"))
+    chosen = dlg.result_settings()
+    assert chosen.theme == "dark"
+    config.save_settings(chosen)
+    assert config.load_settings().theme == "dark"
+    app = QApplication.instance()
+    try:
+        assert theme.set_scheme(app, "dark") == "dark"
+        assert theme.set_scheme(app, "light") == "light"
+    finally:
+        theme.set_scheme(app, "system")

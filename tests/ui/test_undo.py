@@ -95,3 +95,26 @@ def test_keys_the_search_box_must_not_swallow(qtbot, sample_window, tmp_path):
     with qtbot.waitSignal(w.job_ended, timeout=60_000):
         qtbot.keyClick(w.search_bar.edit, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
     assert target.exists()
+
+
+def test_the_shortcuts_list_names_every_shortcut_of_the_window_and_fits(qtbot, sample_window):
+    from PySide6.QtGui import QKeySequence
+    from PySide6.QtWidgets import QAbstractScrollArea
+
+    from limbic.ui.dialogs import ShortcutsDialog
+
+    w = sample_window
+    dlg = ShortcutsDialog(w)
+    qtbot.addWidget(dlg)
+    portable = QKeySequence.SequenceFormat.PortableText
+    listed = set()
+    for r in range(dlg.table.rowCount()):
+        for chunk in dlg.table.item(r, 0).text().split(" / "):
+            listed.update(QKeySequence(part.strip()).toString(portable) for part in chunk.split(" or "))
+    keys = {s.toString(portable) for a in w.findChildren(type(w.undo_action)) for s in a.shortcuts()[:1]}
+    keys.discard("")
+    assert sorted(keys - listed) == []
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    assert isinstance(dlg.table, QAbstractScrollArea)
+    assert dlg.table.horizontalScrollBar().maximum() == 0 and dlg.table.verticalScrollBar().maximum() == 0

@@ -42,36 +42,48 @@ SHORTCUTS = [
     ("Up / Down", "Move through the results"),
     ("Enter", "Open the selected result"),
     ("Esc", "Clear the search"),
+    ("Ctrl+Delete", "In the search field: delete the next word"),
     ("Ctrl+N", "New entity"),
     ("Ctrl+S", "Save the entity"),
-    ("Ctrl+Delete", "Delete the entity"),
-    ("Ctrl+Z", "Undo the last deletion"),
+    ("Ctrl+Delete", "Delete the entity (outside the search field)"),
+    ("Ctrl+Z", "Undo the last change, named in the Edit menu"),
+    ("Ctrl+Shift+Z or Ctrl+Y", "Redo what was undone"),
     ("Alt+Left / Alt+Right", "Back / Forward between opened entities"),
     ("Ctrl+G / Ctrl+Shift+G", "Graph: the open entity's neighbourhood / the whole graph"),
     ("In the graph", "Drag or arrows pan, wheel or +/- zoom, 0 fits, click opens, double-click or Enter re-centres"),
     ("F2", "Edit the selected observation"),
     ("Ctrl+Enter", "Keep an observation edit (Enter starts a new line, Esc drops it)"),
     ("Delete", "Remove the selected observation or relation"),
+    ("Ctrl+B", "Browse every entity by type"),
+    ("Ctrl+P", "Pin or unpin the entity"),
+    ("Ctrl+M", "Merge the entity into another"),
     ("Ctrl+I / Ctrl+E", "Import / export JSONL"),
     ("Ctrl+O", "Open another database"),
+    ("Ctrl+Shift+N", "New database"),
     ("Ctrl+,", "Settings"),
+    ("F1", "This list of shortcuts"),
     ("Ctrl+Q", "Quit"),
 ]
 
-PARAM_HELP = {
-    "expansion_factor": "Candidates per branch = factor × limit",
-    "rrf_k": "RRF smoothing constant k",
-    "beta_sal": "Weight of importance (salience)",
-    "beta_deg": "Weight of the number of relations",
-    "d_max": "Relations counted at most",
-    "alpha_cons": "Weight of use on several days",
-    "lambda_hourly": "Decay per hour since the last access",
-    "temporal_floor": "The time factor never goes below this",
-    "cooc_temporal_floor": "Co-occurrence decay never goes below this",
-    "gamma": "Weight of co-occurrence",
-    "exact_name_boost": "Factor for an entity whose name is the query",
-    "base_relevance": "fused: RRF relative to the best; seed: cosine for vector hits",
+# The scoring constants in words: a name and a one-line explanation each (the constant's own
+# name is in the tooltip, for people reading the README's formula).
+PARAM_WORDS = {
+    "expansion_factor": ("Candidates per branch", "How many hits each branch brings, as a multiple of the results shown."),
+    "rrf_k": ("Rank fusion smoothing", "Higher values narrow the gap between first and later ranks when fusing."),
+    "beta_sal": ("Weight of use", "How much entities you use often rise in the ranking."),
+    "beta_deg": ("Weight of connections", "How much entities with many relations rise."),
+    "d_max": ("Connections counted at most", "Relations beyond this number add nothing more."),
+    "alpha_cons": ("Weight of use on several days", "Use spread over many days counts more than one busy day."),
+    "lambda_hourly": ("Forgetting per hour", "How fast unused entities sink: 0.0001 halves them in about 290 days."),
+    "temporal_floor": ("Forgetting never below", "An old entity keeps at least this share of its score."),
+    "cooc_temporal_floor": ("Old co-occurrence keeps", "Entities found together long ago still count this share."),
+    "gamma": ("Weight of co-occurrence", "How much entities that often come up with the other hits rise."),
+    "exact_name_boost": ("Exact name boost", "Factor for an entity whose name is the query."),
+    "blend_alpha": ("Share of meaning", "In the blended relevance: meaning's share; exact words get the rest."),
+    "base_relevance": ("Base relevance", "blend: both branches' scores; fused: rank fusion only; seed: the original."),
 }
+PARAM_HELP = {name: text for name, (_, text) in PARAM_WORDS.items()}  # tooltips
+THEME_CHOICES = (("system", "As the system"), ("light", "Light"), ("dark", "Dark"))
 
 
 class ShortcutsDialog(QDialog):
@@ -87,14 +99,22 @@ class ShortcutsDialog(QDialog):
         for row, (keys, action) in enumerate(SHORTCUTS):
             table.setItem(row, 0, QTableWidgetItem(keys))
             table.setItem(row, 1, QTableWidgetItem(action))
+        table.setWordWrap(True)
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         table.resizeColumnsToContents()
         table.horizontalHeader().setStretchLastSection(True)
+        table.resizeRowsToContents()
+        self.table = table
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(table)
         layout.addWidget(buttons)
-        self.resize(460, 480)
+        # Wide enough for the longest line, tall enough for every row: no scrolling either way.
+        width = sum(table.columnWidth(c) for c in range(2)) + 2 * table.frameWidth() + 40
+        height = table.horizontalHeader().height() + sum(table.rowHeight(r) for r in range(table.rowCount()))
+        table.setMinimumSize(min(width, 900), min(height + 2 * table.frameWidth() + 4, 900))
+        self.adjustSize()
 
 
 class SettingsDialog(QDialog):
@@ -114,6 +134,20 @@ class SettingsDialog(QDialog):
         files.addRow("Model folder", self._with_browse(self.model_edit, self.on_browse_model))
         files_box = QGroupBox("Files", self)
         files_box.setLayout(files)
+        # The whole path is readable: the field is as wide as the path (within reason).
+        path_width = self.db_edit.fontMetrics().horizontalAdvance(self.db_edit.text()) + 24
+        self.db_edit.setMinimumWidth(min(max(path_width, 360), 1000))
+        self.db_edit.setToolTip(f"The graph file opened at start-up: {self.db_edit.text()}")
+        self.db_edit.setCursorPosition(0)
+        self.theme = QComboBox(self, objectName="themeChoice")
+        for value, label in THEME_CHOICES:
+            self.theme.addItem(label, value)
+        self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
+        self.theme.setToolTip("Light or dark colours, or as the system is set")
+        looks = QFormLayout()
+        looks.addRow("Colours", self.theme)
+        looks_box = QGroupBox("Appearance", self)
+        looks_box.setLayout(looks)
 
         self.inputs: dict[str, QWidget] = {}
         params = ScoringParams.from_overrides(settings.scoring)
@@ -137,14 +171,25 @@ class SettingsDialog(QDialog):
                 dspin.setSingleStep(0.0001 if f.name == "lambda_hourly" else 0.05)
                 dspin.setValue(float(value))
                 widget = dspin
-            widget.setToolTip(PARAM_HELP.get(f.name, ""))
+            words, help_text = PARAM_WORDS.get(f.name, (f.name.replace("_", " ").capitalize(), ""))
+            widget.setToolTip(f"{help_text} ({f.name.upper()})")
             widget.setObjectName(f.name)
             self.inputs[f.name] = widget
-            form.addRow(f.name.upper(), widget)
+            row = QWidget(self)
+            row_layout = QHBoxLayout(row)
+            row_layout.setContentsMargins(0, 0, 0, 0)
+            widget.setFixedWidth(110)
+            row_layout.addWidget(widget)
+            explain = QLabel(help_text, row, objectName="paramHelp")
+            explain.setEnabled(False)  # the muted colour of a hint
+            row_layout.addWidget(explain, 1)
+            label = QLabel(words + ":", self)
+            label.setToolTip(f.name.upper())
+            form.addRow(label, row)
         reset = QPushButton("Reset to defaults", self, toolTip="Put every scoring constant back to its default")
         reset.clicked.connect(self.on_reset)
         form.addRow("", reset)
-        scoring_box = QGroupBox("Scoring constants", self)
+        scoring_box = QGroupBox("Ranking (the scoring constants)", self)
         scoring_box.setLayout(form)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
@@ -152,6 +197,7 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(files_box)
+        layout.addWidget(looks_box)
         layout.addWidget(scoring_box)
         layout.addWidget(buttons)
 
@@ -204,6 +250,7 @@ class SettingsDialog(QDialog):
             model_dir=str(Path(model).expanduser()) if model else None,
             scoring={k: v for k, v in self.scoring_overrides().items() if isinstance(v, (int, float))},
             recent_dbs=list(self.settings.recent_dbs),
+            theme=self.theme.currentData() or "system",
         )
 
 

@@ -162,7 +162,13 @@ class FileMenuMixin:
         old = self.settings
         self.settings = new
         config.save_settings(new)
-        self.engine.sig_params.emit(ScoringParams.from_overrides(new.scoring))
+        self.engine.set_params(ScoringParams.from_overrides(new.scoring))
+        if new.theme != old.theme:
+            from PySide6.QtWidgets import QApplication
+
+            from limbic.ui import theme
+
+            theme.set_scheme(QApplication.instance(), new.theme)
         if new.model_dir != old.model_dir:
             self.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
         if new.db_path and Path(new.db_path) != self.db_path:

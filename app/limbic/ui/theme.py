@@ -66,24 +66,45 @@ def _is_dark(palette: QPalette) -> bool:
     return palette.color(QPalette.ColorRole.Window).lightness() < 128
 
 
-def apply(app: QApplication) -> None:
-    """Follow the system's light or dark scheme (or LIMBIC_COLOR_SCHEME), set the icon and stylesheet."""
+_SYSTEM: tuple[str, QPalette] | None = None  # the style and palette the platform gave, before any change
+_changed = False  # whether set_scheme replaced them
+
+
+def apply(app: QApplication, choice: str | None = None) -> None:
+    """Set the icon, the colour scheme (LIMBIC_COLOR_SCHEME, else ``choice``, else the settings) and stylesheet."""
     app.setWindowIcon(app_icon())
-    wanted = os.environ.get(SCHEME_ENV, "").lower()
+    set_scheme(app, choice if choice is not None else config.load_settings().theme)
+
+
+def set_scheme(app: QApplication, choice: str) -> str:
+    """Switch to "light", "dark" or back to "system" now; returns the scheme in effect ("light"/"dark")."""
+    global _SYSTEM, _changed
+    if _SYSTEM is None:
+        _SYSTEM = (app.style().name(), QPalette(app.palette()))
+    wanted = os.environ.get(SCHEME_ENV, "").lower() or choice
     hints = QGuiApplication.styleHints()
-    if wanted in ("light", "dark"):
-        scheme = Qt.ColorScheme.Dark if wanted == "dark" else Qt.ColorScheme.Light
-        if hasattr(hints, "setColorScheme"):
-            hints.setColorScheme(scheme)
-        if wanted == "dark" and not _is_dark(app.palette()):
+    if wanted not in ("light", "dark"):
+        if hasattr(hints, "unsetColorScheme"):
+            hints.unsetColorScheme()
+        if _changed:
+            app.setStyle(_SYSTEM[0])
+            app.setPalette(_SYSTEM[1])
+            _changed = False
+        if hints.colorScheme() == Qt.ColorScheme.Dark and not _is_dark(app.palette()):
             app.setStyle("Fusion")
             app.setPalette(_dark_palette())
-        elif wanted == "light" and _is_dark(app.palette()):
-            app.setStyle("Fusion")
-            app.setPalette(app.style().standardPalette())
-    elif hints.colorScheme() == Qt.ColorScheme.Dark and not _is_dark(app.palette()):
+            _changed = True
+    else:
+        if hasattr(hints, "setColorScheme"):
+            hints.setColorScheme(Qt.ColorScheme.Dark if wanted == "dark" else Qt.ColorScheme.Light)
         app.setStyle("Fusion")
-        app.setPalette(_dark_palette())
+        app.setPalette(_dark_palette() if wanted == "dark" else app.style().standardPalette())
+        _changed = True
+    _stylesheet(app)  # re-applied so widgets take the new palette
+    return "dark" if _is_dark(app.palette()) else "light"
+
+
+def _stylesheet(app: QApplication) -> None:
     qss = config.resources_dir() / "style.qss"
     try:
         app.setStyleSheet(qss.read_text(encoding="utf-8"))

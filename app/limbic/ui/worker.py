@@ -508,6 +508,11 @@ class Engine(QObject):
         self.sig_run.emit(ticket, key, fn, args, what, job, interruptible)
         return ticket
 
+    def set_params(self, params: ScoringParams) -> None:
+        """New scoring constants, in force for the very next search on either thread."""
+        self.worker.params = params  # replaced whole, never mutated: safe to read from the reader
+        self.sig_params.emit(params)
+
     def read(self, key: str, fn: Callable, *args: object, on_done: Callable | None = None,
              on_failed: Callable[[Failure], None] | None = None, what: str = "reading",
              with_ticket: bool = False) -> int:
