@@ -55,20 +55,14 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if args.db else config.default_db_path()
 
 
-def new_graph_note(path: Path) -> str:
-    """What opening a path that does not exist does, in one sentence."""
-    if not path.parent.exists():
-        return f"The folder {path.parent} does not exist: creating it with a new graph {path.name} in it."
-    return f"{path} does not exist: creating a new graph there."
-
-
 def _open(args: argparse.Namespace, load_model: bool = True, write: bool = False):
     """Open the graph; a command that writes refuses a read-only file with its note (said once)."""
     from limbic.engine.session import open_graph
 
     path = _db_path(args)
-    if not path.exists():
-        print(f"limbic: {new_graph_note(path)}", file=sys.stderr)
+    note = config.new_graph_note(path)
+    if note:
+        print(f"limbic: {note}", file=sys.stderr)
     opened = open_graph(path, config.model_dir_override(), load_model=load_model and not write,
                          origin="cli")  # named in the change log, so the app can say who changed what
     if write and opened.graph.db.readonly:
@@ -374,6 +368,10 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 def cmd_gui(args: argparse.Namespace) -> int:
     from limbic.ui.app import run
+
+    note = config.new_graph_note(_db_path(args)) if args.db else ""
+    if note:
+        print(f"limbic: {note}", file=sys.stderr)  # the window says it too
 
     return run(_db_path(args) if args.db else None, smoke=args.smoke)
 

@@ -84,6 +84,7 @@ class Settings:
     scoring: dict[str, float] = field(default_factory=dict)
     recent_dbs: list[str] = field(default_factory=list)
     theme: str = "system"  # one of THEMES
+    last_folder: str | None = None  # where the last file dialog ended; the next one starts there
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +94,7 @@ class Settings:
             "scoring": dict(self.scoring),
             "recent_dbs": list(self.recent_dbs),
             "theme": self.theme,
+            "last_folder": self.last_folder,
         }
 
 
@@ -130,6 +132,7 @@ def load_settings() -> Settings:
         scoring={k: float(v) for k, v in scoring.items() if isinstance(v, (int, float))},
         recent_dbs=[str(p) for p in raw.get("recent_dbs") or []],
         theme=raw.get("theme") if raw.get("theme") in THEMES else "system",
+        last_folder=raw.get("last_folder") if isinstance(raw.get("last_folder"), str) else None,
     )
 
 
@@ -140,6 +143,13 @@ def save_settings(settings: Settings) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(settings.to_json(), indent=2), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def new_graph_note(path: Path) -> str:
+    """For a graph file in a folder that does not exist yet: one sentence saying a new graph is made there."""
+    if path.exists() or path.parent.exists():
+        return ""
+    return f"The folder {path.parent} does not exist: creating it with a new graph {path.name} in it."
 
 
 def model_dir_override() -> Path | None:

@@ -22,11 +22,16 @@ class NotFoundError(LimbicError):
 class ImportFileError(LimbicError):
     """A JSONL file that cannot be imported; carries the file and line."""
 
-    def __init__(self, path: str, line: int, reason: str) -> None:
-        super().__init__(f"{path}, line {line}: {reason}")
+    def __init__(self, path: str, line: int, reason: str, problems: list[tuple[int, str]] | None = None,
+                 total: int = 1) -> None:
+        more = f" (and {total - 1} more bad lines)" if total > 1 else ""
+        super().__init__(f"{path}, line {line}: {reason}{more}")
         self.path = path
         self.line = line
         self.reason = reason
+        # Every bad line found, up to a limit, as (line number, reason); ``total`` counts them all.
+        self.problems = problems if problems is not None else [(line, reason)]
+        self.total = total
 
 
 class ModelError(LimbicError):

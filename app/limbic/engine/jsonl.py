@@ -109,56 +109,80 @@ def parse_lines(lines: Iterator[tuple[int, str]], path: str) -> tuple[list[Entit
     return entities, relations
 
 
+MAX_PROBLEMS = 100  # bad lines listed at most (all are counted)
+
+
 def parse_lines_full(
-    lines: Iterator[tuple[int, str]], path: str
+    lines: Iterator[tuple[int, str]], path: str, problems: list[tuple[int, str]] | None = None
 ) -> tuple[list[EntityRecord], list[RelationRecord], list[ReflectionRecord]]:
-    """``parse_lines`` with Limbic's reflection lines as well."""
+    """``parse_lines`` with Limbic's reflection lines as well.
+
+    Every line is read: the ImportFileError names every bad line (the first 100, as (line, reason))
+    and counts them all. ``problems`` holds bad lines found before parsing (e.g. undecodable text).
+    """
     entities: list[EntityRecord] = []
     relations: list[RelationRecord] = []
     reflections: list[ReflectionRecord] = []
+    found: list[tuple[int, str]] = list(problems or [])
+    total = len(found)
     for lineno, raw in lines:
-        text = raw.strip()
-        if not text:
-            continue
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ImportFileError(path, lineno, f"this is not valid JSON ({exc.msg})") from None
-        except ValueError:  # e.g. a number with thousands of digits
-            raise ImportFileError(path, lineno, "this line holds a value JSON readers refuse (such as a huge number)") from None
-        except RecursionError:
-            raise ImportFileError(path, lineno, "this line is nested too deeply to be an entity or a relation") from None
-        if not isinstance(obj, dict):
-            raise ImportFileError(path, lineno, "each line must be a JSON object")
-        kind = obj.get("type")
-        try:
-            if kind == "entity":
-                name = clean_name(_field(obj, "name", lineno, path))
-                etype = obj.get("entityType")
-                etype = clean_name(etype, "type", 128) if etype is not None else None
-                obs = obj.get("observations", [])
-                if not isinstance(obs, list):
-                    raise ValidationError('"observations" must be a list of texts.')
-                entities.append(
-                    EntityRecord(lineno, name, etype, [clean_observation(o) for o in obs], jsonl_extra.entity_extra(obj, len(obs)))
-                )
-            elif kind == "relation":
-                relations.append(
-                    RelationRecord(
-                        lineno,
-                        clean_name(_field(obj, "from", lineno, path)),
-                        clean_name(_field(obj, "to", lineno, path)),
-                        clean_name(_field(obj, "relationType", lineno, path), "relation type", 128),
-                        jsonl_extra.relation_extra(obj),
-                    )
-                )
-            elif kind == "reflection":
-                reflections.append(jsonl_extra.reflection_record(obj, lineno))
-            else:
-                raise ImportFileError(path, lineno, f'unknown "type" {kind!r} (expected "entity" or "relation")')
-        except ValidationError as exc:
-            raise ImportFileError(path, lineno, str(exc).rstrip(".")) from None
+            _parse_line(lineno, raw, path, entities, relations, reflections)
+        except ImportFileError as exc:
+            total += 1
+            if len(found) < MAX_PROBLEMS:
+                found.append((exc.line, exc.reason))
+    if found:
+        found = sorted(found)[:MAX_PROBLEMS]
+        first_line, first_reason = found[0]
+        raise ImportFileError(path, first_line, first_reason, found, total)
     return entities, relations, reflections
+
+
+def _parse_line(lineno: int, raw: str, path: str, entities: list[EntityRecord], relations: list[RelationRecord],
+                reflections: list[ReflectionRecord]) -> None:
+    """Parse one line into its list; raises ImportFileError for a bad one."""
+    text = raw.strip()
+    if not text:
+        return
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportFileError(path, lineno, f"this is not valid JSON ({exc.msg})") from None
+    except ValueError:  # e.g. a number with thousands of digits
+        raise ImportFileError(path, lineno, "this line holds a value JSON readers refuse (such as a huge number)") from None
+    except RecursionError:
+        raise ImportFileError(path, lineno, "this line is nested too deeply to be an entity or a relation") from None
+    if not isinstance(obj, dict):
+        raise ImportFileError(path, lineno, "each line must be a JSON object")
+    kind = obj.get("type")
+    try:
+        if kind == "entity":
+            name = clean_name(_field(obj, "name", lineno, path))
+            etype = obj.get("entityType")
+            etype = clean_name(etype, "type", 128) if etype is not None else None
+            obs = obj.get("observations", [])
+            if not isinstance(obs, list):
+                raise ValidationError('"observations" must be a list of texts.')
+            entities.append(
+                EntityRecord(lineno, name, etype, [clean_observation(o) for o in obs], jsonl_extra.entity_extra(obj, len(obs)))
+            )
+        elif kind == "relation":
+            relations.append(
+                RelationRecord(
+                    lineno,
+                    clean_name(_field(obj, "from", lineno, path)),
+                    clean_name(_field(obj, "to", lineno, path)),
+                    clean_name(_field(obj, "relationType", lineno, path), "relation type", 128),
+                    jsonl_extra.relation_extra(obj),
+                )
+            )
+        elif kind == "reflection":
+            reflections.append(jsonl_extra.reflection_record(obj, lineno))
+        else:
+            raise ImportFileError(path, lineno, f'unknown "type" {kind!r} (expected "entity" or "relation")')
+    except ValidationError as exc:
+        raise ImportFileError(path, lineno, str(exc).rstrip(".")) from None
 
 
 def read_file(path: Path) -> tuple[list[EntityRecord], list[RelationRecord]]:
@@ -175,13 +199,13 @@ def read_file_full(path: Path) -> tuple[list[EntityRecord], list[RelationRecord]
         raise ImportFileError(str(path), 0, f"the file cannot be read ({exc.strerror})") from None
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    lines = []
+    lines, problems = [], []
     for lineno, raw in enumerate(data.split(b"\n"), start=1):
         try:
             lines.append((lineno, raw.decode("utf-8")))
         except UnicodeDecodeError:
-            raise ImportFileError(str(path), lineno, "the line is not valid UTF-8 text") from None
-    return parse_lines_full(iter(lines), str(path))
+            problems.append((lineno, "the line is not valid UTF-8 text"))
+    return parse_lines_full(iter(lines), str(path), problems)
 
 
 def import_records(

@@ -251,6 +251,7 @@ class SettingsDialog(QDialog):
             scoring={k: v for k, v in self.scoring_overrides().items() if isinstance(v, (int, float))},
             recent_dbs=list(self.settings.recent_dbs),
             theme=self.theme.currentData() or "system",
+            last_folder=self.settings.last_folder,
         )
 
 

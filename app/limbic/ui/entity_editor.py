@@ -199,6 +199,19 @@ class EntityEditor(QWidget):
     def is_dirty(self) -> bool:
         return self._dirty
 
+    def set_editable(self, editable: bool) -> None:
+        """A read-only file: the entity can be read and followed, nothing can be changed."""
+        self._editable = editable
+        self.name_edit.setReadOnly(not editable)
+        self.type_edit.setEnabled(editable)
+        self.obs_list.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
+            if editable else QAbstractItemView.EditTrigger.NoEditTriggers)
+        for widget in (self.obs_new, self.obs_add, self.obs_remove, self.rel_type, self.rel_target, self.rel_add,
+                       self.rel_remove):
+            widget.setEnabled(editable)
+        self.delete_button.setEnabled(editable and self.entity_id is not None)
+
     def set_completions(self, names: list[str], relation_types: list[str], entity_types: list[str]) -> None:
         """Refresh what the name, relation type and entity type fields can complete."""
         # Most saves change no name: skip rebuilding a list that can hold 100k names.
@@ -243,9 +256,9 @@ class EntityEditor(QWidget):
         self._load(EntityDraft.from_view(view))
         e = view.entity
         self.meta.setText(f"created {e.created_at} · updated {e.updated_at} UTC · id {e.id}")
-        self.delete_button.setEnabled(True)
+        self.delete_button.setEnabled(getattr(self, "_editable", True))
         self.status_badge.set_status(e.status)
-        self.status_badge.setEnabled(True)
+        self.status_badge.setEnabled(getattr(self, "_editable", True))
         self.history_panel.show_view(view)
 
     def new_entity(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -28,12 +29,31 @@ IMPORT_FILTER = (
 class FileMenuMixin:
     """Handlers of the File and Help menus; mixed into MainWindow, which provides engine, status and editor."""
 
+    def start_folder(self) -> Path:
+        """Where file dialogs start: the folder used last, else the open graph's."""
+        last = Path(self.settings.last_folder) if getattr(self.settings, "last_folder", None) else None
+        return last if last is not None and last.is_dir() else self.db_path.parent
+
+    def _remember_folder(self, path: str) -> None:
+        folder = str(Path(path).parent)
+        if getattr(self.settings, "last_folder", None) != folder:
+            self.settings.last_folder = folder
+            config.save_settings(self.settings)
+
     def _ask_open_path(self, title: str, file_filter: str) -> str:
         """A file to read; tests replace this method."""
-        return safe_files.open_file(self, title, str(Path.home()), file_filter)
+        path = safe_files.open_file(self, title, str(self.start_folder()), file_filter)
+        if path:
+            self._remember_folder(path)
+        return path
 
     def _ask_save_path(self, title: str, suggested: str, file_filter: str) -> str:
-        return safe_files.save_file(self, title, suggested, file_filter)
+        """A file to write (the filter's first extension is added when the name has none); tests replace this."""
+        match = re.search(r"\*\.(\w+)", file_filter)
+        path = safe_files.save_file(self, title, suggested, file_filter, default_suffix=match.group(1) if match else "")
+        if path:
+            self._remember_folder(path)
+        return path
 
     def on_import(self) -> None:
         path = self._ask_open_path("Import a file", IMPORT_FILTER)
@@ -45,7 +65,22 @@ class FileMenuMixin:
         and counts follow its commits."""
         name = Path(path).name
         self.engine.run("import", importers.import_any, path, what="importing", job=f"Importing {name}",
-                        on_done=lambda summary: self.status.say(f"Imported {name}: {summary.describe()}", 15_000))
+                        on_done=lambda summary: self.status.say(f"Imported {name}: {summary.describe()}", 15_000),
+                        on_failed=self.on_import_failed)
+
+    def on_import_failed(self, failure) -> None:
+        """Bad lines get a dialog listing each (it stays until dismissed); other failures a sentence."""
+        from limbic.engine.errors import ImportFileError
+
+        error = failure.error
+        if isinstance(error, ImportFileError) and error.line > 0:
+            from limbic.ui.import_report import ImportProblemsDialog
+
+            dialog = ImportProblemsDialog(error.path, error.problems, error.total, self)
+            dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            self.import_problems = dialog
+            self._import_report_shown = True  # the job's end shows no second box
+            dialog.show()
 
     def load_sample(self) -> None:
         """Import the bundled sample graph."""
@@ -56,11 +91,20 @@ class FileMenuMixin:
         self.import_path(str(path))
 
     def on_export(self) -> None:
-        suggested = str(Path.home() / f"{self.db_path.stem}.jsonl")
+        suggested = str(self.start_folder() / f"{self.db_path.stem}.jsonl")
         path = self._ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
-        if path:
-            self.engine.run("export", files.export_jsonl, path, what="exporting", job=f"Exporting to {Path(path).name}",
-                            on_done=lambda n: self.status.say(f"Exported {n} lines to {path}.", 15_000))
+        if not path:
+            return
+        if not Path(path).suffix:
+            path += ".jsonl"  # exported files get their extension
+        counts = dict(self.catalog.counts) if self.catalog else {}
+
+        def done(_lines: int) -> None:
+            what = f"{counts.get('entities', 0)} entities and {counts.get('relations', 0)} relations" if counts else "the graph"
+            self.status.say(f"Exported {what} to {path}.", 15_000)
+
+        self.engine.run("export", files.export_jsonl, path, what="exporting", job=f"Exporting to {Path(path).name}",
+                        on_done=done)
 
     def on_backup(self) -> None:
         self.engine.run("backup", files.backup_now, what="backing up", job="Backing up",
@@ -103,9 +147,10 @@ class FileMenuMixin:
     def switch_database(self, path: str) -> None:
         """Open another graph file in this window."""
         def switch() -> None:
+            # History and undo are cleared once the new file opens: a file that fails leaves them as they were.
+            self._reopen_after_failure = self.editor.entity_id
+            self._new_graph_note = config.new_graph_note(Path(path))
             self.editor.clear()
-            self.history.clear()
-            self._update_history_actions()
             self.model.clear()
             self.engine.sig_open.emit(path)
         self._guard(switch)
@@ -116,8 +161,10 @@ class FileMenuMixin:
         config.save_settings(self.settings)
 
     def on_new_database(self) -> None:
-        path = self._ask_save_path("New database", str(config.data_dir() / "new.db"), "Limbic database (*.db)")
+        path = self._ask_save_path("New database", str(self.start_folder() / "new.db"), "Limbic database (*.db)")
         if path:
+            if not Path(path).suffix:
+                path += ".db"
             if Path(path).exists():
                 self.status.say(f"{path} already exists; use File → Open database to open it.")
                 return

@@ -80,6 +80,10 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self._committed_request = 0  # the result list whose co-occurrence was recorded
         self.open_error = ""  # why the file could not be opened, while that is so
         self._entity_ticket = 0  # the load whose entity the editor shows
+        self._import_report_shown = False
+        self.readonly = False
+        self._new_graph_note = config.new_graph_note(self.db_path)  # said once the file opens
+        self._reopen_after_failure: int | None = None  # the entity to show again if another file fails to open
 
         self.engine = Engine(self)
         self._build_ui()
@@ -282,7 +286,28 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
 
     def on_dirty_changed(self, dirty: bool) -> None:
         self.setWindowModified(dirty)
-        self.setWindowTitle(f"Limbic — {self.db_path.name}[*]")
+        self.setWindowTitle(self._title())
+
+    def _title(self) -> str:
+        return f"Limbic — {self.db_path.name}{' (read-only)' if self.readonly else ''}[*]"
+
+    def _enable_editing(self, enabled: bool) -> None:
+        """A read-only file: every action that would write is off from the start, and says why."""
+        why = "" if enabled else " (the file is read-only)"
+        for action in (self.new_action, self.save_action, self.delete_action, self.import_action, self.sample_action,
+                       self.restore_backup_action, self.pin_action, self.merge_action, self.rename_type_action,
+                       self.backup_action):
+            action.setEnabled(enabled)
+            base = action.toolTip().split(" (the file is read-only)")[0]
+            action.setToolTip(base + why)
+        self.sample_button.setEnabled(enabled)
+        self.import_button.setEnabled(enabled)
+        self.editor.set_editable(enabled)
+        if enabled:
+            self._update_undo_actions()
+        else:
+            self.undo_action.setEnabled(False)
+            self.redo_action.setEnabled(False)
 
     # -- search -----------------------------------------------------------------------------
 
@@ -502,10 +527,19 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
     @Slot(object)
     def on_opened(self, catalog: Catalog) -> None:
         self.open_error = ""
+        self._reopen_after_failure = None
+        if Path(catalog.path) != self.db_path:  # another file: history and undo speak of the old one
+            self.history.clear()
+            self._update_history_actions()
+            self.undo_history.clear()
+            self._update_undo_actions()
         self.db_path = Path(catalog.path)
         self._remember_db(str(self.db_path))  # only files that opened join Open recent
-        readonly = " (read-only)" if catalog.readonly_note else ""
-        self.setWindowTitle(f"Limbic — {self.db_path.name}{readonly}[*]")
+        self.readonly = bool(catalog.readonly_note)
+        self.setWindowTitle(self._title())
+        self._enable_editing(not self.readonly)
+        if self._new_graph_note:
+            self.status.say(self._new_graph_note, 20_000)
         self.on_catalog(catalog)
         self.status.set_readonly(catalog.readonly_note)
         if catalog.readonly_note:
@@ -515,6 +549,17 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
 
     @Slot(str)
     def on_open_failed(self, message: str) -> None:
+        if self.catalog is not None:
+            # The engine keeps the graph that was open: so does the window (title, counts, search, editing).
+            self.error_shown.emit(message)
+            self.status.say(f"{message} {self.db_path.name} is still open.", 15_000)
+            self._show_error("The database cannot be opened", f"{message}\n\n{self.db_path.name} stays open.")
+            self.rerun_search()
+            reopen, self._reopen_after_failure = self._reopen_after_failure, None
+            if reopen is not None:
+                self._navigating = True
+                self.load_entity(reopen)
+            return
         self.open_error = message
         self.catalog = None
         self.model.clear()
@@ -567,14 +612,16 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
     @Slot(str)
     def on_model_loading(self, what: str) -> None:
         self.status.set_model("Model: loading…", f"Loading {what}")
-        if not self.open_error:  # an error about the file stays in view
+        if not self.open_error and not self._new_graph_note:  # an error about the file stays in view
             self.status.say(f"Loading {what}; full-text search works meanwhile.", 0)
 
     @Slot(str)
     def on_model_ready(self, name: str) -> None:
         self.model_name = name
         self.status.set_model(f"Model: {name}", "Semantic search is on")
-        if not self.open_error:
+        if self._new_graph_note:
+            self._new_graph_note = ""  # said once; it stays in view until now
+        elif not self.open_error:
             self.status.say(f"Model {name} ready.", 3000)
         self.rerun_search()
 
@@ -640,7 +687,9 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
                 self.status.say(message, 15_000)
             if failed:
                 self.error_shown.emit(message)
-                self._show_error(f"Problem while {_JOB_WORDS.get(kind, kind)}", message)
+                if not self._import_report_shown:  # the bad lines have their own dialog
+                    self._show_error(f"Problem while {_JOB_WORDS.get(kind, kind)}", message)
+            self._import_report_shown = False
             self.rerun_search()
         self.job_ended.emit(kind, finished)
 

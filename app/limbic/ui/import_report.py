@@ -1,0 +1,63 @@
+"""The dialog that lists an import's bad lines: it stays until the person dismisses it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class ImportProblemsDialog(QDialog):
+    """Every bad line (the first 100) with its number and reason; nothing was imported."""
+
+    def __init__(self, path: str, problems: list[tuple[int, str]], total: int, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("importProblems")
+        self.setWindowTitle("Nothing was imported")
+        self.setModal(False)
+        self.problems = problems
+        shown = f"the first {len(problems)} are listed" if total > len(problems) else "all are listed"
+        lines = "1 line" if total == 1 else f"{total} lines"
+        summary = QLabel(f"{Path(path).name} was not imported: {lines} cannot be read ({shown}). "
+                         "Fix them and import the file again; the graph was left as it was.", self)
+        summary.setWordWrap(True)
+        self.table = QTableWidget(len(problems), 2, self, objectName="problemsTable")
+        self.table.setHorizontalHeaderLabels(["Line", "Why it cannot be imported"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for row, (line, reason) in enumerate(problems):
+            number = QTableWidgetItem(str(line))
+            number.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(row, 0, number)
+            self.table.setItem(row, 1, QTableWidgetItem(reason))
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        copy = buttons.addButton("Copy list", QDialogButtonBox.ButtonRole.ActionRole)
+        copy.clicked.connect(self.on_copy)
+        buttons.rejected.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(summary)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+        self.resize(640, 400)
+
+    def text(self) -> str:
+        return "\n".join(f"line {line}: {reason}" for line, reason in self.problems)
+
+    def on_copy(self) -> None:
+        QApplication.clipboard().setText(self.text())
