@@ -211,6 +211,7 @@ class EntityEditor(QWidget):
                        self.rel_remove):
             widget.setEnabled(editable)
         self.delete_button.setEnabled(editable and self.entity_id is not None)
+        self.status_badge.setEnabled(editable and self.entity_id is not None)
 
     def set_completions(self, names: list[str], relation_types: list[str], entity_types: list[str]) -> None:
         """Refresh what the name, relation type and entity type fields can complete."""

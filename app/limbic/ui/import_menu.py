@@ -22,7 +22,10 @@ class ImportMenuMixin:
 
     def _ask_folder(self, title: str) -> str:
         """A folder to read or write; tests replace this method."""
-        return safe_files.existing_folder(self, title, str(Path.home()))
+        path = safe_files.existing_folder(self, title, str(self.start_folder()))  # the last folder used
+        if path:
+            self._remember_folder(path + "/")
+        return path
 
     def on_import_folder(self) -> None:
         path = self._ask_folder("Import a folder of Markdown notes (an Obsidian vault) or of CSV files")

@@ -295,6 +295,7 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         """A read-only file: every action that would write is off from the start, and says why."""
         why = "" if enabled else " (the file is read-only)"
         for action in (self.new_action, self.save_action, self.delete_action, self.import_action, self.sample_action,
+                       self.import_folder_action,
                        self.restore_backup_action, self.pin_action, self.merge_action, self.rename_type_action,
                        self.backup_action):
             action.setEnabled(enabled)
