@@ -61,3 +61,28 @@ def test_search_open_and_counts_during_an_import(qtbot, sample_window, tmp_path)
     qtbot.wait(500)
     assert not saved and w.editor.is_dirty()
     assert search(qtbot, w, "HAR-2291 renamed")[0].name == "HAR-2291"  # the old name: nothing was saved
+
+
+def test_a_save_during_the_background_embedding_lands_between_two_batches(qtbot, tmp_path):
+    from limbic.engine.db import Database
+    from limbic.engine.graph import Graph
+    from tests.ui.conftest import make_window, open_entity
+
+    path = tmp_path / "backlog.db"
+    g = Graph(Database(path))  # written without a model: every entity waits for its vector
+    for i in range(200):
+        g.upsert_entity(f"Waiting note {i}", "Note", [f"observation {i}"])
+    g.db.close()
+    w = make_window(qtbot, path, wait_model=False)
+    w.engine.worker.hooks.progress_delay = 1.0  # each batch of 64 waits a second after it is written
+    ended: list = []
+    w.job_ended.connect(lambda kind, ok: ended.append((kind, ok)))
+    qtbot.waitUntil(lambda: w.status.progress.isVisible(), timeout=120_000)
+    ed = open_entity(qtbot, w, "Waiting note 150")
+    qtbot.keyClicks(ed.obs_new, "saved while embedding")
+    ed.obs_add.click()
+    with qtbot.waitSignal(w.entity_saved, timeout=10_000):
+        w.save_action.trigger()
+    assert not ended  # the save did not wait for the whole backlog
+    qtbot.waitUntil(lambda: bool(ended), timeout=120_000)
+    assert ended == [("embed", True)]

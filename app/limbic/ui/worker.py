@@ -163,6 +163,7 @@ class EngineWorker(QObject):
         self._data_version: int | None = None
         self._cursor = changes.Cursor()
         self._timer: QTimer | None = None
+        self._embedding: dict | None = None  # the background embedding under way: done, total, graph
 
     # -- called from the UI thread directly (thread-safe) ---------------------------------
 
@@ -270,8 +271,61 @@ class EngineWorker(QObject):
             self._fail("preparing the vectors", exc)
             return
         if pending:
-            self._run_job("embed", f"Embedding {pending} entities", lambda p, c: self.graph.embed_pending(
-                progress=lambda d, t: p("embed", d, t), cancelled=c))
+            self._start_embedding(pending)
+
+    # -- embedding in the background, one batch per turn ------------------------------------
+
+    def _start_embedding(self, total: int) -> None:
+        """Embed what waits one batch at a time: an edit asked for meanwhile runs between two batches."""
+        if self._embedding is not None:
+            self._embedding["total"] = max(self._embedding["total"], self._embedding["done"] + total)
+            return
+        self._embedding = {"done": 0, "total": total, "graph": self.graph}
+        self._embed_throttle = Throttle(self.progress.emit)
+        self.job_started.emit(f"Embedding {total} entities")
+        self._embed_throttle("embed", 0, total)
+        if self.hooks.progress_delay:
+            time.sleep(self.hooks.progress_delay)
+        QTimer.singleShot(0, self._embed_step)
+
+    @Slot()
+    def _embed_step(self) -> None:
+        state = self._embedding
+        if state is None:
+            return
+        graph = self.graph
+        if graph is None or self.closing or graph is not state["graph"] or graph.embedder is None:
+            self._embedding = None  # another file or the end: the next open starts again
+            self.job_cancelled.emit("embed", "")
+            return
+        if self._cancel.is_set():
+            self._cancel.clear()
+            self._embedding = None
+            self.job_cancelled.emit("embed", "Embedding was cancelled; it resumes next time.")
+            return
+        from limbic.engine import index
+
+        try:
+            ids = index.pending_ids(graph.db, index.EMBED_BATCH)
+            if ids:
+                with service.collect(graph.db) as done:
+                    state["done"] += graph.embed_pending(only=ids)
+                if not done.empty:
+                    self._announce(done)
+        except Exception as exc:
+            self._embedding = None
+            self._fail("embedding", exc)
+            self.job_cancelled.emit("embed", "")
+            return
+        if not ids or state["done"] >= state["total"] and not graph.pending_embeddings():
+            self._embedding = None
+            self._embed_throttle("embed", state["total"], state["total"])
+            self.job_finished.emit("embed", "")
+            return
+        self._embed_throttle("embed", min(state["done"], state["total"]), state["total"])
+        if self.hooks.progress_delay:
+            time.sleep(self.hooks.progress_delay)
+        QTimer.singleShot(0, self._embed_step)
 
     @Slot(object)
     def set_params(self, params: ScoringParams) -> None:
@@ -455,27 +509,18 @@ class Engine(QObject):
         self.reader = Reader(self.keyed, w, self)
         w.opened.connect(self._on_opened)
         w.model_ready.connect(self.reader.sig_model)
-        self._worker_job = False  # a job the worker started itself (embedding after an open)
-        w.job_started.connect(self._on_job_started)
-        w.job_finished.connect(self._on_worker_job_ended)
-        w.job_cancelled.connect(self._on_worker_job_ended)
         self.reader.worker.op_done.connect(self._on_op_done)
         self.reader.worker.op_failed.connect(self._on_op_failed)
         self.thread.start()
 
     @property
     def busy_job(self) -> bool:
-        """A long job runs now (an import, an export, a backup, an embedding)."""
-        return self._worker_job or any(is_job for _, _, _, is_job in self._callbacks.values())
+        """A long job the person started runs now (an import, an export, a backup, a restore).
 
-    @Slot(str)
-    def _on_job_started(self, title: str) -> None:
-        if not any(is_job for _, _, _, is_job in self._callbacks.values()):
-            self._worker_job = True
-
-    @Slot(str, str)
-    def _on_worker_job_ended(self, kind: str, message: str) -> None:
-        self._worker_job = False
+        The embedding the engine starts by itself (after an open or another program's commit) does
+        not count: edits wait for it, batch by batch, instead of being refused.
+        """
+        return any(is_job for _, _, _, is_job in self._callbacks.values())
 
     def run(
         self,
