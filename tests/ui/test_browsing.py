@@ -87,3 +87,16 @@ def test_rename_type_from_the_menu(qtbot, sample_window):
         w.rename_type_action.trigger()
     qtbot.waitUntil(lambda: "Human" in w.catalog.entity_types and "Person" not in w.catalog.entity_types, timeout=10_000)
     assert w.undo_action.text().replace("&", "") == "Undo type rename of “Person” to “Human”"
+
+
+def test_the_highlighted_result_follows_the_open_entity(qtbot, sample_window):
+    w = sample_window
+    results = search(qtbot, w, "Harbor")
+    assert len(results) >= 3 and w.results.currentIndex().row() == 0
+    open_entity(qtbot, w, results[2].entity_id)  # as when a relation is followed
+    assert w.results.currentIndex().row() == 2
+    open_entity(qtbot, w, results[1].entity_id)
+    assert w.results.currentIndex().row() == 1
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.back_action.trigger()
+    assert w.results.currentIndex().row() == 2

@@ -41,6 +41,7 @@ def _completer(model: QStringListModel, parent: QWidget) -> QCompleter:
     comp.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
     comp.setFilterMode(Qt.MatchFlag.MatchContains)
     comp.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
+    comp.popup().setMinimumWidth(320)  # long names stay readable even beside a narrow field
     return comp
 
 
@@ -114,6 +115,9 @@ class EntityEditor(QWidget):
 
         self.out_list = QListWidget(form, objectName="outgoing", toolTip="Enter or double-click to open the target")
         self.in_list = QListWidget(form, objectName="incoming", toolTip="Enter or double-click to open the source")
+        for rel_list in (self.out_list, self.in_list):
+            rel_list.setWordWrap(True)  # long relation names wrap instead of being cut
+            rel_list.setTextElideMode(Qt.TextElideMode.ElideNone)
         # Lists show at least two rows; the window stays usable down to a small laptop's height.
         for lst in (self.obs_list, self.out_list, self.in_list):
             lst.setMinimumHeight(44)
@@ -308,6 +312,7 @@ class EntityEditor(QWidget):
 
     def _add_rel_item(self, widget: QListWidget, key: tuple[str, str], label: str) -> None:
         item = QListWidgetItem(label)
+        item.setToolTip(label)
         item.setData(REL_ROLE, key)
         widget.addItem(item)
 

@@ -14,6 +14,8 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
+    QSpacerItem,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -411,7 +413,16 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self._navigating = False
         self._update_history_actions()
         self._update_pin_action()
+        self._select_result(entity_id)
         self.entity_shown.emit(entity_id)
+
+    def _select_result(self, entity_id: int) -> None:
+        """The highlighted result follows the open entity (after a relation was followed, Back, a save...)."""
+        for row in range(self.model.rowCount()):
+            if self.model.result(row).entity_id == entity_id:
+                if self.results.currentIndex().row() != row:
+                    self.results.setCurrentIndex(self.model.index(row, 0))
+                return
 
     def on_entity_missing(self, failure: Failure) -> None:
         self._navigating = False
@@ -644,6 +655,11 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         """A non-blocking message box: the worker and the window go on meanwhile."""
         box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
         box.setObjectName("errorBox")
+        # Wide enough for its title in the window frame (a message box sizes itself to its text only).
+        grid = box.layout()
+        width = box.fontMetrics().horizontalAdvance(title) + 160
+        grid.addItem(QSpacerItem(width, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Expanding),
+                     grid.rowCount(), 0, 1, grid.columnCount())
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 

@@ -140,8 +140,9 @@ class ResultModel(QAbstractListModel):
             ranks.append(f"text rank {r.fts_rank}")
         return (
             f"<b>{html.escape(r.name)}</b> ({html.escape(r.entity_type)})<br>"
-            f"limbic score {r.limbic_score:.3f} = base {r.base_relevance:.3f} × salience × time × co-occurrence<br>"
-            f"importance {r.importance:.3f} · temporal {r.temporal:.3f} · co-occurrence {r.cooc_boost:.3f}<br>"
+            f"score {r.limbic_score:.3f} from its four factors, the bars below it:<br>"
+            + " · ".join(f"{label} ({FACTOR_WORDS[label]}) {value:.3f}" for label, value in
+                         zip(FACTOR_WORDS, (r.base_relevance, r.importance, r.temporal, r.cooc_boost))) + "<br>"
             f"cosine distance {dist} · RRF {r.rrf_score:.4f} · {', '.join(ranks) or 'exact name'}"
             + ("<br>exact name match" if r.exact else "")
         )
@@ -176,11 +177,13 @@ _GETTERS = {
     int(Roles.Result): lambda m, r, row: r,
 }
 
+# One word per factor, the same in the bars and in the tooltip.
+FACTOR_WORDS = {"rel": "base relevance", "imp": "importance", "time": "recency", "co": "co-occurrence"}
 BARS = (
-    ("rel", Roles.BaseRelevance, 1.0, "Base relevance"),
-    ("imp", Roles.Importance, IMPORTANCE_SCALE, "Importance (use, degree, consolidation)"),
-    ("time", Roles.Temporal, 1.0, "Temporal factor"),
-    ("co", Roles.Cooc, None, "Co-occurrence boost"),
+    ("rel", Roles.BaseRelevance, 1.0, "rel: base relevance (how well it matches)"),
+    ("imp", Roles.Importance, IMPORTANCE_SCALE, "imp: importance (use, relations, use on several days)"),
+    ("time", Roles.Temporal, 1.0, "time: recency (how lately it was used)"),
+    ("co", Roles.Cooc, None, "co: co-occurrence (found together with the other hits)"),
 )
 PAD = 8
 BAR_W = 38
