@@ -92,3 +92,32 @@ def test_dialogs_start_in_the_graphs_folder_and_exports_get_their_extension(qtbo
     assert (tmp_path / "exports" / "mine.jsonl").is_file()
     assert w.status.last_message.startswith("Exported 50 entities and")
     assert w.start_folder() == tmp_path / "exports"  # the next dialog starts where this one ended
+
+
+def test_a_damaged_file_is_refused_when_the_window_opens_it(qtbot, tmp_path):
+    from limbic.ui.main_window import MainWindow
+    from tests.ui.conftest import _OPEN_WINDOWS
+
+    path = tmp_path / "damaged.db"
+    g = Graph(Database(path))
+    with g.write():
+        for i in range(600):
+            g.upsert_entity(f"Entity {i}", "Note", [f"observation number {i} " * 5])
+    g.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    g.db.close()
+    data = bytearray(path.read_bytes())
+    for offset in range(len(data) // 2, len(data) // 2 + 3 * 4096, 97):  # scribble over three pages
+        data[offset] = (data[offset] + 101) % 256
+    path.write_bytes(bytes(data))
+    before = path.read_bytes()
+    w = MainWindow(path)
+    qtbot.addWidget(w)
+    _OPEN_WINDOWS.append(w)
+    w.show()
+    with qtbot.waitSignal(w.error_shown, timeout=60_000) as shown:
+        w.start()
+    assert "damaged" in shown.args[0] and "Traceback" not in shown.args[0]
+    assert w.catalog is None
+    w.close()
+    qtbot.waitUntil(lambda: not w.engine.thread.isRunning(), timeout=30_000)
+    assert path.read_bytes() == before  # nothing was written into it

@@ -24,7 +24,7 @@ from limbic import service
 from limbic.engine import changes
 from limbic.engine.changes import ChangeSet
 from limbic.engine.db import Database
-from limbic.engine.errors import Cancelled, LimbicError
+from limbic.engine.errors import Cancelled, DatabaseError, LimbicError
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import ScoringParams
 from limbic.engine.search import search
@@ -227,6 +227,7 @@ class EngineWorker(QObject):
         try:
             db = Database(Path(path))
             try:
+                _refuse_damaged(db)
                 graph = Graph(db)
                 db.origin = changes.ORIGIN_APP
                 cursor = changes.start_cursor(db)
@@ -456,6 +457,17 @@ class EngineWorker(QObject):
     def embed_pending(self) -> None:
         if self.graph is not None and self.graph.embedder is not None:
             self._attach_and_embed()
+
+
+def _refuse_damaged(db: Database) -> None:
+    """A damaged file is refused when it opens, before embedding or anything else writes into it."""
+    from limbic.engine.check import damage
+
+    found = damage(db)
+    if found:
+        logger.error("%s is damaged: %s", db.path, found)
+        raise DatabaseError(f"{db.path} is damaged and was not opened (SQLite reports: {found[:120]}); "
+                            "`limbic check --repair` can rebuild what is derived, or restore a backup.")
 
 
 def _sentence(what: str, exc: BaseException) -> str:
