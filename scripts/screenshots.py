@@ -106,6 +106,7 @@ def shoot(scheme: str, out: Path) -> int:
         window.grab().save(str(path))
         print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
         state[stem] = True
+    shoot_new_states(app, window, scheme, out)
     shoot_graph(app, window, out, scheme)
     window.close()
     shutil.rmtree(home, ignore_errors=True)
@@ -146,6 +147,59 @@ def shoot_graph(app, window, out: Path, scheme: str) -> None:
         path = out / f"{stem}-{scheme}.png"
         window.grab().save(str(path))
         print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def _save(widget, out: Path, name: str) -> None:
+    path = out / name
+    widget.grab().save(str(path))
+    print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def shoot_new_states(app, window, scheme: str, out: Path) -> None:
+    """The empty-query view, the browser, the merge dialog and the settings."""
+    from limbic.service import organise
+    from limbic.ui.app import _wait
+    from limbic.ui.dialogs import SettingsDialog
+    from limbic.ui.organise_menu import MergeDialog
+
+    for name in ("Tide Clock", "Chess", "Harbor API"):
+        loaded: list[int] = []
+        window.entity_shown.connect(loaded.append)
+        window.open_entity(name, record=True)
+        _wait(app, lambda: bool(loaded), 30_000)
+        window.entity_shown.disconnect(loaded.append)
+    pinned: list[bool] = []
+    window.engine.run("pin", organise.set_pinned, window.editor.entity_id, True, on_done=pinned.append)
+    _wait(app, lambda: bool(pinned), 30_000)
+    window.search_bar.edit.clear()
+    window.search_bar.on_debounced()
+    _wait(app, lambda: window.left.currentWidget() is window.home and window.home.count() > 3, 30_000)
+    window.search_bar.edit.setFocus()
+    _wait(app, lambda: False, 400)
+    _save(window, out, f"home-{scheme}.png")
+
+    window.on_browse()
+    browser = window.browser
+    _wait(app, lambda: browser.table.rowCount() > 0, 30_000)
+    person = next((i for i in range(browser.types.count()) if browser.types.item(i).text().startswith("Project")), 0)
+    browser.types.setCurrentRow(person)
+    browser.sort.setCurrentIndex(2)
+    _wait(app, lambda: False, 800)
+    _save(browser, out, f"browser-{scheme}.png")
+    browser.close()
+
+    merge = MergeDialog(window.editor.name_edit.text(), window.editor.names_model, window)
+    merge.target.setText("Harbor Gateway")
+    merge.show()
+    _wait(app, lambda: False, 400)
+    _save(merge, out, f"merge-{scheme}.png")
+    merge.close()
+
+    settings = SettingsDialog(window.settings, str(window.db_path), window)
+    settings.show()
+    _wait(app, lambda: False, 400)
+    _save(settings, out, f"settings-{scheme}.png")
+    settings.close()
 
 
 if __name__ == "__main__":
