@@ -75,8 +75,9 @@ class EntityBrowser(QDialog):
         split.addWidget(self.types)
         split.addWidget(right)
         split.setStretchFactor(1, 3)
+        split.setSizes([220, 580])
         layout = QVBoxLayout(self)
-        layout.addWidget(split)
+        layout.addWidget(split, 1)
         layout.addWidget(QLabel("Up/Down pick a type · Tab to the list · Enter opens · Alt+1/2/3 sort · Esc closes", self))
         self.resize(820, 520)
 

@@ -32,8 +32,10 @@ class HomeList(QListWidget):
             if not items:
                 continue
             header = QListWidgetItem(title, self)
-            header.setFlags(Qt.ItemFlag.NoItemFlags)
+            header.setFlags(Qt.ItemFlag.ItemIsEnabled)  # readable, but never selected
             header.setFont(bold)
+            if self.count() > 1:
+                header.setSizeHint(header.sizeHint().expandedTo(self._header_size()))
             for item in items:
                 row = QListWidgetItem(f"   {item.name}  ·  {item.entity_type}", self)
                 row.setData(ID_ROLE, item.entity_id)
@@ -42,6 +44,12 @@ class HomeList(QListWidget):
             QListWidgetItem("Type to search; entities you open, change or pin will be listed here.", self).setFlags(
                 Qt.ItemFlag.NoItemFlags)
         self.step_selection(0)
+
+    def _header_size(self):
+        """A title row a little taller than an entity row: the sections stand apart."""
+        from PySide6.QtCore import QSize
+
+        return QSize(0, self.fontMetrics().height() + 12)
 
     def entity_ids(self) -> list[int]:
         return [self.item(i).data(ID_ROLE) for i in range(self.count()) if self.item(i).data(ID_ROLE) is not None]
