@@ -170,7 +170,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         # Answer with what is embedded now; the backlog is embedded on demand (``limbic embed``).
         waiting = opened.graph.pending_embeddings() if opened.graph.embedder else 0
         if waiting:
-            print(f"limbic: {waiting} entities wait for embedding and are found by their words only "
+            # A note, not an error: it never starts with "limbic:", which marks the one sentence of a failure.
+            print(f"Note: {waiting} entities wait for embedding and are found by their words only "
                   "(run `limbic embed`).", file=sys.stderr)
         params = ScoringParams.from_overrides(config.load_settings().scoring)
         response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params,

@@ -310,7 +310,7 @@ def test_a_disk_filling_after_the_graph_part_of_an_import_says_what_was_saved(tm
 
         index.embed_pending(self.db, self.embedder, batch_size=8, cancelled=lambda: index.pending_count(self.db) <= 14)
 
-    def fails(self, progress=None, cancelled=None):
+    def fails(self, progress=None, cancelled=None, only=None):
         try:
             embed_then_fill(self)
         except LimbicError:

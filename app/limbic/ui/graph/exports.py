@@ -82,7 +82,7 @@ class GraphExportsMixin:
         return image
 
     def _write_picture(self, path: str, data: bytes) -> None:
-        self.engine.run("graph-export", graph_export.export_bytes, path, data,
+        self.engine.run(f"graph-export:{path}", graph_export.export_bytes, path, data,  # one key per file: none drops another
                         on_done=lambda _n: self._done(f"Saved the picture to {path}."),
                         on_failed=self._on_failed, what="saving the picture")
 
