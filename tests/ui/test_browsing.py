@@ -100,3 +100,20 @@ def test_the_highlighted_result_follows_the_open_entity(qtbot, sample_window):
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
         w.back_action.trigger()
     assert w.results.currentIndex().row() == 2
+
+
+def test_at_the_minimum_size_the_results_keep_the_badge_and_score_in_view(qtbot, sample_window):
+    from limbic.ui.results import bar_layout
+
+    w = sample_window
+    search(qtbot, w, "Harbor")
+    w.resize(w.minimumSizeHint())
+    qtbot.wait(200)
+    view = w.results
+    assert view.horizontalScrollBar().maximum() == 0  # nothing to scroll sideways to
+    rect = view.visualRect(w.model.index(0, 0))
+    assert rect.right() <= view.viewport().width()  # the row, its badge and its score, fit the list
+    fm = view.fontMetrics()
+    score_w = fm.horizontalAdvance("score 0.924")
+    labelled, bar_w = bar_layout(view.viewport().width() - 16, fm, score_w)
+    assert labelled or 4 * (bar_w + 4) + score_w <= view.viewport().width() - 16

@@ -108,6 +108,8 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self.results.setAccessibleName("Results")
         self.results.setToolTip("")
         self.results.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
+        # Rows are as wide as the list: the branch badge and the score never scroll out of view.
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
         self.empty_hint = QWidget(self)
         hint_layout = QVBoxLayout(self.empty_hint)

@@ -207,6 +207,18 @@ _RESULT, _SNIPPET, _TERMS = int(Roles.Result), int(Roles.Snippet), int(Roles.Ter
 DOC_CACHE_SIZE = 256
 
 
+MIN_ROW_WIDTH = 120
+NARROW_ROW = 240  # below this width the row uses short forms
+
+
+def bar_layout(width: int, fm: QFontMetrics, score_w: int) -> tuple[bool, int]:
+    """(labels shown, width of each bar) so that four bars and the score fit in ``width``."""
+    labelled = sum(fm.horizontalAdvance(label) + 3 + BAR_W + 8 for label, *_ in BARS)
+    if labelled + score_w <= width:
+        return True, BAR_W
+    return False, max(6, min(BAR_W, (width - score_w - 4 * 4 - 8) // 4))
+
+
 def numbers_text(r: SearchResult, fits) -> str:
     """The distance, RRF and limbic score, in the longest form that ``fits`` the row."""
     dist = "—" if r.distance is None else f"{r.distance:.2f}"
@@ -240,7 +252,9 @@ class ResultDelegate(QStyledItemDelegate):
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
         _bold, _small, fm_b, fm_s, fm = self._fonts(option.font)
-        return QSize(320, fm_b.height() + 2 * fm.height() + fm_s.height() + 3 * PAD)
+        # Narrow on purpose: rows take the list's width (never wider, so nothing scrolls sideways)
+        # and the bars shrink to keep the score in view.
+        return QSize(MIN_ROW_WIDTH, fm_b.height() + 2 * fm.height() + fm_s.height() + 3 * PAD)
 
     def _document(self, text: str, terms: list[str], width: int, font: QFont, color: QColor, mark: QColor) -> QTextDocument:
         key = (text, tuple(terms), width, font.key(), color.rgba(), mark.rgba())
@@ -298,6 +312,8 @@ class ResultDelegate(QStyledItemDelegate):
 
         # Line 1: name, type, branch chip on the right.
         branch = BRANCH_LABELS.get(r.branch, r.branch)
+        if width < NARROW_ROW and r.branch == "both":
+            branch = "both"  # a narrow list keeps room for the name
         chip_w = fm_s.horizontalAdvance(branch) + 12
         chip = QRect(rect.right() - chip_w, top + (fm_b.height() - fm_s.height()) // 2 - 1, chip_w, fm_s.height() + 2)
         painter.setPen(_NO_PEN)
@@ -310,15 +326,20 @@ class ResultDelegate(QStyledItemDelegate):
         painter.setFont(small)
         painter.setPen(accent)
         painter.drawText(chip, _ALIGN_C, branch)
-        type_w = fm_s.horizontalAdvance(r.entity_type) + 8
-        name_w = max(20, width - chip_w - type_w - 16)
+        # The name comes first; the type takes what is left (shortened, or left out in a narrow list).
+        avail = width - chip_w - 8
+        type_full = fm_s.horizontalAdvance(r.entity_type) + 8
+        name_w = max(20, min(fm_b.horizontalAdvance(r.name), max(int(avail * 0.65), avail - type_full)))
         painter.setFont(bold)
         painter.setPen(text_color)
         name = fm_b.elidedText(r.name, _ELIDE_R, name_w)
         painter.drawText(QRect(left, top, name_w, fm_b.height()), _ALIGN_V, name)
-        painter.setFont(small)
-        painter.setPen(muted)
-        painter.drawText(QRect(left + fm_b.horizontalAdvance(name) + 8, top, type_w, fm_b.height()), _ALIGN_V, r.entity_type)
+        type_w = avail - fm_b.horizontalAdvance(name) - 8
+        if type_w >= 30:
+            painter.setFont(small)
+            painter.setPen(muted)
+            painter.drawText(QRect(left + fm_b.horizontalAdvance(name) + 8, top, type_w, fm_b.height()), _ALIGN_V,
+                             fm_s.elidedText(r.entity_type, _ELIDE_R, type_w))
         y = top + fm_b.height() + PAD // 2
 
         # Lines 2-3: the best observation, matched terms highlighted (rich text, two lines at most).
@@ -336,17 +357,19 @@ class ResultDelegate(QStyledItemDelegate):
         track = QColor(muted)
         track.setAlphaF(0.2)
         values = (r.base_relevance, r.importance, r.temporal, r.cooc_boost)
+        labelled, bar_w = bar_layout(width, fm_s, fm_b.horizontalAdvance(f"score {r.limbic_score:.3f}"))
         for (label, _role, scale, _tip), value in zip(BARS, values):
             frac = value / (1.0 + value) if scale is None else value / scale
             frac = min(1.0, max(0.0, frac))
-            lw = fm_s.horizontalAdvance(label) + 3
-            painter.setPen(muted)
-            painter.drawText(QRect(x, y, lw, fm_s.height()), _ALIGN_V, label)
+            lw = fm_s.horizontalAdvance(label) + 3 if labelled else 0
+            if labelled:
+                painter.setPen(muted)
+                painter.drawText(QRect(x, y, lw, fm_s.height()), _ALIGN_V, label)
             bar_x, bar_y = x + lw, y + (fm_s.height() - BAR_H) // 2
             # Square bars: plain fills cost a fraction of antialiased rounded shapes.
-            painter.fillRect(bar_x, bar_y, BAR_W, BAR_H, track)
-            painter.fillRect(bar_x, bar_y, max(1, int(BAR_W * frac)), BAR_H, accent)
-            x = bar_x + BAR_W + 8
+            painter.fillRect(bar_x, bar_y, bar_w, BAR_H, track)
+            painter.fillRect(bar_x, bar_y, max(1, int(bar_w * frac)), BAR_H, accent)
+            x = bar_x + bar_w + (8 if labelled else 4)
         painter.setPen(muted)
         avail = rect.right() - x
         numbers = numbers_text(r, lambda text: fm_s.horizontalAdvance(text) <= avail)
