@@ -48,6 +48,7 @@ class StatusPanel(QStatusBar):
         """Show one plain sentence."""
         self.last_message = text
         self.showMessage(text, timeout)
+        self.setToolTip(text)  # the whole sentence, when the counts beside it leave too little room
         logger.info("status: %s", text)
 
     def set_model(self, text: str, tooltip: str = "") -> None:
