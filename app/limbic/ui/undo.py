@@ -90,6 +90,7 @@ class UndoMixin:
         self.redo_action.setText(f"Re&do {h.redo_label}" if h.redo_label else "Re&do")
         self.redo_action.setEnabled(bool(h.redo_steps) and not self._undo_busy)
         self.status.offer_undo(bool(h.undo_steps))
+        self.status.undo_button.setToolTip(f"Undo the {h.undo_label} (Ctrl+Z)" if h.undo_label else "")
 
     def on_undo(self) -> None:
         self._step(self.undo_history.undo_steps, self.undo_history.redo_steps, steps.undo_step, "Undone")
