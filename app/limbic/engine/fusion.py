@@ -85,9 +85,15 @@ def adaptive_base_relevance(
         # same thing: "not among my best". So the order of the top does not depend on the depth asked.
         cut = text_ranked[:STATS_DEPTH][-1]
         raw = {i: max(-c.bm25, cut) for i, c in enumerate(candidates) if c.bm25 is not None and c.fts_rank is not None}
-        text = _standardise(raw, text_ranked, None) if signals.standardise else _min_max_ref(raw, text_ranked)
+        reference = text_ranked
+        if len(text_ranked) < STATS_DEPTH:
+            # Full text returned every entity holding a query word: the others hold none (a BM25 of
+            # 0), and a single hit is then clearly above them instead of level with them.
+            cut = 0.0
+            reference = text_ranked + [0.0]
+        text = _standardise(raw, reference, None) if signals.standardise else _min_max_ref(raw, reference)
         if signals.standardise:
-            floor = _standardise({0: cut}, text_ranked, None)[0]
+            floor = _standardise({0: cut}, reference, None)[0]
             text = {i: text.get(i, floor) for i in range(n)}
 
     if mode == "semantic" or not text:

@@ -172,7 +172,7 @@ def exact_tiers(graph: Graph, query: str, k: int) -> dict[int, int]:
     if not wanted:
         return tiers
     terms = query_terms(query)
-    if _IDENTIFIER.search(query) and 1 < len(terms) <= MAX_IDENTIFIER_TOKENS:
+    if _IDENTIFIER.search(query) and 1 <= len(terms) <= MAX_IDENTIFIER_TOKENS:
         phrase = '"' + " ".join(terms) + '"'
         for (entity_id,) in graph.db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (phrase, k)):
             tiers[entity_id] = TIER_PHRASE
