@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import logging
 import struct
 import sys
 import tempfile
@@ -416,13 +417,19 @@ def quantize(float_model, out_path: Path) -> None:
     import onnx
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "float.onnx"
-        onnx.save_model(float_model, src)
-        quantize_dynamic(
-            src, out_path, op_types_to_quantize=["MatMul"], per_channel=True, weight_type=QuantType.QInt8,
-            extra_options={"MatMulConstBOnly": True},
-        )
+    root = logging.getLogger()
+    level = root.level
+    root.setLevel(logging.ERROR)  # its advice to pre-process the graph (shape inference) is for CNNs
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "float.onnx"
+            onnx.save_model(float_model, src)
+            quantize_dynamic(
+                src, out_path, op_types_to_quantize=["MatMul"], per_channel=True, weight_type=QuantType.QInt8,
+                extra_options={"MatMulConstBOnly": True},
+            )
+    finally:
+        root.setLevel(level)
 
 
 # ---------------------------------------------------------------- the folder

@@ -181,8 +181,11 @@ class Embedder:
             raise ModelError(f"The model runtime is not installed ({exc.name}).") from exc
         self.spec = spec
         try:
+            # One tokenizer, with no truncation or padding set: counting needs neither, and encoding
+            # cuts and pads by itself (a large vocabulary takes a second or more to load).
             self._tokenizer = Tokenizer.from_file(str(spec.tokenizer_path))
-            self._counter = Tokenizer.from_file(str(spec.tokenizer_path))
+            self._tokenizer.no_truncation()
+            self._tokenizer.no_padding()
             options = ort.SessionOptions()
             if threads:
                 options.intra_op_num_threads = threads
@@ -195,12 +198,8 @@ class Embedder:
             )
         except Exception as exc:  # onnxruntime and tokenizers raise their own types
             raise ModelError(f"The model in {spec.onnx_path.parent} cannot be loaded: {exc}") from exc
-        pad_token = next((t for t in ("[PAD]", "<pad>") if self._tokenizer.token_to_id(t) is not None), "[PAD]")
-        pad_id = self._tokenizer.token_to_id(pad_token) or 0
-        self._tokenizer.enable_truncation(max_length=spec.max_tokens)
-        self._tokenizer.enable_padding(pad_id=pad_id, pad_token=pad_token)  # pad to the batch's longest
-        self._counter.no_truncation()
-        self._counter.no_padding()
+        self._pad_id = next((i for t in ("[PAD]", "<pad>") if (i := self._tokenizer.token_to_id(t)) is not None), 0)
+        self._room = max(1, spec.max_tokens - self._tokenizer.num_special_tokens_to_add(False))
         self._inputs = {i.name for i in self._session.get_inputs()}
         dim = self._session.get_outputs()[0].shape[-1]
         if isinstance(dim, int) and spec.dim and dim != spec.dim:
@@ -221,8 +220,17 @@ class Embedder:
         if not texts:
             return []
         cap = self.spec.max_tokens * 12
-        encs = self._counter.encode_batch([t[:cap] for t in texts], add_special_tokens=False)
+        encs = self._tokenizer.encode_batch([t[:cap] for t in texts], add_special_tokens=False)
         return [len(e.ids) for e in encs]
+
+    def _token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Each text's ids as the model sees them: cut to the window, with its special tokens."""
+        out = []
+        for enc in self._tokenizer.encode_batch(list(texts), add_special_tokens=False):
+            if len(enc.ids) > self._room:
+                enc.truncate(self._room)
+            out.append(self._tokenizer.post_process(enc).ids)
+        return out
 
     def encode(
         self,
@@ -254,9 +262,13 @@ class Embedder:
         return self.encode([text], kind="query")[0]
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
-        encs = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encs], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        seqs = self._token_ids(texts)
+        # Pad to the batch's longest, never to the window.
+        ids = np.full((len(seqs), max(map(len, seqs))), self._pad_id, dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, seq in enumerate(seqs):
+            ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
@@ -270,8 +282,8 @@ class Embedder:
     def last_batch_shape(self, texts: Sequence[str], kind: str = "query") -> tuple[int, int]:
         """The (batch, sequence) shape the model would see for these texts; for checks of padding."""
         prefix = self.spec.query_prefix if kind == "query" else self.spec.passage_prefix
-        encs = self._tokenizer.encode_batch([prefix + t for t in texts])
-        return len(encs), len(encs[0].ids) if encs else 0
+        seqs = self._token_ids([prefix + t for t in texts])
+        return len(seqs), max(map(len, seqs), default=0)
 
 
 def load_embedder(model_dir: Path | None = None) -> Embedder:
