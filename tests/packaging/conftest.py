@@ -11,13 +11,13 @@ import pytest
 PACKAGING = Path(__file__).resolve().parents[2] / "packaging"
 
 
-def load(name: str):
-    """Import ``packaging/<name>.py`` under its own name."""
+def load(name: str, folder: Path = PACKAGING):
+    """Import ``packaging/<name>.py`` (or ``<folder>/<name>.py``) under its own name."""
     if name in sys.modules:
         return sys.modules[name]
-    if str(PACKAGING) not in sys.path:
-        sys.path.append(str(PACKAGING))  # after site-packages: never shadows the `packaging` library
-    spec = importlib.util.spec_from_file_location(name, PACKAGING / f"{name}.py")
+    if str(folder) not in sys.path:
+        sys.path.append(str(folder))  # after site-packages: never shadows the `packaging` library
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)
@@ -37,3 +37,13 @@ def build_deb():
 @pytest.fixture(scope="session")
 def check_package():
     return load("check_package")
+
+
+@pytest.fixture(scope="session")
+def convert_e5():
+    return load("convert_e5", PACKAGING / "models")
+
+
+@pytest.fixture(scope="session")
+def model_build():
+    return load("build_default_model", PACKAGING / "models")

@@ -28,18 +28,34 @@ def test_model_files_are_where_the_frozen_app_looks(plan, tmp_path, monkeypatch)
     from limbic.engine import embeddings
 
     files = plan.model_files()
-    assert sorted(Path(src).name for src, _ in files) == ["model.onnx", "tokenizer.json"]
+    assert sorted(Path(src).name for src, _ in files) == ["limbic_model.json", "model.onnx", "tokenizer.json"]
     root = _frozen_tree(tmp_path, files)
     monkeypatch.setattr(sys, "_MEIPASS", str(root), raising=False)
     spec = embeddings.default_spec()
+    assert spec.name == embeddings.DEFAULT_MODEL_NAME == plan.MODEL_NAME
     assert spec.onnx_path == root / plan.MODEL_DEST / "model.onnx"
     assert spec.tokenizer_path == root / plan.MODEL_DEST / "tokenizer.json"
+    assert spec.query_prefix == "query: " and spec.max_batch == 1  # limbic_model.json came along
 
 
-def test_only_the_tokenizer_is_taken_from_its_package(plan):
+def test_the_bundled_model_is_the_one_make_setup_built(plan):
     sources = [Path(src) for src, _ in plan.model_files()]
+    assert {p.parent for p in sources} == {plan.BUILT_MODEL}
     assert all(p.is_file() for p in sources)
-    assert not any(p.suffix == ".safetensors" for p in sources)
+
+
+def test_an_unbuilt_model_stops_the_bundle_with_one_sentence(plan, tmp_path):
+    with pytest.raises(SystemExit, match=r"not built .*make setup"):
+        plan.model_files(tmp_path)
+
+
+def test_frozen_minilm_choice_says_it_is_not_bundled(tmp_path, monkeypatch):
+    from limbic.engine import embeddings
+    from limbic.engine.errors import ModelError
+
+    monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)
+    with pytest.raises(ModelError, match="not bundled"):
+        embeddings.resolve_spec(Path("all-MiniLM-L6-v2"))
 
 
 def test_sqlite_vec_loads_from_its_frozen_place(plan, tmp_path, monkeypatch):
@@ -83,7 +99,8 @@ def test_resources_are_where_the_frozen_app_looks(plan, tmp_path, monkeypatch):
         "PySide6/QtWidgets.abi3.so",
         "numpy.libs/libscipy_openblas64_-32a4b2a6.so",
         "sqlite_vec/vec0.so",
-        "models/all-MiniLM-L6-v2/model.onnx",
+        "models/multilingual-e5-small/model.onnx",
+        "models/multilingual-e5-small/tokenizer.json",
     ],
 )
 def test_needed_parts_are_kept(plan, dest):

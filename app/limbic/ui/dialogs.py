@@ -128,8 +128,11 @@ class SettingsDialog(QDialog):
         self.db_edit = QLineEdit(settings.db_path or current_db, self)
         self.db_edit.setToolTip("The graph file opened at start-up")
         self.model_edit = QLineEdit(settings.model_dir or "", self)
-        self.model_edit.setPlaceholderText("bundled all-MiniLM-L6-v2")
-        self.model_edit.setToolTip("A folder with model.onnx and tokenizer.json; empty for the bundled model")
+        self.model_edit.setPlaceholderText("bundled multilingual-e5-small")
+        self.model_edit.setToolTip(
+            "Empty for the bundled multilingual-e5-small (Spanish, English and about 100 other languages); "
+            "all-MiniLM-L6-v2 for the English model; or a folder with model.onnx and tokenizer.json"
+        )
         files = QFormLayout()
         files.addRow("Database", self._with_browse(self.db_edit, self.on_browse_db))
         files.addRow("Model folder", self._with_browse(self.model_edit, self.on_browse_model))
