@@ -60,7 +60,7 @@ def test_search_open_and_counts_during_an_import(qtbot, sample_window, tmp_path)
     assert ended == [("import", True)]
     qtbot.wait(500)
     assert not saved and w.editor.is_dirty()
-    assert search(qtbot, w, "HAR-2291 renamed")[0].name == "HAR-2291"  # the old name: nothing was saved
+    assert search(qtbot, w, "HAR-2291")[0].name == "HAR-2291"  # the old name: nothing was saved
 
 
 def test_a_save_during_the_background_embedding_lands_between_two_batches(qtbot, tmp_path):
