@@ -206,6 +206,15 @@ def similarities(graph: Graph, vector: np.ndarray, ids: list[int]) -> dict[int, 
     return vector_index.mirror_for(graph.db, index.VEC_TABLE).similarities(graph.db, vector, ids)
 
 
+# Shorter words that occur nowhere in the graph, not even as the start of a word, are fragments
+# ("zz", "x"): the model still ranks every entity against them, and any page it makes is noise.
+MIN_MEANINGFUL_CHARS = 3
+
+
+def _fragment(terms: list[str]) -> bool:
+    return all(len(t) < MIN_MEANINGFUL_CHARS and not t.isdigit() for t in terms)
+
+
 def clean_query(query: object) -> str:
     """Any text a user can type, made safe to encode: broken surrogates and NULs become spaces."""
     if not isinstance(query, str):
@@ -262,7 +271,9 @@ def search(
         sims = similarities(graph, vector, missing) if missing else {}
         for c in candidates:
             c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
-        if params.floor and scoring.below_floor(candidates, meaning, keep=set(tiers)):
+        if params.floor and not fulltext and not tiers and (
+            _fragment(terms) or scoring.below_floor(candidates, meaning, keep=set(tiers))
+        ):
             candidates = []
     if entity_type:
         types = dict(graph.db.execute(
