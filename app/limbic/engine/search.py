@@ -245,6 +245,11 @@ def search(
     if not terms:  # "*", "-", "?": no word to look for, and the model would only guess
         return SearchResponse(query, MODE_HYBRID if use_vectors else MODE_FTS, terms=terms, no_match=True)
     k = params.expansion_factor * limit * (5 if entity_type else 1)
+    if params.base_relevance == scoring.BASE_ADAPTIVE:
+        # The fusion standardises each branch over its best hits: it needs that many of them.
+        from limbic.engine.fusion import STATS_DEPTH
+
+        k = max(k, STATS_DEPTH)
 
     # 1-2. Encode and retrieve in both branches.
     semantic: list[tuple[int, float]] = []
