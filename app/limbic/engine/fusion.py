@@ -21,6 +21,7 @@ from limbic.engine.scoring import Candidate, MeaningStats
 # many from each, so a page of 10 ranks as an evaluation at depth 100 does. 100 rather than 30:
 # measured better on both tuning collections and on weak text (README).
 STATS_DEPTH = 100
+MIN_SPREAD_HITS = 3
 
 
 @dataclass(frozen=True)
@@ -35,14 +36,20 @@ class Signals:
 DEFAULT_SIGNALS = Signals()
 
 
-def _standardise(values: dict[int, float], ranked: list[float], missing: float | None) -> dict[int, float]:
-    """z-scores against the mean and spread of ``ranked`` (a branch's top scores, best first)."""
+def _standardise(values: dict[int, float], ranked: list[float]) -> tuple[dict[int, float], float]:
+    """z-scores against the mean and spread of ``ranked`` (a branch's top scores, best first).
+
+    Also returns the value for a candidate the branch did not return: the z-score of its last
+    counted hit. A list too short to estimate a spread (fewer than three hits) or with none (all
+    equal) cannot be standardised: "returned" against "not returned" is then the two-point
+    distribution, +1 and −1.
+    """
     top = ranked[:STATS_DEPTH]
     mean = sum(top) / len(top)
     std = math.sqrt(sum((v - mean) ** 2 for v in top) / len(top))
-    if std <= 0:
-        return {i: 0.0 for i in values}
-    return {i: (v - mean) / std for i, v in values.items()}
+    if std <= 0 or len(top) < MIN_SPREAD_HITS:
+        return {i: 1.0 for i in values}, -1.0
+    return {i: (v - mean) / std for i, v in values.items()}, (top[-1] - mean) / std
 
 
 def _min_max_ref(values: dict[int, float], ranked: list[float]) -> dict[int, float]:
@@ -76,20 +83,22 @@ def adaptive_base_relevance(
                 raw[i] = 1.0 - c.distance
             elif signals.exact_similarity and c.similarity is not None:
                 raw[i] = c.similarity
-        sem = _standardise(raw, sims_ranked, None) if signals.standardise else _min_max_ref(raw, sims_ranked)
         if signals.standardise:
-            floor = min(sem[i] for i in range(n) if i in sem and candidates[i].knn_rank is not None)
-            sem = {i: sem.get(i, floor) for i in range(n)}
+            sem, floor = _standardise(raw, sims_ranked)
+            sem = {i: sem.get(i, min(floor, min(sem.values()))) for i in range(n)}
+        else:
+            sem = _min_max_ref(raw, sims_ranked)
     text: dict[int, float] = {}
     if text_ranked:
         # Past the branch's best STATS_DEPTH hits, and for hits it did not return, full text says the
         # same thing: "not among my best". So the order of the top does not depend on the depth asked.
         cut = text_ranked[:STATS_DEPTH][-1]
         raw = {i: max(-c.bm25, cut) for i, c in enumerate(candidates) if c.bm25 is not None and c.fts_rank is not None}
-        text = _standardise(raw, text_ranked, None) if signals.standardise else _min_max_ref(raw, text_ranked)
         if signals.standardise:
-            floor = _standardise({0: cut}, text_ranked, None)[0]
+            text, floor = _standardise(raw, text_ranked)
             text = {i: text.get(i, floor) for i in range(n)}
+        else:
+            text = _min_max_ref(raw, text_ranked)
 
     if mode == "semantic" or not text:
         return _relative([sem.get(i, 0.0) for i in range(n)])
