@@ -36,19 +36,23 @@ class Signals:
 DEFAULT_SIGNALS = Signals()
 
 
-def _standardise(values: dict[int, float], ranked: list[float]) -> tuple[dict[int, float], float]:
+def _standardise(values: dict[int, float], ranked: list[float], population: int) -> tuple[dict[int, float], float]:
     """z-scores against the mean and spread of ``ranked`` (a branch's top scores, best first).
 
     Also returns the value for a candidate the branch did not return: the z-score of its last
     counted hit. A list too short to estimate a spread (fewer than three hits) or with none (all
-    equal) cannot be standardised: "returned" against "not returned" is then the two-point
-    distribution, +1 and −1.
+    equal) is standardised on what it does say, "found" or "not found" among ``population``
+    entities: m hits of n give z = √((n − m)/m) to a hit and −√(m/(n − m)) to the rest, so being
+    the only entity holding a rare word ("1702") counts as much as it is rare.
     """
     top = ranked[:STATS_DEPTH]
     mean = sum(top) / len(top)
     std = math.sqrt(sum((v - mean) ** 2 for v in top) / len(top))
     if std <= 0 or len(top) < MIN_SPREAD_HITS:
-        return {i: 1.0 for i in values}, -1.0
+        found, total = len(ranked), max(population, len(ranked))
+        if total <= found:
+            return {i: 0.0 for i in values}, 0.0
+        return {i: math.sqrt((total - found) / found) for i in values}, -math.sqrt(found / (total - found))
     return {i: (v - mean) / std for i, v in values.items()}, (top[-1] - mean) / std
 
 
@@ -73,6 +77,7 @@ def adaptive_base_relevance(
     by_knn = sorted((c for c in candidates if c.knn_rank is not None), key=lambda c: c.knn_rank)
     by_fts = sorted((c for c in candidates if c.fts_rank is not None and c.bm25 is not None), key=lambda c: c.fts_rank)
     sims_ranked = [1.0 - c.distance for c in by_knn if c.distance is not None]
+    population = meaning.count if meaning is not None else n
     text_ranked = [-c.bm25 for c in by_fts]
 
     sem: dict[int, float] = {}
@@ -84,7 +89,7 @@ def adaptive_base_relevance(
             elif signals.exact_similarity and c.similarity is not None:
                 raw[i] = c.similarity
         if signals.standardise:
-            sem, floor = _standardise(raw, sims_ranked)
+            sem, floor = _standardise(raw, sims_ranked, population)
             sem = {i: sem.get(i, min(floor, min(sem.values()))) for i in range(n)}
         else:
             sem = _min_max_ref(raw, sims_ranked)
@@ -95,7 +100,7 @@ def adaptive_base_relevance(
         cut = text_ranked[:STATS_DEPTH][-1]
         raw = {i: max(-c.bm25, cut) for i, c in enumerate(candidates) if c.bm25 is not None and c.fts_rank is not None}
         if signals.standardise:
-            text, floor = _standardise(raw, text_ranked)
+            text, floor = _standardise(raw, text_ranked, population)
             text = {i: text.get(i, floor) for i in range(n)}
         else:
             text = _min_max_ref(raw, text_ranked)
