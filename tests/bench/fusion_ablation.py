@@ -47,11 +47,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("collection", help="a BEIR folder: corpus.jsonl, queries.jsonl, qrels/*.tsv")
     p.add_argument("--weak-text", action="store_true")
     p.add_argument("--limit-queries", type=int, default=0)
+    p.add_argument("--stats-depth", type=int, default=fusion.STATS_DEPTH, help="hits each branch is standardised over")
     p.add_argument(
         "--db", help="an imported copy of the collection whose embedding may be unfinished: only the documents "
         "with a vector take part, and only queries whose own and relevant documents are among them",
     )
     args = p.parse_args(argv)
+    fusion.STATS_DEPTH = args.stats_depth
     folder = Path(args.collection)
     qrels = sorted((folder / "qrels").glob("*.tsv"))[0]
     coll = load_collection(folder / "corpus.jsonl", folder / "queries.jsonl", qrels)

@@ -97,3 +97,11 @@ def _ranked(cands):
     by_knn = sorted((c for c in cands if c.knn_rank), key=lambda c: c.knn_rank)
     by_fts = sorted((c for c in cands if c.fts_rank), key=lambda c: c.fts_rank)
     return by_knn, by_fts
+
+
+def test_a_tiny_graph_falls_back_to_found_or_not():
+    # Two entities: meaning's z-scores would be ±1 whatever the similarities; the only entity that
+    # holds the query's words must lead.
+    sims = {1: 0.50, 2: 0.45}
+    cands = make([(1, 0.50), (2, 0.45)], [(2, -3.0)], sims)
+    assert order(cands, MeaningStats(mean=0.475, std=0.025, count=2))[0] == 2

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 
 from limbic.engine.scoring import Candidate, MeaningStats
 
-# The standardisation looks at each branch's best hits only, so the same query gets the same
-# order whatever depth was asked for (10 results in the app, 100 in an evaluation).
-STATS_DEPTH = 30
+# Each branch is standardised over its best STATS_DEPTH hits, and search retrieves at least that
+# many from each, so a page of 10 ranks as an evaluation at depth 100 does. 100 rather than 30:
+# measured better on both tuning collections and on weak text (README).
+STATS_DEPTH = 100
+MIN_SPREAD_HITS = 3
 
 
 @dataclass(frozen=True)
@@ -34,14 +36,24 @@ class Signals:
 DEFAULT_SIGNALS = Signals()
 
 
-def _standardise(values: dict[int, float], ranked: list[float], missing: float | None) -> dict[int, float]:
-    """z-scores against the mean and spread of ``ranked`` (a branch's top scores, best first)."""
+def _standardise(values: dict[int, float], ranked: list[float], population: int) -> tuple[dict[int, float], float]:
+    """z-scores against the mean and spread of ``ranked`` (a branch's top scores, best first).
+
+    Also returns the value for a candidate the branch did not return: the z-score of its last
+    counted hit. A list too short to estimate a spread (fewer than three hits) or with none (all
+    equal) is standardised on what it does say, "found" or "not found" among ``population``
+    entities: m hits of n give z = √((n − m)/m) to a hit and −√(m/(n − m)) to the rest, so being
+    the only entity holding a rare word ("1702") counts as much as it is rare.
+    """
     top = ranked[:STATS_DEPTH]
     mean = sum(top) / len(top)
     std = math.sqrt(sum((v - mean) ** 2 for v in top) / len(top))
-    if std <= 0:
-        return {i: 0.0 for i in values}
-    return {i: (v - mean) / std for i, v in values.items()}
+    if std <= 0 or len(top) < MIN_SPREAD_HITS:
+        found, total = len(ranked), max(population, len(ranked))
+        if total <= found:
+            return {i: 0.0 for i in values}, 0.0
+        return {i: math.sqrt((total - found) / found) for i in values}, -math.sqrt(found / (total - found))
+    return {i: (v - mean) / std for i, v in values.items()}, (top[-1] - mean) / std
 
 
 def _min_max_ref(values: dict[int, float], ranked: list[float]) -> dict[int, float]:
@@ -65,6 +77,7 @@ def adaptive_base_relevance(
     by_knn = sorted((c for c in candidates if c.knn_rank is not None), key=lambda c: c.knn_rank)
     by_fts = sorted((c for c in candidates if c.fts_rank is not None and c.bm25 is not None), key=lambda c: c.fts_rank)
     sims_ranked = [1.0 - c.distance for c in by_knn if c.distance is not None]
+    population = meaning.count if meaning is not None else n
     text_ranked = [-c.bm25 for c in by_fts]
 
     sem: dict[int, float] = {}
@@ -75,26 +88,22 @@ def adaptive_base_relevance(
                 raw[i] = 1.0 - c.distance
             elif signals.exact_similarity and c.similarity is not None:
                 raw[i] = c.similarity
-        sem = _standardise(raw, sims_ranked, None) if signals.standardise else _min_max_ref(raw, sims_ranked)
         if signals.standardise:
-            floor = min(sem[i] for i in range(n) if i in sem and candidates[i].knn_rank is not None)
-            sem = {i: sem.get(i, floor) for i in range(n)}
+            sem, floor = _standardise(raw, sims_ranked, population)
+            sem = {i: sem.get(i, min(floor, min(sem.values()))) for i in range(n)}
+        else:
+            sem = _min_max_ref(raw, sims_ranked)
     text: dict[int, float] = {}
     if text_ranked:
         # Past the branch's best STATS_DEPTH hits, and for hits it did not return, full text says the
         # same thing: "not among my best". So the order of the top does not depend on the depth asked.
         cut = text_ranked[:STATS_DEPTH][-1]
         raw = {i: max(-c.bm25, cut) for i, c in enumerate(candidates) if c.bm25 is not None and c.fts_rank is not None}
-        reference = text_ranked
-        if len(text_ranked) < STATS_DEPTH:
-            # Full text returned every entity holding a query word: the others hold none (a BM25 of
-            # 0), and a single hit is then clearly above them instead of level with them.
-            cut = 0.0
-            reference = text_ranked + [0.0]
-        text = _standardise(raw, reference, None) if signals.standardise else _min_max_ref(raw, reference)
         if signals.standardise:
-            floor = _standardise({0: cut}, reference, None)[0]
+            text, floor = _standardise(raw, text_ranked, population)
             text = {i: text.get(i, floor) for i in range(n)}
+        else:
+            text = _min_max_ref(raw, text_ranked)
 
     if mode == "semantic" or not text:
         return _relative([sem.get(i, 0.0) for i in range(n)])

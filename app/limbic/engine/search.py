@@ -209,6 +209,15 @@ def similarities(graph: Graph, vector: np.ndarray, ids: list[int]) -> dict[int, 
     return vector_index.mirror_for(graph.db, index.VEC_TABLE).similarities(graph.db, vector, ids)
 
 
+# Shorter words that occur nowhere in the graph, not even as the start of a word, are fragments
+# ("zz", "x"): the model still ranks every entity against them, and any page it makes is noise.
+MIN_MEANINGFUL_CHARS = 3
+
+
+def _fragment(terms: list[str]) -> bool:
+    return all(len(t) < MIN_MEANINGFUL_CHARS and not t.isdigit() for t in terms)
+
+
 def clean_query(query: object) -> str:
     """Any text a user can type, made safe to encode: broken surrogates and NULs become spaces."""
     if not isinstance(query, str):
@@ -244,6 +253,11 @@ def search(
     if not terms:  # "*", "-", "?": no word to look for, and the model would only guess
         return SearchResponse(query, MODE_HYBRID if use_vectors else MODE_FTS, terms=terms, no_match=True)
     k = params.expansion_factor * limit * (5 if entity_type or status else 1)
+    if params.base_relevance == scoring.BASE_ADAPTIVE:
+        # The fusion standardises each branch over its best hits: it needs that many of them.
+        from limbic.engine.fusion import STATS_DEPTH
+
+        k = max(k, STATS_DEPTH)
 
     # 1-2. Encode and retrieve in both branches.
     semantic: list[tuple[int, float]] = []
@@ -271,7 +285,9 @@ def search(
         sims = similarities(graph, vector, missing) if missing else {}
         for c in candidates:
             c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
-        if params.floor and scoring.below_floor(candidates, meaning, keep=set(tiers)):
+        if params.floor and not fulltext and not tiers and (
+            _fragment(terms) or scoring.below_floor(candidates, meaning, keep=set(tiers))
+        ):
             candidates = []
     if entity_type:
         types = dict(graph.db.execute(
