@@ -230,6 +230,15 @@ def test_pruned_vocabulary_keeps_rows_in_the_new_order(convert_e5):
     assert np.allclose(pruned[0], tiny.forward(np.array([[0, 6, 7, 2]]), np.ones((1, 4), np.float32))[0], atol=2e-4)
 
 
+def test_latin_only_selection_keeps_specials_latin_pieces_and_single_characters(convert_e5):
+    from types import SimpleNamespace
+
+    pieces = ["<s>", "<pad>", "</s>", "<unk>", "▁casa", "▁дом", "д", "▁日本", "本", "ción", "▁1990", "’s", "<mask>", "ñandú"]
+    model = SimpleNamespace(pieces=pieces, bos=0, eos=2, pad=1, unk=3)
+    kept = [pieces[i] for i in convert_e5.latin_script_ids(model)]
+    assert kept == ["<s>", "<pad>", "</s>", "<unk>", "▁casa", "д", "本", "ción", "▁1990", "’s", "<mask>", "ñandú"]
+
+
 def test_charsmap_is_read_from_the_normalizer_spec(convert_e5):
     def field(number: int, payload: bytes) -> bytes:
         return bytes([number << 3 | 2, len(payload)]) + payload
