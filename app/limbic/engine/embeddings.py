@@ -110,23 +110,13 @@ def models_dir() -> Path:
 
 def default_spec() -> ModelSpec:
     """The default model: multilingual-e5-small, as built by ``make setup`` or bundled."""
-    return named_spec(DEFAULT_MODEL_NAME)
-
-
-def named_spec(name: str) -> ModelSpec:
-    """A model chosen by name: the default multilingual-e5-small or all-MiniLM-L6-v2."""
-    key = name.strip().lower()
-    if key == MINILM_NAME.lower():
-        return minilm_spec()
-    if key == DEFAULT_MODEL_NAME.lower():
-        folder = models_dir() / DEFAULT_MODEL_NAME
-        if not (folder / "model.onnx").is_file():
-            raise ModelError(
-                f"The default model {DEFAULT_MODEL_NAME} is not built in {folder.parent}: run `make setup`, "
-                f"or choose {MINILM_NAME} in the settings."
-            )
-        return spec_from_folder(folder)
-    raise ModelError(f"There is no model named {name}: give a folder, {DEFAULT_MODEL_NAME} or {MINILM_NAME}.")
+    folder = models_dir() / DEFAULT_MODEL_NAME
+    if not (folder / "model.onnx").is_file():
+        raise ModelError(
+            f"The default model {DEFAULT_MODEL_NAME} is not built in {folder.parent}: run `make setup`, "
+            f"or choose {MINILM_NAME} in the settings."
+        )
+    return spec_from_folder(folder)
 
 
 def minilm_spec() -> ModelSpec:
@@ -156,19 +146,13 @@ def _minilm_spec(onnx: Path, tok: Path) -> ModelSpec:
     return ModelSpec(MINILM_NAME, onnx, tok, 384, 256)
 
 
-def is_model_name(choice: Path | str) -> bool:
-    """Whether a chosen model is one of the names above rather than a folder."""
-    text = str(choice).strip()
-    return text.lower() in (DEFAULT_MODEL_NAME.lower(), MINILM_NAME.lower())
-
-
 def resolve_spec(model_dir: Path | None) -> ModelSpec:
-    """The model to use: a chosen folder or model name, else the default."""
+    """The model to use: a model folder, one of the two names, or (none chosen) the default."""
     if not model_dir:
         return default_spec()
-    if is_model_name(model_dir):
-        return named_spec(str(model_dir))
-    return spec_from_folder(model_dir)
+    named = {DEFAULT_MODEL_NAME.lower(): default_spec, MINILM_NAME.lower(): minilm_spec}
+    by_name = named.get(str(model_dir).strip().lower())
+    return by_name() if by_name else spec_from_folder(model_dir)
 
 
 class Embedder:
@@ -199,7 +183,8 @@ class Embedder:
             )
         except Exception as exc:  # onnxruntime and tokenizers raise their own types
             raise ModelError(f"The model in {spec.onnx_path.parent} cannot be loaded: {exc}") from exc
-        self._pad_id = next((i for t in ("[PAD]", "<pad>") if (i := self._tokenizer.token_to_id(t)) is not None), 0)
+        pad_ids = [self._tokenizer.token_to_id(token) for token in ("[PAD]", "<pad>")]  # BERT's, XLM-R's
+        self._pad_id = next((i for i in pad_ids if i is not None), 0)
         self._room = max(1, spec.max_tokens - self._tokenizer.num_special_tokens_to_add(False))
         self._inputs = {i.name for i in self._session.get_inputs()}
         dim = self._session.get_outputs()[0].shape[-1]
