@@ -82,7 +82,7 @@ def test_user_errors_are_one_sentence_without_traceback(tmp_path):
     cases = [
         (["--db", str(junk), "info"], "is not a Limbic database"),
         (["--db", str(tmp_path / "ok.db"), "import", str(bad)], "bad.jsonl, line 2"),
-        (["--db", str(tmp_path / "ok.db"), "import", str(tmp_path / "missing.jsonl")], "cannot be read"),
+        (["--db", str(tmp_path / "ok.db"), "import", str(tmp_path / "missing.jsonl")], "missing.jsonl does not exist"),
     ]
     for args, needle in cases:
         result = run_cli(*args, env_home=tmp_path)
