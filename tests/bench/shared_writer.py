@@ -195,7 +195,9 @@ def main() -> int:
     timer.stop()
     window.results_shown.disconnect(next_query)
     elapsed = time.perf_counter() - start
-    mirror = vector_index.mirror_for(window.engine.worker.graph.db, "entity_embeddings")
+    reader = getattr(window.engine, "reader", None)
+    searching = reader.worker.graph if reader is not None and reader.worker.graph is not None else window.engine.worker.graph
+    mirror = vector_index.mirror_for(searching.db, "entity_embeddings")  # the connection that answers searches
     commits = sum(1 for _ in log.read_text(encoding="utf-8").splitlines()) * 3
     result = {
         "entities": args.entities, "seconds": round(elapsed, 1), "rate": args.rate, "approx_outside_commits": commits,

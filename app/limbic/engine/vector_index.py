@@ -162,11 +162,17 @@ class VectorMirror:
             if len(ids) > max(2_000, self._n // 4):
                 return False  # most of the table: one sequential read is cheaper
             found: dict[int, bytes] = {}
-            for start in range(0, len(ids), 500):
-                chunk = ids[start : start + 500]
-                marks = ",".join("?" * len(chunk))
-                for rowid, blob in db.execute(f"SELECT rowid, embedding FROM {self.table} WHERE rowid IN ({marks})", chunk):
-                    found[int(rowid)] = blob
+            try:
+                for start in range(0, len(ids), 500):
+                    chunk = ids[start : start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    for rowid, blob in db.execute(f"SELECT rowid, embedding FROM {self.table} WHERE rowid IN ({marks})", chunk):
+                        found[int(rowid)] = blob
+            except apsw.SQLError:
+                # The table changed under this connection (another program upgraded or re-created
+                # it): a full load reads it as it is now.
+                logger.info("vector table changed while following the change log; reloading it")
+                return False
         if found:
             keys = sorted(found)
             mat = np.frombuffer(b"".join(found[k] for k in keys), dtype=np.float32).reshape(len(keys), -1)
