@@ -223,13 +223,7 @@ class EntityEditor(QWidget):
         if names != self._completion_names:
             self._completion_names = list(names)
             self.names_model.setStringList(names)
-        self.rel_types_model.setStringList(relation_types)
-        current = self.type_edit.currentText()
-        self._loading = True
-        self.type_edit.clear()
-        self.type_edit.addItems(entity_types)
-        self.type_edit.setEditText(current)
-        self._loading = False
+        self._set_types(relation_types, entity_types)
 
     def update_completions(self, added: list[str], removed: list[str], relation_types: list[str],
                            entity_types: list[str]) -> None:
@@ -248,6 +242,9 @@ class EntityEditor(QWidget):
             names.insert(at, name)
             model.insertRows(at, 1)
             model.setData(model.index(at, 0), name)
+        self._set_types(relation_types, entity_types)
+
+    def _set_types(self, relation_types: list[str], entity_types: list[str]) -> None:
         self.rel_types_model.setStringList(relation_types)
         current = self.type_edit.currentText()
         self._loading = True
