@@ -231,18 +231,27 @@ def embed_pending(
             continue
         last = ids[-1]
         sources = [s for s in (load_source(db, i) for i in ids) if s is not None]
-        vectors = embedder.encode(entity_texts(sources, embedder))  # outside the write lock
-        with db.transaction():
-            current = [load_source(db, s.entity_id) for s in sources]
-            kept = [i for i, (s, c) in enumerate(zip(sources, current)) if c == s]
-            if kept:
-                write_vectors(db, [sources[i] for i in kept], vectors[kept])
-        done += len(kept)
-        if len(kept) < len(sources):
+        kept = _embed_batch(db, embedder, sources)
+        done += kept
+        if kept < len(sources):
             continue  # changed meanwhile: picked up again on the next pass
         if progress:
             progress(done, max(total, done))
     return done
+
+
+def _embed_batch(db: Database, embedder: Embedder, sources: list[EntitySource]) -> int:
+    """Encode outside the write lock, then store the vectors of the entities still as they were read.
+
+    Returns how many were stored; one that changed meanwhile keeps waiting for the next pass.
+    """
+    vectors = embedder.encode(entity_texts(sources, embedder))
+    with db.transaction():
+        current = [load_source(db, s.entity_id) for s in sources]
+        kept = [i for i, (s, c) in enumerate(zip(sources, current)) if c == s]
+        if kept:
+            write_vectors(db, [sources[i] for i in kept], vectors[kept])
+    return len(kept)
 
 
 def _embed_ids(db, embedder, ids, batch_size, progress, cancelled) -> int:
@@ -254,13 +263,7 @@ def _embed_ids(db, embedder, ids, batch_size, progress, cancelled) -> int:
         if cancelled and cancelled():
             raise Cancelled("Embedding was cancelled; it resumes next time.")
         sources = [s for s in (load_source(db, i) for i in ids[start : start + batch_size]) if s is not None]
-        vectors = embedder.encode(entity_texts(sources, embedder))  # outside the write lock
-        with db.transaction():
-            current = [load_source(db, s.entity_id) for s in sources]
-            kept = [i for i, (s, c) in enumerate(zip(sources, current)) if c == s]
-            if kept:
-                write_vectors(db, [sources[i] for i in kept], vectors[kept])
-        done += len(kept)
+        done += _embed_batch(db, embedder, sources)
         if progress:
             progress(min(start + batch_size, len(ids)), len(ids))
     return done
