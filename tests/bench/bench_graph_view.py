@@ -195,26 +195,16 @@ def frame_times(n: int) -> dict:
 
 
 def bench_stall(app, home: Path, n: int) -> dict:
-    from PySide6.QtCore import Qt, QTimer
-
     from limbic.ui.app import _wait
 
     path = home / "whole.db"
     write_db(path, n)
     window = start_window(app, path)
     panel = window.graph_panel()
-    gaps: list[float] = []
-    last = [time.perf_counter()]
+    from tests.bench.heartbeat import Heartbeat
 
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
-        last[0] = now
-
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.setInterval(TICK_MS)
-    timer.timeout.connect(tick)
+    beat = Heartbeat(TICK_MS)
+    gaps = beat.gaps
     done: list[bool] = []
     panel.layout_done.connect(done.append)
     paints: list[float] = []
@@ -229,11 +219,10 @@ def bench_stall(app, home: Path, n: int) -> dict:
     snapshots = [0]
     panel.runner.snapshot.connect(lambda *_: snapshots.__setitem__(0, snapshots[0] + 1))
     start = time.perf_counter()
-    last[0] = start
-    timer.start()
+    beat.start()
     window.show_whole_graph()
     _wait(app, lambda: bool(done), 600_000)
-    timer.stop()
+    beat.stop()
     seconds = time.perf_counter() - start
     _wait(app, lambda: window.engine.keyed is not None, 2_000)
     time.sleep(1.0)  # the positions are saved on the engine's thread

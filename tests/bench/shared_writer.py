@@ -92,7 +92,7 @@ def main() -> int:
     work, _queries, built = cached_graph(args.entities, load_embedder())
     print(f"graph of {args.entities} entities ready ({'built in %.0f s' % built if built else 'cached'})")
 
-    from PySide6.QtCore import QObject, Qt, QTimer, Slot
+    from PySide6.QtCore import QObject, Slot
 
     from limbic.engine import vector_index
     from limbic.ui.app import _application, _wait
@@ -111,18 +111,10 @@ def main() -> int:
     log = home / "writer.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "tests.bench.shared_writer", "--writer", str(work), str(args.seconds),
                              str(args.rate), str(log)], cwd=ROOT)
-    gaps: list[float] = []
-    last = [time.perf_counter()]
+    from tests.bench.heartbeat import Heartbeat
 
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
-        last[0] = now
-
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.setInterval(TICK_MS)
-    timer.timeout.connect(tick)
+    beat = Heartbeat(TICK_MS)
+    gaps = beat.gaps
     checks = {"searches": 0, "exact_checked": 0, "exact_first": 0, "misses": []}
     expected: list[str | None] = [None]
 
@@ -188,11 +180,11 @@ def main() -> int:
     window.load_entity = timed("load_entity", window.load_entity)
 
     window.results_shown.connect(next_query)
-    timer.start()
+    beat.start()
     start = time.perf_counter()
     next_query()
     _wait(app, lambda: proc.poll() is not None, int(args.seconds * 1000) + 120_000)
-    timer.stop()
+    beat.stop()
     window.results_shown.disconnect(next_query)
     elapsed = time.perf_counter() - start
     reader = getattr(window.engine, "reader", None)

@@ -69,7 +69,7 @@ def main() -> int:
     home = Path(tempfile.mkdtemp(prefix="limbic-bench-"))
     os.environ["LIMBIC_HOME"] = str(home)
 
-    from PySide6.QtCore import Qt, QTimer
+    from PySide6.QtCore import QTimer
 
     from limbic.ui.app import _application, _wait
     from limbic.ui.main_window import MainWindow
@@ -85,28 +85,18 @@ def main() -> int:
     window.load_sample()
     _wait(app, lambda: bool(ended), 300_000)
 
-    gaps: list[float] = []
-    last = [time.perf_counter()]
+    from tests.bench.heartbeat import Heartbeat
 
-    def tick() -> None:
-        now = time.perf_counter()
-        gaps.append(max(0.0, (now - last[0]) * 1000 - TICK_MS))
-        last[0] = now
-
-    timer = QTimer()
-    timer.setTimerType(Qt.TimerType.PreciseTimer)
-    timer.setInterval(TICK_MS)
-    timer.timeout.connect(tick)
+    beat = Heartbeat(TICK_MS)
+    gaps = beat.gaps
     phases: dict[str, dict] = {}
 
     # Phase 0: nothing to do. The machine's own noise (other programs on the CPUs) is the reference
     # every other phase's stalls are read against.
-    gaps.clear()
-    last[0] = time.perf_counter()
-    timer.start()
+    beat.start()
     start = time.perf_counter()
     _wait(app, lambda: time.perf_counter() - start >= args.idle_seconds, int(args.idle_seconds * 1000) + 10_000)
-    timer.stop()
+    beat.stop()
     phases["idle"] = summarise(gaps, time.perf_counter() - start, {})
 
     # Phase 1: a new query as soon as the previous one is on screen, through the search bar.
@@ -118,14 +108,12 @@ def main() -> int:
         window.search_bar.on_debounced()
 
     window.results_shown.connect(next_query)
-    gaps.clear()
-    last[0] = time.perf_counter()
-    timer.start()
+    beat.start()
     start = time.perf_counter()
     next_query()
     _wait(app, lambda: time.perf_counter() - start >= args.search_seconds, int(args.search_seconds * 1000) + 60_000)
     window.results_shown.disconnect(next_query)
-    timer.stop()
+    beat.stop()
     elapsed = time.perf_counter() - start
     phases["search"] = summarise(gaps, elapsed, {"searches": done[0], "searches_per_s": round(done[0] / elapsed, 1)})
 
@@ -133,8 +121,6 @@ def main() -> int:
     source = home / "bulk.jsonl"
     write_entities(source, args.entities)
     ended.clear()
-    gaps.clear()
-    last[0] = time.perf_counter()
     latencies: list[float] = []
     asked = [0.0, 0]  # when the query on its way was typed, how many were typed
 
@@ -158,13 +144,13 @@ def main() -> int:
     count_timer = QTimer()
     count_timer.setInterval(100)
     count_timer.timeout.connect(lambda: counts_seen.append(window.catalog.counts.get("entities", 0) if window.catalog else 0))
-    timer.start()
+    beat.start()
     count_timer.start()
     start = time.perf_counter()
     window.import_path(str(source))
     QTimer.singleShot(args.import_query_ms, type_query)
     _wait(app, lambda: bool(ended), 3_600_000)
-    timer.stop()
+    beat.stop()
     count_timer.stop()
     window.results_shown.disconnect(answered)
     elapsed = time.perf_counter() - start
