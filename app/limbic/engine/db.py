@@ -270,6 +270,8 @@ class Database:
         self._depth = 0
         self._seen_version: int | None = None
         self._registered = False
+        self._side: SideReader | None = None
+        self._side_failed = False
         self._change_log: bool | None = None
         self._history: bool | None = None
         # Who writes through this connection (change_log.origin) and a token telling this
@@ -354,6 +356,10 @@ class Database:
             self._registered = True
 
     def _close_quietly(self) -> None:
+        side = getattr(self, "_side", None)
+        if side is not None:
+            self._side = None
+            side.close()
         conn = getattr(self, "conn", None)
         if conn is not None:
             with contextlib.suppress(apsw.Error):
@@ -552,3 +558,52 @@ class Database:
 
     def close(self) -> None:
         self._close_quietly()
+
+    def interrupt(self) -> None:
+        """Stop what this connection (and its side reader) is running at SQLite's next step."""
+        self.conn.interrupt()
+        side = self._side
+        if side is not None:
+            side.interrupt()
+
+    def side_reader(self) -> SideReader | None:
+        """A second, read-only connection to this file with a thread of its own, opened on first use.
+
+        Search runs its full-text branch there while this thread encodes the query and scans the
+        vectors. None for an in-memory graph, or when the file cannot be opened a second time.
+        """
+        if self._side is None and not self._side_failed and str(self.path) != ":memory:":
+            try:
+                self._side = SideReader(self.path)
+            except (DatabaseError, apsw.Error, OSError) as exc:
+                logger.info("no side reader for %s: %s", self.path, exc)
+                self._side_failed = True
+        return self._side
+
+
+class SideReader:
+    """A read-only connection to an open graph file and one thread that alone uses it.
+
+    It is SQLite's own second connection to the file (never a plain open, which would drop the
+    process's locks), so it shares the file safely; it sees every commit, its own read
+    transactions last one statement each.
+    """
+
+    def __init__(self, path: Path) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.db = Database(path, readonly=True)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="limbic-side-reader")
+
+    def submit(self, fn, *args):
+        """Run ``fn(db, *args)`` on the side thread; a Future of its result."""
+        return self._pool.submit(fn, self.db, *args)
+
+    def interrupt(self) -> None:
+        with contextlib.suppress(apsw.Error):
+            self.db.conn.interrupt()
+
+    def close(self) -> None:
+        self.interrupt()  # a search still running there stops at its next step
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self.db.close()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
+import time
 import unicodedata
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -18,6 +21,8 @@ from limbic.engine.scoring import Candidate, ScoringParams
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from limbic.engine.db import Database, SideReader
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +47,9 @@ BM25_WEIGHTS = (2.0, 1.0, 1.0)
 # entities holding it as an exact phrase rank above the rest.
 _IDENTIFIER = re.compile(r"\d|[^\W_][-_:./#@][^\W_]", re.UNICODE)
 MAX_IDENTIFIER_TOKENS = 6
+# From this many entities the full-text branch runs on a second connection, at the same time as
+# the query is encoded and the vectors scanned (README, "How search works").
+SIDE_READER_ROWS = 20_000
 TIER_NAME, TIER_PHRASE, TIER_NONE = 2, 1, 0
 
 
@@ -125,39 +133,177 @@ def fts_terms(query: str) -> list[str]:
     return content_terms(query_terms(query, cap=MAX_QUERY_CHARS))[:MAX_FTS_TERMS]
 
 
-def fts_match_expression(query: str) -> str | None:
+def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), prefix: bool = True) -> str | None:
     """A safe MATCH expression: every term quoted, OR-ed, the last word also as a prefix.
 
     Operators, quotes and column filters in the user's text are ordinary characters:
-    only word tokens reach FTS5, each inside double quotes.
+    only word tokens reach FTS5, each inside double quotes. ``leave_out``: terms not to search
+    (see ``flat_terms``); ``prefix=False``: the last word is taken as finished.
     """
-    terms = fts_terms(query)
+    terms = [t for t in fts_terms(query) if t not in leave_out]
     if not terms:
         return None
     parts = [f'"{t}"' for t in terms]
     # A query still being typed ends inside a word: that word may be unfinished.
     text = query[:MAX_QUERY_CHARS]
     last = _TOKEN.findall(text[-100:])
-    if text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
+    if prefix and text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
         parts[-1] = f'("{terms[-1]}" OR "{terms[-1]}"*)'
     return " OR ".join(parts)
 
 
+# A term held by more than half the entities has no weight in FTS5's BM25 (its IDF is floored at
+# 1e-6), yet every row holding it is scored. Once such terms would have the branch score more than
+# FLAT_ROWS rows they are left out of the query: the ranking of every entity matching one of the
+# other terms is unchanged, and the scoring of tens of thousands of rows at zero is gone. A query
+# made only of such terms has nothing for BM25 to rank by (the scores that remain differ by
+# millionths, and standardising them would turn that noise into a vote): the meaning branch answers
+# it alone, exact names still count, and without a model the text branch keeps every term. Below
+# 2 x FLAT_ROWS entities nothing changes.
+FLAT_ROWS = 20_000
+# How long a term's document frequency is reused (the rule needs "more than half", not an exact count).
+FLAT_CACHE_SECONDS = 300.0
+_flat_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def text_rows(db: Database) -> int:
+    """How many entities the full-text index holds (0 if it cannot tell)."""
+    try:
+        return int(db.scalar("SELECT count(*) FROM entity_fts_docsize") or 0)
+    except apsw.Error:
+        return 0
+
+
+def doc_frequencies(db: Database, terms: list[str], rows: int) -> dict[str, int]:
+    """How many entities hold each term, on a graph of at least 2 x ``FLAT_ROWS`` (else empty).
+
+    Kept for ``FLAT_CACHE_SECONDS`` while the graph's size stays within 1 %: the uses below need
+    "more than half" and "none", not exact counts.
+    """
+    if rows < 2 * FLAT_ROWS or not terms:
+        return {}
+    now = time.monotonic()
+    cache = _flat_cache.get(db)
+    if cache is None or now - cache[0] > FLAT_CACHE_SECONDS or abs(cache[1] - rows) > rows // 100:
+        cache = (now, rows, {})
+        _flat_cache[db] = cache
+    known: dict[str, int] = cache[2]
+    wanted = [t for t in terms if t not in known]
+    if wanted:
+        try:
+            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_terms USING fts5vocab(main, entity_fts, 'row')")
+            found = dict(db.execute(
+                f"SELECT term, doc FROM temp.limbic_fts_terms WHERE term IN ({','.join('?' * len(wanted))})", wanted))
+        except apsw.Error as exc:
+            logger.info("document frequencies unavailable: %s", exc)
+            return {}
+        for t in wanted:
+            known[t] = int(found.get(t, 0))
+    return {t: known[t] for t in terms}
+
+
+def flat_terms(frequencies: dict[str, int], rows: int) -> frozenset[str]:
+    """The query terms with no BM25 weight worth their cost: each in more than half the ``rows``,
+    together in more than ``FLAT_ROWS`` rows."""
+    flat = [t for t, df in frequencies.items() if df * 2 > rows]
+    if sum(frequencies[t] for t in flat) <= FLAT_ROWS:
+        return frozenset()
+    return frozenset(flat)
+
+
 def fts_branch_scored(graph: Graph, query: str, k: int) -> list[tuple[int, float]]:
     """(entity id, bm25) best first; FTS5's bm25() is lower for better matches."""
-    expr = fts_match_expression(query)
+    return _fts_scored(graph.db, query, k, text_rows(graph.db), graph.vectors_ready)[0]
+
+
+@dataclass
+class TextPlan:
+    """What the full-text branch will run: its MATCH expression (None: nothing to search), whether it
+    was left to meaning (every term flat), and how many rows its terms hold (0 when not known)."""
+
+    expr: str | None
+    flat: bool = False
+    rows: int = 0
+
+
+def text_plan(db: Database, query: str, rows: int, meaning: bool) -> TextPlan:
+    terms = fts_terms(query)
+    frequencies = doc_frequencies(db, terms, rows)
+    flat = flat_terms(frequencies, rows)
+    if flat and len(flat) == len(terms):
+        if meaning:
+            return TextPlan(None, flat=True)
+        flat = frozenset()
+    # On a large graph a last word the index holds is taken as finished: as a prefix ("tea"*) it
+    # would also search every longer word (teacher, team...), tens of thousands of rows for a
+    # word already found. An unfinished one ("appoi") is still completed.
+    prefix = not frequencies or frequencies.get(terms[-1], 0) == 0 if terms else True
+    return TextPlan(fts_match_expression(query, flat, prefix), rows=sum(frequencies.get(t, 0) for t in terms if t not in flat))
+
+
+def run_fts(db: Database, expr: str | None, k: int, after: int | None = None, upto: int | None = None) -> list[tuple[int, float]]:
+    """(entity id, bm25) best first for a MATCH expression, optionally over a range of ids only.
+
+    BM25's statistics are the whole index's whatever the range, so the best hits of two ranges,
+    merged, are the best hits of both.
+    """
     if expr is None:
         return []
     w = BM25_WEIGHTS
-    sql = (
-        f"SELECT rowid, bm25(entity_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM entity_fts "
-        "WHERE entity_fts MATCH ? ORDER BY s LIMIT ?"
-    )
+    where, args = "entity_fts MATCH ?", [expr]
+    if after is not None:
+        where, args = where + " AND rowid > ?", args + [after]
+    if upto is not None:
+        where, args = where + " AND rowid <= ?", args + [upto]
+    sql = f"SELECT rowid, bm25(entity_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM entity_fts WHERE {where} ORDER BY s LIMIT ?"
     try:
-        return [(r[0], float(r[1])) for r in graph.db.execute(sql, (expr, k))]
+        return [(r[0], float(r[1])) for r in db.execute(sql, (*args, k))]
     except apsw.SQLError as exc:  # never expected: the expression is built from quoted tokens
         logger.warning("full-text query %r failed: %s", expr, exc)
         return []
+
+
+def _fts_scored(db: Database, query: str, k: int, rows: int, meaning: bool) -> tuple[list[tuple[int, float]], bool]:
+    """The text branch's hits, and whether it was left to the meaning branch (every term flat)."""
+    plan = text_plan(db, query, rows, meaning)
+    return run_fts(db, plan.expr, k), plan.flat
+
+
+def _text_branch(db: Database, query: str, k: int, rows: int, tiers: bool, meaning: bool) -> tuple[list[tuple[int, float]], dict[int, int], bool]:
+    """The full-text branch, the exact matches and whether the branch was left to meaning (every
+    term flat), on ``db`` (the graph's or its side reader's).
+
+    The exact matches are looked for (``tiers``) when the text branch found something, was left
+    to meaning, or is all there is (no ``meaning`` branch).
+    """
+    fulltext, flat = _fts_scored(db, query, k, rows, meaning)
+    return fulltext, (_exact_tiers(db, query, k) if tiers and (fulltext or flat or not meaning) else {}), flat
+
+
+def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int, branches: str):
+    """Both branches at once on a large graph: the text branch on the side reader while this thread
+    encodes the query, scans the vectors and looks for exact matches.
+
+    (Splitting a long text query by id between the two threads was measured: each part pays
+    BM25's statistics over the whole index again, and the median got slower.)
+    """
+    assert graph.embedder is not None
+    plan = text_plan(graph.db, query, rows, meaning=True)
+    job = side.submit(run_fts, plan.expr, k) if plan.expr is not None else None
+    try:
+        vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
+        semantic, meaning = knn_evidence(graph, vector, k)
+        tiers = _exact_tiers(graph.db, query, k) if branches != "meaning" else {}
+        # Still waiting: the meaning branch's candidates get their signals meanwhile.
+        early = signals.load_signals(graph.db, [i for i, _ in semantic]) if job is not None and not job.done() else None
+    except BaseException:
+        if job is not None:
+            side.interrupt()
+            with contextlib.suppress(Exception):
+                job.result()
+        raise
+    fulltext = job.result() if job is not None else []
+    return fulltext, (tiers if fulltext or plan.flat else {}), plan.flat, vector, semantic, meaning, early
 
 
 def fts_branch(graph: Graph, query: str, k: int) -> list[int]:
@@ -167,6 +313,10 @@ def fts_branch(graph: Graph, query: str, k: int) -> list[int]:
 
 def exact_tiers(graph: Graph, query: str, k: int) -> dict[int, int]:
     """Entities that hold the query exactly: as their whole name, or (for identifiers) as a phrase."""
+    return _exact_tiers(graph.db, query, k)
+
+
+def _exact_tiers(db: Database, query: str, k: int) -> dict[int, int]:
     tiers: dict[int, int] = {}
     wanted = _normalise_name(query)
     if not wanted:
@@ -174,10 +324,10 @@ def exact_tiers(graph: Graph, query: str, k: int) -> dict[int, int]:
     terms = query_terms(query)
     if _IDENTIFIER.search(query) and 1 <= len(terms) <= MAX_IDENTIFIER_TOKENS:
         phrase = '"' + " ".join(terms) + '"'
-        for (entity_id,) in graph.db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (phrase, k)):
+        for (entity_id,) in db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (phrase, k)):
             tiers[entity_id] = TIER_PHRASE
     # Names compare without case and extra spaces; the index narrows the look-up to likely rows.
-    for entity_id, name in graph.db.execute(
+    for entity_id, name in db.execute(
         "SELECT id, name FROM entities WHERE name = ? COLLATE NOCASE UNION "
         "SELECT id, name FROM entities WHERE id IN (SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
         (query.strip(), "name : " + (f'"{" ".join(terms)}"' if terms else '""'), k),
@@ -264,16 +414,27 @@ def search(
     meaning: scoring.MeaningStats | None = None
     vector = None
     use_vectors = use_vectors and branches != "words"
-    if use_vectors:
-        assert graph.embedder is not None
-        vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
-        semantic, meaning = knn_evidence(graph, vector, k)
-    fulltext = fts_branch_scored(graph, query, k) if branches != "meaning" or not use_vectors else []
+    use_text = branches != "meaning" or not use_vectors
+    rows = text_rows(graph.db) if use_text else 0
+    side = None
+    early = None  # signals loaded while the text branch was still running
+    if use_text and use_vectors and rows >= SIDE_READER_ROWS and not graph.db.in_transaction:
+        side = graph.db.side_reader()
+    if side is not None:
+        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, query, k, rows, branches)
+    else:
+        if use_vectors:
+            assert graph.embedder is not None
+            vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
+            semantic, meaning = knn_evidence(graph, vector, k)
+        if use_text:
+            fulltext, tiers, flat = _text_branch(graph.db, query, k, rows, branches != "meaning", use_vectors)
+        else:
+            fulltext, tiers, flat = [], {}, False
     mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
 
     # 3. Fuse; exact matches the branches missed join as full-text hits.
     candidates = scoring.reciprocal_rank_fusion(semantic, fulltext, params.rrf_k)
-    tiers = exact_tiers(graph, query, k) if (fulltext or not use_vectors) and branches != "meaning" else {}
     known = {c.entity_id for c in candidates}
     best_bm25 = min((c.bm25 for c in candidates if c.bm25 is not None), default=0.0)
     for entity_id in tiers:
@@ -285,7 +446,8 @@ def search(
         sims = similarities(graph, vector, missing) if missing else {}
         for c in candidates:
             c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
-        if params.floor and not fulltext and not tiers and (
+        # The floor is for text no entity holds ("zz", "asdf"); words in most entities are not that.
+        if params.floor and not fulltext and not tiers and not flat and (
             _fragment(terms) or scoring.below_floor(candidates, meaning, keep=set(tiers))
         ):
             candidates = []
@@ -305,7 +467,7 @@ def search(
         return SearchResponse(query, mode, terms=terms, no_match=True)
 
     # 4. Limbic re-ranking.
-    ranked = rank(graph, candidates, mode, params, tiers, meaning)[:limit]
+    ranked = rank(graph, candidates, mode, params, tiers, meaning, early)[:limit]
 
     # 5. Hydrate.
     entities = graph.entities_by_ids([r.entity_id for r in ranked])
@@ -331,11 +493,15 @@ def rank(
     params: ScoringParams,
     tiers: dict[int, int] | None = None,
     meaning: scoring.MeaningStats | None = None,
+    known: dict[int, signals.EntitySignals] | None = None,
 ) -> list[SearchResult]:
-    """Score fused candidates with the limbic formula; exact matches first, then best score first."""
+    """Score fused candidates with the limbic formula; exact matches first, then best score first.
+
+    ``known``: signals already loaded for some candidates.
+    """
     tiers = tiers or {}
     now = datetime.now(timezone.utc)
-    sig = signals.load_signals(graph.db, [c.entity_id for c in candidates])
+    sig = signals.load_signals(graph.db, [c.entity_id for c in candidates], known)
     bases = scoring.base_relevance(candidates, mode, params, meaning)
     max_access = max((s.access_count for s in sig.values()), default=0)
     max_days = max((s.access_days for s in sig.values()), default=0)

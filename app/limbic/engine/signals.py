@@ -42,9 +42,21 @@ def hours_since(stamp: str | None, now: datetime) -> float:
     return max(0.0, (now - then).total_seconds() / 3600.0)
 
 
-def load_signals(db: Database, ids: Sequence[int]) -> dict[int, EntitySignals]:
-    """Signals of a batch of candidates, in a handful of queries."""
+def load_signals(db: Database, ids: Sequence[int], known: dict[int, EntitySignals] | None = None) -> dict[int, EntitySignals]:
+    """Signals of a batch of candidates, in a handful of queries.
+
+    ``known``: signals an earlier call loaded for some of them (search loads the meaning branch's
+    while the text branch is still running); only the rest are read, and the co-occurrences
+    between the rest and every candidate.
+    """
     ids = list(dict.fromkeys(ids))
+    if known:
+        out = {i: known[i] for i in ids if i in known}
+        new = [i for i in ids if i not in known]
+        out.update(load_signals(db, new))
+        if new and out:
+            _add_cooc(db, out, new, [i for i in ids if i in known])
+        return out
     out = {i: EntitySignals() for i in ids}
     if not ids:
         return out
@@ -76,6 +88,23 @@ def load_signals(db: Database, ids: Sequence[int]) -> dict[int, EntitySignals]:
             out[a].cooc[b] = (int(count), last)
             out[b].cooc[a] = (int(count), last)
     return out
+
+
+def _add_cooc(db: Database, out: dict[int, EntitySignals], new: list[int], old: list[int]) -> None:
+    """The co-occurrences between ``new`` and ``old`` candidates (those within each are loaded)."""
+    if not old:
+        return
+    a_marks, b_marks = ",".join("?" * len(new)), ",".join("?" * len(old))
+    with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
+        for a, b, count, last in db.execute(
+            f"SELECT entity_a_id, entity_b_id, co_count, last_co FROM co_occurrences "
+            f"WHERE entity_a_id IN ({a_marks}) AND entity_b_id IN ({b_marks}) UNION ALL "
+            f"SELECT entity_a_id, entity_b_id, co_count, last_co FROM co_occurrences "
+            f"WHERE entity_a_id IN ({b_marks}) AND entity_b_id IN ({a_marks})",
+            new + old + old + new,
+        ):
+            out[a].cooc[b] = (int(count), last)
+            out[b].cooc[a] = (int(count), last)
 
 
 def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | None = None) -> bool:

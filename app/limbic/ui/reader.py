@@ -55,13 +55,13 @@ class ReaderWorker(QObject):
         """Stop a running operation of ``key`` older than ``newer`` at SQLite's next step."""
         with self._run_state:
             if self._running is not None and self._running[0] == key and self._running[1] < newer and self.graph:
-                self.graph.db.conn.interrupt()
+                self.graph.db.interrupt()
 
     def interrupt_running(self) -> None:
         """Stop whatever runs inside SQLite now (on shutdown)."""
         with self._run_state:
             if self._running is not None and self.graph is not None:
-                self.graph.db.conn.interrupt()
+                self.graph.db.interrupt()
 
     # -- lifecycle (on the reader's thread) -------------------------------------------------
 

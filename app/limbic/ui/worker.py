@@ -178,7 +178,7 @@ class EngineWorker(QObject):
         """Stop a running interruptible operation of ``key`` older than ``newer`` at SQLite's next step."""
         with self._run_state:
             if self._running is not None and self._running[0] == key and self._running[1] < newer and self.graph is not None:
-                self.graph.db.conn.interrupt()
+                self.graph.db.interrupt()
 
     @property
     def _searching(self) -> int | None:
