@@ -264,3 +264,23 @@ def test_an_export_onto_the_graph_file_is_refused_in_one_sentence(qtbot, kwindow
         assert "\n" not in panel.info.text() and "Traceback" not in panel.info.text()
     assert w.db_path.stat().st_size == size
     search(qtbot, w, "Hub")  # the graph still answers
+
+
+def test_the_graph_panel_comes_back_as_it_was_left(qtbot, tmp_path, known_db_template):
+    import shutil
+
+    target = tmp_path / "known.db"
+    shutil.copyfile(known_db_template, target)
+    first = make_window(qtbot, target)
+    assert first.graph_dock is None  # nothing to bring back on a first run
+    panel = first.graph_panel()
+    settle(qtbot, panel, first.show_whole_graph)
+    first.close()
+    second = make_window(qtbot, target)
+    qtbot.waitUntil(lambda: second.graph_dock is not None and second.graph_dock.isVisible(), timeout=WAIT)
+    qtbot.waitUntil(lambda: second.graph_dock.panel.canvas.scene.n == panel.canvas.scene.n > 0, timeout=WAIT)
+    assert second.graph_dock.panel.mode == "whole"
+    second.graph_dock.close()
+    second.close()
+    third = make_window(qtbot, target)
+    assert third.graph_dock is None  # closed last time: stays closed

@@ -41,7 +41,7 @@ from limbic.ui.search_bar import SearchBar
 from limbic.service import undo as undo_ops
 from limbic.ui.status import StatusPanel
 from limbic.ui.undo import UndoMixin, WindowKeys
-from limbic.ui.window_state import restore_layout, save_layout
+from limbic.ui.window_state import restore_dock, restore_layout, save_layout, saved_graph_view
 from limbic.ui.worker import Catalog, Engine, Failure
 
 logger = logging.getLogger(__name__)
@@ -92,6 +92,7 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self._build_actions()
         self._connect_engine()
         restore_layout(self, DEFAULT_SIZE[0])
+        self._reopen_graph = saved_graph_view()  # the graph panel comes back once the file is open
         # Undo, Export and the search box's Ctrl+Delete reach the window from any focused field.
         self.keys = WindowKeys(self, self.search_bar.edit)
         QApplication.instance().installEventFilter(self.keys)
@@ -588,6 +589,11 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self.search_bar.set_types(catalog.entity_types)
         self.editor.set_completions(sorted(catalog.names.values()), catalog.relation_types, catalog.entity_types)
         self._show_empty_hint()
+        if self._reopen_graph:
+            mode, self._reopen_graph = self._reopen_graph, ""
+            panel = self.graph_panel()
+            restore_dock(self)  # its place and width as the last run left them
+            panel.show_whole() if mode == "whole" else panel.show_local()
 
     @Slot(object, int)
     def on_counts(self, counts: dict, pending: int) -> None:

@@ -1,4 +1,4 @@
-"""The window's size, position and splitters, remembered between runs (beside the app's settings)."""
+"""The window's size, position, splitters and graph panel, remembered between runs (beside the app's settings)."""
 
 from __future__ import annotations
 
@@ -36,4 +36,19 @@ def save_layout(window) -> None:
     qs = _settings()
     for key, save, _restore in _parts(window):
         qs.setValue(key, save())
+    dock = getattr(window, "graph_dock", None)
+    qs.setValue("graph", dock.panel.mode if dock is not None and dock.isVisible() else "")
     qs.sync()
+
+
+def saved_graph_view() -> str:
+    """The graph panel the last run closed with open: "local", "whole" or "" (none)."""
+    value = _settings().value("graph", "")
+    return value if value in ("local", "whole") else ""
+
+
+def restore_dock(window) -> None:
+    """Put a dock created after start-up (the graph panel loads on first use) where the last run had it."""
+    value = _settings().value("state")
+    if isinstance(value, QByteArray):
+        window.restoreState(value)
