@@ -105,3 +105,30 @@ def test_a_tiny_graph_falls_back_to_found_or_not():
     sims = {1: 0.50, 2: 0.45}
     cands = make([(1, 0.50), (2, 0.45)], [(2, -3.0)], sims)
     assert order(cands, MeaningStats(mean=0.475, std=0.025, count=2))[0] == 2
+
+
+def test_one_outstanding_hit_does_not_shrink_the_votes_for_the_rest():
+    # The best text hit is the query itself (or holds its rare identifier): however far ahead it
+    # is, the other hits keep their z-scores, and the meaning branch keeps its say over them.
+    rest = [10.0, 9.0, 7.5, 7.0, 6.0, 5.0]
+    near = fusion._standardise({2: 10.0, 3: 9.0}, [12.0, *rest], population=1000)
+    far = fusion._standardise({2: 10.0, 3: 9.0}, [300.0, *rest], population=1000)
+    assert near == far
+    assert near[0][2] > 1.0  # the runner-up still stands out from the rest
+    # All but the best equal: the best's lead is what there is to go by.
+    flat, _ = fusion._standardise({1: 12.0, 2: 5.0}, [12.0, 5.0, 5.0, 5.0, 5.0], population=1000)
+    assert flat[1] > 1.5 and flat[2] < 0
+
+
+def test_a_copy_of_the_query_leads_without_scrambling_the_rest():
+    # ArguAna's case: the best text hit is the query itself, far ahead of everything. The others
+    # must keep the order the two branches give them, not fall to a floor where they tie.
+    knn = [(1, 0.98)] + [(10 + j, 0.70 - 0.01 * j) for j in range(30)]
+    fts = [(1, -400.0)] + [(10 + j, -30.0 + 0.5 * j) for j in range(30)]
+    sims = dict(knn)
+    cands = make(knn, fts, sims)
+    ranked = order(cands, MeaningStats(mean=0.55, std=0.05, count=5000))
+    assert ranked[0] == 1
+    assert ranked[1:6] == [10, 11, 12, 13, 14]
+    bases = fusion.adaptive_base_relevance(cands, "hybrid", MeaningStats(mean=0.55, std=0.05, count=5000))
+    assert len({round(b, 15) for b in bases}) == len(bases)  # no two candidates tie at the floor
