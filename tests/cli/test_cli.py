@@ -120,6 +120,35 @@ def test_eval_on_a_tiny_collection(tmp_path, capsys):
     assert list((tmp_path / "home" / "cache" / "eval").glob("*.db")) == cached
 
 
+def test_eval_finishes_a_cache_a_stopped_run_left_half_embedded(tmp_path, capsys):
+    from limbic.engine import index
+    from limbic.engine.db import Database
+
+    corpus = tmp_path / "corpus.jsonl"
+    docs = [(f"d{i}", f"Paper {i}", f"Finding number {i} about topic {i % 3}.") for i in range(6)]
+    corpus.write_text("\n".join(json.dumps({"_id": i, "title": t, "text": x}) for i, t, x in docs), encoding="utf-8")
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text(json.dumps({"_id": "q1", "text": "finding number 4"}), encoding="utf-8")
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\td4\t1\n", encoding="utf-8")
+    assert main(["eval", str(corpus), str(queries), str(qrels), "--json"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    (cached,) = (tmp_path / "home" / "cache" / "eval").glob("*.db")
+    db = Database(cached)  # as a run killed while embedding leaves it: two documents without a vector
+    with db.transaction():
+        for table, key in ((index.VEC_TABLE, "rowid"), ("embedding_state", "entity_id")):
+            db.execute(f"DELETE FROM {table} WHERE {key} IN (SELECT id FROM entities ORDER BY id DESC LIMIT 2)")
+    assert index.pending_count(db) == 2
+    db.close()
+    assert main(["eval", str(corpus), str(queries), str(qrels), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    db = Database(cached, readonly=True)
+    try:
+        assert index.pending_count(db) == 0
+    finally:
+        db.close()
+
+
 def test_eval_drops_the_query_own_document(tmp_path, capsys):
     # As in ArguAna, the query is itself a document of the corpus: it must not count as a hit.
     corpus = tmp_path / "corpus.jsonl"

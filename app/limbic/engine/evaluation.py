@@ -140,6 +140,9 @@ def cache_path(folder: Path, corpus: Path, model_identity: str | None) -> Path:
 def import_collection(graph: Graph, coll: Collection, progress=None) -> None:
     """Load the corpus into a graph (embedding it); skipped when it is already there."""
     records, _ = entity_records(coll.docs)
-    if graph.counts()["entities"] == len(records) and graph.pending_embeddings() == 0:
-        return
-    import_records(graph, records, [], progress=progress)
+    if graph.counts()["entities"] != len(records):
+        import_records(graph, records, [], progress=progress)
+    # A run stopped while embedding leaves documents without a vector; an import only embeds what
+    # it changed, so they are embedded here, or every later run would rank without them.
+    if graph.pending_embeddings():
+        graph.embed_pending(progress=(lambda d, t: progress("embed", d, t)) if progress else None)
