@@ -218,12 +218,11 @@ def fts_branch_scored(graph: Graph, query: str, k: int) -> list[tuple[int, float
 
 @dataclass
 class TextPlan:
-    """What the full-text branch will run: its MATCH expression (None: nothing to search), whether it
-    was left to meaning (every term flat), and how many rows its terms hold (0 when not known)."""
+    """What the full-text branch will run: its MATCH expression (None: nothing to search), and
+    whether it was left to meaning (every term flat)."""
 
     expr: str | None
     flat: bool = False
-    rows: int = 0
 
 
 def text_plan(db: Database, query: str, rows: int, meaning: bool) -> TextPlan:
@@ -238,26 +237,20 @@ def text_plan(db: Database, query: str, rows: int, meaning: bool) -> TextPlan:
     # would also search every longer word (teacher, team...), tens of thousands of rows for a
     # word already found. An unfinished one ("appoi") is still completed.
     prefix = not frequencies or frequencies.get(terms[-1], 0) == 0 if terms else True
-    return TextPlan(fts_match_expression(query, flat, prefix), rows=sum(frequencies.get(t, 0) for t in terms if t not in flat))
+    return TextPlan(fts_match_expression(query, flat, prefix))
 
 
-def run_fts(db: Database, expr: str | None, k: int, after: int | None = None, upto: int | None = None) -> list[tuple[int, float]]:
-    """(entity id, bm25) best first for a MATCH expression, optionally over a range of ids only.
-
-    BM25's statistics are the whole index's whatever the range, so the best hits of two ranges,
-    merged, are the best hits of both.
-    """
+def run_fts(db: Database, expr: str | None, k: int) -> list[tuple[int, float]]:
+    """(entity id, bm25) best first for a MATCH expression."""
     if expr is None:
         return []
     w = BM25_WEIGHTS
-    where, args = "entity_fts MATCH ?", [expr]
-    if after is not None:
-        where, args = where + " AND rowid > ?", args + [after]
-    if upto is not None:
-        where, args = where + " AND rowid <= ?", args + [upto]
-    sql = f"SELECT rowid, bm25(entity_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM entity_fts WHERE {where} ORDER BY s LIMIT ?"
+    sql = (
+        f"SELECT rowid, bm25(entity_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM entity_fts "
+        "WHERE entity_fts MATCH ? ORDER BY s LIMIT ?"
+    )
     try:
-        return [(r[0], float(r[1])) for r in db.execute(sql, (*args, k))]
+        return [(r[0], float(r[1])) for r in db.execute(sql, (expr, k))]
     except apsw.SQLError as exc:  # never expected: the expression is built from quoted tokens
         logger.warning("full-text query %r failed: %s", expr, exc)
         return []
@@ -280,7 +273,7 @@ def _text_branch(db: Database, query: str, k: int, rows: int, tiers: bool, meani
     return fulltext, (_exact_tiers(db, query, k) if tiers and (fulltext or flat or not meaning) else {}), flat
 
 
-def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int, branches: str):
+def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int):
     """Both branches at once on a large graph: the text branch on the side reader while this thread
     encodes the query, scans the vectors and looks for exact matches.
 
@@ -293,7 +286,7 @@ def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int
     try:
         vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
         semantic, meaning = knn_evidence(graph, vector, k)
-        tiers = _exact_tiers(graph.db, query, k) if branches != "meaning" else {}
+        tiers = _exact_tiers(graph.db, query, k)
         # Still waiting: the meaning branch's candidates get their signals meanwhile.
         early = signals.load_signals(graph.db, [i for i, _ in semantic]) if job is not None and not job.done() else None
     except BaseException:
@@ -418,10 +411,11 @@ def search(
     rows = text_rows(graph.db) if use_text else 0
     side = None
     early = None  # signals loaded while the text branch was still running
+    # Both branches (``branches`` is "both"), a large graph, and no write of this connection's open.
     if use_text and use_vectors and rows >= SIDE_READER_ROWS and not graph.db.in_transaction:
         side = graph.db.side_reader()
     if side is not None:
-        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, query, k, rows, branches)
+        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, query, k, rows)
     else:
         if use_vectors:
             assert graph.embedder is not None

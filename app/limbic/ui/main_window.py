@@ -593,7 +593,10 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
             mode, self._reopen_graph = self._reopen_graph, ""
             panel = self.graph_panel()
             restore_dock(self)  # its place and width as the last run left them
-            panel.show_whole() if mode == "whole" else panel.show_local()
+            if mode == "whole":
+                panel.show_whole()
+            else:
+                panel.show_local()
 
     @Slot(object, int)
     def on_counts(self, counts: dict, pending: int) -> None:

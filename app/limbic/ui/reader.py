@@ -13,24 +13,24 @@ known to this process and nothing but SQLite ever opens it (``db.inspect_file`` 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import apsw
-from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QThread, Signal, Slot
 
 from limbic.engine.db import Database
 from limbic.engine.errors import LimbicError
 from limbic.engine.graph import Graph
+from limbic.ui.worker import ConnectionWorker, Failure, _sentence
 
 logger = logging.getLogger(__name__)
 
 POLL_MS = 500  # how often the reader looks for the writer's commits (the counts follow them)
 
 
-class ReaderWorker(QObject):
+class ReaderWorker(ConnectionWorker):
     """Runs read-only operations ``fn(graph, *args)`` on a read-only connection, one at a time."""
 
     ready = Signal(str)  # path of the file the reader answers for ("" when it cannot)
@@ -38,60 +38,19 @@ class ReaderWorker(QObject):
     op_failed = Signal(int, object)  # ticket, Failure
     counts_changed = Signal(object, int)  # counts, entities waiting for a vector
 
+    closing_what = "the reader's connection"
+    poll_ms = POLL_MS
+
     def __init__(self, keyed, source) -> None:
         super().__init__()
         self.keyed = keyed
         self.source = source  # the engine's worker: its embedder, params and test hooks
-        self.graph: Graph | None = None
-        self.closing = False
-        self._run_state = threading.Lock()
-        self._running: tuple[str, int] | None = None
         self._version: int | None = None
-        self._timer: QTimer | None = None
-
-    # -- called from the UI thread (thread-safe) -------------------------------------------
-
-    def interrupt(self, key: str, newer: int) -> None:
-        """Stop a running operation of ``key`` older than ``newer`` at SQLite's next step."""
-        with self._run_state:
-            if self._running is not None and self._running[0] == key and self._running[1] < newer and self.graph:
-                self.graph.db.interrupt()
-
-    def interrupt_running(self) -> None:
-        """Stop whatever runs inside SQLite now (on shutdown)."""
-        with self._run_state:
-            if self._running is not None and self.graph is not None:
-                self.graph.db.interrupt()
-
-    # -- lifecycle (on the reader's thread) -------------------------------------------------
-
-    @Slot()
-    def start(self) -> None:
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self.poll)
-        self._timer.start()
-
-    @Slot()
-    def shutdown(self) -> None:
-        self.closing = True
-        if self._timer is not None:
-            self._timer.stop()
-        self._close()
-        QThread.currentThread().quit()
-
-    def _close(self) -> None:
-        if self.graph is not None:
-            try:
-                self.graph.db.close()
-            except Exception:  # closing must never stop a shutdown
-                logger.exception("closing the reader's connection failed")
-            self.graph = None
 
     @Slot(str)
     def open(self, path: str) -> None:
         """Open the file the engine's thread has just opened; without it, reads go to that thread."""
-        self._close()
+        self._close_graph()
         if self.closing:
             return
         try:
@@ -140,8 +99,6 @@ class ReaderWorker(QObject):
     @Slot(int, str, object, object)
     def run_op(self, ticket: int, key: str, fn: object, args: object) -> None:
         """Run ``fn(graph, *args)``; a request superseded by a newer one of its key is skipped."""
-        from limbic.ui.worker import Failure, _sentence
-
         if self.closing or self.keyed.is_stale(key, ticket):
             return
         if self.graph is None:

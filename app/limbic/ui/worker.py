@@ -128,7 +128,68 @@ class Throttle:
         self._emit(stage, done, total)
 
 
-class EngineWorker(QObject):
+class ConnectionWorker(QObject):
+    """What the engine's and the reader's workers share: a graph connection owned by their thread,
+    a poll timer started there, and the interruptible operation inside SQLite now, which the UI
+    thread may stop when a newer one with the same key comes."""
+
+    closing_what = "the database"  # for the log, when closing fails
+    poll_ms = POLL_MS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.graph: Graph | None = None
+        self.closing = False
+        self._run_state = threading.Lock()
+        self._running: tuple[str, int] | None = None
+        self._timer: QTimer | None = None
+
+    # -- called from the UI thread directly (thread-safe) ---------------------------------
+
+    def interrupt(self, key: str, newer: int) -> None:
+        """Stop a running interruptible operation of ``key`` older than ``newer`` at SQLite's next step."""
+        with self._run_state:
+            if self._running is not None and self._running[0] == key and self._running[1] < newer and self.graph is not None:
+                self.graph.db.interrupt()
+
+    def interrupt_running(self) -> None:
+        """Stop whatever runs inside SQLite now (on shutdown)."""
+        with self._run_state:
+            if self._running is not None and self.graph is not None:
+                self.graph.db.interrupt()
+
+    # -- lifecycle (on the worker's thread) -------------------------------------------------
+
+    @Slot()
+    def start(self) -> None:
+        """Runs first on the worker's thread: the poll timer must live there."""
+        self._timer = QTimer(self)
+        self._timer.setInterval(self.poll_ms)
+        self._timer.timeout.connect(self.poll)
+        self._timer.start()
+
+    @Slot()
+    def shutdown(self) -> None:
+        """Close the file on the thread that opened it, then end the thread's event loop."""
+        self.closing = True
+        if self._timer is not None:
+            self._timer.stop()
+        self._close_graph()
+        QThread.currentThread().quit()
+
+    def _close_graph(self) -> None:
+        if self.graph is not None:
+            try:
+                self.graph.db.close()
+            except Exception:  # closing must never stop a shutdown
+                logger.exception("closing %s failed", self.closing_what)
+            self.graph = None
+
+    def poll(self) -> None:
+        raise NotImplementedError
+
+
+class EngineWorker(ConnectionWorker):
     """Runs every engine call of the app, one at a time, on its own thread."""
 
     opened = Signal(object)  # Catalog
@@ -150,19 +211,12 @@ class EngineWorker(QObject):
     def __init__(self, keyed: KeyedRequests) -> None:
         super().__init__()
         self.keyed = keyed
-        self.graph: Graph | None = None
         self.embedder = None
         self.params = ScoringParams()
         self.hooks = TestHooks()
-        self.closing = False
         self._cancel = threading.Event()  # set from the UI thread; read here
-        # Which interruptible operation is inside SQLite now; the UI thread interrupts it when a
-        # newer one with the same key comes.
-        self._run_state = threading.Lock()
-        self._running: tuple[str, int] | None = None
         self._data_version: int | None = None
         self._cursor = changes.Cursor()
-        self._timer: QTimer | None = None
         self._embedding: dict | None = None  # the background embedding under way: done, total, graph
 
     # -- called from the UI thread directly (thread-safe) ---------------------------------
@@ -174,44 +228,11 @@ class EngineWorker(QObject):
     def clear_cancel(self) -> None:
         self._cancel.clear()
 
-    def interrupt(self, key: str, newer: int) -> None:
-        """Stop a running interruptible operation of ``key`` older than ``newer`` at SQLite's next step."""
-        with self._run_state:
-            if self._running is not None and self._running[0] == key and self._running[1] < newer and self.graph is not None:
-                self.graph.db.interrupt()
-
     @property
     def _searching(self) -> int | None:
         """The ticket of the search inside SQLite now, if any."""
         running = self._running
         return running[1] if running is not None and running[0] == "search" else None
-
-    # -- lifecycle --------------------------------------------------------------------------
-
-    @Slot()
-    def start(self) -> None:
-        """Runs first on the worker thread: the poll timer must live here."""
-        self._timer = QTimer(self)
-        self._timer.setInterval(POLL_MS)
-        self._timer.timeout.connect(self.poll)
-        self._timer.start()
-
-    @Slot()
-    def shutdown(self) -> None:
-        """Close the file on the thread that opened it, then end the thread's event loop."""
-        self.closing = True
-        if self._timer is not None:
-            self._timer.stop()
-        self._close_graph()
-        QThread.currentThread().quit()
-
-    def _close_graph(self) -> None:
-        if self.graph is not None:
-            try:
-                self.graph.db.close()
-            except Exception:  # closing must never stop a shutdown
-                logger.exception("closing the database failed")
-            self.graph = None
 
     def _fail(self, what: str, exc: BaseException) -> None:
         self.failed.emit(what, _sentence(what, exc))
