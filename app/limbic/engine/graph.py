@@ -284,7 +284,8 @@ class Graph(GraphHistory):
             "in Limbic."
         )
 
-    def _resolve(self, ref: EntityRef) -> int:
+    def resolve(self, ref: EntityRef) -> int:
+        """The id of the entity ``ref`` names (an id or a name); NotFoundError when there is none."""
         if isinstance(ref, int):
             if self.db.scalar("SELECT 1 FROM entities WHERE id = ?", (ref,)) is None:
                 raise NotFoundError(f"There is no entity with id {ref}.")
@@ -296,7 +297,7 @@ class Graph(GraphHistory):
 
     def get_entity(self, ref: EntityRef) -> Entity:
         """An entity with its observations; raises NotFoundError."""
-        entity_id = self._resolve(ref)
+        entity_id = self.resolve(ref)
         found = self.entities_by_ids([entity_id])
         return found[entity_id]
 
@@ -332,7 +333,7 @@ class Graph(GraphHistory):
 
     def relations_of(self, ref: EntityRef, ended: bool = False) -> tuple[list[Relation], list[Relation]]:
         """(outgoing, incoming) relations of an entity: active ones, and ended ones too with ``ended``."""
-        entity_id = self._resolve(ref)
+        entity_id = self.resolve(ref)
         out = [self._relation(r) for r in self.db.execute(self._relation_sql(" AND r.from_entity = ?", ended), (entity_id,))]
         inc = [self._relation(r) for r in self.db.execute(self._relation_sql(" AND r.to_entity = ?", ended), (entity_id,))]
         return out, inc
@@ -468,7 +469,7 @@ class Graph(GraphHistory):
         """Rename; relations follow because they point at the id."""
         new_name = clean_name(new_name)
         with self.write():
-            entity_id = self._resolve(ref)
+            entity_id = self.resolve(ref)
             other = self.entity_id(new_name)
             if other is not None and other != entity_id:
                 raise ValidationError(self._taken(new_name, other))
@@ -482,7 +483,7 @@ class Graph(GraphHistory):
     def set_entity_type(self, ref: EntityRef, entity_type: str) -> None:
         etype = clean_name(entity_type, "type", MAX_TYPE_CHARS)
         with self.write():
-            entity_id = self._resolve(ref)
+            entity_id = self.resolve(ref)
             self.db.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (etype, entity_id))
             self._touch(entity_id)
             self.db.note_flag("names")
@@ -490,7 +491,7 @@ class Graph(GraphHistory):
     def delete_entity(self, ref: EntityRef) -> None:
         """Delete an entity, its observations, relations and index rows."""
         with self.write():
-            entity_id = self._resolve(ref)
+            entity_id = self.resolve(ref)
             sources = [r[0] for r in self.db.execute("SELECT from_entity FROM relations WHERE to_entity = ?", (entity_id,))]
             self.db.note("relations", self._neighbours(entity_id) - {entity_id})
             index.delete_index_rows(self.db, entity_id)
@@ -523,7 +524,7 @@ class Graph(GraphHistory):
         """Append observations (duplicates of existing ones are skipped); returns the new ids."""
         cleaned = [clean_observation(c) for c in contents]
         with self.write():
-            return self._append_observations(self._resolve(ref), cleaned, kind)
+            return self._append_observations(self.resolve(ref), cleaned, kind)
 
     def edit_observation(self, obs_id: int, content: str) -> None:
         content = clean_observation(content)
@@ -548,7 +549,7 @@ class Graph(GraphHistory):
         """Relate two entities; returns False if that relation already existed."""
         rtype = clean_name(relation_type, "relation type", MAX_TYPE_CHARS)
         with self.write():
-            a, b = self._resolve(source), self._resolve(target)
+            a, b = self.resolve(source), self.resolve(target)
             existing = self.db.one(
                 "SELECT id, active FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?", (a, b, rtype)
             )
@@ -573,7 +574,7 @@ class Graph(GraphHistory):
         if not isinstance(relation_type, str) or _unstorable(relation_type):
             return False  # no stored relation has such a type
         with self.write():
-            a, b = self._resolve(source), self._resolve(target)
+            a, b = self.resolve(source), self.resolve(target)
             self.db.execute(
                 "DELETE FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?",
                 (a, b, relation_type.strip()),

@@ -79,7 +79,7 @@ class GraphHistory:
         """Set an entity's status (active, paused, done, archived); archived ones rank lower."""
         status = clean_status(status)
         with self.write():
-            entity_id = self._resolve(ref)
+            entity_id = self.resolve(ref)
             self.db.execute("UPDATE entities SET status = ? WHERE id = ?", (status, entity_id))
             self._touch(entity_id)
 
@@ -107,7 +107,7 @@ class GraphHistory:
     def end_relation(self, source, target, relation_type: str, ended_at: str | None = None) -> bool:
         """End a relation without deleting it (kept, shown greyed, no longer followed); False if none is active."""
         with self.write():
-            a, b = self._resolve(source), self._resolve(target)
+            a, b = self.resolve(source), self.resolve(target)
             self.db.execute(
                 "UPDATE relations SET active = 0, ended_at = ? "
                 "WHERE from_entity = ? AND to_entity = ? AND relation_type = ? AND active = 1",
@@ -139,7 +139,7 @@ class GraphHistory:
         with self.write():
             entity_id = relation_id = None
             if relation is not None:
-                a, b = self._resolve(relation[0]), self._resolve(relation[1])
+                a, b = self.resolve(relation[0]), self.resolve(relation[1])
                 relation_id = self.db.scalar(
                     "SELECT id FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?",
                     (a, b, relation[2]),
@@ -149,7 +149,7 @@ class GraphHistory:
                 kind = "relation"
                 dirty = a
             elif entity is not None:
-                entity_id = self._resolve(entity)
+                entity_id = self.resolve(entity)
                 kind = "entity"
                 dirty = entity_id
             else:
@@ -182,7 +182,7 @@ class GraphHistory:
 
     def reflections_of(self, ref) -> list[Reflection]:
         """Reflections about an entity and about the relations it takes part in, oldest first."""
-        entity_id = self._resolve(ref)
+        entity_id = self.resolve(ref)
         if not self.db.has_table("reflections"):
             return []
         return [

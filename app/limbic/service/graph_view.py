@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from limbic.engine import vector_index
-from limbic.engine.errors import NotFoundError
-from limbic.engine.graph import Graph, shown
+from limbic.engine.graph import Graph
 from limbic.engine.index import VEC_TABLE
 
 logger = logging.getLogger(__name__)
@@ -118,17 +117,6 @@ def _chunks(ids: Sequence[int]) -> Iterable[list[int]]:
         yield ids[start : start + _CHUNK]
 
 
-def _resolve(graph: Graph, ref: int | str) -> int:
-    if isinstance(ref, int):
-        if graph.db.scalar("SELECT 1 FROM entities WHERE id = ?", (ref,)) is None:
-            raise NotFoundError(f"There is no entity with id {ref}.")
-        return ref
-    entity_id = graph.entity_id(ref)
-    if entity_id is None:
-        raise NotFoundError(f"There is no entity named “{shown(ref)}”.")
-    return entity_id
-
-
 def _relations_touching(graph: Graph, ids: Sequence[int]) -> list[tuple[int, int, str]]:
     """Active relations with either end in ``ids`` (each once)."""
     seen: set[tuple[int, int, str]] = set()
@@ -189,7 +177,7 @@ def neighbourhood(
     followed further. ``entity_types`` / ``relation_types`` (None: all) keep only those kinds;
     the centre is always shown.
     """
-    centre_id = _resolve(graph, centre)
+    centre_id = graph.resolve(centre)
     depth = max(1, min(MAX_DEPTH, int(depth)))
     expanded = set(expanded)
     allowed_types = None if entity_types is None else set(entity_types)
@@ -246,7 +234,7 @@ def suggestions(graph: Graph, centre: int | str, k: int = SUGGESTIONS) -> list[S
 
     Uses the stored vectors only (no model needed); empty when the centre has no vector yet.
     """
-    centre_id = _resolve(graph, centre)
+    centre_id = graph.resolve(centre)
     db = graph.db
     if not db.has_table(VEC_TABLE):
         return []
