@@ -45,7 +45,6 @@ class ReaderWorker(ConnectionWorker):
         super().__init__()
         self.keyed = keyed
         self.source = source  # the engine's worker: its embedder, params and test hooks
-        self._version: int | None = None
 
     @Slot(str)
     def open(self, path: str) -> None:
@@ -65,7 +64,7 @@ class ReaderWorker(ConnectionWorker):
             self.ready.emit("")
             return
         self.graph = graph
-        self._version = db.data_version()
+        self._seen_version = db.data_version()
         self.use_model()
         self.ready.emit(path)
 
@@ -78,17 +77,11 @@ class ReaderWorker(ConnectionWorker):
             if current is None or current.identity != embedder.identity or current._session is not embedder._session:
                 self.graph.embedder = embedder.for_another_thread()
 
-    @Slot()
-    def poll(self) -> None:
+    def on_commits(self) -> None:
         """Report the counts whenever another connection (the engine's thread included) committed."""
-        if self.graph is None or self.closing:
-            return
+        graph = self.graph
+        assert graph is not None
         try:
-            version = self.graph.db.data_version()
-            if version == self._version:
-                return
-            self._version = version
-            graph = self.graph
             pending = graph.pending_embeddings() if graph.embedder else 0
             self.counts_changed.emit(graph.counts(), pending)
         except Exception:

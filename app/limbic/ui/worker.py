@@ -143,6 +143,7 @@ class ConnectionWorker(QObject):
         self._run_state = threading.Lock()
         self._running: tuple[str, int] | None = None
         self._timer: QTimer | None = None
+        self._seen_version: int | None = None  # the file's data_version at the last look
 
     # -- called from the UI thread directly (thread-safe) ---------------------------------
 
@@ -185,7 +186,21 @@ class ConnectionWorker(QObject):
                 logger.exception("closing %s failed", self.closing_what)
             self.graph = None
 
+    @Slot()
     def poll(self) -> None:
+        """Look for commits made through other connections since the last look (``on_commits`` acts)."""
+        if self.graph is None or self.closing:
+            return
+        try:
+            version = self.graph.db.data_version()
+        except Exception:  # a file gone away is reported by the next real call
+            logger.debug("polling %s failed", self.closing_what, exc_info=True)
+            return
+        if version != self._seen_version:
+            self._seen_version = version
+            self.on_commits()
+
+    def on_commits(self) -> None:
         raise NotImplementedError
 
 
@@ -215,7 +230,6 @@ class EngineWorker(ConnectionWorker):
         self.params = ScoringParams()
         self.hooks = TestHooks()
         self._cancel = threading.Event()  # set from the UI thread; read here
-        self._data_version: int | None = None
         self._cursor = changes.Cursor()
         self._embedding: dict | None = None  # the background embedding under way: done, total, graph
 
@@ -262,7 +276,7 @@ class EngineWorker(ConnectionWorker):
             self.open_failed.emit(str(exc) if isinstance(exc, LimbicError) else f"{path} cannot be opened ({type(exc).__name__}).")
             return
         self._close_graph()
-        self.graph, self._cursor, self._data_version = graph, cursor, version
+        self.graph, self._cursor, self._seen_version = graph, cursor, version
         self.opened.emit(read_catalog(graph))
         if self.embedder is not None:
             self._attach_and_embed()
@@ -353,19 +367,13 @@ class EngineWorker(ConnectionWorker):
     def set_params(self, params: ScoringParams) -> None:
         self.params = params
 
-    @Slot()
-    def poll(self) -> None:
+    def on_commits(self) -> None:
         """Follow commits made by other programs to the same file, through its change log."""
-        if self.graph is None or self.closing:
-            return
+        assert self.graph is not None
         try:
-            version = self.graph.db.data_version()
-            if version == self._data_version:
-                return
-            self._data_version = version
             outside = changes.read_since(self.graph.db, self._cursor)
         except Exception:  # a file gone away is reported by the next real call
-            logger.debug("polling the file failed", exc_info=True)
+            logger.debug("reading the change log failed", exc_info=True)
             return
         if outside.empty:
             return  # e.g. another program recorded access signals
