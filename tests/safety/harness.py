@@ -19,9 +19,11 @@ import selectors
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+import apsw
 import numpy as np
 
 from tests.safety.model import AckLog, State, apply, next_op, perform, read_log, read_state, text
@@ -33,6 +35,16 @@ OLD_MODEL = "a model used before"
 
 
 # -- children ---------------------------------------------------------------------------------
+
+
+def hold_write_lock(path, seconds: float, started: threading.Event) -> None:
+    """Another program's write: the file's write lock held for ``seconds`` (``started`` set once it is)."""
+    conn = apsw.Connection(str(path))
+    conn.execute("BEGIN IMMEDIATE")
+    started.set()
+    time.sleep(seconds)
+    conn.execute("COMMIT")
+    conn.close()
 
 
 def _load_embedder(with_model: bool):

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import threading
-import time
 
-import apsw
 import numpy as np
 import pytest
 
@@ -19,6 +17,7 @@ from limbic.engine.db import Database
 from limbic.engine.errors import DatabaseError
 from limbic.engine.graph import Graph
 from limbic.engine.jsonl import import_file
+from tests.safety.harness import hold_write_lock
 
 GRAPH_TABLES = ("entities", "observations", "relations", "entity_access", "entity_access_log", "co_occurrences")
 
@@ -218,19 +217,10 @@ def test_cli_check_exit_codes_and_repair(tmp_path, capsys, embedder):
 # -- two connections ----------------------------------------------------------------------------
 
 
-def _hold_write_lock(path, seconds: float, started: threading.Event) -> None:
-    conn = apsw.Connection(str(path))
-    conn.execute("BEGIN IMMEDIATE")
-    started.set()
-    time.sleep(seconds)
-    conn.execute("COMMIT")
-    conn.close()
-
-
 def test_a_write_waits_for_another_writer_instead_of_failing(text_graph, monkeypatch):
     text_graph.db.conn.setbusytimeout(20)  # so that the retries, not SQLite's own wait, do the work
     started = threading.Event()
-    holder = threading.Thread(target=_hold_write_lock, args=(text_graph.db.path, 0.8, started))
+    holder = threading.Thread(target=hold_write_lock, args=(text_graph.db.path, 0.8, started))
     holder.start()
     started.wait()
     text_graph.upsert_entity("Written while busy", "T", ["x"])
@@ -243,7 +233,7 @@ def test_a_write_that_cannot_get_the_lock_fails_with_a_sentence_and_changes_noth
     text_graph.db.conn.setbusytimeout(20)
     text_graph.db.write_retry_seconds = 0.3
     started = threading.Event()
-    holder = threading.Thread(target=_hold_write_lock, args=(text_graph.db.path, 1.5, started))
+    holder = threading.Thread(target=hold_write_lock, args=(text_graph.db.path, 1.5, started))
     holder.start()
     started.wait()
     with pytest.raises(DatabaseError) as err:
@@ -260,7 +250,7 @@ def test_access_recording_waits_for_a_busy_file_like_other_writes(text_graph):
     text_graph.upsert_entity("A")
     text_graph.db.conn.setbusytimeout(20)  # so that the wait is the engine's retry, not SQLite's own
     started = threading.Event()
-    holder = threading.Thread(target=_hold_write_lock, args=(text_graph.db.path, 1.0, started))
+    holder = threading.Thread(target=hold_write_lock, args=(text_graph.db.path, 1.0, started))
     holder.start()
     started.wait()
     assert signals.record_access(text_graph.db, [1]) is True
@@ -273,7 +263,7 @@ def test_access_recording_that_cannot_wait_long_enough_fails_quietly(text_graph,
     text_graph.db.conn.setbusytimeout(20)
     text_graph.db.write_retry_seconds = 0.2
     started = threading.Event()
-    holder = threading.Thread(target=_hold_write_lock, args=(text_graph.db.path, 1.0, started))
+    holder = threading.Thread(target=hold_write_lock, args=(text_graph.db.path, 1.0, started))
     holder.start()
     started.wait()
     with caplog.at_level("DEBUG"):

@@ -27,6 +27,7 @@ from limbic.engine.errors import DatabaseError, LimbicError, ValidationError
 from limbic.engine.graph import Graph
 from limbic.engine.search import search
 from limbic.engine.session import open_graph
+from tests.safety.harness import hold_write_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 GRAPH_TABLES = ("entities", "observations", "relations")
@@ -144,22 +145,13 @@ def test_restoring_the_oldest_of_ten_backups_keeps_it(tmp_path):
     g.db.close()
 
 
-def _hold_write_lock(path, seconds: float, started: threading.Event) -> None:
-    conn = apsw.Connection(str(path))
-    conn.execute("BEGIN IMMEDIATE")
-    started.set()
-    time.sleep(seconds)
-    conn.execute("COMMIT")
-    conn.close()
-
-
 def test_restore_waits_for_another_writer_like_other_writes(tmp_path):
     g = make(tmp_path / "g.db", n=3)
     saved = backup_database(g.db)
     g.upsert_entity("Later")
     g.db.conn.setbusytimeout(20)  # the engine's own waiting must do the work
     started = threading.Event()
-    holder = threading.Thread(target=_hold_write_lock, args=(g.db.path, 1.0, started))
+    holder = threading.Thread(target=hold_write_lock, args=(g.db.path, 1.0, started))
     holder.start()
     started.wait()
     restore(g.db, saved)
