@@ -470,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"limbic: {exc}", file=sys.stderr)
         return 1
     except (apsw.CorruptError, apsw.NotADBError):
-        print("limbic: the graph file is damaged; run `limbic check` and see README.md, Data safety.", file=sys.stderr)
+        print("limbic: the graph file is damaged; run `limbic check` and see docs/safety.md.", file=sys.stderr)
         return 1
     except (apsw.FullError, apsw.IOError) as exc:
         why = "the disk is full" if isinstance(exc, apsw.FullError) else "a disk or file-system error"
@@ -479,7 +479,7 @@ def main(argv: list[str] | None = None) -> int:
     except apsw.Error as exc:
         print(
             f"limbic: the graph file could not be used ({type(exc).__name__}); run `limbic check`, "
-            "and see README.md, Data safety.",
+            "and see docs/safety.md.",
             file=sys.stderr,
         )
         return 1

@@ -1,7 +1,7 @@
 """Kills at random moments during an import, a burst of edits and a re-embedding; two writers on one file.
 
 A smaller run of ``tests/safety/harness.py``; the full counts are run with
-``python -m tests.safety.harness`` (see README.md, Data safety).
+``python -m tests.safety.harness`` (see docs/safety.md).
 """
 
 from __future__ import annotations
