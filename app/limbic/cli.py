@@ -55,11 +55,13 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if args.db else config.default_db_path()
 
 
-def _open(args: argparse.Namespace, load_model: bool = True, write: bool = False):
-    """Open the graph; a command that writes refuses a read-only file with its note (said once)."""
+def _open(args: argparse.Namespace, load_model: bool = True, write: bool = False, existing: bool = False):
+    """Open the graph; a command that writes refuses a read-only file with its note (said once);
+    ``existing``: a command that only reads refuses a path with no graph instead of creating one."""
     from limbic.engine.session import open_graph
+    from limbic.service.opening import require_existing_graph
 
-    path = _db_path(args)
+    path = require_existing_graph(_db_path(args)) if existing else _db_path(args)
     note = config.new_graph_note(path)
     if note:
         print(f"limbic: {note}", file=sys.stderr)
@@ -127,14 +129,16 @@ def _export_folder(args: argparse.Namespace, graph) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from limbic.engine.jsonl import export_file, export_to
+    from limbic.engine.jsonl import export_to
 
-    opened = _open(args, load_model=False)
+    opened = _open(args, load_model=False, existing=True)
     try:
         if getattr(args, "format", "jsonl") != "jsonl":
             return _export_folder(args, opened.graph)
         if args.output:
-            n = export_file(opened.graph, Path(args.output))
+            from limbic.service.files import export_jsonl
+
+            n = export_jsonl(opened.graph, args.output, force=args.force)
             print(f"Exported {n} lines to {args.output}", file=sys.stderr)
         else:
             export_to(opened.graph, sys.stdout)
@@ -165,7 +169,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
     if not 1 <= args.limit <= MAX_LIMIT:
         raise LimbicError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}.")
-    opened = _open(args)
+    opened = _open(args, existing=True)
     try:
         # Answer with what is embedded now; the backlog is embedded on demand (``limbic embed``).
         waiting = opened.graph.pending_embeddings() if opened.graph.embedder else 0
@@ -197,7 +201,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_info(args: argparse.Namespace) -> int:
     from limbic.engine.db import SCHEMA_VERSION
 
-    opened = _open(args)
+    opened = _open(args, existing=True)
     try:
         g = opened.graph
         counts = g.counts()
@@ -276,7 +280,9 @@ def cmd_check(args: argparse.Namespace) -> int:
 
     # The model is compared with the stored vectors, not attached, and the file is opened without
     # the graph layer (which would recreate a lost table): a check changes nothing.
-    db = Database(_db_path(args))
+    from limbic.service.opening import require_existing_graph
+
+    db = Database(require_existing_graph(_db_path(args)))
     if db.readonly and args.repair:
         db.close()
         raise LimbicError(db.readonly_note or f"{db.path} is open read-only; it cannot be repaired.")
@@ -337,7 +343,7 @@ def cmd_backup(args: argparse.Namespace) -> int:
         for b in backups:
             print(f"{b.path}  {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason}  {b.size / 1e6:.1f} MB")
         return 0
-    opened = _open(args, load_model=False)
+    opened = _open(args, load_model=False, existing=True)
     try:
         path = backup_database(opened.graph.db, reason="manual", keep=args.keep or KEEP_BACKUPS)
         print(f"Backed up {opened.graph.db.path} to {path}")
@@ -398,6 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", parents=[common], help="export the graph as memory JSONL, Markdown notes or CSV")
     p.add_argument("-o", "--output", help="write to this file (a folder for markdown and csv) instead of standard output")
     p.add_argument("--format", choices=["jsonl", "markdown", "csv"], default="jsonl", help="default: jsonl")
+    p.add_argument("--force", action="store_true", help="replace a file that is not an earlier export")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("search", parents=[common], help="hybrid search")

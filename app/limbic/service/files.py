@@ -37,12 +37,17 @@ def import_jsonl(graph: Graph, path: str, job: Job | None = None) -> ImportSumma
     return import_file(graph, source, progress=job.progress if job else None, cancelled=job.cancelled if job else None)
 
 
-def export_jsonl(graph: Graph, path: str, job: Job | None = None) -> int:
-    """Write the graph as memory JSONL; returns the number of lines."""
+def export_jsonl(graph: Graph, path: str, force: bool = False, job: Job | None = None) -> int:
+    """Write the graph as memory JSONL; returns the number of lines.
+
+    A file that is not an earlier JSONL export is replaced only with ``force`` (the app asks first).
+    """
     from limbic.engine.jsonl import export_file
+    from limbic.service.export_guard import guard_overwrite
 
     target = Path(path)
     refuse_graph_file(graph, target, "overwritten by an export")
+    guard_overwrite(target, "jsonl", force)
     return export_file(graph, target)
 
 

@@ -97,14 +97,33 @@ class FileMenuMixin:
             return
         if not Path(path).suffix:
             path += ".jsonl"  # exported files get their extension
+        force = self._confirm_replacing(path, "jsonl")
+        if force is None:
+            return
         counts = dict(self.catalog.counts) if self.catalog else {}
 
         def done(_lines: int) -> None:
             what = f"{counts.get('entities', 0)} entities and {counts.get('relations', 0)} relations" if counts else "the graph"
             self.status.say(f"Exported {what} to {path}.", 15_000)
 
-        self.engine.run("export", files.export_jsonl, path, what="exporting", job=f"Exporting to {Path(path).name}",
-                        on_done=done)
+        self.engine.run("export", files.export_jsonl, path, force, what="exporting",
+                        job=f"Exporting to {Path(path).name}", on_done=done)
+
+    def _confirm_replacing(self, path: str, kind: str) -> bool | None:
+        """False: nothing to replace; True: the person agreed to replace a file that is not an earlier
+        export; None: they did not. Tests replace ``_ask_replace``."""
+        from limbic.service.export_guard import overwrite_problem
+
+        problem = overwrite_problem(path, kind)
+        if problem is None:
+            return False
+        return True if self._ask_replace(f"{problem}. Replace it with the export?") else None
+
+    def _ask_replace(self, question: str) -> bool:
+        answer = QMessageBox.question(self, "Replace a file", question,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes
 
     def on_backup(self) -> None:
         self.engine.run("backup", files.backup_now, what="backing up", job="Backing up",

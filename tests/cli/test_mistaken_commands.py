@@ -1,0 +1,89 @@
+"""Mistaken commands: a typo in --db, an export over an unrelated file, a restore of another graph."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from limbic.cli import main
+from limbic.service.opening import NoGraphError, open_existing_graph
+
+ROWS = [
+    {"type": "entity", "name": "Harbor API", "entityType": "Project", "observations": ["Serves the harbour timetable"]},
+    {"type": "entity", "name": "Ada", "entityType": "Person", "observations": ["Maintains the Harbor API"]},
+    {"type": "relation", "from": "Ada", "to": "Harbor API", "relationType": "maintains"},
+]
+
+
+@pytest.fixture
+def graph_file(tmp_path, capsys):
+    src = tmp_path / "memory.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in ROWS) + "\n", encoding="utf-8")
+    db = tmp_path / "g.db"
+    assert main(["--db", str(db), "import", str(src)]) == 0
+    capsys.readouterr()
+    return db
+
+
+@pytest.mark.parametrize("command", [
+    ["export"], ["export", "-o", "out.jsonl"], ["export", "--format", "csv", "-o", "csv"], ["search", "harbor"],
+    ["info"], ["check", "--no-model"], ["backup"],
+])
+@pytest.mark.parametrize("where", ["typo.db", "missing/folder/typo.db"])
+def test_a_command_that_only_reads_refuses_a_path_with_no_graph(tmp_path, capsys, monkeypatch, command, where):
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    assert main(["--db", where, *command]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("limbic: There is no graph at ") and "nothing was created" in err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # no file, no folder
+
+
+def test_an_empty_file_is_not_a_graph_for_a_command_that_reads(tmp_path, capsys):
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    assert main(["--db", str(empty), "info"]) == 1
+    assert "is an empty file, not a graph yet" in capsys.readouterr().err
+    assert empty.stat().st_size == 0
+
+
+def test_open_existing_graph_refuses_and_opens(tmp_path, graph_file):
+    with pytest.raises(NoGraphError, match="There is no graph at"):
+        open_existing_graph(tmp_path / "nope.db", load_model=False)
+    assert not (tmp_path / "nope.db").exists()
+    opened = open_existing_graph(graph_file, load_model=False)
+    try:
+        assert opened.graph.counts()["entities"] == 2
+    finally:
+        opened.close()
+
+
+def test_a_command_that_writes_still_creates_the_graph(tmp_path, capsys):
+    src = tmp_path / "m.jsonl"
+    src.write_text(json.dumps(ROWS[0]) + "\n", encoding="utf-8")
+    assert main(["--db", str(tmp_path / "new" / "g.db"), "import", str(src)]) == 0
+    assert (tmp_path / "new" / "g.db").is_file()
+
+
+def test_export_refuses_to_replace_a_file_that_is_not_an_earlier_export(tmp_path, graph_file, capsys):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes, written by hand\n", encoding="utf-8")
+    assert main(["--db", str(graph_file), "export", "-o", str(notes)]) == 1
+    err = capsys.readouterr().err
+    assert "is not an earlier memory JSONL export" in err and "--force" in err
+    assert notes.read_text(encoding="utf-8") == "my notes, written by hand\n"
+    assert main(["--db", str(graph_file), "export", "-o", str(notes), "--force"]) == 0
+    assert json.loads(notes.read_text(encoding="utf-8").splitlines()[0])["type"] == "entity"
+
+
+def test_export_replaces_an_earlier_export_and_an_empty_file(tmp_path, graph_file, capsys):
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(b"")
+    assert main(["--db", str(graph_file), "export", "-o", str(out)]) == 0
+    first = out.read_text(encoding="utf-8")
+    assert main(["--db", str(graph_file), "export", "-o", str(out)]) == 0  # an earlier export: replaced
+    assert out.read_text(encoding="utf-8") == first
+    reference = tmp_path / "ref.jsonl"  # a reference server's memory file counts as one too
+    reference.write_text('{"type":"entity","name":"X","entityType":"T","observations":[]}\n', encoding="utf-8")
+    assert main(["--db", str(graph_file), "export", "-o", str(reference)]) == 0
