@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
-from limbic.engine import index, tables
+from limbic.engine import index, name_rules, tables
 from limbic.engine.db import Database
 from limbic.engine.errors import NotFoundError, ValidationError
 from limbic.engine.graph_history import GraphHistory
@@ -74,7 +74,7 @@ def clean_name(name: object, what: str = "name", limit: int = MAX_NAME_CHARS) ->
         raise ValidationError(f"An entity {what} cannot be empty.")
     if len(name) > limit:
         raise ValidationError(f"An entity {what} can be at most {limit} characters long.")
-    bad = _has_bad_chars(name, allow_layout=False)
+    bad = _has_bad_chars(name, allow_layout=False) or name_rules.name_problem(name)
     if bad:
         raise ValidationError(f"An entity {what} cannot contain {bad}.")
     # One spelling for text that looks the same: "Café" typed composed or decomposed is one name.

@@ -28,14 +28,14 @@ class ExportNode:
     y: float = math.nan
 
 
-def _text(value: str) -> str:
+def xml_text(value: str) -> str:
     """XML 1.0 text: the characters it cannot carry (controls, lone surrogates) become U+FFFD."""
     out = []
     for ch in value:
         code = ord(ch)
         bad = (code < 0x20 and ch not in "\t\n\r") or 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF)
         out.append("\ufffd" if bad else ch)
-    return "".join(out).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "".join(out).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def graphml_lines(nodes: Iterable[ExportNode], edges: Iterable[tuple[int, int, str]]) -> Iterable[str]:
@@ -54,9 +54,9 @@ def graphml_lines(nodes: Iterable[ExportNode], edges: Iterable[tuple[int, int, s
     for node in nodes:
         known.add(node.id)
         parts = [f'    <node id="n{node.id}">',
-                 f'<data key="name">{_text(node.name)}</data>',
-                 f'<data key="type">{_text(node.entity_type)}</data>',
-                 f'<data key="status">{_text(node.status)}</data>',
+                 f'<data key="name">{xml_text(node.name)}</data>',
+                 f'<data key="type">{xml_text(node.entity_type)}</data>',
+                 f'<data key="status">{xml_text(node.status)}</data>',
                  f'<data key="degree">{int(node.degree)}</data>']
         if math.isfinite(node.x) and math.isfinite(node.y):
             parts.append(f'<data key="x">{node.x:.3f}</data><data key="y">{node.y:.3f}</data>')
@@ -65,7 +65,7 @@ def graphml_lines(nodes: Iterable[ExportNode], edges: Iterable[tuple[int, int, s
     for j, (a, b, rtype) in enumerate(edges):
         if a in known and b in known:
             yield (f'    <edge id="e{j}" source="n{a}" target="n{b}">'
-                   f'<data key="relation_type">{_text(rtype)}</data></edge>')
+                   f'<data key="relation_type">{xml_text(rtype)}</data></edge>')
     yield "  </graph>"
     yield "</graphml>"
 

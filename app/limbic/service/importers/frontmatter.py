@@ -124,10 +124,16 @@ def parse(block: str, first_line: int = 2) -> dict[str, object]:
     return out
 
 
+# What a YAML double-quoted scalar may not hold as it is (YAML 1.2's printable set, and the line
+# breaks and byte-order mark YAML 1.1 readers fold or drop): written as \uXXXX, which ``parse`` reads back.
+_NOT_YAML_PRINTABLE = re.compile("[^\t\n\r\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+
+
 def _quote(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    return json.dumps(str(value), ensure_ascii=False)
+    text = json.dumps(str(value), ensure_ascii=False)
+    return _NOT_YAML_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def dump(values: dict[str, object]) -> str:

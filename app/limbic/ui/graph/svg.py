@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 import numpy as np
 
+from limbic.service.graph_export import xml_text
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene, ViewTransform, visible_edges
 
 
@@ -36,7 +35,7 @@ def svg_text(scene: Scene, view: ViewTransform, width: int, height: int, dark: b
     for i in vis:
         x, y = screen[i]
         colour = colours[int(colour_idx[i])]
-        title = escape(scene.labels[i])
+        title = xml_text(scene.labels[i])
         if scene.kinds[i] == KIND_SUGGESTION:
             style = f'fill="{background}" stroke="{colour}" stroke-width="2" stroke-dasharray="4 3"'
         elif scene.kinds[i] == KIND_MORE:
@@ -47,6 +46,6 @@ def svg_text(scene: Scene, view: ViewTransform, width: int, height: int, dark: b
     if len(vis) <= label_limit:
         for i in vis:
             x, y = screen[i]
-            out.append(f'<text x="{x + r[i] + 4:.1f}" y="{y + 4:.1f}" fill="{text}">{escape(scene.labels[i])}</text>')
+            out.append(f'<text x="{x + r[i] + 4:.1f}" y="{y + 4:.1f}" fill="{text}">{xml_text(scene.labels[i])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -1,0 +1,49 @@
+"""Names that hold characters a person cannot see (zero-width spaces, joiners, bidi controls), for the health report."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from limbic.engine.graph import Graph
+from limbic.engine.name_rules import char_label
+
+# Letters that draw as nothing though Unicode calls them letters (Hangul fillers, braille blank).
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+@dataclass(frozen=True)
+class InvisibleName:
+    """An entity whose name holds invisible characters, each as ``U+200B ZERO WIDTH SPACE``."""
+
+    entity_id: int
+    name: str
+    characters: tuple[str, ...]
+
+
+def invisible_characters(name: str) -> list[str]:
+    """The invisible characters of one name, labelled, in order of first appearance."""
+    found: list[str] = []
+    for i, ch in enumerate(name):
+        if unicodedata.category(ch) != "Cf" and ch not in _BLANK_LETTERS:
+            continue
+        if ch == "\u200d" and 0 < i < len(name) - 1 and _pictographic(name[i - 1]) and _pictographic(name[i + 1]):
+            continue  # a joiner inside an emoji sequence (👩‍💻) draws as one picture, as meant
+        label = char_label(ch)
+        if label not in found:
+            found.append(label)
+    return found
+
+
+def _pictographic(ch: str) -> bool:
+    return unicodedata.category(ch) == "So" or ord(ch) >= 0x1F000 or ch == "\ufe0f"
+
+
+def names_with_invisible_characters(graph: Graph) -> list[InvisibleName]:
+    """Every entity whose name holds zero-width, bidi or other invisible characters (read only)."""
+    out = []
+    for entity_id, name in graph.db.execute("SELECT id, name FROM entities ORDER BY id"):
+        found = invisible_characters(name)
+        if found:
+            out.append(InvisibleName(int(entity_id), name, tuple(found)))
+    return out
