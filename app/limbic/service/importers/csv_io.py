@@ -5,7 +5,9 @@ the observation empty), so a text with line breaks stays one cell and a spreadsh
 ``name, type, status, created_at, updated_at, observation, kind, superseded_at``.
 ``relations.csv``: ``from, to, type, context, active, created_at, ended_at``.
 Files are UTF-8 with a byte-order mark (so spreadsheets read accents right); reading accepts
-either, commas, semicolons or tabs, and the usual synonyms of each column name.
+either, commas, semicolons or tabs, and the usual synonyms of each column name. A cell a
+spreadsheet would run as a formula is written with a leading ``'`` (see ``csv_safety``); reading
+Limbic's own files (recognised by their exact header) takes it off again.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from limbic.engine.errors import Cancelled, ValidationError
 from limbic.engine.graph import Graph, clean_name, clean_observation
 from limbic.engine.graph_history import clean_stamp, clean_status
 from limbic.service.importers import ImportInputError, ImportReport, backup_before_import, count_before, finish
+from limbic.service.importers import csv_safety
 
 ENTITY_COLUMNS = ["name", "type", "status", "created_at", "updated_at", "observation", "kind", "superseded_at"]
 RELATION_COLUMNS = ["from", "to", "type", "context", "active", "created_at", "ended_at"]
@@ -54,14 +57,12 @@ def _read_rows(path: Path) -> tuple[list[str], list[tuple[int, dict]]]:
         raise ImportInputError(f"{path} is not UTF-8 text; save it from the spreadsheet as “CSV UTF-8”.") from None
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first.count)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        rows = list(reader)
-    except csv.Error as exc:
-        raise ImportInputError(f"{path} is not a valid CSV file ({exc}).") from None
+    rows = csv_safety.strict_rows(path, text, delimiter)
     if not rows:
         raise ImportInputError(f"{path} is empty.")
     header = [h.strip().lower().replace(" ", "_") for h in rows[0]]
+    if header in (ENTITY_COLUMNS, RELATION_COLUMNS):  # Limbic's own file: undo what the export neutralised
+        rows = [rows[0], *([csv_safety.restore(c) for c in row] for row in rows[1:])]
     out = []
     for n, row in enumerate(rows[1:], start=2):
         if not any(c.strip() for c in row):
@@ -185,7 +186,7 @@ def _write(path: Path, header: list[str], rows) -> None:
     with open(tmp, "w", encoding="utf-8-sig", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(header)
-        writer.writerows(rows)
+        writer.writerows([csv_safety.neutralise(c) for c in row] for row in rows)
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
