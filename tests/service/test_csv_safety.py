@@ -82,3 +82,21 @@ def test_text_after_a_closing_quote_and_the_largest_observation(text_graph, tmp_
     other = Graph(Database(tmp_path / "other.db"))
     import_path(other, tmp_path / "out")
     assert other.get_entity("Big").observation_texts == [big, "embedded\nnew line,\r\nand CRLF"]
+
+
+@pytest.mark.parametrize("name, content, looks", [
+    ("garbage.db", b"\x13\x37garbage\x00\xff" * 40, "binary data of an unknown kind"),
+    ("photo.db", b"\x89PNG\r\n\x1a\n" + b"\x00" * 64, "a PNG image"),
+    ("notes.sqlite", b"just some words\n", "a text file"),
+    ("empty.db", b"", "an empty file"),
+    ("archive.bin", b"PK\x03\x04" + b"\x00" * 64, "a ZIP archive"),
+    ("memory.db", b'{"type": "entity"}\n', "a text file of JSON (memory JSONL perhaps: import it with --kind jsonl)"),
+])
+def test_a_file_that_is_not_a_database_says_what_it_looks_like(tmp_path, capsys, name, content, looks):
+    (tmp_path / name).write_bytes(content)
+    db = tmp_path / "g.db"
+    assert main(["--db", str(db), "import", str(tmp_path / name)]) == 1
+    err = capsys.readouterr().err
+    assert "is neither a Limbic graph nor a memory engine database: it is not an SQLite file" in err
+    assert f"(it looks like {looks}" in err
+    assert "not valid JSON" not in err

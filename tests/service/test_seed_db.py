@@ -217,7 +217,8 @@ def test_another_programs_sqlite_file_is_refused(text_graph, tmp_path):
     conn = apsw.Connection(str(tmp_path / "other.db"))
     conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes VALUES (1, 'x')")
     conn.close()
-    with pytest.raises(ImportInputError, match="is not a memory engine database: it has no entities table"):
+    with pytest.raises(ImportInputError, match="is neither a Limbic graph nor a memory engine database: it is an "
+                       r"SQLite database of another program, with no entities table .*\(its tables: notes\)"):
         import_path(text_graph, tmp_path / "other.db")
     assert text_graph.counts()["entities"] == 0
 

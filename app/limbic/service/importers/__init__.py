@@ -9,6 +9,7 @@ writes the graph in one transaction (all of it or nothing), then embeds what cha
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,11 +17,13 @@ from pathlib import Path
 from limbic.engine.db import SQLITE_MAGIC, is_open_graph_file
 from limbic.engine.errors import LimbicError
 from limbic.engine.graph import Graph
+from limbic.service.importers import file_kinds
 
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 KINDS = ("jsonl", "seed", "markdown", "csv")
+DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".db3")
 KIND_NAMES = {
     "jsonl": "memory JSONL file",
     "seed": "memory engine database",
@@ -94,11 +97,17 @@ def detect_kind(path: Path) -> str:
         raise ImportInputError(f"{path} is the graph that is open; it cannot be imported into itself.")
     try:
         with open(path, "rb") as fh:
-            head = fh.read(16)
+            head = fh.read(file_kinds.HEAD_BYTES)
+            size = os.fstat(fh.fileno()).st_size
     except OSError as exc:
         raise ImportInputError(f"{path} cannot be read ({exc.strerror}).") from None
     if head.startswith(SQLITE_MAGIC):
         return "seed"
+    if suffix in DATABASE_SUFFIXES or file_kinds.known_kind(head):
+        raise ImportInputError(
+            f"{path} is neither a Limbic graph nor a memory engine database: it is not an SQLite file "
+            f"(it looks like {file_kinds.looks_like(head, size)})."
+        )
     return "jsonl"
 
 

@@ -89,7 +89,10 @@ def read_seed(path: Path) -> SeedGraph:
     try:
         return _read(conn, path)
     except (apsw.NotADBError, apsw.CorruptError):
-        raise ImportInputError(f"{path} is not a memory engine database (it is not an SQLite file or is damaged).") from None
+        raise ImportInputError(
+            f"{path} is neither a Limbic graph nor a memory engine database (it starts like an SQLite file "
+            "but cannot be read as one: it is damaged or not a database)."
+        ) from None
     except apsw.Error as exc:
         raise ImportInputError(f"{path} cannot be read: {exc}.") from None
     finally:
@@ -101,8 +104,10 @@ def _read(conn: apsw.Connection, path: Path) -> SeedGraph:
     cols = {t: _columns(conn, t) for t in tables if t in REQUIRED or t in OPTIONAL}
     for table, needed in REQUIRED.items():
         if table not in tables or not set(needed) <= cols[table]:
+            shown_tables = ", ".join(sorted(t for t in tables if not t.startswith("sqlite_"))[:8]) or "none"
             raise ImportInputError(
-                f"{path} is not a memory engine database: it has no {table} table with {', '.join(needed)}."
+                f"{path} is neither a Limbic graph nor a memory engine database: it is an SQLite database of "
+                f"another program, with no {table} table holding {', '.join(needed)} (its tables: {shown_tables})."
             )
     out = SeedGraph()
     for table, wanted in OPTIONAL.items():
