@@ -1,0 +1,80 @@
+"""limbic import and limbic export: the graph in from files and out to them."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from limbic.cli.common import TerminalProgress, open_for
+from limbic.engine.errors import LimbicError
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    """limbic import PATH: bring a file or folder into the graph."""
+    from limbic.service.importers import KIND_NAMES, detect_kind, import_path
+
+    kind = getattr(args, "kind", None) or detect_kind(Path(args.file))  # a bad path is refused before opening
+    opened = open_for(args, write=True)
+    try:
+        bar = TerminalProgress()
+        summary = import_path(opened.graph, Path(args.file), progress=bar, kind=kind)
+        bar.finish()
+        print(f"Imported {args.file} ({KIND_NAMES[kind]}): {summary.describe()}")
+    finally:
+        opened.close()
+    return 0
+
+
+def _export_folder(args: argparse.Namespace, graph) -> int:
+    """``--format markdown|csv``: files into a folder."""
+    if not args.output:
+        raise LimbicError(f"--format {args.format} writes a folder of files: name it with -o FOLDER.")
+    if args.format == "markdown":
+        from limbic.service.importers.markdown_export import export_markdown
+
+        n = export_markdown(graph, Path(args.output))
+        print(f"Exported {n} notes to {args.output}", file=sys.stderr)
+    else:
+        from limbic.service.importers.csv_io import export_csv
+
+        entities, relations = export_csv(graph, Path(args.output))
+        print(f"Exported {entities} entity rows and {relations} relation rows to {args.output}", file=sys.stderr)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """limbic export: the graph as memory JSONL (or a folder of Markdown or CSV)."""
+    from limbic.engine.jsonl import export_to
+
+    opened = open_for(args, load_model=False, existing=True)
+    try:
+        if getattr(args, "format", "jsonl") != "jsonl":
+            return _export_folder(args, opened.graph)
+        if args.output:
+            from limbic.service.files import export_jsonl
+
+            n = export_jsonl(opened.graph, args.output, force=args.force)
+            print(f"Exported {n} lines to {args.output}", file=sys.stderr)
+        else:
+            export_to(opened.graph, sys.stdout)
+    finally:
+        opened.close()
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add this module's commands to the parser (`common` carries --db)."""
+    p = sub.add_parser(
+        "import", parents=[common],
+        help="import a memory JSONL file, a memory engine database, a folder of Markdown notes or CSV files (idempotent)",
+    )
+    p.add_argument("file")
+    p.add_argument("--kind", choices=["jsonl", "seed", "markdown", "csv"], help="what PATH is (default: recognised)")
+    p.set_defaults(func=cmd_import)
+
+    p = sub.add_parser("export", parents=[common], help="export the graph as memory JSONL, Markdown notes or CSV")
+    p.add_argument("-o", "--output", help="write to this file (a folder for markdown and csv) instead of standard output")
+    p.add_argument("--format", choices=["jsonl", "markdown", "csv"], default="jsonl", help="default: jsonl")
+    p.add_argument("--force", action="store_true", help="replace a file that is not an earlier export")
+    p.set_defaults(func=cmd_export)

@@ -1,0 +1,109 @@
+"""limbic search, embed and info: asking the graph, and what it holds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from limbic import config
+from limbic.cli.common import embed_pending, open_for
+from limbic.engine.errors import LimbicError
+
+
+def cmd_embed(args: argparse.Namespace) -> int:
+    """limbic embed: embed the entities that wait for a vector."""
+    opened = open_for(args, write=True)
+    try:
+        if opened.graph.embedder is None:
+            raise LimbicError("Nothing can be embedded without a model.")
+        pending = opened.graph.pending_embeddings()
+        embed_pending(opened.graph)
+        print(f"Embedded {pending} entities; {opened.graph.pending_embeddings()} wait." if pending
+              else "Every entity is embedded.")
+    finally:
+        opened.close()
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    """limbic search QUERY: the hybrid search, printed or as JSON."""
+    from limbic.engine.scoring import ScoringParams
+    from limbic.engine.search import search
+
+    from limbic.engine.search import MAX_LIMIT
+
+    if not 1 <= args.limit <= MAX_LIMIT:
+        raise LimbicError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}.")
+    opened = open_for(args, existing=True)
+    try:
+        # Answer with what is embedded now; the backlog is embedded on demand (``limbic embed``).
+        waiting = opened.graph.pending_embeddings() if opened.graph.embedder else 0
+        if waiting:
+            # A note, not an error: it never starts with "limbic:", which marks the one sentence of a failure.
+            print(f"Note: {waiting} entities wait for embedding and are found by their words only "
+                  "(run `limbic embed`).", file=sys.stderr)
+        params = ScoringParams.from_overrides(config.load_settings().scoring)
+        response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params,
+                          status=getattr(args, "status", None))
+        if args.json:
+            print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
+            return 0
+        if response.no_match:
+            print(response.no_match_sentence)
+        elif not response.results:
+            print(f"No results ({response.mode}).")
+        for i, r in enumerate(response.results, start=1):
+            dist = "—" if r.distance is None else f"{r.distance:.3f}"
+            print(f"{i:>2}. {r.name} ({r.entity_type})  score {r.limbic_score:.3f}  distance {dist}  via {r.branch}")
+            if r.observations:
+                print(f"    {r.observations[0][:110]}")
+        print(f"[{response.mode}]", file=sys.stderr)
+    finally:
+        opened.close()
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """limbic info: the file, its counts, model and schema."""
+    from limbic.engine.db import SCHEMA_VERSION
+
+    opened = open_for(args, existing=True)
+    try:
+        g = opened.graph
+        counts = g.counts()
+        model = g.embedder.spec.name if g.embedder else f"none ({opened.model_error})"
+        lines = [
+            ("file", str(g.db.path)),
+            ("schema", f"{g.db.user_version()} (this Limbic reads up to {SCHEMA_VERSION})"),
+            ("entities", counts["entities"]),
+            ("observations", counts["observations"]),
+            ("relations", counts["relations"]),
+            ("vectors", counts["vectors"]),
+            ("waiting for embedding", g.pending_embeddings() if g.embedder else "—"),
+            ("model", model),
+            ("dimension", g.embedder.dim if g.embedder else g.db.get_meta("model_dim") or "—"),
+            ("stored vectors' model", g.db.get_meta("model_name") or "—"),
+        ]
+        for key, value in lines:
+            print(f"{key:>22}: {value}")
+    finally:
+        opened.close()
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add this module's commands to the parser (`common` carries --db)."""
+    p = sub.add_parser("search", parents=[common], help="hybrid search")
+    p.add_argument("query")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--no-record", action="store_true", help="do not record access signals")
+    p.add_argument("--status", choices=["active", "paused", "done", "archived"], help="only entities with this status")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("embed", parents=[common], help="embed the entities that wait for a vector")
+    p.set_defaults(func=cmd_embed)
+
+    p = sub.add_parser("info", parents=[common], help="file, counts, model, schema version")
+    p.set_defaults(func=cmd_info)

@@ -1,0 +1,126 @@
+"""limbic check, backup and restore: the file's health, and copies of it."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from limbic import config
+from limbic.cli.common import TerminalProgress, db_path, open_for
+from limbic.engine.errors import LimbicError
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    """limbic check [--repair]: integrity, and graph, full text and vectors agreeing."""
+    from limbic.engine.check import check_graph, repair
+
+    from limbic.engine.session import try_load_model
+
+    from limbic.engine.db import Database
+
+    # The model is compared with the stored vectors, not attached, and the file is opened without
+    # the graph layer (which would recreate a lost table): a check changes nothing.
+    from limbic.service.opening import require_existing_graph
+
+    db = Database(require_existing_graph(db_path(args)))
+    if db.readonly and args.repair:
+        db.close()
+        raise LimbicError(db.readonly_note or f"{db.path} is open read-only; it cannot be repaired.")
+    if db.readonly_note:
+        print(f"limbic: {db.readonly_note}", file=sys.stderr)
+    embedder = None
+    try:
+        if not args.no_model:
+            embedder, error = try_load_model(config.model_dir_override())
+            if error:
+                print(f"limbic: vectors are not compared with a model: {error}", file=sys.stderr)
+        if args.repair:
+            bar = TerminalProgress()
+            result = repair(db, embedder, progress=lambda d, t: bar("embed", d, t))
+            bar.finish()
+            before, report = result.before, result.after
+            print(f"Before repair: {before.summary()}")
+            for line in before.lines():
+                print(f"  {line}")
+            done = []
+            if result.tables_recreated:
+                done.append(f"{', '.join(result.tables_recreated)} recreated")
+            if result.tables_set_aside:
+                done.append(f"unreadable usage history kept as {', '.join(result.tables_set_aside)}")
+            if result.fts_rebuilt:
+                done.append("full-text index rebuilt")
+            if result.reindexed:
+                done.append("SQLite indexes rebuilt")
+            if result.vectors_dropped:
+                done.append(f"{result.vectors_dropped} vectors dropped")
+            if result.embedded:
+                done.append(f"{result.embedded} entities embedded")
+            print(f"Repaired: {', '.join(done) or 'nothing to do'}; the graph itself was not changed.")
+        else:
+            report = check_graph(db, embedder)
+        if args.json:
+            print(json.dumps({**report.__dict__, "consistent": report.consistent, "file_ok": report.file_ok}, indent=2))
+        else:
+            print(report.summary())
+            for line in report.lines():
+                print(f"  {line}")
+            if not report.file_ok:
+                print("  The file itself is damaged: restore a backup (`limbic backup --list`, `limbic restore`).")
+            elif not report.consistent and not args.repair:
+                print("  Run `limbic check --repair` to rebuild the full-text index and vectors from the graph.")
+        return 0 if report.consistent else 2
+    finally:
+        db.close()
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """limbic backup [--list]: take a backup now, or list them."""
+    from limbic.engine.backup import KEEP_BACKUPS, backup_database, list_backups
+
+    if args.list:
+        backups = list_backups(db_path(args))
+        if not backups:
+            print(f"No backups of {db_path(args)} yet.")
+        for b in backups:
+            print(f"{b.path}  {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason}  {b.size / 1e6:.1f} MB")
+        return 0
+    opened = open_for(args, load_model=False, existing=True)
+    try:
+        path = backup_database(opened.graph.db, reason="manual", keep=args.keep or KEEP_BACKUPS)
+        print(f"Backed up {opened.graph.db.path} to {path}")
+    finally:
+        opened.close()
+    return 0
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """limbic restore BACKUP: replace the graph with a backup."""
+    from limbic.engine.backup import restore
+
+    opened = open_for(args, load_model=False, write=True)
+    try:
+        before = restore(opened.graph.db, Path(args.backup))
+        print(f"Restored {opened.graph.db.path} from {args.backup}; the state it replaced is kept in {before}")
+    finally:
+        opened.close()
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add this module's commands to the parser (`common` carries --db)."""
+    p = sub.add_parser("check", parents=[common], help="integrity of the file, and graph, full-text and vectors agreeing")
+    p.add_argument("--repair", action="store_true", help="rebuild the full-text index and vectors from the graph")
+    p.add_argument("--no-model", action="store_true", help="do not load the model (vectors are not compared with it)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("backup", parents=[common], help="take a backup now (kept beside the file), or list them")
+    p.add_argument("--list", action="store_true", help="list the backups instead of taking one")
+    p.add_argument("--keep", type=int, help="how many backups to keep (default 10)")
+    p.set_defaults(func=cmd_backup)
+
+    p = sub.add_parser("restore", parents=[common], help="replace the graph with a backup (the current state is backed up first)")
+    p.add_argument("backup", help="a backup file, as `limbic backup --list` shows")
+    p.set_defaults(func=cmd_restore)
