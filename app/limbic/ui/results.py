@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import logging
+from dataclasses import dataclass
 from enum import IntEnum
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QListView, QStyle, QStyledItemDelega
 
 from limbic.engine.highlight import match_spans, matched_terms
 from limbic.engine.search import SearchResponse, SearchResult
+from limbic.ui.type_colours import type_colour
 
 logger = logging.getLogger(__name__)
 
@@ -230,6 +232,40 @@ def numbers_text(r: SearchResult, fits) -> str:
     return next((form for form in forms if fits(form)), forms[-1])
 
 
+TYPE_GAP = 8  # between the name and the type
+MIN_TYPE_W = 30  # a type narrower than this is left out rather than shown as "…"
+
+
+@dataclass(frozen=True)
+class FirstLine:
+    """What the first line of a row shows: the name in full when it fits at all, then the type, then the branch."""
+
+    name: str
+    name_w: int
+    type_text: str
+    type_w: int
+    branch: str
+    chip_w: int
+
+
+def first_line(width: int, fm_b: QFontMetrics, fm_s: QFontMetrics, name: str, entity_type: str, branch: str) -> FirstLine:
+    """Lay out name, type and branch chip in ``width``: the name gets the room it needs first; the rest shortens after."""
+    # Advances are rounded, and elidedText measures in fractions: one spare pixel keeps a name that fits whole.
+    name_need = fm_b.horizontalAdvance(name) + 1
+    chip_w = fm_s.horizontalAdvance(branch) + 12
+    if name_need + TYPE_GAP + chip_w > width and branch == BRANCH_LABELS["both"]:
+        branch, chip_w = "both", fm_s.horizontalAdvance("both") + 12
+    if name_need + TYPE_GAP + chip_w > width:
+        branch, chip_w = "", 0  # the branch is in the tooltip; the name matters more
+    avail = width - (chip_w + TYPE_GAP if chip_w else 0)
+    name_w = min(name_need, max(20, avail))
+    shown = name if name_w >= name_need else fm_b.elidedText(name, _ELIDE_R, name_w)
+    dot = fm_s.height() // 2 + 4
+    type_w = avail - name_w - TYPE_GAP - dot
+    type_text = fm_s.elidedText(entity_type, _ELIDE_R, type_w) if type_w >= MIN_TYPE_W else ""
+    return FirstLine(shown, name_w, type_text, max(0, type_w), branch, chip_w)
+
+
 class ResultDelegate(QStyledItemDelegate):
     """Draws name, type, branch, the best observation with matches highlighted, and the score bars."""
 
@@ -311,35 +347,33 @@ class ResultDelegate(QStyledItemDelegate):
         painter.save()
 
         # Line 1: name, type, branch chip on the right.
-        branch = BRANCH_LABELS.get(r.branch, r.branch)
-        if width < NARROW_ROW and r.branch == "both":
-            branch = "both"  # a narrow list keeps room for the name
-        chip_w = fm_s.horizontalAdvance(branch) + 12
-        chip = QRect(rect.right() - chip_w, top + (fm_b.height() - fm_s.height()) // 2 - 1, chip_w, fm_s.height() + 2)
-        painter.setPen(_NO_PEN)
-        chip_bg = QColor(accent)
-        chip_bg.setAlphaF(0.18)
-        painter.setBrush(chip_bg)
+        line = first_line(width, fm_b, fm_s, r.name, r.entity_type, BRANCH_LABELS.get(r.branch, r.branch))
         painter.setRenderHint(_AA)
-        painter.drawRoundedRect(chip, 6, 6)
-        painter.setRenderHint(_AA, False)
-        painter.setFont(small)
-        painter.setPen(accent)
-        painter.drawText(chip, _ALIGN_C, branch)
-        # The name comes first; the type takes what is left (shortened, or left out in a narrow list).
-        avail = width - chip_w - 8
-        type_full = fm_s.horizontalAdvance(r.entity_type) + 8
-        name_w = max(20, min(fm_b.horizontalAdvance(r.name), max(int(avail * 0.65), avail - type_full)))
+        if line.branch:
+            chip = QRect(rect.right() - line.chip_w, top + (fm_b.height() - fm_s.height()) // 2 - 1, line.chip_w,
+                         fm_s.height() + 2)
+            painter.setPen(_NO_PEN)
+            chip_bg = QColor(accent)
+            chip_bg.setAlphaF(0.18)
+            painter.setBrush(chip_bg)
+            painter.drawRoundedRect(chip, 6, 6)
+            painter.setFont(small)
+            painter.setPen(accent)
+            painter.drawText(chip, _ALIGN_C, line.branch)
         painter.setFont(bold)
         painter.setPen(text_color)
-        name = fm_b.elidedText(r.name, _ELIDE_R, name_w)
-        painter.drawText(QRect(left, top, name_w, fm_b.height()), _ALIGN_V, name)
-        type_w = avail - fm_b.horizontalAdvance(name) - 8
-        if type_w >= 30:
+        painter.drawText(QRect(left, top, line.name_w, fm_b.height()), _ALIGN_V, line.name)
+        if line.type_text:
+            # The type's own colour (the same as in the graph) as a dot before its name.
+            dot = fm_s.height() // 2
+            x = left + line.name_w + TYPE_GAP
+            painter.setPen(_NO_PEN)
+            painter.setBrush(QColor(type_colour(r.entity_type, dark)))
+            painter.drawEllipse(x, top + (fm_b.height() - dot) // 2, dot, dot)
             painter.setFont(small)
             painter.setPen(muted)
-            painter.drawText(QRect(left + fm_b.horizontalAdvance(name) + 8, top, type_w, fm_b.height()), _ALIGN_V,
-                             fm_s.elidedText(r.entity_type, _ELIDE_R, type_w))
+            painter.drawText(QRect(x + dot + 4, top, line.type_w, fm_b.height()), _ALIGN_V, line.type_text)
+        painter.setRenderHint(_AA, False)
         y = top + fm_b.height() + PAD // 2
 
         # Lines 2-3: the best observation, matched terms highlighted (rich text, two lines at most).

@@ -11,12 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# Colours for entity types (colour-blind-friendly order after Tableau 10), light and dark variants.
-PALETTE_LIGHT = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
-                 "#9c755f", "#79706e", "#2f8f83", "#a0a0e0"]
-PALETTE_DARK = ["#7aa7d6", "#ffaa55", "#7fcf73", "#ff7b7d", "#8fd8d2", "#f2d56b", "#d39fd0", "#ffb8c0",
-                "#c49a82", "#b0aaa6", "#3fc1b0", "#b8b8f5"]
-OTHER_COLOUR = ("#9aa0a6", "#8a9095")  # types past the palette, "+N more" nodes (light, dark)
+from limbic.ui.type_colours import OTHER_COLOUR, type_colour
 
 KIND_ENTITY, KIND_MORE, KIND_SUGGESTION = 0, 1, 2
 
@@ -64,10 +59,8 @@ class Scene:
         return self._index.get(int(entity_id), -1)
 
     def colours(self, dark: bool) -> list[str]:
-        """One colour per type index (and the last for "+N more" nodes)."""
-        palette = PALETTE_DARK if dark else PALETTE_LIGHT
-        other = OTHER_COLOUR[1 if dark else 0]
-        return [palette[i] if i < len(palette) else other for i in range(len(self.type_names))] + [other]
+        """One colour per type index (and the last for "+N more" nodes): each type's own, the same in every view."""
+        return [type_colour(name, dark) for name in self.type_names] + [OTHER_COLOUR[1 if dark else 0]]
 
     def colour_index(self) -> np.ndarray:
         """Per node, the index into ``colours()``."""
