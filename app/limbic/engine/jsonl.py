@@ -18,6 +18,7 @@ from limbic.engine import jsonl_extra
 from limbic.engine.db import SQLITE_MAGIC
 from limbic.engine.errors import Cancelled, ImportFileError, LimbicError, ValidationError
 from limbic.engine.graph import Graph, clean_name, clean_observation, name_key, shown
+from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
 
@@ -76,22 +77,29 @@ class ImportSummary:
         if self.merged_names:
             first = "; ".join(f"line {line}: “{shown(a, 40)}” into “{shown(b, 40)}”" for line, a, b in self.merged_names[:3])
             more = "…" if len(self.merged_names) > 3 else ""
+            one = len(self.merged_names) == 1
             text += (
-                f"; {len(self.merged_names)} names differ from another only in case and were merged into it "
-                f"({first}{more})"
+                f"; {counted(len(self.merged_names), 'name')} {'differs' if one else 'differ'} from another only in "
+                f"case and {'was' if one else 'were'} merged into it ({first}{more})"
             )
         if self.skipped_relations:
             lines = ", ".join(map(str, self.skipped_relations[:5])) + ("…" if len(self.skipped_relations) > 5 else "")
-            text += f"; {len(self.skipped_relations)} relations skipped because an end is missing (line {lines})"
+            text += (f"; {counted(len(self.skipped_relations), 'relation')} skipped because an end is missing "
+                     f"({'line' if len(self.skipped_relations) == 1 else 'lines'} {lines})")
         if self.pending:
-            text += f"; {self.pending} entities still wait for embedding"
+            text += f"; {counted(self.pending, 'entity')} still {'waits' if self.pending == 1 else 'wait'} for embedding"
         return text + "."
+
+    def details(self) -> list[str]:
+        """Every merged name and skipped relation, one line each (the sentence lists the first few)."""
+        lines = [f"line {line}: “{a}” merged into “{b}”" for line, a, b in self.merged_names]
+        return lines + [f"line {line}: relation skipped, an end is missing" for line in self.skipped_relations]
 
     def describe_graph(self) -> str:
         """What the graph part of the import changed."""
         return (
-            f"{self.entities_in_file} entities read ({self.entities_created} new), "
-            f"{self.observations_added} observations and {self.relations_added} relations added"
+            f"{counted(self.entities_in_file, 'entity')} read ({self.entities_created} new), "
+            f"{counted(self.observations_added, 'observation')} and {counted(self.relations_added, 'relation')} added"
         )
 
 

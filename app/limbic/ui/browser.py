@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service import organise
+from limbic.engine.wording import counted
 
 TYPE_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -127,7 +128,7 @@ class EntityBrowser(QDialog):
             self.table.setItem(row, 3, uses)
         if items:
             self.table.setCurrentCell(0, 0)
-        self.count_label.setText(f"{len(items)} entities")
+        self.count_label.setText(counted(len(items), "entity"))
         self.loaded.emit()
 
     def names(self) -> list[str]:

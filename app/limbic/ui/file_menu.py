@@ -14,6 +14,7 @@ from limbic.engine.scoring import ScoringParams
 from limbic.service import files, importers
 from limbic.ui import safe_files
 from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
+from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +66,8 @@ class FileMenuMixin:
         and counts follow its commits."""
         name = Path(path).name
         self.engine.run("import", importers.import_any, path, what="importing", job=f"Importing {name}",
-                        on_done=lambda summary: self.status.say(f"Imported {name}: {summary.describe()}", 15_000),
+                        on_done=lambda summary: self.status.say(f"Imported {name}: {summary.describe()}", 15_000,
+                                                                details=summary.details()),
                         on_failed=self.on_import_failed)
 
     def on_import_failed(self, failure) -> None:
@@ -103,7 +105,7 @@ class FileMenuMixin:
         counts = dict(self.catalog.counts) if self.catalog else {}
 
         def done(_lines: int) -> None:
-            what = f"{counts.get('entities', 0)} entities and {counts.get('relations', 0)} relations" if counts else "the graph"
+            what = f"{counted(counts.get('entities', 0), 'entity')} and {counted(counts.get('relations', 0), 'relation')}" if counts else "the graph"
             self.status.say(f"Exported {what} to {path}.", 15_000)
 
         self.engine.run("export", files.export_jsonl, path, force, what="exporting",

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service import organise
 from limbic.ui.browser import EntityBrowser
+from limbic.engine.wording import counted
 
 
 class MergeDialog(QDialog):
@@ -182,7 +183,7 @@ class OrganiseMenuMixin:
 
         def done(step) -> None:
             self.push_step(step)
-            self.status.say(f"Renamed the type “{old}” to “{new}” on {len(step.ids)} entities. Press Ctrl+Z to undo.",
+            self.status.say(f"Renamed the type “{old}” to “{new}” on {counted(len(step.ids), 'entity')}. Press Ctrl+Z to undo.",
                             15_000)
             if self.editor.entity_id is not None and not self.editor.is_dirty():
                 self._navigating = True

@@ -4,13 +4,48 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import Signal, Slot
-from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QToolButton, QWidget
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
+from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
+
+from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
 
 MESSAGE_MS = 8_000
 STAGE_LABELS = {"graph": "Writing", "embed": "Embedding"}
+
+
+class MessageLabel(QLabel):
+    """One line that shortens itself with "…" to the room it has, instead of being cut at the counts."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="statusMessage")
+        self.full_text = ""
+        # Ignored: the label never asks for more room than the bar gives it, so the permanent
+        # widgets on the right keep theirs and the text is shortened, not overdrawn.
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self.setToolTip(text)
+        self._elide()
+
+    @property
+    def is_elided(self) -> bool:
+        return self.text() != self.full_text
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        shown = self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, max(0, self.width() - 2))
+        if shown != self.text():
+            super().setText(shown)
+        parent = self.parent()
+        if isinstance(parent, StatusPanel):
+            parent.sync_details()
 
 
 class StatusPanel(QStatusBar):
@@ -21,8 +56,17 @@ class StatusPanel(QStatusBar):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.undo_button = QPushButton("Undo", self, objectName="undoButton", toolTip="Bring the deleted entity back (Ctrl+Z)")
-        self.undo_button.setFlat(True)
+        self.last_message = ""
+        self.last_details: list[str] = []
+        self._undo_available = False
+        self.message = MessageLabel(self)
+        self.details_button = QToolButton(self, objectName="detailsButton", text="Details…",
+                                          toolTip="The whole message, with everything it lists")
+        self.details_button.setAutoRaise(True)
+        self.details_button.hide()
+        self.undo_button = QToolButton(self, objectName="undoButton", text="Undo",
+                                       toolTip="Undo it (Ctrl+Z)")
+        self.undo_button.setAutoRaise(True)
         self.undo_button.hide()
         self.progress = QProgressBar(self, objectName="jobProgress")
         self.progress.setMaximumWidth(220)
@@ -34,22 +78,62 @@ class StatusPanel(QStatusBar):
         self.model = QLabel(self, objectName="modelLabel")
         self.readonly = QLabel("Read-only", self, objectName="readonlyLabel")
         self.readonly.hide()
+        self.addWidget(self.message, 1)
+        self.addWidget(self.details_button)
         self.addWidget(self.undo_button)
         self.addPermanentWidget(self.readonly)
         self.addPermanentWidget(self.progress)
         self.addPermanentWidget(self.cancel)
         self.addPermanentWidget(self.counts)
         self.addPermanentWidget(self.model)
+        self._clear_timer = QTimer(self, singleShot=True)
+        self._clear_timer.timeout.connect(self._clear)
         self.cancel.clicked.connect(self.cancel_clicked)
         self.undo_button.clicked.connect(self.undo_clicked)
-        self.last_message = ""
+        self.details_button.clicked.connect(self.show_details)
 
-    def say(self, text: str, timeout: int = MESSAGE_MS) -> None:
-        """Show one plain sentence."""
+    def say(self, text: str, timeout: int = MESSAGE_MS, details: list[str] | None = None) -> None:
+        """Show one plain sentence (``timeout`` 0: until the next one); ``details`` are listed behind Details…."""
         self.last_message = text
-        self.showMessage(text, timeout)
-        self.setToolTip(text)  # the whole sentence, when the counts beside it leave too little room
+        self.last_details = list(details or [])
+        self.message.set_full_text(text)
+        self.setToolTip(text)
+        # "Undo" beside the sentence that offers it (a deletion, a merge...), not lingering after.
+        self.undo_button.setVisible(self._undo_available and "Ctrl+Z" in text)
+        self.sync_details()
+        if timeout > 0:
+            self._clear_timer.start(timeout + (4_000 if self.last_details else 0))
+        else:
+            self._clear_timer.stop()
         logger.info("status: %s", text)
+
+    def _clear(self) -> None:
+        self.last_details = []
+        self.message.set_full_text("")
+        self.undo_button.hide()
+        self.sync_details()
+
+    def sync_details(self) -> None:
+        """Details… shows while the sentence is shortened or lists more than it says."""
+        wanted = bool(self.message.full_text) and (self.message.is_elided or bool(self.last_details))
+        if wanted != self.details_button.isVisible():
+            self.details_button.setVisible(wanted)
+
+    def details_text(self) -> str:
+        return "\n".join([self.message.full_text, *self.last_details]).strip()
+
+    def show_details(self) -> None:
+        """The whole message and its list, selectable, in a box that does not block the window."""
+        box = QMessageBox(QMessageBox.Icon.Information, "Details", self.message.full_text,
+                          QMessageBox.StandardButton.Close, self.window())
+        box.setObjectName("statusDetails")
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        if self.last_details:
+            box.setInformativeText("\n".join(self.last_details[:40]) + (
+                f"\n… and {counted(len(self.last_details) - 40, 'more line')}" if len(self.last_details) > 40 else ""))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.details_box = box
+        box.open()
 
     def set_model(self, text: str, tooltip: str = "") -> None:
         self.model.setText(text)
@@ -61,7 +145,8 @@ class StatusPanel(QStatusBar):
         self.readonly.setVisible(bool(note))
 
     def set_counts(self, counts: dict[str, int]) -> None:
-        self.counts.setText(f"{counts.get('entities', 0)} entities · {counts.get('relations', 0)} relations")
+        self.counts.setText(f"{counted(counts.get('entities', 0), 'entity')} · "
+                            f"{counted(counts.get('relations', 0), 'relation')}")
 
     @Slot(str)
     def job_started(self, title: str) -> None:
@@ -88,4 +173,7 @@ class StatusPanel(QStatusBar):
         return not self.progress.isHidden()
 
     def offer_undo(self, visible: bool) -> None:
-        self.undo_button.setVisible(visible)
+        """Whether there is a step to undo; the button itself shows only beside a sentence that offers it."""
+        self._undo_available = visible
+        if not visible:
+            self.undo_button.hide()

@@ -30,6 +30,7 @@ from limbic.engine.scoring import ScoringParams
 from limbic.engine.search import search
 from limbic.engine.session import try_load_model
 from limbic.service.catalog import Catalog, CatalogDelta, catalog_delta, read_catalog
+from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
 
@@ -318,7 +319,7 @@ class EngineWorker(ConnectionWorker):
             return
         self._embedding = {"done": 0, "total": total, "graph": self.graph}
         self._embed_throttle = Throttle(self.progress.emit)
-        self.job_started.emit(f"Embedding {total} entities")
+        self.job_started.emit(f"Embedding {counted(total, 'entity')}")
         self._embed_throttle("embed", 0, total)
         if self.hooks.progress_delay:
             time.sleep(self.hooks.progress_delay)

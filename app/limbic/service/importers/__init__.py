@@ -17,6 +17,7 @@ from pathlib import Path
 from limbic.engine.db import SQLITE_MAGIC, is_open_graph_file
 from limbic.engine.errors import LimbicError
 from limbic.engine.graph import Graph
+from limbic.engine.wording import counted
 from limbic.service.importers import file_kinds
 
 logger = logging.getLogger(__name__)
@@ -56,25 +57,32 @@ class ImportReport:
 
     def describe(self) -> str:
         text = (
-            f"{self.entities_read} entities read ({self.entities_created} new), "
-            f"{self.observations_added} observations, {self.relations_added} relations"
+            f"{counted(self.entities_read, 'entity')} read ({self.entities_created} new), "
+            f"{counted(self.observations_added, 'observation')}, {counted(self.relations_added, 'relation')}"
         )
         if self.reflections_added:
-            text += f" and {self.reflections_added} reflections"
+            text += f" and {counted(self.reflections_added, 'reflection')}"
         text += " added"
         if self.usage_rows:
-            text += f"; usage history merged ({self.usage_rows} rows)"
+            text += f"; usage history merged ({counted(self.usage_rows, 'row')})"
         if self.missing_links:
             names = sorted(self.missing_links)
             shown = ", ".join(names[:5]) + ("…" if len(names) > 5 else "")
-            text += f"; {len(names)} linked notes do not exist ({shown})"
+            text += f"; {counted(len(names), 'linked note')} {'does' if len(names) == 1 else 'do'} not exist ({shown})"
         if self.skipped:
-            text += f"; {len(self.skipped)} files skipped ({'; '.join(self.skipped[:3])}{'…' if len(self.skipped) > 3 else ''})"
+            text += f"; {counted(len(self.skipped), 'file')} skipped ({'; '.join(self.skipped[:3])}{'…' if len(self.skipped) > 3 else ''})"
         for note in self.notes:
             text += f"; {note}"
         if self.pending:
-            text += f"; {self.pending} entities still wait for embedding"
+            text += f"; {counted(self.pending, 'entity', 'entities')} still {'waits' if self.pending == 1 else 'wait'} for embedding"
         return text + "."
+
+    def details(self) -> list[str]:
+        """Every skipped file and missing link target, one line each, for the report's details."""
+        lines = [f"skipped {entry}" for entry in self.skipped]
+        lines += [f"missing “{name}”, linked from {', '.join(sorted(set(notes))[:5])}"
+                  for name, notes in sorted(self.missing_links.items())]
+        return lines + list(self.notes)
 
 
 def detect_kind(path: Path) -> str:
@@ -185,8 +193,8 @@ def export_job(graph: Graph, fmt: str, folder: str, job) -> str:
         from limbic.service.importers.markdown_export import export_markdown
 
         n = export_markdown(graph, Path(folder), progress=job.progress)
-        return f"Exported {n} notes to {folder}."
+        return f"Exported {counted(n, 'note')} to {folder}."
     from limbic.service.importers.csv_io import export_csv
 
     entities, relations = export_csv(graph, Path(folder))
-    return f"Exported {entities} entity rows and {relations} relation rows to {folder}."
+    return f"Exported {counted(entities, 'entity row')} and {counted(relations, 'relation row')} to {folder}."

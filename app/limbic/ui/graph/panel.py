@@ -36,6 +36,7 @@ from limbic.ui.graph.canvas import GraphCanvas
 from limbic.ui.graph.exports import GraphExportsMixin
 from limbic.ui.graph.runner import LayoutRunner
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
+from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
 
@@ -239,8 +240,8 @@ class GraphPanel(GraphExportsMixin, QWidget):
         self.canvas.message = ""
         self.canvas.set_scene(scene, fit=not keep)
         entities = int((scene.kinds == 0).sum())
-        self.info.setText(f"{entities} entities · {int((~scene.dashed).sum())} relations"
-                          + (f" · {len(found)} suggestions" if self.similar.isChecked() else ""))
+        self.info.setText(f"{counted(entities, 'entity')} · {counted(int((~scene.dashed).sum()), 'relation')}"
+                          + (f" · {counted(len(found), 'suggestion')}" if self.similar.isChecked() else ""))
         pinned = np.zeros(scene.n, dtype=bool)
         if scene.centre >= 0:
             pinned[scene.centre] = True
@@ -295,7 +296,7 @@ class GraphPanel(GraphExportsMixin, QWidget):
 
     def _describe_whole(self) -> None:
         s = self.canvas.scene
-        self.info.setText(f"{s.n:,} entities · {len(s.src):,} relations")
+        self.info.setText(f"{s.n:,} {'entity' if s.n == 1 else 'entities'} · {len(s.src):,} {'relation' if len(s.src) == 1 else 'relations'}")
 
     def relayout(self) -> None:
         """Lay the whole graph out again from nothing."""
