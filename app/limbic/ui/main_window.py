@@ -91,7 +91,7 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self._build_ui()
         self._build_actions()
         self._connect_engine()
-        restore_layout(self, DEFAULT_SIZE[0])
+        restore_layout(self, DEFAULT_SIZE)
         self._reopen_graph = saved_graph_view()  # the graph panel comes back once the file is open
         # Undo, Export and the search box's Ctrl+Delete reach the window from any focused field.
         self.keys = WindowKeys(self, self.search_bar.edit)

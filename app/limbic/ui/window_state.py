@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QSettings
 
 from limbic import config
+from limbic.ui import window_fit
 
 
 def _settings() -> QSettings:
@@ -21,15 +22,19 @@ def _parts(window) -> tuple:
     )
 
 
-def restore_layout(window, default_width: int) -> None:
-    """Bring back the last layout; on a first run the results get a little more room than the editor."""
-    width = window.width() or default_width
+def restore_layout(window, default_size: tuple[int, int]) -> None:
+    """Bring back the last layout; on a first run the window fits the screen and the results get a
+    little more room than the editor. A layout saved on a bigger (or less scaled) screen is shrunk to this one."""
+    window.resize(window_fit.initial_size(window_fit.available(window).size(), default_size))
+    window_fit.apply_minimums(window)
+    width = window.width()
     window.splitter.setSizes([width * 11 // 20, width * 9 // 20])
     qs = _settings()
     for key, _save, restore in _parts(window):
         value = qs.value(key)
         if isinstance(value, QByteArray):
             restore(value)
+    window_fit.fit_to_screen(window)
 
 
 def save_layout(window) -> None:
@@ -51,4 +56,7 @@ def restore_dock(window) -> None:
     """Put a dock created after start-up (the graph panel loads on first use) where the last run had it."""
     value = _settings().value("state")
     if isinstance(value, QByteArray):
+        size = window.size()
         window.restoreState(value)
+        if window.size() != size:
+            window.resize(size)  # a dock as wide as on a bigger screen takes room inside, not outside

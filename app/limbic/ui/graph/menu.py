@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from limbic.ui import window_fit
+
 
 class GraphMenuMixin:
     """Adds "Local graph" (Ctrl+G) and "Whole graph" (Ctrl+Shift+G) to a main window."""
@@ -23,8 +25,11 @@ class GraphMenuMixin:
             from limbic.ui.graph.panel import GraphDock
 
             self.graph_dock = GraphDock(self)
+            size = self.size()
             self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.graph_dock)
-            self.resizeDocks([self.graph_dock], [max(420, self.width() // 3)], Qt.Orientation.Horizontal)
+            window_fit.place_dock(self, self.graph_dock, max(420, self.width() * 2 // 5))
+            if self.size() != size:
+                self.resize(size)  # the panel takes room from the results and editor, not from the desk
         self.graph_dock.show()
         self.graph_dock.raise_()
         return self.graph_dock.panel

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from limbic.engine.changes import ChangeSet
 from limbic.engine.layout import LayoutParams
 from limbic.service import graph_view
+from limbic.ui.flow_layout import FlowLayout
 from limbic.ui.graph import build
 from limbic.ui.graph.canvas import GraphCanvas
 from limbic.ui.graph.exports import GraphExportsMixin
@@ -112,17 +113,17 @@ class GraphPanel(GraphExportsMixin, QWidget):
         self.export_png_action = menu.addAction("Picture as PNG…", self.on_export_png)
         self.export_svg_action = menu.addAction("Picture as SVG…", self.on_export_svg)
         self.export_button.setMenu(menu)
-        bar = QHBoxLayout()
-        bar.setContentsMargins(0, 0, 0, 0)
-        for w in (self.local_button, self.whole_button, self.depth, self.types_button, self.rels_button, self.similar):
-            bar.addWidget(w)
-        bar.addStretch(1)
-        for w in (self.stop_button, self.relayout_button, self.fit_button, self.export_button):
+        # The buttons wrap onto a second row in a narrow panel rather than widen the window.
+        self.toolbar = QWidget(self, objectName="graphToolbar")
+        bar = FlowLayout(self.toolbar)
+        for w in (self.local_button, self.whole_button, self.depth, self.types_button, self.rels_button, self.similar,
+                  self.fit_button, self.stop_button, self.relayout_button, self.export_button):
             bar.addWidget(w)
         self.canvas = GraphCanvas(self)
         self.canvas.painted.connect(self.runner.drawn)
         self.info = QLabel(self, objectName="graphInfo")
         self.link_label = QLabel(self)
+        self.link_label.setWordWrap(True)  # a long pair of names wraps instead of widening the panel
         self.link_type = QLineEdit(self, placeholderText="relation type")
         self.link_type.setClearButtonEnabled(True)
         self.link_button = QPushButton("Link", self)
@@ -135,7 +136,7 @@ class GraphPanel(GraphExportsMixin, QWidget):
         self.link_bar.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(bar)
+        layout.addWidget(self.toolbar)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.link_bar)
         layout.addWidget(self.info)

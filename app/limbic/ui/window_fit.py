@@ -1,0 +1,81 @@
+"""The window fits its screen and never resizes itself: sensible minimums, a first size from the screen, docks that take room from the central area.
+
+Qt grows a main window whenever the minimums of its parts add up to more than its width (it did
+so by ~80 px each time the graph panel opened). Here the minimums are set so that results,
+editor and graph panel fit side by side on a 1280-pixel screen, and an opened dock is given the
+room there is rather than the room it would like.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+logger = logging.getLogger(__name__)
+
+MIN_RESULTS_W = 250  # a result row's name, type and score stay readable
+MIN_EDITOR_W = 300
+MIN_DOCK_W = 280
+SCREEN_SHARE = 0.92  # a first window leaves a margin of the screen around it
+
+
+def available(window) -> QRect:
+    """The usable area of the screen the window is on (the primary screen before it is shown)."""
+    screen = window.screen() if window.windowHandle() is not None else None
+    screen = screen or QGuiApplication.primaryScreen()
+    return screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 800)
+
+
+def initial_size(area: QSize, wanted: tuple[int, int]) -> QSize:
+    """The wanted size, made smaller where the screen is: a first window always fits."""
+    return QSize(min(wanted[0], int(area.width() * SCREEN_SHARE)), min(wanted[1], int(area.height() * SCREEN_SHARE)))
+
+
+def apply_minimums(window) -> None:
+    """Minimum widths of the results and the editor (the splitter never crushes or hides either)."""
+    window.left.setMinimumWidth(MIN_RESULTS_W)
+    window.editor.setMinimumWidth(MIN_EDITOR_W)
+    window.splitter.setChildrenCollapsible(False)
+
+
+def fit_to_screen(window: QMainWindow) -> None:
+    """Shrink and move the window so all of it is on its screen (a size restored from a bigger screen, or scaled)."""
+    area = available(window)
+    frame = window.frameGeometry()
+    extra_w, extra_h = frame.width() - window.width(), frame.height() - window.height()
+    width = min(window.width(), area.width() - extra_w)
+    height = min(window.height(), area.height() - extra_h)
+    if (width, height) != (window.width(), window.height()):
+        logger.info("window %dx%d larger than the screen; now %dx%d", window.width(), window.height(), width, height)
+        window.resize(max(width, 200), max(height, 200))
+    frame = window.frameGeometry()
+    x = min(max(frame.x(), area.x()), area.right() + 1 - frame.width())
+    y = min(max(frame.y(), area.y()), area.bottom() + 1 - frame.height())
+    if (x, y) != (frame.x(), frame.y()):
+        window.move(max(x, area.x()), max(y, area.y()))
+
+
+def central_min_width(window: QMainWindow) -> int:
+    central = window.centralWidget()
+    return max(central.minimumSizeHint().width(), central.minimumWidth()) if central is not None else 0
+
+
+def place_dock(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
+    """Give a right-hand dock ``wanted`` pixels or what the central area can spare, whichever is less.
+
+    The window keeps its width; when not even the dock's minimum is free it floats beside the
+    window instead (on a small or strongly scaled screen).
+    """
+    dock.setMinimumWidth(MIN_DOCK_W)
+    room = window.width() - central_min_width(window) - 12  # the dock's separator and frame
+    if room < MIN_DOCK_W:
+        area = available(window)
+        dock.setFloating(True)
+        width = min(wanted, area.width() // 2)
+        dock.setGeometry(area.right() + 1 - width, area.y() + 40, width, min(window.height(), area.height() - 80))
+        return
+    dock.setFloating(False)
+    window.resizeDocks([dock], [max(MIN_DOCK_W, min(wanted, room))], Qt.Orientation.Horizontal)
