@@ -19,7 +19,7 @@ def rel(a, b, t="knows"):
 
 def state(g):
     """Everything an assistant can see, to prove a refused call changed nothing."""
-    return memory.read_graph(g, None, memory.MAX_READ_PAGE_ENTITIES)
+    return memory.read_graph(g)
 
 
 def test_create_entities_skips_existing_and_repeated_names(text_graph):
@@ -33,7 +33,7 @@ def test_create_entities_skips_existing_and_repeated_names(text_graph):
 def test_create_relations_errors_on_a_missing_end_and_writes_nothing(text_graph):
     g = text_graph
     memory.create_entities(g, [ent("A"), ent("B")])
-    with pytest.raises(NotFoundError, match="^Entity with name Zed not found$"):
+    with pytest.raises(NotFoundError, match="^Item 2 of “relations”: Entity with name Zed not found. Nothing was written.$"):
         memory.create_relations(g, [rel("A", "B"), rel("A", "Zed")])
     assert state(g)["relations"] == []
     assert memory.create_relations(g, [rel("A", "B"), rel("A", "B"), rel("B", "A", "likes")]) == [rel("A", "B"), rel("B", "A", "likes")]
@@ -46,7 +46,7 @@ def test_add_observations_returns_only_new_ones_and_is_all_or_nothing(text_graph
     got = memory.add_observations(g, [{"entityName": "A", "contents": ["one", "two", "two", "three"]}])
     assert got == [{"entityName": "A", "addedObservations": ["two", "three"]}]
     before = state(g)
-    with pytest.raises(NotFoundError, match="^Entity with name Nope not found$"):
+    with pytest.raises(NotFoundError, match="^Item 2 of “observations”: Entity with name Nope not found. Nothing was written.$"):
         memory.add_observations(g, [{"entityName": "A", "contents": ["four"]}, {"entityName": "Nope", "contents": ["x"]}])
     assert state(g) == before
 
@@ -97,7 +97,7 @@ def test_a_call_is_one_transaction_with_one_change_record(text_graph):
     [
         (memory.create_entities, ["nope"], "must be a list of entities"),
         (memory.create_entities, [[{"name": "A"}]], "has no “entityType”"),
-        (memory.create_entities, [[ent(5)]], "“name” in item 1 of “entities” must be text"),
+        (memory.create_entities, [[ent(5)]], "Item 1 of “entities”: “name” must be text"),
         (memory.create_entities, [[ent("x" * 513)]], "at most 512 characters"),
         (memory.create_entities, [[ent("A", "t" * 129)]], "at most 128 characters"),
         (memory.create_entities, [[ent("A", obs=["o" * 200_001])]], "at most 200,000 characters"),
@@ -110,7 +110,7 @@ def test_a_call_is_one_transaction_with_one_change_record(text_graph):
         (memory.search_nodes, ["q" * 2049], "at most 2,048 characters"),
         (memory.search_nodes, [None], "“query” must be text"),
         (memory.read_graph, [-1], "between 0 and"),
-        (memory.read_graph, [0, 5000], "between 1 and 1,000"),
+        (memory.read_graph, [0, 200_000], "between 1 and 100,000"),
         (memory.search, ["x", 0], "between 1 and 100"),
     ],
 )
@@ -125,34 +125,39 @@ def test_bad_input_is_refused_with_one_sentence_and_changes_nothing(text_graph, 
     assert state(g) == before
 
 
-def test_read_graph_pages_hold_every_entity_and_relation_once(text_graph):
+def test_read_graph_pages_on_request_hold_every_entity_and_relation_once(text_graph):
     g = text_graph
     n = 450
     memory.create_entities(g, [ent(f"E{i:03d}", obs=[f"note {i}"]) for i in range(n)])
     memory.create_relations(g, [rel(f"E{i:03d}", f"E{(i * 7) % n:03d}", "links") for i in range(n)])
-    first = memory.read_graph(g)
-    assert len(first["entities"]) == memory.READ_PAGE_ENTITIES
-    assert first["total_entities"] == n and first["next_offset"] == memory.READ_PAGE_ENTITIES
+    whole = memory.read_graph(g)
+    assert set(whole) == {"entities", "relations"}  # exactly the reference's shape
+    assert len(whole["entities"]) == n and len(whole["relations"]) == n
+    first = memory.read_graph(g, None, 200)
+    assert len(first["entities"]) == 200
+    assert first["total_entities"] == n and first["next_offset"] == 200
     assert "offset 200" in first["note"]
     names, relations, offset = [], [], 0
     while offset is not None:
-        page = memory.read_graph(g, offset)
+        page = memory.read_graph(g, offset, 200)
         names += [e["name"] for e in page["entities"]]
         relations += page["relations"]
         offset = page.get("next_offset")
     assert names == [f"E{i:03d}" for i in range(n)]
-    assert sorted(map(str, relations)) == sorted(str(rel(f"E{i:03d}", f"E{(i * 7) % n:03d}", "links")) for i in range(n))
-    # A small graph comes whole, exactly in the reference's shape.
-    small = memory.read_graph(g, 0, 1000)
-    assert set(small) == {"entities", "relations"} and len(small["relations"]) == n
+    assert sorted(map(str, relations)) == sorted(str(r) for r in whole["relations"])
 
 
-def test_read_graph_stops_before_its_character_budget(text_graph):
+def test_read_graph_returns_the_whole_graph_with_a_large_observation(text_graph):
     g = text_graph
-    memory.create_entities(g, [ent(f"Big{i}", obs=["w" * 30_000]) for i in range(10)])
-    page = memory.read_graph(g)
-    assert 1 <= len(page["entities"]) < 10 and page["next_offset"] == len(page["entities"])
-    assert sum(len(o) for e in page["entities"] for o in e["observations"]) <= memory.READ_PAGE_CHARS
+    memory.create_entities(g, [ent("Big", obs=["w" * 100_000])])
+    for start in range(0, 2_000, 1_000):
+        memory.create_entities(g, [ent(f"E{i}", obs=[f"note {i}"]) for i in range(start, start + 1_000)])
+    out = memory.read_graph(g)
+    assert set(out) == {"entities", "relations"} and len(out["entities"]) == 2_001
+    # Past the safety cap the answer is cut, and says so with where to go on.
+    cut = memory.read_graph(g, max_chars=150_000)
+    assert 1 <= len(cut["entities"]) < 2_001 and cut["next_offset"] == len(cut["entities"])
+    assert cut["total_entities"] == 2_001 and "150,000 characters" in cut["note"]
 
 
 def test_search_without_a_model_says_it_is_full_text_only(text_graph):

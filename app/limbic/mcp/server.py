@@ -28,23 +28,30 @@ from mcp.shared.exceptions import MCPError
 from limbic import __version__
 from limbic.engine.changes import ORIGIN_ASSISTANT, Cursor, read_since, start_cursor
 from limbic.engine.errors import DatabaseError, LimbicError
+from limbic.mcp import protocol, tools_history  # noqa: F401  (each tool module registers its tools)
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
 from limbic.service import Outcome, memory, run
+from limbic.service.background import BackgroundEmbedder, GraphFile, load_model_into
 
 logger = logging.getLogger(__name__)
 
 RESOURCE_URI = "memory://knowledge-graph"
 POLL_SECONDS = 1.0  # how often other programs' commits are looked for
+SMALL_BACKLOG = 256  # entities waiting for vectors that the first meaning search embeds before it answers
 INSTRUCTIONS = (
     "A personal knowledge graph kept by Limbic and shared with its desktop app: entities (a name, a type, "
     "observations) joined by relations in active voice. Use `search` to recall what is known (hybrid: meaning "
     "and exact words), open_nodes to read entities by name, and the create/add/delete tools to record what you "
-    "learn. read_graph returns a large graph in pages."
+    "learn. Prefer add_observations with `supersedes` and end_relation over deletes: they keep history."
 )
 
 
 class GraphHost:
-    """The graph and its model on one thread; everything that touches them runs there."""
+    """The graph and its model on one thread; everything that touches them runs there.
+
+    The model loads only when a tool that searches by meaning is first called; then a background
+    embedder gives new writes their vectors, so writes return as soon as they are committed.
+    """
 
     def __init__(self, db_path: Path, model_dir: Path | None, load_model: bool = True) -> None:
         self.db_path = db_path
@@ -56,6 +63,9 @@ class GraphHost:
         self.model_error: str | None = None
         self.params = None
         self.cursor: Cursor | None = None
+        self.file: GraphFile | None = None
+        self.embedder: BackgroundEmbedder | None = None
+        self.model_tried = False
 
     async def call(self, fn, *args, **kwargs):
         """Run ``fn(*args, **kwargs)`` on the graph's thread and wait for it."""
@@ -79,13 +89,14 @@ class GraphHost:
         from limbic.engine.session import open_graph
 
         try:
-            self.opened = open_graph(self.db_path, self.model_dir, load_model=self.load_model, origin=ORIGIN_ASSISTANT)
+            self.opened = open_graph(self.db_path, self.model_dir, load_model=False, origin=ORIGIN_ASSISTANT)
         except LimbicError as exc:
             self.open_error = str(exc)
             logger.error("cannot open the graph: %s", exc)
             return
         db = self.opened.graph.db
-        self.model_error = self.opened.model_error if self.load_model else "the model was not loaded (--no-model)"
+        self.model_error = None if self.load_model else "the model was not loaded (--no-model)"
+        self.file = GraphFile(db.path)
         if db.readonly_note:
             logger.warning("%s", db.readonly_note)
         if self.model_error:
@@ -104,15 +115,40 @@ class GraphHost:
             raise DatabaseError(self.open_error or "The graph is not open.")
         return self.opened.graph
 
+    def ensure_model(self) -> None:
+        """On the graph's thread: load the model once, when a meaning search first needs it."""
+        if self.model_tried or not self.load_model or self.opened is None:
+            return
+        self.model_tried = True
+        self.model_error = load_model_into(self.opened, self.model_dir)
+        graph = self.opened.graph
+        if self.model_error:
+            logger.warning("semantic search is off: %s", self.model_error)
+        elif graph.embedder is not None and not graph.db.readonly:
+            if graph.pending_embeddings() <= SMALL_BACKLOG:
+                graph.embed_pending()  # the first meaning search then sees every entity
+            self.embedder = BackgroundEmbedder(graph.db.path, graph.embedder, ORIGIN_ASSISTANT)
+            self.embedder.start()
+
     def invoke(self, spec: ToolSpec, args: list) -> Outcome:
         """On the graph's thread: one tool call and what it changed."""
         graph = self.graph()
-        fn = getattr(memory, spec.name)
+        if spec.needs_model:
+            self.ensure_model()
+        if not spec.read_only and self.file is not None:
+            self.file.check()  # a write into a deleted or replaced file would be lost
+        fn = spec.function()
         if spec.name == "search":
             # A search by an assistant is a finished query whose results it reads: it counts as an
             # access of every entity returned (README, "When a search counts as an access").
             fn = functools.partial(fn, record=True, params=self.params, model_error=self.model_error)
-        return run(graph, fn, *args)
+        outcome = run(graph, fn, *args)
+        if not spec.read_only:
+            if self.file is not None and (problem := self.file.problem()):
+                raise DatabaseError(problem.replace("so writes are refused", "so this write went into the old file"))
+            if self.embedder is not None:
+                self.embedder.wake()
+        return outcome
 
     def resource(self) -> dict:
         return memory.graph_resource(self.graph())
@@ -127,6 +163,9 @@ class GraphHost:
         return read_since(db, self.cursor).graph_changed
 
     def close(self) -> None:
+        if self.embedder is not None:
+            self.embedder.stop()
+
         def _close() -> None:
             if self.opened is not None:
                 self.opened.close()
@@ -151,11 +190,13 @@ class MemoryServer:
             on_list_tools=self.list_tools,
             on_call_tool=self.call_tool,
             on_list_resources=self.list_resources,
+            on_list_resource_templates=self.list_resource_templates,
             on_read_resource=self.read_resource,
             on_subscribe_resource=self.subscribe,
             on_unsubscribe_resource=self.unsubscribe,
             on_subscriptions_listen=ListenHandler(self.bus),
         )
+        self.server.middleware.append(protocol.initialize_first)
 
     # -- tools ----------------------------------------------------------------------------
 
@@ -205,6 +246,9 @@ class MemoryServer:
                 mime_type="application/json",
             )
         ])
+
+    async def list_resource_templates(self, ctx, params) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(resource_templates=[])
 
     async def read_resource(self, ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         if str(params.uri) != RESOURCE_URI:
@@ -257,6 +301,7 @@ class MemoryServer:
             self.host.start()
             async with anyio.create_task_group() as tg:
                 tg.start_soon(self.watch_others)
+                read_stream = await protocol.answer_unreadable(read_stream, write_stream, tg)
                 await self.server.run(read_stream, write_stream, self.server.create_initialization_options())
                 tg.cancel_scope.cancel()
 

@@ -1,16 +1,22 @@
 """The reference MCP memory server's nine operations, plus Limbic's hybrid ``search``, over a Graph.
 
-Each function takes the tool's arguments as plain JSON values, validates all of them before
-writing anything, makes every write of one call in one transaction, and returns the result in
-the reference server's shape (``memory.jsonl`` names: ``name``, ``entityType``, ``observations``;
-``from``, ``to``, ``relationType``). Bad input raises ``ValidationError`` with one sentence; a
-missing entity where the reference fails raises ``NotFoundError`` with the reference's words.
+Each function takes the tool's arguments as plain JSON values and returns the result in the
+reference server's shape (``memory.jsonl`` names: ``name``, ``entityType``, ``observations``;
+``from``, ``to``, ``relationType``). Writes follow the batch rule (``memory_args.BATCH_RULE``):
+all or nothing, every problem listed with its item number. Names match exactly (as NFC), as the
+reference matches them: "ALICE" is not "Alice".
 
 Where Limbic differs from the reference, on purpose:
 - names and types are trimmed, and an observation already on an entity is not stored twice;
 - an empty name, type or observation, control characters and oversized values are refused;
-- ``read_graph`` and ``search_nodes`` return at most one page (``READ_PAGE_*``) and say so in
-  ``note`` when they cut; ``read_graph`` takes ``offset``/``limit`` to read the rest.
+- a new name that differs from an existing one only in case is refused with a sentence naming the
+  existing entity (Limbic keeps one entity per name whatever its case);
+- ``read_graph`` and ``search_nodes`` return everything up to a safety cap far above real graphs
+  (``READ_CAP_*``), and say so in ``note`` if they ever cut; ``read_graph`` pages on request;
+- ``search`` cuts long observations (``SEARCH_*_CHARS``) and flags the results it cut.
+
+Writes leave embedding to whoever holds the model (``limbic mcp``'s background embedder, or the
+app's backlog): they return once committed, and full-text search finds them at once.
 """
 
 from __future__ import annotations
@@ -19,98 +25,36 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from limbic.engine.errors import NotFoundError, ValidationError
-from limbic.engine.graph import (
-    MAX_NAME_CHARS,
-    MAX_TYPE_CHARS,
-    Graph,
-    clean_name,
-    clean_observation,
+from limbic.engine.errors import ValidationError
+from limbic.engine.graph import MAX_TYPE_CHARS, Graph, clean_name, clean_observation, name_key, shown
+from limbic.engine.graph_history import clean_status
+from limbic.service import memory_args as A
+from limbic.service.memory_history import open_nodes_detailed, supersede_item
+from limbic.service.memory_search import (  # noqa: F401  (the tool and its limits, beside the other eight)
+    DEFAULT_SEARCH_LIMIT,
+    MAX_SEARCH_LIMIT,
+    SEARCH_OBSERVATION_CHARS,
+    SEARCH_RESPONSE_CHARS,
+    SEARCH_RESULT_CHARS,
+    search,
 )
-from limbic.engine.scoring import ScoringParams
+from limbic.service.memory_args import (  # noqa: F401  (the documented limits live beside the checks)
+    MAX_CALL_CHARS,
+    MAX_ITEMS_PER_CALL,
+    MAX_OBSERVATIONS_PER_CALL,
+    MAX_QUERY_CHARS,
+)
 
-# Documented limits (README, "Use it with an AI assistant"). Names, types and observation
-# length are the engine's own (MAX_NAME_CHARS, MAX_TYPE_CHARS, MAX_OBSERVATION_CHARS).
-MAX_ITEMS_PER_CALL = 1_000  # entities, relations, observation groups, names or deletions in one call
-MAX_OBSERVATIONS_PER_CALL = 10_000  # observation texts in one call, over all its items
-MAX_CALL_CHARS = 4_000_000  # characters of text in one call, over all its items
-MAX_QUERY_CHARS = 2_048  # a search_nodes or search query (the reference's SEARCH_QUERY_MAX_LENGTH)
-MAX_SEARCH_LIMIT = 100  # results of one `search`
-DEFAULT_SEARCH_LIMIT = 10
-READ_PAGE_ENTITIES = 200  # read_graph's default page, and search_nodes' cap
-MAX_READ_PAGE_ENTITIES = 1_000  # the largest page read_graph returns when asked
-READ_PAGE_CHARS = 100_000  # a page also stops before its JSON passes this many characters (~25k tokens)
-RESOURCE_PAGE_ENTITIES = 10_000  # memory://knowledge-graph: the graph whole up to this size
-RESOURCE_PAGE_CHARS = 20_000_000
+READ_CAP_ENTITIES = 100_000  # read_graph / search_nodes: a safety cap, far above real graphs
+READ_CAP_CHARS = 50_000_000  # ... and a cap on the JSON of one answer (about 50 MB)
+RESOURCE_PAGE_ENTITIES = READ_CAP_ENTITIES  # memory://knowledge-graph: the graph whole up to the same cap
+RESOURCE_PAGE_CHARS = READ_CAP_CHARS
+KIND_CHARS = 64
 
 __all__ = [
     "create_entities", "create_relations", "add_observations", "delete_entities", "delete_observations",
     "delete_relations", "read_graph", "search_nodes", "open_nodes", "search", "graph_resource",
 ]
-
-
-# -- validation of the tools' arguments ------------------------------------------------------
-
-
-class _Budget:
-    """Counts what one call carries, refusing it past the per-call limits."""
-
-    def __init__(self) -> None:
-        self.observations = 0
-        self.chars = 0
-
-    def text(self, value: str) -> None:
-        self.chars += len(value)
-        if self.chars > MAX_CALL_CHARS:
-            raise ValidationError(
-                f"One call can carry at most {MAX_CALL_CHARS:,} characters of text; split it into smaller calls."
-            )
-
-    def observation(self, value: str) -> None:
-        self.observations += 1
-        if self.observations > MAX_OBSERVATIONS_PER_CALL:
-            raise ValidationError(
-                f"One call can carry at most {MAX_OBSERVATIONS_PER_CALL:,} observations; split it into smaller calls."
-            )
-        self.text(value)
-
-
-def _items(value: Any, field: str, what: str) -> list:
-    if not isinstance(value, list):
-        raise ValidationError(f"“{field}” must be a list of {what}.")
-    if len(value) > MAX_ITEMS_PER_CALL:
-        raise ValidationError(
-            f"“{field}” can hold at most {MAX_ITEMS_PER_CALL:,} items in one call; split it into smaller calls."
-        )
-    return value
-
-
-def _record(item: Any, field: str, index: int, keys: Sequence[str]) -> dict:
-    if not isinstance(item, dict):
-        raise ValidationError(f"Item {index + 1} of “{field}” must be an object with {', '.join(keys)}.")
-    for key in keys:
-        if key not in item:
-            raise ValidationError(f"Item {index + 1} of “{field}” has no “{key}”.")
-    return item
-
-
-def _text(value: Any, field: str, index: int, key: str, budget: _Budget) -> str:
-    if not isinstance(value, str):
-        raise ValidationError(f"“{key}” in item {index + 1} of “{field}” must be text.")
-    budget.text(value)
-    return value
-
-
-def _texts(value: Any, field: str, index: int, key: str, budget: _Budget) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValidationError(f"“{key}” in item {index + 1} of “{field}” must be a list of texts.")
-    for v in value:
-        budget.observation(v)
-    return value
-
-
-def _name(value: str, what: str = "name", limit: int = MAX_NAME_CHARS) -> str:
-    return clean_name(value, what, limit)
 
 
 def _entity_json(name: str, entity_type: str, observations: list[str]) -> dict:
@@ -125,114 +69,197 @@ def _relation_json(source: str, target: str, relation_type: str) -> dict:
 
 
 def create_entities(graph: Graph, entities: Any) -> list[dict]:
-    """Create the entities whose names are new (existing names and repeats are skipped); returns those created."""
-    budget = _Budget()
-    wanted: list[tuple[str, str, list[str]]] = []
-    for i, item in enumerate(_items(entities, "entities", "entities")):
-        _record(item, "entities", i, ("name", "entityType", "observations"))
-        name = _name(_text(item["name"], "entities", i, "name", budget))
-        etype = _name(_text(item["entityType"], "entities", i, "entityType", budget), "type", MAX_TYPE_CHARS)
-        obs = [clean_observation(o) for o in _texts(item["observations"], "entities", i, "observations", budget)]
-        wanted.append((name, etype, obs))
+    """Create the entities whose names are new; an exact existing name or a repeat is skipped (as the reference).
+
+    A name differing only in case from an existing entity (or from an earlier item) is a problem:
+    Limbic keeps one entity per name whatever its case, so it is refused naming the existing one.
+    """
+    budget, problems = A.Budget(), A.Problems("entities")
+    wanted: list[tuple[int, str, str, list[str], str | None]] = []
+    for i, item in enumerate(A.items(entities, "entities", "entities")):
+        fields = problems.check(i, _entity_item, item, budget)
+        if fields is not None:
+            wanted.append((i, *fields))
     created: list[dict] = []
-    with graph.write():
-        seen: set[str] = set()
-        for name, etype, obs in wanted:
-            if name in seen or graph.entity_id(name) is not None:
+    with graph.write(embed=False):
+        seen: dict[str, str] = {}  # name_key -> the name an earlier item uses
+        todo = []
+        for i, name, etype, obs, status in wanted:
+            key = name_key(name)
+            if A.exact_id(graph, name) is not None or seen.get(key) == name:
+                continue  # the reference skips an existing name, and Limbic a repeat
+            other = seen.get(key)
+            if other is None and (near := graph.case_variant(name)) is not None:
+                other = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (near,))
+            if other is not None:
+                problems.add(i, f"“{shown(name)}” differs only in case from the entity “{shown(other)}”, and names that "
+                                "differ only in case are one name in Limbic: use that name (add_observations adds to it)")
                 continue
-            seen.add(name)
-            graph.upsert_entity(name, etype, obs)
+            seen[key] = name
+            todo.append((name, etype, obs, status))
+        problems.raise_if_any()
+        for name, etype, obs, status in todo:
+            entity_id = graph.upsert_entity(name, etype, obs)
+            if status and status != "active":
+                graph.set_status(entity_id, status)
             created.append(_entity_json(name, etype, list(dict.fromkeys(obs))))
     return created
 
 
-def _relations_arg(relations: Any, budget: _Budget) -> list[tuple[str, str, str]]:
-    out = []
-    for i, item in enumerate(_items(relations, "relations", "relations")):
-        _record(item, "relations", i, ("from", "to", "relationType"))
-        source = _text(item["from"], "relations", i, "from", budget)
-        target = _text(item["to"], "relations", i, "to", budget)
-        rtype = _text(item["relationType"], "relations", i, "relationType", budget)
-        out.append((source.strip(), target.strip(), rtype.strip()))
-    return out
+def _entity_item(item: Any, budget: A.Budget) -> tuple[str, str, list[str], str | None]:
+    A.record(item, ("name", "entityType", "observations"))
+    name = clean_name(A.text(item["name"], "name", budget))
+    etype = clean_name(A.text(item["entityType"], "entityType", budget), "type", MAX_TYPE_CHARS)
+    obs = [clean_observation(o) for o in A.texts(item["observations"], "observations", budget)]
+    status = clean_status(item["status"]) if item.get("status") is not None else None
+    return name, etype, obs, status
+
+
+def _relation_item(item: Any, budget: A.Budget) -> tuple[str, str, str]:
+    A.record(item, ("from", "to", "relationType"))
+    source = A.text(item["from"], "from", budget)
+    target = A.text(item["to"], "to", budget)
+    rtype = A.text(item["relationType"], "relationType", budget)
+    return source, target, rtype
+
+
+def _context(item: dict, budget: A.Budget) -> str | None:
+    value = item.get("context")
+    if value is None:
+        return None
+    value = A.text(value, "context", budget).strip()
+    return clean_observation(value) if value else None
 
 
 def create_relations(graph: Graph, relations: Any) -> list[dict]:
-    """Create relations; fails (writing nothing) if an endpoint is missing; skips existing ones and repeats."""
-    wanted = _relations_arg(relations, _Budget())
-    for _, _, rtype in wanted:
-        _name(rtype, "relation type", MAX_TYPE_CHARS)
+    """Create relations between existing entities (exact names); an existing one or a repeat is skipped.
+
+    An item may carry ``context`` (why the relation holds), as the seed engine's relations do.
+    """
+    budget, problems = A.Budget(), A.Problems("relations")
+    wanted = []
+    for i, item in enumerate(A.items(relations, "relations", "relations")):
+        fields = problems.check(i, _relation_item, item, budget)
+        if fields is None:
+            continue
+        rtype = problems.check(i, clean_name, fields[2], "relation type", MAX_TYPE_CHARS)
+        context = problems.check(i, _context, item, budget)
+        if rtype is not None:
+            wanted.append((i, fields[0], fields[1], rtype, context))
     created: list[dict] = []
-    with graph.write():
-        for source, target, _ in wanted:
-            for name in (source, target):
-                if graph.entity_id(name) is None:
-                    raise NotFoundError(f"Entity with name {name} not found")
-        for source, target, rtype in wanted:
-            if graph.add_relation(source, target, rtype):
-                created.append(_relation_json(source, target, rtype))
+    with graph.write(embed=False):
+        ends = []
+        for i, source, target, rtype, context in wanted:
+            a, b = A.exact_id(graph, source), A.exact_id(graph, target)
+            for name, found in ((source, a), (target, b)):
+                if found is None:
+                    problems.add(i, A.not_found(graph, name), missing=True)
+            ends.append((a, b, source, target, rtype, context))
+        problems.raise_if_any()
+        for a, b, source, target, rtype, context in ends:
+            if graph.add_relation(a, b, rtype, context):
+                out = _relation_json(unicode_name(graph, a, source), unicode_name(graph, b, target), rtype)
+                if context:
+                    out["context"] = context
+                created.append(out)
     return created
 
 
+def unicode_name(graph: Graph, entity_id: int, given: str) -> str:
+    """The name as given when it is the stored one (the reference echoes its input), else the stored one."""
+    stored = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,))
+    return given if given == stored else stored
+
+
 def add_observations(graph: Graph, observations: Any) -> list[dict]:
-    """Append observations to existing entities; returns, per item, the ones that were new."""
-    budget = _Budget()
-    wanted: list[tuple[str, list[str]]] = []
-    for i, item in enumerate(_items(observations, "observations", "{entityName, contents} objects")):
-        _record(item, "observations", i, ("entityName", "contents"))
-        name = _text(item["entityName"], "observations", i, "entityName", budget)
-        contents = [clean_observation(c) for c in _texts(item["contents"], "observations", i, "contents", budget)]
-        wanted.append((name, contents))
+    """Append observations to existing entities (exact names); returns, per item, the ones that were new.
+
+    An item may carry ``kind`` (the seed's observation kinds) and ``supersedes``: the id or the
+    exact text of a current observation its one new content replaces (kept as history).
+    """
+    budget, problems = A.Budget(), A.Problems("observations")
+    wanted = []
+    for i, item in enumerate(A.items(observations, "observations", "{entityName, contents} objects")):
+        fields = problems.check(i, _observation_item, item, budget)
+        if fields is not None:
+            wanted.append((i, *fields))
     results: list[dict] = []
-    with graph.write():
-        for name, contents in wanted:
-            entity_id = graph.entity_id(name)
+    with graph.write(embed=False):
+        plans = []
+        for i, name, contents, kind, supersedes in wanted:
+            entity_id = A.exact_id(graph, name)
             if entity_id is None:
-                raise NotFoundError(f"Entity with name {name} not found")
+                problems.add(i, A.not_found(graph, name), missing=True)
+                continue
+            old = problems.check(i, supersede_item, graph, entity_id, contents, supersedes) if supersedes is not None else None
+            plans.append((name, entity_id, contents, kind, old))
+        problems.raise_if_any()
+        for name, entity_id, contents, kind, old in plans:
+            if old is not None:
+                graph.supersede_observation(old.id, contents[0], kind)
+                results.append({"entityName": name, "addedObservations": contents[:1], "supersededObservation": old.content})
+                continue
             existing = set(graph.get_entity(entity_id).observation_texts)
             new = [c for c in dict.fromkeys(contents) if c not in existing]
-            graph.add_observations(entity_id, new)
+            graph.add_observations(entity_id, new, kind or "note")
             results.append({"entityName": name, "addedObservations": new})
     return results
 
 
+def _observation_item(item: Any, budget: A.Budget) -> tuple[str, list[str], str | None, Any]:
+    A.record(item, ("entityName", "contents"))
+    name = A.text(item["entityName"], "entityName", budget)
+    contents = [clean_observation(c) for c in A.texts(item["contents"], "contents", budget)]
+    kind = item.get("kind")
+    if kind is not None:
+        kind = clean_name(A.text(kind, "kind", budget), "observation kind", KIND_CHARS)
+    return name, contents, kind, item.get("supersedes")
+
+
 def delete_entities(graph: Graph, entity_names: Any) -> str:
-    """Delete entities with their observations and relations; returns the reference's message."""
-    budget = _Budget()
-    names = [_text(n, "entityNames", i, "entityNames", budget) for i, n in enumerate(_items(entity_names, "entityNames", "names"))]
+    """Delete entities (exact names) with their observations and relations; returns the reference's message."""
+    budget = A.Budget()
+    names = []
+    for i, n in enumerate(A.items(entity_names, "entityNames", "names")):
+        if not isinstance(n, str):
+            raise ValidationError(f"Item {i + 1} of “entityNames” must be text.")
+        budget.text(n)
+        names.append(n)
     deleted: list[str] = []
     not_found: list[str] = []
-    with graph.write():
-        present = {n for n in names if graph.entity_id(n) is not None}
+    with graph.write(embed=False):
+        ids = {n: A.exact_id(graph, n) for n in names}
         for n in names:
-            (deleted if n in present else not_found).append(n)
+            (deleted if ids[n] is not None else not_found).append(n)
         for n in dict.fromkeys(deleted):
-            graph.delete_entity(n)
+            graph.delete_entity(ids[n])
     if not not_found:
         return "Entities deleted successfully"
-    return f"Deleted {len(deleted)} of {len(names)} entities. Not found: {', '.join(not_found)}"
+    missing = ", ".join(A.not_found(graph, n).removeprefix("Entity with name ").replace(" not found", "", 1) for n in not_found)
+    return f"Deleted {len(deleted)} of {len(names)} entities. Not found: {missing}"
 
 
 def delete_observations(graph: Graph, deletions: Any) -> str:
-    """Delete the given observation texts from entities; returns the reference's message."""
-    budget = _Budget()
+    """Delete the given current observation texts from entities (exact names); returns the reference's message."""
+    budget, problems = A.Budget(), A.Problems("deletions")
     wanted: list[tuple[str, list[str]]] = []
-    for i, item in enumerate(_items(deletions, "deletions", "{entityName, observations} objects")):
-        _record(item, "deletions", i, ("entityName", "observations"))
-        name = _text(item["entityName"], "deletions", i, "entityName", budget)
-        wanted.append((name, _texts(item["observations"], "deletions", i, "observations", budget)))
+    for i, item in enumerate(A.items(deletions, "deletions", "{entityName, observations} objects")):
+        fields = problems.check(i, _deletion_item, item, budget)
+        if fields is not None:
+            wanted.append(fields)
+    problems.raise_if_any()
     requested = sum(len(obs) for _, obs in wanted)
     deleted = 0
     missing: list[str] = []
-    with graph.write():
+    with graph.write(embed=False):
         for name, obs in wanted:
-            entity_id = graph.entity_id(name)
+            entity_id = A.exact_id(graph, name)
             if entity_id is None:
-                missing.append(name)
+                missing.append(shown(name))
                 continue
             drop = {o.strip() for o in obs}
             for ob in graph.get_entity(entity_id).observations:
-                if ob.content in drop:
+                if ob.current and ob.content in drop:
                     graph.delete_observation(ob.id)
                     deleted += 1
     if deleted == requested:
@@ -243,15 +270,25 @@ def delete_observations(graph: Graph, deletions: Any) -> str:
     return message
 
 
+def _deletion_item(item: Any, budget: A.Budget) -> tuple[str, list[str]]:
+    A.record(item, ("entityName", "observations"))
+    return A.text(item["entityName"], "entityName", budget), A.texts(item["observations"], "observations", budget)
+
+
 def delete_relations(graph: Graph, relations: Any) -> str:
-    """Delete the given relations; those that match nothing are counted, not errors."""
-    wanted = _relations_arg(relations, _Budget())
+    """Delete the given relations (exact names and type); those that match nothing are counted, not errors."""
+    budget, problems = A.Budget(), A.Problems("relations")
+    wanted = []
+    for i, item in enumerate(A.items(relations, "relations", "relations")):
+        fields = problems.check(i, _relation_item, item, budget)
+        if fields is not None:
+            wanted.append(fields)
+    problems.raise_if_any()
     deleted = 0
-    with graph.write():
+    with graph.write(embed=False):
         for source, target, rtype in dict.fromkeys(wanted):
-            if graph.entity_id(source) is None or graph.entity_id(target) is None:
-                continue
-            if graph.remove_relation(source, target, rtype):
+            a, b = A.exact_id(graph, source), A.exact_id(graph, target)
+            if a is not None and b is not None and not A.unstorable(rtype) and graph.remove_relation(a, b, rtype):
                 deleted += 1
     if deleted == len(wanted):
         return "Relations deleted successfully"
@@ -266,7 +303,7 @@ def _hydrate(graph: Graph, ids: Sequence[int]) -> list[dict]:
     return [_entity_json(found[i].name, found[i].entity_type, found[i].observation_texts) for i in ids if i in found]
 
 
-def _relations_touching(graph: Graph, ids: Sequence[int], outgoing_only: bool = False) -> list[dict]:
+def relations_touching(graph: Graph, ids: Sequence[int], outgoing_only: bool = False) -> list[dict]:
     """Active relations with an end among ``ids`` (only the start with ``outgoing_only``), oldest first."""
     rows: dict[int, dict] = {}
     ids = list(ids)
@@ -289,8 +326,8 @@ def _page(graph: Graph, ids: Sequence[int], max_chars: int) -> list[dict]:
     """Hydrate ``ids`` in order, stopping before the JSON passes ``max_chars`` (at least one entity)."""
     out: list[dict] = []
     used = 0
-    for start in range(0, len(ids), 200):
-        for ent in _hydrate(graph, ids[start : start + 200]):
+    for start in range(0, len(ids), 500):
+        for ent in _hydrate(graph, ids[start : start + 500]):
             size = len(json.dumps(ent, ensure_ascii=False)) + 4
             if out and used + size > max_chars:
                 return out
@@ -299,29 +336,19 @@ def _page(graph: Graph, ids: Sequence[int], max_chars: int) -> list[dict]:
     return out
 
 
-def _int_arg(value: Any, field: str, default: int, low: int, high: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationError(f"“{field}” must be a whole number.")
-    if not low <= value <= high:
-        raise ValidationError(f"“{field}” must be between {low:,} and {high:,}.")
-    return value
-
-
 def read_graph(
-    graph: Graph, offset: Any = None, limit: Any = None, *, max_entities: int | None = None, max_chars: int = READ_PAGE_CHARS
+    graph: Graph, offset: Any = None, limit: Any = None, *, max_entities: int = READ_CAP_ENTITIES,
+    max_chars: int = READ_CAP_CHARS,
 ) -> dict:
-    """The graph in the reference's shape, one page at a time (entities in creation order).
+    """The whole graph in the reference's shape (entities in creation order), or one page when asked.
 
-    A page holds at most ``limit`` entities (default ``READ_PAGE_ENTITIES``) and stops before
-    ``max_chars`` characters of JSON; its relations are those that start at its entities, so the
-    pages together hold every relation once. A cut page carries ``total_entities``,
-    ``next_offset`` and a ``note``.
+    Without ``offset``/``limit`` every entity and relation comes, up to the safety cap
+    (``READ_CAP_*``). A page (or a cut answer) holds the relations that start at its entities, so
+    pages together hold every relation once, and carries ``total_entities``, ``next_offset`` (when
+    more follow) and a ``note``.
     """
-    top = max_entities or MAX_READ_PAGE_ENTITIES
-    offset = _int_arg(offset, "offset", 0, 0, 2**62)
-    limit = _int_arg(limit, "limit", min(READ_PAGE_ENTITIES, top), 1, top)
+    offset = A.int_arg(offset, "offset", 0, 0, 2**62)
+    limit = A.int_arg(limit, "limit", max_entities, 1, max_entities)
     total = int(graph.db.scalar("SELECT count(*) FROM entities"))
     ids = [r[0] for r in graph.db.execute("SELECT id FROM entities ORDER BY id LIMIT ? OFFSET ?", (limit, offset))]
     entities = _page(graph, ids, max_chars)
@@ -329,15 +356,18 @@ def read_graph(
     if offset == 0 and len(entities) == total:
         relations = [_relation_json(r.from_name, r.to_name, r.relation_type) for r in graph.all_relations()]
         return {"entities": entities, "relations": relations}
-    result: dict[str, Any] = {"entities": entities, "relations": _relations_touching(graph, ids, outgoing_only=True)}
+    result: dict[str, Any] = {"entities": entities, "relations": relations_touching(graph, ids, outgoing_only=True)}
     result["total_entities"] = total
     end = offset + len(entities)
     if end < total:
         result["next_offset"] = end
         first = f"entities {offset + 1:,}–{end:,}" if entities else "no entities"
+        cut = "" if len(entities) == limit else (
+            f" (an answer stops at {max_entities:,} entities or {max_chars:,} characters)"
+        )
         result["note"] = (
-            f"This page holds {first} of {total:,} (and the relations that start at them); "
-            f"call read_graph with offset {end} for more, or use search or open_nodes to find specific entities."
+            f"This answer holds {first} of {total:,} and the relations that start at them{cut}; "
+            f"call read_graph with offset {end} for more."
         )
     else:
         result["note"] = f"This is the last page: entities {offset + 1:,}–{end:,} of {total:,}." if entities else (
@@ -348,40 +378,34 @@ def read_graph(
 
 def graph_resource(graph: Graph) -> dict:
     """memory://knowledge-graph: the whole graph (cut, with a note, past ``RESOURCE_PAGE_*``)."""
-    return read_graph(graph, None, RESOURCE_PAGE_ENTITIES, max_entities=RESOURCE_PAGE_ENTITIES, max_chars=RESOURCE_PAGE_CHARS)
-
-
-def _query_arg(query: Any) -> str:
-    if not isinstance(query, str):
-        raise ValidationError("“query” must be text.")
-    if len(query) > MAX_QUERY_CHARS:
-        raise ValidationError(f"A query can be at most {MAX_QUERY_CHARS:,} characters long.")
-    return query
+    return read_graph(graph, max_entities=RESOURCE_PAGE_ENTITIES, max_chars=RESOURCE_PAGE_CHARS)
 
 
 def search_nodes(graph: Graph, query: Any) -> dict:
-    """The reference's search: entities whose name, type or an observation contains the query (any case).
+    """The reference's search: every entity whose name, type or a current observation contains the query (any case).
 
-    Relations with at least one end among the found entities come with them. More than one page
-    of matches is cut to the first (``READ_PAGE_ENTITIES`` / ``READ_PAGE_CHARS``) with a note.
+    Relations with at least one end among the found entities come with them. Past the safety cap
+    (``READ_CAP_*``) the answer is cut, with ``total_entities`` and a ``note`` saying so.
     """
-    needle = _query_arg(query).lower()
+    needle = A.query_arg(query).lower()
     _ensure_lower(graph)
+    current = " AND o.superseded_at IS NULL" if graph.db.has_history() else ""
     ids = [
         r[0]
         for r in graph.db.execute(
             "SELECT id FROM entities e WHERE instr(limbic_lower(e.name), ?1) OR instr(limbic_lower(e.entity_type), ?1) "
-            "OR EXISTS (SELECT 1 FROM observations o WHERE o.entity_id = e.id AND instr(limbic_lower(o.content), ?1)) "
+            f"OR EXISTS (SELECT 1 FROM observations o WHERE o.entity_id = e.id{current} AND instr(limbic_lower(o.content), ?1)) "
             "ORDER BY id",
             (needle,),
         )
     ]
-    entities = _page(graph, ids[:READ_PAGE_ENTITIES], READ_PAGE_CHARS)
-    result: dict[str, Any] = {"entities": entities, "relations": _relations_touching(graph, ids[: len(entities)])}
+    entities = _page(graph, ids[:READ_CAP_ENTITIES], READ_CAP_CHARS)
+    result: dict[str, Any] = {"entities": entities, "relations": relations_touching(graph, ids[: len(entities)])}
     if len(entities) < len(ids):
+        result["total_entities"] = len(ids)
         result["note"] = (
-            f"{len(ids):,} entities match; only the first {len(entities):,} are shown. "
-            "Use a more specific query, or search for the best matches first."
+            f"{len(ids):,} entities match; this answer holds the first {len(entities):,} (an answer stops at "
+            f"{READ_CAP_ENTITIES:,} entities or {READ_CAP_CHARS:,} characters). Use a more specific query."
         )
     return result
 
@@ -395,35 +419,20 @@ def _lower(value: Any) -> Any:
     return value.lower() if isinstance(value, str) else value
 
 
-def open_nodes(graph: Graph, names: Any) -> dict:
-    """Entities by name (in the graph's order) and the relations with at least one end among them."""
-    budget = _Budget()
-    wanted = [_text(n, "names", i, "names", budget) for i, n in enumerate(_items(names, "names", "names"))]
-    ids = sorted({i for i in (graph.entity_id(n) for n in wanted) if i is not None})
-    return {"entities": _hydrate(graph, ids), "relations": _relations_touching(graph, ids)}
+def open_nodes(graph: Graph, names: Any, kinds: Any = None, include_superseded: Any = None) -> dict:
+    """Entities by exact name (in the graph's order) and the relations with at least one end among them.
 
-
-def search(
-    graph: Graph,
-    query: Any,
-    limit: Any = None,
-    *,
-    record: bool = True,
-    params: ScoringParams | None = None,
-    model_error: str | None = None,
-) -> dict:
-    """Limbic's hybrid search in the seed's shape (mode, results with limbic_score, scoring, distance, rrf_score).
-
-    ``record`` counts the returned entities as accessed together (README: when a search counts
-    as an access). Without a model the mode is ``fts`` and ``note`` says why.
+    With ``kinds`` or ``include_superseded`` (the seed's options) each entity comes with its
+    history: see ``memory_history.open_nodes_detailed``.
     """
-    from limbic.engine.search import search as hybrid_search
-
-    text = _query_arg(query)
-    limit = _int_arg(limit, "limit", DEFAULT_SEARCH_LIMIT, 1, MAX_SEARCH_LIMIT)
-    response = hybrid_search(graph, text, limit, record=record, params=params)
-    out = response.to_json()
-    if response.mode == "fts":
-        reason = model_error or "no embedding model is loaded"
-        out["note"] = f"Semantic search is off ({reason.rstrip('.')}); results come from full text only."
-    return out
+    budget = A.Budget()
+    wanted = []
+    for i, n in enumerate(A.items(names, "names", "names")):
+        if not isinstance(n, str):
+            raise ValidationError(f"Item {i + 1} of “names” must be text.")
+        budget.text(n)
+        wanted.append(n)
+    ids = sorted({i for i in (A.exact_id(graph, n) for n in wanted) if i is not None})
+    if kinds is not None or include_superseded is not None:
+        return open_nodes_detailed(graph, ids, kinds, include_superseded)
+    return {"entities": _hydrate(graph, ids), "relations": relations_touching(graph, ids)}

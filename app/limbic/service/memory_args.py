@@ -1,0 +1,173 @@
+"""Checking the memory tools' arguments: per-call limits, exact names, and the batch rule.
+
+The batch rule (every write tool of ``limbic mcp`` follows it): a call is all or nothing. Every
+item is checked before anything is written; when any item has a problem, nothing is written and
+the error lists every problem with its item number (the first item is item 1).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+from limbic.engine.errors import NotFoundError, ValidationError
+from limbic.engine.graph import Graph, shown
+
+MAX_ITEMS_PER_CALL = 1_000  # entities, relations, observation groups, names or deletions in one call
+MAX_OBSERVATIONS_PER_CALL = 10_000  # observation texts in one call, over all its items
+MAX_CALL_CHARS = 4_000_000  # characters of text in one call, over all its items
+MAX_QUERY_CHARS = 2_048  # a search_nodes or search query (the reference's SEARCH_QUERY_MAX_LENGTH)
+MAX_LISTED_PROBLEMS = 50  # an error lists this many problems, then says how many more there are
+
+BATCH_RULE = (
+    "All or nothing: every item is checked first; if any has a problem nothing is written and the error "
+    "lists every problem with its item number (the first item is item 1)."
+)
+
+
+class CallLimit(ValidationError):
+    """A call past a per-call limit: refused whole, not as one item's problem."""
+
+
+class Problems:
+    """The problems found in one call's items; raised together as one error."""
+
+    def __init__(self, field: str) -> None:
+        self.field = field
+        self.found: list[tuple[int, str]] = []
+        self.missing_only = True  # every problem is an unknown entity: NotFoundError, else ValidationError
+
+    def add(self, index: int, sentence: str, missing: bool = False) -> None:
+        self.found.append((index, sentence.rstrip(".")))
+        self.missing_only = self.missing_only and missing
+
+    def check(self, index: int, fn, *args) -> Any:
+        """``fn(*args)``, or None with its ValidationError noted as item ``index``'s problem."""
+        try:
+            return fn(*args)
+        except CallLimit:
+            raise
+        except ValidationError as exc:
+            self.add(index, str(exc))
+            return None
+
+    def __bool__(self) -> bool:
+        return bool(self.found)
+
+    def raise_if_any(self) -> None:
+        """Raise one error naming every problem with its item number; nothing has been written."""
+        if not self.found:
+            return
+        error = NotFoundError if self.missing_only else ValidationError
+        if len(self.found) == 1:
+            index, sentence = self.found[0]
+            raise error(f"Item {index + 1} of “{self.field}”: {sentence}. Nothing was written.")
+        listed = "; ".join(f"item {i + 1}: {s}" for i, s in self.found[:MAX_LISTED_PROBLEMS])
+        more = len(self.found) - MAX_LISTED_PROBLEMS
+        tail = f"; and {more:,} more" if more > 0 else ""
+        raise error(f"{len(self.found):,} items of “{self.field}” have problems, so nothing was written: {listed}{tail}.")
+
+
+class Budget:
+    """Counts what one call carries, refusing it past the per-call limits."""
+
+    def __init__(self) -> None:
+        self.observations = 0
+        self.chars = 0
+
+    def text(self, value: str) -> None:
+        self.chars += len(value)
+        if self.chars > MAX_CALL_CHARS:
+            raise CallLimit(
+                f"One call can carry at most {MAX_CALL_CHARS:,} characters of text; split it into smaller calls."
+            )
+
+    def observation(self, value: str) -> None:
+        self.observations += 1
+        if self.observations > MAX_OBSERVATIONS_PER_CALL:
+            raise CallLimit(
+                f"One call can carry at most {MAX_OBSERVATIONS_PER_CALL:,} observations; split it into smaller calls."
+            )
+        self.text(value)
+
+
+def items(value: Any, field: str, what: str) -> list:
+    """The list argument ``field``, within the per-call item limit."""
+    if not isinstance(value, list):
+        raise ValidationError(f"“{field}” must be a list of {what}.")
+    if len(value) > MAX_ITEMS_PER_CALL:
+        raise ValidationError(
+            f"“{field}” can hold at most {MAX_ITEMS_PER_CALL:,} items in one call; split it into smaller calls."
+        )
+    return value
+
+
+def record(item: Any, keys: Sequence[str]) -> dict:
+    """An item as an object holding ``keys``; the sentence names what is wrong (the caller adds the item)."""
+    if not isinstance(item, dict):
+        raise ValidationError(f"it must be an object with {', '.join(keys)}")
+    for key in keys:
+        if key not in item:
+            raise ValidationError(f"it has no “{key}”")
+    return item
+
+
+def text(value: Any, key: str, budget: Budget) -> str:
+    """A text value of an item, counted against the call's budget."""
+    if not isinstance(value, str):
+        raise ValidationError(f"“{key}” must be text")
+    budget.text(value)
+    return value
+
+
+def texts(value: Any, key: str, budget: Budget) -> list[str]:
+    """A list of texts of an item, each counted as an observation."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValidationError(f"“{key}” must be a list of texts")
+    for v in value:
+        budget.observation(v)
+    return value
+
+
+def int_arg(value: Any, field: str, default: int, low: int, high: int) -> int:
+    """A whole-number argument within [low, high], ``default`` when absent."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError(f"“{field}” must be a whole number.")
+    if not low <= value <= high:
+        raise ValidationError(f"“{field}” must be between {low:,} and {high:,}.")
+    return value
+
+
+def query_arg(query: Any) -> str:
+    """A search query: text of at most ``MAX_QUERY_CHARS``."""
+    if not isinstance(query, str):
+        raise ValidationError("“query” must be text.")
+    if len(query) > MAX_QUERY_CHARS:
+        raise ValidationError(f"A query can be at most {MAX_QUERY_CHARS:,} characters long.")
+    return query
+
+
+def unstorable(value: str) -> bool:
+    """A lone surrogate cannot be stored as UTF-8, so no stored name or text holds one."""
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in value)
+
+
+def exact_id(graph: Graph, name: str) -> int | None:
+    """The entity whose name is exactly ``name`` (as NFC), as the reference matches names; no case folding."""
+    if not isinstance(name, str) or unstorable(name):
+        return None
+    return graph.db.scalar("SELECT id FROM entities WHERE name = ?", (unicodedata.normalize("NFC", name),))
+
+
+def not_found(graph: Graph, name: str) -> str:
+    """The reference's sentence for a missing entity, naming a near spelling the graph has."""
+    sentence = f"Entity with name {shown(name)} not found"
+    if isinstance(name, str) and name.strip() and not unstorable(name):
+        near = graph.case_variant(unicodedata.normalize("NFC", name.strip()))
+        if near is not None:
+            other = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (near,))
+            sentence += f" (there is “{shown(other)}”: names must match exactly)"
+    return sentence

@@ -1,0 +1,72 @@
+"""Limbic's hybrid ``search`` as the MCP tool answers it: the seed's shape, with bounded text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from limbic.engine.graph import Graph
+from limbic.engine.scoring import ScoringParams
+from limbic.service import memory_args as A
+
+MAX_SEARCH_LIMIT = 100  # results of one `search`
+DEFAULT_SEARCH_LIMIT = 10
+SEARCH_OBSERVATION_CHARS = 500  # `search`: one observation is cut past this many characters
+SEARCH_RESULT_CHARS = 2_000  # ... one result's observations past this many in all
+SEARCH_RESPONSE_CHARS = 20_000  # ... and one answer's observations past this many in all
+
+
+def search(
+    graph: Graph,
+    query: Any,
+    limit: Any = None,
+    *,
+    record: bool = True,
+    params: ScoringParams | None = None,
+    model_error: str | None = None,
+) -> dict:
+    """Limbic's hybrid search in the seed's shape (mode, results with limbic_score, scoring, distance, rrf_score).
+
+    ``record`` counts the returned entities as accessed together (README: when a search counts
+    as an access). Without a model the mode is ``fts`` and ``note`` says why. Long observations
+    are cut (``SEARCH_*_CHARS``): a cut result has ``"truncated": true``, and open_nodes gives it whole.
+    """
+    from limbic.engine.search import search as hybrid_search
+
+    text = A.query_arg(query)
+    limit = A.int_arg(limit, "limit", DEFAULT_SEARCH_LIMIT, 1, MAX_SEARCH_LIMIT)
+    response = hybrid_search(graph, text, limit, record=record, params=params)
+    out = response.to_json()
+    notes = []
+    if response.mode == "fts":
+        reason = model_error or "no embedding model is loaded"
+        notes.append(f"Semantic search is off ({reason.rstrip('.')}); results come from full text only.")
+    if _bound(out["results"]):
+        notes.append("Long observations were cut (results marked “truncated”); open_nodes returns those entities whole.")
+    if notes:
+        out["note"] = " ".join(notes)
+    return out
+
+
+def _bound(results: list[dict]) -> bool:
+    """Cut each result's observations to the per-result and per-answer budgets; True if any was cut."""
+    left = SEARCH_RESPONSE_CHARS
+    cut_any = False
+    for item in results:
+        room = min(SEARCH_RESULT_CHARS, left)
+        kept: list[str] = []
+        cut = False
+        for ob in item["observations"]:
+            if room <= 0:
+                cut = True
+                break
+            piece = ob[: min(SEARCH_OBSERVATION_CHARS, room)]
+            if len(piece) < len(ob):
+                piece, cut = piece.rstrip() + "…", True
+            kept.append(piece)
+            room -= len(piece)
+        left -= sum(len(k) for k in kept)
+        item["observations"] = kept
+        if cut:
+            item["truncated"] = True
+            cut_any = True
+    return cut_any
