@@ -124,7 +124,9 @@ class GraphHost:
         graph = self.opened.graph
         if self.model_error:
             logger.warning("semantic search is off: %s", self.model_error)
-        elif graph.embedder is not None and not graph.db.readonly:
+            return
+        logger.info("meaning search: the model is loaded")
+        if graph.embedder is not None and not graph.db.readonly:
             if graph.pending_embeddings() <= SMALL_BACKLOG:
                 graph.embed_pending()  # the first meaning search then sees every entity
             self.embedder = BackgroundEmbedder(graph.db.path, graph.embedder, ORIGIN_ASSISTANT)
