@@ -87,3 +87,69 @@ def test_export_replaces_an_earlier_export_and_an_empty_file(tmp_path, graph_fil
     reference = tmp_path / "ref.jsonl"  # a reference server's memory file counts as one too
     reference.write_text('{"type":"entity","name":"X","entityType":"T","observations":[]}\n', encoding="utf-8")
     assert main(["--db", str(graph_file), "export", "-o", str(reference)]) == 0
+
+
+def _other_graph(tmp_path, capsys):
+    src = tmp_path / "other.jsonl"
+    src.write_text(json.dumps({"type": "entity", "name": "Unrelated", "entityType": "Thing",
+                               "observations": ["from another graph"]}) + "\n", encoding="utf-8")
+    other = tmp_path / "other.db"
+    assert main(["--db", str(other), "import", str(src)]) == 0
+    capsys.readouterr()
+    return other
+
+
+def _names(db):
+    from limbic.engine.db import Database
+
+    d = Database(db, readonly=True)
+    try:
+        return sorted(r[0] for r in d.execute("SELECT name FROM entities"))
+    finally:
+        d.close()
+
+
+def test_a_mistaken_restore_of_another_graph_is_refused_then_undoable(tmp_path, graph_file, capsys):
+    from limbic.engine.backup import list_backups
+
+    other = _other_graph(tmp_path, capsys)
+    assert main(["--db", str(graph_file), "restore", str(other)]) == 1
+    err = capsys.readouterr().err
+    assert "holds another graph than" in err and "--force" in err and "nothing was restored" in err
+    assert _names(graph_file) == ["Ada", "Harbor API"]
+    assert not [b for b in list_backups(graph_file) if b.reason == "before-restore"]
+
+    assert main(["--db", str(graph_file), "restore", str(other), "--force"]) == 0
+    capsys.readouterr()
+    assert _names(graph_file) == ["Unrelated"]
+    for _ in range(3):
+        assert main(["--db", str(graph_file), "backup", "--keep", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Deleted the older backup" in out
+    (point,) = [b for b in list_backups(graph_file) if b.reason == "before-restore"]  # pruning kept it
+    assert main(["--db", str(graph_file), "backup", "--list"]) == 0
+    listed = capsys.readouterr().out
+    assert "besides them the newest 3 taken before a restore" in listed.splitlines()[0]
+    line = next(x for x in listed.splitlines() if str(point.path) in x)
+    assert "the graph as it was before a restore" in line and "kept: the graph as it was before a restore" in line
+
+    # Undoing the mistake needs no --force: the file kept its own graph id through the forced restore.
+    assert main(["--db", str(graph_file), "restore", str(point.path)]) == 0
+    assert _names(graph_file) == ["Ada", "Harbor API"]
+
+
+def test_files_from_before_graph_ids_are_told_apart_by_their_names(tmp_path, graph_file, capsys):
+    from limbic.engine.db import Database
+
+    other = _other_graph(tmp_path, capsys)
+    for path in (graph_file, other):
+        d = Database(path)
+        d.execute("DELETE FROM meta WHERE key = 'graph_id'")
+        d.close()
+    assert main(["--db", str(graph_file), "restore", str(other)]) == 1
+    assert "holds another graph" in capsys.readouterr().err
+    assert main(["--db", str(graph_file), "backup"]) == 0  # an old backup of the same graph restores as before
+    from limbic.engine.backup import list_backups
+
+    (made,) = list_backups(graph_file)
+    assert main(["--db", str(graph_file), "restore", str(made.path)]) == 0

@@ -77,19 +77,17 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_backup(args: argparse.Namespace) -> int:
     """limbic backup [--list]: take a backup now, or list them."""
-    from limbic.engine.backup import KEEP_BACKUPS, backup_database, list_backups
+    from limbic.service.backups import listing, take_backup
 
     if args.list:
-        backups = list_backups(db_path(args))
-        if not backups:
-            print(f"No backups of {db_path(args)} yet.")
-        for b in backups:
-            print(f"{b.path}  {b.taken:%Y-%m-%d %H:%M:%S} UTC  {b.reason}  {b.size / 1e6:.1f} MB")
+        print("\n".join(listing(db_path(args))))
         return 0
     opened = open_for(args, load_model=False, existing=True)
     try:
-        path = backup_database(opened.graph.db, reason="manual", keep=args.keep or KEEP_BACKUPS)
+        path, deleted = take_backup(opened.graph, args.keep)
         print(f"Backed up {opened.graph.db.path} to {path}")
+        for line in deleted:
+            print(f"Deleted the older backup {line}.")
     finally:
         opened.close()
     return 0
@@ -97,11 +95,11 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """limbic restore BACKUP: replace the graph with a backup."""
-    from limbic.engine.backup import restore
+    from limbic.service.backups import restore_backup
 
     opened = open_for(args, load_model=False, write=True)
     try:
-        before = restore(opened.graph.db, Path(args.backup))
+        before = restore_backup(opened.graph, args.backup, force=args.force)
         print(f"Restored {opened.graph.db.path} from {args.backup}; the state it replaced is kept in {before}")
     finally:
         opened.close()
@@ -123,4 +121,5 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     p = sub.add_parser("restore", parents=[common], help="replace the graph with a backup (the current state is backed up first)")
     p.add_argument("backup", help="a backup file, as `limbic backup --list` shows")
+    p.add_argument("--force", action="store_true", help="restore a file that holds another graph")
     p.set_defaults(func=cmd_restore)

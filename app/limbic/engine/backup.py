@@ -17,6 +17,7 @@ import apsw
 
 from limbic import config
 from limbic.engine.errors import DatabaseError
+from limbic.engine.graph_identity import GRAPH_ID_KEY, ensure_graph_id, other_graph
 
 if TYPE_CHECKING:
     from limbic.engine.db import Database
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 KEEP_BACKUPS = 10
+KEEP_RESTORE_POINTS = 3  # backups taken before a restore, kept beyond KEEP_BACKUPS
+RESTORE_POINT = "before-restore"
 SUFFIX = ".bak"
 # Pages copied per step: small steps let another process write between them.
 STEP_PAGES = 1024
@@ -32,6 +35,10 @@ _PART_TAILS = (".part", ".part-journal", ".part-wal", ".part-shm")
 STALE_PART_SECONDS = 60.0
 _STAMP = "%Y%m%dT%H%M%S"
 _NAME = re.compile(r"^(?P<stamp>\d{8}T\d{6})(?P<us>\d{6})-(?P<reason>[a-z0-9-]+)\.bak$")
+
+
+class OtherGraphError(DatabaseError):
+    """The file to restore holds another graph than the open one (a restore needs ``force``)."""
 
 
 @dataclass(frozen=True)
@@ -161,16 +168,34 @@ def clean_stale_parts(db_path: Path, min_age: float = STALE_PART_SECONDS) -> lis
     return sorted(set(gone))
 
 
+def retention(backups: list[BackupFile], keep: int = KEEP_BACKUPS, protect: Path | None = None) -> dict[Path, str]:
+    """Which backups pruning keeps, each with why: the newest ``keep``, the newest restore points, ``protect``."""
+    keep = max(1, keep)
+    why: dict[Path, str] = {}
+    # The backup being restored stays, even when it is the oldest: the next oldest goes instead.
+    for b in backups:
+        if protect is not None and _same(b.path, protect):
+            why[b.path] = "it is being restored"
+    count = max(0, keep - len(why))
+    # A restore replaces the whole graph: what it replaced is kept besides the count, so that a
+    # mistaken restore can always be undone, whatever --keep says.
+    for b in [b for b in reversed(backups) if b.reason == RESTORE_POINT][:KEEP_RESTORE_POINTS]:
+        why.setdefault(b.path, f"the graph as it was before a restore (the newest {KEEP_RESTORE_POINTS} are kept)")
+    for b in [b for b in reversed(backups) if b.path not in why][:count]:
+        why[b.path] = f"one of the newest {keep}"
+    return why
+
+
 def prune(db_path: Path, keep: int = KEEP_BACKUPS, protect: Path | None = None) -> list[Path]:
-    """Delete all but the newest ``keep`` backups, never ``protect``; returns what was deleted."""
+    """Delete the backups ``retention`` does not keep; returns what was deleted (callers say so)."""
     backups = list_backups(db_path)
     gone = clean_stale_parts(db_path, min_age=3600)
-    # The backup being restored stays, even when it is the oldest: the next oldest goes instead.
-    others = [b for b in backups if protect is None or not _same(b.path, protect)]
-    for old in others[: max(0, len(backups) - max(1, keep))]:
-        with contextlib.suppress(FileNotFoundError):
-            old.path.unlink()
-            gone.append(old.path)
+    kept = retention(backups, keep, protect)
+    for old in backups:
+        if old.path not in kept:
+            with contextlib.suppress(FileNotFoundError):
+                old.path.unlink()
+                gone.append(old.path)
     return gone
 
 
@@ -181,12 +206,14 @@ def _same(a: Path, b: Path) -> bool:
         return False
 
 
-def backup_database(db: Database, reason: str = "manual", keep: int = KEEP_BACKUPS, protect: Path | None = None) -> Path:
-    """Take a consistent copy of an open graph into its backup folder; keeps the newest ``keep``.
+def backup_database(db: Database, reason: str = "manual", keep: int = KEEP_BACKUPS, protect: Path | None = None,
+                    pruned: list[Path] | None = None) -> Path:
+    """Take a consistent copy of an open graph into its backup folder; prunes as ``retention`` says.
 
     The copy is written under a temporary name and renamed when complete, so a crash never
-    leaves a half-written file that looks like a backup.
+    leaves a half-written file that looks like a backup. ``pruned`` receives what was deleted.
     """
+    ensure_graph_id(db)  # every backup carries the graph's id, which a restore compares
     reason = re.sub(r"[^a-z0-9-]+", "-", reason.lower()).strip("-") or "manual"
     folder = config.backup_dir(db.path)
     now = datetime.now(timezone.utc)
@@ -206,7 +233,11 @@ def backup_database(db: Database, reason: str = "manual", keep: int = KEEP_BACKU
         raise DatabaseError(
             f"A backup of {db.path} could not be written to {folder} ({_cause(exc)}); the graph was not changed."
         ) from exc
-    prune(db.path, keep, protect)
+    gone = prune(db.path, keep, protect)
+    if pruned is not None:
+        pruned.extend(gone)
+    if gone:
+        logger.info("pruned %d older backups of %s", len(gone), db.path)
     logger.info("backed up %s to %s", db.path, final)
     return final
 
@@ -216,12 +247,13 @@ def needs_backup(db: Database) -> bool:
     return db.scalar("SELECT 1 FROM entities LIMIT 1") is not None
 
 
-def restore(db: Database, backup_path: Path) -> Path:
+def restore(db: Database, backup_path: Path, force: bool = False) -> Path:
     """Replace the open graph's content with a backup, after backing up the current state.
 
     Uses the backup API in reverse, so other connections see the change as an ordinary
-    commit and no stale write-ahead log can be replayed over the restored file. Returns the
-    backup taken of the state being replaced.
+    commit and no stale write-ahead log can be replayed over the restored file. A file of
+    another graph is refused (OtherGraphError) unless ``force``; the open file keeps its own
+    graph id either way. Returns the backup taken of the state being replaced.
     """
     from limbic.engine.db import Database
 
@@ -233,7 +265,14 @@ def restore(db: Database, backup_path: Path) -> Path:
     source = Database(backup_path, readonly=True)  # refuses a damaged, foreign or newer file
     resized: Path | None = None
     try:
-        before = backup_database(db, reason="before-restore", protect=backup_path)
+        if not force and other_graph(db, source):
+            raise OtherGraphError(
+                f"{backup_path} holds another graph than {db.path} (not one of its backups); nothing was "
+                "restored. To replace the graph with it anyway, confirm (on the command line: --force); the "
+                "graph as it is now is backed up first."
+            )
+        own_id = ensure_graph_id(db)
+        before = backup_database(db, reason=RESTORE_POINT, protect=backup_path)
         try:
             conn = source.conn
             page = db.scalar("PRAGMA page_size")
@@ -268,6 +307,8 @@ def restore(db: Database, backup_path: Path) -> Path:
     db._change_log = None
     db._migrate()  # a backup from an older schema is brought up to this one
     with db.transaction():
+        if own_id:
+            db.set_meta(GRAPH_ID_KEY, own_id)  # the file stays the same graph, whatever it was restored from
         changes.new_epoch(db)  # every program on the file, this one included, re-reads everything
         db.note_flag("full")
     logger.info("restored %s from %s", db.path, backup_path)

@@ -6,10 +6,11 @@ import logging
 import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 
 from limbic import config
+from limbic.engine.backup import OtherGraphError
 from limbic.engine.scoring import ScoringParams
 from limbic.service import files, importers
 from limbic.ui import safe_files
@@ -146,8 +147,9 @@ class FileMenuMixin:
         self.backups_dialog = dialog
         dialog.open()
 
-    def restore_backup(self, path: str) -> None:
-        """Replace the open graph with a backup, as a job; the window re-reads everything after."""
+    def restore_backup(self, path: str, force: bool = False) -> None:
+        """Replace the open graph with a backup, as a job; the window re-reads everything after.
+        A file of another graph is restored only after the person says so."""
         from limbic.service import backups
 
         if self.refused_during_job("Restoring a backup"):
@@ -155,8 +157,16 @@ class FileMenuMixin:
 
         def restore() -> None:
             self.editor.clear()
-            self.engine.run("restore-backup", backups.restore_backup, path, what="restoring the backup",
-                            job="Restoring a backup", on_done=restored)
+            self.engine.run("restore-backup", backups.restore_backup, path, force, what="restoring the backup",
+                            job="Restoring a backup", on_done=restored, on_failed=failed)
+
+        def failed(failure) -> None:
+            if isinstance(failure.error, OtherGraphError):
+                self._import_report_shown = True  # the question below replaces the error box
+                QTimer.singleShot(0, lambda: self._ask_replace(f"{failure.message.split('. To replace')[0]}. "
+                                                               "Replace the open graph with it anyway? The graph as "
+                                                               "it is now is backed up first.")
+                                  and self.restore_backup(path, force=True))
 
         def restored(before: str) -> None:
             self.undo_history.clear()  # the steps speak of a graph that is no longer there
