@@ -51,6 +51,8 @@ def test_search_and_import_leave_the_backlog_to_limbic_embed(tmp_path, capsys):
 
 def test_a_db_in_a_missing_folder_says_a_new_graph_is_created(tmp_path, capsys):
     target = tmp_path / "nowhere" / "new.db"
-    assert main(["--db", str(target), "info"]) == 0
+    source = tmp_path / "one.jsonl"  # a command that writes creates the graph (one that only reads refuses)
+    source.write_text('{"type": "entity", "name": "A", "entityType": "T", "observations": []}\n', encoding="utf-8")
+    assert main(["--db", str(target), "import", str(source)]) == 0
     assert f"The folder {target.parent} does not exist: creating it with a new graph new.db in it." in capsys.readouterr().err
     assert target.exists()

@@ -33,6 +33,9 @@ def test_user_errors_are_one_sentence(tmp_path, capsys):
     db = str(tmp_path / "g.db")
     assert main(["--db", db, "import", str(tmp_path / "missing")]) == 1
     assert capsys.readouterr().err.strip().endswith("missing does not exist.")
+    (tmp_path / "one.jsonl").write_text('{"type": "entity", "name": "A", "entityType": "T", "observations": []}\n')
+    assert main(["--db", db, "import", str(tmp_path / "one.jsonl")]) == 0  # export needs a graph to read
+    capsys.readouterr()
     assert main(["--db", db, "export", "--format", "csv"]) == 1
     assert "name it with -o FOLDER" in capsys.readouterr().err
     (tmp_path / "x.db").write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from limbic import config
 from limbic.cli.common import TerminalProgress, db_path, open_for

@@ -28,8 +28,8 @@ def require_existing_graph(path: Path | str) -> Path:
         folder = path.parent if str(path.parent) else Path(".")
         where = "" if folder.is_dir() else f" (the folder {folder} does not exist either)"
         raise NoGraphError(
-            f"There is no graph at {path}{where}; nothing was created. Check the path, or create a graph "
-            "with a command that writes (such as `limbic import`) or the app's File → New database."
+            f"There is no graph at {path}{where}; nothing was created (check the path, or create a graph "
+            "with a command that writes, such as `limbic import`, or with the app's File → New database)."
         ) from None
     except OSError as exc:
         raise NoGraphError(f"{path} cannot be read ({(exc.strerror or str(exc)).lower()}).") from None
