@@ -158,7 +158,7 @@ def resolve_spec(model_dir: Path | None) -> ModelSpec:
 class Embedder:
     """Encodes texts to L2-normalised float32 vectors. Use it from one thread at a time."""
 
-    def __init__(self, spec: ModelSpec, threads: int | None = None) -> None:
+    def __init__(self, spec: ModelSpec, threads: int | None = None, low_memory: bool = False) -> None:
         try:
             import onnxruntime as ort
             from tokenizers import Tokenizer
@@ -175,6 +175,11 @@ class Embedder:
             if threads:
                 options.intra_op_num_threads = threads
             options.log_severity_level = 3
+            if low_memory:
+                # A long-running process that encodes now and then (``limbic mcp``): buffers are freed
+                # after each run instead of kept in an arena sized by the largest batch seen.
+                options.enable_cpu_mem_arena = False
+                options.enable_mem_pattern = False
             # Idle ORT threads otherwise spin for a while after each call, taking the CPU from the
             # KNN scan that follows a query and from everything else on a shared machine.
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
@@ -284,6 +289,6 @@ class Embedder:
         return len(seqs), max(map(len, seqs), default=0)
 
 
-def load_embedder(model_dir: Path | None = None) -> Embedder:
+def load_embedder(model_dir: Path | None = None, low_memory: bool = False) -> Embedder:
     """Load the chosen or default model; raises ModelError with a plain sentence."""
-    return Embedder(resolve_spec(model_dir))
+    return Embedder(resolve_spec(model_dir), low_memory=low_memory)

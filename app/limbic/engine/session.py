@@ -27,20 +27,20 @@ class OpenGraph:
         self.graph.db.close()
 
 
-def try_load_model(model_dir: Path | None) -> tuple[Embedder | None, str | None]:
+def try_load_model(model_dir: Path | None, low_memory: bool = False) -> tuple[Embedder | None, str | None]:
     """The model, or None and the reason in one sentence."""
     from limbic.engine.embeddings import load_embedder  # numpy and onnxruntime load here, not at start-up
 
     try:
-        return load_embedder(model_dir), None
+        return load_embedder(model_dir, low_memory), None
     except ModelError as exc:
         logger.info("semantic search is off: %s", exc)  # the front end shows it once
         return None, str(exc)
 
 
-def attach_model(opened: OpenGraph, model_dir: Path | None) -> OpenGraph:
+def attach_model(opened: OpenGraph, model_dir: Path | None, low_memory: bool = False) -> OpenGraph:
     """Load the model into a graph opened without one (same rules as ``open_graph``)."""
-    embedder, error = try_load_model(model_dir)
+    embedder, error = try_load_model(model_dir, low_memory)
     if embedder is not None:
         if opened.graph.db.readonly:
             opened.graph.embedder = embedder

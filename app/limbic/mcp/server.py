@@ -31,7 +31,7 @@ from limbic.engine.errors import DatabaseError, LimbicError
 from limbic.mcp import protocol, tools_history  # noqa: F401  (each tool module registers its tools)
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
 from limbic.service import Outcome, memory, run
-from limbic.service.background import BackgroundEmbedder, GraphFile, load_model_into
+from limbic.service.background import BackgroundEmbedder, GraphFile, embed_backlog, load_model_into
 
 logger = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ class GraphHost:
         logger.info("meaning search: the model is loaded")
         if graph.embedder is not None and not graph.db.readonly:
             if graph.pending_embeddings() <= SMALL_BACKLOG:
-                graph.embed_pending()  # the first meaning search then sees every entity
+                embed_backlog(graph)  # the first meaning search then sees every entity
             self.embedder = BackgroundEmbedder(graph.db.path, graph.embedder, ORIGIN_ASSISTANT)
             self.embedder.start()
 
@@ -149,7 +149,7 @@ class GraphHost:
             if self.file is not None and (problem := self.file.problem()):
                 raise DatabaseError(problem.replace("so writes are refused", "so this write went into the old file"))
             if self.embedder is not None:
-                self.embedder.wake()
+                self.embedder.wake(outcome.changes.added | outcome.changes.changed | outcome.changes.relations)
         return outcome
 
     def resource(self) -> dict:

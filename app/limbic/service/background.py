@@ -17,7 +17,8 @@ from limbic.engine.session import OpenGraph, attach_model
 
 logger = logging.getLogger(__name__)
 
-IDLE_SECONDS = 30.0  # the embedder also looks for a backlog (another program's writes) this often
+EMBED_BATCH = 8  # small batches: an encoder's working memory grows with the batch, and this one runs beside a server
+IDLE_SECONDS = 30.0  # how long the embedder sleeps when nothing wakes it
 
 
 class GraphFile:
@@ -57,8 +58,15 @@ class GraphFile:
 
 def load_model_into(opened: OpenGraph, model_dir: Path | None) -> str | None:
     """Load the model into a graph opened without one; returns why meaning search is off, or None."""
-    attach_model(opened, model_dir)
+    attach_model(opened, model_dir, low_memory=True)
     return opened.model_error
+
+
+def embed_backlog(graph) -> int:
+    """Embed every entity waiting for a vector, now, in small batches; returns how many."""
+    if graph.embedder is None:
+        return 0
+    return index.embed_pending(graph.db, graph.embedder, batch_size=EMBED_BATCH)
 
 
 class BackgroundEmbedder:
@@ -75,6 +83,10 @@ class BackgroundEmbedder:
         self.embedder = embedder.for_another_thread()
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self._lock = threading.Lock()
+        # What waits: the entities this front end wrote. The whole backlog (None) only at the start:
+        # several servers on one file would otherwise each embed every other one's writes too.
+        self._todo: set[int] | None = None
         self.embedded = 0  # how many vectors it stored, for tests and benchmarks
         self.idle = threading.Event()  # set while nothing waits
         self._thread = threading.Thread(target=self._run, name="limbic-embedder", daemon=True)
@@ -83,8 +95,13 @@ class BackgroundEmbedder:
         self._wake.set()
         self._thread.start()
 
-    def wake(self) -> None:
-        """Something was written: embed what waits."""
+    def wake(self, ids: set[int]) -> None:
+        """These entities were written: embed them (those still waiting for a vector)."""
+        if not ids:
+            return
+        with self._lock:
+            if self._todo is not None:
+                self._todo |= ids
         self.idle.clear()
         self._wake.set()
 
@@ -93,6 +110,11 @@ class BackgroundEmbedder:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(timeout=30)
+
+    def _take(self) -> set[int] | None:
+        with self._lock:
+            todo, self._todo = self._todo, set()
+        return todo
 
     def _run(self) -> None:
         db = None
@@ -104,8 +126,13 @@ class BackgroundEmbedder:
                 self._wake.clear()
                 if self._stop.is_set():
                     break
+                todo = self._take()
+                if todo == set():
+                    self.idle.set()
+                    continue
                 try:
-                    self.embedded += index.embed_pending(db, self.embedder, cancelled=self._stop.is_set)
+                    self.embedded += index.embed_pending(
+                        db, self.embedder, EMBED_BATCH, cancelled=self._stop.is_set, only=todo)
                 except LimbicError as exc:
                     logger.info("embedding waits: %s", exc)
                 except Exception:
