@@ -21,6 +21,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         summary = import_path(opened.graph, Path(args.file), progress=bar, kind=kind)
         bar.finish()
         print(f"Imported {args.file} ({KIND_NAMES[kind]}): {summary.describe()}")
+        for entry in getattr(summary, "skipped", []):  # each one with its reason (links are never followed)
+            print(f"  skipped {entry}")
     finally:
         opened.close()
     return 0

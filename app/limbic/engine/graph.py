@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,8 @@ def now_utc() -> str:
 
 
 def _has_bad_chars(text: str, allow_layout: bool) -> str | None:
+    if _PLAIN.fullmatch(text):
+        return None  # the usual case, checked in C: the loop below only says which character it is
     for ch in text:
         code = ord(ch)
         if 0xD800 <= code <= 0xDFFF:
@@ -48,6 +51,7 @@ def _has_bad_chars(text: str, allow_layout: bool) -> str | None:
     return None
 
 
+_PLAIN = re.compile("[^\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]*")
 _LINE_BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 
 

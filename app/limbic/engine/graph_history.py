@@ -7,10 +7,11 @@ change log and in the full-text and vector indexes like any other edit.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from limbic.engine import graph as _g
-from limbic.engine.errors import NotFoundError, ValidationError
+from limbic.engine.errors import Cancelled, NotFoundError, ValidationError
 
 STATUSES = ("active", "paused", "done", "archived")
 DEFAULT_STATUS = "active"
@@ -256,6 +257,28 @@ class GraphHistory:
             new_id = self.db.conn.last_insert_rowid()
             self._touch_keep_date(entity_id)
             return new_id, True
+
+    def merge_observations(self, entity_id: int, items: Sequence[tuple[str, str | None]], created_at=None,
+                           cancelled: Callable[[], bool] | None = None) -> int:
+        """``merge_observation`` for many (content, kind) of one entity, in time linear in their number
+        (a note of 100,000 paragraphs): the entity's texts are read once. Returns how many were added."""
+        with self.write(embed=False):
+            known = {c for (c,) in self.db.execute("SELECT content FROM observations WHERE entity_id = ?", (entity_id,))}
+            stamp = clean_stamp(created_at) or _g.now_utc()
+            added = 0
+            for i, (content, kind) in enumerate(items):
+                if cancelled and i % 5000 == 4999 and cancelled():
+                    raise Cancelled("The import was cancelled; nothing was changed.")
+                content = _g.clean_observation(content)
+                if content in known:
+                    continue
+                known.add(content)
+                self.db.execute("INSERT INTO observations(entity_id, content, kind, created_at) VALUES (?, ?, ?, ?)",
+                                (entity_id, content, kind or "note", stamp))
+                added += 1
+            if added:
+                self._touch_keep_date(entity_id)
+            return added
 
     def link_superseded(self, old_id: int, new_id: int | None, at=None) -> None:
         """Mark ``old_id`` as replaced by ``new_id`` (None: replaced, by nothing kept)."""

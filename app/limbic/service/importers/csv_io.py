@@ -22,11 +22,12 @@ from limbic.engine.errors import Cancelled, ValidationError
 from limbic.engine.graph import Graph, clean_name, clean_observation
 from limbic.engine.graph_history import clean_stamp, clean_status
 from limbic.service.importers import ImportInputError, ImportReport, backup_before_import, count_before, finish
-from limbic.service.importers import csv_safety
+from limbic.service.importers import csv_safety, vault_files
 
 ENTITY_COLUMNS = ["name", "type", "status", "created_at", "updated_at", "observation", "kind", "superseded_at"]
 RELATION_COLUMNS = ["from", "to", "type", "context", "active", "created_at", "ended_at"]
 ENTITIES_FILE, RELATIONS_FILE = "entities.csv", "relations.csv"
+MAX_CSV_BYTES = 2 * 1024**3  # a file found in a folder is read whole: a named pipe or a device is refused
 SYNONYMS = {
     "name": ("name", "entity", "title"),
     "type": ("type", "entity_type", "entitytype", "relation_type", "relationtype"),
@@ -42,13 +43,17 @@ class CsvGraph:
     entities: dict[str, dict] = field(default_factory=dict)  # name -> {type, status, created, updated, obs: [...]}
     relations: list[tuple] = field(default_factory=list)  # (row, from, to, type, context, active, created, ended)
     where: dict[str, str] = field(default_factory=dict)  # relation key -> "file, row N"
+    skipped: list[str] = field(default_factory=list)  # "file: why" (symbolic links, never followed)
 
 
-def _read_rows(path: Path) -> tuple[list[str], list[tuple[int, dict]]]:
+def _read_rows(path: Path, explicit: bool = False) -> tuple[list[str], list[tuple[int, dict]]]:
+    """``explicit``: the file the person named (followed even if a link); files found beside it or in a folder are not."""
     try:
-        data = path.read_bytes()
+        data = path.read_bytes() if explicit else vault_files.read_regular_file(path, MAX_CSV_BYTES, "CSV file")
     except OSError as exc:
         raise ImportInputError(f"{path} cannot be read ({exc.strerror}).") from None
+    except vault_files.NoteSkipped as why:
+        raise ImportInputError(f"{path}: {why}.") from None
     if b"\x00" in data:
         raise ImportInputError(f"{path} is not a CSV file (it holds binary data).")
     try:
@@ -87,14 +92,20 @@ def _kind_of(header: list[str]) -> str | None:
     return None
 
 
-def _files(path: Path) -> list[Path]:
+def _files(path: Path, skipped: list[str]) -> list[Path]:
+    """The CSV files to read: those of a folder, or a file and its sibling; links in a folder or to a
+    sibling are never followed (``skipped`` gets why), as for a vault."""
     if path.is_dir():
-        return sorted(p for p in path.iterdir() if p.suffix.lower() == ".csv")
+        files, links = vault_files.walk(path, (".csv",), recursive=False)
+        skipped += [s for s in links if not s.split(":", 1)[0].endswith("/")]  # linked folders are not read anyway
+        return [p for p in files if p.suffix.lower() == ".csv"]
     files = [path]
     for a, b in (("entities", "relations"), ("relations", "entities")):
         if a in path.name:
             sibling = path.with_name(path.name.replace(a, b))
-            if sibling.exists():
+            if sibling.is_symlink():
+                skipped.append(f"{sibling.name}: {vault_files.link_reason(sibling, path.parent, os.path.realpath(path.parent))}")
+            elif sibling.exists():
                 files.append(sibling)
     return files
 
@@ -104,8 +115,8 @@ def read_csv(path: Path) -> CsvGraph:
     path = Path(path)
     out = CsvGraph()
     seen_any = False
-    for file in _files(path):
-        header, rows = _read_rows(file)
+    for file in _files(path, out.skipped):
+        header, rows = _read_rows(file, explicit=file == path)
         kind = _kind_of(header)
         if kind is None:
             raise ImportInputError(
@@ -155,7 +166,7 @@ def _relation_row(out: CsvGraph, row: dict, where: str) -> None:
 def import_csv(graph: Graph, path, progress=None, cancelled=None, embed: bool = True) -> ImportReport:
     """Import entity and relation CSV files: validate all, back up, one transaction, then embed."""
     data = read_csv(Path(path))
-    report = ImportReport("csv", str(path), entities_read=len(data.entities))
+    report = ImportReport("csv", str(path), entities_read=len(data.entities), skipped=list(data.skipped))
     backup_before_import(graph)
     before = count_before(graph)
     total = len(data.entities) + len(data.relations)

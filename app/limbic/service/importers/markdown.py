@@ -10,12 +10,14 @@ paragraphs and list items observations, its [[wikilinks]] relations.
   link is ``links_to``. ``[[Target|label]]``, ``[[Target#heading]]``, ``[[Target^block]]``,
   ``![[Note]]`` and ``[text](Note.md)`` all point at Target; links to notes that do not exist are
   listed in the report. ``.obsidian/``, ``.trash/``, hidden folders and attachments are skipped;
-  a note that is not UTF-8 text is skipped and reported; broken front matter stops the import
-  before anything is written, naming the file and line.
+  a note that is not UTF-8 text, larger than 4 MB, or a symbolic link (never followed, see
+  ``vault_files``) is skipped and reported; broken front matter stops the import before anything
+  is written, naming the file and line.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import urllib.parse
@@ -27,7 +29,7 @@ from limbic.engine.errors import Cancelled, ValidationError
 from limbic.engine.graph import TIME_FORMAT, Graph, clean_name, clean_observation
 from limbic.engine.graph_history import clean_stamp, clean_status
 from limbic.service.importers import ImportInputError, ImportReport, backup_before_import, count_before, finish
-from limbic.service.importers import frontmatter
+from limbic.service.importers import frontmatter, vault_files
 
 NOTE_SUFFIXES = (".md", ".markdown")
 DEFAULT_RELATION = "links_to"
@@ -135,6 +137,10 @@ def _blocks(body: str) -> list[str]:
         return line[item_indent:] if line.startswith(" " * item_indent) else line.lstrip()
 
     lines = body.split("\n")
+    # For each line, the index of the next line with text (one pass, not a scan per blank line).
+    next_text = [len(lines)] * (len(lines) + 1)
+    for j in range(len(lines) - 1, -1, -1):
+        next_text[j] = j + 1 if j + 1 < len(lines) and lines[j + 1].strip() else next_text[j + 1]
     for i, line in enumerate(lines):
         if fence is not None:
             fence.append(line)
@@ -149,7 +155,7 @@ def _blocks(body: str) -> list[str]:
                 item_fence = not item_fence
             continue
         if item is not None and not line.strip():
-            nxt = next((x for x in lines[i + 1 :] if x.strip()), "")
+            nxt = lines[next_text[i]] if next_text[i] < len(lines) else ""
             if indented(nxt):
                 item.append("")
                 continue
@@ -261,22 +267,13 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
     return note
 
 
-def _walk(root: Path):
-    """Notes and attachments under root, skipping hidden folders (.obsidian, .trash, .git) in name order."""
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for f in sorted(files):
-            if not f.startswith("."):
-                yield Path(folder) / f
-
-
 def read_vault(root: Path, progress=None, cancelled=None) -> Vault:
     """Read and validate every note; raises ImportInputError (one sentence) before anything is written."""
     root = Path(root)
     if not root.is_dir():
         raise ImportInputError(f"{root} is not a folder.")
     vault = Vault()
-    files = list(_walk(root))
+    files, vault.skipped = vault_files.walk(root)  # no symbolic link is followed; each one is reported
     for i, path in enumerate(files):
         if cancelled and i % 20 == 0 and cancelled():
             raise Cancelled("The import was cancelled; nothing was changed.")
@@ -287,9 +284,9 @@ def read_vault(root: Path, progress=None, cancelled=None) -> Vault:
             vault.attachments += 1
             continue
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            vault.skipped.append(f"{rel}: cannot be read ({exc.strerror})")
+            data = vault_files.read_regular_file(path)
+        except vault_files.NoteSkipped as why:
+            vault.skipped.append(f"{rel}: {why}")
             continue
         if b"\x00" in data:
             vault.skipped.append(f"{rel}: binary, not text")
@@ -346,7 +343,7 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
     report = ImportReport("markdown", str(root), entities_read=len(vault.notes), skipped=list(vault.skipped))
     if vault.attachments:
         report.notes.append(f"{vault.attachments} attachments and other files left aside")
-    resolve = resolver(vault, graph)
+    resolve = functools.lru_cache(maxsize=None)(resolver(vault, graph))  # a note may link to one target 100,000 times
     backup_before_import(graph)
     before = count_before(graph)
     total = len(vault.notes) * 2
@@ -359,10 +356,8 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
                 if progress:
                     progress("graph", i, total)
             ids[note.name], _ = graph.merge_entity(note.name, note.entity_type, note.status, note.created, note.updated)
-            for alias in note.aliases:
-                graph.merge_observation(ids[note.name], alias, ALIAS_KIND, note.created)
-            for text in note.observations:
-                graph.merge_observation(ids[note.name], text, None, note.created)
+            items = [(alias, ALIAS_KIND) for alias in note.aliases] + [(text, None) for text in note.observations]
+            graph.merge_observations(ids[note.name], items, note.created, cancelled)
         for i, note in enumerate(vault.notes):
             if progress and i % 20 == 0:
                 progress("graph", len(vault.notes) + i, total)
