@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from limbic.engine.errors import Cancelled, ValidationError
-from limbic.engine.graph import TIME_FORMAT, Graph, clean_name, clean_observation
+from limbic.engine.graph import TIME_FORMAT, Graph, clean_name, clean_observation, name_key
 from limbic.engine.graph_history import clean_stamp, clean_status
 from limbic.service.importers import ImportInputError, ImportReport, backup_before_import, count_before, finish
 from limbic.service.importers import frontmatter, vault_files
@@ -39,10 +39,14 @@ ALIAS_KIND = "alias"
 # Limbic's Markdown export writes history (superseded observations, ended relations, reflections)
 # after this line for reading; the JSONL export carries it, so an import stops here.
 HISTORY_MARKER = "%% Limbic: history below, for reading; the JSONL export carries it %%"
+# Written at the top of each exported note (a comment: Obsidian does not show it).
+EXPORT_MARKER = "%% Limbic export: the list is the observations, Relations the relations %%"
+RELATIONS_HEADING = "## Relations"
 KNOWN_KEYS = {"name", "title", "type", "tags", "tag", "aliases", "alias", "status", "created", "updated", "modified"}
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
-MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)")
+# [text](Note.md), [text](../Harbor%20API.md) and [text](<Harbor API.md>) (how Obsidian writes a name with spaces).
+MD_LINK = re.compile(r"(?<!!)\[[^\]\n]*\]\((?:<([^<>\n]+?\.md)(?:#[^>\n]*)?>|([^)\s]+\.md)(?:#[^)]*)?)\)")
 FIELD_LINE = re.compile(r"^\s*(?:[-*+]\s+)?([A-Za-z_][\w \-]{0,60}?)::\s*(.*)$")
 INLINE_FIELD = re.compile(r"[\[(]([A-Za-z_][\w \-]{0,60}?)::\s*((?:\[\[[^\[\]\n]*\]\]|[^\[\]()\n])*)[\])]")
 TAG = re.compile(r"(?:^|\s)#([A-Za-z_][\w/\-]*)")
@@ -103,12 +107,19 @@ def _links_in(text: str, rtype: str) -> tuple[list[Link], int]:
             selfs += 1  # [[#heading]]: a place in the same note
         elif _is_note_link(target):
             links.append(Link(target, rtype))
-    for href in MD_LINK.findall(text):
+    for bracketed, bare in MD_LINK.findall(text):
+        href = bracketed or bare
         if "://" in href:
             continue
         target = urllib.parse.unquote(href)[:-3]
-        links.append(Link(target, rtype))
+        links.append(Link(_relative(target), rtype))
     return links, selfs
+
+
+def _relative(target: str) -> str:
+    """A relative link's path without its leading ./ and ../ (the vault's notes resolve by path or file name)."""
+    parts = [p for p in target.replace("\\", "/").split("/") if p not in ("", ".", "..")]
+    return "/".join(parts) or target
 
 
 def _blocks(body: str) -> list[str]:
@@ -204,6 +215,9 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
         raise ImportInputError(f"{where}, line {exc.line}: the front matter cannot be read ({exc.reason}).") from None
     if HISTORY_MARKER in body:
         body = body.split(HISTORY_MARKER, 1)[0]
+    relations_part = None
+    if EXPORT_MARKER in body:  # Limbic's own note: observations are text, relations are listed apart
+        body, _, relations_part = body.replace(EXPORT_MARKER, "", 1).partition(f"\n{RELATIONS_HEADING}\n")
     tags = _as_list(props.get("tags") or props.get("tag"))
     body_tags = [] if tags else TAG.findall(INLINE_CODE.sub("", body))
     name = props.get("name") or props.get("title")
@@ -246,6 +260,9 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
             continue
         shown = ", ".join(("true" if v else "false") if isinstance(v, bool) else str(v) for v in values)
         note.observations.append(f"{key.strip()}: {shown}")
+    if relations_part is not None:
+        _exported_body(note, where, body, relations_part)
+        return note
     for block in _blocks(body):
         field_line = FIELD_LINE.match(block) if "\n" not in block else None
         if field_line and WIKILINK.search(field_line.group(2)):
@@ -265,6 +282,21 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
         except ValidationError as exc:
             raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
     return note
+
+
+def _exported_body(note: Note, where: Path, body: str, relations_part: str) -> None:
+    """A note Limbic exported: each list item before Relations is an observation as written (its links
+    are text), each ``type:: [[Target]]`` after it a relation: importing it back changes nothing."""
+    for block in _blocks(body):
+        try:
+            note.observations.append(clean_observation(block))
+        except ValidationError as exc:
+            raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
+    for block in _blocks(relations_part):
+        field_line = FIELD_LINE.match(block) if "\n" not in block else None
+        if field_line:
+            links, _ = _links_in(field_line.group(2), field_line.group(1).strip())
+            note.links += links
 
 
 def read_vault(root: Path, progress=None, cancelled=None) -> Vault:
@@ -329,11 +361,20 @@ def resolver(vault: Vault, graph: Graph | None = None):
     def resolve(target: str) -> str | None:
         t = target.strip().lower().lstrip("/")
         found = keys.get(t) or keys.get(t.rsplit("/", 1)[-1])
-        if found is None and graph is not None and graph.entity_id(target.strip()) is not None:
-            return target.strip()  # a link to an entity already in the graph
+        if found is None and graph is not None:
+            for candidate in dict.fromkeys((target.strip(), target.strip().rsplit("/", 1)[-1])):
+                if graph.entity_id(candidate) is not None:
+                    return candidate  # a link to an entity already in the graph, by name or by file name
         return found
 
     return resolve
+
+
+def _same_case_types(graph: Graph, vault: Vault) -> None:
+    """A type differing from one the graph (or an earlier note) has only in case is that type: #person is Person."""
+    spelling = {name_key(t): t for t in reversed(graph.entity_types())}
+    for note in vault.notes:
+        note.entity_type = spelling.setdefault(name_key(note.entity_type), note.entity_type)
 
 
 def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool = True) -> ImportReport:
@@ -343,6 +384,7 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
     report = ImportReport("markdown", str(root), entities_read=len(vault.notes), skipped=list(vault.skipped))
     if vault.attachments:
         report.notes.append(f"{vault.attachments} attachments and other files left aside")
+    _same_case_types(graph, vault)
     resolve = functools.lru_cache(maxsize=None)(resolver(vault, graph))  # a note may link to one target 100,000 times
     backup_before_import(graph)
     before = count_before(graph)

@@ -16,7 +16,7 @@ from pathlib import Path
 from limbic.engine.graph import Graph
 from limbic.service.importers import ImportInputError
 from limbic.service.importers import frontmatter
-from limbic.service.importers.markdown import ALIAS_KIND, HISTORY_MARKER
+from limbic.service.importers.markdown import ALIAS_KIND, EXPORT_MARKER, HISTORY_MARKER, RELATIONS_HEADING
 
 # Characters file systems (Windows the strictest) or Obsidian's links refuse in a file name.
 _UNSAFE = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
@@ -88,14 +88,14 @@ def export_markdown(graph: Graph, folder, progress=None) -> int:
             "updated": ent.updated_at,
             "aliases": aliases,
         }
-        parts = [frontmatter.dump(props)]
+        parts = [frontmatter.dump(props) + EXPORT_MARKER + "\n"]
         current = [o for o in ent.observations if o.current and o.kind != ALIAS_KIND]
         if current:
             parts.append("\n".join(_item(o.content) for o in current) + "\n")
         rels = outgoing.get(ent.id, [])
         active = [r for r in rels if r.active]
         if active:
-            parts.append("## Relations\n\n" + "\n".join(f"- {r.relation_type}:: {_link(stems, r.to_name)}" for r in active) + "\n")
+            parts.append(f"{RELATIONS_HEADING}\n\n" + "\n".join(f"- {r.relation_type}:: {_link(stems, r.to_name)}" for r in active) + "\n")
         history = [f"- ~~{o.content.splitlines()[0]}~~ (superseded {o.superseded_at})" for o in ent.superseded]
         history += [
             f"- ~~{r.relation_type} → {r.to_name.replace('[', '(').replace(']', ')')}~~ (ended {r.ended_at or 'at some point'})"
