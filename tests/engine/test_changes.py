@@ -80,8 +80,9 @@ def test_a_reader_left_behind_the_pruned_log_is_told_to_reload(text_graph, monke
     g = text_graph
     monkeypatch.setattr(changes, "KEEP_ROWS", 5)
     monkeypatch.setattr(changes, "PRUNE_EVERY", 1)
+    monkeypatch.setattr(changes, "keep_days", lambda db: -1)  # every row is past the retention
     cursor = changes.start_cursor(g.db)
-    other = _other(g)
+    other = _other(g, "cli")  # unreviewed assistant changes would be kept
     try:
         for i in range(12):
             other.upsert_entity(f"E{i}")

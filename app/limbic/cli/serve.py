@@ -17,7 +17,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from limbic.mcp.server import serve
 
     logging.getLogger("limbic").setLevel(logging.INFO)
-    return serve(db_path(args), config.model_dir_override(), load_model=not args.no_model)
+    return serve(db_path(args), config.model_dir_override(), load_model=not args.no_model, read_only=args.read_only)
 
 
 def cmd_gui(args: argparse.Namespace) -> int:
@@ -35,4 +35,5 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this module's commands to the parser (`common` carries --db)."""
     p = sub.add_parser("mcp", parents=[common], help="serve the graph to an AI assistant (MCP over stdio)")
     p.add_argument("--no-model", action="store_true", help="do not load the model: search uses full text only")
+    p.add_argument("--read-only", action="store_true", help="assistants may search and read, not write")
     p.set_defaults(func=cmd_mcp)

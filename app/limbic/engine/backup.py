@@ -305,6 +305,7 @@ def restore(db: Database, backup_path: Path, force: bool = False) -> Path:
     from limbic.engine import changes
 
     db._change_log = None
+    db.activity.reset()  # the restored file has its own sessions
     db._migrate()  # a backup from an older schema is brought up to this one
     with db.transaction():
         if own_id:

@@ -17,12 +17,14 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from limbic.engine.activity import NEXT_CHANGE_SQL
+
 if TYPE_CHECKING:
     from limbic.engine.db import Database
 
 logger = logging.getLogger(__name__)
 
-KEEP_ROWS = 5_000  # rows of change_log kept; older ones are pruned as new ones come
+KEEP_ROWS = 5_000  # the newest rows of change_log are never pruned (readers follow them)
 PRUNE_EVERY = 100  # prune when the new row's id is a multiple of this
 EPOCH_KEY = "change_epoch"  # changes when the file's history is replaced (a restore)
 
@@ -30,6 +32,10 @@ EPOCH_KEY = "change_epoch"  # changes when the file's history is replaced (a res
 ORIGIN_APP = "app"
 ORIGIN_CLI = "cli"
 ORIGIN_ASSISTANT = "assistant"  # an AI assistant through `limbic mcp`
+ORIGIN_IMPORT = "import"  # an import of a file (from the app or the CLI)
+KEEP_DAYS_KEY = "activity_keep_days"  # retention of the change log, in days (a setting in the file)
+DEFAULT_KEEP_DAYS = 180
+PRUNED_KEY = "change_pruned_upto"  # the highest change_log id pruned so far
 
 
 @dataclass
@@ -46,6 +52,7 @@ class ChangeSet:
     full: bool = False  # too much to say: re-read everything
     origins: set[str] = field(default_factory=set)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # origin -> {"added": n, ...}
+    log_ids: list[int] = field(default_factory=list)  # the change_log rows of these commits (own writes)
 
     @property
     def empty(self) -> bool:
@@ -77,6 +84,7 @@ class ChangeSet:
         self.vectors_reset = self.vectors_reset or other.vectors_reset
         self.full = self.full or other.full
         self.origins |= other.origins
+        self.log_ids.extend(other.log_ids)
         for origin, numbers in other.counts.items():
             mine = self.counts.setdefault(origin, {})
             for key, n in numbers.items():
@@ -139,23 +147,85 @@ class ChangeSet:
 
 
 def write_log(db: Database, cs: ChangeSet) -> None:
-    """Inside the committing transaction: one change_log row and the touched entities' revisions."""
+    """Inside the committing transaction: one change_log row and the touched entities' revisions.
+
+    Nothing is written for a transaction that changed nothing; one whose rows were recorded by the
+    activity triggers but that noted nothing still gets its row (and its entities count as changed).
+    """
     from limbic.engine.graph import now_utc
 
+    recorder = db.activity
+    detailed = recorder.ensure_installed()
+    change_id = int(db.scalar(NEXT_CHANGE_SQL)) if detailed else None
+    if cs.empty:
+        if not detailed:
+            return
+        touched = {r[0] for r in db.execute(
+            "SELECT DISTINCT entity_id FROM change_item WHERE change_id = ? AND entity_id IS NOT NULL", (change_id,)
+        )}
+        if not touched and db.scalar("SELECT 1 FROM change_item WHERE change_id = ? LIMIT 1", (change_id,)) is None:
+            return
+        cs.changed |= touched
+        cs.names = True
     cs.changed -= cs.added | cs.removed
     cs.added -= cs.removed
     bump = sorted((cs.added | cs.changed | cs.relations) - cs.removed)
     for start in range(0, len(bump), 500):
         chunk = bump[start : start + 500]
         db.execute(f"UPDATE entities SET revision = revision + 1 WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-    db.execute(
-        "INSERT INTO change_log(at, origin, writer, changes) VALUES (?, ?, ?, ?)",
-        (now_utc(), db.origin, db.writer_id, cs.to_json()),
-    )
-    row_id = db.conn.last_insert_rowid()
+    now = now_utc()
+    if detailed:
+        session = recorder.session_for_commit(now)
+        db.execute(
+            "INSERT INTO change_log(id, at, origin, writer, changes, session, tool, reverts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (change_id, now, db.origin, db.writer_id, cs.to_json(), session, recorder.tool, recorder.reverting),
+        )
+        row_id = change_id
+    else:
+        db.execute(
+            "INSERT INTO change_log(at, origin, writer, changes) VALUES (?, ?, ?, ?)",
+            (now, db.origin, db.writer_id, cs.to_json()),
+        )
+        row_id = db.conn.last_insert_rowid()
+    cs.log_ids.append(row_id)
+    recorder.last_change_id = row_id
     if row_id % PRUNE_EVERY == 0:
-        db.execute("DELETE FROM change_log WHERE id <= ?", (row_id - KEEP_ROWS,))
+        prune(db, detailed)
     cs.tally(db.origin)
+
+
+def keep_days(db: Database) -> int:
+    """How many days the change log keeps a change (``limbic activity --keep DAYS`` sets it)."""
+    try:
+        return max(0, int(db.get_meta(KEEP_DAYS_KEY) or DEFAULT_KEEP_DAYS))
+    except ValueError:
+        return DEFAULT_KEEP_DAYS
+
+
+def prune(db: Database, detailed: bool) -> int:
+    """Drop changes older than the retention, except unreviewed assistant changes; returns how many."""
+    from datetime import datetime, timedelta, timezone
+
+    from limbic.engine.graph import TIME_FORMAT
+
+    cutoff = (datetime.now(timezone.utc) - timedelta(days=keep_days(db))).strftime(TIME_FORMAT)
+    keep_unreviewed = " AND NOT (origin = ? AND reviewed_at IS NULL)" if detailed else ""
+    params = (cutoff, ORIGIN_ASSISTANT) if detailed else (cutoff,)
+    doomed = [r[0] for r in db.execute(
+        f"SELECT id FROM change_log WHERE at < ?{keep_unreviewed} ORDER BY id LIMIT 20000", params
+    )]
+    # The newest rows stay in any case: readers following the log need a recent stretch of it.
+    newest = int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log"))
+    doomed = [i for i in doomed if i <= newest - KEEP_ROWS]
+    for start in range(0, len(doomed), 500):
+        chunk = doomed[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        if detailed:
+            db.execute(f"DELETE FROM change_item WHERE change_id IN ({marks})", chunk)
+        db.execute(f"DELETE FROM change_log WHERE id IN ({marks})", chunk)
+    if doomed:
+        db.set_meta(PRUNED_KEY, str(max(max(doomed), int(db.get_meta(PRUNED_KEY) or 0))))
+    return len(doomed)
 
 
 def epoch(db: Database) -> str:
@@ -189,8 +259,10 @@ def read_since(db: Database, cursor: Cursor, skip_own: bool = True) -> ChangeSet
         return ChangeSet(full=True)
     current_epoch = epoch(db)
     low, high = db.one("SELECT coalesce(min(id), 0), coalesce(max(id), 0) FROM change_log")
+    pruned = int(db.get_meta(PRUNED_KEY) or 0)
     out = ChangeSet()
-    if current_epoch != cursor.epoch or high < cursor.last_id or (low > cursor.last_id + 1 and cursor.last_id < high):
+    if (current_epoch != cursor.epoch or high < cursor.last_id or (low > cursor.last_id + 1 and cursor.last_id < high)
+            or cursor.last_id < pruned):
         out.full = True
     else:
         for origin, writer, text in db.execute(

@@ -16,12 +16,13 @@ from typing import NoReturn
 
 import apsw
 
+from limbic.engine.activity import SCHEMA_V5, Recorder
 from limbic.engine.changes import ChangeSet, write_log
 from limbic.engine.errors import DatabaseError
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_MS = 5_000
 # A write waits this long in all for another process to finish its own (each attempt waits
 # BUSY_TIMEOUT_MS inside SQLite, then backs off): "database is locked" never reaches the user.
@@ -134,7 +135,7 @@ CREATE INDEX IF NOT EXISTS reflections_entity ON reflections(entity_id);
 CREATE INDEX IF NOT EXISTS reflections_relation ON reflections(relation_id);
 """
 
-_MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4]
+_MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, SCHEMA_V5]  # v5: activity.py
 
 # Graph files this process holds a connection to, by (device, inode), with how many connections.
 # SQLite's POSIX locks belong to the process: opening and closing any other descriptor on such a
@@ -274,9 +275,9 @@ class Database:
         self._side_failed = False
         self._change_log: bool | None = None
         self._history: bool | None = None
-        # Who writes through this connection (change_log.origin) and a token telling this
-        # connection's own rows apart from other writers'.
-        self.origin = "app"
+        # Who writes through this connection (its origin and session, activity.py) and a token
+        # telling this connection's own rows apart from other writers'.
+        self.activity = Recorder(self)
         self.writer_id = secrets.token_hex(8)
         self.changes: ChangeSet | None = None  # what the open write transaction touched
         self.commit_listeners: list[Callable[[ChangeSet], None]] = []
@@ -428,6 +429,8 @@ class Database:
             for step in range(version, SCHEMA_VERSION):
                 self.conn.execute(_MIGRATIONS[step])
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self._change_log = None  # the log and the activity tables may be new: look for them again
+        self.activity.reset()
 
     @contextlib.contextmanager
     def transaction(self, retry: bool = True) -> Iterator[apsw.Connection]:
@@ -455,10 +458,12 @@ class Database:
         self._depth = 1
         self.changes = ChangeSet()
         try:
+            if self._has_change_log():
+                self.activity.ensure_installed()  # this connection's triggers record every row written
             yield self.conn
             done = self.changes
-            if not done.empty and self._has_change_log():
-                write_log(self, done)
+            if self._has_change_log():
+                write_log(self, done)  # nothing when nothing changed
         except BaseException as exc:
             self._depth = 0
             self._abort(exc, retry)
@@ -470,6 +475,7 @@ class Database:
         except BaseException as exc:
             self._abort(exc, retry)
         self.changes = None
+        self.activity.committed()
         if not done.empty:
             for listener in list(self.commit_listeners):
                 listener(done)
@@ -484,6 +490,7 @@ class Database:
         with contextlib.suppress(apsw.Error):
             self.conn.execute("ROLLBACK")
         self.changes = None
+        self.activity.rolled_back()
         for listener in list(self.rollback_listeners):
             listener()
         friendly = _write_error(self, exc) if friendly_errors and isinstance(exc, apsw.Error) else None
@@ -500,6 +507,15 @@ class Database:
         """Set a flag (``names``, ``vectors_reset``) on the open write transaction's changes."""
         if self.changes is not None:
             setattr(self.changes, flag, True)
+
+    @property
+    def origin(self) -> str:
+        """Who writes through this connection: app, cli, import or assistant (see ``activity.Recorder``)."""
+        return self.activity.origin
+
+    @origin.setter
+    def origin(self, value: str) -> None:
+        self.activity.set_origin(value)
 
     @property
     def in_transaction(self) -> bool:

@@ -77,15 +77,61 @@ TABLES: tuple[TableSpec, ...] = (
     TableSpec(
         "change_log",
         "CREATE TABLE IF NOT EXISTS change_log (\n"
-        "    id      INTEGER PRIMARY KEY AUTOINCREMENT,\n"
-        "    at      TEXT NOT NULL,\n"
-        "    origin  TEXT NOT NULL,\n"
-        "    writer  TEXT NOT NULL,\n"
-        "    changes TEXT NOT NULL\n)",
+        "    id          INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+        "    at          TEXT NOT NULL,\n"
+        "    origin      TEXT NOT NULL,\n"
+        "    writer      TEXT NOT NULL,\n"
+        "    changes     TEXT NOT NULL,\n"
+        "    session     INTEGER,\n"
+        "    tool        TEXT NOT NULL DEFAULT '',\n"
+        "    reviewed_at TEXT,\n"
+        "    reverted_by INTEGER,\n"
+        "    reverts     TEXT\n);\n"
+        "CREATE INDEX IF NOT EXISTS change_log_session ON change_log(session);\n"
+        # A recreated log continues after the ids its surviving items name.
+        "INSERT OR REPLACE INTO sqlite_sequence(rowid, name, seq) SELECT (SELECT rowid FROM sqlite_sequence "
+        "WHERE name = 'change_log'), 'change_log', max(coalesce((SELECT max(change_id) FROM change_item), 0), "
+        "coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'change_log'), 0)) "
+        "WHERE (SELECT 1 FROM sqlite_master WHERE name = 'change_item')",
         ("id", "at", "origin", "writer", "changes"),
         ("id",),
     ),
 )
+BY_NAME_V5 = {
+    # Who changed what (activity.py): history the person reviews, set aside (not dropped) when malformed.
+    name: TableSpec(name, ddl, columns, key, derived=False)
+    for name, ddl, columns, key in (
+        (
+            "activity_session",
+            "CREATE TABLE IF NOT EXISTS activity_session (id INTEGER PRIMARY KEY AUTOINCREMENT, origin TEXT NOT NULL, "
+            "client TEXT NOT NULL DEFAULT '', client_version TEXT NOT NULL DEFAULT '', started TEXT NOT NULL, "
+            "writer TEXT NOT NULL DEFAULT '')",
+            ("id", "origin", "client", "client_version", "started", "writer"),
+            ("id",),
+        ),
+        (
+            "change_item",
+            "CREATE TABLE IF NOT EXISTS change_item (id INTEGER PRIMARY KEY, change_id INTEGER NOT NULL, "
+            "kind TEXT NOT NULL, op TEXT NOT NULL, row_id INTEGER NOT NULL, entity_id INTEGER, other_id INTEGER, "
+            "before TEXT, after TEXT);\n"
+            "CREATE INDEX IF NOT EXISTS change_item_change ON change_item(change_id);\n"
+            "CREATE INDEX IF NOT EXISTS change_item_entity ON change_item(entity_id);\n"
+            "CREATE INDEX IF NOT EXISTS change_item_other ON change_item(other_id) WHERE other_id IS NOT NULL",
+            ("id", "change_id", "kind", "op", "row_id", "entity_id", "other_id", "before", "after"),
+            ("id",),
+        ),
+        (
+            "activity_read",
+            "CREATE TABLE IF NOT EXISTS activity_read (session INTEGER NOT NULL, entity_id INTEGER, "
+            "tool TEXT NOT NULL DEFAULT '', at TEXT NOT NULL);\n"
+            "CREATE INDEX IF NOT EXISTS activity_read_entity ON activity_read(entity_id);\n"
+            "CREATE INDEX IF NOT EXISTS activity_read_session ON activity_read(session)",
+            ("session", "entity_id", "tool", "at"),
+            (),
+        ),
+    )
+}
+TABLES = TABLES + tuple(BY_NAME_V5.values())
 BY_NAME = {t.name: t for t in TABLES}
 # SQLite indexes of the schema: each holds nothing its table does not, so a lost one is recreated.
 INDEXES = (

@@ -29,6 +29,7 @@ from limbic import __version__
 from limbic.engine.changes import ORIGIN_ASSISTANT, Cursor, read_since, start_cursor
 from limbic.engine.errors import DatabaseError, LimbicError
 from limbic.mcp import protocol, tools_history  # noqa: F401  (each tool module registers its tools)
+from limbic.mcp import activity as mcp_activity
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
 from limbic.service import Outcome, memory, run
 from limbic.service.background import BackgroundEmbedder, GraphFile, embed_backlog, load_model_into
@@ -53,8 +54,9 @@ class GraphHost:
     embedder gives new writes their vectors, so writes return as soon as they are committed.
     """
 
-    def __init__(self, db_path: Path, model_dir: Path | None, load_model: bool = True) -> None:
+    def __init__(self, db_path: Path, model_dir: Path | None, load_model: bool = True, read_only: bool = False) -> None:
         self.db_path = db_path
+        self.read_only = read_only  # --read-only: write tools are refused
         self.model_dir = model_dir
         self.load_model = load_model
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="limbic-graph")
@@ -132,9 +134,10 @@ class GraphHost:
             self.embedder = BackgroundEmbedder(graph.db.path, graph.embedder, ORIGIN_ASSISTANT)
             self.embedder.start()
 
-    def invoke(self, spec: ToolSpec, args: list) -> Outcome:
-        """On the graph's thread: one tool call and what it changed."""
+    def invoke(self, spec: ToolSpec, args: list, client: mcp_activity.Client | None = None) -> Outcome:
+        """On the graph's thread: one tool call and what it changed (logged as this client's, under the tool's name)."""
         graph = self.graph()
+        mcp_activity.begin_call(graph, spec.read_only, client, self.read_only)
         if spec.needs_model:
             self.ensure_model()
         if not spec.read_only and self.file is not None:
@@ -144,7 +147,9 @@ class GraphHost:
             # A search by an assistant is a finished query whose results it reads: it counts as an
             # access of every entity returned (README, "When a search counts as an access").
             fn = functools.partial(fn, record=True, params=self.params, model_error=self.model_error)
-        outcome = run(graph, fn, *args)
+        with graph.db.activity.using(spec.name):
+            outcome = run(graph, fn, *args)
+        mcp_activity.note_reads(graph, spec.name, outcome.value)
         if not spec.read_only:
             if self.file is not None and (problem := self.file.problem()):
                 raise DatabaseError(problem.replace("so writes are refused", "so this write went into the old file"))
@@ -224,7 +229,7 @@ class MemoryServer:
             raise MCPError(types.INVALID_PARAMS, f"Tool {params.name} not found")
         try:
             args = arguments_for(spec, params.arguments or {})
-            outcome = await self.host.call(self.host.invoke, spec, args)
+            outcome = await self.host.call(self.host.invoke, spec, args, mcp_activity.client_of(ctx))
         except LimbicError as exc:
             logger.info("%s refused: %s", spec.name, exc)
             return _error(str(exc))
@@ -312,9 +317,9 @@ def _error(message: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
 
 
-def serve(db_path: Path, model_dir: Path | None, load_model: bool = True) -> int:
+def serve(db_path: Path, model_dir: Path | None, load_model: bool = True, read_only: bool = False) -> int:
     """Serve until the client closes stdin; returns the exit status."""
-    host = GraphHost(db_path, model_dir, load_model)
+    host = GraphHost(db_path, model_dir, load_model, read_only)
     try:
         anyio.run(MemoryServer(host).serve_stdio)
     except KeyboardInterrupt:

@@ -40,8 +40,13 @@ def collect(db: Database) -> Iterator[ChangeSet]:
 
 
 def run(graph: Graph, fn: Callable[..., T], *args: Any, **kwargs: Any) -> Outcome[T]:
-    """Run ``fn(graph, *args, **kwargs)`` and return its value with the changes it committed."""
-    with collect(graph.db) as gathered:
+    """Run ``fn(graph, *args, **kwargs)`` and return its value with the changes it committed.
+
+    Its commits are logged as made by the operation's name (the activity log's tool), unless an
+    outer caller named the tool already (an MCP tool, a CLI command).
+    """
+    name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", "")
+    with collect(graph.db) as gathered, graph.db.activity.using(name):
         value = fn(graph, *args, **kwargs)
     if isinstance(value, Outcome):  # an operation that already reports its own changes
         gathered.merge(value.changes)

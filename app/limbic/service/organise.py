@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import Graph, shown
 from limbic.service.entities import EntitySnapshot, EntityView, load_view, snapshot
-from limbic.service.undo import MergeStep, TypeRenameStep
+from limbic.service.undo import MergeStep, TypeRenameStep, pending_change, recorded
 
 PINS_DDL = """CREATE TABLE IF NOT EXISTS pins (
     entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
@@ -113,6 +113,7 @@ def merge_entities(graph: Graph, source: int | str, target: int | str) -> MergeS
     Returns the undo step (undo brings the source back with its id and restores the target).
     """
     with graph.write():
+        change_id = pending_change(graph)
         target_before = load_view(graph, target)
         src = load_view(graph, source)
         if src.entity.id == target_before.entity.id:
@@ -130,7 +131,7 @@ def merge_entities(graph: Graph, source: int | str, target: int | str) -> MergeS
         graph.delete_entity(sid)
         target_after = load_view(graph, tid)
     label = f"merge of “{shown(snap.name, 30)}” into “{shown(target_after.entity.name, 30)}”"
-    return MergeStep(snap, target_before, target_after, label)
+    return MergeStep(snap, target_before, target_after, label, live=recorded(graph, change_id))
 
 
 def _merge_signals(graph: Graph, source_id: int, target_id: int) -> None:
@@ -150,11 +151,13 @@ def rename_type(graph: Graph, old: str, new: str) -> TypeRenameStep:
     """Give every entity of type ``old`` the type ``new`` (one transaction); returns the undo step."""
     if old == new.strip():
         raise ValidationError("The new type name is the same as the old one.")
-    ids = graph.rename_type(old, new)
+    with graph.write():
+        change_id = pending_change(graph)
+        ids = graph.rename_type(old, new)
     if not ids:
         raise ValidationError(f"No entity has the type “{shown(old, 40)}”.")
     label = f"type rename of “{shown(old, 30)}” to “{shown(new.strip(), 30)}”"
-    return TypeRenameStep(old, new.strip(), ids, label)
+    return TypeRenameStep(old, new.strip(), ids, label, live=recorded(graph, change_id))
 
 
 def target_view(graph: Graph, ref: int | str) -> EntityView:

@@ -1,45 +1,33 @@
-"""Undo and redo of every edit: each step applies the inverse through the editor's own three-way save.
+"""Undo and redo of every edit: each step takes back exactly the changes its commit logged.
 
-A step keeps the entity as it was before and after the person's change (``EntityView``). Undoing
-saves the "before" state as a draft loaded from the "after" state, so only what the person
-changed is taken back: what another program changed meanwhile stays, and a true conflict is
-reported like any save's. Redo does the same the other way. Deleted entities come back with their
-id and creation time. Steps run on the engine's thread (``undo_step``/``redo_step`` are ordinary
-service operations); ``UndoHistory`` is the plain list of steps the window keeps.
+A step remembers the change_log ids of its commit (the activity log holds every row it added,
+removed or changed, with before and after). Undo applies the inverse of those rows and nothing
+else (``engine.revert``), checking each against the graph now: what another program committed
+meanwhile stays, and a piece it changed since is a ``RevertConflict`` (what, by whom) with nothing
+changed, until the person chooses (keep theirs and take back the rest, or bring a deleted entity
+back into the one that holds its name now). Undo is itself a logged change; redo takes it back.
+Steps run on the engine's thread (``undo_step``/``redo_step`` are ordinary service operations);
+``UndoHistory`` is the plain list of steps the window keeps.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from limbic.engine import revert
+from limbic.engine.errors import ValidationError
 from limbic.engine.graph import Graph, shown
+from limbic.engine.revert import RevertConflict  # noqa: F401 - what undo raises, for front ends
 from limbic.service.entities import (
     EntityDraft,
     EntitySnapshot,
     EntityView,
     apply_draft,
     load_view,
-    restore,
     snapshot,
 )
 
 MAX_STEPS = 100
-
-
-def revert(graph: Graph, target: EntityView, base: EntityView) -> EntityView:
-    """Bring an entity from ``base`` (how it is believed to be) back to ``target``; returns it as it is then."""
-    base_ids = {o.id for o in base.entity.observations}
-    draft = EntityDraft(
-        base.entity.id,
-        target.entity.name,
-        target.entity.entity_type,
-        [(o.id if o.id in base_ids else None, o.content) for o in target.entity.observations],
-        [(r.relation_type, r.to_name) for r in target.outgoing],
-        [(r.from_name, r.relation_type) for r in target.incoming],
-        base,
-    )
-    entity_id = apply_draft(graph, draft)
-    return load_view(graph, entity_id)
 
 
 def describe_edit(before: EntityView | None, after: EntityView) -> str:
@@ -69,15 +57,44 @@ def describe_edit(before: EntityView | None, after: EntityView) -> str:
 
 
 class Step:
-    """One undoable action; ``undo``/``redo`` return the id of the entity to show, if any."""
+    """One undoable action: the logged changes it made, taken back and made again conditionally.
+
+    ``live`` are the change_log ids whose effect is in the graph now (the action's own commit,
+    or the redo that made it again); ``undone`` the undo's own change. Undo and redo apply the
+    inverse of exactly those changes (``engine.revert``): a piece another writer changed since
+    raises ``RevertConflict`` with nothing changed, unless ``choice`` says what to do with it.
+    """
 
     label = ""
+    live: list[int]
+    undone: list[int]
 
-    def undo(self, graph: Graph) -> int | None:  # pragma: no cover - interface
-        raise NotImplementedError
+    def shown_after_undo(self, graph: Graph) -> int | None:  # pragma: no cover - interface
+        return None
 
-    def redo(self, graph: Graph) -> int | None:  # pragma: no cover - interface
-        raise NotImplementedError
+    def shown_after_redo(self, graph: Graph) -> int | None:  # pragma: no cover - interface
+        return None
+
+    def undo(self, graph: Graph, choice: str | None = None) -> int | None:
+        """Take the action back; returns the id of the entity to show, if any."""
+        if not self.live:
+            raise ValidationError(f"The {self.label or 'step'} left nothing in the activity log to take back.")
+        done = revert.apply(graph, self.live, choice, tool="undo")
+        self.undone, self.live = ([done.change_id] if done.change_id else []), []
+        return self.shown_after_undo(graph)
+
+    def redo(self, graph: Graph, choice: str | None = None) -> int | None:
+        """Make the action again (by taking its undo back); returns the id of the entity to show."""
+        if not self.undone:
+            raise ValidationError(f"The {self.label or 'step'} cannot be redone: its undo changed nothing.")
+        done = revert.apply(graph, self.undone, choice, tool="redo")
+        self.live, self.undone = ([done.change_id] if done.change_id else []), []
+        return self.shown_after_redo(graph)
+
+
+def _exists(graph: Graph, entity_id: int | None) -> int | None:
+    return entity_id if entity_id is not None and graph.db.scalar(
+        "SELECT 1 FROM entities WHERE id = ?", (entity_id,)) is not None else None
 
 
 @dataclass
@@ -87,14 +104,14 @@ class EditStep(Step):
     before: EntityView
     after: EntityView
     label: str = ""
+    live: list[int] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
 
-    def undo(self, graph: Graph) -> int | None:
-        self.before = revert(graph, self.before, self.after)
-        return self.before.entity.id
+    def shown_after_undo(self, graph: Graph) -> int | None:
+        return _exists(graph, self.before.entity.id)
 
-    def redo(self, graph: Graph) -> int | None:
-        self.after = revert(graph, self.after, self.before)
-        return self.after.entity.id
+    def shown_after_redo(self, graph: Graph) -> int | None:
+        return _exists(graph, self.after.entity.id)
 
 
 @dataclass
@@ -104,27 +121,17 @@ class DeleteStep(Step):
     snap: EntitySnapshot
     label: str = ""
     created: bool = False  # the step was a creation: undo deletes, redo restores
+    live: list[int] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
 
-    def _restore(self, graph: Graph) -> int:
-        entity_id, _ = restore(graph, self.snap)
-        return entity_id
+    def _shown(self, graph: Graph) -> int | None:
+        return _exists(graph, self.snap.entity_id) or graph.entity_id(self.snap.name)
 
-    def _delete(self, graph: Graph) -> None:
-        ref = self.snap.entity_id if self.snap.entity_id is not None else self.snap.name
-        self.snap = snapshot(graph, ref)
-        graph.delete_entity(ref)
+    def shown_after_undo(self, graph: Graph) -> int | None:
+        return None if self.created else self._shown(graph)
 
-    def undo(self, graph: Graph) -> int | None:
-        if self.created:
-            self._delete(graph)
-            return None
-        return self._restore(graph)
-
-    def redo(self, graph: Graph) -> int | None:
-        if self.created:
-            return self._restore(graph)
-        self._delete(graph)
-        return None
+    def shown_after_redo(self, graph: Graph) -> int | None:
+        return self._shown(graph) if self.created else None
 
 
 @dataclass
@@ -135,19 +142,14 @@ class MergeStep(Step):
     target_before: EntityView
     target_after: EntityView
     label: str = ""
+    live: list[int] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
 
-    def undo(self, graph: Graph) -> int | None:
-        with graph.write():
-            source_id, _ = restore(graph, self.source)
-            self.target_before = revert(graph, self.target_before, load_view(graph, self.target_after.entity.id))
-        return source_id
+    def shown_after_undo(self, graph: Graph) -> int | None:
+        return _exists(graph, self.source.entity_id) or graph.entity_id(self.source.name)
 
-    def redo(self, graph: Graph) -> int | None:
-        from limbic.service.organise import merge_entities
-
-        again = merge_entities(graph, self.source.entity_id or self.source.name, self.target_before.entity.id)
-        self.source, self.target_after = again.source, again.target_after
-        return self.target_after.entity.id
+    def shown_after_redo(self, graph: Graph) -> int | None:
+        return _exists(graph, self.target_after.entity.id)
 
 
 @dataclass
@@ -158,26 +160,32 @@ class TypeRenameStep(Step):
     new: str
     ids: list[int]
     label: str = ""
-
-    def undo(self, graph: Graph) -> int | None:
-        graph.rename_type(self.new, self.old, self.ids)
-        return None
-
-    def redo(self, graph: Graph) -> int | None:
-        self.ids = graph.rename_type(self.old, self.new, self.ids)
-        return None
+    live: list[int] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
 
 
-def undo_step(graph: Graph, step: Step) -> int | None:
-    """Service operation: take one step back (in one transaction)."""
+def undo_step(graph: Graph, step: Step, choice: str | None = None) -> int | None:
+    """Service operation: take one step back (in one transaction); RevertConflict leaves everything as it is."""
     with graph.write():
-        return step.undo(graph)
+        return step.undo(graph, choice)
 
 
-def redo_step(graph: Graph, step: Step) -> int | None:
+def redo_step(graph: Graph, step: Step, choice: str | None = None) -> int | None:
     """Service operation: do an undone step again (in one transaction)."""
     with graph.write():
-        return step.redo(graph)
+        return step.redo(graph, choice)
+
+
+def pending_change(graph: Graph) -> int:
+    """Inside a write: the change_log id its commit will have (what an undo step takes back)."""
+    return graph.db.activity.pending_change_id()
+
+
+def recorded(graph: Graph, change_id: int) -> list[int]:
+    """After a write: ``[change_id]`` when that commit was logged, else nothing (it changed nothing)."""
+    if graph.db.in_transaction:
+        return [change_id]  # an outer transaction commits it, with this id
+    return [change_id] if graph.db.activity.last_change_id == change_id else []
 
 
 @dataclass
@@ -191,20 +199,23 @@ class Saved:
 def save_draft(graph: Graph, draft: EntityDraft, resolve: str | None = None) -> Saved:
     """``apply_draft`` that also returns its undo step."""
     with graph.write():
+        change_id = pending_change(graph)
         entity_id = apply_draft(graph, draft, resolve)
         after = load_view(graph, entity_id)
+    live = recorded(graph, change_id)
     if draft.entity_id is None or draft.base is None or entity_id != draft.entity_id:
         snap = _snapshot_of(after)
-        return Saved(entity_id, DeleteStep(snap, f"creation of “{shown(after.entity.name, 40)}”", created=True))
-    return Saved(entity_id, EditStep(draft.base, after, describe_edit(draft.base, after)))
+        return Saved(entity_id, DeleteStep(snap, f"creation of “{shown(after.entity.name, 40)}”", created=True, live=live))
+    return Saved(entity_id, EditStep(draft.base, after, describe_edit(draft.base, after), live=live))
 
 
 def delete_entity(graph: Graph, ref: int | str) -> DeleteStep:
     """Delete an entity; the step brings it back with its id, creation time, observations and relations."""
     with graph.write():
+        change_id = pending_change(graph)
         snap = snapshot(graph, ref)
         graph.delete_entity(ref)
-    return DeleteStep(snap, f"delete of “{shown(snap.name, 40)}”")
+    return DeleteStep(snap, f"delete of “{shown(snap.name, 40)}”", live=recorded(graph, change_id))
 
 
 def _snapshot_of(view: EntityView) -> EntitySnapshot:

@@ -1,0 +1,85 @@
+"""The activity log for front ends: who changed what, review marks, what assistants read, retention."""
+
+from __future__ import annotations
+
+from limbic.engine import activity_log
+from limbic.engine.activity_log import Change, ReadCount, Session
+from limbic.engine.graph import Graph
+
+__all__ = [
+    "Change", "ReadCount", "Session", "changes", "entity_history", "mark_reviewed", "reads_of", "record_reads",
+    "sessions", "set_keep_days", "set_origin", "unreviewed_count",
+]
+
+
+def set_origin(graph: Graph, origin: str, client: str = "", client_version: str = "") -> None:
+    """From now on this connection writes as ``origin`` (app, cli, import, assistant) for ``client``."""
+    graph.db.activity.set_origin(origin, client, client_version)
+
+
+def sessions(graph: Graph, **filters) -> list[Session]:
+    """Sessions, newest first, with their matching changes (filters: ``activity_log.list_sessions``)."""
+    return activity_log.list_sessions(graph.db, **filters)
+
+
+def changes(graph: Graph, change_ids) -> list[Change]:
+    """These changes with their items, in order."""
+    return activity_log.load_changes(graph.db, change_ids)
+
+
+def entity_history(graph: Graph, entity_id: int, limit: int = 50) -> list[Change]:
+    """Who changed this entity and when, oldest first."""
+    return activity_log.entity_history(graph.db, entity_id, limit)
+
+
+def unreviewed_count(graph: Graph) -> int:
+    """Assistant changes not yet reviewed."""
+    return activity_log.unreviewed_count(graph.db)
+
+
+def mark_reviewed(graph: Graph, change_ids=None, session: int | None = None, everything: bool = False) -> int:
+    """Mark changes reviewed: these, a session's, or all of them."""
+    return activity_log.mark_reviewed(graph.db, change_ids, session, everything)
+
+
+def record_reads(graph: Graph, tool: str, entity_ids) -> None:
+    """Note which entities an assistant was given (``None`` in the ids: the whole graph)."""
+    activity_log.record_reads(graph.db, tool, entity_ids)
+
+
+def reads_of(graph: Graph, entity_id: int, since: str | None = None) -> list[ReadCount]:
+    """How often each assistant read this entity since ``since``."""
+    return activity_log.reads_of(graph.db, entity_id, since)
+
+
+def set_keep_days(graph: Graph, days: int) -> None:
+    """Set how many days the activity log keeps changes (unreviewed assistant changes stay longer)."""
+    activity_log.set_keep_days(graph.db, days)
+
+
+def write_refusal(graph: Graph, client: str) -> str | None:
+    """Why an assistant named ``client`` may not write now (paused, or all assistants stopped), or None."""
+    return activity_log.write_refusal(graph.db, client)
+
+
+def set_paused(graph: Graph, client: str, paused: bool) -> None:
+    """Pause or resume one assistant's writes."""
+    activity_log.set_paused(graph.db, client, paused)
+
+
+def paused_clients(graph: Graph) -> list[str]:
+    return activity_log.paused_clients(graph.db)
+
+
+def assistants_may_write(graph: Graph) -> bool:
+    return activity_log.assistants_may_write(graph.db)
+
+
+def set_assistants_may_write(graph: Graph, allowed: bool) -> None:
+    """The global switch for every assistant's writes."""
+    activity_log.set_assistants_may_write(graph.db, allowed)
+
+
+def act_as(graph: Graph, key: object, origin: str, client: str = "", client_version: str = "") -> None:
+    """Commits from now on belong to connection ``key`` (one session per connection) of this client."""
+    graph.db.activity.act_as(key, origin, client, client_version)
