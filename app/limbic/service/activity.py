@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from limbic.engine import activity_log
+from limbic.engine import activity_log, revert
 from limbic.engine.activity_log import Change, ReadCount, Session
+from limbic.engine.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
 from limbic.engine.graph import Graph
 
 __all__ = [
-    "Change", "ReadCount", "Session", "changes", "entity_history", "mark_reviewed", "reads_of", "record_reads",
+    "INTO_EXISTING", "SKIP", "Change", "Conflict", "Plan", "ReadCount", "RevertConflict", "Session", "changes", "entity_history", "mark_reviewed", "reads_of", "record_reads",
     "sessions", "set_keep_days", "set_origin", "unreviewed_count",
 ]
 
@@ -83,3 +84,27 @@ def set_assistants_may_write(graph: Graph, allowed: bool) -> None:
 def act_as(graph: Graph, key: object, origin: str, client: str = "", client_version: str = "") -> None:
     """Commits from now on belong to connection ``key`` (one session per connection) of this client."""
     graph.db.activity.act_as(key, origin, client, client_version)
+
+
+def kept_past_retention(graph: Graph) -> int:
+    """Unreviewed assistant changes older than the retention (kept until reviewed)."""
+    return activity_log.kept_past_retention(graph.db)
+
+
+def mark_reviewed_ref(graph: Graph, ref: str) -> int:
+    """Mark reviewed what ``ref`` names: a change (123), a session (s12) or ``all``."""
+    if str(ref).strip().lower() == "all":
+        return activity_log.mark_reviewed(graph.db, everything=True)
+    return activity_log.mark_reviewed(graph.db, revert.resolve_ref(graph, ref))
+
+
+def plan_revert(graph: Graph, ref: str | list[int]) -> revert.Plan:
+    """What taking back a change or session would do and what blocks it (nothing is changed)."""
+    ids = ref if isinstance(ref, list) else revert.resolve_ref(graph, ref)
+    return revert.plan(graph, ids)
+
+
+def revert_changes(graph: Graph, ref: str | list[int], choice: str | None = None) -> revert.Plan:
+    """Take back a change or session; RevertConflict (nothing changed) unless ``choice`` (skip, into_existing)."""
+    ids = ref if isinstance(ref, list) else revert.resolve_ref(graph, ref)
+    return revert.apply(graph, ids, choice)
