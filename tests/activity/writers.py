@@ -8,9 +8,9 @@ from pathlib import Path
 import mcp_types as types
 from mcp import Client
 
-from tests.mcp.conftest import call, ok, server_params
+from tests.mcp.conftest import APP, call, ok, server_params
 
-__all__ = ["assistant", "call", "ok"]
+__all__ = ["APP", "assistant", "call", "ok"]
 
 
 @contextlib.asynccontextmanager

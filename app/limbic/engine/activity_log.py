@@ -151,7 +151,8 @@ def list_sessions(
     """
     if not has_log(db):
         return []
-    where, params = ["1"], []
+    # Commits with no visible change (vectors only) are not activity a person reads.
+    where, params = ["EXISTS (SELECT 1 FROM change_item v WHERE v.change_id = c.id)"], []
     if client:
         where.append("s.client = ? COLLATE NOCASE")
         params.append(client)
