@@ -131,3 +131,30 @@ def test_a_note_of_many_paragraphs_under_the_limit_imports_every_one_once(text_g
     assert text_graph.db.scalar("SELECT count(*) FROM observations") == 6000
     import_path(text_graph, v)  # a second import adds nothing
     assert graph_state(text_graph) == before
+
+
+def test_a_folder_swapped_for_a_link_after_listing_is_not_followed(tmp_path, vault, monkeypatch):
+    from limbic.service.importers import vault_files
+
+    real_walk = vault_files.walk
+
+    def walk_then_swap(root, *a, **k):
+        files, skipped = real_walk(root, *a, **k)
+        (vault / "people").rename(tmp_path / "moved")
+        (tmp_path / "moved" / "Ada.md").write_text("SECRET-AFTER-SWAP\n", encoding="utf-8")
+        (vault / "people").symlink_to(tmp_path / "moved", target_is_directory=True)
+        return files, skipped
+
+    monkeypatch.setattr(vault_files, "walk", walk_then_swap)
+    v = read_vault(vault)
+    assert "SECRET" not in "\n".join(o for n in v.notes for o in n.observations)
+    assert any(s.startswith("people/Ada.md: a folder on its way became a symbolic link") for s in v.skipped)
+
+
+def test_a_link_to_the_folder_itself_is_a_loop(text_graph, tmp_path):
+    v = tmp_path / "v"
+    v.mkdir()
+    (v / "A.md").write_text("a\n", encoding="utf-8")
+    (v / "again").symlink_to(v, target_is_directory=True)
+    report = import_path(text_graph, v)
+    assert report.skipped == ["again/: a symbolic link to the imported folder itself (a loop), not followed"]

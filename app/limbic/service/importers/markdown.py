@@ -306,6 +306,7 @@ def read_vault(root: Path, progress=None, cancelled=None) -> Vault:
         raise ImportInputError(f"{root} is not a folder.")
     vault = Vault()
     files, vault.skipped = vault_files.walk(root)  # no symbolic link is followed; each one is reported
+    root_real = os.path.realpath(root)
     for i, path in enumerate(files):
         if cancelled and i % 20 == 0 and cancelled():
             raise Cancelled("The import was cancelled; nothing was changed.")
@@ -316,7 +317,7 @@ def read_vault(root: Path, progress=None, cancelled=None) -> Vault:
             vault.attachments += 1
             continue
         try:
-            data = vault_files.read_regular_file(path)
+            data = vault_files.read_regular_file(path, root_real=root_real)
         except vault_files.NoteSkipped as why:
             vault.skipped.append(f"{rel}: {why}")
             continue

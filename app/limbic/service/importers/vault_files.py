@@ -38,6 +38,8 @@ def link_reason(path: Path, root: Path, root_real: str) -> str:
             return "a symbolic link that loops, not followed"
         return "a symbolic link to something that does not exist, not followed"
     what = "folder" if os.path.isdir(target) else "file"
+    if target == root_real:
+        return "a symbolic link to the imported folder itself (a loop), not followed"
     if _inside(target, root_real):
         shown = Path(os.path.relpath(target, root_real)).as_posix()
         return f"a symbolic link to the {what} {shown} in this folder, which is read where it is, not through the link"
@@ -56,7 +58,11 @@ def walk(root: Path, suffixes: tuple[str, ...] | None = NOTE_SUFFIXES, recursive
     root_real = os.path.realpath(root)
     files: list[Path] = []
     skipped: list[str] = []
-    for folder, dirs, names in os.walk(root, followlinks=False):
+    def unreadable(exc: OSError) -> None:
+        where = Path(exc.filename).relative_to(root).as_posix() if exc.filename else "."
+        skipped.append(f"{where}/: this folder cannot be read ({(exc.strerror or str(exc)).lower()})")
+
+    for folder, dirs, names in os.walk(root, followlinks=False, onerror=unreadable):
         here = Path(folder)
         kept = []
         for d in sorted(dirs):
@@ -81,10 +87,11 @@ def walk(root: Path, suffixes: tuple[str, ...] | None = NOTE_SUFFIXES, recursive
     return files, skipped
 
 
-def read_regular_file(path: Path, limit: int | None = None, what: str = "note") -> bytes:
+def read_regular_file(path: Path, limit: int | None = None, what: str = "note", root_real: str | None = None) -> bytes:
     """The bytes of a regular file opened without following a link; raises NoteSkipped saying why not.
 
-    ``limit``: the largest size read (MAX_NOTE_BYTES when None)."""
+    ``limit``: the largest size read (MAX_NOTE_BYTES when None); ``root_real``: the real path of the
+    imported folder, which the file must still be in once open."""
     limit = MAX_NOTE_BYTES if limit is None else limit
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
@@ -95,6 +102,10 @@ def read_regular_file(path: Path, limit: int | None = None, what: str = "note") 
         raise NoteSkipped(f"cannot be read ({(exc.strerror or str(exc)).lower()})") from None
     try:
         st = os.fstat(fd)
+        if root_real is not None:
+            real = os.path.realpath(path)
+            if not _inside(real, root_real) or not os.path.samestat(st, os.stat(real)):
+                raise NoteSkipped("a folder on its way became a symbolic link while the folder was read, not followed")
         if not stat.S_ISREG(st.st_mode):
             raise NoteSkipped("not a regular file (a pipe, socket or device), not read")
         if st.st_size > limit:
