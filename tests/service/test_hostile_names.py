@@ -119,3 +119,24 @@ def test_front_matter_values_survive_a_strict_yaml_reader(value):
     text = frontmatter.dump({"name": value, "aliases": [value]})
     block = text.split("---\n")[1]
     assert yaml.safe_load(block) == {"name": value, "aliases": [value]} == frontmatter.parse(block)
+
+
+def test_observations_are_drawn_with_their_bidi_controls_kept_to_their_line(qtbot):
+    from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyleOptionViewItem
+
+    from limbic.service.names import bidi_isolated
+    from limbic.ui.observation_delegate import ObservationDelegate
+
+    assert bidi_isolated("plain\ntext") == "plain\ntext"
+    assert bidi_isolated("pay \u202eexe.fdp\nnext") == "\u2068pay \u202eexe.fdp\u2069\nnext"
+    assert bidi_isolated("open \u2067isolate") == "\u2068open \u2067isolate\u2069\u2069"
+    widget = QListWidget()
+    qtbot.addWidget(widget)
+    delegate = ObservationDelegate(widget)
+    widget.setItemDelegate(delegate)
+    widget.addItem(QListWidgetItem("invoice \u202egnp.exe"))
+    option = QStyleOptionViewItem()
+    index = widget.model().index(0, 0)
+    delegate.initStyleOption(option, index)
+    assert option.text == "\u2068invoice \u202egnp.exe\u2069"
+    assert widget.item(0).text() == "invoice \u202egnp.exe"  # what is saved stays as written

@@ -6,7 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from limbic.engine.graph import Graph
-from limbic.engine.name_rules import char_label
+from limbic.engine.name_rules import BIDI_CONTROLS, char_label
 
 # Letters that draw as nothing though Unicode calls them letters (Hangul fillers, braille blank).
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
@@ -47,3 +47,23 @@ def names_with_invisible_characters(graph: Graph) -> list[InvisibleName]:
         if found:
             out.append(InvisibleName(int(entity_id), name, tuple(found)))
     return out
+
+
+_ISOLATE_OPENERS = frozenset("\u2066\u2067\u2068")
+_PDI = "\u2069"
+
+
+def bidi_isolated(text: str) -> str:
+    """An observation as drawn: each line isolated (U+2068 … U+2069), its unclosed isolates closed too,
+    so a bidi control it holds cannot reorder anything beyond its own line. For display only."""
+    out = []
+    for line in text.split("\n"):
+        depth = 0
+        for ch in line:
+            if ch in _ISOLATE_OPENERS:
+                depth += 1
+            elif ch == _PDI and depth:
+                depth -= 1
+        # The closing PDI also ends every embedding and override (U+202A–U+202E) opened inside it.
+        out.append("\u2068" + line + _PDI * (depth + 1) if any(c in BIDI_CONTROLS for c in line) else line)
+    return "\n".join(out)

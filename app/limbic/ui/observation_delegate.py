@@ -5,11 +5,18 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtWidgets import QPlainTextEdit, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
+from limbic.service.names import bidi_isolated
+
 EDITOR_LINES = 5  # the in-place editor opens at least this tall
 
 
 class ObservationDelegate(QStyledItemDelegate):
     """An observation may hold line breaks: edit it in a multi-line field, not a one-line box."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+        """Drawn with its bidi controls kept to its own lines (the text itself is not changed)."""
+        super().initStyleOption(option, index)
+        option.text = bidi_isolated(option.text)
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget:
         editor = QPlainTextEdit(parent, objectName="observationEditor")
