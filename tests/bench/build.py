@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from limbic.engine import index, vector_index
+from limbic.engine import index, stemming, vector_index
 from limbic.engine.db import Database
 from limbic.engine.embeddings import Embedder
-from limbic.engine.entity_text import EntitySource, fts_obs_text
+from limbic.engine.entity_text import EntitySource
 from limbic.engine.graph import TIME_FORMAT
 from tests.bench.common import RESULTS
 from tests.bench.synth import GENERATOR_VERSION, SynthGraph, cheap_vectors, generate
@@ -63,8 +63,8 @@ def build_direct(path: Path, synth: SynthGraph, embedder: Embedder, seed: int = 
                 ((ids[r.source], ids[r.target], r.relation_type, _stamp(now, 1)) for r in synth.relations),
             )
             db.executemany(
-                "INSERT INTO entity_fts(rowid, name, entity_type, obs_text) VALUES (?, ?, ?, ?)",
-                ((i + 1, r.name, r.entity_type, fts_obs_text(r.observations)) for i, r in enumerate(synth.entities)),
+                index.FTS_INSERT,
+                (index.fts_row(i + 1, r.name, r.entity_type, r.observations) for i, r in enumerate(synth.entities)),
             )
             db.executemany(
                 f"INSERT INTO {index.VEC_TABLE}(rowid, embedding) VALUES (?, ?)",
@@ -80,6 +80,7 @@ def build_direct(path: Path, synth: SynthGraph, embedder: Embedder, seed: int = 
             _history(db, rng, n, now)
             db.set_meta(vector_index.TOKEN_KEY, f"bench-{rng.integers(1 << 62):x}")
             db.set_meta(BUILD_KEY, build_key(n))
+            db.set_meta(index.FTS_STEMS_KEY, stemming.STEMMER_VERSION)
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         db.execute("ANALYZE")
     finally:

@@ -41,7 +41,7 @@ def test_a_term_in_most_entities_leaves_the_query_and_the_order_of_the_rest_stay
     rows = text_rows(crowded.db)
     assert rows == 41
     plan = text_plan(crowded.db, "kitchen saffron", rows, meaning=True)
-    assert plan.expr == '"saffron"'  # a finished last word: no prefix either
+    assert plan.expr == '{stem_name stem_text} : ("saffron")'  # a finished last word: no prefix either
     kept = run_fts(crowded.db, plan.expr, 100)
     monkeypatch.setattr(search_module, "FLAT_ROWS", 10**9)  # every term, as on a small graph
     everything = run_fts(crowded.db, text_plan(crowded.db, "kitchen saffron", rows, meaning=True).expr, 100)
@@ -53,8 +53,8 @@ def test_a_term_in_most_entities_leaves_the_query_and_the_order_of_the_rest_stay
 
 def test_an_unfinished_last_word_is_still_completed(crowded):
     rows = text_rows(crowded.db)
-    assert text_plan(crowded.db, "garage saff", rows, meaning=True).expr == '"garage" OR ("saff" OR "saff"*)'
-    assert text_plan(crowded.db, "garage saffron", rows, meaning=True).expr == '"garage" OR "saffron"'
+    assert text_plan(crowded.db, "garage saff", rows, meaning=True).expr == '{stem_name stem_text} : ("garag" OR "saff" OR "saff"*)'
+    assert text_plan(crowded.db, "garage saffron", rows, meaning=True).expr == '{stem_name stem_text} : ("garag" OR "saffron")'
 
 
 def test_a_query_of_only_flat_words_is_answered_by_meaning_and_exact_names(crowded):

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import random
+import re
+from pathlib import Path
+
 import pytest
 
 from limbic import config
 from limbic.engine.jsonl import import_file
+from limbic.engine import readable
 from limbic.engine.search import fts_match_expression, fts_terms, search
 from limbic.engine.stopwords import content_terms, is_stopword
 
@@ -48,8 +53,8 @@ def test_common_words_leave_the_full_text_query():
     assert fts_terms("the who") == ["the", "who"]
     assert content_terms(["de", "la"]) == ["de", "la"]
     # A word being typed is still a prefix; a common word at the end is not one.
-    assert fts_match_expression("doctor appoi") == '"doctor" OR ("appoi" OR "appoi"*)'
-    assert fts_match_expression("doctor when") == '"doctor"'
+    assert fts_match_expression("doctor appoi") == '{stem_name stem_text} : ("doctor" OR "appoi" OR "appoi"*)'
+    assert fts_match_expression("doctor when") == '{stem_name stem_text} : ("doctor")'
 
 
 def test_words_that_mean_something_in_english_are_not_stopwords():
@@ -94,3 +99,47 @@ def test_accent_insensitive_match_reaches_the_page(sample):
     resp = search(sample, "medico de cabecera", record=False)
     assert resp.results[0].name == "Dr. Iñaki Beltrán"
     assert resp.results[0].branch == "both"
+
+
+_RNG = random.Random(2000)
+RANDOM_LETTERS = "".join(_RNG.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(2000))
+
+
+@pytest.mark.parametrize("query", ["asdf", "qwertyuiop", "qqq xq", RANDOM_LETTERS])
+@pytest.mark.parametrize("branches", ["both", "meaning"])
+def test_gibberish_finds_no_good_match(sample, query, branches):
+    resp = search(sample, query, record=False, branches=branches)
+    assert resp.results == [] and resp.no_match, [r.name for r in resp.results]
+
+
+def test_real_short_queries_are_still_answered(sample):
+    for query, first in (("backup", None), ("fountain pen", "Fountain pen: Pilot Custom 74"), ("restic", "restic"), ("teal", None)):
+        resp = search(sample, query, record=False)
+        assert resp.results and not resp.no_match, query
+        if first:
+            assert resp.results[0].name == first, (query, [r.name for r in resp.results])
+
+
+def test_a_fragment_finds_only_the_entities_that_hold_it(graph):
+    for i in range(27):
+        graph.upsert_entity(f"Note {i}", "Note", [f"Ordinary remark number {i} about the garden and the weather"])
+    for name in ("Sleep log", "Snoring study", "Comic strip"):
+        graph.upsert_entity(name, "Note", [f"The {name.lower()} shows zz where someone sleeps"])
+    graph.embed_pending()
+    resp = search(graph, "zz", record=False)
+    assert {r.name for r in resp.results} == {"Sleep log", "Snoring study", "Comic strip"}
+    for query in ("asdf", "qwertyuiop", "qqq xq", RANDOM_LETTERS):
+        assert search(graph, query, record=False).no_match, query
+
+
+def test_the_letter_model_tells_words_from_random_letters():
+    # The English side of the cross-language pairs: about 250 words, as on a small graph.
+    pairs = Path(__file__).with_name("crosslingual_pairs.tsv").read_text(encoding="utf-8")
+    words = sorted({w.lower() for line in pairs.splitlines() if not line.startswith("#")
+                    for w in re.findall(r"[^\W\d_]+", line.split("\t")[-1]) if len(w) >= 3})
+    model = readable.build_model(words)
+    for word in ("gardening", "weatherman", "seguridad", "bolígrafo", "passwords", "backup", "dentist"):
+        assert readable.is_word(word, model), word
+    for word in ("qwertyuiop", "asdf", "xq", "zz", "qqq", "hjkl", RANDOM_LETTERS):
+        assert not readable.is_word(word, model), word
+    assert readable.is_word("1702", model) and readable.is_word("lmb-1042", model)

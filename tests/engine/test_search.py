@@ -176,8 +176,10 @@ def test_query_terms_follow_unicode61():
     assert query_terms("snake_case") == ["snake", "case"]
     assert query_terms("🙂") == []
     assert fts_match_expression("   ") is None
-    assert fts_match_expression("sqli") == '("sqli" OR "sqli"*)'
-    assert fts_match_expression("sqli ") == '"sqli"'
+    assert fts_match_expression("sqli") == '{stem_name stem_text} : ("sqli" OR "sqli"*)'
+    assert fts_match_expression("sqli ") == '{stem_name stem_text} : ("sqli")'
+    # Each word as its English and its Spanish stem.
+    assert fts_match_expression("copias running ") == '{stem_name stem_text} : ("copia" OR "copi" OR "run" OR "running")'
 
 
 def test_identifier_phrase_ranks_first(filled):

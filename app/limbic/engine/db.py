@@ -28,7 +28,12 @@ BUSY_TIMEOUT_MS = 5_000
 # BUSY_TIMEOUT_MS inside SQLite, then backs off): "database is locked" never reaches the user.
 WRITE_RETRY_SECONDS = 60.0
 SQLITE_MAGIC = b"SQLite format 3\x00"
-FTS_DDL = 'CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts USING fts5(name, entity_type, obs_text, tokenize="unicode61")'
+# The text as written (exact names and phrases, highlighting) and its words' stems (stemming.py),
+# which the text branch searches.
+FTS_DDL = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts "
+    'USING fts5(name, entity_type, obs_text, stem_name, stem_text, tokenize="unicode61")'
+)
 # Tables of a Limbic file; an SQLite file without them belongs to another program.
 LIMBIC_TABLES = frozenset({"meta", "entities", "observations", "relations"})
 

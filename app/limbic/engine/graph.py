@@ -168,6 +168,7 @@ class Graph(GraphHistory):
         self.embedder: Embedder | None = None
         self._dirty: set[int] = set()
         self._embed_now = True
+        self.fts_rebuilt = 0  # entities re-indexed while opening (0: the index was as wanted)
         tables.ensure_present(db)  # a lost derived or signal table comes back empty, then refills
         # A read-only file of an older schema has no revision column (it cannot be upgraded).
         columns = {r[1] for r in db.execute("PRAGMA table_info(entities)")}
@@ -201,18 +202,8 @@ class Graph(GraphHistory):
         return index.embed_pending(self.db, self.embedder, progress=progress, cancelled=cancelled, only=only)
 
     def _backfill_fts(self) -> None:
-        """An empty FTS table beside a non-empty graph is rebuilt (e.g. a file from another tool)."""
-        if self.db.readonly:
-            return
-        has_entities = self.db.scalar("SELECT 1 FROM entities LIMIT 1") is not None
-        if has_entities and self.db.scalar("SELECT 1 FROM entity_fts LIMIT 1") is None:
-            ids = [r[0] for r in self.db.execute("SELECT id FROM entities")]
-            logger.info("back-filling the full-text index for %d entities", len(ids))
-            with self.db.transaction():
-                for entity_id in ids:
-                    src = index.load_source(self.db, entity_id)
-                    if src:
-                        index.sync_fts(self.db, src)
+        """Fill or re-index the full-text rows when they are missing or hold other stems (index.ensure_fts)."""
+        self.fts_rebuilt = index.ensure_fts(self.db)
 
     # -- transactions --------------------------------------------------------------------
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from typing import TYPE_CHECKING
 
+from limbic.engine import stemming
 from limbic.engine.db import Database
 from limbic.engine.entity_text import EntitySource, build_text, fts_obs_text
 from limbic.engine.errors import Cancelled
@@ -71,13 +72,55 @@ def reflection_texts(db: Database, ids: list[int]) -> dict[int, list[str]]:
     return out
 
 
+def fts_row(entity_id: int, name: str, entity_type: str, observations: Sequence[str]) -> tuple:
+    """The values of an entity's full-text row: its text as written, then the stems of name and text."""
+    return (entity_id, name, entity_type, fts_obs_text(observations), *stemming.stem_columns(name, entity_type, observations))
+
+
+FTS_INSERT = "INSERT INTO entity_fts(rowid, name, entity_type, obs_text, stem_name, stem_text) VALUES (?, ?, ?, ?, ?, ?)"
+
+
 def sync_fts(db: Database, src: EntitySource) -> None:
     """Replace the entity's full-text row with its current state (idempotent)."""
     db.execute("DELETE FROM entity_fts WHERE rowid = ?", (src.entity_id,))
-    db.execute(
-        "INSERT INTO entity_fts(rowid, name, entity_type, obs_text) VALUES (?, ?, ?, ?)",
-        (src.entity_id, src.name, src.entity_type, fts_obs_text(src.observations)),
-    )
+    db.execute(FTS_INSERT, fts_row(src.entity_id, src.name, src.entity_type, src.observations))
+
+
+# Which stems the full-text rows hold (stemming.STEMMER_VERSION): another value means re-index once.
+FTS_STEMS_KEY = "fts_stems"
+
+
+def ensure_fts(db: Database, progress: Callable[[int, int], None] | None = None) -> int:
+    """Fill an empty full-text index beside a non-empty graph (a file from another tool), and re-index,
+    once, one made before its rows held word stems (or other stems); returns how many were indexed."""
+    if db.readonly:
+        return 0
+    has_entities = db.scalar("SELECT 1 FROM entities LIMIT 1") is not None
+    current = db.get_meta(FTS_STEMS_KEY) == stemming.STEMMER_VERSION
+    empty = db.scalar("SELECT 1 FROM entity_fts LIMIT 1") is None
+    if not has_entities or (current and not empty):
+        if not current:
+            with db.transaction():
+                db.set_meta(FTS_STEMS_KEY, stemming.STEMMER_VERSION)
+        return 0
+    ids = [r[0] for r in db.execute("SELECT id FROM entities")]
+    if current:
+        logger.info("back-filling the full-text index for %d entities", len(ids))
+    else:
+        logger.warning("Rebuilding the full-text index once so that it holds word stems (%d entities)", len(ids))
+    with db.transaction():
+        if not empty:
+            db.execute("DELETE FROM entity_fts")
+        for n, entity_id in enumerate(ids, 1):
+            src = load_source(db, entity_id)
+            if src:
+                sync_fts(db, src)
+            if n % 5_000 == 0 or n == len(ids):
+                logger.info("full-text index: %d of %d entities", n, len(ids))
+                if progress:
+                    progress(n, len(ids))
+        db.set_meta(FTS_STEMS_KEY, stemming.STEMMER_VERSION)
+    return len(ids)
 
 
 def delete_index_rows(db: Database, entity_id: int) -> None:

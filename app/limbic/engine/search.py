@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 import apsw
 from typing import TYPE_CHECKING
 
-from limbic.engine import index, scoring, signals
+from limbic.engine import index, readable, scoring, signals, stemming
 from limbic.engine.stopwords import content_terms
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import Candidate, ScoringParams
@@ -41,8 +41,9 @@ MAX_QUERY_TOKENS = 64
 MAX_FTS_TERMS = 64
 MAX_QUERY_CHARS = 2_000
 MAX_LIMIT = 10_000  # results one search returns at most: a larger limit cannot overflow SQLite's LIMIT
-# Column weights of bm25(): a hit in the name counts more than one in a long observation list.
-BM25_WEIGHTS = (2.0, 1.0, 1.0)
+# Column weights of bm25() (name, type, text, then their stems, which the branch searches): a hit in
+# the name counts more than one in a long observation list.
+BM25_WEIGHTS = (2.0, 1.0, 1.0, 2.0, 1.0)
 # A short query with digits or joined words ("LMB-1042", "Session 2026-03-28") is an identifier:
 # entities holding it as an exact phrase rank above the rest.
 _IDENTIFIER = re.compile(r"\d|[^\W_][-_:./#@][^\W_]", re.UNICODE)
@@ -133,8 +134,12 @@ def fts_terms(query: str) -> list[str]:
     return content_terms(query_terms(query, cap=MAX_QUERY_CHARS))[:MAX_FTS_TERMS]
 
 
+STEM_COLUMNS = "{stem_name stem_text}"
+RAW_COLUMNS = "{name entity_type obs_text}"
+
+
 def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), prefix: bool = True) -> str | None:
-    """A safe MATCH expression: every term quoted, OR-ed, the last word also as a prefix.
+    """A safe MATCH expression over the stem columns: every term's stems quoted, OR-ed, the last word also as a prefix.
 
     Operators, quotes and column filters in the user's text are ordinary characters:
     only word tokens reach FTS5, each inside double quotes. ``leave_out``: terms not to search
@@ -143,13 +148,14 @@ def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), pr
     terms = [t for t in fts_terms(query) if t not in leave_out]
     if not terms:
         return None
-    parts = [f'"{t}"' for t in terms]
+    # Each word is searched as its stems ("copias" as copia or copi), in the columns that hold them.
+    parts = [f'"{s}"' for t in terms for s in stemming.query_stems(t)]
     # A query still being typed ends inside a word: that word may be unfinished.
     text = query[:MAX_QUERY_CHARS]
     last = _TOKEN.findall(text[-100:])
     if prefix and text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
-        parts[-1] = f'("{terms[-1]}" OR "{terms[-1]}"*)'
-    return " OR ".join(parts)
+        parts.append(f'"{terms[-1]}"*')
+    return f"{STEM_COLUMNS} : ({' OR '.join(parts)})"
 
 
 # A term held by more than half the entities has no weight in FTS5's BM25 (its IDF is floored at
@@ -246,7 +252,7 @@ def run_fts(db: Database, expr: str | None, k: int) -> list[tuple[int, float]]:
         return []
     w = BM25_WEIGHTS
     sql = (
-        f"SELECT rowid, bm25(entity_fts, {w[0]}, {w[1]}, {w[2]}) AS s FROM entity_fts "
+        f"SELECT rowid, bm25(entity_fts, {', '.join(map(str, w))}) AS s FROM entity_fts "
         "WHERE entity_fts MATCH ? ORDER BY s LIMIT ?"
     )
     try:
@@ -316,7 +322,7 @@ def _exact_tiers(db: Database, query: str, k: int) -> dict[int, int]:
         return tiers
     terms = query_terms(query)
     if _IDENTIFIER.search(query) and 1 <= len(terms) <= MAX_IDENTIFIER_TOKENS:
-        phrase = '"' + " ".join(terms) + '"'
+        phrase = RAW_COLUMNS + ' : "' + " ".join(terms) + '"'
         for (entity_id,) in db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (phrase, k)):
             tiers[entity_id] = TIER_PHRASE
     # Names compare without case and extra spaces; the index narrows the look-up to likely rows.
@@ -445,6 +451,10 @@ def search(
             _fragment(terms) or scoring.below_floor(candidates, meaning, keep=set(tiers))
         ):
             candidates = []
+        # No word in the query ("qwertyuiop", "qqq xq"): the model would only guess, so full text
+        # and exact names answer alone ("zz" finds the entities holding it, and nothing else).
+        if params.floor and candidates and not flat and not readable.readable(graph.db, fts_terms(query), rows or text_rows(graph.db)):
+            candidates = [c for c in candidates if c.fts_rank is not None or c.entity_id in tiers]
     if entity_type:
         types = dict(graph.db.execute(
             f"SELECT id, entity_type FROM entities WHERE id IN ({','.join('?' * len(candidates))})",

@@ -76,6 +76,8 @@ def _words(*blocks: str) -> frozenset[str]:
 
 
 STOPWORDS = _words(_ENGLISH, _SPANISH, _PORTUGUESE, _FRENCH, _GERMAN, _ITALIAN)
+# Each language's list alone (folded): what tells one language's text from another's.
+BY_LANGUAGE = dict(zip(LANGUAGES, (_words(b) for b in (_ENGLISH, _SPANISH, _PORTUGUESE, _FRENCH, _GERMAN, _ITALIAN))))
 
 
 def is_stopword(token: str) -> bool:

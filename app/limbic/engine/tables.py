@@ -29,7 +29,7 @@ class TableSpec:
 
 
 TABLES: tuple[TableSpec, ...] = (
-    TableSpec("entity_fts", FTS_DDL, ("name", "entity_type", "obs_text"), module="fts5"),
+    TableSpec("entity_fts", FTS_DDL, ("name", "entity_type", "obs_text", "stem_name", "stem_text"), module="fts5"),
     TableSpec(
         "embedding_state",
         "CREATE TABLE IF NOT EXISTS embedding_state (\n"
