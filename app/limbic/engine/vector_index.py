@@ -137,6 +137,12 @@ class VectorMirror:
         sims = (self._mat[rows] @ q) * self._inv[rows]
         return {entity_id: float(s) for (entity_id, _), s in zip(pos, sims)}
 
+    def rows(self, db: Database) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(ids, vectors, 1/|vector|) of every row, brought up to date; views, not copies: read, never keep."""
+        self.refresh(db)
+        n = self._n
+        return self._ids[:n], self._mat[:n], self._inv[:n]
+
     # -- keeping in step -----------------------------------------------------------------
 
     def refresh(self, db: Database) -> bool:
@@ -396,6 +402,11 @@ def knn(db: Database, table: str, vector: np.ndarray, k: int) -> list[tuple[int,
 def knn_with_stats(db: Database, table: str, vector: np.ndarray, k: int) -> tuple[list[tuple[int, float]], SimilarityStats]:
     """Exact cosine KNN over ``table`` and the query's similarity distribution over all of it."""
     return mirror_for(db, table).knn_with_stats(db, vector, k)
+
+
+def rows(db: Database, table: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every vector of ``table`` as the mirror holds it: (ids, vectors, inverse norms)."""
+    return mirror_for(db, table).rows(db)
 
 
 def _bump(db: Database, table: str) -> VectorMirror | None:

@@ -1,0 +1,204 @@
+"""Duplicate candidates: pairs of entities that may be one thing, ranked by combined evidence.
+
+Candidates come from blocks, never from all pairs: entities whose names agree once normalised
+(same words in any order, same letters, initials of the other, a shared rare word or word
+start), entities that share a rare observation, and nearest neighbours by meaning. Each pair is
+then judged on every kind of evidence (name, meaning against the graph's own neighbour
+distribution, shared observations, shared neighbours, type), and the reasons are kept as
+sentences. Evidence against counts too: one name with words the other lacks ("Postgres backup
+job"), a relation between the two, types that do not fit.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from limbic.engine.graph import Graph, shown
+from limbic.service.health import text
+from limbic.service.health.dismiss import dismissed, key_of
+from limbic.service.health.findings import Finding
+from limbic.service.health.load import GraphData, Handle
+from limbic.service.health.vectors import Meaning
+
+logger = logging.getLogger(__name__)
+
+BLOCK_CAP = 40  # a word or observation shared by more entities says nothing about any two of them
+MIN_SCORE = 0.45  # below this a pair is not worth the person's time
+DETAILED = 3000  # pairs judged again with near-identical observations and reasons
+SAME_RELATIONS = frozenset({"same_as", "alias", "alias_of", "duplicate", "duplicate_of", "also_known_as", "aka",
+                            "same as", "is the same as"})
+GENERIC_TYPES = frozenset({"", "generic", "entity", "thing", "note", "concept", "other", "unknown"})
+
+
+@dataclass
+class _Prepared:
+    keys: list[str]
+    squashed: list[str]
+    core: list[frozenset[str]]
+    obs: list[frozenset[int]]
+
+
+def _prepare(data: GraphData, handle: Handle) -> _Prepared:
+    n = len(data)
+    keys, sq, core, obs = [], [], [], []
+    for p in range(n):
+        if p % 5000 == 0:
+            handle.step("names", p, n)
+        tokens = text.core_tokens(data.names[p])
+        keys.append(" ".join(sorted(tokens)))
+        sq.append("".join(tokens))
+        core.append(frozenset(tokens))
+        obs.append(frozenset(hash(text.observation_key(o)) for _, o in data.observations[p]))
+    return _Prepared(keys, sq, core, obs)
+
+
+def _blocks(data: GraphData, prep: _Prepared) -> Iterable[list[int]]:
+    """Groups of entities that share a blocking key; every pair within a group is a candidate."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    for p, name in enumerate(data.names):
+        groups["k:" + prep.keys[p]].append(p)
+        groups["s:" + prep.squashed[p]].append(p)
+        acr = text.acronym(name)
+        if acr:
+            groups["a:" + acr].append(p)
+        elif len(prep.core[p]) == 1:
+            groups["a:" + prep.squashed[p]].append(p)  # a one-word name may be another's initials
+        for t in prep.core[p]:
+            if len(t) >= 3:
+                groups["t:" + t].append(p)
+                if len(t) >= 5:
+                    groups["p:" + t[:4]].append(p)
+    for members in groups.values():
+        if 1 < len(members) <= BLOCK_CAP:
+            yield members
+    obs_groups: dict[int, list[int]] = defaultdict(list)
+    for p, keys in enumerate(prep.obs):
+        for h in keys:
+            obs_groups[h].append(p)
+    for members in obs_groups.values():
+        if 1 < len(members) <= 8:
+            yield members
+
+
+def candidate_pairs(data: GraphData, prep: _Prepared, meaning: Meaning) -> set[tuple[int, int]]:
+    """Every pair some block or the meaning neighbours put forward (positions, low first)."""
+    pairs: set[tuple[int, int]] = set(meaning.pairs)
+    for members in _blocks(data, prep):
+        ms = sorted(set(members))
+        for i, a in enumerate(ms):
+            for b in ms[i + 1:]:
+                pairs.add((a, b))
+    return pairs
+
+
+def _types_fit(ta: str, tb: str) -> tuple[float, str]:
+    if text.fold(ta) == text.fold(tb):
+        return 1.0, f"Both are of type “{shown(ta, 30)}”."
+    if text.fold(ta) in GENERIC_TYPES or text.fold(tb) in GENERIC_TYPES:
+        return 0.9, ""
+    return 0.55, f"Their types differ (“{shown(ta, 30)}” and “{shown(tb, 30)}”)."
+
+
+def _near_shared(oa: list[tuple[int, str]], ob: list[tuple[int, str]]) -> int:
+    """Observations of the smaller entity that the other holds nearly word for word."""
+    small, large = (oa, ob) if len(oa) <= len(ob) else (ob, oa)
+    large_keys = [text.observation_key(o) for _, o in large[:60]]
+    found = 0
+    for _, o in small[:60]:
+        k = text.observation_key(o)
+        if any(fuzz.token_sort_ratio(k, other) >= 90 for other in large_keys):
+            found += 1
+    return found
+
+
+def judge(data: GraphData, prep: _Prepared, meaning: Meaning, a: int, b: int, detailed: bool) -> tuple[float, list[str]]:
+    """The combined score of one pair (0..1) and, when ``detailed``, the sentences for and against."""
+    na, nb = data.names[a], data.names[b]
+    reasons: list[str] = []
+    name_score, why = text.name_similarity(na, nb)
+    e_name = name_score if name_score >= 0.9 else max(0.0, (name_score - 0.78) / 0.22) * 0.85
+    if why and e_name > 0:
+        reasons.append(why)
+    extra = text.extra_words(na, nb) if prep.keys[a] != prep.keys[b] else set()
+    e_vec = 0.0
+    got = meaning.similarity(a, b)
+    if got is not None:
+        sim, z = got
+        pct = meaning.percentile(z)
+        e_vec = min(1.0, max(0.0, (pct - 0.75) / 0.2))
+        if detailed and e_vec > 0:
+            reasons.append(f"Their meanings are close: cosine {sim:.3f}, which stands out from the rest of the graph "
+                           f"more than {min(99.9, pct * 100):.1f}% of nearest-neighbour pairs do.")
+    oa, ob = prep.obs[a], prep.obs[b]
+    e_obs = 0.0
+    smaller = min(len(oa), len(ob))
+    if smaller:
+        shared = len(oa & ob)
+        if detailed and shared < smaller:
+            shared = max(shared, _near_shared(data.observations[a], data.observations[b]))
+        if shared:
+            e_obs = shared / smaller * min(1.0, shared / 2)
+            if detailed:
+                reasons.append(f"{shared} of the {smaller} observations of the smaller one "
+                               f"{'is' if shared == 1 else 'are'} the same or nearly the same in the other.")
+    e_nbr = 0.0
+    ga, gb = data.neighbours[a] - {b}, data.neighbours[b] - {a}
+    if ga and gb:
+        common = ga & gb
+        if common:
+            e_nbr = len(common) / min(len(ga), len(gb)) * min(1.0, len(common) / 2)
+            if detailed:
+                names = ", ".join(f"“{shown(data.names[c], 30)}”" for c in sorted(common)[:3])
+                more = f" and {len(common) - 3} more" if len(common) > 3 else ""
+                reasons.append(f"Both are related to {names}{more}.")
+    evidence = 1.0 - (1 - 0.92 * e_name) * (1 - 0.55 * e_vec) * (1 - 0.8 * e_obs) * (1 - 0.45 * e_nbr)
+    fit, type_why = _types_fit(data.types[a], data.types[b])
+    score = evidence * fit
+    if type_why and (fit < 1.0 or detailed):
+        reasons.append(type_why)
+    if extra and e_obs < 0.5:
+        score *= 0.45
+        longer = na if len(text.core_tokens(na)) > len(text.core_tokens(nb)) else nb
+        reasons.append(f"“{shown(longer, 40)}” has words the other lacks ({', '.join(sorted(extra)[:3])}): "
+                       "it may be a part or a kind of it rather than the same thing.")
+    between = data.related.get((a, b))
+    if between and between & SAME_RELATIONS:
+        score = 1.0 - (1.0 - score) * 0.5
+        reasons.append("A relation between them already says they are the same.")
+    elif between:
+        score *= 0.35
+        reasons.append("They are related to each other, so they were recorded as two things.")
+    return score, reasons
+
+
+def duplicate_candidates(graph: Graph, data: GraphData, meaning: Meaning, handle: Handle,
+                         min_score: float = MIN_SCORE, limit: int | None = 500) -> list[Finding]:
+    """Pairs that may be one entity, best first, without the ones the person dismissed."""
+    prep = _prepare(data, handle)
+    pairs = candidate_pairs(data, prep, meaning)
+    gone = {k for kind, k in dismissed(graph) if kind == "duplicates"}
+    handle.step("duplicates", 0, len(pairs))
+    quick: list[tuple[float, int, int]] = []
+    for i, (a, b) in enumerate(pairs):
+        if i % 20000 == 0:
+            handle.step("duplicates", i, len(pairs))
+        score, _ = judge(data, prep, meaning, a, b, detailed=False)
+        if score >= min_score * 0.8:  # near-identical observations can lift a pair in the detailed pass
+            quick.append((score, a, b))
+    quick.sort(reverse=True)
+    out: list[Finding] = []
+    for _, a, b in quick[:DETAILED]:
+        ids = [data.ids[a], data.ids[b]]
+        if key_of(ids) in gone:
+            continue
+        score, reasons = judge(data, prep, meaning, a, b, detailed=True)
+        if score >= min_score:
+            out.append(Finding("duplicates", ids, [data.names[a], data.names[b]], score, reasons))
+    out.sort(key=lambda f: (-f.score, f.entities))
+    logger.info("health: %d candidate pairs, %d duplicates reported", len(pairs), len(out))
+    return out[:limit] if limit else out
