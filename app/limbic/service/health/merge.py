@@ -5,7 +5,8 @@ observations plus the source's that are not already there (equal once normalised
 for word), every relation of the source re-pointed at the target (those between the two, and
 those the target already has, dropped), and the type and status where the two disagree, to
 choose. ``merge`` makes the plan again under the write lock and carries out exactly that plan,
-so what the preview showed is what the merge does. The step it returns undoes the merge.
+so what the preview showed is what the merge does. The step it returns undoes the merge (it
+reverts the merge's own commit in the activity log).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from limbic.engine.graph import Graph, shown
 from limbic.service.entities import EntitySnapshot, EntityView, load_view, snapshot
 from limbic.service.health import text
 from limbic.service.organise import _merge_signals
-from limbic.service.undo import MergeStep
+from limbic.service.undo import MergeStep, pending_change, recorded
 
 
 @dataclass
@@ -162,27 +163,6 @@ def plan_merge(graph: Graph, source: int | str, target: int | str, entity_type: 
     return plan
 
 
-@dataclass
-class ReviewedMergeStep(MergeStep):
-    """A merge from a preview: undo also gives back the status, redo repeats the same choices."""
-
-    status_before: str = "active"
-    entity_type: str | None = None
-    status: str | None = None
-
-    def undo(self, graph: Graph) -> int | None:
-        with graph.write():
-            source_id = super().undo(graph)
-            _set_status(graph, self.target_before.entity.id, self.status_before)
-        return source_id
-
-    def redo(self, graph: Graph) -> int | None:
-        again = merge(graph, self.source.entity_id or self.source.name, self.target_before.entity.id,
-                      self.entity_type, self.status)
-        self.source, self.target_after = again.source, again.target_after
-        return self.target_after.entity.id
-
-
 def _set_status(graph: Graph, entity_id: int, status: str) -> None:
     if graph.db.scalar("SELECT status FROM entities WHERE id = ?", (entity_id,)) != status:
         graph.db.execute("UPDATE entities SET status = ? WHERE id = ?", (status, entity_id))
@@ -190,9 +170,13 @@ def _set_status(graph: Graph, entity_id: int, status: str) -> None:
 
 
 def merge(graph: Graph, source: int | str, target: int | str, entity_type: str | None = None,
-          status: str | None = None) -> ReviewedMergeStep:
-    """Merge ``source`` into ``target`` exactly as ``plan_merge`` previews it; returns the undo step."""
+          status: str | None = None) -> MergeStep:
+    """Merge ``source`` into ``target`` exactly as ``plan_merge`` previews it; returns the undo step.
+
+    One commit, recorded in the activity log like any edit of the person's (undo reverts exactly it).
+    """
     with graph.write():
+        change_id = pending_change(graph)
         plan = plan_merge(graph, source, target, entity_type, status)  # again, under the write lock
         sid, tid = plan.source.entity.id, plan.target.entity.id
         snap: EntitySnapshot = snapshot(graph, sid)
@@ -211,4 +195,4 @@ def merge(graph: Graph, source: int | str, target: int | str, entity_type: str |
         _set_status(graph, tid, plan.status)
         after = load_view(graph, tid)
     label = f"merge of “{shown(snap.name, 30)}” into “{shown(after.entity.name, 30)}”"
-    return ReviewedMergeStep(snap, plan.target, after, label, plan.target.entity.status, entity_type, status)
+    return MergeStep(snap, plan.target, after, label, live=recorded(graph, change_id))

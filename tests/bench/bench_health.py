@@ -1,0 +1,250 @@
+"""Memory health benchmark: planted duplicates found, hard negatives kept out, and a large scan's cost.
+
+Run: PYTHONPATH=app nice .venv/bin/python -m tests.bench.bench_health [--large 100000] [--skip-large]
+1. The sample graph with a few planted pairs, and a 5,000-entity synthetic graph with 60 planted
+   pairs of five kinds and 60 hard negatives (tests/bench/health_planted.py), imported and embedded
+   with the real model. Precision and recall of the top 2×planted candidates; hard negatives in the
+   top 10. Targets: recall ≥ 0.9, no hard negative in the top 10.
+2. The full duplicate scan of a large graph (cheap vectors, as the other large-graph benchmarks) on
+   a background thread while a 5 ms timer ticks on the UI thread; seconds, stalls and memory.
+   Target: ≤ 60 s, worst stall ≤ 50 ms, p99 ≤ 20 ms.
+Writes bench-results/bench_health.json and .md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import threading
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np  # noqa: E402
+
+from limbic.engine.db import Database  # noqa: E402
+from limbic.engine.embeddings import load_embedder  # noqa: E402
+from limbic.engine.graph import Graph  # noqa: E402
+from limbic.engine.jsonl import import_records, read_file_full  # noqa: E402
+from limbic.service import health  # noqa: E402
+from limbic.service.health import vectors  # noqa: E402
+from limbic.service.health.duplicates import duplicate_candidates  # noqa: E402
+from limbic.service.health.load import Handle, load  # noqa: E402
+from tests.bench.common import RESULTS, current_rss_mb, machine, peak_rss_mb  # noqa: E402
+from tests.bench.health_planted import Planted, plant, plant_sample  # noqa: E402
+from tests.bench.synth import generate  # noqa: E402
+
+logger = logging.getLogger(__name__)
+ROOT = Path(__file__).resolve().parents[2]
+BASE_VERSION = "health-base-1"
+
+
+def _ranked(graph: Graph) -> list[tuple[frozenset[str], float]]:
+    handle = Handle()
+    data = load(graph, handle)
+    found = duplicate_candidates(graph, data, vectors.meaning(graph, data, handle), handle, min_score=0.0, limit=None)
+    return [(frozenset(f.entities), f.score) for f in found]
+
+
+def evaluate(graph: Graph, planted: Planted) -> dict:
+    """Precision and recall of the top 2×planted, rank of each planted pair, hard negatives near the top."""
+    ranked = _ranked(graph)
+    rank = {pair: i for i, (pair, _) in enumerate(ranked)}
+    truth = {frozenset((a, b)): kind for kind, a, b in planted.pairs}
+    bad = {frozenset((a, b)): kind for kind, a, b in planted.negatives}
+    top_n = 2 * len(truth)
+    top = [p for p, _ in ranked[:top_n]]
+    hits = [p for p in top if p in truth]
+    per_kind: dict[str, list[int]] = {}
+    for pair, kind in truth.items():
+        per_kind.setdefault(kind, [0, 0])
+        per_kind[kind][1] += 1
+        if rank.get(pair, 10**9) < top_n:
+            per_kind[kind][0] += 1
+    missed = sorted((rank.get(p, -1), sorted(p), k) for p, k in truth.items() if rank.get(p, 10**9) >= top_n)
+    negatives_top10 = [sorted(p) for p, _ in ranked[:10] if p in bad]
+    worst_negative = min((rank[p] for p in bad if p in rank), default=None)
+    return {
+        "planted": len(truth), "hard_negatives": len(bad), "candidates": len(ranked), "top_n": top_n,
+        "recall_at_top_n": round(len(hits) / len(truth), 3) if truth else None,
+        "precision_at_top_n": round(len(hits) / max(1, len(top)), 3),
+        "precision_at_planted": round(sum(1 for p, _ in ranked[:len(truth)] if p in truth) / max(1, len(truth)), 3),
+        "recall_by_kind": {k: f"{v[0]}/{v[1]}" for k, v in sorted(per_kind.items())},
+        "hard_negatives_in_top10": negatives_top10,
+        "best_rank_of_a_hard_negative": worst_negative,
+        "missed": [{"rank": r, "pair": p, "kind": k} for r, p, k in missed],
+        "top10": [[sorted(p), round(s, 3), truth.get(p) or bad.get(p, "")] for p, s in ranked[:10]],
+    }
+
+
+def _import(path: Path, entities, relations, embedder) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    db = Database(path)
+    try:
+        graph = Graph(db, embedder)
+        for i, e in enumerate(entities):
+            e.line = i + 1
+        for i, r in enumerate(relations):
+            r.line = len(entities) + i + 1
+        import_records(graph, list(entities), list(relations))
+        db.set_meta("bench_health", BASE_VERSION)
+    finally:
+        db.close()
+
+
+def _top_up(path: Path, planted: Planted, embedder) -> None:
+    """Bring the planted part of a cached graph to what the generator makes now (only changes are embedded)."""
+    db = Database(path)
+    try:
+        graph = Graph(db, embedder)
+        for e in planted.entities:
+            eid = db.scalar("SELECT id FROM entities WHERE name = ?", (e.name,))
+            if eid is not None:
+                for oid, content in list(db.execute("SELECT id, content FROM observations WHERE entity_id = ?", (eid,))):
+                    if content not in e.observations:
+                        graph.delete_observation(oid)
+        for i, e in enumerate(planted.entities):
+            e.line = i + 1
+        for i, r in enumerate(planted.relations):
+            r.line = len(planted.entities) + i + 1
+        import_records(graph, list(planted.entities), list(planted.relations))
+    finally:
+        db.close()
+
+
+def sample_case(embedder) -> dict:
+    entities, relations, _ = read_file_full(ROOT / "resources" / "sample_graph.jsonl")
+    names = {e.name for e in entities}
+    planted = plant_sample(names)
+    by_name = {e.name: e for e in entities}
+    # The same observations under another name, and a translated copy's relations, as an assistant leaves them.
+    for original, other in (("Home server", "Homelab box"), ("restic", "Backup tool (restic successor)")):
+        if original in by_name:
+            planted.entities.append(type(by_name[original])(0, other, by_name[original].entity_type,
+                                                            list(by_name[original].observations)))
+            planted.pairs.append(("same observations", original, other))
+    for kind, a, dup in planted.pairs:
+        for r in relations:
+            if r.source == a and kind in ("other language", "same observations"):
+                planted.relations.append(type(r)(0, dup, r.target, r.relation_type))
+                break
+    path = RESULTS / "health-sample.db"
+    _import(path, entities + planted.entities, relations + planted.relations, embedder)
+    db = Database(path, readonly=True)
+    try:
+        return evaluate(Graph(db), planted)
+    finally:
+        db.close()
+
+
+def synthetic_case(embedder, n: int = 5000, rebuild: bool = False) -> dict:
+    synth = generate(n, queries=0)
+    anchors = [e.name for e in synth.entities[:400]]
+    planted = plant(anchors)
+    path = RESULTS / f"health-{n}.db"
+    cached = False
+    if path.is_file() and not rebuild:
+        db = Database(path, readonly=True)
+        cached = db.get_meta("bench_health") == BASE_VERSION and db.get_meta("model_identity") == embedder.identity
+        db.close()
+    t0 = time.perf_counter()
+    if not cached:
+        logger.info("building the %d-entity planted graph (embedding with the model; cached afterwards)", n)
+        _import(path, synth.entities + planted.entities, synth.relations + planted.relations, embedder)
+    else:
+        _top_up(path, planted, embedder)
+    built = time.perf_counter() - t0
+    db = Database(path, readonly=True)
+    try:
+        t0 = time.perf_counter()
+        out = evaluate(Graph(db), planted)
+        out["scan_seconds"] = round(time.perf_counter() - t0, 2)
+    finally:
+        db.close()
+    out["entities"] = n + len(planted.entities)
+    out["build_seconds"] = round(built, 1)
+    return out
+
+
+def large_case(embedder, n: int) -> dict:
+    """The full duplicate scan on its own connection and thread, with the UI thread's stalls measured."""
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from tests.bench.build import cached_graph
+    from tests.bench.heartbeat import Heartbeat
+
+    t0 = time.perf_counter()
+    path, _, built = cached_graph(n, embedder, queries=0)
+    app = QApplication.instance() or QApplication([])
+    label = QLabel("scanning")
+    label.show()
+    beat = Heartbeat(5)
+    rss_before = current_rss_mb()
+    result: dict = {}
+    progress: list[tuple[str, int, int]] = []
+
+    def work() -> None:
+        s0 = time.perf_counter()
+        report = health.scan_file(path, ["duplicates"], Handle(progress=lambda *a: progress.append(a)))
+        result["seconds"] = round(time.perf_counter() - s0, 2)
+        result["found"] = report.counts()["duplicates"]
+        result["rss_after_mb"] = round(current_rss_mb(), 1)
+
+    thread = threading.Thread(target=work, daemon=True)
+    beat.start()
+    thread.start()
+    while thread.is_alive():
+        app.processEvents()
+        time.sleep(0.001)
+    beat.stop()
+    gaps = np.asarray(beat.gaps or [0.0])
+    label.close()
+    return {
+        "entities": n, "setup_seconds": round(time.perf_counter() - t0 - result.get("seconds", 0), 1),
+        "graph_built_seconds": round(built, 1), "scan_seconds": result.get("seconds"),
+        "duplicates_reported": result.get("found"), "progress_reports": len(progress),
+        "stall_worst_ms": round(float(gaps.max()), 1), "stall_p99_ms": round(float(np.percentile(gaps, 99)), 1),
+        "rss_before_mb": round(rss_before, 1), "rss_after_mb": result.get("rss_after_mb"),
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--large", type=int, default=100_000)
+    parser.add_argument("--skip-large", action="store_true")
+    parser.add_argument("--only-large", action="store_true")
+    parser.add_argument("--rebuild", action="store_true")
+    args = parser.parse_args()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s")
+    RESULTS.mkdir(exist_ok=True)
+    embedder = load_embedder()
+    report: dict = {"machine": machine()}
+    if not args.only_large:
+        report["sample"] = sample_case(embedder)
+        print(json.dumps(report["sample"], ensure_ascii=False, indent=1))
+        report["synthetic_5k"] = synthetic_case(embedder, rebuild=args.rebuild)
+        print(json.dumps(report["synthetic_5k"], ensure_ascii=False, indent=1))
+    if not args.skip_large:
+        report["large"] = large_case(embedder, args.large)
+        print(json.dumps(report["large"], indent=1))
+    (RESULTS / "bench_health.json").write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
+    lines = ["# Memory health benchmark", ""]
+    for key in ("sample", "synthetic_5k"):
+        if key in report:
+            r = report[key]
+            lines.append(f"- {key}: recall@{r['top_n']} {r['recall_at_top_n']}, precision@{r['top_n']} "
+                         f"{r['precision_at_top_n']}, hard negatives in top 10: {len(r['hard_negatives_in_top10'])}")
+    if "large" in report:
+        r = report["large"]
+        lines.append(f"- {r['entities']} entities: scan {r['scan_seconds']} s, stall worst {r['stall_worst_ms']} ms, "
+                     f"p99 {r['stall_p99_ms']} ms, peak RSS {r['peak_rss_mb']} MiB")
+    (RESULTS / "bench_health.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
