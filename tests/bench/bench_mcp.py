@@ -55,6 +55,7 @@ def build(db: Path, jsonl: Path, n: int) -> None:
     try:
         for start in range(0, n, 1000):
             memory.create_entities(g, [entity(i) for i in range(start, min(n, start + 1000))])
+        for start in range(0, n, 1000):
             memory.create_relations(g, relations[start : start + 1000])
         embedder = load_embedder()
         index.prepare_vectors(g.db, embedder)
@@ -198,7 +199,9 @@ def markdown(r: dict) -> str:
     for label, a, b in rows:
         number_a = a if isinstance(a, (int, float)) else None
         lines.append(f"| {label} | {a} | {'–' if b is None else b} | {ratio(number_a, b) if b is not None else '–'} |")
-    lines += ["", "RSS: VmRSS of each server process; three servers: the largest of the three."]
+    lines += ["", "Ratios: for calls/s higher is better for Limbic; for ms, s and MiB lower is. RSS: VmRSS of each server "
+              "process; three servers: the largest of the three. The machine's load is stated above: every figure, "
+              "the reference's too, grows with it."]
     return "\n".join(lines) + "\n"
 
 
