@@ -21,7 +21,6 @@ app's backlog): they return once committed, and full-text search finds them at o
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -328,7 +327,8 @@ def _page(graph: Graph, ids: Sequence[int], max_chars: int) -> list[dict]:
     used = 0
     for start in range(0, len(ids), 500):
         for ent in _hydrate(graph, ids[start : start + 500]):
-            size = len(json.dumps(ent, ensure_ascii=False)) + 4
+            # Characters of its JSON, near enough for a cap (quotes, keys and commas counted roughly).
+            size = len(ent["name"]) + len(ent["entityType"]) + sum(len(o) + 4 for o in ent["observations"]) + 60
             if out and used + size > max_chars:
                 return out
             out.append(ent)
