@@ -85,6 +85,7 @@ class Settings:
     recent_dbs: list[str] = field(default_factory=list)
     theme: str = "system"  # one of THEMES
     last_folder: str | None = None  # where the last file dialog ended; the next one starts there
+    zoom: int = 100  # text size, percent of the system's (View → Zoom)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +96,7 @@ class Settings:
             "recent_dbs": list(self.recent_dbs),
             "theme": self.theme,
             "last_folder": self.last_folder,
+            "zoom": self.zoom,
         }
 
 
@@ -133,6 +135,7 @@ def load_settings() -> Settings:
         recent_dbs=[str(p) for p in raw.get("recent_dbs") or []],
         theme=raw.get("theme") if raw.get("theme") in THEMES else "system",
         last_folder=raw.get("last_folder") if isinstance(raw.get("last_folder"), str) else None,
+        zoom=int(raw["zoom"]) if isinstance(raw.get("zoom"), (int, float)) and 50 <= raw["zoom"] <= 300 else 100,
     )
 
 

@@ -38,6 +38,8 @@ from limbic.ui import safe_files
 logger = logging.getLogger(__name__)
 
 SHORTCUTS = [
+    ("Ctrl+O or Ctrl+P", "Quick switcher: jump to an entity by name (typos are fine)"),
+    ("Ctrl+Shift+P", "Command palette: run any command by name"),
     ("Ctrl+K or /", "Focus the search field"),
     ("Up / Down", "Move through the results"),
     ("Enter", "Open the selected result"),
@@ -55,13 +57,15 @@ SHORTCUTS = [
     ("Ctrl+Enter", "Keep an observation edit (Enter starts a new line, Esc drops it)"),
     ("Delete", "Remove the selected observation or relation"),
     ("Ctrl+B", "Browse every entity by type"),
-    ("Ctrl+P", "Pin or unpin the entity"),
+    ("Ctrl+D", "Pin or unpin the entity"),
     ("Ctrl+M", "Merge the entity into another"),
     ("Ctrl+I / Ctrl+E", "Import a file / export JSONL"),
     ("Ctrl+Shift+I", "Import a folder of notes"),
-    ("Ctrl+O", "Open another database"),
+    ("Ctrl+Shift+O", "Open another database"),
     ("Ctrl+Shift+N", "New database"),
     ("Ctrl+,", "Settings"),
+    ("Ctrl+= / Ctrl+- / Ctrl+0", "Larger / smaller / normal text (remembered)"),
+    ("Drop a file or folder", "Import it (JSONL, CSV, Markdown, a folder of notes, a memory .db)"),
     ("F1", "This list of shortcuts"),
     ("Ctrl+Q", "Quit"),
 ]
@@ -256,6 +260,7 @@ class SettingsDialog(QDialog):
             recent_dbs=list(self.settings.recent_dbs),
             theme=self.theme.currentData() or "system",
             last_folder=self.settings.last_folder,
+            zoom=self.settings.zoom,
         )
 
 

@@ -28,6 +28,7 @@ from limbic.engine.changes import ORIGIN_ASSISTANT, ChangeSet
 from limbic.service import entities as ops
 from limbic.service.catalog import CatalogDelta
 from limbic.service.entities import ConflictError, EntityDraft, EntityView
+from limbic.ui import features
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.graph.menu import GraphMenuMixin
@@ -177,7 +178,7 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         bar = self.menuBar()
         f = bar.addMenu("&File")
         self.new_db_action = self._action(f, "&New database…", self.on_new_database, "Ctrl+Shift+N")
-        self.open_db_action = self._action(f, "&Open database…", self.on_open_database, QKeySequence.StandardKey.Open)
+        self.open_db_action = self._action(f, "&Open database…", self.on_open_database, "Ctrl+Shift+O")
         self.recent_menu = f.addMenu("Open &recent")
         self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
         f.addSeparator()
@@ -216,6 +217,7 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         # "/" focuses the search too; text fields take it as a character before shortcuts see it.
         slash = QShortcut(QKeySequence("/"), self)
         slash.activated.connect(self.search_bar.focus)
+        features.install(self)
         self._update_history_actions()
 
     def _connect_engine(self) -> None:

@@ -80,7 +80,7 @@ class OrganiseMenuMixin:
         o = self.menuBar().addMenu("&Organise")
         self.browse_action = self._action(o, "&Browse entities…", self.on_browse, "Ctrl+B",
                                           tip="Every entity by type, sorted by name, last change or use")
-        self.pin_action = self._action(o, "&Pin entity", self.on_toggle_pin, "Ctrl+P",
+        self.pin_action = self._action(o, "&Pin entity", self.on_toggle_pin, "Ctrl+D",
                                        tip="Keep the open entity listed when the search box is empty")
         self.merge_action = self._action(o, "&Merge into…", self.on_merge, "Ctrl+M",
                                          tip="Move the open entity's observations and relations into another, then delete it")

@@ -10,6 +10,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from limbic import config
+from limbic.ui import zoom
 
 logger = logging.getLogger(__name__)
 
@@ -107,6 +108,8 @@ def set_scheme(app: QApplication, choice: str) -> str:
 def _stylesheet(app: QApplication) -> None:
     qss = config.resources_dir() / "style.qss"
     try:
-        app.setStyleSheet(qss.read_text(encoding="utf-8"))
+        sheet = qss.read_text(encoding="utf-8")
+        app.setProperty(zoom.STYLE_SHEET_PROPERTY, sheet)  # unscaled: View → Zoom scales its sizes in points
+        app.setStyleSheet(zoom.scale_points(sheet, zoom.current(app)))
     except OSError as exc:  # a missing stylesheet only costs looks
         logger.warning("stylesheet not loaded: %s", exc)

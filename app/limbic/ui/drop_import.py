@@ -1,0 +1,87 @@
+"""Drop a JSONL, CSV or Markdown file, a folder of notes or a memory .db onto the window to import it.
+
+The drop runs the same import as File → Import (progress, cancel, the problems dialog, the status
+report); what cannot be imported gets a sentence and nothing happens.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QDropEvent
+from PySide6.QtWidgets import QMainWindow
+
+logger = logging.getLogger(__name__)
+
+IMPORTABLE = (".jsonl", ".json", ".ndjson", ".csv", ".md", ".markdown", ".db", ".sqlite", ".sqlite3")
+
+
+def dropped_paths(mime) -> list[Path]:
+    """The local files and folders a drag carries (web links and text are not imports)."""
+    if not mime.hasUrls():
+        return []
+    return [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile() and url.toLocalFile()]
+
+
+def refusal(paths: list[Path]) -> str:
+    """Why these paths cannot be imported by a drop, or "" when they can."""
+    if len(paths) != 1:
+        return "Drop one file or folder at a time; nothing was imported."
+    path = paths[0]
+    if path.is_dir():
+        return ""
+    if not path.is_file():
+        return f"“{path.name}” is not a file Limbic can read; nothing was imported."
+    if path.suffix.lower() not in IMPORTABLE:
+        return (f"Limbic imports memory JSONL, CSV, Markdown, a folder of notes or a memory .db; “{path.name}” is "
+                "none of these, so nothing was imported.")
+    return ""
+
+
+class DropImport(QObject):
+    """An event filter on the main window that takes drops of files and folders."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        window.setAcceptDrops(True)
+        window.installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if obj is not self._window:
+            return False
+        if event.type() in (QEvent.Type.DragEnter, QEvent.Type.DragMove) and isinstance(event, QDropEvent):
+            paths = dropped_paths(event.mimeData())
+            if paths:
+                event.acceptProposedAction()  # a refusal is said on drop, where the person looks
+                if event.type() == QEvent.Type.DragEnter and not refusal(paths):
+                    self._window.status.say(f"Drop to import “{paths[0].name}”.", 3000)
+                return True
+            return False
+        if event.type() == QEvent.Type.Drop and isinstance(event, QDropEvent):
+            paths = dropped_paths(event.mimeData())
+            if not paths:
+                return False
+            event.acceptProposedAction()
+            self.import_dropped(paths)
+            return True
+        return False
+
+    def import_dropped(self, paths: list[Path]) -> bool:
+        """Import what was dropped as File → Import would; returns whether an import started."""
+        window = self._window
+        why = refusal(paths)
+        if not why and window.readonly:
+            why = "The file is open read-only; nothing was imported."
+        if not why and window.catalog is None:
+            why = "No graph is open to import into; nothing was imported."
+        if why:
+            window.status.say(why, 10_000)
+            return False
+        if window.refused_during_job("Importing"):
+            return False
+        logger.info("importing dropped %s", paths[0])
+        window.import_path(str(paths[0]))
+        return True

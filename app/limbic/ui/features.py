@@ -1,0 +1,39 @@
+"""The window's keyboard-first extras, hooked in with one call: the command palette, the quick
+switcher, text zoom and drag-and-drop import."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+from limbic.ui import zoom
+from limbic.ui.drop_import import DropImport
+from limbic.ui.palette import CommandPalette
+from limbic.ui.switcher import QuickSwitcher
+
+logger = logging.getLogger(__name__)
+
+
+def menu_named(window: QMainWindow, title: str) -> QMenu:
+    """The menu bar's menu of that title ("&Go"), made at the end when there is none yet."""
+    for action in window.menuBar().actions():
+        if action.menu() is not None and action.text().replace("&", "") == title.replace("&", ""):
+            return action.menu()
+    return window.menuBar().addMenu(title)
+
+
+def install(window: QMainWindow) -> None:
+    """Add the palette, the switcher and zoom to the menus, and take drops of files to import."""
+    go = menu_named(window, "&Go")
+    go.addSeparator()
+    window.switcher = QuickSwitcher(window)
+    window.switcher_action = window._action(go, "&Quick switcher…", window.switcher.popup, "Ctrl+O",
+                                            tip="Jump to an entity by name (typos are fine)")
+    window.switcher_action.setShortcuts([QKeySequence("Ctrl+O"), QKeySequence("Ctrl+P")])
+    window.palette = CommandPalette(window)
+    window.palette_action = window._action(go, "&Command palette…", window.palette.popup, "Ctrl+Shift+P",
+                                           tip="Run any command by name")
+    zoom.install(window, menu_named(window, "&View"))
+    window.drop_import = DropImport(window)

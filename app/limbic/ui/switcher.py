@@ -1,0 +1,38 @@
+"""The quick switcher (Ctrl+O or Ctrl+P): jump to an entity by name, typo-tolerant, recently opened first."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtWidgets import QMainWindow
+
+from limbic.service import lookup
+from limbic.ui.picker import Picker
+
+logger = logging.getLogger(__name__)
+
+
+class QuickSwitcher(Picker):
+    """Names come from ``limbic.service.lookup`` on the reader's connection; Enter opens the entity."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window, "Jump to an entity…", "Type a name, typos are fine · Up/Down move · Enter opens · Esc closes")
+        self.setObjectName("quickSwitcher")
+        self.field.setObjectName("switcherField")
+        self.window_ = window
+        self.empty_text = "No entity has a name like that."
+        self.chosen.connect(self.open)
+
+    def on_text(self, text: str) -> None:
+        if self.window_.catalog is None:
+            self.set_rows([])
+            return
+        self.window_.engine.read("switcher", lookup.find_entities, text, on_done=self.on_matches,
+                                 what="looking up names")
+
+    def on_matches(self, matches: list[lookup.NameMatch]) -> None:
+        self.set_rows([(m.name, f"{m.entity_type} · recent" if m.recent else m.entity_type, m.entity_id, True)
+                       for m in matches])
+
+    def open(self, entity_id: int) -> None:
+        self.window_.open_entity(entity_id, record=True)

@@ -1,0 +1,90 @@
+"""View → Zoom in / out / Actual size (Ctrl+= / Ctrl+- / Ctrl+0): the text size of the whole
+application, in steps, remembered in the settings across runs."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from PySide6.QtGui import QFont, QKeySequence
+from PySide6.QtWidgets import QApplication
+
+from limbic import config
+
+logger = logging.getLogger(__name__)
+
+STEPS = (70, 80, 90, 100, 110, 125, 140, 160, 180, 200)  # percent of the system's text size
+DEFAULT = 100
+_PROPERTY_BASE_FONT = "limbicBaseFont"
+_PROPERTY_ZOOM = "limbicZoom"
+STYLE_SHEET_PROPERTY = "limbicStyleSheet"  # the theme's stylesheet before scaling
+_POINTS = re.compile(r"(\d+(?:\.\d+)?)pt\b")
+
+
+def clamp(percent: int) -> int:
+    """The nearest step to ``percent`` (a hand-edited settings file may hold anything)."""
+    return min(STEPS, key=lambda s: abs(s - int(percent)))
+
+
+def step(percent: int, delta: int) -> int:
+    """The next step up (``delta`` > 0) or down from ``percent``."""
+    at = STEPS.index(clamp(percent))
+    return STEPS[max(0, min(len(STEPS) - 1, at + delta))]
+
+
+def current(app: QApplication) -> int:
+    """The zoom in effect, in percent."""
+    value = app.property(_PROPERTY_ZOOM)
+    return int(value) if value else DEFAULT
+
+
+def scale_points(stylesheet: str, percent: int) -> str:
+    """The stylesheet with every size in points scaled (its 11pt search field grows with the rest)."""
+    if percent == DEFAULT:
+        return stylesheet
+    return _POINTS.sub(lambda m: f"{float(m.group(1)) * percent / 100:.1f}pt", stylesheet)
+
+
+def apply(app: QApplication, percent: int) -> int:
+    """Set the application's text size to ``percent`` of the system's; returns the step applied."""
+    percent = clamp(percent)
+    base = app.property(_PROPERTY_BASE_FONT)
+    if not isinstance(base, QFont):
+        base = QFont(app.font())
+        app.setProperty(_PROPERTY_BASE_FONT, base)
+    font = QFont(base)
+    size = base.pointSizeF() if base.pointSizeF() > 0 else 10.0
+    font.setPointSizeF(size * percent / 100)
+    app.setProperty(_PROPERTY_ZOOM, percent)
+    app.setFont(font)
+    sheet = app.property(STYLE_SHEET_PROPERTY)
+    if isinstance(sheet, str) and sheet:
+        app.setStyleSheet(scale_points(sheet, percent))
+    return percent
+
+
+def install(window, menu) -> None:
+    """Add the zoom actions to ``menu`` (the View menu) and bring back the remembered size."""
+    window.zoom_in_action = window._action(menu, "Zoom &in", lambda: zoom_by(window, +1), "Ctrl+=",
+                                           tip="Larger text everywhere")
+    window.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+    window.zoom_out_action = window._action(menu, "Zoom &out", lambda: zoom_by(window, -1), "Ctrl+-",
+                                            tip="Smaller text everywhere")
+    window.zoom_reset_action = window._action(menu, "&Actual size", lambda: set_zoom(window, DEFAULT), "Ctrl+0",
+                                              tip="The system's text size")
+    saved = clamp(window.settings.zoom)
+    if saved != current(QApplication.instance()):
+        apply(QApplication.instance(), saved)
+
+
+def zoom_by(window, delta: int) -> None:
+    """One step larger or smaller."""
+    set_zoom(window, step(current(QApplication.instance()), delta))
+
+
+def set_zoom(window, percent: int) -> None:
+    """Apply and remember a zoom step."""
+    percent = apply(QApplication.instance(), percent)
+    window.settings.zoom = percent
+    config.save_settings(window.settings)
+    window.status.say(f"Text size {percent}%." + ("" if percent == DEFAULT else " Ctrl+0 goes back to 100%."), 3000)
