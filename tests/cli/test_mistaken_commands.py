@@ -153,3 +153,17 @@ def test_files_from_before_graph_ids_are_told_apart_by_their_names(tmp_path, gra
 
     (made,) = list_backups(graph_file)
     assert main(["--db", str(graph_file), "restore", str(made.path)]) == 0
+
+
+def test_an_import_says_which_older_backups_its_backup_pruned(tmp_path, graph_file, capsys):
+    from limbic.engine.backup import KEEP_BACKUPS, list_backups
+
+    for _ in range(KEEP_BACKUPS):
+        assert main(["--db", str(graph_file), "backup"]) == 0
+    oldest = list_backups(graph_file)[0]
+    src = tmp_path / "more.jsonl"
+    src.write_text(json.dumps({"type": "entity", "name": "New", "entityType": "T", "observations": []}) + "\n")
+    capsys.readouterr()
+    assert main(["--db", str(graph_file), "import", str(src)]) == 0
+    out = capsys.readouterr().out
+    assert f"1 older backup deleted to keep the newest {KEEP_BACKUPS} ({oldest.path.name} (taken on request))" in out

@@ -71,6 +71,7 @@ class ImportSummary:
     pending: int = 0
     # (line, name in the file, the existing name it was merged into): names differing only in case
     merged_names: list[tuple[int, str, str]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what else happened, said after the counts (e.g. pruned backups)
 
     def describe(self) -> str:
         text = self.describe_graph()
@@ -86,6 +87,8 @@ class ImportSummary:
             lines = ", ".join(map(str, self.skipped_relations[:5])) + ("…" if len(self.skipped_relations) > 5 else "")
             text += (f"; {counted(len(self.skipped_relations), 'relation')} skipped because an end is missing "
                      f"({'line' if len(self.skipped_relations) == 1 else 'lines'} {lines})")
+        for note in self.notes:
+            text += f"; {note}"
         if self.pending:
             text += f"; {counted(self.pending, 'entity')} still {'waits' if self.pending == 1 else 'wait'} for embedding"
         return text + "."

@@ -84,9 +84,10 @@ def take_backup(graph: Graph, keep: int | None = None) -> tuple[Path, list[str]]
 
     gone: list[Path] = []
     path = backup.backup_database(graph.db, reason="manual", keep=keep or backup.KEEP_BACKUPS, pruned=gone)
-    return path, [_deleted_line(p) for p in gone if p.name.endswith(backup.SUFFIX)]
+    return path, [deleted_line(p) for p in gone if p.name.endswith(backup.SUFFIX)]
 
 
-def _deleted_line(path: Path) -> str:
+def deleted_line(path: Path) -> str:
+    """A deleted backup as ``NAME (why it was taken)``."""
     m = re.match(r"^\d{8}T\d{12}-(?P<reason>[a-z0-9-]+)\.bak$", path.name)
     return f"{path.name} ({reason_words(m['reason']) if m else 'a backup'})"

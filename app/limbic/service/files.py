@@ -58,6 +58,16 @@ def backup_now(graph: Graph, job: Job | None = None) -> Path:
     return backup_database(graph.db, reason="manual")
 
 
+def backup_sentence(graph: Graph, job: Job | None = None) -> str:
+    """A backup now, said in one sentence that names any older backup pruning deleted."""
+    from limbic.service.backups import take_backup
+
+    path, deleted = take_backup(graph)
+    if not deleted:
+        return f"Backed up to {path}."
+    return f"Backed up to {path}; deleted the older {'backup' if len(deleted) == 1 else 'backups'} {'; '.join(deleted)}."
+
+
 @dataclass
 class Embedded:
     done: int

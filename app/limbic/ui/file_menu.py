@@ -129,8 +129,8 @@ class FileMenuMixin:
         return answer == QMessageBox.StandardButton.Yes
 
     def on_backup(self) -> None:
-        self.engine.run("backup", files.backup_now, what="backing up", job="Backing up",
-                        on_done=lambda made: self.status.say(f"Backed up to {made}.", 15_000))
+        self.engine.run("backup", files.backup_sentence, what="backing up", job="Backing up",
+                        on_done=lambda sentence: self.status.say(sentence, 15_000))
 
     def on_restore_backup(self) -> None:
         """File → Restore from backup: list the backups (read on the reader's connection), then offer them."""

@@ -119,14 +119,22 @@ def detect_kind(path: Path) -> str:
     return "jsonl"
 
 
-def backup_before_import(graph: Graph) -> None:
-    """A rolling backup before writing into a non-empty graph (reused from the JSONL import)."""
+def backup_before_import(graph: Graph) -> list[str]:
+    """A rolling backup before writing into a non-empty graph; returns a note naming the older backups
+    pruning deleted (none, or one sentence part for the report)."""
     if graph.db.readonly or str(graph.db.path) == ":memory:":
-        return
-    from limbic.engine.backup import backup_database, needs_backup
+        return []
+    from limbic.engine.backup import KEEP_BACKUPS, backup_database, needs_backup
+    from limbic.service.backups import deleted_line
 
+    gone: list[Path] = []
     if needs_backup(graph.db):
-        backup_database(graph.db, reason="before-import")
+        backup_database(graph.db, reason="before-import", pruned=gone)
+    gone = [p for p in gone if p.name.endswith(".bak")]
+    if not gone:
+        return []
+    return [f"{len(gone)} older {'backup' if len(gone) == 1 else 'backups'} deleted to keep the newest {KEEP_BACKUPS} "
+            f"({', '.join(deleted_line(p) for p in gone[:3])}{'…' if len(gone) > 3 else ''})"]
 
 
 def count_before(graph: Graph) -> dict[str, int]:
@@ -174,9 +182,13 @@ def import_path(graph: Graph, path, progress: Progress | None = None, cancelled=
         from limbic.service.importers.csv_io import import_csv
 
         return import_csv(graph, path, progress, cancelled, embed)
-    from limbic.engine.jsonl import import_file
+    from limbic.engine.jsonl import import_records, read_file_full
 
-    return import_file(graph, path, progress=progress, cancelled=cancelled, embed=embed)
+    entities, relations, reflections = read_file_full(path)  # all of it checked before the backup
+    notes = backup_before_import(graph)
+    summary = import_records(graph, entities, relations, progress, cancelled, embed, reflections)
+    summary.notes += notes
+    return summary
 
 
 def import_any(graph: Graph, path: str, job=None):

@@ -167,7 +167,7 @@ def import_csv(graph: Graph, path, progress=None, cancelled=None, embed: bool = 
     """Import entity and relation CSV files: validate all, back up, one transaction, then embed."""
     data = read_csv(Path(path))
     report = ImportReport("csv", str(path), entities_read=len(data.entities), skipped=list(data.skipped))
-    backup_before_import(graph)
+    report.notes += backup_before_import(graph)
     before = count_before(graph)
     total = len(data.entities) + len(data.relations)
     with graph.write(embed=False):

@@ -387,7 +387,7 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
         report.notes.append(f"{vault.attachments} attachments and other files left aside")
     _same_case_types(graph, vault)
     resolve = functools.lru_cache(maxsize=None)(resolver(vault, graph))  # a note may link to one target 100,000 times
-    backup_before_import(graph)
+    report.notes += backup_before_import(graph)
     before = count_before(graph)
     total = len(vault.notes) * 2
     with graph.write(embed=False):

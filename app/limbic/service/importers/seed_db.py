@@ -195,7 +195,7 @@ def import_seed_db(graph: Graph, path, progress=None, cancelled=None, embed: boo
     path = Path(path)
     seed = read_seed(path)
     report = ImportReport("seed", str(path), entities_read=len(seed.entities))
-    backup_before_import(graph)
+    report.notes += backup_before_import(graph)
     before = count_before(graph)
     total = len(seed.entities) + len(seed.observations) + len(seed.relations) + len(seed.reflections)
     step = max(1, total // 200)
