@@ -63,3 +63,15 @@ def test_types_from_tags_match_existing_types_ignoring_case(text_graph, tmp_path
     types = dict(text_graph.db.execute("SELECT name, entity_type FROM entities").fetchall())
     assert types == {"Bo": "Person", "Ada": "Person", "Cy": "Robot", "Di": "Robot"}
     assert sorted(text_graph.entity_types()) == ["Person", "Robot"]
+
+
+def test_text_added_by_hand_under_relations_of_an_exported_note_is_kept(text_graph, tmp_path):
+    text_graph.upsert_entity("Ada", "Person", ["an engineer"])
+    text_graph.upsert_entity("Bo", "Person", ["a friend"])
+    text_graph.add_relation("Ada", "Bo", "knows")
+    export_markdown(text_graph, tmp_path / "v")
+    note = tmp_path / "v" / "Ada.md"
+    note.write_text(note.read_text(encoding="utf-8") + "\nA paragraph added later.\n", encoding="utf-8")
+    import_path(text_graph, tmp_path / "v")
+    assert text_graph.get_entity("Ada").observation_texts == ["an engineer", "A paragraph added later."]
+    assert _relations(text_graph) == [("Ada", "Bo", "knows")]

@@ -294,9 +294,14 @@ def _exported_body(note: Note, where: Path, body: str, relations_part: str) -> N
             raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
     for block in _blocks(relations_part):
         field_line = FIELD_LINE.match(block) if "\n" not in block else None
-        if field_line:
+        if field_line and WIKILINK.search(field_line.group(2)):
             links, _ = _links_in(field_line.group(2), field_line.group(1).strip())
             note.links += links
+            continue
+        try:  # text written there by hand is kept, as in any note
+            note.observations.append(clean_observation(block))
+        except ValidationError as exc:
+            raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
 
 
 def read_vault(root: Path, progress=None, cancelled=None) -> Vault:
