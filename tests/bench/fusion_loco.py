@@ -23,12 +23,27 @@ from pathlib import Path
 import numpy as np
 
 from limbic import config
-from limbic.engine import fusion, index, scoring, vector_index
+from limbic.engine import fusion, index, scoring, stemming, vector_index
 from limbic.engine.evaluation import DEPTH, entity_records, import_collection, load_collection, ndcg_at, recall_at
 from limbic.engine.search import fts_branch_scored, fts_terms, knn_evidence, similarities
 from limbic.engine.session import open_graph
+from limbic.engine.stopwords import BY_LANGUAGE
 
 K = scoring.EXPANSION_FACTOR * (DEPTH + 1)
+
+
+LANGUAGE_PROBE = True
+_probes: dict[str, np.ndarray] = {}
+
+
+def language_shifted(graph, text: str, vector: np.ndarray) -> np.ndarray:
+    """The query vector less that of its language's common words alone (what says "Spanish", not what is asked)."""
+    lang = stemming.language(stemming.words(text))
+    if lang not in _probes:
+        words = " ".join(sorted(BY_LANGUAGE[lang]))
+        _probes[lang] = graph.embedder.encode_query(words)
+    q = vector / np.linalg.norm(vector)
+    return q - _probes[lang]
 
 
 def _order(cands: list[scoring.Candidate], bases: list[float]) -> list[int]:
@@ -75,6 +90,25 @@ def candidates(graph, vector, knn, fts) -> list[scoring.Candidate]:
     return cands
 
 
+def _shared_pool(cands: list[scoring.Candidate]) -> list[float]:
+    """Both branches standardised over the same candidates (each's best left out of its spread), then summed."""
+    sims = [c.similarity for c in cands]
+    if any(s is None for s in sims) or len(cands) < 4:
+        return [c.rrf_score for c in cands]
+    texts = [(-c.bm25 if c.bm25 is not None else None) for c in cands]
+    known = [t for t in texts if t is not None]
+    floor = min(known) if known else 0.0
+    texts = [floor if t is None else t for t in texts]
+
+    def z(values):
+        rest = sorted(values, reverse=True)[1:]
+        mean = sum(rest) / len(rest)
+        std = (sum((v - mean) ** 2 for v in rest) / len(rest)) ** 0.5 or 1.0
+        return [min(fusion.Z_CAP, (v - mean) / std) for v in values]
+
+    return [a + b for a, b in zip(z(sims), z(texts) if known else [0.0] * len(cands))]
+
+
 def rules(graph, vector, cands, meaning) -> dict[str, list[int]]:
     """Every candidate fusion rule's ranking of one query's candidates."""
     mode = "hybrid" if any(c.bm25 is not None for c in cands) else "semantic"
@@ -82,6 +116,7 @@ def rules(graph, vector, cands, meaning) -> dict[str, list[int]]:
         "stems + confirmation": _order(cands, fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals())),
         "z-sum, no confirmation": _order(cands, fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals(confirmation=False))),
     }
+    out["z over the shared pool"] = _order(cands, _shared_pool(cands))
     for depth in (3,):
         fb = _feedback(graph, vector, cands, out["z-sum, no confirmation"], depth)
         out[f"z-sum + feedback top {depth}"] = _order(fb, fusion.adaptive_base_relevance(fb, mode, meaning, fusion.Signals(confirmation=False)))
@@ -125,6 +160,13 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
                     before, "hybrid" if raw else "semantic", meaning, fusion.Signals())),
                 **rules(graph, vector, cands, meaning),
             }
+            if LANGUAGE_PROBE:
+                shifted = language_shifted(graph, text, vector)
+                knn2, meaning2 = knn_evidence(graph, shifted, K)
+                cands2 = candidates(graph, shifted, knn2, fts)
+                lists["knn − language"] = [i for i, _ in knn2]
+                lists["z-sum − language"] = _order(cands2, fusion.adaptive_base_relevance(
+                    cands2, mode, meaning2, fusion.Signals(confirmation=False)))
             rels = coll.qrels[qid]
             for m, ids in lists.items():
                 docs = [d for d in (id_to_doc[i] for i in ids) if d != qid][:DEPTH]

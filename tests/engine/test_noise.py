@@ -125,11 +125,23 @@ def test_a_fragment_finds_only_the_entities_that_hold_it(graph):
         graph.upsert_entity(f"Note {i}", "Note", [f"Ordinary remark number {i} about the garden and the weather"])
     for name in ("Sleep log", "Snoring study", "Comic strip"):
         graph.upsert_entity(name, "Note", [f"The {name.lower()} shows zz where someone sleeps"])
+    graph.upsert_entity("Gene map", "Note", ["A deletion at Xq13.3 on the X chromosome"])
     graph.embed_pending()
     resp = search(graph, "zz", record=False)
     assert {r.name for r in resp.results} == {"Sleep log", "Snoring study", "Comic strip"}
+    assert [r.name for r in search(graph, "xq", record=False).results] == ["Gene map"]
+    # Letters that are no word must all be there: "xq" alone would be the start of "Xq13.3".
     for query in ("asdf", "qwertyuiop", "qqq xq", RANDOM_LETTERS):
         assert search(graph, query, record=False).no_match, query
+
+
+def test_a_real_word_in_another_language_is_answered_by_meaning(sample):
+    # No note holds these words and their best hits stand out from the graph less than chance
+    # would make the best of 50 unrelated notes: still words, so meaning answers.
+    for query in ("copia de seguridad", "copias de seguridad del servidor"):
+        for branches in ("both", "meaning"):
+            resp = search(sample, query, record=False, branches=branches)
+            assert resp.results and not resp.no_match, (query, branches)
 
 
 def test_the_letter_model_tells_words_from_random_letters():

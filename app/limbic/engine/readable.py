@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import apsw
 
 from limbic.engine.db import Database
+from limbic.engine.stemming import RAW_COLUMNS
 
 logger = logging.getLogger(__name__)
 
@@ -129,3 +130,22 @@ def readable(db: Database, terms: list[str], rows: int) -> bool:
         return False
     model = letter_model(db, rows)
     return any(is_word(t, model) for t in terms)
+
+
+def literal_holders(db: Database, terms: list[str], unfinished: bool, k: int) -> set[int]:
+    """Entities holding every one of these terms as written (the last one as a prefix when ``unfinished``).
+
+    For a query of no words ("qqq xq") the letters themselves are all there is: a hit must hold
+    all of them, not one ("xq" alone is the start of "Xq13.3").
+    """
+    if not terms:
+        return set()
+    parts = [f'"{t}"' for t in terms]
+    if unfinished:
+        parts[-1] = f'("{terms[-1]}" OR "{terms[-1]}"*)'
+    expr = f"{RAW_COLUMNS} : ({' AND '.join(parts)})"
+    try:
+        return {r[0] for r in db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (expr, k))}
+    except apsw.SQLError as exc:  # never expected: the expression is built from quoted tokens
+        logger.warning("full-text query %r failed: %s", expr, exc)
+        return set()

@@ -134,10 +134,6 @@ def fts_terms(query: str) -> list[str]:
     return content_terms(query_terms(query, cap=MAX_QUERY_CHARS))[:MAX_FTS_TERMS]
 
 
-STEM_COLUMNS = "{stem_name stem_text}"
-RAW_COLUMNS = "{name entity_type obs_text}"
-
-
 def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), prefix: bool = True) -> str | None:
     """A safe MATCH expression over the stem columns: every term's stems quoted, OR-ed, the last word also as a prefix.
 
@@ -155,7 +151,7 @@ def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), pr
     last = _TOKEN.findall(text[-100:])
     if prefix and text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
         parts.append(f'"{terms[-1]}"*')
-    return f"{STEM_COLUMNS} : ({' OR '.join(parts)})"
+    return f"{stemming.STEM_COLUMNS} : ({' OR '.join(parts)})"
 
 
 # A term held by more than half the entities has no weight in FTS5's BM25 (its IDF is floored at
@@ -322,7 +318,7 @@ def _exact_tiers(db: Database, query: str, k: int) -> dict[int, int]:
         return tiers
     terms = query_terms(query)
     if _IDENTIFIER.search(query) and 1 <= len(terms) <= MAX_IDENTIFIER_TOKENS:
-        phrase = RAW_COLUMNS + ' : "' + " ".join(terms) + '"'
+        phrase = stemming.RAW_COLUMNS + ' : "' + " ".join(terms) + '"'
         for (entity_id,) in db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (phrase, k)):
             tiers[entity_id] = TIER_PHRASE
     # Names compare without case and extra spaces; the index narrows the look-up to likely rows.
@@ -356,15 +352,6 @@ def similarities(graph: Graph, vector: np.ndarray, ids: list[int]) -> dict[int, 
     from limbic.engine import vector_index
 
     return vector_index.mirror_for(graph.db, index.VEC_TABLE).similarities(graph.db, vector, ids)
-
-
-# Shorter words that occur nowhere in the graph, not even as the start of a word, are fragments
-# ("zz", "x"): the model still ranks every entity against them, and any page it makes is noise.
-MIN_MEANINGFUL_CHARS = 3
-
-
-def _fragment(terms: list[str]) -> bool:
-    return all(len(t) < MIN_MEANINGFUL_CHARS and not t.isdigit() for t in terms)
 
 
 def clean_query(query: object) -> str:
@@ -446,15 +433,15 @@ def search(
         sims = similarities(graph, vector, missing) if missing else {}
         for c in candidates:
             c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
-        # The floor is for text no entity holds ("zz", "asdf"); words in most entities are not that.
-        if params.floor and not fulltext and not tiers and not flat and (
-            _fragment(terms) or scoring.below_floor(candidates, meaning, keep=set(tiers))
-        ):
-            candidates = []
-        # No word in the query ("qwertyuiop", "qqq xq"): the model would only guess, so full text
-        # and exact names answer alone ("zz" finds the entities holding it, and nothing else).
+        # No word in the query ("qwertyuiop", "qqq xq", "zz"): the model would only guess, so full text
+        # and exact names answer alone ("zz" finds the entities holding it, and nothing else). A real
+        # word is answered by meaning even when no entity holds it: a query in another language than
+        # the notes ("copia de seguridad") shares no word with them, and its best hits stand out from
+        # the graph less than a same-language query's would (the chance floor turned it away).
         if params.floor and candidates and not flat and not readable.readable(graph.db, fts_terms(query), rows or text_rows(graph.db)):
-            candidates = [c for c in candidates if c.fts_rank is not None or c.entity_id in tiers]
+            unfinished = bool(query) and _TOKEN.fullmatch(query[-1]) is not None
+            holders = readable.literal_holders(graph.db, fts_terms(query), unfinished, k)
+            candidates = [c for c in candidates if c.entity_id in holders or c.entity_id in tiers]
     if entity_type:
         types = dict(graph.db.execute(
             f"SELECT id, entity_type FROM entities WHERE id IN ({','.join('?' * len(candidates))})",

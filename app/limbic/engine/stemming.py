@@ -29,6 +29,9 @@ _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Words common in one language and not the other: what tells them apart.
 _EN_ONLY = BY_LANGUAGE["en"] - BY_LANGUAGE["es"]
 _ES_ONLY = BY_LANGUAGE["es"] - BY_LANGUAGE["en"]
+# FTS5 column filters: the text as written, and its stems (which the text branch searches).
+RAW_COLUMNS = "{name entity_type obs_text}"
+STEM_COLUMNS = "{stem_name stem_text}"
 # Enough of a long text to tell its language; the rest is not read for that.
 DETECT_WORDS = 400
 
