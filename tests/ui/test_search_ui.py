@@ -101,7 +101,7 @@ def test_the_type_filter_keeps_only_that_type(qtbot, sample_window):
 def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_window, monkeypatch):
     from limbic.ui import worker as worker_module
 
-    real_search = worker_module.search
+    real_search = worker_module.filtered_search
 
     def search_with_an_endless_one(graph, query, *args, **kwargs):
         if query == "endless":
@@ -109,7 +109,7 @@ def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_w
             graph.db.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c").fetchall()
         return real_search(graph, query, *args, **kwargs)
 
-    monkeypatch.setattr(worker_module, "search", search_with_an_endless_one)
+    monkeypatch.setattr(worker_module, "filtered_search", search_with_an_endless_one)
     w = sample_window
     failures: list = []
     w.engine.worker.failed.connect(lambda what, text: failures.append(text))

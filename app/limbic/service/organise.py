@@ -49,7 +49,8 @@ FROM entities e LEFT JOIN entity_access a ON a.entity_id = e.id
 """
 
 
-def _items(graph: Graph, where: str, order: str, params: tuple = (), limit: int | None = None) -> list[Item]:
+def items(graph: Graph, where: str, order: str, params: tuple = (), limit: int | None = None) -> list[Item]:
+    """Entities as list rows; ``where`` and ``order`` are SQL over ``entities e`` and ``entity_access a``."""
     sql = f"{_ITEM_SQL} {where} ORDER BY {order}" + (f" LIMIT {int(limit)}" if limit else "")
     return [Item(*row) for row in graph.db.execute(sql, params)]
 
@@ -66,10 +67,10 @@ def home(graph: Graph, limit: int = HOME_LIMIT) -> Home:
     pinned = []
     if pins:
         marks = ",".join("?" * len(pins))
-        found = {i.entity_id: i for i in _items(graph, f"WHERE e.id IN ({marks})", "e.name", tuple(pins))}
+        found = {i.entity_id: i for i in items(graph, f"WHERE e.id IN ({marks})", "e.name", tuple(pins))}
         pinned = [found[i] for i in pins if i in found]
-    opened = _items(graph, "WHERE a.last_access IS NOT NULL", "a.last_access DESC, e.id DESC", limit=limit)
-    changed = _items(graph, "", "e.updated_at DESC, e.id DESC", limit=limit)
+    opened = items(graph, "WHERE a.last_access IS NOT NULL", "a.last_access DESC, e.id DESC", limit=limit)
+    changed = items(graph, "", "e.updated_at DESC, e.id DESC", limit=limit)
     return Home(pinned, opened, changed)
 
 
@@ -86,7 +87,7 @@ def browse(graph: Graph, entity_type: str = "", sort: str = "name", limit: int =
     order = {"name": "e.name COLLATE NOCASE", "date": "e.updated_at DESC, e.id DESC",
              "importance": "coalesce(a.access_count, 0) DESC, 6 DESC, e.name COLLATE NOCASE"}[sort]
     where, params = ("WHERE e.entity_type = ?", (entity_type,)) if entity_type else ("", ())
-    return _items(graph, where, order, params, limit)
+    return items(graph, where, order, params, limit)
 
 
 def set_pinned(graph: Graph, entity_id: int, pinned: bool) -> bool:

@@ -1,12 +1,16 @@
-"""Go → Browse entities: every entity by type, with counts, sorted by name, last change or use.
+"""Go → Browse entities: every entity by type, the pinned and the recently opened, with counts,
+narrowed by words, relation type, status and dates, sorted by name, last change or use.
 
-Keyboard-driven: the type list has the focus first (Up/Down pick a type), Tab goes to the
-entities, Enter opens the selected one in the window, Alt+1/2/3 sort, Esc closes.
+Keyboard-driven: the type list has the focus first (Up/Down pick a type or section), Tab goes to
+the entities, Enter opens the selected one in the window, Ctrl+F types words to narrow the list,
+Alt+1/2/3 sort, Esc closes.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from dataclasses import replace
+
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QSplitter,
@@ -24,11 +29,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from limbic.service import organise
+from limbic.engine.errors import ValidationError
+from limbic.service import filters
+from limbic.service.organise import Item
+from limbic.ui.filter_bar import FilterBar
 from limbic.engine.wording import counted
 
 TYPE_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
+VIEW_ROLE = Qt.ItemDataRole.UserRole + 3  # "all", "pinned" or "recent"
+TEXT_DEBOUNCE_MS = 150
 SORT_LABELS = (("name", "Name"), ("date", "Last changed"), ("importance", "Most used"))
 
 
@@ -61,48 +71,71 @@ class EntityBrowser(QDialog):
         for col in (1, 2, 3):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.count_label = QLabel(self)
+        self.text = QLineEdit(self, objectName="browserText")
+        self.text.setPlaceholderText("Filter by words in the name or observations  (Ctrl+F)")
+        self.text.setAccessibleName("Filter by words")
+        self.text.setClearButtonEnabled(True)
+        self.filters = FilterBar(self)
+        self._text_timer = QTimer(self, singleShot=True, interval=TEXT_DEBOUNCE_MS)
+        self._text_timer.timeout.connect(self.reload)
 
         top = QHBoxLayout()
+        top.addWidget(self.text, 1)
         top.addWidget(QLabel("Sort by:", self))
         top.addWidget(self.sort)
-        top.addStretch(1)
         top.addWidget(self.count_label)
         right = QWidget(self)
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addLayout(top)
+        right_layout.addWidget(self.filters)
         right_layout.addWidget(self.table)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.types)
         split.addWidget(right)
         split.setStretchFactor(1, 3)
-        split.setSizes([220, 580])
+        split.setSizes([220, 800])
         layout = QVBoxLayout(self)
         layout.addWidget(split, 1)
-        layout.addWidget(QLabel("Up/Down pick a type · Tab to the list · Enter opens · Alt+1/2/3 sort · Esc closes", self))
-        self.resize(820, 520)
+        layout.addWidget(QLabel("Up/Down pick a type · Tab to the list · Enter opens · Ctrl+F words · Alt+1/2/3 sort · "
+                                "Esc closes", self))
+        self.resize(1040, 560)
 
         self.types.currentItemChanged.connect(self.reload)
         self.sort.currentIndexChanged.connect(self.reload)
+        self.filters.changed.connect(self.reload)
+        self.text.textChanged.connect(self._text_timer.start)
+        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.focus_text)
         self.table.doubleClicked.connect(self._on_double_clicked)
         for i in range(len(SORT_LABELS)):
             QShortcut(QKeySequence(f"Alt+{i + 1}"), self, activated=lambda i=i: self.sort.setCurrentIndex(i))
 
     def refresh(self) -> None:
         """Read the types and their counts, then the entities of the selected type."""
-        self.engine.read("browser-types", organise.type_counts, on_done=self.on_types)
+        self.engine.read("browser-types", filters.browser_counts, on_done=self.on_types)
 
-    def on_types(self, counts: list[tuple[str, int]]) -> None:
-        current = self.selected_type()
+    def set_relation_types(self, types: list[str]) -> None:
+        """The relation types the filter offers (the window's catalog knows them)."""
+        self.filters.set_relation_types(types)
+
+    def focus_text(self) -> None:
+        self.text.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.text.selectAll()
+
+    def on_types(self, counts: filters.BrowserCounts) -> None:
+        current = (self.selected_view(), self.selected_type())
         self.types.blockSignals(True)
         self.types.clear()
-        total = sum(n for _, n in counts)
-        everything = QListWidgetItem(f"All types ({total})", self.types)
-        everything.setData(TYPE_ROLE, "")
-        for name, n in counts:
-            QListWidgetItem(f"{name} ({n})", self.types).setData(TYPE_ROLE, name)
-        rows = [self.types.item(i).data(TYPE_ROLE) for i in range(self.types.count())]
-        self.types.setCurrentRow(rows.index(current) if current in rows else 0)
+        total = sum(n for _, n in counts.types)
+        rows = [("all", "", f"All types ({total})"), ("pinned", "", f"Pinned ({counts.pinned})"),
+                ("recent", "", f"Recently opened ({counts.recent})")]
+        rows += [("all", name, f"{name} ({n})") for name, n in counts.types]
+        for view, entity_type, label in rows:
+            item = QListWidgetItem(label, self.types)
+            item.setData(TYPE_ROLE, entity_type)
+            item.setData(VIEW_ROLE, view)
+        keys = [(view, entity_type) for view, entity_type, _label in rows]
+        self.types.setCurrentRow(keys.index(current) if current in keys else 0)
         self.types.blockSignals(False)
         self.types.setFocus()
         self.reload()
@@ -111,11 +144,26 @@ class EntityBrowser(QDialog):
         item = self.types.currentItem()
         return item.data(TYPE_ROLE) if item is not None else ""
 
+    def selected_view(self) -> str:
+        item = self.types.currentItem()
+        return (item.data(VIEW_ROLE) or "all") if item is not None else "all"
+
+    def current_filter(self) -> filters.SearchFilter:
+        """The list's filter: the type chosen on the left, the words and the bar's choices."""
+        return replace(self.filters.value(), entity_type=self.selected_type(), text=self.text.text().strip())
+
     def reload(self, *_args) -> None:
-        self.engine.read("browser", organise.browse, self.selected_type(), self.sort.currentData(),
+        self._text_timer.stop()
+        flt = self.current_filter()
+        try:
+            filters.check(flt)
+        except ValidationError as exc:
+            self.count_label.setText(str(exc))
+            return
+        self.engine.read("browser", filters.browse, flt, self.sort.currentData(), self.selected_view(),
                          on_done=self.on_items)
 
-    def on_items(self, items: list[organise.Item]) -> None:
+    def on_items(self, items: list[Item]) -> None:
         self.table.setRowCount(len(items))
         for row, item in enumerate(items):
             name = QTableWidgetItem(item.name)
@@ -128,7 +176,8 @@ class EntityBrowser(QDialog):
             self.table.setItem(row, 3, uses)
         if items:
             self.table.setCurrentCell(0, 0)
-        self.count_label.setText(counted(len(items), "entity"))
+        narrowed = bool(self.text.text().strip()) or not self.filters.value().is_empty()
+        self.count_label.setText(counted(len(items), "entity") + (" match" if narrowed else ""))
         self.loaded.emit()
 
     def names(self) -> list[str]:

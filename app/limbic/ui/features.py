@@ -1,5 +1,5 @@
 """The window's keyboard-first extras, hooked in with one call: the command palette, the quick
-switcher, text zoom and drag-and-drop import."""
+switcher, search filters, text zoom and drag-and-drop import."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 
 from limbic.ui import zoom
 from limbic.ui.drop_import import DropImport
+from limbic.ui.filter_bar import SearchFilters
 from limbic.ui.palette import CommandPalette
 from limbic.ui.switcher import QuickSwitcher
 
@@ -35,5 +36,6 @@ def install(window: QMainWindow) -> None:
     window.palette = CommandPalette(window)
     window.palette_action = window._action(go, "&Command palette…", window.palette.popup, "Ctrl+Shift+P",
                                            tip="Run any command by name")
+    window.search_filters = SearchFilters(window, go)
     zoom.install(window, menu_named(window, "&View"))
     window.drop_import = DropImport(window)

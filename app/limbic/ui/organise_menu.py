@@ -95,6 +95,7 @@ class OrganiseMenuMixin:
         if self.browser is None:
             self.browser = EntityBrowser(self.engine, self)
             self.browser.open_requested.connect(self.on_browser_open)
+        self.browser.set_relation_types(self.catalog.relation_types if self.catalog else [])
         self.browser.show()
         self.browser.raise_()
         self.browser.refresh()

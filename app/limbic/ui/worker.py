@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import apsw
@@ -27,9 +27,9 @@ from limbic.engine.db import Database
 from limbic.engine.errors import Cancelled, DatabaseError, LimbicError
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import ScoringParams
-from limbic.engine.search import search
 from limbic.engine.session import try_load_model
 from limbic.service.catalog import Catalog, CatalogDelta, catalog_delta, read_catalog
+from limbic.service.filters import SearchFilter, filtered_search
 from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
@@ -444,14 +444,15 @@ class EngineWorker(ConnectionWorker):
             self._announce(outcome.changes)
         self.op_done.emit(ticket, outcome)
 
-    def search_op(self, graph: Graph, query: str, entity_type: str, branches: str = "both") -> object:
+    def search_op(self, graph: Graph, query: str, entity_type: str, branches: str = "both",
+                  flt: SearchFilter | None = None) -> object:
         """The search the window runs as the person types (records nothing: typing is not using)."""
         delay = self.hooks.search_delay.get(query, 0.0)
         end = time.monotonic() + delay
         while time.monotonic() < end and self._running is not None and not self.keyed.is_stale(*self._running):
             time.sleep(0.01)
-        return search(graph, query, RESULT_LIMIT, record=False, params=self.params, entity_type=entity_type or None,
-                      branches=branches)
+        return filtered_search(graph, query, replace(flt or SearchFilter(), entity_type=entity_type), RESULT_LIMIT,
+                               params=self.params, branches=branches)
 
     # -- jobs the worker starts itself ------------------------------------------------------
 
@@ -526,6 +527,7 @@ class Engine(QObject):
         super().__init__(parent)
         self.keyed = KeyedRequests()
         self.searches = KeyView(self.keyed, "search")
+        self.search_filter: SearchFilter | None = None  # the window's search filters (relation, status, dates)
         self.entities = KeyView(self.keyed, "entity")
         self._callbacks: dict[int, tuple[str, Callable | None, Callable | None, bool]] = {}
         self.thread = QThread()
@@ -621,14 +623,15 @@ class Engine(QObject):
     def search(self, query: str, entity_type: str = "", branches: str = "both") -> int:
         """Queue a search; its results arrive as ``results_ready`` unless a newer one was asked for."""
         fn = self._reader_search if self.reader.path else self.worker.search_op
-        return self.read("search", fn, query, entity_type, branches, what="searching",
+        return self.read("search", fn, query, entity_type, branches, self.search_filter, what="searching",
                          on_done=self.results_ready.emit, on_failed=self._search_failed, with_ticket=True)
 
-    def _reader_search(self, graph: Graph, query: str, entity_type: str, branches: str = "both") -> object:
+    def _reader_search(self, graph: Graph, query: str, entity_type: str, branches: str = "both",
+                       flt: SearchFilter | None = None) -> object:
         """``search_op`` on the reader's thread (same constants, same test hooks)."""
         self.reader.worker.wait_hook(query)
-        return search(graph, query, RESULT_LIMIT, record=False, params=self.worker.params,
-                      entity_type=entity_type or None, branches=branches)
+        return filtered_search(graph, query, replace(flt or SearchFilter(), entity_type=entity_type), RESULT_LIMIT,
+                               params=self.worker.params, branches=branches)
 
     @Slot(object)
     def _on_opened(self, catalog: Catalog) -> None:

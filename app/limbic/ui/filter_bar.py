@@ -1,0 +1,210 @@
+"""Filters for the search and the browser: relation type, status, and when entities were updated or created.
+
+Each date range is a preset (today, the last 7 or 30 days, the last year) or a range between two
+days; the bar's ``value()`` is a ``SearchFilter`` that the service applies in its query.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime, timedelta, timezone
+
+from PySide6.QtCore import QDate, QObject, Qt, Signal
+from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QPushButton, QWidget
+
+from limbic.engine.errors import ValidationError
+from limbic.service.filters import STATUSES, SearchFilter, check
+
+logger = logging.getLogger(__name__)
+
+ANY_RELATION = "Any relation"
+ANY_STATUS = "Any status"
+# (value, label, days back from today; None for "any time", -1 for a range of two days)
+DATE_PRESETS = (("", "any time", None), ("today", "today", 0), ("7d", "in the last 7 days", 6),
+                ("30d", "in the last 30 days", 29), ("1y", "in the last year", 364), ("range", "between…", -1))
+
+
+def today_utc() -> date:
+    """Stored times are UTC: "today" is the UTC day, so a change made a minute ago is always in it."""
+    return datetime.now(timezone.utc).date()
+
+
+class DateRange(QWidget):
+    """"Updated" or "created": a preset, or two days (both included)."""
+
+    changed = Signal()
+
+    def __init__(self, what: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.what = what
+        self.preset = QComboBox(self, objectName=f"{what}Preset")
+        self.preset.setAccessibleName(f"{what.capitalize()} when")
+        for value, label, _days in DATE_PRESETS:
+            self.preset.addItem(label, value)
+        today = QDate.currentDate()
+        self.start = QDateEdit(today.addDays(-30), self, objectName=f"{what}From", calendarPopup=True)
+        self.end = QDateEdit(today, self, objectName=f"{what}To", calendarPopup=True)
+        for edit, name in ((self.start, "from"), (self.end, "until")):
+            edit.setDisplayFormat("yyyy-MM-dd")
+            edit.setAccessibleName(f"{what.capitalize()} {name}")
+            edit.hide()
+            edit.dateChanged.connect(self.changed)
+        self.dash = QLabel("–", self)
+        self.dash.hide()
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(QLabel(what.capitalize(), self))
+        layout.addWidget(self.preset)
+        layout.addWidget(self.start)
+        layout.addWidget(self.dash)
+        layout.addWidget(self.end)
+        self.preset.currentIndexChanged.connect(self._on_preset)
+
+    def _on_preset(self) -> None:
+        self.show_range_fields()
+        self.changed.emit()
+
+    def show_range_fields(self) -> None:
+        between = self.preset.currentData() == "range"
+        for widget in (self.start, self.dash, self.end):
+            widget.setVisible(between)
+
+    def bounds(self) -> tuple[str, str]:
+        """("YYYY-MM-DD" or "", "YYYY-MM-DD" or "")."""
+        value = self.preset.currentData()
+        days = next(d for v, _label, d in DATE_PRESETS if v == value)
+        if days is None:
+            return "", ""
+        if days < 0:
+            return self.start.date().toString("yyyy-MM-dd"), self.end.date().toString("yyyy-MM-dd")
+        today = today_utc()
+        return (today - timedelta(days=days)).isoformat(), today.isoformat()
+
+    def clear(self) -> None:
+        self.preset.setCurrentIndex(0)
+
+
+class FilterBar(QWidget):
+    """Relation type, status, updated and created; ``changed`` after any choice."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("filterBar")
+        self.relation = QComboBox(self, objectName="relationFilter")
+        self.relation.setAccessibleName("Relation type filter")
+        self.relation.setToolTip("Only entities with an active relation of this type (either way)")
+        self.relation.addItem(ANY_RELATION, "")
+        self.relation.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.status = QComboBox(self, objectName="statusFilter")
+        self.status.setAccessibleName("Status filter")
+        self.status.addItem(ANY_STATUS, "")
+        for status in STATUSES:
+            self.status.addItem(status, status)
+        self.updated = DateRange("updated", self)
+        self.created = DateRange("created", self)
+        self.clear_button = QPushButton("Clear filters", self, objectName="clearFilters")
+        self.clear_button.setToolTip("Show everything again")
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(8)
+        layout.addWidget(self.relation)
+        layout.addWidget(self.status)
+        layout.addWidget(self.updated)
+        layout.addWidget(self.created)
+        layout.addStretch(1)
+        layout.addWidget(self.clear_button)
+        self.relation.currentIndexChanged.connect(self.changed)
+        self.status.currentIndexChanged.connect(self.changed)
+        self.updated.changed.connect(self.changed)
+        self.created.changed.connect(self.changed)
+        self.clear_button.clicked.connect(self.clear)
+        self.changed.connect(self._show_clear)
+        self._show_clear()
+
+    def set_relation_types(self, types: list[str]) -> None:
+        """Offer the graph's relation types, keeping the choice when it still exists."""
+        current = self.relation.currentData() or ""
+        self.relation.blockSignals(True)
+        self.relation.clear()
+        self.relation.addItem(ANY_RELATION, "")
+        for t in types:
+            self.relation.addItem(t, t)
+        at = self.relation.findData(current) if current else 0
+        self.relation.setCurrentIndex(max(0, at))
+        self.relation.blockSignals(False)
+        if current and at < 0:
+            self.changed.emit()
+
+    def value(self) -> SearchFilter:
+        """The choices as a filter (its type and words are the caller's)."""
+        updated_from, updated_to = self.updated.bounds()
+        created_from, created_to = self.created.bounds()
+        return SearchFilter(relation_type=self.relation.currentData() or "", status=self.status.currentData() or "",
+                            updated_from=updated_from, updated_to=updated_to,
+                            created_from=created_from, created_to=created_to)
+
+    def clear(self) -> None:
+        """Every choice back to "any", with one ``changed``."""
+        for widget in (self.relation, self.status, self.updated.preset, self.created.preset):
+            widget.blockSignals(True)
+            widget.setCurrentIndex(0)
+            widget.blockSignals(False)
+        for date_range in (self.updated, self.created):
+            date_range.show_range_fields()
+        self.changed.emit()
+
+    def focus(self) -> None:
+        self.relation.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _show_clear(self) -> None:
+        self.clear_button.setEnabled(not self.value().is_empty())
+
+
+class SearchFilters(QObject):
+    """Go → Search filters (Ctrl+Shift+F): the bar under the search field, applied in the search itself.
+
+    The filters apply while the bar is shown; hiding it searches everything again and keeps the
+    choices for the next time it is shown.
+    """
+
+    def __init__(self, window, menu) -> None:
+        super().__init__(window)
+        self._window = window
+        self.bar = FilterBar(window)
+        layout = window.search_bar.parentWidget().layout()
+        layout.insertWidget(layout.indexOf(window.search_bar) + 1, self.bar)
+        self.bar.hide()
+        self.action = window._action(menu, "Search &filters", self.toggle, "Ctrl+Shift+F",
+                                     tip="Narrow the search by relation type, status and dates")
+        self.action.setCheckable(True)
+        self.bar.changed.connect(self.apply)
+        window.engine.worker.opened.connect(self.on_catalog)
+        window.engine.worker.catalog_changed.connect(self.on_catalog)
+        window.engine.worker.catalog_delta.connect(self.on_catalog)
+
+    def on_catalog(self, catalog) -> None:
+        """A catalog or its delta: the relation types offered follow the graph's."""
+        if catalog.relation_types is not None:
+            self.bar.set_relation_types(catalog.relation_types)
+
+    def toggle(self, shown: bool) -> None:
+        self.bar.setVisible(shown)
+        if shown:
+            self.bar.focus()
+        self.apply()
+
+    def apply(self) -> None:
+        """Search again with the bar's filters (none while it is hidden); a range that cannot be is said."""
+        flt = self.bar.value() if self.action.isChecked() else SearchFilter()
+        try:
+            check(flt)
+        except ValidationError as exc:
+            self._window.status.say(str(exc), 10_000)
+            return
+        self._window.engine.search_filter = None if flt.is_empty() else flt
+        if not flt.is_empty():
+            self._window.status.say(f"Filtered: {flt.describe()}.", 4000)
+        self._window.rerun_search()

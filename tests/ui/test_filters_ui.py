@@ -1,0 +1,102 @@
+"""Filters in the search and in the browser, applied in the query, by keyboard."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QDate, Qt
+
+from tests.ui.conftest import search
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+COLLEAGUES = {"Marta Quintero", "Ana Ruiz", "Tomás Ferreira", "Lena Okafor"}
+
+
+def _pick(qtbot, combo, value: str) -> None:
+    """Choose an entry of a focused combo with the arrow keys, as a person without a mouse would."""
+    target = combo.findData(value)
+    assert target >= 0, value
+    while combo.currentIndex() != target:
+        qtbot.keyClick(combo, Qt.Key.Key_Down if combo.currentIndex() < target else Qt.Key.Key_Up)
+
+
+def test_search_filters_by_keyboard_narrow_the_search_itself(qtbot, sample_window):
+    w = sample_window
+    everything = {r.name for r in search(qtbot, w, "harbor")}
+    assert not everything <= COLLEAGUES
+    w.search_bar.focus()
+    qtbot.keyClick(w.search_bar.edit, Qt.Key.Key_F, CTRL | SHIFT)
+    bar = w.search_filters.bar
+    assert bar.isVisible() and bar.relation.hasFocus()
+    assert bar.relation.findData("works_with") > 0  # the graph's relation types are offered
+    _pick(qtbot, bar.relation, "works_with")
+    filtered = search(qtbot, w, "harbor")
+    # The four colleagues rank below the top of the unfiltered list; the filter still finds them all.
+    assert {r.name for r in filtered} == COLLEAGUES
+    assert "relation works_with" in w.status.last_message
+    qtbot.keyClick(bar.relation, Qt.Key.Key_F, CTRL | SHIFT)  # hide: everything again, the choice kept
+    assert not bar.isVisible() and {r.name for r in search(qtbot, w, "harbor")} == everything
+    w.search_filters.action.trigger()
+    assert {r.name for r in search(qtbot, w, "harbor")} == COLLEAGUES
+    bar.clear_button.click()
+    assert {r.name for r in search(qtbot, w, "harbor")} == everything
+
+
+def test_status_and_date_filters_and_a_range_that_ends_first(qtbot, sample_window):
+    w = sample_window
+    w.search_filters.action.trigger()
+    bar = w.search_filters.bar
+    bar.status.setFocus()
+    _pick(qtbot, bar.status, "paused")
+    assert search(qtbot, w, "chess") == []
+    bar.status.setCurrentIndex(0)
+    bar.updated.preset.setFocus()
+    _pick(qtbot, bar.updated.preset, "today")  # the sample was imported today
+    assert search(qtbot, w, "chess")[0].name == "Chess"
+    _pick(qtbot, bar.created.preset, "range")
+    assert bar.created.start.isVisible() and bar.created.end.isVisible()
+    bar.created.start.setDate(QDate(2020, 5, 1))
+    bar.created.end.setDate(QDate(2020, 4, 1))
+    assert "ends (2020-04-01) before it starts (2020-05-01)" in w.status.last_message
+    bar.created.end.setDate(QDate(2020, 6, 1))
+    assert search(qtbot, w, "chess") == []  # nothing was created in 2020
+
+
+def test_browser_shows_pinned_and_recent_and_filters_by_words_and_relation(qtbot, sample_window):
+    w = sample_window
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.open_entity("Tide Clock", record=True)
+    w.pin_action.trigger()
+    qtbot.waitUntil(lambda: "Unpin" in w.pin_action.text().replace("&", ""), timeout=10_000)
+    w.browse_action.trigger()
+    b = w.browser
+    qtbot.waitUntil(lambda: b.types.count() > 3 and b.table.rowCount() == 50, timeout=10_000)
+    labels = [b.types.item(i).text() for i in range(4)]
+    assert labels[:3] == ["All types (50)", "Pinned (1)", "Recently opened (1)"]
+    # Keyboard: Down to "Pinned", then Ctrl+F and words.
+    b.types.setFocus()
+    with qtbot.waitSignal(b.loaded, timeout=10_000):
+        qtbot.keyClick(b.types, Qt.Key.Key_Down)
+    assert b.names() == ["Tide Clock"]
+    with qtbot.waitSignal(b.loaded, timeout=10_000):
+        qtbot.keyClick(b.types, Qt.Key.Key_Down)
+    assert b.names() == ["Tide Clock"]  # recently opened
+    with qtbot.waitSignal(b.loaded, timeout=10_000):
+        qtbot.keyClick(b.types, Qt.Key.Key_Up)
+        qtbot.keyClick(b.types, Qt.Key.Key_Up)  # back to all types
+    qtbot.keyClick(b.types, Qt.Key.Key_F, CTRL)
+    assert b.text.hasFocus()
+    with qtbot.waitSignal(b.loaded, timeout=10_000):
+        qtbot.keyClicks(b.text, "ledger postgres")
+    # Every word, in the name or an observation.
+    expected = ["Decision: use Postgres 16 for the Harbor ledger", "Harbor API", "Postgres 16"]
+    qtbot.waitUntil(lambda: b.names() == expected, timeout=10_000)
+    assert b.count_label.text() == "3 entities match"
+    b.text.clear()
+    with qtbot.waitSignal(b.loaded, timeout=10_000):
+        b.filters.relation.setCurrentIndex(b.filters.relation.findData("works_with"))
+    assert set(b.names()) == COLLEAGUES
+    b.text.setFocus()
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        qtbot.keyClick(b.text, Qt.Key.Key_Return)  # Enter opens the first of the list
+    assert w.editor.name_edit.text() == b.names()[0]
+    b.close()
