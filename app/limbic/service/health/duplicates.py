@@ -28,6 +28,7 @@ from limbic.service.health.vectors import Meaning
 logger = logging.getLogger(__name__)
 
 BLOCK_CAP = 40  # a word or observation shared by more entities says nothing about any two of them
+NAME_FLOOR = 0.78  # names less alike than this are no evidence either way
 MIN_SCORE = 0.45  # below this a pair is not worth the person's time
 DETAILED = 3000  # pairs judged again with near-identical observations and reasons
 SAME_RELATIONS = frozenset({"same_as", "alias", "alias_of", "duplicate", "duplicate_of", "also_known_as", "aka",
@@ -37,38 +38,33 @@ GENERIC_TYPES = frozenset({"", "generic", "entity", "thing", "note", "concept", 
 
 @dataclass
 class _Prepared:
-    keys: list[str]
-    squashed: list[str]
-    core: list[frozenset[str]]
+    names: list[text.NameInfo]
+    types: list[str]  # folded
     obs: list[frozenset[int]]
 
 
 def _prepare(data: GraphData, handle: Handle) -> _Prepared:
     n = len(data)
-    keys, sq, core, obs = [], [], [], []
+    names, obs = [], []
     for p in range(n):
         if p % 5000 == 0:
             handle.step("names", p, n)
-        tokens = text.core_tokens(data.names[p])
-        keys.append(" ".join(sorted(tokens)))
-        sq.append("".join(tokens))
-        core.append(frozenset(tokens))
+        names.append(text.NameInfo(data.names[p]))
         obs.append(frozenset(hash(text.observation_key(o)) for _, o in data.observations[p]))
-    return _Prepared(keys, sq, core, obs)
+    return _Prepared(names, [text.fold(t) for t in data.types], obs)
 
 
-def _blocks(data: GraphData, prep: _Prepared) -> Iterable[list[int]]:
-    """Groups of entities that share a blocking key; every pair within a group is a candidate."""
+def _name_blocks(prep: _Prepared) -> Iterable[list[int]]:
+    """Groups of entities whose names share a blocking key."""
     groups: dict[str, list[int]] = defaultdict(list)
-    for p, name in enumerate(data.names):
-        groups["k:" + prep.keys[p]].append(p)
-        groups["s:" + prep.squashed[p]].append(p)
-        acr = text.acronym(name)
-        if acr:
-            groups["a:" + acr].append(p)
-        elif len(prep.core[p]) == 1:
-            groups["a:" + prep.squashed[p]].append(p)  # a one-word name may be another's initials
-        for t in prep.core[p]:
+    for p, info in enumerate(prep.names):
+        groups["k:" + info.key].append(p)
+        groups["s:" + info.squashed].append(p)
+        if info.acronym:
+            groups["a:" + info.acronym].append(p)
+        elif len(info.words) == 1:
+            groups["a:" + info.words[0]].append(p)  # a one-word name may be another's initials
+        for t in info.core:
             if len(t) >= 3:
                 groups["t:" + t].append(p)
                 if len(t) >= 5:
@@ -76,32 +72,52 @@ def _blocks(data: GraphData, prep: _Prepared) -> Iterable[list[int]]:
     for members in groups.values():
         if 1 < len(members) <= BLOCK_CAP:
             yield members
-    obs_groups: dict[int, list[int]] = defaultdict(list)
+
+
+def _observation_blocks(prep: _Prepared) -> Iterable[list[int]]:
+    """Groups of entities holding the same (rare) observation."""
+    groups: dict[int, list[int]] = defaultdict(list)
     for p, keys in enumerate(prep.obs):
         for h in keys:
-            obs_groups[h].append(p)
-    for members in obs_groups.values():
+            groups[h].append(p)
+    for members in groups.values():
         if 1 < len(members) <= 8:
             yield members
 
 
+def _pairs_of(members: list[int]) -> Iterable[tuple[int, int]]:
+    ms = sorted(set(members))
+    for i, a in enumerate(ms):
+        for b in ms[i + 1:]:
+            yield a, b
+
+
 def candidate_pairs(data: GraphData, prep: _Prepared, meaning: Meaning) -> set[tuple[int, int]]:
-    """Every pair some block or the meaning neighbours put forward (positions, low first)."""
+    """Every pair the meaning neighbours, a shared observation or a name block put forward (low first).
+
+    A name block only proposes pairs whose names are alike enough to count as evidence: blocks on
+    a shared word propose many pairs that nothing else speaks for.
+    """
     pairs: set[tuple[int, int]] = set(meaning.pairs)
-    for members in _blocks(data, prep):
-        ms = sorted(set(members))
-        for i, a in enumerate(ms):
-            for b in ms[i + 1:]:
+    for members in _observation_blocks(prep):
+        pairs.update(_pairs_of(members))
+    names = prep.names
+    for members in _name_blocks(prep):
+        for a, b in _pairs_of(members):
+            if (a, b) in pairs or names[a].numbers != names[b].numbers:
+                continue
+            if text.similarity_of(names[a], names[b])[0] >= NAME_FLOOR:
                 pairs.add((a, b))
     return pairs
 
 
-def _types_fit(ta: str, tb: str) -> tuple[float, str]:
-    if text.fold(ta) == text.fold(tb):
-        return 1.0, f"Both are of type “{shown(ta, 30)}”."
-    if text.fold(ta) in GENERIC_TYPES or text.fold(tb) in GENERIC_TYPES:
+def _types_fit(prep: _Prepared, data: GraphData, a: int, b: int) -> tuple[float, str]:
+    ta, tb = prep.types[a], prep.types[b]
+    if ta == tb:
+        return 1.0, f"Both are of type “{shown(data.types[a], 30)}”."
+    if ta in GENERIC_TYPES or tb in GENERIC_TYPES:
         return 0.9, ""
-    return 0.55, f"Their types differ (“{shown(ta, 30)}” and “{shown(tb, 30)}”)."
+    return 0.55, f"Their types differ (“{shown(data.types[a], 30)}” and “{shown(data.types[b], 30)}”)."
 
 
 def _near_shared(oa: list[tuple[int, str]], ob: list[tuple[int, str]]) -> int:
@@ -119,12 +135,13 @@ def _near_shared(oa: list[tuple[int, str]], ob: list[tuple[int, str]]) -> int:
 def judge(data: GraphData, prep: _Prepared, meaning: Meaning, a: int, b: int, detailed: bool) -> tuple[float, list[str]]:
     """The combined score of one pair (0..1) and, when ``detailed``, the sentences for and against."""
     na, nb = data.names[a], data.names[b]
+    ia, ib = prep.names[a], prep.names[b]
     reasons: list[str] = []
-    name_score, why = text.name_similarity(na, nb)
-    e_name = name_score if name_score >= 0.9 else max(0.0, (name_score - 0.78) / 0.22) * 0.85
+    name_score, why = text.similarity_of(ia, ib)
+    e_name = name_score if name_score >= 0.9 else max(0.0, (name_score - NAME_FLOOR) / (1 - NAME_FLOOR)) * 0.85
     if why and e_name > 0:
         reasons.append(why)
-    extra = text.extra_words(na, nb) if prep.keys[a] != prep.keys[b] else set()
+    extra = text.extra_of(ia, ib) if ia.key != ib.key else frozenset()
     e_vec = 0.0
     got = meaning.similarity(a, b)
     if got is not None:
@@ -157,13 +174,13 @@ def judge(data: GraphData, prep: _Prepared, meaning: Meaning, a: int, b: int, de
                 more = f" and {len(common) - 3} more" if len(common) > 3 else ""
                 reasons.append(f"Both are related to {names}{more}.")
     evidence = 1.0 - (1 - 0.92 * e_name) * (1 - 0.55 * e_vec) * (1 - 0.8 * e_obs) * (1 - 0.45 * e_nbr)
-    fit, type_why = _types_fit(data.types[a], data.types[b])
+    fit, type_why = _types_fit(prep, data, a, b)
     score = evidence * fit
     if type_why and (fit < 1.0 or detailed):
         reasons.append(type_why)
     if extra and e_obs < 0.5:
         score *= 0.45
-        longer = na if len(text.core_tokens(na)) > len(text.core_tokens(nb)) else nb
+        longer = na if len(ia.core) > len(ib.core) else nb
         reasons.append(f"“{shown(longer, 40)}” has words the other lacks ({', '.join(sorted(extra)[:3])}): "
                        "it may be a part or a kind of it rather than the same thing.")
     between = data.related.get((a, b))

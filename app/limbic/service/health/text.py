@@ -42,10 +42,14 @@ los las del y en un una le les des et du der die das und von zu mit ist
 """.split())
 
 
+_MARKS = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
 def fold(text: str) -> str:
     """Lower case without accents, in NFKC (so "Ruíz" and "RUIZ" fold alike)."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
+    if text.isascii():
+        return text.lower()
+    stripped = _MARKS.sub("", unicodedata.normalize("NFKD", text))
     return unicodedata.normalize("NFKC", stripped).casefold()
 
 
@@ -122,38 +126,67 @@ def numbers(text: str) -> list[str]:
     return [d.lstrip("0") or "0" for d in re.findall(r"\d+", fold(text))]
 
 
-def name_similarity(a: str, b: str) -> tuple[float, str]:
-    """How alike two names are once normalised (0..1), and the sentence that says why."""
-    ka, kb = name_key(a), name_key(b)
-    na, nb = numbers(" ".join(name_tokens(a))), numbers(" ".join(name_tokens(b)))
-    if (na or nb) and na != nb:
+class NameInfo:
+    """A name's normalised forms, worked out once (a scan compares each name with many others)."""
+
+    __slots__ = ("folded", "words", "plain", "sorted", "core", "key", "squashed", "acronym", "numbers")
+
+    def __init__(self, name: str) -> None:
+        self.folded = fold(name).strip()
+        self.words = _WORD.findall(self.folded)
+        self.plain = " ".join(self.words)
+        self.sorted = sorted(self.words)
+        tokens: list[str] = []
+        for w in self.words:
+            tokens.extend(ABBREVIATIONS.get(w, w).split())
+        core = [t for t in tokens if t not in QUALIFIERS] or tokens
+        self.core = frozenset(core)
+        self.key = " ".join(sorted(core))
+        self.squashed = "".join(core)
+        initials = [t for t in self.words if t not in _STOP]
+        self.acronym = "".join(t[0] for t in initials) if len(initials) >= 2 else ""
+        self.numbers = tuple(d.lstrip("0") or "0" for d in re.findall(r"\d+", " ".join(tokens)))
+
+
+def similarity_of(x: NameInfo, y: NameInfo) -> tuple[float, str]:
+    """``name_similarity`` on names already described."""
+    if (x.numbers or y.numbers) and x.numbers != y.numbers:
         return 0.0, ""  # "Session 2026-04-02" and "Session 2026-04-09", "v2" and "v3": different things
-    if ka and ka == kb:
-        if fold(a).strip() == fold(b).strip():
+    if x.key and x.key == y.key:
+        if x.folded == y.folded:
             return 1.0, "The names are the same apart from case or accents."
-        if " ".join(words(a)) == " ".join(words(b)):
+        if x.plain == y.plain:
             return 1.0, "The names are the same apart from punctuation."
-        if sorted(words(a)) == sorted(words(b)):
+        if x.sorted == y.sorted:
             return 0.97, "The names have the same words in another order."
         return 0.95, "The names are the same once abbreviations and words like “database” are set aside."
-    if is_acronym_of(a, b) or is_acronym_of(b, a):
+    if (len(x.words) == 1 and len(x.words[0]) >= 2 and x.words[0] == y.acronym) or (
+            len(y.words) == 1 and len(y.words[0]) >= 2 and y.words[0] == x.acronym):
         return 0.9, "One name is the initials of the other."
-    if _abbreviates_part(words(a), words(b)) or _abbreviates_part(words(b), words(a)):
+    if _abbreviates_part(x.words, y.words) or _abbreviates_part(y.words, x.words):
         return 0.9, "One name has initials where the other spells the words out."
-    sa, sb = squashed(a), squashed(b)
-    if sa and sa == sb:
+    if x.squashed and x.squashed == y.squashed:
         return 0.95, "The names are the same apart from spaces and punctuation."
-    ratio = max(fuzz.ratio(ka, kb), fuzz.ratio(sa, sb)) / 100.0
-    if ratio >= 0.85 and min(len(sa), len(sb)) >= 5:
+    ratio = max(fuzz.ratio(x.key, y.key), fuzz.ratio(x.squashed, y.squashed)) / 100.0
+    if ratio >= 0.85 and min(len(x.squashed), len(y.squashed)) >= 5:
         return ratio, f"The names differ by a few letters ({round(ratio * 100)}% alike)."
     return ratio, ""
 
 
+def name_similarity(a: str, b: str) -> tuple[float, str]:
+    """How alike two names are once normalised (0..1), and the sentence that says why."""
+    return similarity_of(NameInfo(a), NameInfo(b))
+
+
+def extra_of(x: NameInfo, y: NameInfo) -> frozenset[str]:
+    """``extra_words`` on names already described."""
+    if x.core <= y.core:
+        return y.core - x.core
+    if y.core <= x.core:
+        return x.core - y.core
+    return frozenset()
+
+
 def extra_words(a: str, b: str) -> set[str]:
     """Core words one name has beyond all of the other's ("Postgres backup job" over "Postgres": backup, job)."""
-    ta, tb = set(core_tokens(a)), set(core_tokens(b))
-    if ta <= tb:
-        return tb - ta
-    if tb <= ta:
-        return ta - tb
-    return set()
+    return set(extra_of(NameInfo(a), NameInfo(b)))
