@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 from limbic import __version__
 from limbic.engine.changes import ORIGIN_ASSISTANT, Cursor, read_since, start_cursor
 from limbic.engine.errors import DatabaseError, LimbicError
-from limbic.mcp import protocol, tools_history  # noqa: F401  (each tool module registers its tools)
+from limbic.mcp import protocol, tools_health, tools_history  # noqa: F401  (each tool module registers its tools)
 from limbic.mcp import activity as mcp_activity
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
 from limbic.service import Outcome, memory, run

@@ -22,7 +22,7 @@ from limbic.service.health.findings import KIND_TITLES, KINDS, Finding, Report
 from limbic.service.health.load import Handle, load
 from limbic.service.health.observations import duplicate_observations
 from limbic.service.health.split import split_candidates
-from limbic.service.health.structure import STALE_DAYS, orphans, stale
+from limbic.service.health.structure import STALE_DAYS, invisible_names, orphans, stale
 
 __all__ = ["KINDS", "KIND_TITLES", "STALE_DAYS", "Finding", "Handle", "Report", "dismiss", "dismissed", "undismiss", "scan",
            "scan_file", "check_kinds"]
@@ -61,8 +61,10 @@ def scan(graph: Graph, kinds: Sequence[str] | None = None, handle: Handle | None
             found = orphans(data, handle, by_kind[kind])
         elif kind == "stale":
             found = stale(data, handle, by_kind[kind], stale_days)
-        else:
+        elif kind == "split":
             found = split_candidates(data, handle, by_kind[kind])
+        else:
+            found = invisible_names(graph, by_kind[kind])
         report.findings[kind] = found[:limit] if limit else found
     report.seconds = time.perf_counter() - started
     logger.info("health: %s in %.1f s", report.counts(), report.seconds)

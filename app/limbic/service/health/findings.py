@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-KINDS = ("duplicates", "observations", "orphans", "stale", "split")
+KINDS = ("duplicates", "observations", "orphans", "stale", "split", "names")
 KIND_TITLES = {
     "duplicates": "Possible duplicates",
     "observations": "Repeated observations",
     "orphans": "Orphans",
     "stale": "Stale entities",
     "split": "Split candidates",
+    "names": "Names with invisible characters",
 }
 
 

@@ -16,15 +16,18 @@ MAX_COMPARED = 80  # an entity with more observations is compared on its first o
 def observation_pairs(items: list[tuple[int, str]], threshold: float = 0.85,
                       containment: float = 0.7) -> list[tuple[int, int, float, str]]:
     """(id, id, similarity, why) of observation pairs that say the same thing."""
-    keys = [(oid, o, text.observation_key(o)) for oid, o in items[:MAX_COMPARED]]
+    keys = [(oid, text.observation_key(o)) for oid, o in items[:MAX_COMPARED]]
+    nums = {oid: text.numbers(k) for oid, k in keys}
     out = []
-    for i, (ia, oa, ka) in enumerate(keys):
-        for ib, ob, kb in keys[i + 1:]:
+    for i, (ia, ka) in enumerate(keys):
+        for ib, kb in keys[i + 1:]:
             if not ka or not kb:
                 continue
             if ka == kb:
                 out.append((ia, ib, 1.0, "the same apart from case, accents or punctuation"))
                 continue
+            if nums[ia] != nums[ib]:
+                continue  # "paid 40 euros" and "paid 45 euros" are two facts however alike the words
             ratio = fuzz.token_sort_ratio(ka, kb) / 100.0
             if ratio >= max(threshold, 0.85):
                 out.append((ia, ib, ratio, f"nearly the same words ({round(ratio * 100)}% alike)"))

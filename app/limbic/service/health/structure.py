@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from limbic.engine.graph import TIME_FORMAT, shown
+from limbic.engine.graph import TIME_FORMAT, Graph, shown
 from limbic.service.health.dismiss import key_of
 from limbic.service.health.findings import Finding
 from limbic.service.health.load import GraphData, Handle
+from limbic.service.names import names_with_invisible_characters
 
 STALE_DAYS = 90.0
 
@@ -72,4 +73,18 @@ def stale(data: GraphData, handle: Handle, gone: set[str], days: float = STALE_D
                            {"days_idle": int(idle), "incoming": pointing}))
     handle.step("stale", 1, 1)
     out.sort(key=lambda f: (-f.score, f.entities))
+    return out
+
+
+def invisible_names(graph: Graph, gone: set[str]) -> list[Finding]:
+    """Names holding zero-width, bidi or other invisible characters: they look like another name and are not."""
+    out = []
+    for found in names_with_invisible_characters(graph):
+        if key_of([found.entity_id]) in gone:
+            continue
+        out.append(Finding("names", [found.entity_id], [found.name], 1.0,
+                           [f"Its name holds {'an invisible character' if len(found.characters) == 1 else 'invisible characters'}: "
+                            f"{', '.join(found.characters)}.",
+                            "It looks like a name without them, but search and exact look-ups treat it as another."],
+                           {"characters": list(found.characters)}))
     return out

@@ -45,11 +45,14 @@ los las del y en un una le les des et du der die das und von zu mit ist
 _MARKS = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 
+_INVISIBLE = re.compile(r"[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
 def fold(text: str) -> str:
-    """Lower case without accents, in NFKC (so "Ruíz" and "RUIZ" fold alike)."""
+    """Lower case without accents or invisible characters, in NFKC (so "Ruíz" and "RUIZ" fold alike)."""
     if text.isascii():
         return text.lower()
-    stripped = _MARKS.sub("", unicodedata.normalize("NFKD", text))
+    stripped = _MARKS.sub("", unicodedata.normalize("NFKD", _INVISIBLE.sub("", text)))
     return unicodedata.normalize("NFKC", stripped).casefold()
 
 
