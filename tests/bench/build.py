@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from limbic.engine import index, stemming, vector_index
+from limbic.engine import index, stemming, tables, vector_index
 from limbic.engine.db import Database
 from limbic.engine.embeddings import Embedder
 from limbic.engine.entity_text import EntitySource
@@ -42,6 +42,7 @@ def build_direct(path: Path, synth: SynthGraph, embedder: Embedder, seed: int = 
     now = datetime.now(timezone.utc)
     db = Database(path)
     try:
+        tables.ensure_present(db)  # a new file starts with the first schema's full-text table; bring it up to date
         index.prepare_vectors(db, embedder)
         ids = {rec.name: i + 1 for i, rec in enumerate(synth.entities)}
         ages = rng.uniform(0, 24 * 730, size=n)  # created over the last two years

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service import organise
 from limbic.ui.browser import EntityBrowser
+from limbic.ui.health_view import HealthView
 from limbic.engine.wording import counted
 
 
@@ -86,6 +87,9 @@ class OrganiseMenuMixin:
                                          tip="Move the open entity's observations and relations into another, then delete it")
         self.rename_type_action = self._action(o, "Rename &type…", self.on_rename_type,
                                                tip="Give every entity of a type another type name")
+        self.health_action = self._action(o, "Memory &health…", self.on_health, "Ctrl+Shift+H",
+                                          tip="Possible duplicates, repeated observations, orphans, stale and oversized entities")
+        self.health_view: HealthView | None = None
         self.browser: EntityBrowser | None = None
         self.pinned: set[int] = set()
 
@@ -102,6 +106,20 @@ class OrganiseMenuMixin:
 
     def on_browser_open(self, entity_id: int) -> None:
         self.open_entity(entity_id, record=True)
+
+    def on_health(self) -> None:
+        if self.catalog is None:
+            self.status.say("Open a graph to check its health.", 4000)
+            return
+        if self.health_view is None or self.health_view.path != self.catalog.path:
+            if self.health_view is not None:
+                self.health_view.close()
+            self.health_view = HealthView(self.engine, self.catalog.path, self)
+            self.health_view.open_requested.connect(self.on_browser_open)
+            self.health_view.merged.connect(self.on_merged)
+            self.health_view.start_scan()
+        self.health_view.show()
+        self.health_view.raise_()
 
     # -- pins ---------------------------------------------------------------------------
 

@@ -1,0 +1,351 @@
+"""Organise → Memory health: what the health checks found, reviewed one finding at a time.
+
+Counts per kind on the left, the findings of one kind in the middle, the reasons (and, for a
+possible duplicate, the merge preview side by side) on the right. The scan runs on a thread and
+a read-only connection of its own, with progress, so the window and searches go on meanwhile.
+Keyboard-driven: J or Down goes to the next finding, K or Up back, M previews the merge of a
+duplicate (M again, or Enter, merges it; S swaps which one stays), D dismisses a finding for
+good, O opens the entity, R checks again, Esc closes. Nothing is merged without the person.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import threading
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic.engine.errors import Cancelled, LimbicError
+from limbic.service import health
+from limbic.service.health.merge import MergePlan, merge, plan_merge
+
+logger = logging.getLogger(__name__)
+
+KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+FINDING_ROLE = Qt.ItemDataRole.UserRole + 2
+
+
+def plan_html(plan: MergePlan) -> str:
+    """The merge preview: the two entities and what the merged one would hold, side by side."""
+    def column(title: str, name: str, etype: str, status: str, obs: list[str], rels: list[str]) -> str:
+        items = "".join(f"<li>{o}</li>" for o in obs) or "<li><i>none</i></li>"
+        rel = "".join(f"<li>{r}</li>" for r in rels) or "<li><i>none</i></li>"
+        return (f"<td valign='top' width='33%'><b>{title}</b><br><big>{html.escape(name)}</big><br>"
+                f"{html.escape(etype)} · {html.escape(status)}<p>Observations</p><ul>{items}</ul>"
+                f"<p>Relations</p><ul>{rel}</ul></td>")
+
+    def rels_of(view) -> list[str]:
+        out = [f"{html.escape(r.relation_type)} → {html.escape(r.to_name)}" for r in view.outgoing]
+        return out + [f"{html.escape(r.from_name)} → {html.escape(r.relation_type)}" for r in view.incoming]
+
+    src, tgt = plan.source, plan.target
+    merged_obs = [(f"<b>+ {html.escape(o)}</b>" if o in plan.added else html.escape(o)) for o in plan.observations]
+    merged_obs += [f"<s>{html.escape(o)}</s> <i>(repeats “{html.escape(t)}”)</i>" for o, t in plan.dropped]
+    merged_rels = [(("<b>+ " if r.moved else "") + (f"{html.escape(r.relation_type)} → {html.escape(r.other_name)}"
+                    if r.outgoing else f"{html.escape(r.other_name)} → {html.escape(r.relation_type)}")
+                    + ("</b>" if r.moved else "")) for r in plan.relations]
+    merged_rels += [f"<s>{html.escape(w)}</s>" for w in plan.dropped_relations]
+    conflicts = "".join(f"<p><b>The {c.field}s differ:</b> “{html.escape(c.target)}” (kept) and "
+                        f"“{html.escape(c.source)}”; choose below.</p>" for c in plan.conflicts)
+    return ("<table width='100%' cellspacing='8'><tr>"
+            + column("Goes", src.entity.name, src.entity.entity_type, src.entity.status,
+                     [html.escape(o) for o in src.entity.observation_texts], rels_of(src))
+            + column("Stays", tgt.entity.name, tgt.entity.entity_type, tgt.entity.status,
+                     [html.escape(o) for o in tgt.entity.observation_texts], rels_of(tgt))
+            + column("After the merge", plan.name, plan.entity_type, plan.status, merged_obs, merged_rels)
+            + "</tr></table>" + conflicts
+            + "<p>Press <b>M</b> or <b>Enter</b> to merge (undo with Ctrl+Z), <b>S</b> to keep the other one, "
+              "<b>Esc</b> to go back.</p>")
+
+
+class HealthView(QDialog):
+    """The Health window: a background scan, counts per kind, and a keyboard review of the findings."""
+
+    scanned = Signal(object)  # Report (from the scan's thread)
+    scan_failed = Signal(str)
+    scan_progress = Signal(str, int, int)
+    open_requested = Signal(int)
+    merged = Signal(object)  # the merge's undo step
+    previewed = Signal()  # a merge preview is on screen (tests wait on it)
+
+    def __init__(self, engine, path: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("healthView")
+        self.setWindowTitle("Memory health")
+        self.engine, self.path = engine, path
+        self.report: health.Report | None = None
+        self.plan: MergePlan | None = None
+        self._cancel = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.kinds = QListWidget(self, objectName="healthKinds")
+        self.kinds.setAccessibleName("Kinds of finding")
+        self.findings = QListWidget(self, objectName="healthFindings")
+        self.findings.setAccessibleName("Findings")
+        self.detail = QTextBrowser(self, objectName="healthDetail")
+        self.detail.setOpenLinks(False)
+        self.type_choice = QComboBox(self, objectName="healthTypeChoice")
+        self.type_choice.setAccessibleName("Type of the merged entity")
+        self.type_choice.hide()
+        self.progress = QProgressBar(self, objectName="healthProgress")
+        self.progress.setTextVisible(True)
+        self.state = QLabel("", self, objectName="healthState")
+        self.recheck = QPushButton("&Check again (R)", self, objectName="healthRecheck")
+        self.recheck.clicked.connect(self.start_scan)
+        self.cancel_button = QPushButton("Cancel", self, objectName="healthCancel")
+        self.cancel_button.clicked.connect(lambda: self._cancel.set())
+        top = QHBoxLayout()
+        top.addWidget(self.state, 1)
+        top.addWidget(self.progress)
+        top.addWidget(self.cancel_button)
+        top.addWidget(self.recheck)
+        right = QWidget(self)
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.detail, 1)
+        rl.addWidget(self.type_choice)
+        keys = QLabel("J/K next and previous · M merge preview, M again to merge · S swap · D dismiss · O open · "
+                      "R check again · Esc close", self, objectName="healthKeys")
+        keys.setWordWrap(True)
+        rl.addWidget(keys)
+        split = QSplitter(self)
+        split.addWidget(self.kinds)
+        split.addWidget(self.findings)
+        split.addWidget(right)
+        split.setSizes([200, 360, 640])
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+        self.resize(1280, 720)
+        self.kinds.currentRowChanged.connect(self._show_kind)
+        self.findings.currentRowChanged.connect(self._show_finding)
+        self.scanned.connect(self._on_scanned)
+        self.scan_failed.connect(self._on_scan_failed)
+        self.scan_progress.connect(self._on_progress)
+        for key, slot in (("J", self.next), ("K", self.previous), ("M", self.on_merge_key), ("Return", self.on_enter),
+                          ("S", self.swap), ("D", self.dismiss), ("O", self.open_current), ("R", self.start_scan),
+                          ("Escape", self.on_escape)):
+            shortcut = QShortcut(QKeySequence(key), self)
+            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            shortcut.activated.connect(slot)
+        self._fill_kinds()
+
+    # -- the scan ------------------------------------------------------------------------
+
+    def start_scan(self) -> None:
+        """Check the graph again on a thread of its own (a running check is cancelled first)."""
+        self.stop_scan()
+        self._cancel = threading.Event()
+        self.cancel_button.setEnabled(True)
+        self.recheck.setEnabled(False)
+        self.state.setText("Checking the graph…")
+        self.progress.setRange(0, 0)
+        handle = health.Handle(progress=self.scan_progress.emit, cancelled=self._cancel.is_set)
+        self._thread = threading.Thread(target=self._scan, args=(handle,), name="limbic-health", daemon=True)
+        self._thread.start()
+
+    def _scan(self, handle: health.Handle) -> None:
+        try:
+            self.scanned.emit(health.scan_file(self.path, None, handle))
+        except Cancelled:
+            self.scan_failed.emit("The check was cancelled.")
+        except LimbicError as exc:
+            self.scan_failed.emit(str(exc))
+        except Exception as exc:  # a sentence, not a traceback; the log has the rest
+            logger.exception("health check failed")
+            self.scan_failed.emit(f"The check stopped on an unexpected error ({type(exc).__name__}).")
+
+    def stop_scan(self, timeout: float = 10.0) -> None:
+        """Cancel a running scan and wait for its thread."""
+        if self._thread is not None and self._thread.is_alive():
+            self._cancel.set()
+            self._thread.join(timeout)
+        self._thread = None
+
+    def _on_progress(self, stage: str, done: int, total: int) -> None:
+        self.progress.setRange(0, max(1, total))
+        self.progress.setValue(min(done, total))
+        self.progress.setFormat(f"{stage} %p%")
+
+    def _on_scanned(self, report: health.Report) -> None:
+        self.report = report
+        self._scan_ended(f"{report.entities:,} entities checked in {report.seconds:.1f} s.")
+        self._fill_kinds()
+        self.kinds.setCurrentRow(next((i for i, k in enumerate(health.KINDS) if report.findings.get(k)), 0))
+        self.findings.setFocus()
+
+    def _on_scan_failed(self, sentence: str) -> None:
+        self._scan_ended(sentence)
+
+    def _scan_ended(self, sentence: str) -> None:
+        self.state.setText(sentence)
+        self.progress.setRange(0, 1)
+        self.progress.setValue(1)
+        self.progress.setFormat("done")
+        self.cancel_button.setEnabled(False)
+        self.recheck.setEnabled(True)
+
+    # -- lists ---------------------------------------------------------------------------
+
+    def _fill_kinds(self) -> None:
+        current = self.kinds.currentRow()
+        self.kinds.blockSignals(True)
+        self.kinds.clear()
+        for kind in health.KINDS:
+            count = len(self.report.findings.get(kind, [])) if self.report else None
+            label = health.KIND_TITLES[kind] + ("" if count is None else f"  ({count})")
+            item = QListWidgetItem(label)
+            item.setData(KIND_ROLE, kind)
+            self.kinds.addItem(item)
+        self.kinds.blockSignals(False)
+        self.kinds.setCurrentRow(max(0, current))
+
+    def current_kind(self) -> str:
+        item = self.kinds.currentItem()
+        return item.data(KIND_ROLE) if item else health.KINDS[0]
+
+    def current_finding(self) -> health.Finding | None:
+        item = self.findings.currentItem()
+        return item.data(FINDING_ROLE) if item else None
+
+    def _show_kind(self, _row: int = 0) -> None:
+        self.findings.clear()
+        found = self.report.findings.get(self.current_kind(), []) if self.report else []
+        for f in found:
+            item = QListWidgetItem(f"{f.score:.2f}   " + "  ⇄  ".join(f.entities))
+            item.setData(FINDING_ROLE, f)
+            self.findings.addItem(item)
+        if found:
+            self.findings.setCurrentRow(0)
+        else:
+            self.detail.setHtml("<p>Nothing found here.</p>" if self.report else "<p>Checking…</p>")
+
+    def _show_finding(self, _row: int = 0) -> None:
+        self.plan = None
+        self.type_choice.hide()
+        f = self.current_finding()
+        if f is None:
+            return
+        names = " and ".join(f"“{html.escape(n)}”" for n in f.entities)
+        reasons = "".join(f"<li>{html.escape(r)}</li>" for r in f.reasons)
+        hint = ("<p>Press <b>M</b> to see what a merge would leave, <b>D</b> if they are not the same.</p>"
+                if f.kind == "duplicates" else "<p>Press <b>O</b> to open it, <b>D</b> to dismiss this finding.</p>")
+        self.detail.setHtml(f"<h3>{names}</h3><p>Score {f.score:.2f}</p><ul>{reasons}</ul>{hint}")
+
+    def next(self) -> None:
+        self.findings.setCurrentRow(min(self.findings.count() - 1, self.findings.currentRow() + 1))
+
+    def previous(self) -> None:
+        self.findings.setCurrentRow(max(0, self.findings.currentRow() - 1))
+
+    def _drop_current(self) -> None:
+        row = self.findings.currentRow()
+        f = self.current_finding()
+        if f is None or self.report is None:
+            return
+        found = self.report.findings.get(f.kind, [])
+        if f in found:
+            found.remove(f)
+        self.findings.takeItem(row)
+        self._fill_kinds()
+        self.findings.setCurrentRow(min(row, self.findings.count() - 1))
+        self._show_finding()
+
+    # -- actions -------------------------------------------------------------------------
+
+    def on_merge_key(self) -> None:
+        """First M: the merge preview; M again: the merge."""
+        if self.plan is not None:
+            self.do_merge()
+        else:
+            self.preview()
+
+    def on_enter(self) -> None:
+        if self.plan is not None:
+            self.do_merge()
+        elif self.current_finding() is not None and self.current_finding().kind != "duplicates":
+            self.open_current()
+
+    def on_escape(self) -> None:
+        if self.plan is not None:
+            self._show_finding()
+        else:
+            self.close()
+
+    def preview(self, source_first: bool = True) -> None:
+        """Show what merging the current pair would leave (computed by the merge's own planning)."""
+        f = self.current_finding()
+        if f is None or f.kind != "duplicates":
+            return
+        source, target = (f.ids[1], f.ids[0]) if source_first else (f.ids[0], f.ids[1])
+        self.engine.read("health-preview", plan_merge, source, target, what="previewing the merge",
+                         on_done=self._on_plan, on_failed=lambda failure: self.detail.setHtml(
+                             f"<p>{html.escape(failure.message)}</p>"))
+
+    def _on_plan(self, plan: MergePlan) -> None:
+        self.plan = plan
+        self.detail.setHtml(plan_html(plan))
+        conflict = next((c for c in plan.conflicts if c.field == "type"), None)
+        self.type_choice.clear()
+        if conflict is not None:
+            self.type_choice.addItem(f"Type: {conflict.target}", conflict.target)
+            self.type_choice.addItem(f"Type: {conflict.source}", conflict.source)
+            self.type_choice.show()
+        else:
+            self.type_choice.hide()
+        self.previewed.emit()
+
+    def swap(self) -> None:
+        """Keep the other entity of the pair instead."""
+        if self.plan is None:
+            return
+        f = self.current_finding()
+        keep_first = self.plan.target.entity.id == f.ids[0]
+        self.preview(source_first=not keep_first)
+
+    def do_merge(self) -> None:
+        plan = self.plan
+        if plan is None:
+            return
+        chosen = self.type_choice.currentData() if self.type_choice.isVisible() else None
+        self.plan = None
+        self.engine.run("merge", merge, plan.source.entity.id, plan.target.entity.id, chosen, None, what="merging",
+                        on_done=self._on_merged, on_failed=lambda failure: self.detail.setHtml(
+                            f"<p>The merge was not made: {html.escape(failure.message)}</p>"))
+
+    def _on_merged(self, step) -> None:
+        self.merged.emit(step)
+        self.state.setText(f"Merged: {step.label[len('merge of '):]}. Ctrl+Z in the main window undoes it.")
+        self._drop_current()
+
+    def dismiss(self) -> None:
+        """Remember that this finding is not a problem; it does not come back."""
+        f = self.current_finding()
+        if f is None:
+            return
+        self.engine.run("health-dismiss", health.dismiss, f.kind, f.ids, what="dismissing",
+                        on_done=lambda _=None: self._drop_current())
+
+    def open_current(self) -> None:
+        f = self.current_finding()
+        if f is not None:
+            self.open_requested.emit(f.ids[0])
+
+    def closeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        self.stop_scan()
+        super().closeEvent(event)
