@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 
 from limbic.service import organise
 from limbic.ui.browser import EntityBrowser
-from limbic.ui.health_view import HealthView
 from limbic.engine.wording import counted
 
 
@@ -89,7 +88,7 @@ class OrganiseMenuMixin:
                                                tip="Give every entity of a type another type name")
         self.health_action = self._action(o, "Memory &health…", self.on_health, "Ctrl+Shift+H",
                                           tip="Possible duplicates, repeated observations, orphans, stale and oversized entities")
-        self.health_view: HealthView | None = None
+        self.health_view = None  # HealthView, made on first use
         self.browser: EntityBrowser | None = None
         self.pinned: set[int] = set()
 
@@ -108,6 +107,9 @@ class OrganiseMenuMixin:
         self.open_entity(entity_id, record=True)
 
     def on_health(self) -> None:
+        # Loaded on first use: the checks bring numpy and rapidfuzz, which the window must not wait for at start-up.
+        from limbic.ui.health_view import HealthView
+
         if self.catalog is None:
             self.status.say("Open a graph to check its health.", 4000)
             return
