@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -130,11 +130,19 @@ class EntityBrowser(QDialog):
         rows = [("all", "", f"All types ({total})"), ("pinned", "", f"Pinned ({counts.pinned})"),
                 ("recent", "", f"Recently opened ({counts.recent})")]
         rows += [("all", name, f"{name} ({n})") for name, n in counts.types]
-        for view, entity_type, label in rows:
+        bold = QFont(self.types.font())
+        bold.setBold(True)
+        for at, (view, entity_type, label) in enumerate(rows):
+            if at == 3:
+                header = QListWidgetItem("By type", self.types)
+                header.setFlags(Qt.ItemFlag.NoItemFlags)  # a title: arrows pass over it
+                header.setData(VIEW_ROLE, "header")
             item = QListWidgetItem(label, self.types)
             item.setData(TYPE_ROLE, entity_type)
             item.setData(VIEW_ROLE, view)
-        keys = [(view, entity_type) for view, entity_type, _label in rows]
+            if at < 3:
+                item.setFont(bold)
+        keys = [(self.types.item(i).data(VIEW_ROLE), self.types.item(i).data(TYPE_ROLE)) for i in range(self.types.count())]
         self.types.setCurrentRow(keys.index(current) if current in keys else 0)
         self.types.blockSignals(False)
         self.types.setFocus()

@@ -86,7 +86,6 @@ class CommandPalette(Picker):
     def __init__(self, window: QMainWindow) -> None:
         super().__init__(window, "Run a command…", "Type to filter · Up/Down move · Enter runs · Esc closes")
         self.setObjectName("commandPalette")
-        self.field.setObjectName("paletteField")
         self.window_ = window
         self.empty_text = "No command matches."
         self.commands: list[Command] = []

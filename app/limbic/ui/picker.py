@@ -30,6 +30,7 @@ DETAIL_ROLE = Qt.ItemDataRole.UserRole + 2
 ENABLED_ROLE = Qt.ItemDataRole.UserRole + 3  # False: listed (and selectable) but cannot be taken now
 WIDTH_SHARE = 0.5  # of the window's width
 MIN_WIDTH, MAX_WIDTH = 520, 760
+MAX_ROWS = 12  # rows shown before the list scrolls; the popup is as tall as its rows up to this
 
 
 class RowDelegate(QStyledItemDelegate):
@@ -73,6 +74,7 @@ class Picker(QDialog):
     def __init__(self, parent: QWidget, placeholder: str, hint: str) -> None:
         super().__init__(parent, Qt.WindowType.Popup | Qt.WindowType.FramelessWindowHint)
         self.setObjectName("picker")
+        self.setProperty("picker", True)  # the stylesheet's frame for every picker
         self.field = QLineEdit(self, objectName="pickerField")
         self.field.setPlaceholderText(placeholder)
         self.field.setAccessibleName(placeholder)
@@ -115,7 +117,22 @@ class Picker(QDialog):
         if not rows:
             QListWidgetItem(self.empty_text, self.list).setFlags(Qt.ItemFlag.NoItemFlags)
         self._select_first()
+        self._fit_height()
         self.filled.emit()
+
+    def _fit_height(self) -> None:
+        """As tall as the rows (up to MAX_ROWS), never taller than the window below the popup's top."""
+        if self.list.count() == 0:
+            return
+        row = self.list.sizeHintForRow(0)
+        rows_height = row * min(MAX_ROWS, self.list.count()) + 2 * self.list.frameWidth()
+        self.list.setFixedHeight(rows_height)
+        self.layout().activate()  # the new minimum height now, or a shorter list could not shrink the popup
+        margins = self.layout().contentsMargins()
+        height = (self.field.sizeHint().height() + rows_height + self.hint.sizeHint().height()
+                  + margins.top() + margins.bottom() + 2 * self.layout().spacing())
+        window = self.parentWidget().window()
+        self.resize(self.width(), min(height, max(200, window.height() - 80)))
 
     def labels(self) -> list[str]:
         """The rows' labels as shown (tests and screenshots read them)."""
@@ -161,8 +178,7 @@ class Picker(QDialog):
         """Show over the top of the parent window, with the field empty and focused."""
         window = self.parentWidget().window()
         width = max(MIN_WIDTH, min(MAX_WIDTH, int(window.width() * WIDTH_SHARE)))
-        height = min(max(320, window.height() // 2), window.height() - 80)
-        self.resize(QSize(width, height))
+        self.resize(QSize(width, self.height()))
         top_left = window.mapToGlobal(window.rect().topLeft())
         self.move(top_left.x() + (window.width() - width) // 2, top_left.y() + 56)
         self.hint.setText(self.hint_text)

@@ -18,7 +18,6 @@ class QuickSwitcher(Picker):
     def __init__(self, window: QMainWindow) -> None:
         super().__init__(window, "Jump to an entity…", "Type a name, typos are fine · Up/Down move · Enter opens · Esc closes")
         self.setObjectName("quickSwitcher")
-        self.field.setObjectName("switcherField")
         self.window_ = window
         self.empty_text = "No entity has a name like that."
         self.chosen.connect(self.open)
