@@ -107,6 +107,7 @@ def shoot(scheme: str, out: Path) -> int:
         print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
         state[stem] = True
     shoot_new_states(app, window, scheme, out)
+    shoot_pickers(app, window, scheme, out)
     shoot_graph(app, window, out, scheme)
     window.close()
     shutil.rmtree(home, ignore_errors=True)
@@ -147,6 +148,46 @@ def shoot_graph(app, window, out: Path, scheme: str) -> None:
         path = out / f"{stem}-{scheme}.png"
         window.grab().save(str(path))
         print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def shoot_pickers(app, window, scheme: str, out: Path) -> None:
+    """The command palette and the quick switcher over the window, and the search filters."""
+    from PySide6.QtGui import QPainter
+
+    from limbic.ui.app import _wait
+
+    def over_window(popup, name: str) -> None:
+        image = window.grab().toImage()  # a popup is a window of its own: paint it where it stands
+        painter = QPainter(image)
+        painter.drawPixmap(window.mapFromGlobal(popup.mapToGlobal(popup.rect().topLeft())), popup.grab())
+        painter.end()
+        image.save(str(out / name))
+        print(f"saved {name}")
+
+    window.search_bar.edit.setText("harbor")
+    window.search_bar.on_debounced()
+    _wait(app, lambda: False, 800)
+    window.palette_action.trigger()
+    window.palette.field.setText("imp")
+    _wait(app, lambda: False, 400)
+    over_window(window.palette, f"palette-{scheme}.png")
+    window.palette.hide()
+    filled: list[bool] = []
+    window.switcher.filled.connect(lambda: filled.append(True))
+    window.switcher_action.trigger()
+    window.switcher.field.setText("marta quintro")
+    _wait(app, lambda: len(filled) >= 2, 10_000)
+    _wait(app, lambda: False, 300)
+    over_window(window.switcher, f"switcher-{scheme}.png")
+    window.switcher.hide()
+    filters = window.search_filters
+    filters.action.trigger()
+    filters.bar.relation.setCurrentIndex(max(0, filters.bar.relation.findData("works_with")))
+    filters.bar.updated.preset.setCurrentIndex(max(0, filters.bar.updated.preset.findData("30d")))
+    _wait(app, lambda: False, 1500)
+    _save(window, out, f"filters-{scheme}.png")
+    filters.bar.clear()
+    filters.action.trigger()
 
 
 def _save(widget, out: Path, name: str) -> None:

@@ -40,6 +40,23 @@ def test_no_two_commands_share_a_key_and_the_expected_keys_are_there(qtbot, tmp_
     assert {"Ctrl+=", "Ctrl++", "Ctrl+-", "Ctrl+0"} <= set(keys)
 
 
+def test_the_shortcut_sheet_lists_a_key_of_every_command(qtbot, tmp_path):
+    import re
+
+    from limbic.ui.dialogs import SHORTCUTS
+
+    # As Qt spells them ("Ctrl+Delete" is "Ctrl+Del").
+    listed = {QKeySequence(k).toString() or k for keys, _ in SHORTCUTS for k in re.split(r" or | / |, ", keys)}
+    w = make_window(qtbot, tmp_path / "sheet.db", wait_model=False)
+    w.graph_panel()
+    missing = []
+    for action in w.findChildren(QAction):
+        seqs = [s.toString() for s in action.shortcuts() if not s.isEmpty()]
+        if seqs and not set(seqs) & listed and action.shortcutContext() != Qt.ShortcutContext.WidgetShortcut:
+            missing.append((action.text().replace("&", ""), seqs))
+    assert not missing, missing
+
+
 def test_shortcut_sheet_lists_the_new_keys():
     from limbic.ui.dialogs import SHORTCUTS
 
@@ -125,3 +142,12 @@ def test_quick_switcher_by_keyboard_typo_tolerant_and_recent_first(qtbot, sample
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
         qtbot.keyClick(s.field, Qt.Key.Key_Return)
     assert w.editor.name_edit.text() == second
+
+
+def test_the_manual_lists_every_shortcut_of_the_sheet():
+    from pathlib import Path
+
+    from limbic.ui.dialogs import SHORTCUTS
+
+    manual = (Path(__file__).resolve().parents[2] / "docs" / "app.md").read_text(encoding="utf-8")
+    assert [row for row in SHORTCUTS if f"| {row[0]} | {row[1]} |" not in manual] == []
