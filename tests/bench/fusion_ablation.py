@@ -29,7 +29,7 @@ from limbic.engine.session import open_graph
 SIGNAL_OFF = {
     "adaptive − standardise (min-max)": fusion.Signals(standardise=False),
     "adaptive − exact similarity": fusion.Signals(exact_similarity=False),
-    "adaptive − confirmation": fusion.Signals(confirmation=False),
+    "adaptive + confirmation (the default before)": fusion.Signals(confirmation=True),
     "adaptive, no signal (= min-max blend)": fusion.Signals(False, False, False),
 }
 

@@ -12,6 +12,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from limbic.engine.search import search
+from tests.engine.test_noise import sample, sample_template  # noqa: F401  (the sample graph, embedded once)
+
 PAIRS = Path(__file__).with_name("crosslingual_pairs.tsv")
 
 
@@ -39,8 +42,6 @@ def test_a_sentence_finds_its_translation(embedder, direction):
 
 
 def test_spanish_query_finds_english_notes(graph):
-    from limbic.engine.search import search
-
     for _, en in _pairs()[:16]:
         graph.upsert_entity(en[:60], "Note", [en])
     graph.embed_pending()
@@ -52,3 +53,21 @@ def test_spanish_query_finds_english_notes(graph):
     ):
         response = search(graph, query, limit=3, record=False)
         assert response.results[0].name.startswith(start), (query, [r.name for r in response.results])
+
+
+@pytest.mark.parametrize(("query", "wanted"), [
+    # Short Spanish queries over the sample graph's English notes...
+    ("reloj de mareas", "Tide Clock"),
+    ("media maratón", "Valencia Half Marathon 2025"),
+    ("clave GPG", "GPG key"),
+    ("regalo para Ana", "Fountain pen: Pilot Custom 74"),
+    ("biblioteca de fotos", "Photo library"),
+    # ...and short English queries over its Spanish ones.
+    ("potato omelette recipe", "Receta: tortilla de patatas"),
+    ("one hundred years of solitude", "Book: Cien años de soledad"),
+    ("family doctor", "Dr. Iñaki Beltrán"),
+])
+def test_short_queries_cross_languages(sample, query, wanted):
+    for branches in ("both", "meaning"):
+        names = [r.name for r in search(sample, query, limit=3, record=False, branches=branches).results]
+        assert wanted in names, (query, branches, names)

@@ -6,7 +6,10 @@ scores are standardised over its own top hits (z-scores): a hit's weight is how 
 above the rest of its own list, so one clear winner leads by much and an evenly trailing list
 by little. A candidate one branch did not reach still gets that branch's opinion: its exact
 cosine similarity (the vectors are in memory), or, for full text, the lowest score of the list.
-The text branch's vote is then scaled by how far the model confirms its best hits.
+The two votes count alike: both are standardised to the same scale, and no per-query weight of
+one against the other was found that knows which branch is right (the "confirmation" weight that
+scaled the text vote by how far the model confirms its best hits is off by default: it did not
+correlate with which branch was right, and it cost nDCG@10 on four of five collections; docs/search.md).
 """
 
 from __future__ import annotations
@@ -31,11 +34,11 @@ Z_CAP = 10.0
 
 @dataclass(frozen=True)
 class Signals:
-    """Which per-query evidence the fusion uses (all on by default; the ablation turns them off one by one)."""
+    """Which per-query evidence the fusion uses (the ablation turns them on and off one by one)."""
 
     standardise: bool = True  # z-scores over each branch's top hits; off: min-max (every branch's best = 1)
     exact_similarity: bool = True  # text-only hits get their real cosine; off: they count as missed by meaning
-    confirmation: bool = True  # text is trusted as far as the model confirms its best hits
+    confirmation: bool = False  # on: text is trusted as far as the model confirms its best hits
 
 
 DEFAULT_SIGNALS = Signals()
