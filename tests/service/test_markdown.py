@@ -83,7 +83,7 @@ def vault(tmp_path):
 
 def test_vault_syntax(text_graph, vault):
     report = import_vault(text_graph, vault)
-    assert report.entities_created == 3 and "1 attachments" in report.describe()
+    assert report.entities_created == 3 and "1 attachment or other file left aside" in report.describe()
     assert report.missing_links == {"Madrid": ["Ana Pérez"]}
     rels = {(r.from_name, r.relation_type, r.to_name) for r in text_graph.all_relations()}
     assert rels == {

@@ -78,9 +78,11 @@ def test_add_relation_with_completion_and_follow_it(qtbot, sample_window):
     assert ed.name_edit.text() == "Tomás Ferreira"
 
 
-def test_a_relation_to_a_missing_entity_is_refused_in_a_sentence(qtbot, sample_window):
+def test_a_relation_whose_target_is_gone_at_save_is_refused_in_a_sentence(qtbot, sample_window):
     w = sample_window
     ed = open_entity(qtbot, w, "Chess")
+    # As if the target existed when the relation was added and was deleted (by another program) before Save.
+    ed._target_exists = lambda name: True
     ed.rel_type.setText("played_with")
     ed.rel_target.setText("Nobody At All")
     ed.rel_add.click()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+
 from limbic.engine.search import SearchResponse, SearchResult
 from limbic.ui.results import ResultDelegate, ResultModel, Roles, best_observation, highlight_html, snippet
 
@@ -105,13 +107,16 @@ def test_delegate_paints_every_row(qtbot):
     assert view.itemDelegate().sizeHint(option, model.index(0, 0)).height() > 4 * view.fontMetrics().height()
 
 
-def test_numbers_shrink_to_fit_the_row():
+def test_scores_read_as_a_share_of_the_best_hit():
     from limbic.engine.search import SearchResult
-    from limbic.ui.results import numbers_text
+    from limbic.ui.results import numbers_text, share_text
 
     r = SearchResult(1, "A", "T", [], 0.756, 0.5, 0.0, 1.0, 0.0, 0.67, 0.0320, "both")
-    assert numbers_text(r, lambda text: True) == "d 0.67 · RRF 0.0320 · score 0.756"
-    assert numbers_text(r, lambda text: len(text) <= 26) == "d 0.67 · RRF 0.032 · 0.76"
-    assert numbers_text(r, lambda text: False) == "score 0.756"
-    r.distance = None
-    assert numbers_text(r, lambda text: True).startswith("d — · RRF")
+    assert numbers_text(r, lambda text: True, best=0.756) == "100% of the best hit"
+    assert numbers_text(r, lambda text: True, best=3.15) == "24% of the best hit"
+    assert numbers_text(r, lambda text: len(text) <= 5, best=3.15) == "24%"
+    assert share_text(0.004, 1.0) == "<1%" and share_text(0.0, 1.0) == "0%" and share_text(0.009, 1.0) == "<1%"
+    model = ResultModel()
+    model.set_response(_response())
+    tips = [model.index(i, 0).data(Qt.ItemDataRole.ToolTipRole) for i in range(model.rowCount())]
+    assert "100% of the best hit" in tips[0] and "of the best hit" in tips[1]

@@ -12,6 +12,7 @@ import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QApplication,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -89,6 +90,7 @@ PARAM_WORDS = {
     "exact_name_boost": ("Exact name boost", "Factor for an entity whose name is the query."),
     "blend_alpha": ("Share of meaning", "In the blended relevance: meaning's share; exact words get the rest."),
     "base_relevance": ("Base relevance", "blend: both branches' scores; fused: rank fusion only; seed: the original."),
+    "floor": ("Say “no good match”", "When meaning finds only chance-level hits, say so instead of listing them."),
 }
 PARAM_HELP = {name: text for name, (_, text) in PARAM_WORDS.items()}  # tooltips
 THEME_CHOICES = (("system", "As the system"), ("light", "Light"), ("dark", "Dark"))
@@ -170,6 +172,10 @@ class SettingsDialog(QDialog):
                 box.addItems(list(scoring.BASE_CHOICES))
                 box.setCurrentText(str(value))
                 widget: QWidget = box
+            elif isinstance(value, bool):
+                check = QCheckBox(self)
+                check.setChecked(value)
+                widget = check
             elif f.name == "expansion_factor":
                 spin = QSpinBox(self)
                 spin.setRange(1, 20)
@@ -191,8 +197,8 @@ class SettingsDialog(QDialog):
             row_layout.setContentsMargins(0, 0, 0, 0)
             widget.setFixedWidth(110)
             row_layout.addWidget(widget)
-            explain = QLabel(help_text, row, objectName="paramHelp")
-            explain.setEnabled(False)  # the muted colour of a hint
+            explain = QLabel(help_text, row, objectName="paramHelp")  # the hint colour (style sheet), readable
+            explain.setWordWrap(True)
             row_layout.addWidget(explain, 1)
             label = QLabel(words + ":", self)
             label.setToolTip(f.name.upper())
@@ -239,6 +245,8 @@ class SettingsDialog(QDialog):
             value = getattr(defaults, name)
             if isinstance(widget, QComboBox):
                 widget.setCurrentText(str(value))
+            elif isinstance(widget, QCheckBox):
+                widget.setChecked(bool(value))
             else:
                 widget.setValue(value)  # type: ignore[attr-defined]
 
@@ -247,7 +255,8 @@ class SettingsDialog(QDialog):
         defaults = ScoringParams()
         out: dict[str, object] = {}
         for name, widget in self.inputs.items():
-            value = widget.currentText() if isinstance(widget, QComboBox) else widget.value()  # type: ignore[attr-defined]
+            value = (widget.currentText() if isinstance(widget, QComboBox) else widget.isChecked()
+                     if isinstance(widget, QCheckBox) else widget.value())  # type: ignore[attr-defined]
             if value != getattr(defaults, name):
                 out[name] = value
         return out

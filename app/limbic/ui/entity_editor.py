@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.entities import EntityDraft, EntityView
+from limbic.ui import create_target
 from limbic.ui.entity_history import EntityHistoryPanel, StatusBadge
 from limbic.ui.observation_delegate import ObservationDelegate
 
@@ -53,6 +54,7 @@ class EntityEditor(QWidget):
     navigate_requested = Signal(str)  # entity name
     status_requested = Signal(int, str)  # entity id, status: applied at once, not part of the draft
     dirty_changed = Signal(bool)
+    create_requested = Signal(str, str)  # name, entity type: a relation's target to create now
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -297,6 +299,9 @@ class EntityEditor(QWidget):
         for source, rtype in draft.incoming:
             self._add_rel_item(self.in_list, (source, rtype), f"{rtype} ← {source}")
         self.obs_new.clear()
+        # A half-typed relation belongs to the entity it was typed for, not to the next one.
+        self.rel_type.clear()
+        self.rel_target.clear()
         self._loading = False
         self.stack.setCurrentIndex(1)
         self._set_dirty(False)
@@ -312,6 +317,19 @@ class EntityEditor(QWidget):
         item.setToolTip(label)
         item.setData(REL_ROLE, key)
         widget.addItem(item)
+
+    def note_relation(self, outgoing: bool, key: tuple[str, str]) -> None:
+        """A relation stored meanwhile (not an edit): listed at once, unsaved edits left as they are."""
+        if self._original is None:
+            return
+        stored = self._original.outgoing if outgoing else self._original.incoming
+        if key in stored:
+            return
+        stored.append(key)
+        widget = self.out_list if outgoing else self.in_list
+        label = f"{key[0]} → {key[1]}" if outgoing else f"{key[1]} ← {key[0]}"
+        self._add_rel_item(widget, key, label)
+        self.on_edited()
 
     def draft(self) -> EntityDraft:
         """The editor's current content as a draft to save."""
@@ -358,10 +376,29 @@ class EntityEditor(QWidget):
             self.rel_target.setFocus() if rtype else self.rel_type.setFocus()
             return
         existing = {tuple(self.out_list.item(i).data(REL_ROLE)) for i in range(self.out_list.count())}
+        if (rtype, target) not in existing and not self._target_exists(target):
+            entity_type = self._ask_create(target)
+            if entity_type is None:
+                self.rel_target.setFocus()
+                self.rel_target.selectAll()
+                return
+            self.create_requested.emit(target, entity_type)
         if (rtype, target) not in existing:
             self._add_rel_item(self.out_list, (rtype, target), f"{rtype} → {target}")
         self.rel_target.clear()
         self.on_edited()
+
+    def _target_exists(self, name: str) -> bool:
+        """Whether ``name`` is an entity (names match ignoring case, as the graph does), or this one."""
+        key = name.casefold()
+        at = bisect.bisect_left(self._completion_names, name)
+        if at < len(self._completion_names) and self._completion_names[at] == name:
+            return True
+        return key == self.name_edit.text().strip().casefold() or any(n.casefold() == key for n in self._completion_names)
+
+    def _ask_create(self, name: str) -> str | None:
+        """The type to create a missing target with, None to correct the name; tests replace this method."""
+        return create_target.ask_create(self, name)
 
     def on_remove_relation(self) -> None:
         for widget in (self.out_list, self.in_list):

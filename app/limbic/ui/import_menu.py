@@ -20,9 +20,10 @@ def set_status(graph, entity_id: int, status: str) -> int:
 class ImportMenuMixin:
     """Mixed into MainWindow, which provides engine, status, editor and ``import_path``."""
 
-    def _ask_folder(self, title: str) -> str:
-        """A folder to read or write; tests replace this method."""
-        path = safe_files.existing_folder(self, title, str(self.start_folder()))  # the last folder used
+    def _ask_folder(self, title: str, create: bool = False) -> str:
+        """A folder to read (or, with ``create``, to write: a typed new name is made); tests replace this method."""
+        ask = safe_files.folder_to_write if create else safe_files.existing_folder
+        path = ask(self, title, str(self.start_folder()))  # the last folder used
         if path:
             self._remember_folder(path + "/")
         return path
@@ -33,7 +34,8 @@ class ImportMenuMixin:
             self.import_path(path)
 
     def on_export_folder(self, fmt: str) -> None:
-        path = self._ask_folder(f"Export as {'Markdown notes' if fmt == 'markdown' else 'CSV files'} into a folder")
+        path = self._ask_folder(f"Export as {'Markdown notes' if fmt == 'markdown' else 'CSV files'} into a folder",
+                                create=True)
         if path:
             self.engine.run("export", export_job, fmt, path, what="exporting", job=f"Exporting to {Path(path).name}",
                             on_done=lambda message: self.status.say(message, 15_000))

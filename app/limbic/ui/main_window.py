@@ -29,6 +29,7 @@ from limbic.service import entities as ops
 from limbic.service.catalog import CatalogDelta
 from limbic.service.entities import ConflictError, EntityDraft, EntityView
 from limbic.ui import features
+from limbic.ui.create_target import CreateTargetMixin
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.file_menu import FileMenuMixin
 from limbic.ui.graph.menu import GraphMenuMixin
@@ -52,7 +53,8 @@ DEFAULT_SIZE = (1180, 760)
 COOC_HITS = 10
 
 
-class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin, QMainWindow):
+class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin,
+                 QMainWindow):
     """One window on one graph file."""
 
     # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
@@ -153,12 +155,14 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         self.search_bar.move_requested.connect(self.on_move)
         self.search_bar.open_requested.connect(self.on_open_requested)
         self.results.activated.connect(self.on_result_activated)
+        self.results.clicked.connect(self.on_result_activated)  # one click opens, as in a note list
         self.home.open_requested.connect(self.on_home_open)
         self.editor.save_requested.connect(self.on_save_requested)
         self.editor.delete_requested.connect(self.on_delete_requested)
         self.editor.navigate_requested.connect(self.on_navigate)
         self.editor.status_requested.connect(self.on_status_requested)
         self.editor.dirty_changed.connect(self.on_dirty_changed)
+        self.editor.create_requested.connect(self.on_create_target)
         self.sample_button.clicked.connect(self.load_sample)
         self.import_button.clicked.connect(self.on_import)
         self.status.cancel_clicked.connect(self.on_cancel)
@@ -334,7 +338,10 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
         if not response.query.strip():
             self.engine.read("home", organise.home, on_done=self.on_home)
         self.model.set_response(response)
-        self.search_bar.set_mode(response.mode)
+        if response.query.strip():
+            self.search_bar.set_mode(response.mode)
+        else:
+            self.search_bar.show_expected_mode(bool(self.model_name))
         if self.model.rowCount():
             self.results.setCurrentIndex(self.model.index(0, 0))
         elif response.query.strip():
@@ -378,8 +385,9 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
 
     def on_result_activated(self, index) -> None:
         result = self.model.result(index.row())
-        if result is None:
-            return
+        if result is None or (result.entity_id == self.editor.entity_id and not self._navigation_pending()
+                              and self._committed_request == self._shown_request):
+            return  # already open and counted (the second click of a double click)
         # The first hit opened from a result list makes those hits count as having come up
         # together (co-occurrence); typing alone records nothing, so keystrokes inflate nothing.
         together: tuple[int, ...] = ()
@@ -489,7 +497,8 @@ class MainWindow(UndoMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, G
             self.editor.clear()
             then()
         else:
-            self._navigating = True  # the same entity again: no new history entry
+            # The same entity again: no new history entry, unless it was just created (Back returns to it).
+            self._navigating = self.editor.entity_id is not None
             self.load_entity(entity_id)
 
     def on_save_failed(self, failure: Failure) -> None:

@@ -7,6 +7,7 @@ joins the Edit menu; reads go to the reader's connection.
 
 from __future__ import annotations
 
+from PySide6.QtCore import QStringListModel
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -23,19 +24,24 @@ from limbic.engine.wording import counted
 
 
 class MergeDialog(QDialog):
-    """Which entity the open one goes into (name completion over every name)."""
+    """Which entity the open one goes into (name completion over every other name)."""
 
     def __init__(self, source: str, names_model, parent=None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Merge entity")
         from limbic.ui.entity_editor import _completer
 
+        self.source = source
+        # The entity being merged is not a place to merge it into.
+        self.others = QStringListModel([n for n in names_model.stringList() if n != source], self)
         self.target = QLineEdit(self, objectName="mergeTarget")
-        self.target.setCompleter(_completer(names_model, self.target))
+        self.target.setCompleter(_completer(self.others, self.target))
         self.target.setPlaceholderText("Name of the entity to keep")
         text = QLabel(f"Merge “{source}” into another entity: its observations and relations move there, "
                       "duplicates are kept once, and “" + source + "” is deleted. Edit → Undo takes it back.", self)
         text.setWordWrap(True)
+        self.error = QLabel(self, objectName="dialogError")
+        self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Merge")
         buttons.accepted.connect(self.accept)
@@ -43,12 +49,24 @@ class MergeDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(text)
         layout.addWidget(self.target)
+        layout.addWidget(self.error)
         layout.addWidget(buttons)
         self.resize(480, 160)
 
+    def accept(self) -> None:
+        target = self.target.text().strip()
+        problem = ("Type the name of the entity to merge into." if not target else
+                   f"“{target}” is the entity being merged; choose another one." if target.casefold() == self.source.casefold()
+                   else "")
+        if problem:
+            _say(self.error, problem)
+            self.target.setFocus()
+            return
+        super().accept()
+
 
 class TypeRenameDialog(QDialog):
-    """A type and its new name."""
+    """A type and its new name; the new name's field has the focus, so typing never changes the type chosen."""
 
     def __init__(self, types: list[str], current: str, parent=None) -> None:
         super().__init__(parent)
@@ -60,17 +78,41 @@ class TypeRenameDialog(QDialog):
         self.new = QLineEdit(self, objectName="newType")
         self.new.setPlaceholderText("New name (an existing type merges the two)")
         form = QFormLayout()
-        form.addRow("Type", self.old)
-        form.addRow("New name", self.new)
+        form.addRow("&Type", self.old)
+        form.addRow("&New name", self.new)
+        self.error = QLabel(self, objectName="dialogError")
+        self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Rename")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.error)
         layout.addWidget(QLabel("Every entity of the type gets the new name; Edit → Undo takes it back.", self))
         layout.addWidget(buttons)
+        self.setTabOrder(self.new, self.old)
+        self.new.setFocus()
         self.resize(440, 150)
+
+    def accept(self) -> None:
+        """Enter with nothing to do says why and keeps the dialog open."""
+        old, new = self.old.currentText(), self.new.text().strip()
+        problem = ("There is no type to rename." if not old else
+                   f"Type the new name for “{old}”." if not new else
+                   f"“{old}” already has that name." if new == old else "")
+        if problem:
+            _say(self.error, problem)
+            self.new.setFocus()
+            return
+        super().accept()
+
+
+def _say(label: QLabel, text: str) -> None:
+    """A dialog's own one-line problem, in view until the input changes."""
+    label.setText(text)
+    label.setWordWrap(True)
+    label.show()
 
 
 class OrganiseMenuMixin:

@@ -88,6 +88,7 @@ class ResultModel(QAbstractListModel):
         self.mode = ""
         self.query = ""
         self.empty_text = ""  # what the empty list says ("No good match for …")
+        self.best = 0.0  # the best hit's score: each row shows its own as a share of it
 
     def set_response(self, response: SearchResponse) -> None:
         """Replace the list with a new search's hits."""
@@ -98,6 +99,7 @@ class ResultModel(QAbstractListModel):
         self.mode = response.mode
         self.query = response.query
         self.empty_text = response.no_match_sentence if response.no_match else ""
+        self.best = max((r.limbic_score for r in self._results), default=0.0)
         self.endResetModel()
 
     def clear(self) -> None:
@@ -130,7 +132,8 @@ class ResultModel(QAbstractListModel):
         if role == _TOOLTIP:
             return self._tooltip(r)
         if role == _ACCESSIBLE:
-            return f"{r.name}, {r.entity_type}, score {r.limbic_score:.2f}, found by {BRANCH_LABELS.get(r.branch, r.branch)}"
+            return (f"{r.name}, {r.entity_type}, {share_text(r.limbic_score, self.best)} of the best hit, "
+                    f"found by {branch_label(r)}")
         return None
 
     def _tooltip(self, r: SearchResult) -> str:
@@ -142,7 +145,8 @@ class ResultModel(QAbstractListModel):
             ranks.append(f"text rank {r.fts_rank}")
         return (
             f"<b>{html.escape(r.name)}</b> ({html.escape(r.entity_type)})<br>"
-            f"score {r.limbic_score:.3f} from its four factors, the bars below it:<br>"
+            f"{share_text(r.limbic_score, self.best)} of the best hit's score ({r.limbic_score:.3f}), "
+            f"which grows with each of the four bars:<br>"
             + " · ".join(f"{label} ({FACTOR_WORDS[label]}) {value:.3f}" for label, value in
                          zip(FACTOR_WORDS, (r.base_relevance, r.importance, r.temporal, r.cooc_boost))) + "<br>"
             f"cosine distance {dist} · RRF {r.rrf_score:.4f} · {', '.join(ranks) or 'exact name'}"
@@ -221,17 +225,27 @@ def bar_layout(width: int, fm: QFontMetrics, score_w: int) -> tuple[bool, int]:
     return False, max(6, min(BAR_W, (width - score_w - 4 * 4 - 8) // 4))
 
 
-def numbers_text(r: SearchResult, fits) -> str:
-    """The distance, RRF and limbic score, in the longest form that ``fits`` the row."""
-    dist = "—" if r.distance is None else f"{r.distance:.2f}"
-    forms = (
-        f"d {dist} · RRF {r.rrf_score:.4f} · score {r.limbic_score:.3f}",
-        f"d {dist} · RRF {r.rrf_score:.3f} · {r.limbic_score:.2f}",
-        f"score {r.limbic_score:.3f}",
-    )
+def share_text(score: float, best: float) -> str:
+    """A hit's score as a share of the best hit's: "100%", "24%", "<1%" (what a person can compare at a glance)."""
+    if best <= 0:
+        return "—"
+    pct = 100.0 * score / best
+    return "<1%" if 0 < pct < 1 else f"{pct:.0f}%"
+
+
+def numbers_text(r: SearchResult, fits, best: float = 0.0) -> str:
+    """The hit's score as a share of the best hit's, in the longest form that ``fits`` the row."""
+    share = share_text(r.limbic_score, best or r.limbic_score)
+    forms = (f"{share} of the best hit", share)
     return next((form for form in forms if fits(form)), forms[-1])
 
 
+def branch_label(r: SearchResult) -> str:
+    """What found the hit, as its chip says: an exact name is "exact name", never "meaning"."""
+    return EXACT_LABEL if r.exact else BRANCH_LABELS.get(r.branch, r.branch)
+
+
+EXACT_LABEL = "exact name"
 TYPE_GAP = 8  # between the name and the type
 MIN_TYPE_W = 30  # a type narrower than this is left out rather than shown as "…"
 
@@ -347,7 +361,7 @@ class ResultDelegate(QStyledItemDelegate):
         painter.save()
 
         # Line 1: name, type, branch chip on the right.
-        line = first_line(width, fm_b, fm_s, r.name, r.entity_type, BRANCH_LABELS.get(r.branch, r.branch))
+        line = first_line(width, fm_b, fm_s, r.name, r.entity_type, branch_label(r))
         painter.setRenderHint(_AA)
         if line.branch:
             chip = QRect(rect.right() - line.chip_w, top + (fm_b.height() - fm_s.height()) // 2 - 1, line.chip_w,
@@ -391,7 +405,8 @@ class ResultDelegate(QStyledItemDelegate):
         track = QColor(muted)
         track.setAlphaF(0.2)
         values = (r.base_relevance, r.importance, r.temporal, r.cooc_boost)
-        labelled, bar_w = bar_layout(width, fm_s, fm_b.horizontalAdvance(f"score {r.limbic_score:.3f}"))
+        best = getattr(model, "best", 0.0)
+        labelled, bar_w = bar_layout(width, fm_s, fm_b.horizontalAdvance("100% of the best hit"))
         for (label, _role, scale, _tip), value in zip(BARS, values):
             frac = value / (1.0 + value) if scale is None else value / scale
             frac = min(1.0, max(0.0, frac))
@@ -406,7 +421,7 @@ class ResultDelegate(QStyledItemDelegate):
             x = bar_x + bar_w + (8 if labelled else 4)
         painter.setPen(muted)
         avail = rect.right() - x
-        numbers = numbers_text(r, lambda text: fm_s.horizontalAdvance(text) <= avail)
+        numbers = numbers_text(r, lambda text: fm_s.horizontalAdvance(text) <= avail, best)
         painter.drawText(QRect(x, y, avail, fm_s.height()), _ALIGN_VR, fm_s.elidedText(numbers, _ELIDE_L, avail))
         painter.restore()
 

@@ -10,9 +10,11 @@ Qt's own dialog with an icon provider that judges by the name alone.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QFileInfo
 from PySide6.QtGui import QAbstractFileIconProvider
-from PySide6.QtWidgets import QFileDialog, QFileIconProvider, QWidget
+from PySide6.QtWidgets import QFileDialog, QFileIconProvider, QMessageBox, QWidget
 
 # File kinds by suffix, for the dialog's Type column.
 _KINDS = {
@@ -102,4 +104,33 @@ def existing_folder(parent: QWidget | None, title: str, directory: str) -> str:
     dialog = make_dialog(parent, title, directory)
     dialog.setFileMode(QFileDialog.FileMode.Directory)
     dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    return _run(dialog)
+
+
+class NewFolderDialog(QFileDialog):
+    """A folder to write into: a typed name that does not exist yet is created (Qt's own dialog refuses it)."""
+
+    def accept(self) -> None:
+        chosen = self.selectedFiles()
+        if chosen:
+            path = Path(chosen[0])
+            if not path.exists() and path.parent.is_dir():
+                try:
+                    path.mkdir()
+                except OSError as exc:
+                    QMessageBox.warning(self, self.windowTitle(), f"The folder {path.name} cannot be created "
+                                        f"({exc.strerror}). Choose another name or place.")
+                    return
+        super().accept()
+
+
+def folder_to_write(parent: QWidget | None, title: str, directory: str) -> str:
+    """Ask for a folder to write into, existing or new (a typed name is created); empty if cancelled."""
+    dialog = NewFolderDialog(parent, title, directory)
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+    dialog.setOption(QFileDialog.Option.DontUseCustomDirectoryIcons, True)
+    dialog.setIconProvider(_provider())
+    dialog.setFileMode(QFileDialog.FileMode.Directory)
+    dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    dialog.setLabelText(QFileDialog.DialogLabel.FileName, "Folder (a new name is created)")
     return _run(dialog)

@@ -106,6 +106,13 @@ class SearchBar(QWidget):
         self.mode.setToolTip(MODE_TIPS.get(mode, ""))
         self.mode.setProperty("mode", mode)
 
+    def show_expected_mode(self, model_ready: bool) -> None:
+        """With no query, the badge says what the next search will use (not what an empty one did)."""
+        if not model_ready:
+            self.set_mode("fts")
+        else:
+            self.set_mode({"both": "hybrid", "meaning": "semantic", "words": "fts"}.get(self.branch_choice(), "hybrid"))
+
     def focus(self) -> None:
         self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.edit.selectAll()

@@ -42,7 +42,7 @@ def _dark_palette() -> QPalette:
         QPalette.ColorRole.AlternateBase: QColor("#262a2e"),
         QPalette.ColorRole.ToolTipBase: QColor("#2b2f33"),
         QPalette.ColorRole.ToolTipText: text,
-        QPalette.ColorRole.PlaceholderText: QColor("#8a9095"),
+        QPalette.ColorRole.PlaceholderText: QColor("#9ba1a6"),  # hints at 7:1 on the base, not 5:1
         QPalette.ColorRole.Text: text,
         QPalette.ColorRole.Button: QColor("#2a2d31"),
         QPalette.ColorRole.ButtonText: text,
@@ -60,6 +60,13 @@ def _dark_palette() -> QPalette:
         p.setColor(role, color)
     for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
         p.setColor(QPalette.ColorGroup.Disabled, role, QColor("#6d7379"))
+    return p
+
+
+def _light_palette(app: QApplication) -> QPalette:
+    """Fusion's light palette with hints dark enough to read (its half-transparent text is about 4:1 on white)."""
+    p = app.style().standardPalette()
+    p.setColor(QPalette.ColorRole.PlaceholderText, QColor("#5f6368"))
     return p
 
 
@@ -99,7 +106,7 @@ def set_scheme(app: QApplication, choice: str) -> str:
         if hasattr(hints, "setColorScheme"):
             hints.setColorScheme(Qt.ColorScheme.Dark if wanted == "dark" else Qt.ColorScheme.Light)
         app.setStyle("Fusion")
-        app.setPalette(_dark_palette() if wanted == "dark" else app.style().standardPalette())
+        app.setPalette(_dark_palette() if wanted == "dark" else _light_palette(app))
         _changed = True
     _stylesheet(app)  # re-applied so widgets take the new palette
     return "dark" if _is_dark(app.palette()) else "light"

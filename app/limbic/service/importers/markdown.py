@@ -54,6 +54,8 @@ LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
 HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 FENCE = re.compile(r"^\s*(```|~~~)")
 INLINE_CODE = re.compile(r"`[^`\n]*`")
+EMBED = re.compile(r"!\[\[([^\[\]\n]+?)\]\]")
+TAG_ONLY = re.compile(r"^\s*(?:#[A-Za-z_][\w/\-]*\s*)+$")  # a line of tags and nothing else
 
 
 @dataclass
@@ -263,6 +265,7 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
     if relations_part is not None:
         _exported_body(note, where, body, relations_part)
         return note
+    attachments: list[str] = []
     for block in _blocks(body):
         field_line = FIELD_LINE.match(block) if "\n" not in block else None
         if field_line and WIKILINK.search(field_line.group(2)):
@@ -277,11 +280,32 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
             links, selfs = _links_in(stripped, DEFAULT_RELATION)
             note.links += links
             note.self_links += selfs
+        block = _without_attachments(block, attachments)
+        if not block or TAG_ONLY.match(block):
+            continue  # an embedded picture or a line of tags is listed once below, not kept as text
         try:
             note.observations.append(clean_observation(block))
         except ValidationError as exc:
             raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
+    all_tags = list(dict.fromkeys([t.lstrip("#") for t in tags if t] + TAG.findall(INLINE_CODE.sub("", body))))
+    all_tags = [t for t in all_tags if t.casefold() != etype.casefold()]  # the tag that became the type is the type
+    if all_tags:
+        note.observations.append("tags: " + ", ".join(f"#{t}" for t in all_tags))
+    if attachments:
+        note.observations.append("attachments: " + ", ".join(dict.fromkeys(attachments)))
     return note
+
+
+def _without_attachments(block: str, found: list[str]) -> str:
+    """The block with its embedded attachments (``![[diagram.png]]``) taken out; their names go to ``found``."""
+    def take(match: re.Match) -> str:
+        target = link_target(match.group(1))
+        if _is_note_link(target):
+            return match.group(0)  # an embedded note is a link, kept
+        found.append(target)
+        return ""
+
+    return re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", EMBED.sub(take, block)).strip()
 
 
 def _exported_body(note: Note, where: Path, body: str, relations_part: str) -> None:
@@ -389,7 +413,9 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
     vault = read_vault(root, progress, cancelled)
     report = ImportReport("markdown", str(root), entities_read=len(vault.notes), skipped=list(vault.skipped))
     if vault.attachments:
-        report.notes.append(f"{vault.attachments} attachments and other files left aside")
+        one = vault.attachments == 1
+        report.notes.append(f"{vault.attachments} {'attachment or other file' if one else 'attachments and other files'} "
+                            "left aside (embeds of them are listed on their notes)")
     _same_case_types(graph, vault)
     resolve = functools.lru_cache(maxsize=None)(resolver(vault, graph))  # a note may link to one target 100,000 times
     report.notes += backup_before_import(graph)

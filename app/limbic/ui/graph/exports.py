@@ -18,10 +18,17 @@ WHOLE = "whole"
 class GraphExportsMixin:
     """Export actions of ``GraphPanel`` (which provides canvas, engine, mode, window_ and _on_failed)."""
 
+    def suggested_path(self, name: str) -> str:
+        """Where a first export is offered: the folder used last, else the graph's own (not the working folder)."""
+        return str(self.window_.start_folder() / name)
+
     def _ask_save_path(self, title: str, file_filter: str, suggested: str) -> str:
         """A file name to write, or ''; tests replace this."""
         suffix = suggested.rsplit(".", 1)[-1]
-        return save_file(self, title, suggested, file_filter, default_suffix=suffix)
+        path = save_file(self, title, self.suggested_path(suggested), file_filter, default_suffix=suffix)
+        if path:
+            self.window_._remember_folder(path)
+        return path
 
     def _export_nodes(self, indices: np.ndarray) -> tuple[list, list]:
         s = self.canvas.scene

@@ -15,7 +15,6 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
-    QCompleter,
     QDockWidget,
     QHBoxLayout,
     QLabel,
@@ -35,6 +34,7 @@ from limbic.ui.flow_layout import FlowLayout
 from limbic.ui.graph import build
 from limbic.ui.graph.canvas import GraphCanvas
 from limbic.ui.graph.exports import GraphExportsMixin
+from limbic.ui.graph.linking import SuggestionLinkMixin
 from limbic.ui.graph.runner import LayoutRunner
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
 from limbic.engine.wording import counted
@@ -51,7 +51,7 @@ def whole_params(n: int) -> LayoutParams:
     return LayoutParams(ideal=60.0, gravity=0.8) if n < 500 else LayoutParams()
 
 
-class GraphPanel(GraphExportsMixin, QWidget):
+class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
     """Toolbar, canvas and the suggestion bar; one per main window."""
 
     shown = Signal(str)  # "local" or "whole": a new picture is on screen
@@ -442,34 +442,6 @@ class GraphPanel(GraphExportsMixin, QWidget):
 
     def _mark_hits(self, scene: Scene) -> None:
         scene.highlight = np.isin(scene.ids, list(self._hits)) if self._hits else np.zeros(scene.n, dtype=bool)
-
-    # -- suggestions ------------------------------------------------------------------------
-
-    def _offer_link(self, index: int) -> None:
-        s = self.canvas.scene
-        centre = s.labels[s.centre] if s.centre >= 0 else ""
-        self._link_target = int(s.ids[index])
-        self.link_label.setText(f"Link “{centre}” → “{s.labels[index]}” as")
-        _, relation_types = self._catalog_lists()
-        completer = QCompleter(relation_types, self.link_type)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        self.link_type.setCompleter(completer)
-        self.link_bar.show()
-        self.link_type.setFocus()
-
-    def _hide_link_bar(self) -> None:
-        self.link_bar.hide()
-
-    def on_link(self) -> None:
-        """Turn the selected suggestion into a relation of the typed type."""
-        rtype = self.link_type.text().strip()
-        if not rtype or self.centre_id is None or not self.link_bar.isVisible():
-            self.info.setText("Type a relation type first.")
-            return
-        self.engine.run("graph-link", graph_view.link, self.centre_id, self._link_target, rtype,
-                        on_done=lambda _created: self._hide_link_bar(), on_failed=self._on_failed,
-                        what="linking the entities")
 
     # -- errors and shutdown ----------------------------------------------------------------
 

@@ -1,0 +1,73 @@
+"""A relation to an entity that does not exist yet: offered to be created (with a type) when it is added.
+
+Without this the relation sat in the editor's list until Save failed with "There is no entity
+named …". The editor asks at once; the window creates the entity (one undoable step) and the
+relation is saved with the rest of the draft.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
+
+from limbic.service import undo as undo_ops
+from limbic.service.entities import EntityDraft
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_TYPE = "Generic"
+
+
+class CreateTargetDialog(QDialog):
+    """“X” does not exist: create it as [type] and relate to it, or go back and correct the name."""
+
+    def __init__(self, name: str, types: list[str], suggested: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("createTarget")
+        self.setWindowTitle("New entity")
+        text = QLabel(f"There is no entity named “{name}” yet. Create it, with this type, and relate to it?", self)
+        text.setWordWrap(True)
+        self.type = QComboBox(self, objectName="newTargetType", editable=True)
+        self.type.addItems(types or [DEFAULT_TYPE])
+        self.type.setCurrentText(suggested or (DEFAULT_TYPE if DEFAULT_TYPE in types or not types else types[0]))
+        self.type.lineEdit().selectAll()
+        form = QFormLayout()
+        form.addRow("T&ype", self.type)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create and relate")
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Correct the name")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(text)
+        layout.addLayout(form)
+        layout.addWidget(buttons)
+        self.type.setFocus()  # typing a type name right away; Enter creates
+        self.resize(420, 140)
+
+    def chosen_type(self) -> str:
+        return self.type.currentText().strip() or DEFAULT_TYPE
+
+
+def ask_create(editor, name: str) -> str | None:
+    """The type to create ``name`` with, or None to correct the name instead (shown by the editor)."""
+    types = [editor.type_edit.itemText(i) for i in range(editor.type_edit.count())]
+    dialog = CreateTargetDialog(name, types, parent=editor)
+    return dialog.chosen_type() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+
+class CreateTargetMixin:
+    """Mixed into MainWindow: creates the entity a new relation points to, as one undoable step."""
+
+    def on_create_target(self, name: str, entity_type: str) -> None:
+        if self.refused_during_job("Creating an entity"):
+            return
+
+        def done(saved: undo_ops.Saved) -> None:
+            self.push_step(saved.step)
+            self.status.say(f"Created “{name}” ({entity_type}); the relation to it is saved with this entity.", 8000)
+
+        self.engine.run("create-target", undo_ops.save_draft, EntityDraft(None, name, entity_type), None,
+                        what="creating the entity", on_done=done,
+                        on_failed=lambda f: self.on_failed("creating the entity", f.message))
