@@ -30,11 +30,13 @@ def refuse_graph_file(graph: Graph, path: Path, doing: str) -> None:
 
 def import_jsonl(graph: Graph, path: str, job: Job | None = None) -> ImportSummary:
     """Import a memory JSONL file (all of it or nothing), then embed what it brought."""
-    from limbic.engine.jsonl import import_file
+    from limbic.service.importers import import_path
 
     source = Path(path)
     refuse_graph_file(graph, source, "imported")
-    return import_file(graph, source, progress=job.progress if job else None, cancelled=job.cancelled if job else None)
+    # Through the one import path: the file is checked whole, then backed up, and pruned backups are said.
+    return import_path(graph, source, progress=job.progress if job else None,
+                       cancelled=job.cancelled if job else None, kind="jsonl")
 
 
 def export_jsonl(graph: Graph, path: str, force: bool = False, job: Job | None = None) -> int:
