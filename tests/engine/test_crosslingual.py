@@ -62,10 +62,13 @@ def test_spanish_query_finds_english_notes(graph):
     ("clave GPG", "GPG key"),
     ("regalo para Ana", "Fountain pen: Pilot Custom 74"),
     ("biblioteca de fotos", "Photo library"),
+    ("copia de seguridad", "Decision: nightly backups with restic"),
+    ("copias de seguridad del servidor", "Decision: nightly backups with restic"),
     # ...and short English queries over its Spanish ones.
     ("potato omelette recipe", "Receta: tortilla de patatas"),
     ("one hundred years of solitude", "Book: Cien años de soledad"),
     ("family doctor", "Dr. Iñaki Beltrán"),
+    ("Spanish omelette", "Receta: tortilla de patatas"),
 ])
 def test_short_queries_cross_languages(sample, query, wanted):
     for branches in ("both", "meaning"):

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 import apsw
 from typing import TYPE_CHECKING
 
-from limbic.engine import index, readable, scoring, signals, stemming
+from limbic.engine import crosslingual, index, readable, scoring, signals, stemming
 from limbic.engine.stopwords import content_terms
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import Candidate, ScoringParams
@@ -419,6 +419,10 @@ def search(
         else:
             fulltext, tiers, flat = [], {}, False
     mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
+    if vector is not None and crosslingual.applies(fts_terms(query), bool(fulltext or tiers)):
+        # A short query sharing no word with the notes: meaning alone answers, without its language.
+        vector = crosslingual.language_free(graph.embedder, query, vector)
+        semantic, meaning = knn_evidence(graph, vector, k)
 
     # 3. Fuse; exact matches the branches missed join as full-text hits.
     candidates = scoring.reciprocal_rank_fusion(semantic, fulltext, params.rrf_k)
