@@ -82,7 +82,7 @@ def shoot(scheme: str, out: Path) -> int:
     window.start()
     if not _wait(app, lambda: window.model_name and window.catalog is not None, 60_000):
         sys.exit("screenshots: the app did not start")
-    window.load_sample()
+    window.files.load_sample()
     if not _wait(app, lambda: window.catalog and window.catalog.counts.get("entities", 0) > 0
                  and window.status.progress.isHidden(), 120_000):
         sys.exit("screenshots: the sample graph did not load")
@@ -98,7 +98,7 @@ def shoot(scheme: str, out: Path) -> int:
         if entity:
             window.open_entity(entity)
         else:
-            window.on_open_requested()
+            window.search.on_open_requested()
         _wait(app, lambda: bool(loaded), 30_000)
         window.search_bar.edit.setFocus()
         _wait(app, lambda: False, 400)  # let the window repaint
@@ -127,12 +127,12 @@ def shoot_graph(app, window, out: Path, scheme: str) -> None:
     window.entity_shown.connect(loaded.append)
     window.open_entity("Harbor API")
     _wait(app, lambda: bool(loaded), 30_000)
-    panel = window.graph_panel()
-    window.resizeDocks([window.graph_dock], [760], Qt.Orientation.Horizontal)
+    panel = window.graph.graph_panel()
+    window.resizeDocks([window.graph.dock], [760], Qt.Orientation.Horizontal)
     done: list[bool] = []
     panel.layout_done.connect(done.append)
     panel.similar.setChecked(True)
-    window.show_local_graph()
+    window.graph.show_local_graph()
     _wait(app, lambda: bool(done) and not panel.runner.running, 30_000)
     _wait(app, lambda: False, 300)
     panel.canvas.fit()
@@ -142,7 +142,7 @@ def shoot_graph(app, window, out: Path, scheme: str) -> None:
     for stem in ("graph-local", "graph-whole"):
         if stem == "graph-whole":
             done.clear()
-            window.show_whole_graph()
+            window.graph.show_whole_graph()
             _wait(app, lambda: bool(done) and not panel.runner.running, 60_000)
             _wait(app, lambda: False, 400)
         path = out / f"{stem}-{scheme}.png"
@@ -219,8 +219,8 @@ def shoot_new_states(app, window, scheme: str, out: Path) -> None:
     _wait(app, lambda: False, 400)
     _save(window, out, f"home-{scheme}.png")
 
-    window.on_browse()
-    browser = window.browser
+    window.organise.on_browse()
+    browser = window.organise.browser
     _wait(app, lambda: browser.table.rowCount() > 0, 30_000)
     person = next((i for i in range(browser.types.count()) if browser.types.item(i).text().startswith("Project")), 0)
     browser.types.setCurrentRow(person)
@@ -236,7 +236,7 @@ def shoot_new_states(app, window, scheme: str, out: Path) -> None:
     _save(merge, out, f"merge-{scheme}.png")
     merge.close()
 
-    settings = SettingsDialog(window.settings, str(window.db_path), window)
+    settings = SettingsDialog(window.files.settings, str(window.db_path), window)
     settings.show()
     _wait(app, lambda: False, 400)
     _save(settings, out, f"settings-{scheme}.png")

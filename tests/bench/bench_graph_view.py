@@ -113,7 +113,7 @@ def bench_local(app, home: Path) -> dict:
     window = start_window(app, path)
     window.open_entity(1)
     _wait(app, lambda: window.editor.entity_id == 1, 60_000)
-    panel = window.graph_panel()
+    panel = window.graph.graph_panel()
     panel.depth.setValue(2)
     out = {}
     for label, expanded in (("folded", set()), ("expanded", {1})):
@@ -214,7 +214,7 @@ def bench_stall(app, home: Path, n: int) -> dict:
     path = home / "whole.db"
     write_db(path, n)
     window = start_window(app, path)
-    panel = window.graph_panel()
+    panel = window.graph.graph_panel()
     from tests.bench.heartbeat import Heartbeat
 
     beat = Heartbeat(TICK_MS)
@@ -234,7 +234,7 @@ def bench_stall(app, home: Path, n: int) -> dict:
     panel.runner.snapshot.connect(lambda *_: snapshots.__setitem__(0, snapshots[0] + 1))
     start = time.perf_counter()
     beat.start()
-    window.show_whole_graph()
+    window.graph.show_whole_graph()
     _wait(app, lambda: bool(done), 600_000)
     beat.stop()
     seconds = time.perf_counter() - start
@@ -252,7 +252,7 @@ def bench_stall(app, home: Path, n: int) -> dict:
     # The next opening: saved positions, no layout.
     panel.mode = "local"
     panel.canvas.set_scene(type(panel.canvas.scene)())
-    again = first_paint(app, panel, window.show_whole_graph)
+    again = first_paint(app, panel, window.graph.show_whole_graph)
     stall["reopen_first_paint_ms"] = round(again * 1000, 1)
     stall["reopen_started_layout"] = bool(panel.runner.running)
     print(f"second opening of the whole graph (saved positions): first paint {again * 1000:.0f} ms, "

@@ -106,7 +106,7 @@ def main() -> int:
         sys.exit("shared_writer: the app did not start")
     window.search_bar.edit.setText("warm up")
     window.search_bar.on_debounced()
-    _wait(app, lambda: window._shown_request == window.engine.searches.latest, 120_000)
+    _wait(app, lambda: window.search.shown_request == window.engine.searches.latest, 120_000)
 
     log = home / "writer.jsonl"
     proc = subprocess.Popen([sys.executable, "-m", "tests.bench.shared_writer", "--writer", str(work), str(args.seconds),
@@ -166,7 +166,7 @@ def main() -> int:
 
         @Slot(int, object)
         def results_ready(self, ticket, response):
-            timed("on_results_ready", window.on_results_ready)(ticket, response)
+            timed("on_results_ready", window.search.on_results_ready)(ticket, response)
 
     proxy = Timed()
     w = window.engine.worker
@@ -174,7 +174,7 @@ def main() -> int:
     w.catalog_delta.connect(proxy.catalog_delta)
     w.outside_changes.disconnect(window.on_outside_changes)
     w.outside_changes.connect(proxy.outside_changes)
-    window.engine.results_ready.disconnect(window.on_results_ready)
+    window.engine.results_ready.disconnect(window.search.on_results_ready)
     window.engine.results_ready.connect(proxy.results_ready)
     window.rerun_search = timed("rerun_search", window.rerun_search)
     window.load_entity = timed("load_entity", window.load_entity)

@@ -82,7 +82,7 @@ def main() -> int:
         sys.exit("ui_stall: the app did not start")
     ended: list[tuple[str, bool]] = []
     window.job_ended.connect(lambda kind, ok: ended.append((kind, ok)))  # UI-thread signal
-    window.load_sample()
+    window.files.load_sample()
     _wait(app, lambda: bool(ended), 300_000)
 
     from tests.bench.heartbeat import Heartbeat
@@ -147,7 +147,7 @@ def main() -> int:
     beat.start()
     count_timer.start()
     start = time.perf_counter()
-    window.import_path(str(source))
+    window.files.import_path(str(source))
     QTimer.singleShot(args.import_query_ms, type_query)
     _wait(app, lambda: bool(ended), 3_600_000)
     beat.stop()

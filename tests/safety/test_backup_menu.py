@@ -16,7 +16,7 @@ def test_back_up_now_from_the_file_menu(qtbot, tmp_path):
     w = make_window(qtbot, path, wait_model=False)
     # The model may finish embedding "Kept" meanwhile: that job's end is not the backup's.
     with qtbot.waitSignal(w.job_ended, timeout=60_000, check_params_cb=lambda kind, ok: kind == "backup") as ended:
-        w.backup_action.trigger()
+        w.files.backup_action.trigger()
     assert ended.args == ["backup", True]
     (backup,) = list_backups(path)
     assert str(backup.path) in w.status.last_message

@@ -40,8 +40,8 @@ def make_window(qtbot, db_path, wait_model: bool = True):
     window = MainWindow(db_path)
     qtbot.addWidget(window)
     _OPEN_WINDOWS.append(window)
-    window._ask_unsaved = lambda: QMessageBox.StandardButton.Discard
-    window._confirm_delete = lambda name: True
+    window.ask_unsaved = lambda: QMessageBox.StandardButton.Discard
+    window.entities.confirm_delete = lambda name: True
     window.show()
     window.start()
     # Wait on the window's state: the worker's own signals fire in the worker's thread.
@@ -53,7 +53,7 @@ def make_window(qtbot, db_path, wait_model: bool = True):
 def load_sample(qtbot, window) -> None:
     """Import the bundled sample graph through the window and wait until it is embedded."""
     with qtbot.waitSignal(window.job_ended, timeout=JOB_TIMEOUT_MS) as ended:
-        window.load_sample()
+        window.files.load_sample()
     assert ended.args == ["import", True], window.status.last_message
     qtbot.waitUntil(lambda: window.catalog is not None and window.catalog.counts["entities"] >= 50)
 
@@ -69,7 +69,7 @@ def search(qtbot, window, text: str, entity_type: str = ""):
     request_id = window.engine.searches.latest
     # The window may run the same query again meanwhile (an outside change, a restore): results at
     # least as new as this request answer it.
-    qtbot.waitUntil(lambda: window._shown_request >= request_id, timeout=30_000)
+    qtbot.waitUntil(lambda: window.search.shown_request >= request_id, timeout=30_000)
     return [window.model.result(i) for i in range(window.model.rowCount())]
 
 

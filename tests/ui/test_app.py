@@ -150,14 +150,14 @@ def test_open_recent_lists_files_that_opened_and_switches(qtbot, tmp_path):
 
     first, second = tmp_path / "first.db", tmp_path / "second.db"
     w = make_window(qtbot, first, wait_model=False)
-    w.switch_database(str(second))
+    w.files.switch_database(str(second))
     qtbot.waitUntil(lambda: w.catalog is not None and w.catalog.path == str(second), timeout=30_000)
-    w.fill_recent_menu()
-    actions = [a for a in w.recent_menu.actions() if a.data()]
+    w.files.fill_recent_menu()
+    actions = [a for a in w.files.recent_menu.actions() if a.data()]
     assert [a.data() for a in actions] == [str(first)]  # the open file is not offered
-    w.settings.recent_dbs.append(str(tmp_path / "missing.db"))  # a file since deleted
-    w.fill_recent_menu()
-    actions = [a for a in w.recent_menu.actions() if a.data()]
+    w.files.settings.recent_dbs.append(str(tmp_path / "missing.db"))  # a file since deleted
+    w.files.fill_recent_menu()
+    actions = [a for a in w.files.recent_menu.actions() if a.data()]
     assert [a.data() for a in actions] == [str(first)]
     actions[0].trigger()
     qtbot.waitUntil(lambda: w.catalog is not None and w.catalog.path == str(first), timeout=30_000)

@@ -34,7 +34,7 @@ def test_an_assistant_and_the_window_edit_the_same_entities(qtbot, tmp_path):
     g.db.close()
     w = make_window(qtbot, db_path, wait_model=False)
     asked: list = []
-    w._ask_conflict = lambda error: asked.append(error)  # a conflict here would be one where none exists
+    w.entities.ask_conflict = lambda error: asked.append(error)  # a conflict here would be one where none exists
     expected: dict[str, set[str]] = {name: {f"{name} begins"} for name in SHARED}
     failures: list[BaseException] = []
     finished = threading.Event()

@@ -20,9 +20,9 @@ def test_restore_a_backup_from_the_file_menu(qtbot, tmp_path):
     g2.db.close()
     qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 0, timeout=10_000)
 
-    w.restore_backup_action.trigger()
-    qtbot.waitUntil(lambda: getattr(w, "backups_dialog", None) is not None and w.backups_dialog.isVisible(), timeout=10_000)
-    dialog = w.backups_dialog
+    w.files.restore_backup_action.trigger()
+    qtbot.waitUntil(lambda: w.files.backups_dialog is not None and w.files.backups_dialog.isVisible(), timeout=10_000)
+    dialog = w.files.backups_dialog
     (only,) = list_backups(path)
     assert dialog.table.rowCount() == 1 and dialog.table.item(0, 1).text() == "taken by you"
     assert dialog.table.item(0, 0).text()[:4] == str(only.taken.astimezone().year)

@@ -10,8 +10,8 @@ from tests.ui.conftest import open_entity, search
 def test_empty_query_lists_opened_changed_and_pinned(qtbot, sample_window):
     w = sample_window
     ed = open_entity(qtbot, w, "Tide Clock")
-    w.pin_action.trigger()
-    qtbot.waitUntil(lambda: "Unpin" in w.pin_action.text().replace("&", ""), timeout=10_000)
+    w.organise.pin_action.trigger()
+    qtbot.waitUntil(lambda: "Unpin" in w.organise.pin_action.text().replace("&", ""), timeout=10_000)
     search(qtbot, w, "")
     assert w.left.currentWidget() is w.home
     qtbot.waitUntil(lambda: ed.entity_id in w.home.entity_ids(), timeout=10_000)
@@ -29,8 +29,8 @@ def test_empty_query_lists_opened_changed_and_pinned(qtbot, sample_window):
 
 def test_browser_by_type_with_counts_sorted_and_keyboard(qtbot, sample_window):
     w = sample_window
-    w.browse_action.trigger()
-    b = w.browser
+    w.organise.browse_action.trigger()
+    b = w.organise.browser
     qtbot.waitUntil(lambda: b.types.count() > 1 and b.table.rowCount() == 50, timeout=10_000)
     assert b.types.item(0).text() == "All types (50)"
     person_row = next(i for i in range(b.types.count()) if b.types.item(i).text().startswith("Person ("))
@@ -66,27 +66,27 @@ def test_merge_from_the_menu_then_undo(qtbot, sample_window):
     w = sample_window
     open_entity(qtbot, w, "Chess")
     chess_obs = [w.editor.obs_list.item(i).text() for i in range(w.editor.obs_list.count())]
-    w._ask_merge_target = lambda source: "Running"
+    w.organise.ask_merge_target = lambda source: "Running"
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
-        w.merge_action.trigger()
+        w.organise.merge_action.trigger()
     ed = w.editor
     assert ed.name_edit.text() == "Running"
     merged_obs = [ed.obs_list.item(i).text() for i in range(ed.obs_list.count())]
     assert all(o in merged_obs for o in chess_obs)
     assert "Chess" not in [r.name for r in search(qtbot, w, "Chess")][:1]
-    assert w.undo_action.text().replace("&", "") == "Undo merge of “Chess” into “Running”"
+    assert w.undo.undo_action.text().replace("&", "") == "Undo merge of “Chess” into “Running”"
     with qtbot.waitSignal(w.step_done, timeout=30_000):
-        w.undo_action.trigger()
+        w.undo.undo_action.trigger()
     assert search(qtbot, w, "Chess")[0].name == "Chess"
 
 
 def test_rename_type_from_the_menu(qtbot, sample_window):
     w = sample_window
-    w._ask_type_rename = lambda current: ("Person", "Human")
+    w.organise.ask_type_rename = lambda current: ("Person", "Human")
     with qtbot.waitSignal(w.changes_shown, timeout=30_000):
-        w.rename_type_action.trigger()
+        w.organise.rename_type_action.trigger()
     qtbot.waitUntil(lambda: "Human" in w.catalog.entity_types and "Person" not in w.catalog.entity_types, timeout=10_000)
-    assert w.undo_action.text().replace("&", "") == "Undo type rename of “Person” to “Human”"
+    assert w.undo.undo_action.text().replace("&", "") == "Undo type rename of “Person” to “Human”"
 
 
 def test_the_highlighted_result_follows_the_open_entity(qtbot, sample_window):
@@ -98,7 +98,7 @@ def test_the_highlighted_result_follows_the_open_entity(qtbot, sample_window):
     open_entity(qtbot, w, results[1].entity_id)
     assert w.results.currentIndex().row() == 1
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
-        w.back_action.trigger()
+        w.entities.back_action.trigger()
     assert w.results.currentIndex().row() == 2
 
 

@@ -71,10 +71,10 @@ def test_add_relation_with_completion_and_follow_it(qtbot, sample_window):
     assert "played_with ← Chess" in incoming
     # Back and Forward (Alt+Left / Alt+Right) walk the opened entities.
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
-        w.back_action.trigger()
+        w.entities.back_action.trigger()
     assert ed.name_edit.text() == "Chess"
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
-        w.forward_action.trigger()
+        w.entities.forward_action.trigger()
     assert ed.name_edit.text() == "Tomás Ferreira"
 
 
@@ -103,9 +103,9 @@ def test_delete_then_undo_brings_everything_back(qtbot, sample_window):
         w.delete_action.trigger()
     assert not ed.has_entity
     assert "Tide Clock" not in [r.name for r in search(qtbot, w, "Tide Clock")]
-    assert w.undo_action.isEnabled()
+    assert w.undo.undo_action.isEnabled()
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
-        w.undo_action.trigger()
+        w.undo.undo_action.trigger()
     assert ed.name_edit.text() == "Tide Clock"
     assert [ed.obs_list.item(i).text() for i in range(ed.obs_list.count())] == before_obs
     assert sorted(ed.out_list.item(i).text() for i in range(ed.out_list.count())) == before_out
@@ -124,13 +124,13 @@ def test_unsaved_changes_are_never_dropped_silently(qtbot, sample_window):
         asked.append(ed.draft().name)
         return QMessageBox.StandardButton.Cancel
 
-    w._ask_unsaved = cancel
+    w.ask_unsaved = cancel
     w.open_entity("Running")
     qtbot.wait(300)
     assert asked == ["Chess and Go"]
     assert ed.name_edit.text() == "Chess and Go" and ed.is_dirty()
     # Save: the change is written, then the other entity opens.
-    w._ask_unsaved = lambda: QMessageBox.StandardButton.Save
+    w.ask_unsaved = lambda: QMessageBox.StandardButton.Save
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
         w.open_entity("Running")
     assert ed.name_edit.text() == "Running"

@@ -19,7 +19,7 @@ def test_a_failed_open_leaves_the_previous_graph_fully_working(qtbot, sample_win
     junk = tmp_path / "random.db"
     junk.write_bytes(os.urandom(8192))
     with qtbot.waitSignal(w.error_shown, timeout=30_000) as failed:
-        w.switch_database(str(junk))
+        w.files.switch_database(str(junk))
     assert "random.db" in failed.args[0]
     assert w.windowTitle() == title and w.catalog is not None and w.catalog.counts == counts
     qtbot.waitUntil(lambda: w.editor.name_edit.text() == "Chess", timeout=30_000)  # shown again
@@ -42,7 +42,7 @@ def test_a_read_only_file_disables_editing_up_front(qtbot, tmp_path, monkeypatch
     monkeypatch.setattr(os, "access", lambda p, mode, **kw: False if (mode & os.W_OK and str(p) == str(path)) else real_access(p, mode, **kw))
     w = make_window(qtbot, path, wait_model=False)
     assert "(read-only)" in w.windowTitle()
-    for action in (w.new_action, w.save_action, w.delete_action, w.import_action, w.merge_action, w.pin_action):
+    for action in (w.new_action, w.save_action, w.delete_action, w.files.import_action, w.organise.merge_action, w.organise.pin_action):
         assert not action.isEnabled(), action.text()
     ed = open_entity(qtbot, w, "Fixed")
     assert ed.name_edit.isReadOnly() and not ed.obs_new.isEnabled() and not ed.delete_button.isEnabled()
@@ -59,10 +59,10 @@ def test_an_import_with_bad_lines_lists_every_one(qtbot, sample_window, tmp_path
         if i < 120:
             lines.append('{"type": "entity", "name": ')  # bad: cut short
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    w._ask_open_path = lambda title, file_filter: str(source)
+    w.files.ask_open_path = lambda title, file_filter: str(source)
     with qtbot.waitSignal(w.job_ended, timeout=60_000):
-        w.import_action.trigger()
-    dialog = w.import_problems
+        w.files.import_action.trigger()
+    dialog = w.files.import_problems
     assert dialog.isVisible() and not dialog.isModal()
     assert dialog.table.rowCount() == 100
     assert dialog.table.item(0, 0).text() == "2" and "not valid JSON" in dialog.table.item(0, 1).text()
@@ -87,11 +87,11 @@ def test_dialogs_start_in_the_graphs_folder_and_exports_get_their_extension(qtbo
     (tmp_path / "exports").mkdir()
     monkeypatch.setattr(safe_files, "save_file", fake_save)
     with qtbot.waitSignal(w.job_ended, timeout=60_000):
-        w.export_action.trigger()
+        w.files.export_action.trigger()
     assert seen["suggested"] == str(tmp_path / "sample.jsonl") and seen["suffix"] == "jsonl"
     assert (tmp_path / "exports" / "mine.jsonl").is_file()
     assert w.status.last_message.startswith("Exported 50 entities and")
-    assert w.start_folder() == tmp_path / "exports"  # the next dialog starts where this one ended
+    assert w.files.start_folder() == tmp_path / "exports"  # the next dialog starts where this one ended
 
 
 def test_a_damaged_file_is_refused_when_the_window_opens_it(qtbot, tmp_path):

@@ -65,10 +65,10 @@ def test_browser_shows_pinned_and_recent_and_filters_by_words_and_relation(qtbot
     w = sample_window
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
         w.open_entity("Tide Clock", record=True)
-    w.pin_action.trigger()
-    qtbot.waitUntil(lambda: "Unpin" in w.pin_action.text().replace("&", ""), timeout=10_000)
-    w.browse_action.trigger()
-    b = w.browser
+    w.organise.pin_action.trigger()
+    qtbot.waitUntil(lambda: "Unpin" in w.organise.pin_action.text().replace("&", ""), timeout=10_000)
+    w.organise.browse_action.trigger()
+    b = w.organise.browser
     qtbot.waitUntil(lambda: b.types.count() > 3 and b.table.rowCount() == 50, timeout=10_000)
     labels = [b.types.item(i).text() for i in range(4)]
     assert labels[:3] == ["All types (50)", "Pinned (1)", "Recently opened (1)"]

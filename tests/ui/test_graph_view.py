@@ -43,9 +43,9 @@ def kwindow(qtbot, tmp_path, known_db_template):
 def local(qtbot, w, ref):
     """Open ``ref`` in the editor and show its neighbourhood; wait until its layout has settled."""
     open_entity(qtbot, w, ref)
-    panel = w.graph_panel()
+    panel = w.graph.graph_panel()
     with qtbot.waitSignal(panel.layout_done, timeout=WAIT):
-        w.show_local_graph()
+        w.graph.show_local_graph()
     return panel
 
 
@@ -159,7 +159,7 @@ def test_a_change_from_another_connection_appears_in_place(qtbot, kwindow):
     assert np.linalg.norm(s.pos[new] - s.pos[hub]) < 400  # placed beside its neighbours
 
     # The whole graph follows a change in place too.
-    settle(qtbot, panel, w.show_whole_graph)
+    settle(qtbot, panel, w.graph.show_whole_graph)
     n = panel.canvas.scene.n
     other = Graph(Database(w.db_path))
     try:
@@ -209,7 +209,7 @@ def test_search_hits_are_highlighted_and_exports_read_back(qtbot, kwindow, tmp_p
     search(qtbot, w, "A2")
     s = panel.canvas.scene
     assert s.highlight[s.labels.index("A2")]
-    settle(qtbot, panel, w.show_whole_graph)
+    settle(qtbot, panel, w.graph.show_whole_graph)
     qtbot.waitUntil(lambda: not panel.runner.running, timeout=WAIT)
     paths = {"graphml": tmp_path / "whole.graphml", "visible": tmp_path / "part.graphml",
              "png": tmp_path / "g.png", "svg": tmp_path / "g.svg"}
@@ -272,15 +272,15 @@ def test_the_graph_panel_comes_back_as_it_was_left(qtbot, tmp_path, known_db_tem
     target = tmp_path / "known.db"
     shutil.copyfile(known_db_template, target)
     first = make_window(qtbot, target)
-    assert first.graph_dock is None  # nothing to bring back on a first run
-    panel = first.graph_panel()
-    settle(qtbot, panel, first.show_whole_graph)
+    assert first.graph.dock is None  # nothing to bring back on a first run
+    panel = first.graph.graph_panel()
+    settle(qtbot, panel, first.graph.show_whole_graph)
     first.close()
     second = make_window(qtbot, target)
-    qtbot.waitUntil(lambda: second.graph_dock is not None and second.graph_dock.isVisible(), timeout=WAIT)
-    qtbot.waitUntil(lambda: second.graph_dock.panel.canvas.scene.n == panel.canvas.scene.n > 0, timeout=WAIT)
-    assert second.graph_dock.panel.mode == "whole"
-    second.graph_dock.close()
+    qtbot.waitUntil(lambda: second.graph.dock is not None and second.graph.dock.isVisible(), timeout=WAIT)
+    qtbot.waitUntil(lambda: second.graph.dock.panel.canvas.scene.n == panel.canvas.scene.n > 0, timeout=WAIT)
+    assert second.graph.dock.panel.mode == "whole"
+    second.graph.dock.close()
     second.close()
     third = make_window(qtbot, target)
-    assert third.graph_dock is None  # closed last time: stays closed
+    assert third.graph.dock is None  # closed last time: stays closed

@@ -48,7 +48,7 @@ def test_health_view_reviews_merges_and_dismisses_by_keyboard(qtbot, tmp_path, s
     qtbot.waitUntil(lambda: w.editor.entity_id == plan.target.entity.id, timeout=30_000)
     qtbot.waitUntil(lambda: plan.source.entity.id not in w.catalog.names, timeout=10_000)
     assert {"Ana Ruiz", "ana ruíz"} not in [set(f.entities) for f in view.report.findings["duplicates"]]
-    assert w.undo_action.isEnabled()
+    assert w.undo.undo_action.isEnabled()
 
     # D dismisses the finding now selected, for good: a new check does not bring it back.
     gone = set(view.current_finding().entities)

@@ -39,15 +39,15 @@ def test_heartbeat_keeps_ticking_while_the_worker_encodes_and_searches(qtbot, sa
         json.dumps({"type": "entity", "name": f"Greenhouse log {i}", "entityType": "Log",
                     "observations": [f"Watered the tomatoes and peppers, day {i}; humidity {40 + i % 30}%"]})
         for i in range(200)) + "\n", encoding="utf-8")
-    w._ask_open_path = lambda title, file_filter: str(source)
+    w.files.ask_open_path = lambda title, file_filter: str(source)
     beat = Heartbeat()
     beat.start()
     # Embedding 200 entities, then a stream of searches, all on the worker.
     with qtbot.waitSignal(w.job_ended, timeout=120_000):
-        w.import_action.trigger()
+        w.files.import_action.trigger()
     for i, query in enumerate(["tomato watering", "HAR-2291", "backups of photos", "médico", "humidity 55%"] * 4):
         request_id = w.engine.search(query)
-        qtbot.waitUntil(lambda rid=request_id: w._shown_request == rid, timeout=30_000)
+        qtbot.waitUntil(lambda rid=request_id: w.search.shown_request == rid, timeout=30_000)
     beat.timer.stop()
     worst = max(beat.gaps)
     with capsys.disabled():

@@ -17,9 +17,9 @@ VAULT = Path(__file__).resolve().parents[1] / "fixtures" / "vault_obsidian_tasks
 def test_seed_database_through_the_menu_then_status_history_and_reflections(qtbot, window, tmp_path):
     w = window
     source = make_seed(tmp_path / "memory.db")
-    w._ask_open_path = lambda title, file_filter: str(source)
+    w.files.ask_open_path = lambda title, file_filter: str(source)
     with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
-        w.import_action.trigger()
+        w.files.import_action.trigger()
     assert ended.args == ["import", True], w.status.last_message
     assert "4 entities read (4 new)" in w.status.last_message
     qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 4)
@@ -53,9 +53,9 @@ def test_seed_database_through_the_menu_then_status_history_and_reflections(qtbo
 
 def test_vault_through_the_folder_menu(qtbot, window):
     w = window
-    w._ask_folder = lambda title: str(VAULT)
+    w.files.ask_folder = lambda title: str(VAULT)
     with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
-        w.import_folder_action.trigger()
+        w.files.import_folder_action.trigger()
     assert ended.args == ["import", True], w.status.last_message
     assert "13 linked notes do not exist" in w.status.last_message
     qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 10 and "Core Statuses" in w.catalog.names.values())
@@ -65,9 +65,9 @@ def test_a_folder_that_cannot_be_imported_is_one_sentence(qtbot, window, tmp_pat
     w = window
     (tmp_path / "v").mkdir()
     (tmp_path / "v" / "Bad.md").write_text("---\ntype: x\nbroken line\n---\nbody\n", "utf-8")
-    w._ask_folder = lambda title: str(tmp_path / "v")
+    w.files.ask_folder = lambda title: str(tmp_path / "v")
     with qtbot.waitSignal(w.error_shown, timeout=JOB_MS) as shown:
-        w.import_folder_action.trigger()
+        w.files.import_folder_action.trigger()
     assert "Bad.md, line 3: the front matter cannot be read" in shown.args[0]
     qtbot.waitUntil(lambda: not w.status.progress.isVisible())
     assert w.catalog.counts["entities"] == 0

@@ -25,9 +25,9 @@ def test_import_through_the_menu_shows_progress_and_can_be_cancelled(qtbot, samp
     w = sample_window
     source = tmp_path / "notes.jsonl"
     _write_jsonl(source, 120)
-    w._ask_open_path = lambda title, file_filter: str(source)
+    w.files.ask_open_path = lambda title, file_filter: str(source)
     w.engine.worker.hooks.progress_delay = 0.05  # slow enough to click Cancel mid-way
-    w.import_action.trigger()
+    w.files.import_action.trigger()
     qtbot.waitUntil(lambda: w.status.progress.isVisible() and w.status.progress.value() > 0, timeout=JOB_MS)
     assert w.status.cancel.isVisible()
     with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
@@ -40,7 +40,7 @@ def test_import_through_the_menu_shows_progress_and_can_be_cancelled(qtbot, samp
     # The same import, left to finish: everything arrives and is searchable.
     w.engine.worker.hooks.progress_delay = 0.0
     with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
-        w.import_action.trigger()
+        w.files.import_action.trigger()
     assert ended.args == ["import", True]
     assert "120 entities read (120 new)" in w.status.last_message
     qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 170)
@@ -52,9 +52,9 @@ def test_a_bad_import_file_is_one_sentence_and_changes_nothing(qtbot, sample_win
     source = tmp_path / "bad.jsonl"
     source.write_text('{"type":"entity","name":"Fine","entityType":"Note","observations":[]}\n{"type":"entity", oops\n',
                       encoding="utf-8")
-    w._ask_open_path = lambda title, file_filter: str(source)
+    w.files.ask_open_path = lambda title, file_filter: str(source)
     with qtbot.waitSignal(w.error_shown, timeout=JOB_MS) as shown:
-        w.import_action.trigger()
+        w.files.import_action.trigger()
     message = shown.args[0]
     assert "line 2" in message and "Traceback" not in message
     qtbot.waitUntil(lambda: not w.status.progress.isVisible())
@@ -65,9 +65,9 @@ def test_a_bad_import_file_is_one_sentence_and_changes_nothing(qtbot, sample_win
 def test_export_through_the_menu_writes_every_line(qtbot, sample_window, tmp_path):
     w = sample_window
     target = tmp_path / "out.jsonl"
-    w._ask_save_path = lambda title, suggested, file_filter: str(target)
+    w.files.ask_save_path = lambda title, suggested, file_filter: str(target)
     with qtbot.waitSignal(w.job_ended, timeout=JOB_MS) as ended:
-        w.export_action.trigger()
+        w.files.export_action.trigger()
     assert ended.args == ["export", True]
     lines = target.read_text(encoding="utf-8").splitlines()
     assert sum(json.loads(line)["type"] == "entity" for line in lines) == 50
@@ -88,7 +88,7 @@ def test_changing_the_model_re_embeds_with_progress_and_cancel(qtbot, sample_win
     (folder / "limbic_model.json").write_text(json.dumps({"name": "minilm-copy", "dim": 384, "max_tokens": 256}))
     w = sample_window
     w.engine.worker.hooks.progress_delay = 0.3  # each progress step of the re-embedding waits: time to press Cancel
-    w.apply_settings(dataclasses.replace(w.settings, model_dir=str(folder)))
+    w.files.apply_settings(dataclasses.replace(w.files.settings, model_dir=str(folder)))
     assert config.load_settings().model_dir == str(folder)
     qtbot.waitUntil(lambda: w.model_name == "minilm-copy", timeout=JOB_MS)
     qtbot.waitUntil(lambda: w.status.progress.isVisible(), timeout=JOB_MS)

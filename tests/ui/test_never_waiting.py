@@ -28,7 +28,7 @@ def test_search_open_and_counts_during_an_import(qtbot, sample_window, tmp_path)
     ended: list = []
     w.job_ended.connect(lambda kind, ok: ended.append((kind, ok)))
     qtbot.waitUntil(lambda: bool(w.engine.reader.path), timeout=30_000)
-    w.import_path(str(source))
+    w.files.import_path(str(source))
     qtbot.waitUntil(lambda: w.status.progress.isVisible() and w.status.progress.value() > 0, timeout=JOB_MS)
 
     # A query typed now is answered from what is committed, while the import holds the write lock.

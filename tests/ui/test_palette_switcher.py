@@ -29,14 +29,14 @@ def window_keys(window) -> dict[str, list[str]]:
 
 def test_no_two_commands_share_a_key_and_the_expected_keys_are_there(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path / "keys.db", wait_model=False)
-    w.graph_panel()  # its dock's actions count too
+    w.graph.graph_panel()  # its dock's actions count too
     keys = window_keys(w)
     clashes = {k: v for k, v in keys.items() if len(v) > 1}
     assert not clashes, clashes
     assert keys["Ctrl+O"] == ["Quick switcher…"] and keys["Ctrl+P"] == ["Quick switcher…"]
     assert keys["Ctrl+Shift+P"] == ["Command palette…"]
     assert keys["Ctrl+Shift+O"] == ["Open database…"]
-    assert w.pin_action.shortcut().toString() == "Ctrl+D"
+    assert w.organise.pin_action.shortcut().toString() == "Ctrl+D"
     assert {"Ctrl+=", "Ctrl++", "Ctrl+-", "Ctrl+0"} <= set(keys)
 
 
@@ -48,7 +48,7 @@ def test_the_shortcut_sheet_lists_a_key_of_every_command(qtbot, tmp_path):
     # As Qt spells them ("Ctrl+Delete" is "Ctrl+Del").
     listed = {QKeySequence(k).toString() or k for keys, _ in SHORTCUTS for k in re.split(r" or | / |, ", keys)}
     w = make_window(qtbot, tmp_path / "sheet.db", wait_model=False)
-    w.graph_panel()
+    w.graph.graph_panel()
     missing = []
     for action in w.findChildren(QAction):
         seqs = [s.toString() for s in action.shortcuts() if not s.isEmpty()]
@@ -88,9 +88,9 @@ def test_command_palette_by_keyboard_lists_every_action_runs_with_enter_and_esc_
     qtbot.keyClicks(p.field, "brwse ent")
     qtbot.waitUntil(lambda: p.labels()[:1] == ["Organise: Browse entities…"], timeout=5_000)
     qtbot.keyClick(p.field, Qt.Key.Key_Return)
-    qtbot.waitUntil(lambda: w.browser is not None and w.browser.isVisible(), timeout=5_000)
+    qtbot.waitUntil(lambda: w.organise.browser is not None and w.organise.browser.isVisible(), timeout=5_000)
     assert not p.isVisible()
-    w.browser.close()
+    w.organise.browser.close()
     # Esc closes without running anything.
     w.palette_action.trigger()
     qtbot.waitUntil(p.isVisible, timeout=5_000)

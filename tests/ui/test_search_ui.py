@@ -34,7 +34,7 @@ def test_a_slow_query_superseded_by_a_fast_one_never_shows(qtbot, sample_window)
     slow_id = w.engine.search("slow query about budgets")
     qtbot.wait(100)  # the worker is now inside the slow search
     fast_id = w.engine.search("HAR-2291")
-    qtbot.waitUntil(lambda: w._shown_request == fast_id, timeout=30_000)
+    qtbot.waitUntil(lambda: w.search.shown_request == fast_id, timeout=30_000)
     # The slow search would have finished within this time: nothing more may reach the window.
     with qtbot.assertNotEmitted(w.results_arrived, wait=2_000):
         pass
@@ -48,7 +48,7 @@ def test_the_window_drops_results_that_are_not_the_latest(qtbot, sample_window):
     old_response = type("R", (), {})  # never used: the guard returns before touching it
     newer = w.engine.searches.next()  # a newer request is on its way
     with qtbot.assertNotEmitted(w.results_shown, wait=200):
-        w.on_results_ready(newer - 1, old_response)
+        w.search.on_results_ready(newer - 1, old_response)
     assert [w.model.result(i).name for i in range(w.model.rowCount())] == [r.name for r in results]
 
 
@@ -117,7 +117,7 @@ def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_w
     reader = w.engine.reader.worker  # searches run on the reader's own connection
     qtbot.waitUntil(lambda: reader._running == ("search", endless_id), timeout=10_000)
     fast_id = w.engine.search("HAR-2291")
-    qtbot.waitUntil(lambda: w._shown_request == fast_id, timeout=30_000)
+    qtbot.waitUntil(lambda: w.search.shown_request == fast_id, timeout=30_000)
     assert w.model.result(0).name == "HAR-2291"
     assert reader._running is None and failures == []
 
@@ -128,7 +128,7 @@ def test_opening_hits_records_co_occurrence_once_per_result_list(qtbot, sample_w
     assert len(results) >= 3
     for row in (0, 1):
         with qtbot.waitSignal(w.entity_shown, timeout=30_000):
-            w.on_result_activated(w.model.index(row, 0))
+            w.search.on_result_activated(w.model.index(row, 0))
     db = Database(tmp_path / "sample.db", readonly=True)
     try:
         shown = sorted(r.entity_id for r in results[:10])

@@ -87,7 +87,7 @@ def test_a_true_conflict_is_shown_to_the_person_who_decides(qtbot, sample_window
         asked.append(error)
         return ops.MINE
 
-    w._ask_conflict = answer
+    w.entities.ask_conflict = answer
     with qtbot.waitSignal(w.changes_shown, timeout=10_000):
         assistant.edit_observation(oid, text + " (checked by the assistant)")
     with qtbot.waitSignal(w.entity_saved, timeout=10_000):
@@ -101,7 +101,7 @@ def test_going_back_to_editing_after_a_conflict_writes_nothing(qtbot, sample_win
     editor = open_entity(qtbot, w, "HAR-2291")
     oid, text = editor.draft().observations[0]
     editor.obs_list.item(0).setText("mine")
-    w._ask_conflict = lambda error: None
+    w.entities.ask_conflict = lambda error: None
     with qtbot.waitSignal(w.changes_shown, timeout=10_000):
         assistant.edit_observation(oid, "theirs")
     editor.on_save()
@@ -132,7 +132,7 @@ def _browse_with_the_real_dialog(qtbot, w, folder):
         dialog.reject()
 
     QTimer.singleShot(200, inspect)
-    path = type(w)._ask_open_path(w, "Open database", "All files (*);;Limbic database (*.db)")
+    path = type(w.files).ask_open_path(w.files, "Open database", "All files (*);;Limbic database (*.db)")
     assert path == "" and seen  # the dialog listed the graph, its -wal and -shm
 
 

@@ -29,7 +29,7 @@ def test_back_returns_to_an_entity_made_with_ctrl_n(qtbot, sample_window):
         qtbot.keyClick(w.editor.name_edit, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
     assert w.editor.name_edit.text() == "Quokka sighting"
     with qtbot.waitSignal(w.entity_shown, timeout=WAIT):
-        w.back_action.trigger()
+        w.entities.back_action.trigger()
     assert w.editor.name_edit.text() == "Chess"
 
 
@@ -73,7 +73,7 @@ def test_the_badge_says_what_the_next_search_uses(qtbot, window):
     assert window.model_name
     window.search_bar.edit.clear()
     window.rerun_search()
-    qtbot.waitUntil(lambda: window._shown_request >= window.engine.searches.latest, timeout=WAIT)
+    qtbot.waitUntil(lambda: window.search.shown_request >= window.engine.searches.latest, timeout=WAIT)
     assert window.search_bar.mode.text() == "Hybrid"  # the model is loaded: not "Full text"
 
 
@@ -105,6 +105,6 @@ def test_an_exact_name_hit_is_not_badged_as_found_by_meaning(qtbot, monkeypatch)
 
 def test_the_first_picture_export_is_offered_in_the_graphs_folder(qtbot, sample_window):
     w = sample_window
-    w.settings.last_folder = None
-    panel = w.graph_panel()
+    w.files.settings.last_folder = None
+    panel = w.graph.graph_panel()
     assert panel.suggested_path("graph.png") == str(w.db_path.parent / "graph.png")

@@ -75,9 +75,9 @@ def test_an_import_names_its_skipped_files_behind_details(qtbot, window, tmp_pat
     vault.mkdir()
     (vault / "Dune.md").write_text("A novel by Frank Herbert.\n", encoding="utf-8")
     (vault / "broken.md").write_bytes(b"\xff\xfe\x00binary\x00")
-    window._ask_folder = lambda title: str(vault)
+    window.files.ask_folder = lambda title: str(vault)
     with qtbot.waitSignal(window.job_ended, timeout=JOB_MS) as ended:
-        window.import_folder_action.trigger()
+        window.files.import_folder_action.trigger()
     assert ended.args == ["import", True], window.status.last_message
     assert "1 file skipped (broken.md" in window.status.last_message
     assert any("broken.md" in line for line in window.status.last_details)

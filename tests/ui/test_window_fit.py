@@ -23,14 +23,14 @@ def test_opening_the_graph_panel_never_widens_the_window_or_crushes_the_results(
     qtbot.waitUntil(lambda: w.width() == 1280)
     open_entity(qtbot, w, "Harbor API")
     for _ in range(3):  # it used to grow ~80 px each time the panel opened
-        w.show_local_graph()
-        qtbot.waitUntil(lambda: w.graph_dock.isVisible())
+        w.graph.show_local_graph()
+        qtbot.waitUntil(lambda: w.graph.dock.isVisible())
         qtbot.wait(50)
         assert w.width() == 1280
-        assert not w.graph_dock.isFloating()
+        assert not w.graph.dock.isFloating()
         assert w.results.width() >= window_fit.MIN_RESULTS_W - 4 and w.editor.width() >= window_fit.MIN_EDITOR_W
-        assert w.graph_dock.width() >= window_fit.MIN_DOCK_W
-        w.graph_dock.hide()
+        assert w.graph.dock.width() >= window_fit.MIN_DOCK_W
+        w.graph.dock.hide()
         qtbot.wait(20)
     assert w.width() == 1280
 
@@ -38,7 +38,7 @@ def test_opening_the_graph_panel_never_widens_the_window_or_crushes_the_results(
 def test_the_graph_toolbar_wraps_in_a_narrow_panel(qtbot, sample_window):
     w = sample_window
     w.resize(1280, 760)
-    panel = w.graph_panel()
+    panel = w.graph.graph_panel()
     toolbar = panel.toolbar
     one_row = toolbar.layout().sizeHint()
     assert toolbar.minimumSizeHint().width() < one_row.width() // 2  # it does not hold the panel wide
@@ -66,7 +66,7 @@ def test_the_window_and_its_graph_panel_fit_the_screen(tmp_path, screen, scale):
         "w.show(); app.processEvents()\n"
         "area = w.screen().availableGeometry()\n"
         "first = (w.width(), w.height())\n"
-        "w.graph_panel(); app.processEvents(); app.processEvents()\n"
+        "w.graph.graph_panel(); app.processEvents(); app.processEvents()\n"
         "print(area.width(), area.height(), *first, w.width(), w.height(), w.minimumSizeHint().width(),"
         " w.minimumSizeHint().height())\n"
         "w.engine.stop()\n"

@@ -277,3 +277,9 @@ def restore(graph: Graph, snap: EntitySnapshot) -> tuple[int, int]:
                 continue
             graph.add_relation(source, entity_id, rtype)
     return entity_id, skipped
+
+
+def set_status(graph: Graph, entity_id: int, status: str) -> int:
+    """Give an entity another status (active, paused, done, archived); its id, for the caller to show it."""
+    graph.set_status(entity_id, status)
+    return entity_id

@@ -198,7 +198,7 @@ def _smoke(tmp: Path) -> int:
         if not ok or "error" in state or "model_error" in state:
             print(f"limbic --smoke: FAILED: {state.get('error') or state.get('model_error') or 'the app did not start'}")
             return 1
-        window.load_sample()
+        window.files.load_sample()
         if not _wait(app, lambda: "imported" in state or "error" in state, SMOKE_TIMEOUT_MS) or "error" in state:
             print(f"limbic --smoke: FAILED: the sample graph did not load ({state.get('error', 'timeout')})")
             return 1

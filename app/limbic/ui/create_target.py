@@ -2,7 +2,7 @@
 
 Without this the relation sat in the editor's list until Save failed with "There is no entity
 named …". The editor asks at once; the window creates the entity (one undoable step) and the
-relation is saved with the rest of the draft.
+relation is saved with the rest of the draft (``EntityFlow.on_create_target``).
 """
 
 from __future__ import annotations
@@ -10,9 +10,6 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
-
-from limbic.service import undo as undo_ops
-from limbic.service.entities import EntityDraft
 
 logger = logging.getLogger(__name__)
 
@@ -55,19 +52,3 @@ def ask_create(editor, name: str) -> str | None:
     types = [editor.type_edit.itemText(i) for i in range(editor.type_edit.count())]
     dialog = CreateTargetDialog(name, types, parent=editor)
     return dialog.chosen_type() if dialog.exec() == QDialog.DialogCode.Accepted else None
-
-
-class CreateTargetMixin:
-    """Mixed into MainWindow: creates the entity a new relation points to, as one undoable step."""
-
-    def on_create_target(self, name: str, entity_type: str) -> None:
-        if self.refused_during_job("Creating an entity"):
-            return
-
-        def done(saved: undo_ops.Saved) -> None:
-            self.push_step(saved.step)
-            self.status.say(f"Created “{name}” ({entity_type}); the relation to it is saved with this entity.", 8000)
-
-        self.engine.run("create-target", undo_ops.save_draft, EntityDraft(None, name, entity_type), None,
-                        what="creating the entity", on_done=done,
-                        on_failed=lambda f: self.on_failed("creating the entity", f.message))

@@ -83,5 +83,5 @@ class DropImport(QObject):
         if window.refused_during_job("Importing"):
             return False
         logger.info("importing dropped %s", paths[0])
-        window.import_path(str(paths[0]))
+        window.files.import_path(str(paths[0]))
         return True

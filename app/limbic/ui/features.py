@@ -30,11 +30,11 @@ def install(window: QMainWindow) -> None:
     go = menu_named(window, "&Go")
     go.addSeparator()
     window.switcher = QuickSwitcher(window)
-    window.switcher_action = window._action(go, "&Quick switcher…", window.switcher.popup, "Ctrl+O",
+    window.switcher_action = window.add_action(go, "&Quick switcher…", window.switcher.popup, "Ctrl+O",
                                             tip="Jump to an entity by name (typos are fine)")
     window.switcher_action.setShortcuts([QKeySequence("Ctrl+O"), QKeySequence("Ctrl+P")])
     window.palette = CommandPalette(window)
-    window.palette_action = window._action(go, "&Command palette…", window.palette.popup, "Ctrl+Shift+P",
+    window.palette_action = window.add_action(go, "&Command palette…", window.palette.popup, "Ctrl+Shift+P",
                                            tip="Run any command by name")
     window.search_filters = SearchFilters(window, go)
     zoom.install(window, menu_named(window, "&View"))

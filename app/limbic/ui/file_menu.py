@@ -1,4 +1,4 @@
-"""The File and Help menus of the main window: files in and out, databases, settings, about."""
+"""The File and Help menus of the main window: files and folders in and out, databases, settings, about."""
 
 from __future__ import annotations
 
@@ -6,16 +6,22 @@ import logging
 import re
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QMessageBox
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QMenu, QMessageBox
 
 from limbic import config
 from limbic.engine.backup import OtherGraphError
 from limbic.engine.scoring import ScoringParams
 from limbic.service import files, importers
 from limbic.ui import safe_files
-from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
 from limbic.engine.wording import counted
+from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
+
+if TYPE_CHECKING:
+    from limbic.ui.main_window import MainWindow
 
 logger = logging.getLogger(__name__)
 
@@ -28,37 +34,91 @@ IMPORT_FILTER = (
 )
 
 
-class FileMenuMixin:
-    """Handlers of the File and Help menus; mixed into MainWindow, which provides engine, status and editor."""
+class FileMenu(QObject):
+    """The File and Help menus; owns the settings, the recent files and the file dialogs' last folder."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.w = window
+        self.settings = config.load_settings()
+        self.report_shown = False  # an import's bad lines have their own dialog: its end shows no second box
+        self.import_problems = None
+        self.backups_dialog = None
+
+    def build_menus(self, bar) -> QMenu:
+        """The File menu (Help comes last: ``build_help_menu``)."""
+        add = self.w.add_action
+        f = bar.addMenu("&File")
+        self.new_db_action = add(f, "&New database…", self.on_new_database, "Ctrl+Shift+N")
+        self.open_db_action = add(f, "&Open database…", self.on_open_database, "Ctrl+Shift+O")
+        self.recent_menu = f.addMenu("Open &recent")
+        self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
+        f.addSeparator()
+        self.import_action = add(f, "&Import…", self.on_import, "Ctrl+I",
+                                 tip="Import memory JSONL, a memory engine database or CSV")
+        self.import_folder_action = add(f, "Import a &folder of notes…", self.on_import_folder, "Ctrl+Shift+I",
+                                        tip="Import a folder of Markdown notes (an Obsidian vault) or CSV files")
+        self.export_action = add(f, "&Export JSONL…", self.on_export, "Ctrl+E")
+        self.export_md_action = add(f, "Export as &Markdown…", lambda: self.on_export_folder("markdown"))
+        self.export_csv_action = add(f, "Export as &CSV…", lambda: self.on_export_folder("csv"))
+        self.backup_action = add(f, "&Back up now", self.on_backup, tip="Copy the graph into its backup folder")
+        self.restore_backup_action = add(f, "Restore from bac&kup…", self.on_restore_backup,
+                                         tip="Replace the graph with one of its backups, listed with their dates")
+        self.sample_action = add(f, "Load the &sample graph", self.load_sample)
+        f.addSeparator()
+        self.settings_action = add(f, "Se&ttings…", self.on_settings, "Ctrl+,")
+        f.addSeparator()
+        add(f, "&Quit", self.w.close, QKeySequence.StandardKey.Quit)
+        self.w.sample_button.clicked.connect(self.load_sample)
+        self.w.import_button.clicked.connect(self.on_import)
+        return f
+
+    def build_help_menu(self, bar) -> None:
+        """Help → Keyboard shortcuts, About."""
+        h = bar.addMenu("&Help")
+        self.w.add_action(h, "&Keyboard shortcuts", self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self.w.add_action(h, "&About Limbic", self.on_about)
+
+    def writing_actions(self) -> tuple:
+        """The actions a read-only file turns off."""
+        return (self.import_action, self.sample_action, self.import_folder_action, self.restore_backup_action,
+                self.backup_action)
+
+    def take_report_shown(self) -> bool:
+        """Whether an import's bad lines got their own dialog (asked once, when its job ends)."""
+        shown, self.report_shown = self.report_shown, False
+        return shown
 
     def start_folder(self) -> Path:
         """Where file dialogs start: the folder used last, else the open graph's."""
         last = Path(self.settings.last_folder) if getattr(self.settings, "last_folder", None) else None
-        return last if last is not None and last.is_dir() else self.db_path.parent
+        return last if last is not None and last.is_dir() else self.w.db_path.parent
 
-    def _remember_folder(self, path: str) -> None:
+    def remember_folder(self, path: str) -> None:
+        """The next file dialog starts where this path is."""
         folder = str(Path(path).parent)
         if getattr(self.settings, "last_folder", None) != folder:
             self.settings.last_folder = folder
             config.save_settings(self.settings)
 
-    def _ask_open_path(self, title: str, file_filter: str) -> str:
+    def ask_open_path(self, title: str, file_filter: str) -> str:
         """A file to read; tests replace this method."""
-        path = safe_files.open_file(self, title, str(self.start_folder()), file_filter)
+        path = safe_files.open_file(self.w, title, str(self.start_folder()), file_filter)
         if path:
-            self._remember_folder(path)
+            self.remember_folder(path)
         return path
 
-    def _ask_save_path(self, title: str, suggested: str, file_filter: str) -> str:
+    def ask_save_path(self, title: str, suggested: str, file_filter: str) -> str:
         """A file to write (the filter's first extension is added when the name has none); tests replace this."""
         match = re.search(r"\*\.(\w+)", file_filter)
-        path = safe_files.save_file(self, title, suggested, file_filter, default_suffix=match.group(1) if match else "")
+        path = safe_files.save_file(self.w, title, suggested, file_filter, default_suffix=match.group(1) if match else "")
         if path:
-            self._remember_folder(path)
+            self.remember_folder(path)
         return path
 
     def on_import(self) -> None:
-        path = self._ask_open_path("Import a file", IMPORT_FILTER)
+        """File → Import."""
+        path = self.ask_open_path("Import a file", IMPORT_FILTER)
         if path:
             self.import_path(path)
 
@@ -66,9 +126,9 @@ class FileMenuMixin:
         """Import a file or folder of any kind Limbic reads as a long job (progress, cancel); the results
         and counts follow its commits."""
         name = Path(path).name
-        self.engine.run("import", importers.import_any, path, what="importing", job=f"Importing {name}",
-                        on_done=lambda summary: self.status.say(f"Imported {name}: {summary.describe()}", 15_000,
-                                                                details=summary.details()),
+        self.w.engine.run("import", importers.import_any, path, what="importing", job=f"Importing {name}",
+                        on_done=lambda summary: self.w.status.say(f"Imported {name}: {summary.describe()}", 15_000,
+                                                                  details=summary.details()),
                         on_failed=self.on_import_failed)
 
     def on_import_failed(self, failure) -> None:
@@ -79,23 +139,24 @@ class FileMenuMixin:
         if isinstance(error, ImportFileError) and error.line > 0:
             from limbic.ui.import_report import ImportProblemsDialog
 
-            dialog = ImportProblemsDialog(error.path, error.problems, error.total, self)
+            dialog = ImportProblemsDialog(error.path, error.problems, error.total, self.w)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             self.import_problems = dialog
-            self._import_report_shown = True  # the job's end shows no second box
+            self.report_shown = True  # the job's end shows no second box
             dialog.show()
 
     def load_sample(self) -> None:
         """Import the bundled sample graph."""
         path = config.resources_dir() / SAMPLE_FILE
         if not path.is_file():
-            self.status.say(f"The sample graph is missing from this installation ({path}).")
+            self.w.status.say(f"The sample graph is missing from this installation ({path}).")
             return
         self.import_path(str(path))
 
     def on_export(self) -> None:
-        suggested = str(self.start_folder() / f"{self.db_path.stem}.jsonl")
-        path = self._ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
+        """File → Export JSONL."""
+        suggested = str(self.start_folder() / f"{self.w.db_path.stem}.jsonl")
+        path = self.ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
         if not path:
             return
         if not Path(path).suffix:
@@ -103,45 +164,48 @@ class FileMenuMixin:
         force = self._confirm_replacing(path, "jsonl")
         if force is None:
             return
-        counts = dict(self.catalog.counts) if self.catalog else {}
+        counts = dict(self.w.catalog.counts) if self.w.catalog else {}
 
         def done(_lines: int) -> None:
             what = f"{counted(counts.get('entities', 0), 'entity')} and {counted(counts.get('relations', 0), 'relation')}" if counts else "the graph"
-            self.status.say(f"Exported {what} to {path}.", 15_000)
+            self.w.status.say(f"Exported {what} to {path}.", 15_000)
 
-        self.engine.run("export", files.export_jsonl, path, force, what="exporting",
+        self.w.engine.run("export", files.export_jsonl, path, force, what="exporting",
                         job=f"Exporting to {Path(path).name}", on_done=done)
 
     def _confirm_replacing(self, path: str, kind: str) -> bool | None:
         """False: nothing to replace; True: the person agreed to replace a file that is not an earlier
-        export; None: they did not. Tests replace ``_ask_replace``."""
+        export; None: they did not. Tests replace ``ask_replace``."""
         from limbic.service.export_guard import overwrite_problem
 
         problem = overwrite_problem(path, kind)
         if problem is None:
             return False
-        return True if self._ask_replace(f"{problem}. Replace it with the export?") else None
+        return True if self.ask_replace(f"{problem}. Replace it with the export?") else None
 
-    def _ask_replace(self, question: str) -> bool:
-        answer = QMessageBox.question(self, "Replace a file", question,
+    def ask_replace(self, question: str) -> bool:
+        """Yes or Cancel to replacing a file; tests replace this method."""
+        answer = QMessageBox.question(self.w, "Replace a file", question,
                                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                                       QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Yes
 
     def on_backup(self) -> None:
-        self.engine.run("backup", files.backup_sentence, what="backing up", job="Backing up",
-                        on_done=lambda sentence: self.status.say(sentence, 15_000))
+        """File → Back up now."""
+        self.w.engine.run("backup", files.backup_sentence, what="backing up", job="Backing up",
+                          on_done=lambda sentence: self.w.status.say(sentence, 15_000))
 
     def on_restore_backup(self) -> None:
         """File → Restore from backup: list the backups (read on the reader's connection), then offer them."""
         from limbic.service import backups
 
-        self.engine.read("backups", backups.list_backups, what="listing the backups", on_done=self.show_backups)
+        self.w.engine.read("backups", backups.list_backups, what="listing the backups", on_done=self.show_backups)
 
     def show_backups(self, rows) -> None:
+        """The backups, listed with their dates, each one to restore."""
         from limbic.ui.backups_dialog import BackupsDialog
 
-        dialog = BackupsDialog(rows, self.db_path.name, self)
+        dialog = BackupsDialog(rows, self.w.db_path.name, self.w)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.restore_requested.connect(self.restore_backup)
         self.backups_dialog = dialog
@@ -152,63 +216,58 @@ class FileMenuMixin:
         A file of another graph is restored only after the person says so."""
         from limbic.service import backups
 
-        if self.refused_during_job("Restoring a backup"):
+        if self.w.refused_during_job("Restoring a backup"):
             return
 
         def restore() -> None:
-            self.editor.clear()
-            self.engine.run("restore-backup", backups.restore_backup, path, force, what="restoring the backup",
-                            job="Restoring a backup", on_done=restored, on_failed=failed)
+            self.w.editor.clear()
+            self.w.engine.run("restore-backup", backups.restore_backup, path, force, what="restoring the backup",
+                              job="Restoring a backup", on_done=restored, on_failed=failed)
 
         def failed(failure) -> None:
             if isinstance(failure.error, OtherGraphError):
-                self._import_report_shown = True  # the question below replaces the error box
-                QTimer.singleShot(0, lambda: self._ask_replace(f"{failure.message.split('. To replace')[0]}. "
-                                                               "Replace the open graph with it anyway? The graph as "
-                                                               "it is now is backed up first.")
+                self.report_shown = True  # the question below replaces the error box
+                QTimer.singleShot(0, lambda: self.ask_replace(f"{failure.message.split('. To replace')[0]}. "
+                                                              "Replace the open graph with it anyway? The graph as "
+                                                              "it is now is backed up first.")
                                   and self.restore_backup(path, force=True))
 
         def restored(before: str) -> None:
-            self.undo_history.clear()  # the steps speak of a graph that is no longer there
-            self._update_undo_actions()
-            self.status.say(f"Restored the backup; the graph as it was is kept in {before}.", 15_000)
+            self.w.undo.clear()  # the steps speak of a graph that is no longer there
+            self.w.status.say(f"Restored the backup; the graph as it was is kept in {before}.", 15_000)
 
-        self._guard(restore)
+        self.w.guard(restore)
 
     def switch_database(self, path: str) -> None:
         """Open another graph file in this window."""
-        def switch() -> None:
-            # History and undo are cleared once the new file opens: a file that fails leaves them as they were.
-            self._reopen_after_failure = self.editor.entity_id
-            self._new_graph_note = config.new_graph_note(Path(path))
-            self.editor.clear()
-            self.model.clear()
-            self.engine.sig_open.emit(path)
-        self._guard(switch)
+        self.w.guard(lambda: self.w.open_database(path))
 
-    def _remember_db(self, path: str) -> None:
+    def remember_db(self, path: str) -> None:
+        """A file that opened joins Open recent."""
         recent = [p for p in self.settings.recent_dbs if p != path]
         self.settings.recent_dbs = [path, *recent][:10]
         config.save_settings(self.settings)
 
     def on_new_database(self) -> None:
-        path = self._ask_save_path("New database", str(self.start_folder() / "new.db"), "Limbic database (*.db)")
+        """File → New database."""
+        path = self.ask_save_path("New database", str(self.start_folder() / "new.db"), "Limbic database (*.db)")
         if path:
             if not Path(path).suffix:
                 path += ".db"
             if Path(path).exists():
-                self.status.say(f"{path} already exists; use File → Open database to open it.")
+                self.w.status.say(f"{path} already exists; use File → Open database to open it.")
                 return
             self.switch_database(path)
 
     def on_open_database(self) -> None:
-        path = self._ask_open_path("Open database", "Limbic database (*.db);;All files (*)")
+        """File → Open database."""
+        path = self.ask_open_path("Open database", "Limbic database (*.db);;All files (*)")
         if path:
             self.switch_database(path)
 
     def recent_databases(self) -> list[str]:
         """Recently opened graph files that still exist, newest first, without the open one."""
-        current = str(self.db_path)
+        current = str(self.w.db_path)
         return [p for p in self.settings.recent_dbs if p != current and Path(p).is_file()]
 
     def fill_recent_menu(self) -> None:
@@ -225,12 +284,14 @@ class FileMenuMixin:
             menu.addAction("No other recent databases").setEnabled(False)
 
     def on_recent_triggered(self) -> None:
+        """File → Open recent → a file."""
         action = self.sender()
         if action is not None and action.data():
             self.switch_database(str(action.data()))
 
     def on_settings(self) -> None:
-        dialog = SettingsDialog(self.settings, str(self.db_path), self)
+        """File → Settings."""
+        dialog = SettingsDialog(self.settings, str(self.w.db_path), self.w)
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
         self.apply_settings(dialog.result_settings())
@@ -240,7 +301,7 @@ class FileMenuMixin:
         old = self.settings
         self.settings = new
         config.save_settings(new)
-        self.engine.set_params(ScoringParams.from_overrides(new.scoring))
+        self.w.engine.set_params(ScoringParams.from_overrides(new.scoring))
         if new.theme != old.theme:
             from PySide6.QtWidgets import QApplication
 
@@ -248,19 +309,44 @@ class FileMenuMixin:
 
             theme.set_scheme(QApplication.instance(), new.theme)
         if new.model_dir != old.model_dir:
-            self.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
-        if new.db_path and Path(new.db_path) != self.db_path:
+            self.w.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
+        if new.db_path and Path(new.db_path) != self.w.db_path:
             self.switch_database(new.db_path)
-        self.rerun_search()
+        self.w.rerun_search()
 
     def on_shortcuts(self) -> None:
-        ShortcutsDialog(self).exec()
+        """Help → Keyboard shortcuts."""
+        ShortcutsDialog(self.w).exec()
 
     def on_about(self) -> None:
+        """Help → About Limbic."""
         from limbic import __version__
 
         QMessageBox.about(
-            self, "About Limbic",
+            self.w, "About Limbic",
             f"<b>Limbic {__version__}</b><p>A personal knowledge graph with local hybrid search: "
             "meaning and exact words, re-ranked by how you use the graph. Everything stays on this computer.</p>",
         )
+
+    def ask_folder(self, title: str, create: bool = False) -> str:
+        """A folder to read (or, with ``create``, to write: a typed new name is made); tests replace this method."""
+        ask = safe_files.folder_to_write if create else safe_files.existing_folder
+        path = ask(self.w, title, str(self.start_folder()))  # the last folder used
+        if path:
+            self.remember_folder(path + "/")
+        return path
+
+    def on_import_folder(self) -> None:
+        """File → Import a folder of notes (Markdown, an Obsidian vault, CSV files)."""
+        path = self.ask_folder("Import a folder of Markdown notes (an Obsidian vault) or of CSV files")
+        if path:
+            self.import_path(path)
+
+    def on_export_folder(self, fmt: str) -> None:
+        """File → Export as Markdown or CSV, into a folder."""
+        path = self.ask_folder(f"Export as {'Markdown notes' if fmt == 'markdown' else 'CSV files'} into a folder",
+                               create=True)
+        if path:
+            self.w.engine.run("export", importers.export_job, fmt, path, what="exporting",
+                              job=f"Exporting to {Path(path).name}",
+                              on_done=lambda message: self.w.status.say(message, 15_000))

@@ -183,7 +183,7 @@ class SearchFilters(QObject):
         layout = window.search_bar.parentWidget().layout()
         layout.insertWidget(layout.indexOf(window.search_bar) + 1, self.bar)
         self.bar.hide()
-        self.action = window._action(menu, "Search &filters", self.toggle, "Ctrl+Shift+F",
+        self.action = window.add_action(menu, "Search &filters", self.toggle, "Ctrl+Shift+F",
                                      tip="Narrow the search by relation type, status and dates")
         self.action.setCheckable(True)
         self.bar.changed.connect(self.apply)

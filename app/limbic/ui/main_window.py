@@ -23,39 +23,37 @@ from PySide6.QtWidgets import (
 )
 
 from limbic import config
-from limbic.engine.scoring import ScoringParams
 from limbic.engine.changes import ORIGIN_ASSISTANT, ChangeSet
-from limbic.service import entities as ops
+from limbic.engine.scoring import ScoringParams
 from limbic.service.catalog import CatalogDelta
-from limbic.service.entities import ConflictError, EntityDraft, EntityView
 from limbic.ui import features
-from limbic.ui.create_target import CreateTargetMixin
 from limbic.ui.entity_editor import EntityEditor
-from limbic.ui.file_menu import FileMenuMixin
-from limbic.ui.graph.menu import GraphMenuMixin
-from limbic.service import organise
-from limbic.ui.history import NavigationHistory
+from limbic.ui.entity_flow import EntityFlow
+from limbic.ui.file_menu import FileMenu
+from limbic.ui.graph.menu import GraphMenu
 from limbic.ui.home import HomeList
-from limbic.ui.import_menu import ImportMenuMixin
-from limbic.ui.organise_menu import OrganiseMenuMixin
+from limbic.ui.organise_menu import OrganiseMenu
 from limbic.ui.results import ResultDelegate, ResultList, ResultModel
 from limbic.ui.search_bar import SearchBar
-from limbic.service import undo as undo_ops
+from limbic.ui.search_flow import SearchFlow
 from limbic.ui.status import StatusPanel
-from limbic.ui.undo import UndoMixin, WindowKeys
-from limbic.ui.window_state import restore_dock, restore_layout, save_layout, saved_graph_view
-from limbic.ui.worker import Catalog, Engine, Failure
+from limbic.ui.undo import UndoController, WindowKeys
+from limbic.ui.window_state import restore_layout, save_layout, saved_graph_view
+from limbic.ui.worker import Catalog, Engine
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_SIZE = (1180, 760)
-# How many of the top hits count as having come up together when one of them is opened.
-COOC_HITS = 10
 
 
-class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin, ImportMenuMixin, GraphMenuMixin,
-                 QMainWindow):
-    """One window on one graph file."""
+class MainWindow(QMainWindow):
+    """One window on one graph file.
+
+    The window owns the widgets, the open file's state (path, catalog, read-only, model) and the
+    engine; each part owns its own state and is reached by name: ``search`` (queries and result
+    lists), ``entities`` (the editor's entity: open, navigate, save, delete), ``undo``, ``files``
+    (File and Help menus, settings), ``organise`` and ``graph`` (the graph dock).
+    """
 
     # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
     results_arrived = Signal(int)  # request id of any results that reached the window, stale or not
@@ -71,27 +69,23 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
     def __init__(self, db_path: Path | None = None) -> None:
         super().__init__()
         self.db_path = Path(db_path) if db_path else config.default_db_path()
-        self.settings = config.load_settings()
         self.setWindowTitle("Limbic")
         self.resize(*DEFAULT_SIZE)
         self.catalog: Catalog | None = None
         self.model_name = ""
-        self.history = NavigationHistory()
-        self._navigating = False  # a Back/Forward load must not push history
-        self._pending_open = False  # Enter pressed before the results of the latest query arrived
-        self._after_save = None  # what to do once the pending save succeeds
-        self._init_undo()
-        self._shown_request = 0
-        self._committed_request = 0  # the result list whose co-occurrence was recorded
         self.open_error = ""  # why the file could not be opened, while that is so
-        self._entity_ticket = 0  # the load whose entity the editor shows
-        self._import_report_shown = False
         self.readonly = False
         self._new_graph_note = config.new_graph_note(self.db_path)  # said once the file opens
         self._reopen_after_failure: int | None = None  # the entity to show again if another file fails to open
 
         self.engine = Engine(self)
         self._build_ui()
+        self.files = FileMenu(self)
+        self.undo = UndoController(self)
+        self.search = SearchFlow(self)
+        self.entities = EntityFlow(self)
+        self.organise = OrganiseMenu(self)
+        self.graph = GraphMenu(self)
         self._build_actions()
         self._connect_engine()
         restore_layout(self, DEFAULT_SIZE)
@@ -151,24 +145,11 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         self.setStatusBar(self.status)
         self.status.set_model("Model: loading…", "The embedding model loads in the background")
 
-        self.search_bar.query_changed.connect(self.on_query_changed)
-        self.search_bar.move_requested.connect(self.on_move)
-        self.search_bar.open_requested.connect(self.on_open_requested)
-        self.results.activated.connect(self.on_result_activated)
-        self.results.clicked.connect(self.on_result_activated)  # one click opens, as in a note list
-        self.home.open_requested.connect(self.on_home_open)
-        self.editor.save_requested.connect(self.on_save_requested)
-        self.editor.delete_requested.connect(self.on_delete_requested)
-        self.editor.navigate_requested.connect(self.on_navigate)
-        self.editor.status_requested.connect(self.on_status_requested)
         self.editor.dirty_changed.connect(self.on_dirty_changed)
-        self.editor.create_requested.connect(self.on_create_target)
-        self.sample_button.clicked.connect(self.load_sample)
-        self.import_button.clicked.connect(self.on_import)
         self.status.cancel_clicked.connect(self.on_cancel)
-        self.status.undo_clicked.connect(self.on_undo)
 
-    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+    def add_action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        """A menu entry of this window (its shortcut works while the window has focus)."""
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(QKeySequence(shortcut))
@@ -180,49 +161,22 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
 
     def _build_actions(self) -> None:
         bar = self.menuBar()
-        f = bar.addMenu("&File")
-        self.new_db_action = self._action(f, "&New database…", self.on_new_database, "Ctrl+Shift+N")
-        self.open_db_action = self._action(f, "&Open database…", self.on_open_database, "Ctrl+Shift+O")
-        self.recent_menu = f.addMenu("Open &recent")
-        self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
-        f.addSeparator()
-        self.import_action = self._action(f, "&Import…", self.on_import, "Ctrl+I",
-                                          tip="Import memory JSONL, a memory engine database or CSV")
-        self.import_folder_action = self._action(f, "Import a &folder of notes…", self.on_import_folder, "Ctrl+Shift+I",
-                                                 tip="Import a folder of Markdown notes (an Obsidian vault) or CSV files")
-        self.export_action = self._action(f, "&Export JSONL…", self.on_export, "Ctrl+E")
-        self.export_md_action = self._action(f, "Export as &Markdown…", lambda: self.on_export_folder("markdown"))
-        self.export_csv_action = self._action(f, "Export as &CSV…", lambda: self.on_export_folder("csv"))
-        self.backup_action = self._action(f, "&Back up now", self.on_backup, tip="Copy the graph into its backup folder")
-        self.restore_backup_action = self._action(f, "Restore from bac&kup…", self.on_restore_backup,
-                                                  tip="Replace the graph with one of its backups, listed with their dates")
-        self.sample_action = self._action(f, "Load the &sample graph", self.load_sample)
-        f.addSeparator()
-        self.settings_action = self._action(f, "Se&ttings…", self.on_settings, "Ctrl+,")
-        f.addSeparator()
-        self._action(f, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.files.build_menus(bar)
         e = bar.addMenu("&Edit")
-        self.new_action = self._action(e, "&New entity", self.on_new_entity, QKeySequence.StandardKey.New)
-        self.save_action = self._action(e, "&Save entity", self.editor.on_save, QKeySequence.StandardKey.Save)
-        self.delete_action = self._action(e, "&Delete entity…", self.editor.on_delete, "Ctrl+Delete")
-        self.undo_action = self._action(e, "&Undo", self.on_undo, QKeySequence.StandardKey.Undo)
-        self.redo_action = self._action(e, "Re&do", self.on_redo, QKeySequence.StandardKey.Redo)
-        self.undo_action.setEnabled(False)
-        self.redo_action.setEnabled(False)
+        self.new_action = self.add_action(e, "&New entity", self.entities.on_new_entity, QKeySequence.StandardKey.New)
+        self.save_action = self.add_action(e, "&Save entity", self.editor.on_save, QKeySequence.StandardKey.Save)
+        self.delete_action = self.add_action(e, "&Delete entity…", self.editor.on_delete, "Ctrl+Delete")
+        self.undo.build_actions(e)
         g = bar.addMenu("&Go")
-        self.focus_action = self._action(g, "&Search", self.search_bar.focus, "Ctrl+K")
-        self.back_action = self._action(g, "&Back", self.on_back, "Alt+Left")
-        self.forward_action = self._action(g, "&Forward", self.on_forward, "Alt+Right")
-        self._build_organise_menu()
-        self._build_graph_menu(bar)
-        h = bar.addMenu("&Help")
-        self._action(h, "&Keyboard shortcuts", self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
-        self._action(h, "&About Limbic", self.on_about)
+        self.focus_action = self.add_action(g, "&Search", self.search_bar.focus, "Ctrl+K")
+        self.entities.build_actions(g)
+        self.organise.build_menu(bar)
+        self.graph.build_menu(bar)
+        self.files.build_help_menu(bar)
         # "/" focuses the search too; text fields take it as a character before shortcuts see it.
         slash = QShortcut(QKeySequence("/"), self)
         slash.activated.connect(self.search_bar.focus)
         features.install(self)
-        self._update_history_actions()
 
     def _connect_engine(self) -> None:
         w = self.engine.worker
@@ -239,14 +193,13 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         w.job_cancelled.connect(self.on_job_cancelled)
         w.failed.connect(self.on_failed)
         w.outside_changes.connect(self.on_outside_changes)
-        self.engine.results_ready.connect(self.on_results_ready)
         self.engine.changes_applied.connect(self.on_own_changes)
         self.engine.job_done.connect(self.on_job_done)
         self.engine.reader.worker.counts_changed.connect(self.on_counts)
 
     def start(self) -> None:
         """Open the file, then load the model: the window is already on screen meanwhile."""
-        self.engine.sig_params.emit(ScoringParams.from_overrides(self.settings.scoring))
+        self.engine.sig_params.emit(ScoringParams.from_overrides(self.files.settings.scoring))
         self.engine.sig_open.emit(str(self.db_path))
         self.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
 
@@ -254,13 +207,13 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         if self.editor.is_dirty():
-            choice = self._ask_unsaved()
+            choice = self.ask_unsaved()
             if choice == QMessageBox.StandardButton.Cancel:
                 event.ignore()
                 return
             if choice == QMessageBox.StandardButton.Save:
                 event.ignore()
-                self._save_then(self.close)
+                self.entities.save_then(self.close)
                 return
             self.editor.clear()
         save_layout(self)
@@ -270,7 +223,7 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
 
     # -- unsaved changes --------------------------------------------------------------------
 
-    def _ask_unsaved(self) -> QMessageBox.StandardButton:
+    def ask_unsaved(self) -> QMessageBox.StandardButton:
         """Save, Discard or Cancel; tests replace this method."""
         name = self.editor.draft().name or "the new entity"
         return QMessageBox.question(
@@ -279,23 +232,49 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
             QMessageBox.StandardButton.Save,
         )
 
-    def _save_then(self, then) -> None:
-        self._after_save = then
-        self.save_draft(self.editor.draft())
-
-    def _guard(self, then) -> None:
+    def guard(self, then) -> None:
         """Run ``then`` now, or after the user saved or discarded the editor's changes."""
         if not self.editor.is_dirty():
             then()
             return
-        choice = self._ask_unsaved()
+        choice = self.ask_unsaved()
         if choice == QMessageBox.StandardButton.Save:
-            self._save_then(then)
+            self.entities.save_then(then)
         elif choice == QMessageBox.StandardButton.Discard:
             self.editor.revert()
             then()
 
+    def refused_during_job(self, what: str) -> bool:
+        """True (and says why) when a long job holds the graph: a change is refused, never queued."""
+        if not self.engine.busy_job:
+            return False
+        self.entities.after_save = None
+        self.status.say(f"{what} has to wait until the running job ends (or is cancelled); nothing was lost.", 10_000)
+        return True
+
+    def open_entity(self, ref: int | str, record: bool = False) -> None:
+        """Show an entity in the editor (after asking about unsaved changes); ``record`` counts an access."""
+        self.entities.open_entity(ref, record)
+
+    def load_entity(self, ref: int | str, record: bool = False) -> int:
+        """Load an entity into the editor now (no questions); the newest request wins."""
+        return self.entities.load_entity(ref, record)
+
+    def rerun_search(self) -> None:
+        """Run the current query again."""
+        self.search.rerun()
+
+    def open_database(self, path: str) -> None:
+        """Open another graph file in this window (unsaved edits already settled)."""
+        # History and undo are cleared once the new file opens: a file that fails leaves them as they were.
+        self._reopen_after_failure = self.editor.entity_id
+        self._new_graph_note = config.new_graph_note(Path(path))
+        self.editor.clear()
+        self.model.clear()
+        self.engine.sig_open.emit(path)
+
     def on_dirty_changed(self, dirty: bool) -> None:
+        """The window's title marks unsaved edits."""
         self.setWindowModified(dirty)
         self.setWindowTitle(self._title())
 
@@ -305,248 +284,15 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
     def _enable_editing(self, enabled: bool) -> None:
         """A read-only file: every action that would write is off from the start, and says why."""
         why = "" if enabled else " (the file is read-only)"
-        for action in (self.new_action, self.save_action, self.delete_action, self.import_action, self.sample_action,
-                       self.import_folder_action,
-                       self.restore_backup_action, self.pin_action, self.merge_action, self.rename_type_action,
-                       self.backup_action):
+        for action in (self.new_action, self.save_action, self.delete_action, *self.files.writing_actions(),
+                       *self.organise.writing_actions()):
             action.setEnabled(enabled)
             base = action.toolTip().split(" (the file is read-only)")[0]
             action.setToolTip(base + why)
         self.sample_button.setEnabled(enabled)
         self.import_button.setEnabled(enabled)
         self.editor.set_editable(enabled)
-        if enabled:
-            self._update_undo_actions()
-        else:
-            self.undo_action.setEnabled(False)
-            self.redo_action.setEnabled(False)
-
-    # -- search -----------------------------------------------------------------------------
-
-    def on_query_changed(self, text: str, entity_type: str) -> None:
-        self.engine.search(text, entity_type, self.search_bar.branch_choice())
-
-    def rerun_search(self) -> None:
-        self.engine.search(self.search_bar.text(), self.search_bar.entity_type(), self.search_bar.branch_choice())
-
-    @Slot(int, object)
-    def on_results_ready(self, request_id: int, response) -> None:
-        self.results_arrived.emit(request_id)
-        if request_id != self.engine.searches.latest:
-            return  # a newer query is on its way: never show stale results
-        self._shown_request = request_id
-        if not response.query.strip():
-            self.engine.read("home", organise.home, on_done=self.on_home)
-        self.model.set_response(response)
-        if response.query.strip():
-            self.search_bar.set_mode(response.mode)
-        else:
-            self.search_bar.show_expected_mode(bool(self.model_name))
-        if self.model.rowCount():
-            self.results.setCurrentIndex(self.model.index(0, 0))
-        elif response.query.strip():
-            sentence = response.no_match_sentence if response.no_match else f"No results for “{response.query.strip()}”."
-            self.status.say(sentence, 4000)
-        self.results.viewport().update()
-        self._show_empty_hint()
-        self.results_shown.emit(request_id)
-        if self._pending_open:
-            self._pending_open = False
-            self.on_open_requested()
-
-    def on_home(self, home: organise.Home) -> None:
-        self.home.set_home(home)
-
-    def on_home_open(self, entity_id: int) -> None:
-        self.open_entity(entity_id, record=True)
-
-    def on_move(self, step: int) -> None:
-        if self.left.currentWidget() is self.home:
-            self.home.step_selection(step)
-            return
-        rows = self.model.rowCount()
-        if not rows:
-            return
-        row = min(rows - 1, max(0, self.results.currentIndex().row() + step))
-        self.results.setCurrentIndex(self.model.index(row, 0))
-
-    def on_open_requested(self) -> None:
-        if self._shown_request != self.engine.searches.latest:
-            self._pending_open = True  # open once the latest query's results arrive
-            return
-        if self.left.currentWidget() is self.home:
-            self.home.open_current()
-            return
-        index = self.results.currentIndex()
-        if not index.isValid() and self.model.rowCount():
-            index = self.model.index(0, 0)
-        if index.isValid():
-            self.on_result_activated(index)
-
-    def on_result_activated(self, index) -> None:
-        result = self.model.result(index.row())
-        if result is None or (result.entity_id == self.editor.entity_id and not self._navigation_pending()
-                              and self._committed_request == self._shown_request):
-            return  # already open and counted (the second click of a double click)
-        # The first hit opened from a result list makes those hits count as having come up
-        # together (co-occurrence); typing alone records nothing, so keystrokes inflate nothing.
-        together: tuple[int, ...] = ()
-        if self._committed_request != self._shown_request:
-            self._committed_request = self._shown_request
-            together = tuple(self.model.result(i).entity_id for i in range(min(self.model.rowCount(), COOC_HITS)))
-        self._guard(lambda: self.load_entity(result.entity_id, True, together))
-
-    # -- entities ---------------------------------------------------------------------------
-
-    def open_entity(self, ref: int | str, record: bool = False) -> None:
-        """Show an entity in the editor (after asking about unsaved changes); ``record`` counts an access."""
-        self._guard(lambda: self.load_entity(ref, record))
-
-    def load_entity(self, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> int:
-        """Load an entity into the editor now (no questions); the newest request wins."""
-        if self.engine.busy_job:  # the engine's thread is busy: show what is committed now (no access counted)
-            return self.engine.read("entity", ops.load_view, ref, what="opening the entity",
-                                    on_done=self.on_entity_loaded, on_failed=self.on_entity_missing)
-        return self.engine.run("entity", ops.open_view, ref, record, tuple(together), what="opening the entity",
-                               on_done=self._entity_arrived, on_failed=self.on_entity_missing, with_ticket=True)
-
-    def _entity_arrived(self, ticket: int, view: EntityView) -> None:
-        self._entity_ticket = ticket
-        self.on_entity_loaded(view)
-
-    def _navigation_pending(self) -> bool:
-        """An entity the person asked for is still on its way (a refresh must not replace it)."""
-        return self.engine.entities.latest != self._entity_ticket
-
-    def on_entity_loaded(self, view: EntityView) -> None:
-        self.editor.show_view(view)
-        entity_id = view.entity.id
-        if not self._navigating:
-            self.history.visit(entity_id)
-        self._navigating = False
-        self._update_history_actions()
-        self._update_pin_action()
-        self._select_result(entity_id)
-        self.entity_shown.emit(entity_id)
-
-    def _select_result(self, entity_id: int) -> None:
-        """The highlighted result follows the open entity (after a relation was followed, Back, a save...)."""
-        for row in range(self.model.rowCount()):
-            if self.model.result(row).entity_id == entity_id:
-                if self.results.currentIndex().row() != row:
-                    self.results.setCurrentIndex(self.model.index(row, 0))
-                return
-
-    def on_entity_missing(self, failure: Failure) -> None:
-        self._navigating = False
-        self.status.say(failure.message)
-
-    def on_navigate(self, name: str) -> None:
-        self.open_entity(name)
-
-    def _update_history_actions(self) -> None:
-        self.back_action.setEnabled(self.history.can_back)
-        self.forward_action.setEnabled(self.history.can_forward)
-
-    def _go(self, delta: int) -> None:
-        def go() -> None:
-            entity_id = self.history.step(delta)
-            if entity_id is None:
-                return
-            self._navigating = True
-            self._update_history_actions()
-            self.load_entity(entity_id)
-        self._guard(go)
-
-    def on_back(self) -> None:
-        self._go(-1)
-
-    def on_forward(self) -> None:
-        self._go(+1)
-
-    def on_new_entity(self) -> None:
-        self._guard(self.editor.new_entity)
-
-    def on_save_requested(self, draft: EntityDraft) -> None:
-        self.save_draft(draft)
-
-    def refused_during_job(self, what: str) -> bool:
-        """True (and says why) when a long job holds the graph: a change is refused, never queued."""
-        if not self.engine.busy_job:
-            return False
-        self._after_save = None
-        self.status.say(f"{what} has to wait until the running job ends (or is cancelled); nothing was lost.", 10_000)
-        return True
-
-    def save_draft(self, draft: EntityDraft, resolve: str | None = None) -> int:
-        """Save the editor's draft; only the person's own changes since loading are applied."""
-        if self.refused_during_job("Saving"):
-            return 0
-        return self.engine.run("save", undo_ops.save_draft, draft, resolve, what="saving the entity",
-                               on_done=self._on_saved_step, on_failed=self.on_save_failed)
-
-    def _on_saved_step(self, saved: undo_ops.Saved) -> None:
-        self.push_step(saved.step)
-        self.on_saved(saved.entity_id)
-
-    def on_saved(self, entity_id: int) -> None:
-        self.status.say("Saved.", 3000)
-        self.entity_saved.emit(entity_id)
-        then, self._after_save = self._after_save, None
-        if then is not None:
-            self.editor.clear()
-            then()
-        else:
-            # The same entity again: no new history entry, unless it was just created (Back returns to it).
-            self._navigating = self.editor.entity_id is not None
-            self.load_entity(entity_id)
-
-    def on_save_failed(self, failure: Failure) -> None:
-        if isinstance(failure.error, ConflictError):
-            choice = self._ask_conflict(failure.error)
-            if choice in (ops.MINE, ops.THEIRS):
-                self.save_draft(failure.error.draft, choice)
-                return
-            self._after_save = None
-            self.status.say("Not saved: the conflict is waiting for your decision; your edits are still here.", 0)
-            return
-        self.on_failed("saving the entity", failure.message)
-
-    def _ask_conflict(self, error: ConflictError) -> str | None:
-        """Show what both sides changed and let the person choose; tests replace this method."""
-        lines = "\n".join(f"• {c.describe()}" + (f"\n   yours: {c.mine}\n   theirs: {c.theirs}" if c.what == "observation" and c.mine and c.theirs else "")
-                          for c in error.conflicts[:8])
-        box = QMessageBox(QMessageBox.Icon.Question, "Changed in another program",
-                          f"While you edited “{error.draft.name}”, another program changed the same things:\n\n{lines}\n\n"
-                          "Everything else from both sides is kept either way.", parent=self)
-        mine = box.addButton("Keep my version", QMessageBox.ButtonRole.AcceptRole)
-        theirs = box.addButton("Keep theirs", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton("Go back to editing", QMessageBox.ButtonRole.RejectRole)
-        box.exec()
-        clicked = box.clickedButton()
-        return ops.MINE if clicked is mine else ops.THEIRS if clicked is theirs else None
-
-    def on_delete_requested(self, entity_id: int, name: str) -> None:
-        if self.refused_during_job("Deleting"):
-            return
-        if self._confirm_delete(name):
-            self.engine.run("delete", undo_ops.delete_entity, entity_id, what="deleting the entity",
-                            on_done=self.on_deleted)
-
-    def _confirm_delete(self, name: str) -> bool:
-        """Ask before deleting; tests replace this method."""
-        answer = QMessageBox.question(
-            self, "Delete entity", f"Delete “{name}” with its observations and relations?\nYou can undo this with Ctrl+Z.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
-        )
-        return answer == QMessageBox.StandardButton.Yes
-
-    @Slot(object)
-    def on_deleted(self, step: undo_ops.DeleteStep) -> None:
-        self.push_step(step)
-        self.editor.clear()
-        self.status.say(f"Deleted “{step.snap.name}”. Press Ctrl+Z to undo.", 15_000)
-        self.entity_deleted.emit(step.snap.name)
+        self.undo.update_actions()
 
     # -- engine events ----------------------------------------------------------------------
 
@@ -555,12 +301,10 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         self.open_error = ""
         self._reopen_after_failure = None
         if Path(catalog.path) != self.db_path:  # another file: history and undo speak of the old one
-            self.history.clear()
-            self._update_history_actions()
-            self.undo_history.clear()
-            self._update_undo_actions()
+            self.entities.clear_history()
+            self.undo.clear()
         self.db_path = Path(catalog.path)
-        self._remember_db(str(self.db_path))  # only files that opened join Open recent
+        self.files.remember_db(str(self.db_path))  # only files that opened join Open recent
         self.readonly = bool(catalog.readonly_note)
         self.setWindowTitle(self._title())
         self._enable_editing(not self.readonly)
@@ -571,7 +315,7 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         if catalog.readonly_note:
             self.status.say(catalog.readonly_note, 0)
         self.rerun_search()
-        self.refresh_pins()
+        self.organise.refresh_pins()
 
     @Slot(str)
     def on_open_failed(self, message: str) -> None:
@@ -583,8 +327,7 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
             self.rerun_search()
             reopen, self._reopen_after_failure = self._reopen_after_failure, None
             if reopen is not None:
-                self._navigating = True
-                self.load_entity(reopen)
+                self.entities.reload(reopen)
             return
         self.open_error = message
         self.catalog = None
@@ -599,15 +342,10 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         self.status.set_counts(catalog.counts)
         self.search_bar.set_types(catalog.entity_types)
         self.editor.set_completions(sorted(catalog.names.values()), catalog.relation_types, catalog.entity_types)
-        self._show_empty_hint()
+        self.search.show_current_list()
         if self._reopen_graph:
             mode, self._reopen_graph = self._reopen_graph, ""
-            panel = self.graph_panel()
-            restore_dock(self)  # its place and width as the last run left them
-            if mode == "whole":
-                panel.show_whole()
-            else:
-                panel.show_local()
+            self.graph.reopen(mode)  # its place and width as the last run left them
 
     @Slot(object, int)
     def on_counts(self, counts: dict, pending: int) -> None:
@@ -615,7 +353,7 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         if self.catalog is not None:
             self.catalog.counts, self.catalog.pending = counts, pending
             self.status.set_counts(counts)
-            self._show_empty_hint()
+            self.search.show_current_list()
 
     @Slot(object)
     def on_catalog_delta(self, delta: CatalogDelta) -> None:
@@ -636,12 +374,7 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         catalog.names.update(delta.names)
         if delta.entity_types is not None or delta.relation_types is not None or gone or renamed or added:
             self.editor.update_completions(added, gone + renamed, catalog.relation_types, catalog.entity_types)
-        self._show_empty_hint()
-
-    def _show_empty_hint(self) -> None:
-        empty = self.catalog is not None and self.catalog.counts.get("entities", 0) == 0
-        home = not self.model.query.strip()
-        self.left.setCurrentWidget(self.empty_hint if empty else self.home if home else self.results)
+        self.search.show_current_list()
 
     @Slot(str)
     def on_model_loading(self, what: str) -> None:
@@ -667,7 +400,8 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
 
     @Slot(str, str)
     def on_failed(self, what: str, message: str) -> None:
-        self._after_save = None
+        """An operation failed: one sentence, and a dialog for the ones a person waits on."""
+        self.entities.after_save = None
         self.status.say(message, 15_000)
         self.error_shown.emit(message)
         if what in ("saving the entity", "importing", "undoing the deletion"):
@@ -701,20 +435,8 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         """Refresh only what a change set touched: the results when they may differ, the open entity."""
         if done.graph_changed or done.vectors_reset:
             self.rerun_search()  # what matches, and how it ranks, may differ now
-        entity_id = self.editor.entity_id
-        if outside and done.touches(entity_id) and entity_id is not None and not self._navigation_pending():
-            if self.editor.is_dirty():
-                if entity_id in done.removed:
-                    self.status.say("This entity was deleted by another program; saving will ask what to keep.", 0)
-                else:
-                    self.status.say("This entity was changed by another program; when you save, only your own "
-                                    "changes are applied.", 0)
-            elif entity_id in done.removed:
-                self.editor.clear()
-                self.status.say("The entity you had open was deleted by another program.", 0)
-            else:
-                self._navigating = True
-                self.load_entity(entity_id)
+        if outside:
+            self.entities.follow_changes(done)
         self.changes_shown.emit(done)
 
     @Slot(str, bool, str, bool)
@@ -724,11 +446,11 @@ class MainWindow(UndoMixin, CreateTargetMixin, OrganiseMenuMixin, FileMenuMixin,
         if not finished:
             if message:
                 self.status.say(message, 15_000)
+            report_shown = self.files.take_report_shown()  # the bad lines have their own dialog
             if failed:
                 self.error_shown.emit(message)
-                if not self._import_report_shown:  # the bad lines have their own dialog
+                if not report_shown:
                     self._show_error(f"Problem while {_JOB_WORDS.get(kind, kind)}", message)
-            self._import_report_shown = False
             self.rerun_search()
         self.job_ended.emit(kind, finished)
 

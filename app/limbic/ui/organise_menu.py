@@ -1,13 +1,15 @@
 """The Organise menu: browse entities, pin, merge into another entity, rename a type.
 
-Mixed into the main window (which provides engine, editor, status, catalog and the undo
-history). Every change is a service operation from ``limbic.service.organise`` whose undo step
+One part of the main window (which provides engine, editor, status, catalog and the undo
+controller). Every change is a service operation from ``limbic.service.organise`` whose undo step
 joins the Edit menu; reads go to the reader's connection.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QStringListModel
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QStringListModel
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -20,6 +22,9 @@ from PySide6.QtWidgets import (
 
 from limbic.service import organise
 from limbic.ui.browser import EntityBrowser
+
+if TYPE_CHECKING:
+    from limbic.ui.main_window import MainWindow
 from limbic.engine.wording import counted
 
 
@@ -115,50 +120,64 @@ def _say(label: QLabel, text: str) -> None:
     label.show()
 
 
-class OrganiseMenuMixin:
-    """Handlers of the Organise menu."""
+class OrganiseMenu(QObject):
+    """The Organise menu; owns the browser window and the set of pinned entities."""
 
-    def _build_organise_menu(self) -> None:
-        o = self.menuBar().addMenu("&Organise")
-        self.browse_action = self._action(o, "&Browse entities…", self.on_browse, "Ctrl+B",
-                                          tip="Every entity by type, sorted by name, last change or use")
-        self.pin_action = self._action(o, "&Pin entity", self.on_toggle_pin, "Ctrl+D",
-                                       tip="Keep the open entity listed when the search box is empty")
-        self.merge_action = self._action(o, "&Merge into…", self.on_merge, "Ctrl+M",
-                                         tip="Move the open entity's observations and relations into another, then delete it")
-        self.rename_type_action = self._action(o, "Rename &type…", self.on_rename_type,
-                                               tip="Give every entity of a type another type name")
-        self.health_action = self._action(o, "Memory &health…", self.on_health, "Ctrl+Shift+H",
-                                          tip="Possible duplicates, repeated observations, orphans, stale and oversized entities")
-        self.health_view = None  # HealthView, made on first use
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.w = window
         self.browser: EntityBrowser | None = None
+        self.health_view = None  # HealthView, made on first use
         self.pinned: set[int] = set()
+
+    def build_menu(self, bar) -> None:
+        """Organise → Browse, Pin, Merge into, Rename type."""
+        o = bar.addMenu("&Organise")
+        add = self.w.add_action
+        self.browse_action = add(o, "&Browse entities…", self.on_browse, "Ctrl+B",
+                                 tip="Every entity by type, sorted by name, last change or use")
+        self.pin_action = add(o, "&Pin entity", self.on_toggle_pin, "Ctrl+D",
+                              tip="Keep the open entity listed when the search box is empty")
+        self.merge_action = add(o, "&Merge into…", self.on_merge, "Ctrl+M",
+                                tip="Move the open entity's observations and relations into another, then delete it")
+        self.rename_type_action = add(o, "Rename &type…", self.on_rename_type,
+                                      tip="Give every entity of a type another type name")
+        self.health_action = add(o, "Memory &health…", self.on_health, "Ctrl+Shift+H",
+                                 tip="Possible duplicates, repeated observations, orphans, stale and oversized entities")
+
+    def writing_actions(self) -> tuple:
+        """The actions a read-only file turns off."""
+        return self.pin_action, self.merge_action, self.rename_type_action
 
     # -- browse -------------------------------------------------------------------------
 
     def on_browse(self) -> None:
+        """Organise → Browse entities."""
         if self.browser is None:
-            self.browser = EntityBrowser(self.engine, self)
+            self.browser = EntityBrowser(self.w.engine, self.w)
             self.browser.open_requested.connect(self.on_browser_open)
-        self.browser.set_relation_types(self.catalog.relation_types if self.catalog else [])
+        self.browser.set_relation_types(self.w.catalog.relation_types if self.w.catalog else [])
         self.browser.show()
         self.browser.raise_()
         self.browser.refresh()
 
     def on_browser_open(self, entity_id: int) -> None:
-        self.open_entity(entity_id, record=True)
+        """An entity opened from the browser (an access)."""
+        self.w.entities.open_entity(entity_id, record=True)
 
     def on_health(self) -> None:
+        """Organise → Memory health."""
         # Loaded on first use: the checks bring numpy and rapidfuzz, which the window must not wait for at start-up.
         from limbic.ui.health_view import HealthView
 
-        if self.catalog is None:
-            self.status.say("Open a graph to check its health.", 4000)
+        w = self.w
+        if w.catalog is None:
+            w.status.say("Open a graph to check its health.", 4000)
             return
-        if self.health_view is None or self.health_view.path != self.catalog.path:
+        if self.health_view is None or self.health_view.path != w.catalog.path:
             if self.health_view is not None:
                 self.health_view.close()
-            self.health_view = HealthView(self.engine, self.catalog.path, self)
+            self.health_view = HealthView(w.engine, w.catalog.path, w)
             self.health_view.open_requested.connect(self.on_browser_open)
             self.health_view.merged.connect(self.on_merged)
             self.health_view.start_scan()
@@ -168,90 +187,97 @@ class OrganiseMenuMixin:
     # -- pins ---------------------------------------------------------------------------
 
     def refresh_pins(self) -> None:
-        self.engine.read("pins", organise.pinned_ids, on_done=self.on_pins)
+        """Read the pinned entities again (another file opened)."""
+        self.w.engine.read("pins", organise.pinned_ids, on_done=self.on_pins)
 
     def on_pins(self, ids: list[int]) -> None:
+        """The pinned entities, as read."""
         self.pinned = set(ids)
-        self._update_pin_action()
+        self.update_pin_action()
 
-    def _update_pin_action(self) -> None:
-        entity_id = self.editor.entity_id
+    def update_pin_action(self) -> None:
+        """Pin or Unpin, for the open entity."""
+        entity_id = self.w.editor.entity_id
         self.pin_action.setText("Un&pin entity" if entity_id in self.pinned else "&Pin entity")
 
     def on_toggle_pin(self) -> None:
-        entity_id = self.editor.entity_id
+        """Organise → Pin / Unpin the open entity."""
+        w = self.w
+        entity_id = w.editor.entity_id
         if entity_id is None:
-            self.status.say("Open an entity to pin it.", 4000)
+            w.status.say("Open an entity to pin it.", 4000)
             return
-        if self.refused_during_job("Pinning"):
+        if w.refused_during_job("Pinning"):
             return
         pin = entity_id not in self.pinned
-        name = self.editor.name_edit.text()
+        name = w.editor.name_edit.text()
 
         def done(pinned: bool) -> None:
             (self.pinned.add if pinned else self.pinned.discard)(entity_id)
-            self._update_pin_action()
-            self.status.say(f"Pinned “{name}”." if pinned else f"Unpinned “{name}”.", 4000)
-            self.rerun_search()  # the empty-query lists show pins
+            self.update_pin_action()
+            w.status.say(f"Pinned “{name}”." if pinned else f"Unpinned “{name}”.", 4000)
+            w.rerun_search()  # the empty-query lists show pins
 
-        self.engine.run("pin", organise.set_pinned, entity_id, pin, what="pinning", on_done=done)
+        w.engine.run("pin", organise.set_pinned, entity_id, pin, what="pinning", on_done=done)
 
     # -- merge and type rename ----------------------------------------------------------
 
-    def _ask_merge_target(self, source: str) -> str:
+    def ask_merge_target(self, source: str) -> str:
         """The name of the entity to merge into ("" for none); tests replace this method."""
-        dialog = MergeDialog(source, self.editor.names_model, self)
+        dialog = MergeDialog(source, self.w.editor.names_model, self.w)
         return dialog.target.text().strip() if dialog.exec() == QDialog.DialogCode.Accepted else ""
 
     def on_merge(self) -> None:
-        entity_id = self.editor.entity_id
+        """Organise → Merge into: the open entity goes into another one (undoable)."""
+        w = self.w
+        entity_id = w.editor.entity_id
         if entity_id is None:
-            self.status.say("Open the entity to merge into another one first.", 4000)
+            w.status.say("Open the entity to merge into another one first.", 4000)
             return
-        if self.refused_during_job("Merging"):
+        if w.refused_during_job("Merging"):
             return
 
         def merge() -> None:
-            source = self.editor.name_edit.text()
-            target = self._ask_merge_target(source)
+            source = w.editor.name_edit.text()
+            target = self.ask_merge_target(source)
             if not target:
                 return
-            self.editor.clear()
-            self.engine.run("merge", organise.merge_entities, entity_id, target, what="merging",
-                            on_done=self.on_merged, on_failed=lambda f: self.on_failed("merging", f.message))
+            w.editor.clear()
+            w.engine.run("merge", organise.merge_entities, entity_id, target, what="merging",
+                         on_done=self.on_merged, on_failed=lambda f: w.on_failed("merging", f.message))
 
-        self._guard(merge)
+        w.guard(merge)
 
     def on_merged(self, step) -> None:
-        self.push_step(step)
-        self.status.say(f"Merged: {step.label[len('merge of '):]}. Press Ctrl+Z to undo.", 15_000)
-        self._navigating = True
-        self.load_entity(step.target_after.entity.id)
+        """Merged: the step joins the Edit menu and the kept entity opens."""
+        self.w.undo.push_step(step)
+        self.w.status.say(f"Merged: {step.label[len('merge of '):]}. Press Ctrl+Z to undo.", 15_000)
+        self.w.entities.reload(step.target_after.entity.id)
 
-    def _ask_type_rename(self, current: str) -> tuple[str, str]:
+    def ask_type_rename(self, current: str) -> tuple[str, str]:
         """(old type, new type), or ("", "") when cancelled; tests replace this method."""
-        types = self.catalog.entity_types if self.catalog else []
-        dialog = TypeRenameDialog(types, current, self)
+        types = self.w.catalog.entity_types if self.w.catalog else []
+        dialog = TypeRenameDialog(types, current, self.w)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return "", ""
         return dialog.old.currentText(), dialog.new.text().strip()
 
     def on_rename_type(self) -> None:
-        if self.refused_during_job("Renaming a type"):
+        """Organise → Rename type (undoable)."""
+        w = self.w
+        if w.refused_during_job("Renaming a type"):
             return
-        current = self.editor.type_edit.currentText() if self.editor.entity_id is not None else ""
-        old, new = self._ask_type_rename(current)
+        current = w.editor.type_edit.currentText() if w.editor.entity_id is not None else ""
+        old, new = self.ask_type_rename(current)
         if not old or not new:
             return
 
         def done(step) -> None:
-            self.push_step(step)
-            self.status.say(f"Renamed the type “{old}” to “{new}” on {counted(len(step.ids), 'entity')}. Press Ctrl+Z to undo.",
-                            15_000)
-            if self.editor.entity_id is not None and not self.editor.is_dirty():
-                self._navigating = True
-                self.load_entity(self.editor.entity_id)
+            w.undo.push_step(step)
+            w.status.say(f"Renamed the type “{old}” to “{new}” on {counted(len(step.ids), 'entity')}. Press Ctrl+Z to undo.",
+                         15_000)
+            if w.editor.entity_id is not None and not w.editor.is_dirty():
+                w.entities.reload(w.editor.entity_id)
 
-        self.engine.run("rename-type", organise.rename_type, old, new, what="renaming the type", on_done=done,
-                        on_failed=lambda f: self.on_failed("renaming the type", f.message))
-
+        w.engine.run("rename-type", organise.rename_type, old, new, what="renaming the type", on_done=done,
+                     on_failed=lambda f: w.on_failed("renaming the type", f.message))

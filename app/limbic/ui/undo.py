@@ -11,11 +11,16 @@ them on the engine's thread, names them in the Edit menu, and makes the keys rea
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 from limbic.service import undo as steps
+
+if TYPE_CHECKING:
+    from limbic.ui.main_window import MainWindow
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
@@ -43,8 +48,8 @@ class WindowKeys(QObject):
         if not isinstance(obj, QWidget) or obj.window() is not self._window:
             return False
         if any(event.matches(k) for k in _UNDO_KEYS):
-            history = getattr(self._window, "undo_history", None)
-            has_steps = history is not None and bool(history.undo_steps or history.redo_steps)
+            undo = getattr(self._window, "undo", None)
+            has_steps = undo is not None and bool(undo.history.undo_steps or undo.history.redo_steps)
             if has_steps and (obj is self._search or not _undo_available(obj)):
                 event.ignore()
                 return True  # not overridden: the window's Undo/Redo action gets the key
@@ -72,61 +77,81 @@ def _key(name: str):
     return getattr(Qt.Key, name)
 
 
-class UndoMixin:
-    """Undo/Redo handlers of the main window (which provides engine, status, undo actions, load_entity)."""
+class UndoController(QObject):
+    """Edit → Undo/Redo: owns the window's undo history and whether a step is running."""
 
-    def _init_undo(self) -> None:
-        self.undo_history = steps.UndoHistory()
-        self._undo_busy = False
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.w = window
+        self.history = steps.UndoHistory()
+        self.busy = False
+
+    def build_actions(self, edit_menu) -> None:
+        """Edit → Undo and Redo, named after the step they would take."""
+        self.undo_action = self.w.add_action(edit_menu, "&Undo", self.on_undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = self.w.add_action(edit_menu, "Re&do", self.on_redo, QKeySequence.StandardKey.Redo)
+        self.undo_action.setEnabled(False)
+        self.redo_action.setEnabled(False)
+        self.w.status.undo_clicked.connect(self.on_undo)
 
     def push_step(self, step: steps.Step) -> None:
-        self.undo_history.push(step)
-        self._update_undo_actions()
+        """A change the person made: it becomes the next Undo."""
+        self.history.push(step)
+        self.update_actions()
 
-    def _update_undo_actions(self) -> None:
-        h = self.undo_history
+    def clear(self) -> None:
+        """The steps speak of a graph that is no longer there (another file, a restored backup)."""
+        self.history.clear()
+        self.update_actions()
+
+    def update_actions(self) -> None:
+        """Name the next Undo and Redo, and enable them when there is one and the file is writable."""
+        h = self.history
+        writable = not self.w.readonly
         self.undo_action.setText(f"&Undo {h.undo_label}" if h.undo_label else "&Undo")
-        self.undo_action.setEnabled(bool(h.undo_steps) and not self._undo_busy)
+        self.undo_action.setEnabled(writable and bool(h.undo_steps) and not self.busy)
         self.redo_action.setText(f"Re&do {h.redo_label}" if h.redo_label else "Re&do")
-        self.redo_action.setEnabled(bool(h.redo_steps) and not self._undo_busy)
-        self.status.offer_undo(bool(h.undo_steps))
-        self.status.undo_button.setToolTip(f"Undo the {h.undo_label} (Ctrl+Z)" if h.undo_label else "")
+        self.redo_action.setEnabled(writable and bool(h.redo_steps) and not self.busy)
+        self.w.status.offer_undo(bool(h.undo_steps))
+        self.w.status.undo_button.setToolTip(f"Undo the {h.undo_label} (Ctrl+Z)" if h.undo_label else "")
 
     def on_undo(self) -> None:
-        self._step(self.undo_history.undo_steps, self.undo_history.redo_steps, steps.undo_step, "Undone")
+        """Undo the last step."""
+        self._step(self.history.undo_steps, self.history.redo_steps, steps.undo_step, "Undone")
 
     def on_redo(self) -> None:
-        self._step(self.undo_history.redo_steps, self.undo_history.undo_steps, steps.redo_step, "Redone")
+        """Redo the last undone step."""
+        self._step(self.history.redo_steps, self.history.undo_steps, steps.redo_step, "Redone")
 
     def _step(self, source: list, target: list, op, verb: str) -> None:
-        if not source or self._undo_busy or self.refused_during_job("Undo" if verb == "Undone" else "Redo"):
+        if not source or self.busy or self.w.refused_during_job("Undo" if verb == "Undone" else "Redo"):
             return
-        self._guard(lambda: self._run_step(source, target, op, verb))
+        self.w.guard(lambda: self._run_step(source, target, op, verb))
 
     def _run_step(self, source: list, target: list, op, verb: str) -> None:
         if not source:
             return
         step = source.pop()
-        self._undo_busy = True
-        self._update_undo_actions()
+        self.busy = True
+        self.update_actions()
+        w = self.w
 
         def done(entity_id: int | None) -> None:
-            self._undo_busy = False
+            self.busy = False
             target.append(step)
-            self._update_undo_actions()
-            self.status.say(f"{verb}: {step.label}.", 6000)
-            self.step_done.emit(step.label)
+            self.update_actions()
+            w.status.say(f"{verb}: {step.label}.", 6000)
+            w.step_done.emit(step.label)
             if entity_id is not None:
-                self._navigating = True
-                self.load_entity(entity_id)
+                w.entities.reload(entity_id)
 
         def failed(failure) -> None:
-            self._undo_busy = False
+            self.busy = False
             source.append(step)  # nothing changed: the step can be tried again
-            self._update_undo_actions()
-            self.on_failed(f"undoing the {step.label}" if verb == "Undone" else f"redoing the {step.label}",
-                           failure.message)
+            self.update_actions()
+            w.on_failed(f"undoing the {step.label}" if verb == "Undone" else f"redoing the {step.label}",
+                        failure.message)
 
-        self.editor.clear()  # the step may change or remove the open entity; it is shown again after
-        self.engine.run("undo", op, step, what="undoing" if verb == "Undone" else "redoing",
-                        on_done=done, on_failed=failed)
+        w.editor.clear()  # the step may change or remove the open entity; it is shown again after
+        w.engine.run("undo", op, step, what="undoing" if verb == "Undone" else "redoing",
+                     on_done=done, on_failed=failed)

@@ -38,11 +38,11 @@ def restore_layout(window, default_size: tuple[int, int]) -> None:
 
 
 def save_layout(window) -> None:
+    """Remember the layout, and which graph panel is open, for the next run."""
     qs = _settings()
     for key, save, _restore in _parts(window):
         qs.setValue(key, save())
-    dock = getattr(window, "graph_dock", None)
-    qs.setValue("graph", dock.panel.mode if dock is not None and dock.isVisible() else "")
+    qs.setValue("graph", window.graph.open_mode())
     qs.sync()
 
 

@@ -65,14 +65,14 @@ def apply(app: QApplication, percent: int) -> int:
 
 def install(window, menu) -> None:
     """Add the zoom actions to ``menu`` (the View menu) and bring back the remembered size."""
-    window.zoom_in_action = window._action(menu, "Zoom &in", lambda: zoom_by(window, +1), "Ctrl+=",
+    window.zoom_in_action = window.add_action(menu, "Zoom &in", lambda: zoom_by(window, +1), "Ctrl+=",
                                            tip="Larger text everywhere")
     window.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
-    window.zoom_out_action = window._action(menu, "Zoom &out", lambda: zoom_by(window, -1), "Ctrl+-",
+    window.zoom_out_action = window.add_action(menu, "Zoom &out", lambda: zoom_by(window, -1), "Ctrl+-",
                                             tip="Smaller text everywhere")
-    window.zoom_reset_action = window._action(menu, "&Actual size", lambda: set_zoom(window, DEFAULT), "Ctrl+0",
+    window.zoom_reset_action = window.add_action(menu, "&Actual size", lambda: set_zoom(window, DEFAULT), "Ctrl+0",
                                               tip="The system's text size")
-    saved = clamp(window.settings.zoom)
+    saved = clamp(window.files.settings.zoom)
     if saved != current(QApplication.instance()):
         apply(QApplication.instance(), saved)
 
@@ -85,6 +85,6 @@ def zoom_by(window, delta: int) -> None:
 def set_zoom(window, percent: int) -> None:
     """Apply and remember a zoom step."""
     percent = apply(QApplication.instance(), percent)
-    window.settings.zoom = percent
-    config.save_settings(window.settings)
+    window.files.settings.zoom = percent
+    config.save_settings(window.files.settings)
     window.status.say(f"Text size {percent}%." + ("" if percent == DEFAULT else " Ctrl+0 goes back to 100%."), 3000)

@@ -2,44 +2,70 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
 
 from limbic.ui import window_fit
+from limbic.ui.window_state import restore_dock
+
+if TYPE_CHECKING:
+    from limbic.ui.main_window import MainWindow
 
 
-class GraphMenuMixin:
-    """Adds "Local graph" (Ctrl+G) and "Whole graph" (Ctrl+Shift+G) to a main window."""
+class GraphMenu(QObject):
+    """"Local graph" (Ctrl+G) and "Whole graph" (Ctrl+Shift+G); owns the graph dock once it exists."""
 
-    graph_dock = None
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.w = window
+        self.dock = None
 
-    def _build_graph_menu(self, bar) -> None:
+    def build_menu(self, bar) -> None:
+        """View → Local graph and Whole graph."""
         view = bar.addMenu("&View")
-        self.graph_local_action = self._action(view, "&Local graph", self.show_local_graph, "Ctrl+G",
-                                               tip="The open entity and its neighbours")
-        self.graph_whole_action = self._action(view, "&Whole graph", self.show_whole_graph, "Ctrl+Shift+G",
-                                               tip="Every entity and relation")
+        self.local_action = self.w.add_action(view, "&Local graph", self.show_local_graph, "Ctrl+G",
+                                              tip="The open entity and its neighbours")
+        self.whole_action = self.w.add_action(view, "&Whole graph", self.show_whole_graph, "Ctrl+Shift+G",
+                                              tip="Every entity and relation")
 
     def graph_panel(self):
         """The graph panel, created in its dock on first use."""
-        if self.graph_dock is None:
+        w = self.w
+        if self.dock is None:
             from limbic.ui.graph.panel import GraphDock
 
-            self.graph_dock = GraphDock(self)
-            size = self.size()
-            self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.graph_dock)
-            window_fit.place_dock(self, self.graph_dock, max(420, self.width() * 2 // 5))
-            if self.size() != size:
-                self.resize(size)  # the panel takes room from the results and editor, not from the desk
-        self.graph_dock.show()
-        self.graph_dock.raise_()
-        return self.graph_dock.panel
+            self.dock = GraphDock(w)
+            size = w.size()
+            w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
+            window_fit.place_dock(w, self.dock, max(420, w.width() * 2 // 5))
+            if w.size() != size:
+                w.resize(size)  # the panel takes room from the results and editor, not from the desk
+        self.dock.show()
+        self.dock.raise_()
+        return self.dock.panel
+
+    def open_mode(self) -> str:
+        """What the dock shows for the window's layout to remember: "local", "whole" or "" (closed)."""
+        return self.dock.panel.mode if self.dock is not None and self.dock.isVisible() else ""
+
+    def reopen(self, mode: str) -> None:
+        """Bring the panel back as the last run closed it, in its place and width."""
+        panel = self.graph_panel()
+        restore_dock(self.w)
+        if mode == "whole":
+            panel.show_whole()
+        else:
+            panel.show_local()
 
     def show_local_graph(self) -> None:
+        """View → Local graph."""
         panel = self.graph_panel()
         panel.show_local()
         panel.canvas.setFocus()
 
     def show_whole_graph(self) -> None:
+        """View → Whole graph."""
         panel = self.graph_panel()
         panel.show_whole()
         panel.canvas.setFocus()
