@@ -1,4 +1,5 @@
-"""Opening a graph for a command that only reads: a path with no graph is said, never created."""
+"""Opening a graph: for a command that only reads (a path with no graph is said, never created), and
+for the desktop app's two connections."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import logging
 import os
 from pathlib import Path
 
-from limbic.engine.errors import LimbicError
+from limbic.engine import changes
+from limbic.engine.db import Database
+from limbic.engine.errors import DatabaseError, LimbicError
+from limbic.engine.graph import Graph
 from limbic.engine.session import OpenGraph, open_graph
 
 logger = logging.getLogger(__name__)
@@ -46,3 +50,43 @@ def open_existing_graph(
 ) -> OpenGraph:
     """``open_graph`` for commands that only read: refuses (NoGraphError) a path with no graph instead of creating one."""
     return open_graph(require_existing_graph(path), model_dir, load_model=load_model, readonly=readonly, origin=origin)
+
+
+def refuse_damaged(db: Database) -> None:
+    """A damaged file is refused when it opens, before embedding or anything else writes into it."""
+    # Imported here: the checker brings numpy, which must not load before the window shows.
+    from limbic.engine.check import damage
+
+    found = damage(db)
+    if found:
+        logger.error("%s is damaged: %s", db.path, found)
+        raise DatabaseError(f"{db.path} is damaged and was not opened (SQLite reports: {found[:120]}); "
+                            "`limbic check --repair` can rebuild what is derived, or restore a backup.")
+
+
+def open_app_graph(path: Path | str) -> tuple[Graph, changes.Cursor, int]:
+    """Open (or create) the desktop app's graph file: (graph, change-log cursor, data version).
+
+    A damaged file is refused before anything writes into it; on any failure the file is closed.
+    """
+    db = Database(Path(path))
+    try:
+        refuse_damaged(db)
+        graph = Graph(db)
+        db.origin = changes.ORIGIN_APP
+        cursor = changes.start_cursor(db)
+        version = db.data_version()
+    except BaseException:
+        db.close()
+        raise
+    return graph, cursor, version
+
+
+def open_read_only_graph(path: Path | str) -> Graph:
+    """A second, read-only connection to a graph file already open in this process."""
+    db = Database(Path(path), readonly=True)
+    try:
+        return Graph(db)
+    except BaseException:
+        db.close()
+        raise

@@ -15,15 +15,13 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 import apsw
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
-from limbic.engine.db import Database
 from limbic.engine.errors import LimbicError
-from limbic.engine.graph import Graph
-from limbic.ui.worker import ConnectionWorker, Failure, _sentence
+from limbic.service.opening import open_read_only_graph
+from limbic.ui.connection import ConnectionWorker, Failure, KeyedRequests, WorkerThread, sentence_for
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +39,7 @@ class ReaderWorker(ConnectionWorker):
     closing_what = "the reader's connection"
     poll_ms = POLL_MS
 
-    def __init__(self, keyed, source) -> None:
+    def __init__(self, keyed: KeyedRequests, source) -> None:
         super().__init__()
         self.keyed = keyed
         self.source = source  # the engine's worker: its embedder, params and test hooks
@@ -53,18 +51,13 @@ class ReaderWorker(ConnectionWorker):
         if self.closing:
             return
         try:
-            db = Database(Path(path), readonly=True)
-            try:
-                graph = Graph(db)
-            except BaseException:
-                db.close()
-                raise
+            graph = open_read_only_graph(path)
         except Exception as exc:  # e.g. a file only readable as immutable: the engine's thread answers
             logger.info("no second reader for %s: %s", path, exc)
             self.ready.emit("")
             return
         self.graph = graph
-        self._seen_version = db.data_version()
+        self._seen_version = graph.db.data_version()
         self.use_model()
         self.ready.emit(path)
 
@@ -107,7 +100,7 @@ class ReaderWorker(ConnectionWorker):
             self.op_failed.emit(ticket, Failure(str(exc), exc))
             return
         except Exception as exc:
-            self.op_failed.emit(ticket, Failure(_sentence("reading the graph", exc)))
+            self.op_failed.emit(ticket, Failure(sentence_for("reading the graph", exc)))
             return
         finally:
             with self._run_state:
@@ -126,23 +119,19 @@ class Reader(QObject):
 
     sig_open = Signal(str)
     sig_model = Signal()
-    sig_shutdown = Signal()
     sig_run = Signal(int, str, object, object)
 
-    def __init__(self, keyed, source, parent: QObject | None = None) -> None:
+    def __init__(self, keyed: KeyedRequests, source, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.path = ""  # the file the reader answers for, "" while it cannot
-        self.thread = QThread()
-        self.thread.setObjectName("limbic-reader")
         self.worker = ReaderWorker(keyed, source)
-        self.worker.moveToThread(self.thread)
-        self.thread.started.connect(self.worker.start)
+        self.lifecycle = WorkerThread(self.worker, "limbic-reader", self)
+        self.thread = self.lifecycle.thread
         self.sig_open.connect(self.worker.open)
         self.sig_model.connect(self.worker.use_model)
-        self.sig_shutdown.connect(self.worker.shutdown)
         self.sig_run.connect(self.worker.run_op)
         self.worker.ready.connect(self.on_ready)
-        self.thread.start()
+        self.lifecycle.start()
 
     @Slot(str)
     def on_ready(self, path: str) -> None:
@@ -158,9 +147,5 @@ class Reader(QObject):
         self.sig_run.emit(ticket, key, fn, args)
 
     def stop(self, timeout_ms: int) -> bool:
-        if not self.thread.isRunning():
-            return True
-        self.worker.closing = True
-        self.worker.interrupt_running()
-        self.sig_shutdown.emit()
-        return self.thread.wait(timeout_ms)
+        """Stop the running read, close the connection on its thread and wait for it."""
+        return self.lifecycle.stop(timeout_ms)

@@ -14,23 +14,35 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 
 import apsw
-from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from limbic import service
 from limbic.engine import changes
 from limbic.engine.changes import ChangeSet
-from limbic.engine.db import Database
-from limbic.engine.errors import Cancelled, DatabaseError, LimbicError
+from limbic.engine.errors import Cancelled, LimbicError
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import ScoringParams
 from limbic.engine.session import try_load_model
+from limbic.service import opening
 from limbic.service.catalog import Catalog, CatalogDelta, catalog_delta, read_catalog
 from limbic.service.filters import SearchFilter, filtered_search
 from limbic.engine.wording import counted
+from limbic.ui.connection import (
+    ConnectionWorker,
+    Failure,
+    JobContext,
+    KeyedRequests,
+    KeyView,
+    TestHooks,
+    Throttle,
+    WorkerThread,
+    sentence_for,
+)
+from limbic.ui.reader import Reader
 
 logger = logging.getLogger(__name__)
 
@@ -39,170 +51,8 @@ _LIVE: set[Engine] = set()
 
 RESULT_LIMIT = 20
 NO_GRAPH = "No graph is open; open or create one from the File menu."
-POLL_MS = 500  # how often the file is checked for commits by other programs (they show within 2 s)
-PROGRESS_MIN_INTERVAL = 0.05  # seconds between progress signals (convention 6)
 
-__all__ = ["Catalog", "CatalogDelta", "Engine", "EngineWorker", "JobContext", "running_engines"]
-
-
-class KeyedRequests:
-    """Tickets for ``Engine.run``: the newest ticket of each key wins, older ones are stale."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._next = 0
-        self._latest: dict[str, int] = {}
-
-    def next(self, key: str) -> int:
-        with self._lock:
-            self._next += 1
-            self._latest[key] = self._next
-            return self._next
-
-    def latest(self, key: str) -> int:
-        with self._lock:
-            return self._latest.get(key, 0)
-
-    def is_stale(self, key: str, ticket: int) -> bool:
-        with self._lock:
-            return self._latest.get(key, ticket) != ticket
-
-
-class KeyView:
-    """One key's tickets seen as a plain request counter (``latest``, ``next``, ``is_stale``)."""
-
-    def __init__(self, keyed: KeyedRequests, key: str) -> None:
-        self._keyed, self._key = keyed, key
-
-    @property
-    def latest(self) -> int:
-        return self._keyed.latest(self._key)
-
-    def next(self) -> int:
-        return self._keyed.next(self._key)
-
-    def is_stale(self, ticket: int) -> bool:
-        return self._keyed.is_stale(self._key, ticket)
-
-
-@dataclass
-class JobContext:
-    """What a long operation gets besides the graph: throttled progress and the cancel flag."""
-
-    progress: Callable[[str, int, int], None]
-    cancelled: Callable[[], bool]
-
-
-@dataclass
-class TestHooks:
-    """Slow-downs used by tests to make races and cancellation deterministic."""
-
-    search_delay: dict[str, float] = field(default_factory=dict)  # query -> seconds
-    progress_delay: float = 0.0  # seconds slept at each progress callback of a job
-
-
-@dataclass
-class Failure:
-    """Why an operation failed: a sentence for the person and, for expected failures, the error."""
-
-    message: str
-    error: LimbicError | None = None
-
-
-class Throttle:
-    """Lets a progress value through when the visible percentage changes, at most every 50 ms."""
-
-    def __init__(self, emit: Callable[[str, int, int], None]) -> None:
-        self._emit = emit
-        self._last_time = 0.0
-        self._last_key: tuple[str, int] | None = None
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        percent = int(100 * done / total) if total else 100
-        now = time.monotonic()
-        final = done >= total
-        if (stage, percent) == self._last_key and not final:
-            return
-        if not final and now - self._last_time < PROGRESS_MIN_INTERVAL and self._last_key and self._last_key[0] == stage:
-            return
-        self._last_time, self._last_key = now, (stage, percent)
-        self._emit(stage, done, total)
-
-
-class ConnectionWorker(QObject):
-    """What the engine's and the reader's workers share: a graph connection owned by their thread,
-    a poll timer started there, and the interruptible operation inside SQLite now, which the UI
-    thread may stop when a newer one with the same key comes."""
-
-    closing_what = "the database"  # for the log, when closing fails
-    poll_ms = POLL_MS
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.graph: Graph | None = None
-        self.closing = False
-        self._run_state = threading.Lock()
-        self._running: tuple[str, int] | None = None
-        self._timer: QTimer | None = None
-        self._seen_version: int | None = None  # the file's data_version at the last look
-
-    # -- called from the UI thread directly (thread-safe) ---------------------------------
-
-    def interrupt(self, key: str, newer: int) -> None:
-        """Stop a running interruptible operation of ``key`` older than ``newer`` at SQLite's next step."""
-        with self._run_state:
-            if self._running is not None and self._running[0] == key and self._running[1] < newer and self.graph is not None:
-                self.graph.db.interrupt()
-
-    def interrupt_running(self) -> None:
-        """Stop whatever runs inside SQLite now (on shutdown)."""
-        with self._run_state:
-            if self._running is not None and self.graph is not None:
-                self.graph.db.interrupt()
-
-    # -- lifecycle (on the worker's thread) -------------------------------------------------
-
-    @Slot()
-    def start(self) -> None:
-        """Runs first on the worker's thread: the poll timer must live there."""
-        self._timer = QTimer(self)
-        self._timer.setInterval(self.poll_ms)
-        self._timer.timeout.connect(self.poll)
-        self._timer.start()
-
-    @Slot()
-    def shutdown(self) -> None:
-        """Close the file on the thread that opened it, then end the thread's event loop."""
-        self.closing = True
-        if self._timer is not None:
-            self._timer.stop()
-        self._close_graph()
-        QThread.currentThread().quit()
-
-    def _close_graph(self) -> None:
-        if self.graph is not None:
-            try:
-                self.graph.db.close()
-            except Exception:  # closing must never stop a shutdown
-                logger.exception("closing %s failed", self.closing_what)
-            self.graph = None
-
-    @Slot()
-    def poll(self) -> None:
-        """Look for commits made through other connections since the last look (``on_commits`` acts)."""
-        if self.graph is None or self.closing:
-            return
-        try:
-            version = self.graph.db.data_version()
-        except Exception:  # a file gone away is reported by the next real call
-            logger.debug("polling %s failed", self.closing_what, exc_info=True)
-            return
-        if version != self._seen_version:
-            self._seen_version = version
-            self.on_commits()
-
-    def on_commits(self) -> None:
-        raise NotImplementedError
+__all__ = ["Catalog", "CatalogDelta", "Engine", "EngineWorker", "Failure", "JobContext", "running_engines"]
 
 
 class EngineWorker(ConnectionWorker):
@@ -241,7 +91,12 @@ class EngineWorker(ConnectionWorker):
         self._cancel.set()
 
     def clear_cancel(self) -> None:
+        """A new job starts: forget the last one's Cancel."""
         self._cancel.clear()
+
+    def stop_running(self) -> None:
+        """On shutdown: the running job stops at its next check."""
+        self.cancel_job()
 
     @property
     def _searching(self) -> int | None:
@@ -250,7 +105,7 @@ class EngineWorker(ConnectionWorker):
         return running[1] if running is not None and running[0] == "search" else None
 
     def _fail(self, what: str, exc: BaseException) -> None:
-        self.failed.emit(what, _sentence(what, exc))
+        self.failed.emit(what, sentence_for(what, exc))
 
     # -- database and model -----------------------------------------------------------------
 
@@ -261,16 +116,7 @@ class EngineWorker(ConnectionWorker):
         A file that cannot be opened leaves the one already open working.
         """
         try:
-            db = Database(Path(path))
-            try:
-                _refuse_damaged(db)
-                graph = Graph(db)
-                db.origin = changes.ORIGIN_APP
-                cursor = changes.start_cursor(db)
-                version = db.data_version()
-            except BaseException:
-                db.close()
-                raise
+            graph, cursor, version = opening.open_app_graph(path)
         except Exception as exc:  # LimbicError or anything unexpected: the window stays usable
             if not isinstance(exc, LimbicError):
                 logger.error("opening %s failed", path, exc_info=exc)
@@ -432,7 +278,7 @@ class EngineWorker(ConnectionWorker):
             self.op_failed.emit(ticket, Failure(str(exc), exc))
             return
         except Exception as exc:
-            self.op_failed.emit(ticket, Failure(_sentence(what, exc)))
+            self.op_failed.emit(ticket, Failure(sentence_for(what, exc)))
             return
         finally:
             if interruptible:
@@ -490,31 +336,12 @@ class EngineWorker(ConnectionWorker):
             self._attach_and_embed()
 
 
-def _refuse_damaged(db: Database) -> None:
-    """A damaged file is refused when it opens, before embedding or anything else writes into it."""
-    from limbic.engine.check import damage
-
-    found = damage(db)
-    if found:
-        logger.error("%s is damaged: %s", db.path, found)
-        raise DatabaseError(f"{db.path} is damaged and was not opened (SQLite reports: {found[:120]}); "
-                            "`limbic check --repair` can rebuild what is derived, or restore a backup.")
-
-
-def _sentence(what: str, exc: BaseException) -> str:
-    if isinstance(exc, LimbicError):
-        return str(exc)
-    logger.error("unexpected error while %s", what, exc_info=exc)
-    return f"Something went wrong while {what} ({type(exc).__name__}); the details are in the log file."
-
-
 class Engine(QObject):
     """The UI side of the worker: owns the thread, issues tickets, runs operations there."""
 
     sig_open = Signal(str)
     sig_load_model = Signal(str)
     sig_params = Signal(object)
-    sig_shutdown = Signal()
     sig_embed = Signal()
     sig_run = Signal(int, str, object, object, str, str, bool)
     # Every operation run through ``run`` that committed something, before its own callback: the
@@ -530,17 +357,14 @@ class Engine(QObject):
         self.search_filter: SearchFilter | None = None  # the window's search filters (relation, status, dates)
         self.entities = KeyView(self.keyed, "entity")
         self._callbacks: dict[int, tuple[str, Callable | None, Callable | None, bool]] = {}
-        self.thread = QThread()
-        self.thread.setObjectName("limbic-engine")
         self.worker = EngineWorker(self.keyed)
-        self.worker.moveToThread(self.thread)
+        self.lifecycle = WorkerThread(self.worker, "limbic-engine", self)
+        self.thread = self.lifecycle.thread
         _LIVE.add(self)
-        self.thread.started.connect(self.worker.start)
         w = self.worker
         self.sig_open.connect(w.open_database)
         self.sig_load_model.connect(w.load_model)
         self.sig_params.connect(w.set_params)
-        self.sig_shutdown.connect(w.shutdown)
         self.sig_embed.connect(w.embed_pending)
         self.sig_run.connect(w.run_op)
         w.op_done.connect(self._on_op_done)
@@ -548,14 +372,12 @@ class Engine(QObject):
         # Searches and views are answered on a second, read-only connection, so they never wait
         # behind an import or a re-embedding (connected first: it must know of a new file before
         # the window searches it).
-        from limbic.ui.reader import Reader
-
         self.reader = Reader(self.keyed, w, self)
         w.opened.connect(self._on_opened)
         w.model_ready.connect(self.reader.sig_model)
         self.reader.worker.op_done.connect(self._on_op_done)
         self.reader.worker.op_failed.connect(self._on_op_failed)
-        self.thread.start()
+        self.lifecycle.start()
 
     @property
     def busy_job(self) -> bool:
@@ -669,13 +491,7 @@ class Engine(QObject):
     def stop(self, timeout_ms: int = 30_000) -> bool:
         """Cancel any job, close the file on its thread and wait for the thread to end."""
         self.reader.stop(timeout_ms)
-        if not self.thread.isRunning():
-            _LIVE.discard(self)
-            return True
-        self.worker.closing = True
-        self.worker.cancel_job()
-        self.sig_shutdown.emit()
-        finished = self.thread.wait(timeout_ms)
+        finished = self.lifecycle.stop(timeout_ms)
         if finished:
             _LIVE.discard(self)
         else:
@@ -685,4 +501,4 @@ class Engine(QObject):
 
 def running_engines() -> list[Engine]:
     """Engines whose thread still runs (tests fail when one leaks)."""
-    return [e for e in list(_LIVE) if e.thread.isRunning() or e.reader.thread.isRunning()]
+    return [e for e in list(_LIVE) if e.lifecycle.is_running() or e.reader.lifecycle.is_running()]
