@@ -18,7 +18,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from limbic.engine.scoring import Candidate, MeaningStats
+from limbic.engine.candidates import Candidate, MeaningStats
 
 # Each branch is standardised over its best STATS_DEPTH hits, and search retrieves at least that
 # many from each, so a page of 10 ranks as an evaluation at depth 100 does. 100 rather than 30:

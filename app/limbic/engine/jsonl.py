@@ -18,46 +18,13 @@ from limbic.engine import jsonl_extra
 from limbic.engine.db import SQLITE_MAGIC
 from limbic.engine.errors import Cancelled, ImportFileError, LimbicError, ValidationError
 from limbic.engine.graph import Graph, clean_name, clean_observation, name_key, shown
+# The parsed lines live below this module and jsonl_extra (re-exported: importers use them from here).
+from limbic.engine.jsonl_records import EntityRecord, ReflectionRecord, RelationRecord
 from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
-
-
-@dataclass
-class EntityRecord:
-    line: int
-    name: str
-    entity_type: str | None
-    observations: list[str]
-    # Limbic's extra keys, which the reference format ignores: status, dates, observation kinds
-    # and dates, superseded observations. None for a plain reference line.
-    extra: dict | None = None
-
-
-@dataclass
-class RelationRecord:
-    line: int
-    source: str
-    target: str
-    relation_type: str
-    extra: dict | None = None  # context, createdAt, endedAt, active
-
-
-@dataclass
-class ReflectionRecord:
-    """A ``"type": "reflection"`` line (Limbic's; reference readers skip unknown types)."""
-
-    line: int
-    about: str  # entity, relation, session, global
-    content: str
-    author: str
-    entity: str | None = None
-    relation: tuple[str, str, str] | None = None
-    ref: int | None = None
-    mood: str | None = None
-    created_at: str | None = None
 
 
 @dataclass

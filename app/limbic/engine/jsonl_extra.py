@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import clean_name, clean_observation
 from limbic.engine.graph_history import REFLECTION_TARGETS, clean_stamp, clean_status
+from limbic.engine.jsonl_records import EntityRecord, ReflectionRecord, RelationRecord
 
 if TYPE_CHECKING:
     from limbic.engine.graph import Entity, Graph, Relation
     from limbic.engine.graph_history import Reflection
-    from limbic.engine.jsonl import EntityRecord, ReflectionRecord, RelationRecord
 
 ENTITY_KEYS = ("status", "createdAt", "updatedAt", "observationKinds", "observationDates", "superseded")
 RELATION_KEYS = ("context", "createdAt", "endedAt", "active")
@@ -85,8 +85,6 @@ def relation_extra(obj: dict) -> dict | None:
 
 
 def reflection_record(obj: dict, line: int) -> ReflectionRecord:
-    from limbic.engine.jsonl import ReflectionRecord
-
     about = obj.get("about", "entity" if "entity" in obj else "global")
     if about not in REFLECTION_TARGETS:
         raise ValidationError(f'"about" must be one of {", ".join(REFLECTION_TARGETS)}.')

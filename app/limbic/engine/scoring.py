@@ -7,6 +7,12 @@ from statistics import NormalDist
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import asdict, dataclass, field, fields, replace
 
+from limbic.engine import fusion
+# The candidate types live below both this module and fusion (re-exported: callers import them from here).
+from limbic.engine.candidates import Candidate, MeaningStats
+
+__all__ = ["Candidate", "MeaningStats", "ScoringParams"]
+
 # Over-retrieval per branch, RRF smoothing, limbic weights (SPEC §5).
 EXPANSION_FACTOR = 3
 RRF_K = 60
@@ -79,19 +85,6 @@ class ScoringParams:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class MeaningStats:
-    """How one query's cosine similarity spreads over all ``count`` entities with a vector."""
-
-    mean: float
-    std: float
-    count: int
-
-    def z(self, similarity: float) -> float:
-        """How many standard deviations a similarity stands above the graph's mean for this query."""
-        return (similarity - self.mean) / self.std if self.std > 0 else 0.0
-
-
 def noise_ceiling(count: int) -> float:
     """The z-score the best of ``count`` unrelated entities reaches by chance.
 
@@ -115,25 +108,6 @@ def below_floor(candidates: Sequence[Candidate], meaning: MeaningStats, keep: Se
         return False
     best = max((c.similarity for c in candidates if c.similarity is not None), default=None)
     return best is None or meaning.z(best) < noise_ceiling(meaning.count)
-
-
-@dataclass
-class Candidate:
-    """A fused candidate: where each branch ranked it, its RRF score and the branches' raw scores."""
-
-    entity_id: int
-    rrf_score: float = 0.0
-    distance: float | None = None
-    knn_rank: int | None = None
-    fts_rank: int | None = None
-    bm25: float | None = None  # FTS5's bm25(): lower is better
-    similarity: float | None = None  # cosine similarity to the query, also for text-only hits
-
-    @property
-    def branch(self) -> str:
-        if self.knn_rank is not None and self.fts_rank is not None:
-            return "both"
-        return "meaning" if self.knn_rank is not None else "text"
 
 
 def reciprocal_rank_fusion(
@@ -232,8 +206,6 @@ def base_relevance(
         return fused_base_relevance(candidates, mode)
     if params.base_relevance == BASE_BLEND:
         return blended_base_relevance(candidates, mode, params.blend_alpha)
-    from limbic.engine import fusion
-
     return fusion.adaptive_base_relevance(candidates, mode, meaning)
 
 

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from limbic.engine.graph import MAX_OBSERVATION_CHARS
-from limbic.service.importers import ImportInputError
+from limbic.service.importers.common import ImportInputError
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _NEUTRALISED = re.compile(r"^'+[=+\-@\t\r]")
