@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from limbic import config
+from limbic.engine import db as _db
 from limbic.engine.errors import DatabaseError
 from limbic.engine.graph_identity import GRAPH_ID_KEY, ensure_graph_id, other_graph
 
@@ -332,3 +333,16 @@ def _copy_into(db: Database, source: apsw.Connection) -> None:
                     ) from None
                 time.sleep(delay)
                 delay = min(delay * 2, 1.0)
+
+
+def _clean_on_open(db: Database) -> None:
+    clean_stale_parts(db.path)
+
+
+def _backup_before_upgrade(db: Database, version: int) -> None:
+    backup_database(db, reason=f"before-schema-{version}")
+
+
+# A writable file opening drops a stopped backup's leftovers; a schema upgrade is backed up first.
+_db.HOOKS.on_writable_open.append(_clean_on_open)
+_db.HOOKS.before_upgrade.append(_backup_before_upgrade)

@@ -14,10 +14,13 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+from datetime import datetime, timedelta, timezone
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from limbic.engine import db as _db
 from limbic.engine.activity import NEXT_CHANGE_SQL
+from limbic.engine.values import TIME_FORMAT, now_utc
 
 if TYPE_CHECKING:
     from limbic.engine.db import Database
@@ -152,8 +155,6 @@ def write_log(db: Database, cs: ChangeSet) -> None:
     Nothing is written for a transaction that changed nothing; one whose rows were recorded by the
     activity triggers but that noted nothing still gets its row (and its entities count as changed).
     """
-    from limbic.engine.graph import now_utc
-
     recorder = db.activity
     detailed = recorder.ensure_installed()
     change_id = int(db.scalar(NEXT_CHANGE_SQL)) if detailed else None
@@ -208,10 +209,6 @@ def keep_days(db: Database) -> int:
 
 def prune(db: Database, detailed: bool) -> int:
     """Drop changes older than the retention, except unreviewed assistant changes; returns how many."""
-    from datetime import datetime, timedelta, timezone
-
-    from limbic.engine.graph import TIME_FORMAT
-
     cutoff = (datetime.now(timezone.utc) - timedelta(days=keep_days(db))).strftime(TIME_FORMAT)
     keep_unreviewed = " AND NOT (origin = ? AND reviewed_at IS NULL)" if detailed else ""
     params = (cutoff, ORIGIN_ASSISTANT) if detailed else (cutoff,)
@@ -277,3 +274,14 @@ def read_since(db: Database, cursor: Cursor, skip_own: bool = True) -> ChangeSet
             out.merge(ChangeSet.from_json(text, origin))
     cursor.last_id, cursor.epoch = int(high), current_epoch
     return out
+
+
+def _log_commit(db: Database, cs: ChangeSet) -> None:
+    """Before a write transaction commits: its change_log row, where the file has the log."""
+    if db.has_change_log():
+        write_log(db, cs)
+
+
+# Every connection tracks its write transactions' changes in a ChangeSet and logs them before commit.
+_db.HOOKS.new_changes = ChangeSet
+_db.HOOKS.before_commit.append(_log_commit)

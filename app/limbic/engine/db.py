@@ -7,18 +7,29 @@ import logging
 import os
 import random
 import secrets
-import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import apsw
 
-from limbic.engine.activity import SCHEMA_V5, Recorder
-from limbic.engine.changes import ChangeSet, write_log
+from limbic.engine.activity import Recorder
 from limbic.engine.errors import DatabaseError
+# The schema (its DDL and one migration per version) and what this process knows of the files it
+# has open live below this module (re-exported: callers use them from here).
+from limbic.engine.open_files import (  # noqa: F401 - SQLITE_MAGIC, is_open_graph_file: used from here
+    SQLITE_MAGIC,
+    friendly_error as _friendly,
+    inspect_file,
+    is_open_graph_file,
+    register_open as _register_open,
+    write_error as _write_error,
+)
+from limbic.engine.schema import FTS_DDL, LIMBIC_TABLES
+from limbic.engine.schema import MIGRATIONS as _MIGRATIONS
+from limbic.engine.schema import SCHEMA_V1 as _SCHEMA_V1  # noqa: F401 - tests build old files from it
 
 logger = logging.getLogger(__name__)
 
@@ -27,238 +38,29 @@ BUSY_TIMEOUT_MS = 5_000
 # A write waits this long in all for another process to finish its own (each attempt waits
 # BUSY_TIMEOUT_MS inside SQLite, then backs off): "database is locked" never reaches the user.
 WRITE_RETRY_SECONDS = 60.0
-SQLITE_MAGIC = b"SQLite format 3\x00"
-# The text as written (exact names and phrases, highlighting) and its words' stems (stemming.py),
-# which the text branch searches.
-FTS_DDL = (
-    "CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts "
-    'USING fts5(name, entity_type, obs_text, stem_name, stem_text, tokenize="unicode61")'
-)
-# Tables of a Limbic file; an SQLite file without them belongs to another program.
-LIMBIC_TABLES = frozenset({"meta", "entities", "observations", "relations"})
-
-_SCHEMA_V1 = """
-CREATE TABLE IF NOT EXISTS meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS entities (
-    id          INTEGER PRIMARY KEY,
-    name        TEXT NOT NULL UNIQUE,
-    entity_type TEXT NOT NULL DEFAULT 'Generic',
-    status      TEXT NOT NULL DEFAULT 'active',
-    created_at  TEXT NOT NULL,
-    updated_at  TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS observations (
-    id         INTEGER PRIMARY KEY,
-    entity_id  INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-    content    TEXT NOT NULL,
-    kind       TEXT NOT NULL DEFAULT 'note',
-    created_at TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS observations_entity ON observations(entity_id, id);
-CREATE TABLE IF NOT EXISTS relations (
-    id            INTEGER PRIMARY KEY,
-    from_entity   INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-    to_entity     INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-    relation_type TEXT NOT NULL,
-    context       TEXT,
-    active        INTEGER NOT NULL DEFAULT 1,
-    created_at    TEXT NOT NULL,
-    UNIQUE (from_entity, to_entity, relation_type)
-);
-CREATE INDEX IF NOT EXISTS relations_to ON relations(to_entity);
-CREATE TABLE IF NOT EXISTS entity_access (
-    entity_id    INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
-    access_count INTEGER NOT NULL DEFAULT 0,
-    last_access  TEXT
-);
-CREATE TABLE IF NOT EXISTS entity_access_log (
-    entity_id    INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-    access_date  TEXT NOT NULL,
-    access_count INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (entity_id, access_date)
-);
-CREATE TABLE IF NOT EXISTS co_occurrences (
-    entity_a_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-    entity_b_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
-    co_count    INTEGER NOT NULL DEFAULT 0,
-    last_co     TEXT,
-    PRIMARY KEY (entity_a_id, entity_b_id),
-    CHECK (entity_a_id < entity_b_id)
-);
-CREATE INDEX IF NOT EXISTS co_occurrences_b ON co_occurrences(entity_b_id);
--- Which text each stored vector was made from: an edit re-embeds only when this changes.
-CREATE TABLE IF NOT EXISTS embedding_state (
-    entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
-    text_hash TEXT NOT NULL
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts
-    USING fts5(name, entity_type, obs_text, tokenize="unicode61");
-"""
-
-# Each entry upgrades the schema from version i to i + 1.
-# v2: exact-name look-ups ignore case; without this index each search scanned every name.
-_SCHEMA_V2 = "CREATE INDEX IF NOT EXISTS entities_name_nocase ON entities(name COLLATE NOCASE);"
-
-# v3: every commit leaves a record of what it touched, so the programs sharing the file follow
-# each other (see changes.py): a revision per entity and a small, pruned change log.
-_SCHEMA_V3 = """
-ALTER TABLE entities ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
-CREATE TABLE IF NOT EXISTS change_log (
-    id      INTEGER PRIMARY KEY AUTOINCREMENT,
-    at      TEXT NOT NULL,
-    origin  TEXT NOT NULL,
-    writer  TEXT NOT NULL,
-    changes TEXT NOT NULL
-);
-INSERT OR IGNORE INTO meta(key, value) VALUES ('change_epoch', lower(hex(randomblob(8))));
-"""
-
-# v4: what the seed engine knew and Limbic kept nowhere, so its files import without loss.
-# An observation replaced by a newer one stays as history (superseded_by points at the newer,
-# superseded_at says when); a relation can end without being deleted (active 0, ended_at);
-# reflections are prose about an entity, a relation, a session or the whole graph.
-_SCHEMA_V4 = """
-ALTER TABLE observations ADD COLUMN superseded_by INTEGER REFERENCES observations(id) ON DELETE SET NULL;
-ALTER TABLE observations ADD COLUMN superseded_at TEXT;
-ALTER TABLE observations ADD COLUMN similarity_flag INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE relations ADD COLUMN ended_at TEXT;
-CREATE TABLE IF NOT EXISTS reflections (
-    id          INTEGER PRIMARY KEY,
-    target_type TEXT NOT NULL CHECK (target_type IN ('entity', 'relation', 'session', 'global')),
-    entity_id   INTEGER REFERENCES entities(id) ON DELETE CASCADE,
-    relation_id INTEGER REFERENCES relations(id) ON DELETE CASCADE,
-    target_ref  INTEGER,
-    author      TEXT NOT NULL DEFAULT '',
-    content     TEXT NOT NULL,
-    mood        TEXT,
-    created_at  TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS reflections_entity ON reflections(entity_id);
-CREATE INDEX IF NOT EXISTS reflections_relation ON reflections(relation_id);
-"""
-
-_MIGRATIONS: list[str] = [_SCHEMA_V1, _SCHEMA_V2, _SCHEMA_V3, _SCHEMA_V4, SCHEMA_V5]  # v5: activity.py
-
-# Graph files this process holds a connection to, by (device, inode), with how many connections.
-# SQLite's POSIX locks belong to the process: opening and closing any other descriptor on such a
-# file (or its -wal/-shm) silently drops them, so no Python code may open these files meanwhile.
-_OPEN_FILES: dict[tuple[int, int], int] = {}
-_OPEN_NAMES: dict[str, int] = {}
-_OPEN_LOCK = threading.Lock()
-
-
-def _file_key(path: Path) -> tuple[int, int] | None:
-    try:
-        st = os.stat(path)  # stat opens nothing
-    except (OSError, ValueError):
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def _companions(path: Path) -> list[str]:
-    real = os.path.realpath(path)
-    return [real, real + "-wal", real + "-shm", real + "-journal"]
-
-
-def is_open_graph_file(path: Path | str) -> bool:
-    """True if ``path`` is a graph file (or its -wal/-shm/-journal) this process has open in SQLite.
-
-    Code that reads or writes a user-chosen file calls this first: opening such a file outside
-    SQLite would drop the process's locks on it.
-    """
-    path = Path(path)
-    with _OPEN_LOCK:
-        if not _OPEN_FILES and not _OPEN_NAMES:
-            return False
-        key = _file_key(path)
-        if key is not None and key in _OPEN_FILES:
-            return True
-        return os.path.realpath(path) in _OPEN_NAMES
-
-
-def _register_open(path: Path, delta: int) -> None:
-    if str(path) == ":memory:":
-        return
-    with _OPEN_LOCK:
-        key = _file_key(path)
-        if key is not None:
-            n = _OPEN_FILES.get(key, 0) + delta
-            if n > 0:
-                _OPEN_FILES[key] = n
-            else:
-                _OPEN_FILES.pop(key, None)
-        for name in _companions(path):
-            n = _OPEN_NAMES.get(name, 0) + delta
-            if n > 0:
-                _OPEN_NAMES[name] = n
-            else:
-                _OPEN_NAMES.pop(name, None)
-
-
-def _friendly(path: Path, exc: Exception) -> DatabaseError:
-    if isinstance(exc, (apsw.NotADBError, apsw.CorruptError)):
-        return DatabaseError(f"{path} is not a Limbic database or is damaged.")
-    if isinstance(exc, apsw.BusyError):
-        return DatabaseError(f"{path} is locked by another program; try again in a moment.")
-    if isinstance(exc, (apsw.CantOpenError, apsw.ReadOnlyError, apsw.PermissionsError)):
-        return DatabaseError(f"{path} cannot be opened for writing (check the file and folder permissions).")
-    if isinstance(exc, apsw.FullError):
-        return DatabaseError(f"The disk holding {path} is full; nothing was changed.")
-    if isinstance(exc, apsw.IOError):
-        return DatabaseError(f"{path} cannot be read or written (a disk or file-system error); nothing was changed.")
-    return DatabaseError(f"{path} cannot be used: {exc}")
-
-
-def _write_error(db: Database, exc: BaseException) -> DatabaseError | None:
-    """A sentence for an SQLite error met while writing, or None for errors that are not about the file."""
-    if isinstance(exc, apsw.ReadOnlyError):
-        return DatabaseError(db.readonly_note or f"{db.path} is open read-only; the change was not saved.")
-    if isinstance(exc, apsw.BusyError):
-        return DatabaseError(f"{db.path} is busy with another program's write; the change was not saved, try again.")
-    if isinstance(exc, (apsw.CorruptError, apsw.NotADBError)):
-        return DatabaseError(f"{db.path} is damaged; the change was not saved (run `limbic check`).")
-    if isinstance(exc, (apsw.FullError, apsw.IOError)):
-        return _friendly(db.path, exc)
-    return None
-
-
-def inspect_file(path: Path) -> None:
-    """Refuse, without writing to it, a file that is not an intact SQLite database; an empty file is fine."""
-    if path.is_dir():
-        raise DatabaseError(f"{path} is a folder, not a graph file.")
-    if is_open_graph_file(path):
-        return  # already open here, so already judged; reading it now would drop our locks
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(100)
-            size = os.fstat(fh.fileno()).st_size
-    except OSError as exc:
-        raise DatabaseError(f"{path} cannot be read ({exc.strerror}).") from None
-    if size == 0:
-        return
-    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
-        raise DatabaseError(f"{path} is not a Limbic database (it is not an SQLite file) or is damaged.")
-    page_size = int.from_bytes(head[16:18], "big")
-    page_size = 65_536 if page_size == 1 else page_size
-    if page_size < 512 or page_size & (page_size - 1):
-        raise DatabaseError(f"{path} is damaged: its header is not valid.")
-    pages = int.from_bytes(head[28:32], "big")
-    # The page count in the header is trusted only when it was written with the change counter
-    # (bytes 92-95 equal bytes 24-27). With a live write-ahead log the main file can lag behind
-    # mid-checkpoint, so the size is judged only when there is no log.
-    wal = path.with_name(path.name + "-wal")
-    has_wal = wal.exists() and wal.stat().st_size > 0
-    if head[24:28] == head[92:96] and pages and size < pages * page_size and not has_wal:
-        raise DatabaseError(
-            f"{path} is damaged: the file is shorter than its header says (it was probably cut off while being copied)."
-        )
 
 
 def _folder_writable(path: Path) -> bool:
     return os.access(path.parent if str(path.parent) else Path("."), os.W_OK)
+
+
+class DatabaseHooks:
+    """What other engine modules add to every connection, so that this module knows nothing of them.
+
+    ``changes.py`` sets ``new_changes`` (what a write transaction touched: a ChangeSet) and logs
+    it ``before_commit``; ``backup.py`` cleans a stopped backup's leftovers ``on_writable_open``
+    and takes a backup ``before_upgrade`` of the schema. ``limbic.engine`` imports both, so every
+    Database has them.
+    """
+
+    def __init__(self) -> None:
+        self.new_changes: Callable[[], Any] | None = None  # an object with ``.empty`` and sets to note into
+        self.before_commit: list[Callable[[Database, Any], None]] = []
+        self.on_writable_open: list[Callable[[Database], None]] = []
+        self.before_upgrade: list[Callable[[Database, int], None]] = []
+
+
+HOOKS = DatabaseHooks()
 
 
 class Database:
@@ -284,8 +86,8 @@ class Database:
         # telling this connection's own rows apart from other writers'.
         self.activity = Recorder(self)
         self.writer_id = secrets.token_hex(8)
-        self.changes: ChangeSet | None = None  # what the open write transaction touched
-        self.commit_listeners: list[Callable[[ChangeSet], None]] = []
+        self.changes: Any = None  # what the open write transaction touched (HOOKS.new_changes)
+        self.commit_listeners: list[Callable[[Any], None]] = []
         self.rollback_listeners: list[Callable[[], None]] = []
         memory = str(self.path) == ":memory:"
         if not memory and self.path.exists():
@@ -331,9 +133,8 @@ class Database:
             self._close_quietly()
             raise
         if not self.readonly and not memory:
-            from limbic.engine.backup import clean_stale_parts  # backup needs an open Database
-
-            clean_stale_parts(self.path)
+            for hook in list(HOOKS.on_writable_open):
+                hook(self)
 
     def _open_connection(self, immutable: bool) -> None:
         flags = apsw.SQLITE_OPEN_READONLY if self.readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
@@ -427,9 +228,8 @@ class Database:
             return
         if version > 0:
             logger.info("upgrading %s from schema %d to %d", self.path, version, SCHEMA_VERSION)
-            from limbic.engine.backup import backup_database  # backup needs an open Database
-
-            backup_database(self, reason=f"before-schema-{SCHEMA_VERSION}")
+            for hook in list(HOOKS.before_upgrade):
+                hook(self, SCHEMA_VERSION)
         with self.transaction():
             for step in range(version, SCHEMA_VERSION):
                 self.conn.execute(_MIGRATIONS[step])
@@ -461,14 +261,14 @@ class Database:
                 raise
             raise friendly from exc
         self._depth = 1
-        self.changes = ChangeSet()
+        self.changes = HOOKS.new_changes() if HOOKS.new_changes is not None else None
         try:
-            if self._has_change_log():
+            if self.has_change_log():
                 self.activity.ensure_installed()  # this connection's triggers record every row written
             yield self.conn
             done = self.changes
-            if self._has_change_log():
-                write_log(self, done)  # nothing when nothing changed
+            for hook in list(HOOKS.before_commit):
+                hook(self, done)  # the change log: nothing when nothing changed
         except BaseException as exc:
             self._depth = 0
             self._abort(exc, retry)
@@ -481,11 +281,12 @@ class Database:
             self._abort(exc, retry)
         self.changes = None
         self.activity.committed()
-        if not done.empty:
+        if done is not None and not done.empty:
             for listener in list(self.commit_listeners):
                 listener(done)
 
-    def _has_change_log(self) -> bool:
+    def has_change_log(self) -> bool:
+        """Whether the file has a change log (files from before it, opened read-only, may not)."""
         if self._change_log is None:
             self._change_log = self.has_table("change_log")
         return self._change_log

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from limbic.engine import graph as _g
+from limbic.engine import values as _g
 from limbic.engine.errors import Cancelled, NotFoundError, ValidationError
 
 STATUSES = ("active", "paused", "done", "archived")
