@@ -295,3 +295,24 @@ class Embedder:
 def load_embedder(model_dir: Path | None = None, low_memory: bool = False) -> Embedder:
     """Load the chosen or default model; raises ModelError with a plain sentence."""
     return Embedder(resolve_spec(model_dir), low_memory=low_memory)
+
+
+# Models loaded once per process, by their spec and file, for every window's engine to share.
+_SHARED: dict[tuple, Embedder] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def load_shared_embedder(model_dir: Path | None = None, low_memory: bool = False) -> Embedder:
+    """The chosen model, loaded at most once per process: each caller gets its own twin of it
+    (``for_another_thread``), so a second window on another file costs no second copy or load."""
+    spec = resolve_spec(model_dir)
+    try:
+        st = spec.onnx_path.stat()
+    except OSError:
+        return Embedder(spec, low_memory=low_memory)  # let the loader say what is wrong
+    key = (repr(spec), str(spec.onnx_path.resolve()), st.st_size, st.st_mtime_ns, low_memory)
+    with _SHARED_LOCK:
+        base = _SHARED.get(key)
+        if base is None:
+            base = _SHARED[key] = Embedder(spec, low_memory=low_memory)
+    return base.for_another_thread()

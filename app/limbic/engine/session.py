@@ -27,12 +27,15 @@ class OpenGraph:
         self.graph.db.close()
 
 
-def try_load_model(model_dir: Path | None, low_memory: bool = False) -> tuple[Embedder | None, str | None]:
-    """The model, or None and the reason in one sentence."""
-    from limbic.engine.embeddings import load_embedder  # numpy and onnxruntime load here, not at start-up
+def try_load_model(model_dir: Path | None, low_memory: bool = False,
+                   shared: bool = False) -> tuple[Embedder | None, str | None]:
+    """The model, or None and the reason in one sentence; ``shared``: one copy per process
+    (``load_shared_embedder``), for the app's windows."""
+    # numpy and onnxruntime load here, not at start-up
+    from limbic.engine.embeddings import load_embedder, load_shared_embedder
 
     try:
-        return load_embedder(model_dir, low_memory), None
+        return (load_shared_embedder if shared else load_embedder)(model_dir, low_memory), None
     except ModelError as exc:
         logger.info("semantic search is off: %s", exc)  # the front end shows it once
         return None, str(exc)

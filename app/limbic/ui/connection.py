@@ -156,6 +156,7 @@ class ConnectionWorker(QObject):
         if self._timer is not None:
             self._timer.stop()
         self._close_graph()
+        self.release()
         QThread.currentThread().quit()
 
     def _close_graph(self) -> None:
@@ -183,6 +184,9 @@ class ConnectionWorker(QObject):
     def on_commits(self) -> None:
         """What this worker does with other connections' commits."""
         raise NotImplementedError
+
+    def release(self) -> None:
+        """After the connection closed: let go of what else this worker holds (its model)."""
 
     def stop_running(self) -> None:
         """On shutdown: stop what runs now, so the thread can end (the engine's worker cancels its job)."""

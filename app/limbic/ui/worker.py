@@ -28,20 +28,11 @@ from limbic.engine.graph import Graph
 from limbic.engine.scoring import ScoringParams
 from limbic.engine.session import try_load_model
 from limbic.service import opening
+from limbic.engine.wording import counted
 from limbic.service.catalog import Catalog, CatalogDelta, catalog_delta, read_catalog
 from limbic.service.filters import SearchFilter, filtered_search
-from limbic.engine.wording import counted
-from limbic.ui.connection import (
-    ConnectionWorker,
-    Failure,
-    JobContext,
-    KeyedRequests,
-    KeyView,
-    TestHooks,
-    Throttle,
-    WorkerThread,
-    sentence_for,
-)
+from limbic.ui.connection import (ConnectionWorker, Failure, JobContext, KeyedRequests, KeyView, TestHooks, Throttle,
+                                  WorkerThread, sentence_for)
 from limbic.ui.reader import Reader
 
 logger = logging.getLogger(__name__)
@@ -98,6 +89,11 @@ class EngineWorker(ConnectionWorker):
         """On shutdown: the running job stops at its next check."""
         self.cancel_job()
 
+    def release(self) -> None:
+        """The model and the background embedding's state go with the connection."""
+        self.embedder = None
+        self._embedding = None
+
     @property
     def _searching(self) -> int | None:
         """The ticket of the search inside SQLite now, if any."""
@@ -132,7 +128,7 @@ class EngineWorker(ConnectionWorker):
     def load_model(self, model_dir: str) -> None:
         """Load the model (the bundled one for an empty string), then embed what waits for it."""
         self.model_loading.emit(model_dir or "the bundled model")
-        embedder, error = try_load_model(Path(model_dir) if model_dir else None)
+        embedder, error = try_load_model(Path(model_dir) if model_dir else None, shared=True)
         if embedder is None:
             # A failed change of model keeps the one already loaded.
             self.model_failed.emit(error or "The model cannot be loaded.")
