@@ -8,7 +8,7 @@ QT_DEBS = libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus
           libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 \
           libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 libwayland-client0 libwayland-cursor0 libwayland-egl1
 
-.PHONY: setup deps model run test bench package package-test screenshots clean
+.PHONY: setup deps model run test test-slow bench package package-test screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ run: setup
 
 test: setup
 	$(PY) -m pytest -q
+
+# The stress and crash tests (marked slow), which the default run leaves out; CI runs both.
+test-slow: setup
+	$(PY) -m pytest -q -m slow
 
 bench: setup
 	$(PY) -m tests.bench.run_all
