@@ -25,8 +25,8 @@ def _planted(tmp_path, sample_db_template):
 
 def test_health_view_reviews_merges_and_dismisses_by_keyboard(qtbot, tmp_path, sample_db_template):
     w = make_window(qtbot, _planted(tmp_path, sample_db_template))
-    w.health_action.trigger()
-    view = w.health_view
+    w.organise.health_action.trigger()
+    view = w.organise.health_view
     qtbot.waitUntil(lambda: view.report is not None, timeout=60_000)
     labels = [view.kinds.item(i).text() for i in range(view.kinds.count())]
     assert labels[0].startswith("Possible duplicates  (") and any(t.startswith("Orphans  (") for t in labels)
