@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from limbic.engine import flat_terms as flat_module
 from limbic.engine import search as search_module
 from limbic.engine import signals
 from limbic.engine.search import run_fts, search, text_plan, text_rows
@@ -26,7 +27,7 @@ ENTITIES = [
 
 @pytest.fixture
 def crowded(graph, monkeypatch):
-    monkeypatch.setattr(search_module, "FLAT_ROWS", 10)  # the rules apply from 20 entities
+    monkeypatch.setattr(flat_module, "FLAT_ROWS", 10)  # the rules apply from 20 entities
     for name, etype, obs in ENTITIES:
         graph.upsert_entity(name, etype, obs)
     graph.upsert_entity("Kitchen", "Place", ["Where the cooking happens"])
@@ -43,7 +44,7 @@ def test_a_term_in_most_entities_leaves_the_query_and_the_order_of_the_rest_stay
     plan = text_plan(crowded.db, "kitchen saffron", rows, meaning=True)
     assert plan.expr == '{stem_name stem_text} : ("saffron")'  # a finished last word: no prefix either
     kept = run_fts(crowded.db, plan.expr, 100)
-    monkeypatch.setattr(search_module, "FLAT_ROWS", 10**9)  # every term, as on a small graph
+    monkeypatch.setattr(flat_module, "FLAT_ROWS", 10**9)  # every term, as on a small graph
     everything = run_fts(crowded.db, text_plan(crowded.db, "kitchen saffron", rows, meaning=True).expr, 100)
     saffron = holders(crowded, "saffron")
     assert len(everything) > len(kept) == len(saffron) == 4
@@ -69,7 +70,7 @@ def test_without_a_model_the_flat_words_are_still_searched(tmp_path, monkeypatch
     from limbic.engine.db import Database
     from limbic.engine.graph import Graph
 
-    monkeypatch.setattr(search_module, "FLAT_ROWS", 10)
+    monkeypatch.setattr(flat_module, "FLAT_ROWS", 10)
     g = Graph(Database(tmp_path / "words.db"))
     try:
         for name, etype, obs in ENTITIES:

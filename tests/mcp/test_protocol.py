@@ -11,7 +11,7 @@ import pytest
 
 from limbic.engine.db import Database
 from limbic.engine.graph import Graph
-from limbic.mcp import tools_history  # noqa: F401  (registers its tools, as the server does)
+from limbic.mcp import server  # noqa: F401  (registers every tool module, as the running server does)
 from limbic.mcp.tools import TOOLS
 from tests.mcp.raw import RawServer, limbic_command
 

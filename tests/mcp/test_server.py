@@ -30,6 +30,7 @@ REFERENCE_TOOLS = {
 
 
 HISTORY_TOOLS = {"end_relation", "set_entity_status", "add_reflection", "search_reflections"}
+HEALTH_TOOLS = {"find_duplicate_observations", "consolidation_report", "find_split_candidates", "analyze_entity_split"}
 
 
 def ent(name, etype="Thing", obs=()):
@@ -55,7 +56,7 @@ def test_every_tool_with_the_model(tmp_path):
         async with connect(db_path) as c:
             assert c.server_info.name == "limbic"
             tools = {t.name: t for t in (await c.list_tools()).tools}
-            assert set(tools) == set(REFERENCE_TOOLS) | {"search"} | HISTORY_TOOLS
+            assert set(tools) == set(REFERENCE_TOOLS) | {"search"} | HISTORY_TOOLS | HEALTH_TOOLS
             for name, required in REFERENCE_TOOLS.items():
                 assert tools[name].input_schema["required"] == required
             assert tools["create_entities"].input_schema["properties"]["entities"]["items"]["required"] == [

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from limbic.engine.db import is_open_graph_file
-from limbic.engine.errors import ValidationError
 from limbic.engine.graph import Graph
+from limbic.service.importers import import_path
+from limbic.service.importers.common import refuse_graph_file
 
 if TYPE_CHECKING:
     from limbic.engine.jsonl import ImportSummary
@@ -22,16 +22,8 @@ class Job:
     def cancelled(self) -> bool: ...  # pragma: no cover - protocol
 
 
-def refuse_graph_file(graph: Graph, path: Path, doing: str) -> None:
-    """A file chosen by the person must not be the graph itself (reading it outside SQLite drops its locks)."""
-    if is_open_graph_file(path):
-        raise ValidationError(f"{path} is the open graph's own database file; it cannot be {doing}.")
-
-
 def import_jsonl(graph: Graph, path: str, job: Job | None = None) -> ImportSummary:
     """Import a memory JSONL file (all of it or nothing), then embed what it brought."""
-    from limbic.service.importers import import_path
-
     source = Path(path)
     refuse_graph_file(graph, source, "imported")
     # Through the one import path: the file is checked whole, then backed up, and pruned backups are said.

@@ -24,6 +24,7 @@ from limbic.service.importers.common import (
     backup_before_import,
     count_before,
     finish,
+    refuse_graph_file,
 )
 
 __all__ = ["ImportInputError", "ImportReport", "Progress", "backup_before_import", "count_before", "detect_kind",
@@ -106,8 +107,6 @@ def import_path(graph: Graph, path, progress: Progress | None = None, cancelled=
 
 def import_any(graph: Graph, path: str, job=None):
     """``Engine.run(..., job=...)`` form: import whatever ``path`` is; the result has ``describe()``."""
-    from limbic.service.files import refuse_graph_file
-
     refuse_graph_file(graph, Path(path), "imported")
     return import_path(graph, path, progress=job.progress if job else None, cancelled=job.cancelled if job else None)
 

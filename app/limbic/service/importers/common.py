@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from limbic.engine.errors import LimbicError
+from limbic.engine.errors import LimbicError, ValidationError
+from limbic.engine.open_files import is_open_graph_file
 from limbic.engine.graph import Graph
 from limbic.engine.wording import counted
 
@@ -111,3 +112,9 @@ def finish(graph: Graph, report: ImportReport, before: dict[str, int], progress=
         )
     report.pending = graph.pending_embeddings() if graph.embedder else 0
     return report
+
+
+def refuse_graph_file(graph: Graph, path: Path, doing: str) -> None:
+    """A file chosen by the person must not be the graph itself (reading it outside SQLite drops its locks)."""
+    if is_open_graph_file(path):
+        raise ValidationError(f"{path} is the open graph's own database file; it cannot be {doing}.")

@@ -14,7 +14,6 @@ import math
 import time
 
 import numpy as np
-import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QColor,
@@ -27,11 +26,11 @@ from PySide6.QtGui import (
     QPaintEvent,
     QPalette,
     QPen,
-    QPolygonF,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QWidget
 
+from limbic.ui.graph.paint import is_dark, mix, polygon
 from limbic.ui.graph.scene import (
     KIND_MORE,
     KIND_SUGGESTION,
@@ -60,28 +59,6 @@ EDGE_LABEL_LIMIT = 120  # relation types drawn on edges when at most this many e
 HIT_PX = 7.0  # how close (pixels) a click must be to a small node to hit it
 PAN_STEP = 60  # pixels per arrow key press
 WHEEL_ZOOM = 1.0015  # zoom factor per wheel-delta unit (120 per notch: about 20 %)
-
-
-def polygon(points: np.ndarray) -> QPolygonF:
-    """A QPolygonF filled from an (m, 2) array in one copy (no Python object per point)."""
-    arr = np.ascontiguousarray(points, dtype=np.float64).reshape(-1, 2)
-    poly = QPolygonF()
-    if len(arr) == 0:
-        return poly
-    poly.resize(len(arr))
-    buffer = shiboken6.VoidPtr(poly.data(), arr.nbytes, True)
-    np.frombuffer(buffer, dtype=np.float64).reshape(-1, 2)[:] = arr
-    return poly
-
-
-def mix(colour: QColor, background: QColor, amount: float) -> QColor:
-    """The opaque colour ``colour`` drawn over ``background`` at opacity ``amount`` looks like."""
-    return QColor.fromRgbF(*(amount * a + (1 - amount) * b for a, b in zip(
-        (colour.redF(), colour.greenF(), colour.blueF()), (background.redF(), background.greenF(), background.blueF()))))
-
-
-def is_dark(widget: QWidget) -> bool:
-    return widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
 
 
 class GraphCanvas(QWidget):

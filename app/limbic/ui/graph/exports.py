@@ -7,7 +7,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtGui import QImage, QPainter, QPalette
 
 from limbic.service import graph_export
-from limbic.ui.graph.canvas import is_dark
+from limbic.ui.graph.paint import is_dark
 from limbic.ui.graph.scene import KIND_MORE
 from limbic.ui.graph.svg import svg_text
 from limbic.ui.safe_files import save_file
@@ -20,14 +20,14 @@ class GraphExportsMixin:
 
     def suggested_path(self, name: str) -> str:
         """Where a first export is offered: the folder used last, else the graph's own (not the working folder)."""
-        return str(self.window_.start_folder() / name)
+        return str(self.window_.files.start_folder() / name)
 
     def _ask_save_path(self, title: str, file_filter: str, suggested: str) -> str:
         """A file name to write, or ''; tests replace this."""
         suffix = suggested.rsplit(".", 1)[-1]
         path = save_file(self, title, self.suggested_path(suggested), file_filter, default_suffix=suffix)
         if path:
-            self.window_._remember_folder(path)
+            self.window_.files.remember_folder(path)
         return path
 
     def _export_nodes(self, indices: np.ndarray) -> tuple[list, list]:
