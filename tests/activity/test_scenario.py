@@ -113,3 +113,34 @@ def test_read_only_servers_and_the_global_switch_refuse_writes_with_a_sentence(t
         assert g.entity_id("Y") is None
     finally:
         g.db.close()
+
+
+def test_what_an_assistant_read_is_logged_and_only_its_search_counts_as_the_persons_use(tmp_path):
+    from limbic.engine import activity_log
+
+    db = tmp_path / "g.db"
+    g = Graph(Database(db))
+    g.create_entity("Opened", "Thing", ["read by name"])
+    g.create_entity("Found", "Thing", ["a searchable fact"])
+    g.db.close()
+
+    async def scenario():
+        async with assistant(db, "alpha") as a:
+            await ok(a, "open_nodes", names=["Opened"])
+            await ok(a, "search_nodes", query="Opened")
+            await ok(a, "read_graph")
+            await ok(a, "search", query="searchable fact")
+    anyio.run(scenario)
+    g = Graph(Database(db))
+    try:
+        opened, found = g.entity_id("Opened"), g.entity_id("Found")
+        access = dict(g.db.execute("SELECT entity_id, access_count FROM entity_access").fetchall())
+        assert access.get(opened, 0) == 0  # open_nodes, search_nodes and read_graph are not the person's use
+        assert access.get(found, 0) == 1  # the assistant's search counts, as the seed's did
+        (reads,) = activity_log.reads_of(g.db, opened)
+        assert (reads.client, reads.count) == ("alpha", 3)  # open_nodes, search_nodes, read_graph
+        tools = [t for t, _e, _at in activity_log.session_reads(
+            g.db, int(g.db.scalar("SELECT id FROM activity_session WHERE client = 'alpha'")))]
+        assert tools == ["open_nodes", "search_nodes", "read_graph", "search"]
+    finally:
+        g.db.close()

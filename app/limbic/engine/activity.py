@@ -104,6 +104,13 @@ _WATCHED = {
 }
 
 
+# Indexes the activity panel reads through (a session's counts, the badge); created on a file's
+# first write by this version if an earlier one did not.
+LATE_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS change_log_session_reviewed ON change_log(session, reviewed_at)",
+    "CREATE INDEX IF NOT EXISTS change_log_unreviewed ON change_log(origin) WHERE reviewed_at IS NULL",
+)
+
 _NEEDED = {
     "change_item": ("change_id", "kind", "op", "row_id", "entity_id", "other_id", "before", "after"),
     "activity_session": ("id", "origin", "client", "client_version", "started", "writer"),
@@ -200,6 +207,8 @@ class Recorder:
             # A lost or malformed table (until `limbic check --repair`) turns recording off, not writing.
             self.installed = not db.readonly and tables_ok(db)
             if self.installed:
+                for ddl in LATE_INDEXES:
+                    db.execute(ddl)
                 for kind in KINDS:
                     if kind == "reflection" and not db.has_table("reflections"):
                         continue

@@ -79,6 +79,10 @@ class Session:
     client_version: str
     started: str
     changes: list[Change] = field(default_factory=list)
+    total: int = 0  # changes in the whole session (when only the newest were loaded)
+    unreviewed: int = 0
+    more: bool = False  # older changes were left out
+    loaded: bool = True  # False: its changes were not read yet (the panel reads them when opened)
 
     @property
     def who(self) -> str:
@@ -141,7 +145,7 @@ def session_change_ids(db: Database, session_id: int) -> list[int]:
 def list_sessions(
     db: Database, client: str | None = None, since: str | None = None, unreviewed: bool = False,
     origin: str | None = None, entity_id: int | None = None, kind: str | None = None, limit: int = 200,
-    items: bool = True,
+    items: bool = True, max_changes: int | None = None, budget: int | None = None, session: int | None = None,
 ) -> list[Session]:
     """Sessions, newest first, each with its changes that match the filters (sessions without any are left out).
 
@@ -153,6 +157,9 @@ def list_sessions(
         return []
     # Commits with no visible change (vectors only) are not activity a person reads.
     where, params = ["EXISTS (SELECT 1 FROM change_item v WHERE v.change_id = c.id)"], []
+    if session is not None:
+        where.append("c.session = ?")
+        params.append(session)
     if client:
         where.append("s.client = ? COLLATE NOCASE")
         params.append(client)
@@ -181,12 +188,33 @@ def list_sessions(
     if not sessions:
         return []
     by_id = {s.id: s for s in sessions}
-    marks = ",".join("?" * len(by_id))
-    changes = [
-        _change(r)
-        for r in db.execute(_CHANGE_SQL + f"WHERE {' AND '.join(where)} AND c.session IN ({marks}) ORDER BY c.id",
-                            (*params, *by_id))
-    ]
+    if max_changes is None:
+        marks = ",".join("?" * len(by_id))
+        changes = [
+            _change(r)
+            for r in db.execute(_CHANGE_SQL + f"WHERE {' AND '.join(where)} AND c.session IN ({marks}) ORDER BY c.id",
+                                (*params, *by_id))
+        ]
+    else:  # the newest ``max_changes`` of each session (the panel), each session through its index
+        changes = []
+        left = budget if budget is not None else len(by_id) * max_changes
+        for sid in by_id:  # newest sessions first, until the budget of changes is spent
+            if left <= 0:
+                by_id[sid].loaded = False
+                continue
+            want = min(max_changes, left)
+            rows = db.execute(_CHANGE_SQL + f"WHERE {' AND '.join(where)} AND c.session = ? ORDER BY c.id DESC LIMIT ?",
+                              (*params, sid, want + 1)).fetchall()
+            by_id[sid].more = len(rows) > want
+            changes += [_change(r) for r in reversed(rows[:want])]
+            left -= len(rows[:want])
+        counts = db.execute(
+            # Vector-only commits are born reviewed with an empty mark (changes.write_log): not counted.
+            f"SELECT session, count(nullif(reviewed_at, '')) + count(*) - count(reviewed_at), "
+            f"count(*) - count(reviewed_at) FROM change_log WHERE session IN "
+            f"({','.join('?' * len(by_id))}) GROUP BY session", tuple(by_id)).fetchall()
+        for sid, total, unreviewed in counts:
+            by_id[sid].total, by_id[sid].unreviewed = total, unreviewed
     if items:
         _describe(db, changes)
     for c in changes:
@@ -203,6 +231,13 @@ def entity_history(db: Database, entity_id: int, limit: int = 50) -> list[Change
         "ORDER BY 1 DESC LIMIT ?", (entity_id, entity_id, limit)
     )]
     return load_changes(db, ids)
+
+
+def client_names(db: Database) -> list[str]:
+    """The names of every client that has a session, for the panel's filter."""
+    if not has_log(db):
+        return []
+    return [r[0] for r in db.execute("SELECT DISTINCT client FROM activity_session WHERE client != '' ORDER BY 1")]
 
 
 def unreviewed_count(db: Database) -> int:

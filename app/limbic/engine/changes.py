@@ -177,13 +177,14 @@ def write_log(db: Database, cs: ChangeSet) -> None:
     now = now_utc()
     if detailed:
         session = recorder.session_for_commit(now)
-        # A commit that only wrote vectors has nothing a person reviews: it is born reviewed.
+        # A commit that only wrote vectors has nothing a person reviews: it is born reviewed, with
+        # an empty mark that tells it from a reviewed change.
         visible = db.scalar("SELECT 1 FROM change_item WHERE change_id = ? LIMIT 1", (change_id,)) is not None
         db.execute(
             "INSERT INTO change_log(id, at, origin, writer, changes, session, tool, reverts, reviewed_at) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (change_id, now, db.origin, db.writer_id, cs.to_json(), session, recorder.tool, recorder.reverting,
-             None if visible else now),
+             None if visible else ""),
         )
         row_id = change_id
     else:

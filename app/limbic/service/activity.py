@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from limbic.engine import activity_log, revert
+from limbic.engine import changes as _changes
 from limbic.engine.activity_log import Change, ReadCount, Session
 from limbic.engine.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
 from limbic.engine.graph import Graph
 
 __all__ = [
     "INTO_EXISTING", "SKIP", "Change", "Conflict", "Plan", "ReadCount", "RevertConflict", "Session", "changes", "entity_history", "mark_reviewed", "reads_of", "record_reads",
-    "sessions", "set_keep_days", "set_origin", "unreviewed_count",
+    "PanelData", "panel_data", "session_changes", "sessions", "set_keep_days", "set_origin", "unreviewed_count",
 ]
 
 
@@ -108,3 +111,52 @@ def revert_changes(graph: Graph, ref: str | list[int], choice: str | None = None
     """Take back a change or session; RevertConflict (nothing changed) unless ``choice`` (skip, into_existing)."""
     ids = ref if isinstance(ref, list) else revert.resolve_ref(graph, ref)
     return revert.apply(graph, ids, choice)
+
+
+@dataclass
+class PanelData:
+    """What the activity panel shows in one read: sessions (newest first) and the controls' state."""
+
+    sessions: list[Session]
+    unreviewed: int
+    clients: list[str]
+    paused: list[str]
+    may_write: bool
+    kept_past_retention: int
+    keep_days: int
+
+
+def _filters(graph: Graph, filters: dict | None) -> dict:
+    filters = dict(filters or {})
+    entity = filters.pop("entity", None)
+    if entity:
+        found = graph.entity_id(entity) if isinstance(entity, str) else entity
+        filters["entity_id"] = found if found is not None else -1
+    return filters
+
+
+PANEL_SESSIONS = 40  # sessions listed at once
+PANEL_CHANGES = 150  # newest changes read per session
+PANEL_BUDGET = 300  # changes read in all when the panel opens; other sessions are read when opened
+
+
+def panel_data(graph: Graph, filters: dict | None = None) -> PanelData:
+    """Sessions with their newest changes for the panel (bounded, so a huge log opens as fast as a small one)."""
+    db = graph.db
+    return PanelData(
+        activity_log.list_sessions(db, limit=PANEL_SESSIONS, max_changes=PANEL_CHANGES, budget=PANEL_BUDGET,
+                                   **_filters(graph, filters)),
+        activity_log.unreviewed_count(db),
+        activity_log.client_names(db),
+        activity_log.paused_clients(db),
+        activity_log.assistants_may_write(db),
+        activity_log.kept_past_retention(db),
+        _changes.keep_days(db),
+    )
+
+
+def session_changes(graph: Graph, session_id: int, filters: dict | None = None) -> Session | None:
+    """One session with its newest matching changes (the panel reads a session when it is opened)."""
+    found = activity_log.list_sessions(graph.db, limit=1, max_changes=PANEL_CHANGES, session=session_id,
+                                       **_filters(graph, filters))
+    return found[0] if found else None

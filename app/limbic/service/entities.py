@@ -5,10 +5,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from datetime import datetime, timedelta, timezone
+
+from limbic.engine import activity_log
 from limbic.engine.errors import LimbicError, NotFoundError
-from limbic.engine.graph import Entity, Graph, Relation
+from limbic.engine.graph import TIME_FORMAT, Entity, Graph, Relation
 
 logger = logging.getLogger(__name__)
+
+HISTORY_CHANGES = 20  # the editor names who made the newest changes of an entity
 
 
 @dataclass
@@ -20,6 +25,8 @@ class EntityView:
     incoming: list[Relation]
     ended: list[Relation] = field(default_factory=list)  # ended relations either way: kept, shown greyed
     reflections: list = field(default_factory=list)  # Reflection: about it or its relations
+    changes: list = field(default_factory=list)  # activity_log.Change: who changed it and when (the editor's view)
+    reads: list = field(default_factory=list)  # activity_log.ReadCount: which assistants read it this week
 
 
 @dataclass
@@ -81,6 +88,9 @@ def open_view(graph: Graph, ref: int | str, record: bool = False, together: tupl
     view = load_view(graph, ref)
     if record:
         signals.record_access(graph.db, [view.entity.id], together=list(together or ()))
+    view.changes = activity_log.entity_history(graph.db, view.entity.id, limit=HISTORY_CHANGES)
+    week_ago = (datetime.now(timezone.utc) - timedelta(days=7)).strftime(TIME_FORMAT)
+    view.reads = activity_log.reads_of(graph.db, view.entity.id, since=week_ago)
     return view
 
 

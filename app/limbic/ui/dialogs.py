@@ -54,6 +54,7 @@ SHORTCUTS = [
     ("Ctrl+Shift+Z or Ctrl+Y", "Redo what was undone"),
     ("Alt+Left / Alt+Right", "Back / Forward between opened entities"),
     ("Ctrl+G / Ctrl+Shift+G", "Graph: the open entity's neighbourhood / the whole graph"),
+    ("Ctrl+Shift+A", "Activity: what each assistant changed, to review or revert"),
     ("In the graph", "Drag or arrows pan, wheel or +/- zoom, 0 fits, click opens, double-click or Enter re-centres"),
     ("F2", "Edit the selected observation"),
     ("Ctrl+Enter", "Keep an observation edit (Enter starts a new line, Esc drops it)"),

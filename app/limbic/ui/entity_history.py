@@ -1,5 +1,5 @@
 """The editor's status badge and history panel: what the entity was (superseded observations, on
-request), relations that ended (greyed), and reflections about it."""
+request), relations that ended (greyed), reflections about it, and who changed or read it when."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from limbic.engine.graph_history import STATUSES
 from limbic.service.entities import EntityView
 
 STATUS_LABELS = {"active": "Active", "paused": "Paused", "done": "Done", "archived": "Archived"}
-KIND_ROLE = Qt.ItemDataRole.UserRole + 10  # "superseded", "ended", "reflection"
+KIND_ROLE = Qt.ItemDataRole.UserRole + 10  # "superseded", "ended", "reflection", "read", "change"
 
 
 class StatusBadge(QComboBox):
@@ -82,9 +82,13 @@ class EntityHistoryPanel(QGroupBox):
             about = "" if f.entity_id == view.entity.id else f" on {f.about}"
             mood = f", {f.mood}" if f.mood else ""
             self._add(f"“{f.content}”\n— {f.author or 'someone'}{about}, {f.created_at}{mood}", "reflection", None)
+        for r in view.reads:
+            self._add(f"Read by {r.client} {r.count}× this week (last {r.last[:16]})", "read", grey)
+        for c in reversed(view.changes):  # newest first: who changed it, when, what
+            self._add(f"{c.who}, {c.at[:16]}: {c.summary}", "change", None)
         self.show_superseded.setText(f"Show superseded observations ({len(superseded)})")
         self.show_superseded.setEnabled(bool(superseded))
-        self.setVisible(bool(superseded or view.ended or view.reflections))
+        self.setVisible(bool(superseded or view.ended or view.reflections or view.changes or view.reads))
 
     def _add(self, text: str, kind: str, brush: QBrush | None, strike: bool = False) -> None:
         item = QListWidgetItem(text)

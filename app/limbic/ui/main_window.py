@@ -27,6 +27,7 @@ from limbic.engine.changes import ORIGIN_ASSISTANT, ChangeSet
 from limbic.engine.scoring import ScoringParams
 from limbic.service.catalog import CatalogDelta
 from limbic.ui import features
+from limbic.ui.activity_menu import ActivityMenu
 from limbic.ui.entity_editor import EntityEditor
 from limbic.ui.entity_flow import EntityFlow
 from limbic.ui.file_menu import FileMenu
@@ -52,7 +53,8 @@ class MainWindow(QMainWindow):
     The window owns the widgets, the open file's state (path, catalog, read-only, model) and the
     engine; each part owns its own state and is reached by name: ``search`` (queries and result
     lists), ``entities`` (the editor's entity: open, navigate, save, delete), ``undo``, ``files``
-    (File and Help menus, settings), ``organise`` and ``graph`` (the graph dock).
+    (File and Help menus, settings), ``organise``, ``graph`` (the graph dock) and ``activity`` (what
+    assistants did: the panel, its badge and the conflict dialog).
     """
 
     # UI-thread events (tests wait on these rather than on the worker's signals, which fire in its thread).
@@ -86,6 +88,7 @@ class MainWindow(QMainWindow):
         self.entities = EntityFlow(self)
         self.organise = OrganiseMenu(self)
         self.graph = GraphMenu(self)
+        self.activity = ActivityMenu(self)
         self._build_actions()
         self._connect_engine()
         restore_layout(self, DEFAULT_SIZE)
@@ -172,6 +175,7 @@ class MainWindow(QMainWindow):
         self.entities.build_actions(g)
         self.organise.build_menu(bar)
         self.graph.build_menu(bar)
+        self.activity.build_menu(bar)
         self.files.build_help_menu(bar)
         # "/" focuses the search too; text fields take it as a character before shortcuts see it.
         slash = QShortcut(QKeySequence("/"), self)

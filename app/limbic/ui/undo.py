@@ -18,6 +18,7 @@ from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 from limbic.service import undo as steps
+from limbic.service.undo import RevertConflict
 
 if TYPE_CHECKING:
     from limbic.ui.main_window import MainWindow
@@ -128,7 +129,7 @@ class UndoController(QObject):
             return
         self.w.guard(lambda: self._run_step(source, target, op, verb))
 
-    def _run_step(self, source: list, target: list, op, verb: str) -> None:
+    def _run_step(self, source: list, target: list, op, verb: str, choice: str | None = None) -> None:
         if not source:
             return
         step = source.pop()
@@ -149,9 +150,14 @@ class UndoController(QObject):
             self.busy = False
             source.append(step)  # nothing changed: the step can be tried again
             self.update_actions()
+            if isinstance(failure.error, RevertConflict):  # another writer changed the same things since
+                chosen = w.activity.ask_conflict(failure.error.plan, "undo" if verb == "Undone" else "redo")
+                if chosen is not None:
+                    self._run_step(source, target, op, verb, chosen)
+                return
             w.on_failed(f"undoing the {step.label}" if verb == "Undone" else f"redoing the {step.label}",
                         failure.message)
 
         w.editor.clear()  # the step may change or remove the open entity; it is shown again after
-        w.engine.run("undo", op, step, what="undoing" if verb == "Undone" else "redoing",
+        w.engine.run("undo", op, step, choice, what="undoing" if verb == "Undone" else "redoing",
                      on_done=done, on_failed=failed)

@@ -1,0 +1,363 @@
+"""The Activity panel: sessions → calls → changes as readable diffs, filters, review marks and reverts.
+
+The panel shows what ``service.activity.panel_data`` read on the engine's thread; every action
+(mark reviewed, revert, pause) is a request the window runs there too (``activity_menu.ActivityMenu``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QFont, QPalette
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDockWidget,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Session
+
+ROLE = Qt.ItemDataRole.UserRole + 20  # ("session", id) / ("change", id) / ("item", entity id)
+KINDS = (("All kinds", ""), ("Entities", "entity"), ("Observations", "observation"), ("Relations", "relation"),
+         ("Reflections", "reflection"))
+_OP_SIGN = {"add": "+", "remove": "−", "change": "~"}
+
+
+def session_title(s: Session) -> str:
+    """“beta 1.0 · assistant · 14:02, 3 Dec · 12 changes, 4 unreviewed”."""
+    version = f" {s.client_version}" if s.client_version else ""
+    total = s.total or len(s.changes)
+    unreviewed = f", {s.unreviewed} unreviewed" if s.unreviewed else ""
+    return (f"{s.who}{version} · {s.origin} · {s.started[11:16]}, {s.started[:10]} · "
+            f"{total} change{'s' if total != 1 else ''}{unreviewed}")
+
+
+def change_title(c: Change) -> str:
+    """“#12 14:03 add_observations — added to “X”: “…””, marked when taken back."""
+    back = f"  (taken back by #{c.reverted_by})" if c.reverted_by else ""
+    return f"#{c.id}  {c.at[11:19]}  {c.tool or 'change'} — {c.summary}{back}"
+
+
+class ActivityPanel(QWidget):
+    """The panel's widgets; it emits what the person asks for and shows what it is given."""
+
+    refresh_requested = Signal(dict)  # filters
+    open_requested = Signal(int)  # entity id
+    review_requested = Signal(object)  # ("change", [ids]) / ("session", id) / ("all", None)
+    revert_requested = Signal(object)  # ("change", [ids]) / ("session", id)
+    pause_requested = Signal(str, bool)  # client, paused
+    session_requested = Signal(int)  # a session opened whose changes were not read yet
+    writes_switched = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="activityPanel")
+        self.client = QComboBox(self, objectName="activityClient")
+        self.client.setAccessibleName("Client")
+        self.kind = QComboBox(self, objectName="activityKind")
+        for label, value in KINDS:
+            self.kind.addItem(label, value)
+        self.entity = QLineEdit(self, objectName="activityEntity", placeholderText="Entity…")
+        self.entity.setClearButtonEnabled(True)
+        self.unreviewed = QCheckBox("Unreviewed only", self, objectName="activityUnreviewed")
+        self.may_write = QCheckBox("Assistants may write", self, objectName="assistantsMayWrite")
+        self.note = QLabel("", self, objectName="activityNote", wordWrap=True)
+        self.tree = QTreeWidget(self, objectName="activityTree")
+        self.tree.setHeaderHidden(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAccessibleName("Activity")
+        self.review_button = QPushButton("Mark reviewed", self, objectName="reviewButton")
+        self.review_all_button = QPushButton("Mark all reviewed", self, objectName="reviewAllButton")
+        self.revert_button = QPushButton("Revert…", self, objectName="revertButton")
+        self.pause_button = QPushButton("Pause this assistant", self, objectName="pauseButton")
+
+        filters = QHBoxLayout()
+        filters.addWidget(self.client, 2)
+        filters.addWidget(self.kind, 1)
+        filters.addWidget(self.entity, 2)
+        filters.addWidget(self.unreviewed)
+        actions = QHBoxLayout()
+        for b in (self.review_button, self.review_all_button, self.revert_button, self.pause_button):
+            actions.addWidget(b)
+        actions.addStretch(1)
+        actions.addWidget(self.may_write)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(filters)
+        layout.addWidget(self.note)
+        layout.addWidget(self.tree, 1)
+        layout.addLayout(actions)
+
+        self.data: PanelData | None = None
+        self._filling = False
+        self._changes: dict[int, Change] = {}
+        for w in (self.client, self.kind):
+            w.currentIndexChanged.connect(lambda _i: self._filters_changed())
+        self.unreviewed.toggled.connect(lambda _on: self._filters_changed())
+        self.entity.returnPressed.connect(self._filters_changed)
+        self.tree.itemActivated.connect(self._on_activated)
+        self.tree.itemExpanded.connect(self._on_expanded)
+        self.tree.currentItemChanged.connect(lambda *_: self._update_buttons())
+        self.review_button.clicked.connect(self._on_review)
+        self.review_all_button.clicked.connect(lambda: self.review_requested.emit(("all", None)))
+        self.revert_button.clicked.connect(self._on_revert)
+        self.pause_button.clicked.connect(self._on_pause)
+        self.may_write.toggled.connect(lambda on: None if self._filling else self.writes_switched.emit(on))
+        self._update_buttons()
+
+    # -- filters --------------------------------------------------------------------------
+
+    def filters(self) -> dict:
+        """The filters as ``service.activity.panel_data`` takes them."""
+        out: dict = {}
+        if self.client.currentData():
+            out["client"] = self.client.currentData()
+        if self.kind.currentData():
+            out["kind"] = self.kind.currentData()
+        if self.entity.text().strip():
+            out["entity"] = self.entity.text().strip()
+        if self.unreviewed.isChecked():
+            out["unreviewed"] = True
+        return out
+
+    def _filters_changed(self) -> None:
+        if not self._filling:
+            self.refresh_requested.emit(self.filters())
+
+    # -- showing --------------------------------------------------------------------------
+
+    def show_data(self, data: PanelData) -> None:
+        """Fill the tree: sessions (newest first) → calls → the rows each changed."""
+        self.data = data
+        self._filling = True
+        try:
+            chosen = self.client.currentData()
+            self.client.clear()
+            self.client.addItem("All clients", "")
+            for name in data.clients:
+                self.client.addItem(name + (" (paused)" if name in data.paused else ""), name)
+            self.client.setCurrentIndex(max(0, self.client.findData(chosen)))
+            self.may_write.setChecked(data.may_write)
+            self._fill_tree(data)
+        finally:
+            self._filling = False
+        notes = []
+        if not data.may_write:
+            notes.append("Assistants may not write now.")
+        if data.paused:
+            notes.append("Paused: " + ", ".join(data.paused) + ".")
+        if data.kept_past_retention:
+            notes.append(f"{data.kept_past_retention} unreviewed assistant changes are older than the "
+                         f"{data.keep_days}-day retention; they are kept until reviewed.")
+        self.note.setText(" ".join(notes))
+        self.note.setVisible(bool(notes))
+        self._update_buttons()
+
+    def _fill_tree(self, data: PanelData) -> None:
+        self.tree.clear()
+        self._changes = {}
+        self._grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        self._bold = QFont(self.font())
+        self._bold.setBold(True)
+        for s in data.sessions:
+            top = QTreeWidgetItem([session_title(s)])
+            top.setData(0, ROLE, ("session", s.id))
+            if s.unreviewed:
+                top.setFont(0, self._bold)
+            if s.loaded:
+                self._add_calls(top, s)
+            else:  # read when opened (a huge log opens as fast as a small one)
+                top.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
+            self.tree.addTopLevelItem(top)
+        if self.tree.topLevelItemCount():
+            self.tree.topLevelItem(0).setExpanded(True)
+        else:
+            empty = QTreeWidgetItem(["No changes match." if self.filters() else "No activity yet."])
+            self.tree.addTopLevelItem(empty)
+
+    def _add_calls(self, top: QTreeWidgetItem, s: Session) -> None:
+        for c in reversed(s.changes):  # newest call first; its diff lines are made when it is opened
+            call = QTreeWidgetItem([change_title(c)])
+            call.setData(0, ROLE, ("change", c.id))
+            call.setToolTip(0, f"{c.who}, {c.at} UTC")
+            if c.reviewed_at is None and c.origin == "assistant":
+                call.setFont(0, self._bold)
+            if c.reverted_by:
+                call.setForeground(0, self._grey)
+            if c.items:
+                call.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
+            self._changes[c.id] = c
+            top.addChild(call)
+        if s.more:
+            top.addChild(QTreeWidgetItem([f"… older changes of this session: `limbic activity --client {s.who}`"]))
+
+    def _add_items(self, call: QTreeWidgetItem, c: Change) -> None:
+        for it in c.items:
+            line = QTreeWidgetItem([f"{_OP_SIGN.get(it.op, '·')} {it.summary}"])
+            line.setData(0, ROLE, ("item", it.entity_id if it.kind != "entity" else it.row_id))
+            call.addChild(line)
+
+    def _on_expanded(self, item: QTreeWidgetItem) -> None:
+        data = item.data(0, ROLE)
+        if not data or item.childCount():
+            return
+        if data[0] == "change" and data[1] in self._changes:
+            self._add_items(item, self._changes[data[1]])
+        elif data[0] == "session":
+            self.session_requested.emit(data[1])
+
+    def show_session(self, s: Session | None) -> None:
+        """The changes of a session read when it was opened."""
+        if s is None:
+            return
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            if top.data(0, ROLE) == ("session", s.id) and not top.childCount():
+                self._add_calls(top, s)
+                if self.data is not None:
+                    self.data.sessions = [s if x.id == s.id else x for x in self.data.sessions]
+
+    def expand_all_calls(self) -> None:
+        """Open every loaded call (its diff lines appear): for screenshots and tests."""
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            top.setExpanded(True)
+            for j in range(top.childCount()):
+                top.child(j).setExpanded(True)
+
+    # -- selection and actions ---------------------------------------------------------------
+
+    def selected(self) -> tuple[str, int] | None:
+        """("session", id) or ("change", id) of the current row (an item row counts as its call)."""
+        item = self.tree.currentItem()
+        while item is not None:
+            data = item.data(0, ROLE)
+            if data and data[0] in ("session", "change"):
+                return data
+            item = item.parent()
+        return None
+
+    def selected_client(self) -> str:
+        picked = self.selected()
+        if picked is None or self.data is None:
+            return ""
+        for s in self.data.sessions:
+            if (picked[0] == "session" and s.id == picked[1]) or any(c.id == picked[1] for c in s.changes):
+                return s.client
+        return ""
+
+    def _update_buttons(self) -> None:
+        picked = self.selected()
+        self.review_button.setEnabled(picked is not None)
+        self.revert_button.setEnabled(picked is not None)
+        self.revert_button.setText("Revert this session…" if picked and picked[0] == "session" else "Revert this change…")
+        client = self.selected_client()
+        paused = bool(self.data and client in self.data.paused)
+        self.pause_button.setEnabled(bool(client))
+        self.pause_button.setText(f"Resume “{client}”" if paused else "Pause this assistant")
+
+    def _target(self) -> tuple[str, object] | None:
+        picked = self.selected()
+        if picked is None:
+            return None
+        return ("session", picked[1]) if picked[0] == "session" else ("change", [picked[1]])
+
+    def _on_review(self) -> None:
+        target = self._target()
+        if target is not None:
+            self.review_requested.emit(target)
+
+    def _on_revert(self) -> None:
+        target = self._target()
+        if target is not None:
+            self.revert_requested.emit(target)
+
+    def _on_pause(self) -> None:
+        client = self.selected_client()
+        if client:
+            self.pause_requested.emit(client, not (self.data and client in self.data.paused))
+
+    def _on_activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        data = item.data(0, ROLE)
+        if data and data[0] == "item" and data[1] is not None:
+            self.open_requested.emit(int(data[1]))
+        elif data and data[0] == "change" and self.data is not None:
+            for s in self.data.sessions:
+                for c in s.changes:
+                    if c.id == data[1] and c.entity_ids():
+                        self.open_requested.emit(min(c.entity_ids()))
+                        return
+
+    def rows(self) -> list[str]:
+        """Every row's text, depth-first (for tests and accessibility tools)."""
+        out: list[str] = []
+
+        def walk(item: QTreeWidgetItem) -> None:
+            out.append(item.text(0))
+            for i in range(item.childCount()):
+                walk(item.child(i))
+
+        for i in range(self.tree.topLevelItemCount()):
+            walk(self.tree.topLevelItem(i))
+        return out
+
+
+class ActivityDock(QDockWidget):
+    """The panel in a dock at the window's right."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__("Activity", parent, objectName="activityDock")
+        self.panel = ActivityPanel(self)
+        self.setWidget(self.panel)
+
+
+class ConflictDialog(QDialog):
+    """What stands in the way of a revert or undo (what, by whom, when), and the choices."""
+
+    def __init__(self, plan: Plan, what: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="conflictDialog")
+        self.setWindowTitle(f"{what.capitalize()}: another writer changed the same things")
+        self.choice: str | None = None
+        intro = QLabel(f"Nothing has been changed yet. Since then, someone else changed what the {what} would take "
+                       "back:", self, wordWrap=True)
+        self.list = QTreeWidget(self, objectName="conflictList")
+        self.list.setHeaderLabels(["What", "By", "When"])
+        for c in plan.conflicts:
+            self.list.addTopLevelItem(QTreeWidgetItem([c.what, c.by, c.at[:16]]))
+        self.list.resizeColumnToContents(1)
+        self.list.setColumnWidth(0, 420)
+        outro = QLabel("Keep their work and take back only the rest, or leave everything as it is.", self, wordWrap=True)
+        buttons = QDialogButtonBox(self)
+        self.keep_button = buttons.addButton("Keep theirs, take back the rest", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.keep_button.setObjectName("keepTheirsButton")
+        self.keep_button.clicked.connect(lambda: self._choose(SKIP))
+        self.into_button = None
+        if any(c.kind == "name_taken" for c in plan.conflicts):
+            self.into_button = buttons.addButton("Restore into the existing entity", QDialogButtonBox.ButtonRole.AcceptRole)
+            self.into_button.setObjectName("intoExistingButton")
+            self.into_button.clicked.connect(lambda: self._choose(INTO_EXISTING))
+        cancel = buttons.addButton("Leave everything as it is", QDialogButtonBox.ButtonRole.RejectRole)
+        cancel.setObjectName("cancelRevertButton")
+        cancel.clicked.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(outro)
+        layout.addWidget(buttons)
+        self.resize(720, 320)
+
+    def _choose(self, choice: str) -> None:
+        self.choice = choice
+        self.accept()
+
+    def conflict_rows(self) -> list[tuple[str, str]]:
+        return [(self.list.topLevelItem(i).text(0), self.list.topLevelItem(i).text(1))
+                for i in range(self.list.topLevelItemCount())]

@@ -1,0 +1,97 @@
+"""The Activity panel on two real assistants (`limbic mcp` processes): sessions listed, a change reverted,
+the conflict dialog naming the other assistant's write; the badge; who changed an entity, in the editor."""
+
+from __future__ import annotations
+
+import anyio
+from PySide6.QtCore import QTimer
+
+from limbic.engine.db import Database
+from limbic.engine.graph import Graph
+from tests.activity.writers import assistant, ok
+from tests.ui.conftest import make_window, open_entity
+
+
+def _observations(path, name):
+    g = Graph(Database(path, readonly=True))
+    try:
+        return sorted(g.get_entity(name).observation_texts)
+    finally:
+        g.db.close()
+
+
+def _assistants(path):
+    async def run():
+        async with assistant(path, "alpha") as a:
+            await ok(a, "create_entities", entities=[{"name": "X", "entityType": "Thing", "observations": ["base"]}])
+            await ok(a, "add_observations", observations=[{"entityName": "X", "contents": ["a1"]}])
+        async with assistant(path, "beta") as b:
+            await ok(b, "add_observations", observations=[{"entityName": "X", "contents": ["b1"]}])
+    anyio.run(run)
+
+
+def _select(panel, needle: str):
+    tree = panel.tree
+    for i in range(tree.topLevelItemCount()):
+        top = tree.topLevelItem(i)
+        if needle in top.text(0):
+            tree.setCurrentItem(top)
+            return top
+        for j in range(top.childCount()):
+            if needle in top.child(j).text(0):
+                tree.setCurrentItem(top.child(j))
+                return top.child(j)
+    raise AssertionError(f"no row with {needle!r} in {panel.rows()}")
+
+
+def test_the_panel_lists_both_sessions_reverts_one_change_and_shows_the_conflict(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    Graph(Database(path)).db.close()
+    w = make_window(qtbot, path, wait_model=False)
+    _assistants(path)
+    qtbot.waitUntil(lambda: w.activity.badge.isVisible() and "3 unreviewed" in w.activity.badge.text(), timeout=30_000)
+    w.activity.show()
+    panel = w.activity.dock.panel
+    qtbot.waitUntil(lambda: panel.data is not None and len(panel.data.sessions) == 2, timeout=30_000)
+    titles = [panel.tree.topLevelItem(i).text(0) for i in range(2)]
+    assert titles[0].startswith("beta") and titles[1].startswith("alpha")
+
+    _select(panel, "alpha")
+    panel.tree.currentItem().setExpanded(True)
+    _select(panel, "“a1”")
+    assert panel.revert_button.text() == "Revert this change…"
+    panel.revert_button.click()
+    try:
+        qtbot.waitUntil(lambda: _observations(path, "X") == ["b1", "base"], timeout=30_000)
+    except Exception:
+        raise AssertionError(f"{w.status.last_message!r} {w.activity.conflict_dialog!r} {panel.selected()!r} {panel.rows()!r}")
+    try:
+        qtbot.waitUntil(lambda: any("taken back by" in r for r in panel.rows()), timeout=30_000)
+    except Exception:
+        raise AssertionError(f"{w.status.last_message!r} {w.activity.conflict_dialog!r} {panel.selected()!r} {panel.rows()!r}")
+
+    seen = {}
+
+    def answer():
+        dialog = w.activity.conflict_dialog
+        if dialog is None:
+            QTimer.singleShot(50, answer)
+            return
+        seen["rows"] = dialog.conflict_rows()
+        dialog.reject()  # leave everything as it is
+
+    _select(panel, "alpha")
+    assert panel.revert_button.text() == "Revert this session…"
+    QTimer.singleShot(50, answer)
+    panel.revert_button.click()
+    qtbot.waitUntil(lambda: "rows" in seen, timeout=30_000)
+    (what, by), = seen["rows"]
+    assert "b1" in what and by == "beta"
+    assert _observations(path, "X") == ["b1", "base"]
+
+    panel.review_all_button.click()
+    qtbot.waitUntil(lambda: not w.activity.badge.isVisible(), timeout=30_000)
+    ed = open_entity(qtbot, w, "X")
+    changes = ed.history_panel.items("change")
+    assert any(line.startswith("beta, ") and "b1" in line for line in changes)
+    assert any(line.startswith("alpha, ") and "created “X”" in line for line in changes)
