@@ -179,6 +179,16 @@ class Recorder:
         self.origin, self.client, self.client_version = origin, client or "", client_version or ""
         self.session_id = self._sessions.get(key)
 
+    @contextlib.contextmanager
+    def session_as(self, origin: str, client: str = "") -> Iterator[None]:
+        """The commits inside are one session of their own (an import of a file), then the connection's again."""
+        saved = (self.origin, self.client, self.client_version, self.session_id, self._key)
+        self.origin, self.client, self.client_version, self.session_id = origin, client or "", "", None
+        try:
+            yield
+        finally:
+            self.origin, self.client, self.client_version, self.session_id, self._key = saved
+
     def new_session(self) -> None:
         """The next commit opens a new session with the same origin (a new connection of a client)."""
         self.session_id = None

@@ -83,6 +83,7 @@ class Session:
     unreviewed: int = 0
     more: bool = False  # older changes were left out
     loaded: bool = True  # False: its changes were not read yet (the panel reads them when opened)
+    reads: int = 0  # entities the session was given to read (read_graph counts once)
 
     @property
     def who(self) -> str:
@@ -178,11 +179,21 @@ def list_sessions(
     if kind:
         where.append("EXISTS (SELECT 1 FROM change_item i WHERE i.change_id = c.id AND i.kind = ?)")
         params.append(kind)
+    # A session that only read is listed too, unless the filters are about changes.
+    readers, reader_params = "", []
+    if not (unreviewed or kind or entity_id is not None):
+        readers = " OR (s.id IN (SELECT r.session FROM activity_read r WHERE r.at >= ?)"
+        reader_params = [since or ""]
+        for column, value in (("s.id", session), ("s.client", client), ("s.origin", origin)):
+            if value is not None and value != "":
+                readers += f" AND {column} = ?" + (" COLLATE NOCASE" if column == "s.client" else "")
+                reader_params.append(value)
+        readers += ")"
     session_rows = db.execute(
         "SELECT s.id, s.origin, s.client, s.client_version, s.started FROM activity_session s "
         "WHERE s.id IN (SELECT c.session FROM change_log c LEFT JOIN activity_session s ON s.id = c.session "
-        f"WHERE {' AND '.join(where)}) ORDER BY s.id DESC LIMIT ?",
-        (*params, limit),
+        f"WHERE {' AND '.join(where)}){readers} ORDER BY s.id DESC LIMIT ?",
+        (*params, *reader_params, limit),
     ).fetchall()
     sessions = [Session(*r) for r in session_rows]
     if not sessions:
@@ -215,6 +226,10 @@ def list_sessions(
             f"({','.join('?' * len(by_id))}) GROUP BY session", tuple(by_id)).fetchall()
         for sid, total, unreviewed in counts:
             by_id[sid].total, by_id[sid].unreviewed = total, unreviewed
+        for sid, n in db.execute(
+            f"SELECT session, count(*) FROM activity_read WHERE session IN ({','.join('?' * len(by_id))}) "
+            "GROUP BY session", tuple(by_id)):
+            by_id[sid].reads = n
     if items:
         _describe(db, changes)
     for c in changes:
@@ -400,21 +415,20 @@ def summarize(c: Change, most: int = 3) -> str:
     created = {it.row_id for it in c.items if it.kind == "entity" and it.op == ADD}
     deleted = {it.row_id for it in c.items if it.kind == "entity" and it.op == REMOVE}
     phrases: list[str] = []
-    extra: dict[int, int] = {}
+    extra: dict[int, dict[str, int]] = {}  # entity -> kind -> how many rows it brought along
     for it in c.items:
         if it.kind != "entity" and it.op in (ADD, REMOVE):
             owners = {it.entity_id, it.other_id}
             if (it.op == ADD and owners & created) or (it.op == REMOVE and owners & deleted):
-                key = next(iter(owners & (created if it.op == ADD else deleted)))
-                extra[key] = extra.get(key, 0) + 1
+                key = min(owners & (created if it.op == ADD else deleted))
+                kinds = extra.setdefault(key, {})
+                kinds[it.kind] = kinds.get(it.kind, 0) + 1
                 continue
         phrases.append(it.summary)
-    for i, phrase in enumerate(phrases):
-        for eid, n in extra.items():
-            if phrase.startswith(("created", "deleted")) and any(
-                it.row_id == eid and it.summary == phrase for it in c.items if it.kind == "entity"
-            ):
-                phrases[i] = f"{phrase} with {n} {'item' if n == 1 else 'items'}"
+    for it in c.items:
+        if it.kind == "entity" and it.row_id in extra and it.summary in phrases:
+            brought = ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in extra[it.row_id].items())
+            phrases[phrases.index(it.summary)] = f"{it.summary} with {brought}"
     if c.reverts:
         phrases.insert(0, "took back change " + ", ".join(f"#{i}" for i in c.reverts[:5])
                        + ("…" if len(c.reverts) > 5 else "") + ":")

@@ -36,9 +36,10 @@ def session_title(s: Session) -> str:
     """“beta 1.0 · assistant · 14:02, 3 Dec · 12 changes, 4 unreviewed”."""
     version = f" {s.client_version}" if s.client_version else ""
     total = s.total or len(s.changes)
-    unreviewed = f", {s.unreviewed} unreviewed" if s.unreviewed else ""
+    unreviewed = f", {s.unreviewed} unreviewed" if s.unreviewed and s.origin == "assistant" else ""
+    reads = f" · read {s.reads} entit{'ies' if s.reads != 1 else 'y'}" if s.reads else ""
     return (f"{s.who}{version} · {s.origin} · {s.started[11:16]}, {s.started[:10]} · "
-            f"{total} change{'s' if total != 1 else ''}{unreviewed}")
+            f"{total} change{'s' if total != 1 else ''}{unreviewed}{reads}")
 
 
 def change_title(c: Change) -> str:
@@ -170,7 +171,7 @@ class ActivityPanel(QWidget):
         for s in data.sessions:
             top = QTreeWidgetItem([session_title(s)])
             top.setData(0, ROLE, ("session", s.id))
-            if s.unreviewed:
+            if s.unreviewed and s.origin == "assistant":  # the person's own work needs no review
                 top.setFont(0, self._bold)
             if s.loaded:
                 self._add_calls(top, s)

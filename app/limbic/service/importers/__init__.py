@@ -12,6 +12,7 @@ import logging
 import os
 from pathlib import Path
 
+from limbic.engine.changes import ORIGIN_IMPORT
 from limbic.engine.db import SQLITE_MAGIC, is_open_graph_file
 from limbic.engine.graph import Graph
 from limbic.engine.wording import counted
@@ -77,8 +78,16 @@ def detect_kind(path: Path) -> str:
 
 
 def import_path(graph: Graph, path, progress: Progress | None = None, cancelled=None, embed: bool = True, kind: str | None = None):
-    """Import any kind Limbic reads; returns an ImportReport (or the JSONL importer's summary)."""
+    """Import any kind Limbic reads; returns an ImportReport (or the JSONL importer's summary).
+
+    The import is a session of its own in the activity log (origin "import", named after the file).
+    """
     path = Path(path)
+    with graph.db.activity.session_as(ORIGIN_IMPORT, path.name), graph.db.activity.using("import"):
+        return _import_path(graph, path, progress, cancelled, embed, kind)
+
+
+def _import_path(graph: Graph, path: Path, progress, cancelled, embed: bool, kind: str | None):
     if graph.db.readonly:
         raise ImportInputError(graph.db.readonly_note or f"{graph.db.path} is open read-only; nothing was imported.")
     if str(graph.db.path) != ":memory:" and path.exists() and path.resolve() == graph.db.path.resolve():
