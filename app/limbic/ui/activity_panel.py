@@ -331,10 +331,14 @@ class ConflictDialog(QDialog):
                        "back:", self, wordWrap=True)
         self.list = QTreeWidget(self, objectName="conflictList")
         self.list.setHeaderLabels(["What", "By", "When"])
+        self.list.setWordWrap(True)  # a conflict is a sentence: shown whole
+        self.list.setRootIsDecorated(False)
         for c in plan.conflicts:
-            self.list.addTopLevelItem(QTreeWidgetItem([c.what, c.by, c.at[:16]]))
+            row = QTreeWidgetItem([c.what, c.by, c.at[:16]])
+            row.setToolTip(0, c.sentence())
+            self.list.addTopLevelItem(row)
+        self.list.setColumnWidth(0, 560)
         self.list.resizeColumnToContents(1)
-        self.list.setColumnWidth(0, 420)
         outro = QLabel("Keep their work and take back only the rest, or leave everything as it is.", self, wordWrap=True)
         buttons = QDialogButtonBox(self)
         self.keep_button = buttons.addButton("Keep theirs, take back the rest", QDialogButtonBox.ButtonRole.AcceptRole)
@@ -353,7 +357,7 @@ class ConflictDialog(QDialog):
         layout.addWidget(self.list, 1)
         layout.addWidget(outro)
         layout.addWidget(buttons)
-        self.resize(720, 320)
+        self.resize(860, 320)
 
     def _choose(self, choice: str) -> None:
         self.choice = choice
