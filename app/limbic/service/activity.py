@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from limbic.engine import activity_log, revert
+from limbic.engine import activity_control, activity_log, revert
 from limbic.engine import changes as _changes
 from limbic.engine.activity_log import Change, ReadCount, Session
 from limbic.engine.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
@@ -63,25 +63,25 @@ def set_keep_days(graph: Graph, days: int) -> None:
 
 def write_refusal(graph: Graph, client: str) -> str | None:
     """Why an assistant named ``client`` may not write now (paused, or all assistants stopped), or None."""
-    return activity_log.write_refusal(graph.db, client)
+    return activity_control.write_refusal(graph.db, client)
 
 
 def set_paused(graph: Graph, client: str, paused: bool) -> None:
     """Pause or resume one assistant's writes."""
-    activity_log.set_paused(graph.db, client, paused)
+    activity_control.set_paused(graph.db, client, paused)
 
 
 def paused_clients(graph: Graph) -> list[str]:
-    return activity_log.paused_clients(graph.db)
+    return activity_control.paused_clients(graph.db)
 
 
 def assistants_may_write(graph: Graph) -> bool:
-    return activity_log.assistants_may_write(graph.db)
+    return activity_control.assistants_may_write(graph.db)
 
 
 def set_assistants_may_write(graph: Graph, allowed: bool) -> None:
     """The global switch for every assistant's writes."""
-    activity_log.set_assistants_may_write(graph.db, allowed)
+    activity_control.set_assistants_may_write(graph.db, allowed)
 
 
 def act_as(graph: Graph, key: object, origin: str, client: str = "", client_version: str = "") -> None:
@@ -148,8 +148,8 @@ def panel_data(graph: Graph, filters: dict | None = None) -> PanelData:
                                    **_filters(graph, filters)),
         activity_log.unreviewed_count(db),
         activity_log.client_names(db),
-        activity_log.paused_clients(db),
-        activity_log.assistants_may_write(db),
+        activity_control.paused_clients(db),
+        activity_control.assistants_may_write(db),
         activity_log.kept_past_retention(db),
         _changes.keep_days(db),
     )
