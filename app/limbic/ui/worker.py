@@ -462,11 +462,13 @@ class Engine(QObject):
     @Slot(int, object)
     def _on_op_done(self, ticket: int, outcome: object) -> None:
         key, on_done, _, is_job = self._callbacks.pop(ticket, ("", None, None, False))
-        done_changes = getattr(outcome, "changes", None)
-        if done_changes is not None and not done_changes.empty:
-            self.changes_applied.emit(done_changes)  # even a superseded write changed the graph
+        # The engine worker answers with a service.Outcome (a value and what it changed); the reader with a bare
+        # value, which may well have a ``changes`` field of its own (an entity's history).
+        wrapped = isinstance(outcome, service.Outcome)
+        if wrapped and not outcome.changes.empty:
+            self.changes_applied.emit(outcome.changes)  # even a superseded write changed the graph
         if key and not self.keyed.is_stale(key, ticket) and on_done is not None:
-            on_done(getattr(outcome, "value", outcome))
+            on_done(outcome.value if wrapped else outcome)
         if is_job:
             self.job_done.emit(key, True, "", False)
 
