@@ -462,9 +462,7 @@ class Engine(QObject):
     @Slot(int, object)
     def _on_op_done(self, ticket: int, outcome: object) -> None:
         key, on_done, _, is_job = self._callbacks.pop(ticket, ("", None, None, False))
-        # The engine worker answers with a service.Outcome (a value and what it changed); the reader with a bare
-        # value, which may well have a ``changes`` field of its own (an entity's history).
-        wrapped = isinstance(outcome, service.Outcome)
+        wrapped = isinstance(outcome, service.Outcome)  # the reader answers with a bare value
         if wrapped and not outcome.changes.empty:
             self.changes_applied.emit(outcome.changes)  # even a superseded write changed the graph
         if key and not self.keyed.is_stale(key, ticket) and on_done is not None:
