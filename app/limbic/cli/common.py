@@ -50,8 +50,7 @@ def db_path(args: argparse.Namespace) -> Path:
 def open_for(args: argparse.Namespace, load_model: bool = True, write: bool = False, existing: bool = False):
     """Open the graph; a command that writes refuses a read-only file with its note (said once);
     ``existing``: a command that only reads refuses a path with no graph instead of creating one."""
-    from limbic.engine.session import open_graph
-    from limbic.service.opening import require_existing_graph
+    from limbic.service.opening import open_graph, require_existing_graph
 
     path = require_existing_graph(db_path(args)) if existing else db_path(args)
     note = config.new_graph_note(path)
@@ -64,7 +63,7 @@ def open_for(args: argparse.Namespace, load_model: bool = True, write: bool = Fa
         opened.close()
         raise LimbicError(note)
     if write and load_model:
-        from limbic.engine.session import attach_model
+        from limbic.service.opening import attach_model
 
         try:
             opened = attach_model(opened, config.model_dir_override())

@@ -13,43 +13,19 @@ from limbic.cli.common import TerminalProgress
 
 def cmd_eval(args: argparse.Namespace) -> int:
     """limbic eval: nDCG@10 and Recall@100 on a BEIR collection."""
-    import tempfile
+    from limbic.service.evaluation import METHODS, evaluate_collection
 
-    from limbic.engine.embeddings import resolve_spec
-    from limbic.engine.evaluation import METHODS, cache_path, evaluate, import_collection, load_collection
-    from limbic.engine.scoring import ScoringParams
-    from limbic.engine.session import open_graph
-
-    coll = load_collection(Path(args.corpus), Path(args.queries), Path(args.qrels))
-    with tempfile.TemporaryDirectory() as tmp:
-        if args.keep:
-            db_path = Path(args.keep)
-        elif args.no_cache:
-            db_path = Path(tmp) / "eval.db"
-        else:
-            # Embedding a collection takes minutes: keep it per corpus and model for the next run.
-            try:
-                identity = resolve_spec(config.model_dir_override()).identity()
-            except Exception:  # no usable model: a full-text-only graph is cached as such
-                identity = None
-            db_path = cache_path(config.cache_dir() / "eval", Path(args.corpus), identity)
-            db_path.parent.mkdir(parents=True, exist_ok=True)
-        opened = open_graph(db_path, config.model_dir_override())
-        try:
-            if opened.model_error:
-                print(f"limbic: semantic search is off: {opened.model_error}", file=sys.stderr)
-            bar = TerminalProgress()
-            import_collection(opened.graph, coll, progress=bar)
-            bar.finish()
-            params = ScoringParams.from_overrides(config.load_settings().scoring)
-            results = evaluate(opened.graph, coll, params, progress=lambda d, t: bar("query", d, t))
-            bar.finish()
-        finally:
-            opened.close()
+    bar = TerminalProgress()
+    run = evaluate_collection(
+        Path(args.corpus), Path(args.queries), Path(args.qrels), keep=Path(args.keep) if args.keep else None,
+        cache=not args.no_cache, model_dir=config.model_dir_override(), progress=bar,
+        on_model_error=lambda e: print(f"limbic: semantic search is off: {e}", file=sys.stderr), on_imported=bar.finish)
+    bar.finish()
+    results = run.results
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"{len(coll.docs)} documents, {len(coll.queries)} queries")
+    print(f"{run.documents} documents, {run.queries} queries")
     print(f"{'method':<14}{'nDCG@10':>10}{'Recall@100':>12}")
     for method in METHODS:
         if method in results:

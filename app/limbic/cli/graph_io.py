@@ -47,19 +47,17 @@ def _export_folder(args: argparse.Namespace, graph) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """limbic export: the graph as memory JSONL (or a folder of Markdown or CSV)."""
-    from limbic.engine.jsonl import export_to
+    from limbic.service.files import export_jsonl, export_jsonl_to
 
     opened = open_for(args, load_model=False, existing=True)
     try:
         if getattr(args, "format", "jsonl") != "jsonl":
             return _export_folder(args, opened.graph)
         if args.output:
-            from limbic.service.files import export_jsonl
-
             n = export_jsonl(opened.graph, args.output, force=args.force)
             print(f"Exported {n} lines to {args.output}", file=sys.stderr)
         else:
-            export_to(opened.graph, sys.stdout)
+            export_jsonl_to(opened.graph, sys.stdout)
     finally:
         opened.close()
     return 0

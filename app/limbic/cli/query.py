@@ -28,10 +28,8 @@ def cmd_embed(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """limbic search QUERY: the hybrid search, printed or as JSON."""
-    from limbic.engine.scoring import ScoringParams
-    from limbic.engine.search import search
-
-    from limbic.engine.search import MAX_LIMIT
+    from limbic.service.filters import SearchFilter, filtered_search
+    from limbic.service.types import MAX_LIMIT, ScoringParams
 
     if not 1 <= args.limit <= MAX_LIMIT:
         raise LimbicError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}.")
@@ -44,8 +42,8 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(f"Note: {waiting} entities wait for embedding and are found by their words only "
                   "(run `limbic embed`).", file=sys.stderr)
         params = ScoringParams.from_overrides(config.load_settings().scoring)
-        response = search(opened.graph, args.query, args.limit, record=not args.no_record, params=params,
-                          status=getattr(args, "status", None))
+        flt = SearchFilter(status=getattr(args, "status", None) or "")
+        response = filtered_search(opened.graph, args.query, flt, args.limit, params=params, record=not args.no_record)
         if args.json:
             print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
             return 0
@@ -66,7 +64,7 @@ def cmd_search(args: argparse.Namespace) -> int:
 
 def cmd_info(args: argparse.Namespace) -> int:
     """limbic info: the file, its counts, model and schema."""
-    from limbic.engine.db import SCHEMA_VERSION
+    from limbic.service.types import SCHEMA_VERSION
 
     opened = open_for(args, existing=True)
     try:

@@ -8,70 +8,50 @@ import sys
 
 from limbic import config
 from limbic.cli.common import TerminalProgress, db_path, open_for
-from limbic.engine.errors import LimbicError
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """limbic check [--repair]: integrity, and graph, full text and vectors agreeing."""
-    from limbic.engine.check import check_graph, repair
+    from limbic.service.integrity import check_file
 
-    from limbic.engine.session import try_load_model
-
-    from limbic.engine.db import Database
-
-    # The model is compared with the stored vectors, not attached, and the file is opened without
-    # the graph layer (which would recreate a lost table): a check changes nothing.
-    from limbic.service.opening import require_existing_graph
-
-    db = Database(require_existing_graph(db_path(args)))
-    if db.readonly and args.repair:
-        db.close()
-        raise LimbicError(db.readonly_note or f"{db.path} is open read-only; it cannot be repaired.")
-    if db.readonly_note:
-        print(f"limbic: {db.readonly_note}", file=sys.stderr)
-    embedder = None
-    try:
-        if not args.no_model:
-            embedder, error = try_load_model(config.model_dir_override())
-            if error:
-                print(f"limbic: vectors are not compared with a model: {error}", file=sys.stderr)
-        if args.repair:
-            bar = TerminalProgress()
-            result = repair(db, embedder, progress=lambda d, t: bar("embed", d, t))
-            bar.finish()
-            before, report = result.before, result.after
-            print(f"Before repair: {before.summary()}")
-            for line in before.lines():
-                print(f"  {line}")
-            done = []
-            if result.tables_recreated:
-                done.append(f"{', '.join(result.tables_recreated)} recreated")
-            if result.tables_set_aside:
-                done.append(f"unreadable usage history kept as {', '.join(result.tables_set_aside)}")
-            if result.fts_rebuilt:
-                done.append("full-text index rebuilt")
-            if result.reindexed:
-                done.append("SQLite indexes rebuilt")
-            if result.vectors_dropped:
-                done.append(f"{result.vectors_dropped} vectors dropped")
-            if result.embedded:
-                done.append(f"{result.embedded} entities embedded")
-            print(f"Repaired: {', '.join(done) or 'nothing to do'}; the graph itself was not changed.")
-        else:
-            report = check_graph(db, embedder)
-        if args.json:
-            print(json.dumps({**report.__dict__, "consistent": report.consistent, "file_ok": report.file_ok}, indent=2))
-        else:
-            print(report.summary())
-            for line in report.lines():
-                print(f"  {line}")
-            if not report.file_ok:
-                print("  The file itself is damaged: restore a backup (`limbic backup --list`, `limbic restore`).")
-            elif not report.consistent and not args.repair:
-                print("  Run `limbic check --repair` to rebuild the full-text index and vectors from the graph.")
-        return 0 if report.consistent else 2
-    finally:
-        db.close()
+    bar = TerminalProgress() if args.repair else None
+    run = check_file(db_path(args), repair_it=args.repair, use_model=not args.no_model,
+                     model_dir=config.model_dir_override(), progress=(lambda d, t: bar("embed", d, t)) if bar else None)
+    if bar:
+        bar.finish()
+    for note in run.notes:
+        print(f"limbic: {note}", file=sys.stderr)
+    report, result = run.report, run.repaired
+    if result is not None:
+        before = result.before
+        print(f"Before repair: {before.summary()}")
+        for line in before.lines():
+            print(f"  {line}")
+        done = []
+        if result.tables_recreated:
+            done.append(f"{', '.join(result.tables_recreated)} recreated")
+        if result.tables_set_aside:
+            done.append(f"unreadable usage history kept as {', '.join(result.tables_set_aside)}")
+        if result.fts_rebuilt:
+            done.append("full-text index rebuilt")
+        if result.reindexed:
+            done.append("SQLite indexes rebuilt")
+        if result.vectors_dropped:
+            done.append(f"{result.vectors_dropped} vectors dropped")
+        if result.embedded:
+            done.append(f"{result.embedded} entities embedded")
+        print(f"Repaired: {', '.join(done) or 'nothing to do'}; the graph itself was not changed.")
+    if args.json:
+        print(json.dumps({**report.__dict__, "consistent": report.consistent, "file_ok": report.file_ok}, indent=2))
+    else:
+        print(report.summary())
+        for line in report.lines():
+            print(f"  {line}")
+        if not report.file_ok:
+            print("  The file itself is damaged: restore a backup (`limbic backup --list`, `limbic restore`).")
+        elif not report.consistent and not args.repair:
+            print("  Run `limbic check --repair` to rebuild the full-text index and vectors from the graph.")
+    return 0 if report.consistent else 2
 
 
 def cmd_backup(args: argparse.Namespace) -> int:

@@ -17,7 +17,7 @@ import apsw
 
 from limbic import config
 from limbic.engine import db as _db
-from limbic.engine.errors import DatabaseError
+from limbic.engine.errors import DatabaseError, OtherGraphError
 from limbic.engine.graph_identity import GRAPH_ID_KEY, ensure_graph_id, other_graph
 
 if TYPE_CHECKING:
@@ -36,10 +36,6 @@ _PART_TAILS = (".part", ".part-journal", ".part-wal", ".part-shm")
 STALE_PART_SECONDS = 60.0
 _STAMP = "%Y%m%dT%H%M%S"
 _NAME = re.compile(r"^(?P<stamp>\d{8}T\d{6})(?P<us>\d{6})-(?P<reason>[a-z0-9-]+)\.bak$")
-
-
-class OtherGraphError(DatabaseError):
-    """The file to restore holds another graph than the open one (a restore needs ``force``)."""
 
 
 @dataclass(frozen=True)

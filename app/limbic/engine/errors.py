@@ -11,6 +11,10 @@ class DatabaseError(LimbicError):
     """The database file cannot be opened or used."""
 
 
+class OtherGraphError(DatabaseError):
+    """The file to restore holds another graph than the open one (a restore needs ``force``)."""
+
+
 class ValidationError(LimbicError):
     """Input that the graph refuses (a bad name, an oversized observation, ...)."""
 

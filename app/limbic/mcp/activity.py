@@ -7,10 +7,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from limbic.engine.changes import ORIGIN_ASSISTANT
 from limbic.engine.errors import LimbicError
-from limbic.engine.graph import Graph
 from limbic.service import activity
+from limbic.service.types import ORIGIN_ASSISTANT, Graph
 
 logger = logging.getLogger(__name__)
 

@@ -26,12 +26,13 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Res
 from mcp.shared.exceptions import MCPError
 
 from limbic import __version__
-from limbic.engine.changes import ORIGIN_ASSISTANT, Cursor, read_since, start_cursor
 from limbic.engine.errors import DatabaseError, LimbicError
 from limbic.mcp import protocol, tools_health, tools_history  # noqa: F401  (each tool module registers its tools)
 from limbic.mcp import activity as mcp_activity
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
 from limbic.service import Outcome, memory, run
+from limbic.service.follow import cursor_at_end, others_since
+from limbic.service.types import ORIGIN_ASSISTANT, Cursor
 from limbic.service.background import BackgroundEmbedder, GraphFile, embed_backlog, load_model_into
 
 logger = logging.getLogger(__name__)
@@ -87,8 +88,8 @@ class GraphHost:
     def open(self) -> None:
         """On the graph's thread: open the file (and the model), as the assistant's writer."""
         from limbic import config
-        from limbic.engine.scoring import ScoringParams
-        from limbic.engine.session import open_graph
+        from limbic.service.types import ScoringParams
+        from limbic.service.opening import open_graph
 
         try:
             self.opened = open_graph(self.db_path, self.model_dir, load_model=False, origin=ORIGIN_ASSISTANT)
@@ -108,7 +109,7 @@ class GraphHost:
         except Exception as exc:  # a damaged settings file must not stop the server
             logger.warning("scoring settings ignored: %s", exc)
             self.params = ScoringParams()
-        self.cursor = start_cursor(db)
+        self.cursor = cursor_at_end(db)
         db.changed_by_others()  # remember the current data version
         logger.info("serving %s", db.path)
 
@@ -167,7 +168,7 @@ class GraphHost:
         db = self.opened.graph.db
         if not db.changed_by_others():
             return False
-        return read_since(db, self.cursor).graph_changed
+        return others_since(db, self.cursor).graph_changed
 
     def close(self) -> None:
         if self.embedder is not None:

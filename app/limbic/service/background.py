@@ -62,6 +62,12 @@ def load_model_into(opened: OpenGraph, model_dir: Path | None) -> str | None:
     return opened.model_error
 
 
+def embed_batch(graph) -> int:
+    """Embed one batch of the entities waiting for a vector (so a caller can yield between batches); returns how many."""
+    ids = index.pending_ids(graph.db, index.EMBED_BATCH)
+    return graph.embed_pending(only=ids) if ids else 0
+
+
 def embed_backlog(graph) -> int:
     """Embed every entity waiting for a vector, now, in small batches; returns how many."""
     if graph.embedder is None:

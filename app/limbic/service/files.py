@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from limbic.engine.graph import Graph
 from limbic.service.importers import import_path
@@ -43,6 +43,13 @@ def export_jsonl(graph: Graph, path: str, force: bool = False, job: Job | None =
     refuse_graph_file(graph, target, "overwritten by an export")
     guard_overwrite(target, "jsonl", force)
     return export_file(graph, target)
+
+
+def export_jsonl_to(graph: Graph, out: IO[str]) -> int:
+    """Write the graph as memory JSONL into an open text stream (standard output); returns the number of lines."""
+    from limbic.engine.jsonl import export_to
+
+    return export_to(graph, out)
 
 
 def backup_now(graph: Graph, job: Job | None = None) -> Path:

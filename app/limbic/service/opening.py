@@ -11,7 +11,8 @@ from limbic.engine import changes
 from limbic.engine.db import Database
 from limbic.engine.errors import DatabaseError, LimbicError
 from limbic.engine.graph import Graph
-from limbic.engine.session import OpenGraph, open_graph
+# Opening, and loading the model, are the engine's; front ends reach them here.
+from limbic.engine.session import OpenGraph, attach_model, open_graph, try_load_model  # noqa: F401
 
 logger = logging.getLogger(__name__)
 

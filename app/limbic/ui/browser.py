@@ -33,7 +33,7 @@ from limbic.engine.errors import ValidationError
 from limbic.service import filters
 from limbic.service.organise import Item
 from limbic.ui.filter_bar import FilterBar
-from limbic.engine.wording import counted
+from limbic.service.types import counted
 
 TYPE_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2

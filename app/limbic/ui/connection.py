@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from limbic.engine.errors import LimbicError
-from limbic.engine.graph import Graph
+from limbic.service.types import Graph
 
 logger = logging.getLogger(__name__)
 

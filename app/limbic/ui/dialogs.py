@@ -32,8 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic import config
-from limbic.engine import scoring
-from limbic.engine.scoring import ScoringParams
+from limbic.service.types import BASE_CHOICES, ScoringParams
 from limbic.ui import safe_files
 
 logger = logging.getLogger(__name__)
@@ -170,7 +169,7 @@ class SettingsDialog(QDialog):
             value = getattr(params, f.name)
             if f.name == "base_relevance":
                 box = QComboBox(self)
-                box.addItems(list(scoring.BASE_CHOICES))
+                box.addItems(list(BASE_CHOICES))
                 box.setCurrentText(str(value))
                 widget: QWidget = box
             elif isinstance(value, bool):

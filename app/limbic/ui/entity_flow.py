@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
 
-from limbic.engine.changes import ChangeSet
+from limbic.service.types import ChangeSet
 from limbic.service import entities as ops
 from limbic.service import undo as undo_ops
 from limbic.service.entities import ConflictError, EntityDraft, EntityView, set_status

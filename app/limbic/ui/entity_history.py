@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QPalette
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
-from limbic.engine.graph_history import STATUSES
+from limbic.service.types import STATUSES
 from limbic.service.entities import EntityView
 
 STATUS_LABELS = {"active": "Active", "paused": "Paused", "done": "Done", "archived": "Archived"}

@@ -13,11 +13,10 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMenu, QMessageBox
 
 from limbic import config
-from limbic.engine.backup import OtherGraphError
-from limbic.engine.scoring import ScoringParams
+from limbic.engine.errors import OtherGraphError
+from limbic.service.types import ScoringParams, counted
 from limbic.service import files, importers
 from limbic.ui import safe_files
-from limbic.engine.wording import counted
 from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
 
 if TYPE_CHECKING:

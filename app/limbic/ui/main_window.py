@@ -23,8 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic import config
-from limbic.engine.changes import ORIGIN_ASSISTANT, ChangeSet
-from limbic.engine.scoring import ScoringParams
+from limbic.service.types import ChangeSet, ORIGIN_ASSISTANT, ScoringParams
 from limbic.service.catalog import CatalogDelta
 from limbic.ui import features
 from limbic.ui.activity_menu import ActivityMenu

@@ -25,7 +25,7 @@ from limbic.ui.browser import EntityBrowser
 
 if TYPE_CHECKING:
     from limbic.ui.main_window import MainWindow
-from limbic.engine.wording import counted
+from limbic.service.types import counted
 
 
 class MergeDialog(QDialog):

@@ -11,8 +11,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QTextDocument
 from PySide6.QtWidgets import QApplication, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from limbic.engine.highlight import match_spans, matched_terms
-from limbic.engine.search import SearchResponse, SearchResult
+from limbic.service.lookup import match_spans, matched_terms
+from limbic.service.types import SearchResponse, SearchResult
 from limbic.ui.type_colours import type_colour
 
 logger = logging.getLogger(__name__)

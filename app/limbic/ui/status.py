@@ -7,7 +7,7 @@ import logging
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
-from limbic.engine.wording import counted
+from limbic.service.types import counted
 
 logger = logging.getLogger(__name__)
 

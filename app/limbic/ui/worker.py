@@ -21,16 +21,12 @@ import apsw
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 
 from limbic import service
-from limbic.engine import changes
-from limbic.engine.changes import ChangeSet
 from limbic.engine.errors import Cancelled, LimbicError
-from limbic.engine.graph import Graph
-from limbic.engine.scoring import ScoringParams
-from limbic.engine.session import try_load_model
-from limbic.service import opening
-from limbic.engine.wording import counted
+from limbic.service import follow, opening
+from limbic.service.background import embed_batch
 from limbic.service.catalog import Catalog, CatalogDelta, catalog_delta, read_catalog
 from limbic.service.filters import SearchFilter, filtered_search
+from limbic.service.types import ChangeSet, Cursor, Graph, ScoringParams, counted
 from limbic.ui.connection import (ConnectionWorker, Failure, JobContext, KeyedRequests, KeyView, TestHooks, Throttle,
                                   WorkerThread, sentence_for)
 from limbic.ui.reader import Reader
@@ -72,7 +68,7 @@ class EngineWorker(ConnectionWorker):
         self.params = ScoringParams()
         self.hooks = TestHooks()
         self._cancel = threading.Event()  # set from the UI thread; read here
-        self._cursor = changes.Cursor()
+        self._cursor = Cursor()
         self._embedding: dict | None = None  # the background embedding under way: done, total, graph
 
     # -- called from the UI thread directly (thread-safe) ---------------------------------
@@ -128,7 +124,7 @@ class EngineWorker(ConnectionWorker):
     def load_model(self, model_dir: str) -> None:
         """Load the model (the bundled one for an empty string), then embed what waits for it."""
         self.model_loading.emit(model_dir or "the bundled model")
-        embedder, error = try_load_model(Path(model_dir) if model_dir else None, shared=True)
+        embedder, error = opening.try_load_model(Path(model_dir) if model_dir else None, shared=True)
         if embedder is None:
             # A failed change of model keeps the one already loaded.
             self.model_failed.emit(error or "The model cannot be loaded.")
@@ -182,21 +178,18 @@ class EngineWorker(ConnectionWorker):
             self._embedding = None
             self.job_cancelled.emit("embed", "Embedding was cancelled; it resumes next time.")
             return
-        from limbic.engine import index
-
         try:
-            ids = index.pending_ids(graph.db, index.EMBED_BATCH)
-            if ids:
-                with service.collect(graph.db) as done:
-                    state["done"] += graph.embed_pending(only=ids)
-                if not done.empty:
-                    self._announce(done)
+            with service.collect(graph.db) as done:
+                embedded = embed_batch(graph)
+            state["done"] += embedded
+            if not done.empty:
+                self._announce(done)
         except Exception as exc:
             self._embedding = None
             self._fail("embedding", exc)
             self.job_cancelled.emit("embed", "")
             return
-        if not ids or state["done"] >= state["total"] and not graph.pending_embeddings():
+        if not embedded or state["done"] >= state["total"] and not graph.pending_embeddings():
             self._embedding = None
             self._embed_throttle("embed", state["total"], state["total"])
             self.job_finished.emit("embed", "")
@@ -214,7 +207,7 @@ class EngineWorker(ConnectionWorker):
         """Follow commits made by other programs to the same file, through its change log."""
         assert self.graph is not None
         try:
-            outside = changes.read_since(self.graph.db, self._cursor)
+            outside = follow.others_since(self.graph.db, self._cursor)
         except Exception:  # a file gone away is reported by the next real call
             logger.debug("reading the change log failed", exc_info=True)
             return

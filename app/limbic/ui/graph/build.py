@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from limbic.engine.layout import place_new
+from limbic.service.graph_view import place_new
 from limbic.service.graph_view import EntityDelta, GraphArrays, Neighbourhood, Suggestion
 from limbic.ui.graph.scene import KIND_ENTITY, KIND_MORE, KIND_SUGGESTION, Scene
 

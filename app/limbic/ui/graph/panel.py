@@ -27,8 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from limbic.engine.changes import ChangeSet
-from limbic.engine.layout import LayoutParams
+from limbic.service.types import ChangeSet, LayoutParams, counted
 from limbic.service import graph_view
 from limbic.ui.flow_layout import FlowLayout
 from limbic.ui.graph import build
@@ -37,7 +36,6 @@ from limbic.ui.graph.exports import GraphExportsMixin
 from limbic.ui.graph.linking import SuggestionLinkMixin
 from limbic.ui.graph.runner import LayoutRunner
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
-from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import time
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
-from limbic.engine.layout import ForceLayout, LayoutParams
+from limbic.service.graph_view import ForceLayout, LayoutParams
 
 logger = logging.getLogger(__name__)
 
