@@ -2,7 +2,7 @@
 
 Each operation is a plain function over a ``Graph`` that returns its result together with the
 ``ChangeSet`` of what its commits touched (``Outcome``), so a front end refreshes only that.
-Front ends import this package (and engine types); the engine never imports it.
+Front ends import this package (the engine types they hold come from ``service.types``); the engine never imports it.
 """
 
 from __future__ import annotations
