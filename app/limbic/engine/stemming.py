@@ -36,7 +36,10 @@ STEM_COLUMNS = "{stem_name stem_text}"
 DETECT_WORDS = 400
 
 
+@lru_cache(maxsize=200_000)
 def _fold(word: str) -> str:
+    if word.isascii():
+        return word  # nothing to take off (most words): the one cost is this check
     decomposed = unicodedata.normalize("NFKD", word)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
