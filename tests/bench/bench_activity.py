@@ -1,5 +1,5 @@
 """What the activity log costs: MCP write latency and import throughput with and without it (ratios in one
-run), the Activity panel's open time on 100k logged changes, and the log's size per 100k changes.
+run; the import both as the graph's own work alone and as a person runs it, embedding included), the Activity panel's open time on 100k logged changes, and the log's size per 100k changes.
 
     python -m tests.bench.bench_activity [--writes 1000] [--entities 3000] [--log 100000] [--runs 5]
 
@@ -104,10 +104,11 @@ def write_jsonl(path: Path, n: int, rnd: random.Random) -> None:
                                 "relationType": "mentions"}) + "\n")
 
 
-def import_seconds(folder: Path, source: Path, logging_on: bool, switch: LogSwitch) -> float:
+def import_seconds(folder: Path, source: Path, logging_on: bool, switch: LogSwitch, embedder=None) -> float:
+    """One import of ``source`` into a new graph; with ``embedder``, embedding included, as the app and CLI import."""
     (switch.on if logging_on else switch.off)()
     path = folder / f"import-{'on' if logging_on else 'off'}-{time.perf_counter_ns()}.db"
-    g = Graph(Database(path))
+    g = Graph(Database(path), embedder)
     try:
         start = time.perf_counter()
         import_file(g, source)
@@ -163,6 +164,8 @@ def main() -> None:
     parser.add_argument("--entities", type=int, default=3000)
     parser.add_argument("--log", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--model-entities", type=int, default=300,
+                        help="entities of the import timed with the model (embedding included); 0 leaves it out")
     parser.add_argument("--out", default="bench-activity.json")
     args = parser.parse_args()
     rnd = random.Random(11)
@@ -184,6 +187,22 @@ def main() -> None:
             on.append(import_seconds(folder, source, True, switch))
         out["import"] = {"entities": args.entities, "without_s": statistics.median(off), "with_s": statistics.median(on),
                          "throughput_ratio": statistics.median(off) / statistics.median(on)}
+        if args.model_entities:
+            from limbic.engine.session import try_load_model
+
+            embedder, error = try_load_model(None)
+            if embedder is None:
+                out["import_with_model"] = {"skipped": error}
+            else:
+                source = folder / "import-model.jsonl"
+                write_jsonl(source, args.model_entities, rnd)
+                on, off = [], []
+                for _ in range(max(3, args.runs // 2)):
+                    off.append(import_seconds(folder, source, False, switch, embedder))
+                    on.append(import_seconds(folder, source, True, switch, embedder))
+                out["import_with_model"] = {
+                    "entities": args.model_entities, "without_s": statistics.median(off),
+                    "with_s": statistics.median(on), "throughput_ratio": statistics.median(off) / statistics.median(on)}
         log_path = folder / "log.db"
         build_log(log_path, args.log, rnd)
         out["panel"] = panel_open(log_path, args.runs)
