@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SCREEN = "1600x1000x24"
-SIZE = (1280, 800)
+SCREEN = "1920x1200x24"
+SIZES = ((1280, 800), (1600, 1000))  # the first is the README's; files of the others end in -WxH
 SHOTS = [
     # (file stem, query, entity opened in the editor)
     ("search", "charged twice when the payment network timed out", None),
@@ -49,14 +49,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     parser.add_argument("--scheme", choices=["light", "dark"], help="(internal) one colour scheme in this process")
+    parser.add_argument("--size", help="(internal) the window's size in this process, WxH")
     args = parser.parse_args()
     if args.scheme:
-        return shoot(args.scheme, Path(args.out))
+        width, height = (int(v) for v in args.size.split("x"))
+        return shoot(args.scheme, Path(args.out), (width, height))
     xvfb = start_xvfb()
     try:
-        for scheme in ("light", "dark"):
-            env = dict(os.environ, QT_QPA_PLATFORM="xcb", LIMBIC_COLOR_SCHEME=scheme)
-            subprocess.run([sys.executable, __file__, "--scheme", scheme, "--out", args.out], env=env, check=True)
+        for width, height in SIZES:
+            for scheme in ("light", "dark"):
+                env = dict(os.environ, QT_QPA_PLATFORM="xcb", LIMBIC_COLOR_SCHEME=scheme)
+                subprocess.run([sys.executable, __file__, "--scheme", scheme, "--size", f"{width}x{height}",
+                                "--out", args.out], env=env, check=True)
     finally:
         if xvfb is not None:
             xvfb.terminate()
@@ -64,8 +68,10 @@ def main() -> int:
     return 0
 
 
-def shoot(scheme: str, out: Path) -> int:
+def shoot(scheme: str, out: Path, size: tuple[int, int]) -> int:
     """Run the real window on the sample graph and save one PNG per shot."""
+    global SUFFIX
+    SUFFIX = "" if size == SIZES[0] else f"-{size[0]}x{size[1]}"
     out.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp(prefix="limbic-shots-"))
     os.environ["LIMBIC_HOME"] = str(home)
@@ -74,8 +80,8 @@ def shoot(scheme: str, out: Path) -> int:
 
     app = _application([sys.argv[0]])
     window = MainWindow(home / "sample.db")
-    window.resize(*SIZE)
-    window.splitter.setSizes([640, 640])
+    window.resize(*size)
+    window.splitter.setSizes([size[0] // 2, size[0] // 2])
     state: dict[str, bool] = {}
     window.engine.worker.model_ready.connect(window.on_model_ready)  # already connected; kept for clarity
     window.show()
@@ -102,19 +108,17 @@ def shoot(scheme: str, out: Path) -> int:
         _wait(app, lambda: bool(loaded), 30_000)
         window.search_bar.edit.setFocus()
         _wait(app, lambda: False, 400)  # let the window repaint
-        path = out / f"{stem}-{scheme}.png"
-        window.grab().save(str(path))
-        print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+        _save(window, out, f"{stem}-{scheme}.png")
         state[stem] = True
     shoot_new_states(app, window, scheme, out)
     shoot_pickers(app, window, scheme, out)
-    shoot_graph(app, window, out, scheme)
+    shoot_graph(app, window, out, scheme, size)
     window.close()
     shutil.rmtree(home, ignore_errors=True)
     return 0
 
 
-def shoot_graph(app, window, out: Path, scheme: str) -> None:
+def shoot_graph(app, window, out: Path, scheme: str, size: tuple[int, int]) -> None:
     """The graph dock: the local view around an entity (with suggestions) and the whole graph."""
     from PySide6.QtCore import Qt
 
@@ -122,13 +126,13 @@ def shoot_graph(app, window, out: Path, scheme: str) -> None:
 
     window.search_bar.edit.setText("Harbor")  # its hits are ringed in the graph
     window.search_bar.on_debounced()
-    window.resize(1480, 860)
+    window.resize(*size)
     loaded: list[int] = []
     window.entity_shown.connect(loaded.append)
     window.open_entity("Harbor API")
     _wait(app, lambda: bool(loaded), 30_000)
     panel = window.graph.graph_panel()
-    window.resizeDocks([window.graph.dock], [760], Qt.Orientation.Horizontal)
+    window.resizeDocks([window.graph.dock], [size[0] * 11 // 20], Qt.Orientation.Horizontal)
     done: list[bool] = []
     panel.layout_done.connect(done.append)
     panel.similar.setChecked(True)
@@ -145,9 +149,7 @@ def shoot_graph(app, window, out: Path, scheme: str) -> None:
             window.graph.show_whole_graph()
             _wait(app, lambda: bool(done) and not panel.runner.running, 60_000)
             _wait(app, lambda: False, 400)
-        path = out / f"{stem}-{scheme}.png"
-        window.grab().save(str(path))
-        print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+        _save(window, out, f"{stem}-{scheme}.png")
 
 
 def shoot_pickers(app, window, scheme: str, out: Path) -> None:
@@ -161,8 +163,7 @@ def shoot_pickers(app, window, scheme: str, out: Path) -> None:
         painter = QPainter(image)
         painter.drawPixmap(window.mapFromGlobal(popup.mapToGlobal(popup.rect().topLeft())), popup.grab())
         painter.end()
-        image.save(str(out / name))
-        print(f"saved {name}")
+        _save(image, out, name)
 
     window.search_bar.edit.setText("harbor")
     window.search_bar.on_debounced()
@@ -188,11 +189,15 @@ def shoot_pickers(app, window, scheme: str, out: Path) -> None:
     _save(window, out, f"filters-{scheme}.png")
     filters.bar.clear()
     filters.action.trigger()
+    window.status._clear()  # the filter's passing message is not part of the next shots
+
+
+SUFFIX = ""  # "-WxH" for the sizes after the first
 
 
 def _save(widget, out: Path, name: str) -> None:
-    path = out / name
-    widget.grab().save(str(path))
+    path = out / name.replace(".png", SUFFIX + ".png")
+    (widget.grab() if hasattr(widget, "grab") else widget).save(str(path))
     print(f"saved {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 

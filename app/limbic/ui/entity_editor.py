@@ -88,6 +88,7 @@ class EntityEditor(QWidget):
         self.type_edit.setAccessibleName("Type")
         self.type_edit.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.meta = QLabel(form, objectName="metaLabel")
+        self.meta.setWordWrap(True)  # a narrow editor wraps the dates instead of cutting them
         head = QFormLayout()
         head.addRow("&Name", self.name_edit)
         head.addRow("T&ype", self.type_edit)
@@ -138,13 +139,17 @@ class EntityEditor(QWidget):
             col.addWidget(widget)
             lists.addLayout(col)
         rel_layout.addLayout(lists)
+        # The two fields get the row (a narrow editor would cut them to a letter); the buttons go under them.
         add_row = QHBoxLayout()
-        add_row.addWidget(self.rel_type)
+        add_row.addWidget(self.rel_type, 2)
         add_row.addWidget(QLabel("→", form))
-        add_row.addWidget(self.rel_target, 1)
-        add_row.addWidget(self.rel_add)
-        add_row.addWidget(self.rel_remove)
+        add_row.addWidget(self.rel_target, 3)
         rel_layout.addLayout(add_row)
+        rel_buttons = QHBoxLayout()
+        rel_buttons.addStretch(1)
+        rel_buttons.addWidget(self.rel_add)
+        rel_buttons.addWidget(self.rel_remove)
+        rel_layout.addLayout(rel_buttons)
 
         self.save_button = QPushButton("&Save", form, objectName="saveButton", toolTip="Save the changes (Ctrl+S)")
         self.save_button.setDefault(True)
@@ -165,6 +170,9 @@ class EntityEditor(QWidget):
         self.splitter.addWidget(self.history_panel)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.splitter.setStretchFactor(2, 1)
+        self._shares_kept = False  # once the person drags a handle, their sizes stay
+        self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_shares_kept", True))
         layout = QVBoxLayout(form)
         layout.addLayout(head)
         layout.addWidget(self.splitter, 1)
@@ -263,7 +271,19 @@ class EntityEditor(QWidget):
         self.delete_button.setEnabled(getattr(self, "_editable", True))
         self.status_badge.set_status(e.status)
         self.status_badge.setEnabled(getattr(self, "_editable", True))
+        shown = self.history_panel.isVisible()
         self.history_panel.show_view(view)
+        if self.history_panel.isVisible() != shown:
+            self._share_space()
+
+    def _share_space(self) -> None:
+        """Observations, relations and history in 3 : 3 : 2 of the height (the history list would take the most)."""
+        sizes = self.splitter.sizes()
+        if self._shares_kept or sum(sizes) <= 0:
+            return
+        shares = (3, 3, 2) if self.history_panel.isVisible() else (3, 3, 0)
+        total = sum(sizes)
+        self.splitter.setSizes([total * k // sum(shares) for k in shares])
 
     def new_entity(self) -> None:
         """Start a new, empty entity."""

@@ -10,7 +10,6 @@ for the hovered or selected node.
 
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -30,6 +29,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
+from limbic.ui.graph import labels
 from limbic.ui.graph.paint import is_dark, mix, polygon
 from limbic.ui.graph.scene import (
     KIND_MORE,
@@ -54,8 +54,10 @@ SMOOTH_EDGES = 250  # edges drawn antialiased when at most this many are drawn
 POINT_MODE_ABOVE = 600  # visible nodes above which nodes are drawn as square points
 DISC_LIMIT = 150  # visible nodes up to which each is drawn as an outlined disc (suggestions dashed)
 LABEL_LIMIT = 200  # node labels drawn when at most this many nodes are in view
-DECLUTTER_ABOVE = 30  # with more labels than this, a label that would cover another is left out
-EDGE_LABEL_LIMIT = 120  # relation types drawn on edges when at most this many edges are in view
+EDGE_LABELS_WHEN_FEW = 30  # relation types on every edge when at most this many are drawn (else the focused node's)
+EDGE_LABEL_LIMIT = 120  # relation types drawn at most
+HUB_LABELS = 3  # the best-connected nodes in view always show their names
+LEGEND_OPEN, LEGEND_FOLDED = "▾ Types", "▸ Types"  # the legend's title: a click folds or opens it
 HIT_PX = 7.0  # how close (pixels) a click must be to a small node to hit it
 PAN_STEP = 60  # pixels per arrow key press
 WHEEL_ZOOM = 1.0015  # zoom factor per wheel-delta unit (120 per notch: about 20 %)
@@ -87,6 +89,10 @@ class GraphCanvas(QWidget):
         self._dragged = False
         self._screen = np.zeros((0, 2))
         self._legend: list[tuple[str, str]] = []
+        self.legend_folded = False
+        self.legend_rect: tuple[float, float, float, float] | None = None  # as last painted
+        self.label_boxes: list = []  # (node, box, text) of the node labels last painted
+        self.edge_label_boxes: list = []  # (box, text) of the relation types last painted
         self._moving_until = 0.0
         self._paint_size = (0, 0)
         self._settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
@@ -197,17 +203,37 @@ class GraphCanvas(QWidget):
         font = QFont(painter.font())
         painter.setFont(font)
         metrics = QFontMetrics(font)
-        zoomed_in = len(drawn) <= EDGE_LABEL_LIMIT and self.view.scale >= 0.9 and self.edge_labels
-        label_edges = edges if zoomed_in else (
-            edges[(s.src[edges] == focus) | (s.dst[edges] == focus)] if focus >= 0 else edges[:0])
-        self._draw_edge_labels(painter, screen, label_edges, metrics, palette)
+        legend_rows = self._legend_rows(colours, colour_idx, vis_idx)
+        legend_box = self._legend_box(legend_rows, metrics)
         if len(vis_idx) <= LABEL_LIMIT:
             labelled = vis_idx
         else:
             labelled = np.asarray([i for i in (s.centre, self.selected, self.hover) if i >= 0], dtype=np.int64)
             labelled = np.concatenate((labelled, vis_idx[s.highlight[vis_idx]][:LABEL_LIMIT])) if len(s.highlight) else labelled
-        self._draw_labels(painter, screen, r_px, labelled, metrics, palette)
-        self._draw_legend(painter, colours, colour_idx, vis_idx, metrics, palette)
+        # Labels never cover each other, a node or the legend: the focused, centre and hit nodes first, then
+        # by degree; a label with no free place waits until zooming in makes room.
+        first = [i for i in (self.hover, self.selected, s.centre) if i >= 0]
+        first += [int(i) for i in vis_idx[np.argsort(-s.degree[vis_idx], kind="stable")[:HUB_LABELS]]
+                  if s.degree[i] >= 3 and int(i) not in first]  # the hubs are named too
+        idx = np.asarray(labelled, dtype=np.int64)
+        rank = np.lexsort((-s.degree[idx], ~s.highlight[idx])) if len(s.highlight) == s.n else np.argsort(-s.degree[idx])
+        order = first + [int(i) for i in idx[rank] if int(i) not in first]
+        discs = labels.node_obstacles(screen, r_px, vis_idx) if len(vis_idx) <= LABEL_LIMIT else labels.Occupancy()
+        line = metrics.height()
+        placed, taken = labels.place_node_labels(order, first, s.labels, screen, r_px, metrics.horizontalAdvance, line,
+                                                 width, height, discs, [legend_box] if legend_box else [])
+        # Relation types: on every edge when few are drawn and the view is close enough, else the focused node's.
+        few_edges = len(drawn) <= EDGE_LABELS_WHEN_FEW and self.view.scale >= 0.9 and self.edge_labels
+        label_edges = edges if few_edges else (
+            edges[(s.src[edges] == focus) | (s.dst[edges] == focus)] if focus >= 0 else edges[:0])
+        on_edges = labels.place_edge_labels(label_edges, s.src, s.dst, s.rel_names, s.rels, screen,
+                                            metrics.horizontalAdvance, line, width, height, taken, discs,
+                                            EDGE_LABEL_LIMIT, over_nodes=not few_edges) if s.rel_names else []
+        self.label_boxes = placed
+        self.edge_label_boxes = on_edges
+        self.legend_rect = legend_box
+        self._paint_labels(painter, placed, on_edges, metrics, palette)
+        self._draw_legend(painter, legend_rows, legend_box, metrics, palette)
 
     def _within_budget(self, screen: np.ndarray, idx: np.ndarray, width: int, height: int, budget: int) -> np.ndarray:
         """The edges to draw: all of them, or the shortest ones up to ``budget`` pixels of line."""
@@ -279,73 +305,55 @@ class GraphCanvas(QWidget):
                 r = float(r_px[i]) + 5
                 painter.drawEllipse(QPointF(*screen[i]), r, r)
 
-    def _draw_labels(self, painter, screen, r_px, idx, metrics, palette) -> None:
-        s = self.scene
-        halo = palette.color(QPalette.ColorRole.Base)
-        halo.setAlpha(200)
-        painter.setPen(palette.color(QPalette.ColorRole.Text))
-        # Labels never cover each other: the focused, centre and hit nodes first, then by degree;
-        # a label whose place is taken waits until zooming in makes room.
-        first = [i for i in (self.hover, self.selected, s.centre) if i >= 0]
-        idx = np.asarray(idx, dtype=np.int64)
-        rank = np.lexsort((-s.degree[idx], ~s.highlight[idx])) if len(s.highlight) == s.n else np.argsort(-s.degree[idx])
-        order = first + [int(i) for i in idx[rank] if int(i) not in first]
-        taken: set[tuple[int, int]] = set()  # occupied cells of a coarse grid (cheaper than comparing boxes)
-        crowded = len(order) > DECLUTTER_ABOVE
-        line = metrics.height()
-        for i in order:
-            label = s.labels[i]
-            if len(label) > 40:
-                label = label[:39] + "…"
-            x, y = screen[i]
-            x += float(r_px[i]) + 4
-            box = QRectF(x - 2, y - metrics.ascent() / 2 - 2, metrics.horizontalAdvance(label) + 4, line)
-            cells = {(cx, cy) for cx in range(int(box.left() // 48), int(box.right() // 48) + 1)
-                     for cy in range(int(box.top() // line), int(box.bottom() // line) + 1)}
-            if crowded and i not in first and not cells.isdisjoint(taken):
-                continue
-            taken |= cells
-            painter.fillRect(box, halo)
-            painter.drawText(QPointF(x, y + metrics.ascent() / 2 - 1), label)
-
-    def _draw_edge_labels(self, painter, screen, idx, metrics, palette) -> None:
-        s = self.scene
-        if len(idx) == 0 or not s.rel_names:
-            return
+    def _paint_labels(self, painter, placed, on_edges, metrics, palette) -> None:
         colour = QColor(palette.color(QPalette.ColorRole.Text))
         colour.setAlpha(170)
         painter.setPen(colour)
-        for j in idx[:EDGE_LABEL_LIMIT]:
-            rel = int(s.rels[j])
-            if rel < 0 or rel >= len(s.rel_names) or not s.rel_names[rel]:
-                continue
-            a, b = screen[s.src[j]], screen[s.dst[j]]
-            if math.dist(a, b) < 60:
-                continue
-            mid = (a + b) / 2
-            label = s.rel_names[rel] + " →" if a[0] <= b[0] else "← " + s.rel_names[rel]
-            w = metrics.horizontalAdvance(label)
-            painter.drawText(QPointF(mid[0] - w / 2, mid[1] - 3), label)
+        for box, text in on_edges:
+            painter.drawText(QPointF(box[0] + 1, (box[1] + box[3]) / 2 + metrics.ascent() / 2 - 1), text)
+        halo = palette.color(QPalette.ColorRole.Base)
+        halo.setAlpha(200)
+        painter.setPen(palette.color(QPalette.ColorRole.Text))
+        for _, box, text in placed:
+            painter.fillRect(QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1]), halo)
+            painter.drawText(QPointF(box[0] + 2, (box[1] + box[3]) / 2 + metrics.ascent() / 2 - 1), text)
 
-    def _draw_legend(self, painter, colours, colour_idx, vis_idx, metrics, palette) -> None:
+    def _legend_rows(self, colours, colour_idx, vis_idx) -> list[tuple[QColor, str]]:
         s = self.scene
         present = np.unique(colour_idx[vis_idx]) if len(vis_idx) else np.zeros(0, dtype=np.int64)
         rows = [(colours[int(c)], s.type_names[int(c)]) for c in present if int(c) < len(s.type_names)][:12]
         self._legend = [(c.name(), t) for c, t in rows]
+        return rows
+
+    def _legend_box(self, rows, metrics) -> tuple[float, float, float, float] | None:
+        """Where the legend goes (top left): its rows, or one line to open it when it is folded."""
         if not rows:
-            return
+            return None
         line = metrics.height() + 2
+        if self.legend_folded:
+            return (8.0, 8.0, 8.0 + metrics.horizontalAdvance(LEGEND_FOLDED) + 16, 8.0 + line + 6)
         width = max(metrics.horizontalAdvance(t) for _, t in rows) + 30
-        box = QRectF(8, 8, width, line * len(rows) + 8)
+        return (8.0, 8.0, 8.0 + max(width, metrics.horizontalAdvance(LEGEND_OPEN) + 16), 8.0 + line * (len(rows) + 1) + 8)
+
+    def _draw_legend(self, painter, rows, box, metrics, palette) -> None:
+        if box is None:
+            return
+        rect = QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1])
         back = QColor(palette.color(QPalette.ColorRole.Window))
         back.setAlpha(225)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.fillRect(box, back)
+        painter.fillRect(rect, back)
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0))
-        painter.drawRect(box)
+        painter.drawRect(rect)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setPen(palette.color(QPalette.ColorRole.Text))
-        for k, (colour, name) in enumerate(rows):
+        line = metrics.height() + 2
+        hint = QColor(palette.color(QPalette.ColorRole.Text))
+        hint.setAlpha(160)
+        painter.setPen(hint)
+        painter.drawText(QPointF(16, 12 + metrics.ascent()), LEGEND_FOLDED if self.legend_folded else LEGEND_OPEN)
+        if self.legend_folded:
+            return
+        for k, (colour, name) in enumerate(rows, start=1):
             y = 12 + k * line
             painter.setBrush(colour)
             painter.setPen(Qt.PenStyle.NoPen)
@@ -415,6 +423,10 @@ class GraphCanvas(QWidget):
         if self._dragged:
             return
         p = event.position()
+        if self.legend_rect and labels.intersects(self.legend_rect, (p.x(), p.y(), p.x() + 0.5, p.y() + 0.5)):
+            self.legend_folded = not self.legend_folded  # the legend folds and opens on a click
+            self.update()
+            return
         index = self.node_at(p.x(), p.y())
         if index >= 0:
             self.select(index)

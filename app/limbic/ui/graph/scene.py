@@ -103,12 +103,13 @@ class ViewTransform:
         self.cx = wx - (x - width / 2) / self.scale
         self.cy = wy - (y - height / 2) / self.scale
 
-    def fit(self, bounds: tuple[float, float, float, float], width: int, height: int, margin: float = 40.0,
-            label_room: float = 120.0, legend_room: float = 110.0) -> None:
-        """Frame the bounds, leaving room on the right for labels and on the left for the legend."""
+    def fit(self, bounds: tuple[float, float, float, float], width: int, height: int, margin: float = 28.0,
+            label_room: float = 80.0, legend_room: float = 60.0) -> None:
+        """Frame the bounds, filling the view but for a margin and some room on the right for labels and on
+        the left for the legend (labels move to a node's other side when the right has none)."""
         x0, y0, x1, y1 = bounds
-        right = min(label_room, width / 6)
-        left = min(legend_room, width / 6)
+        right = min(label_room, width / 10)
+        left = min(legend_room, width / 12)
         sx = max(width - 2 * margin - right - left, 10) / max(x1 - x0, 1e-6)
         sy = max(height - 2 * margin, 10) / max(y1 - y0, 1e-6)
         self.scale = float(min(sx, sy, 2.5))

@@ -1,0 +1,142 @@
+"""Where the graph's words go: node labels by importance, relation types on edges, the legend, none over another.
+
+Labels are placed before anything is painted, in screen coordinates: the hovered, selected and
+centre nodes first, then search hits, then by degree. A label tries the right of its node, then
+the left, above and below, and takes the first place that stays inside the view and covers no
+other label, no other node and not the legend; a label with no free place waits until zooming in
+makes room (the first three are always shown, pushed inside the view). Relation types then go on
+the edges' midpoints where they cover none of that. Pure geometry: the canvas paints the boxes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+CELL = 48  # pixels per side of the grid that buckets the boxes
+GAP = 6  # pixels between a node's edge and its label (the selection ring is 5 px out)
+MAX_CHARS = 40  # a longer name is cut with an ellipsis
+MIN_EDGE_PX = 60  # an edge shorter than this on screen has no room for its type
+
+
+def intersects(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def inside(box: Box, width: float, height: float) -> bool:
+    return box[0] >= 0 and box[1] >= 0 and box[2] <= width and box[3] <= height
+
+
+class Occupancy:
+    """Boxes already taken on screen, bucketed by a coarse grid so a test compares a few boxes only."""
+
+    def __init__(self) -> None:
+        self._grid: dict[tuple[int, int], list[tuple[Box, int]]] = defaultdict(list)
+
+    @staticmethod
+    def _cells(box: Box) -> Iterable[tuple[int, int]]:
+        for cx in range(int(box[0] // CELL), int(box[2] // CELL) + 1):
+            for cy in range(int(box[1] // CELL), int(box[3] // CELL) + 1):
+                yield cx, cy
+
+    def add(self, box: Box, owner: int = -1) -> None:
+        for cell in self._cells(box):
+            self._grid[cell].append((box, owner))
+
+    def hits(self, box: Box, ignore: int = -2) -> bool:
+        """Whether ``box`` covers a box taken by another owner than ``ignore``."""
+        for cell in self._cells(box):
+            for other, owner in self._grid.get(cell, ()):
+                if owner != ignore and intersects(box, other):
+                    return True
+        return False
+
+
+SHORTER = 18  # a long name with no room for all of it tries this much before waiting for room
+
+
+def short(label: str, most: int = MAX_CHARS) -> str:
+    return label if len(label) <= most else label[: most - 1] + "…"
+
+
+def node_obstacles(screen: np.ndarray, r_px: np.ndarray, idx: Sequence[int]) -> Occupancy:
+    """The discs of the nodes in view, as boxes owned by their node."""
+    taken = Occupancy()
+    for i in idx:
+        x, y = screen[i]
+        r = float(r_px[i]) + 2
+        taken.add((x - r, y - r, x + r, y + r), int(i))
+    return taken
+
+
+def _candidates(x: float, y: float, r: float, w: float, line: float) -> list[Box]:
+    right = (x + r + GAP - 2, y - line / 2, x + r + GAP + w + 2, y + line / 2)
+    left = (x - r - GAP - w - 2, y - line / 2, x - r - GAP + 2, y + line / 2)
+    above = (x - w / 2 - 2, y - r - GAP / 2 - line, x + w / 2 + 2, y - r - GAP / 2)
+    below = (x - w / 2 - 2, y + r + GAP / 2, x + w / 2 + 2, y + r + GAP / 2 + line)
+    return [right, left, above, below]
+
+
+def _pushed_inside(box: Box, width: float, height: float) -> Box:
+    dx = max(0.0, -box[0]) - max(0.0, box[2] - width)
+    dy = max(0.0, -box[1]) - max(0.0, box[3] - height)
+    return (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+
+
+def place_node_labels(order: Sequence[int], always: Sequence[int], texts: Sequence[str], screen: np.ndarray,
+                      r_px: np.ndarray, text_width: Callable[[str], float], line: float, width: float, height: float,
+                      discs: Occupancy, reserved: Sequence[Box] = ()) -> tuple[list[tuple[int, Box, str]], Occupancy]:
+    """Each label's box, in ``order`` (most important first), none covering another, a node or ``reserved``."""
+    labels = Occupancy()
+    for box in reserved:
+        labels.add(box)
+    placed: list[tuple[int, Box, str]] = []
+    for i in order:
+        x, y = (float(v) for v in screen[i])
+        box = None
+        for text in dict.fromkeys((short(texts[i]), short(texts[i], SHORTER))):  # the whole name, else its start
+            candidates = _candidates(x, y, float(r_px[i]), text_width(text), line)
+            box = next((c for c in candidates if inside(c, width, height) and not labels.hits(c)
+                        and not discs.hits(c, ignore=int(i))), None)
+            if box is not None:
+                break
+        if box is None:
+            text = short(texts[i])
+            candidates = _candidates(x, y, float(r_px[i]), text_width(text), line)
+            if i not in always:
+                continue
+            # One that must show may cover a node, never another label; pushed inside the view at worst.
+            box = next((c for c in map(lambda c: _pushed_inside(c, width, height), candidates)
+                        if not labels.hits(c)), _pushed_inside(candidates[0], width, height))
+        labels.add(box, int(i))
+        placed.append((int(i), box, text))
+    return placed, labels
+
+
+def place_edge_labels(edges: Sequence[int], src: np.ndarray, dst: np.ndarray, names: Sequence[str], rels: np.ndarray,
+                      screen: np.ndarray, text_width: Callable[[str], float], line: float, width: float, height: float,
+                      taken: Occupancy, discs: Occupancy, limit: int, over_nodes: bool = False) -> list[tuple[Box, str]]:
+    """Relation types at their edges' midpoints, with an arrow for the direction, where they cover no label
+    (and no node, unless ``over_nodes``: the hovered node's relations are asked for, and wanted even so)."""
+    placed: list[tuple[Box, str]] = []
+    for j in edges:
+        if len(placed) >= limit:
+            break
+        rel = int(rels[j])
+        if rel < 0 or rel >= len(names) or not names[rel]:
+            continue
+        a, b = screen[src[j]], screen[dst[j]]
+        if float(np.hypot(*(b - a))) < (MIN_EDGE_PX / 2 if over_nodes else MIN_EDGE_PX):
+            continue
+        text = names[rel] + " →" if a[0] <= b[0] else "← " + names[rel]
+        w = text_width(text)
+        mx, my = (float(v) for v in (a + b) / 2)
+        box = (mx - w / 2 - 1, my - line / 2, mx + w / 2 + 1, my + line / 2)
+        if not inside(box, width, height) or taken.hits(box) or (not over_nodes and discs.hits(box)):
+            continue
+        taken.add(box)
+        placed.append((box, text))
+    return placed
