@@ -136,6 +136,7 @@ def shoot_graph(app, window, out: Path, scheme: str, size: tuple[int, int]) -> N
     done: list[bool] = []
     panel.layout_done.connect(done.append)
     panel.similar.setChecked(True)
+    panel.depth.setValue(2)  # two relations out: the neighbourhood a person explores
     window.graph.show_local_graph()
     _wait(app, lambda: bool(done) and not panel.runner.running, 30_000)
     _wait(app, lambda: False, 300)

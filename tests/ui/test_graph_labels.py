@@ -90,6 +90,11 @@ def test_the_local_graph_of_the_sample_has_no_label_over_another_or_a_node(qtbot
         w.graph.show_local_graph()
     canvas = _painted(qtbot, panel)
     _check_no_overlap(canvas)
+    s = canvas.scene  # the legend sits in a corner where it covers no node
+    screen = canvas.view.to_screen(np.nan_to_num(s.pos), canvas.width(), canvas.height())
+    r = np.maximum(s.radius * canvas.view.scale, 1.5)
+    assert not any(intersects(canvas.legend_rect, (x - r[j], y - r[j], x + r[j], y + r[j]))
+                   for j, (x, y) in enumerate(screen))
     names = {text for _, text in canvas.edge_label_boxes}
     assert any(t.endswith("→") or t.startswith("←") for t in names)  # a few edges: their types are shown
     # Fit fills the view: the nodes span most of its width or of its height.
@@ -99,6 +104,12 @@ def test_the_local_graph_of_the_sample_has_no_label_over_another_or_a_node(qtbot
     screen = canvas.view.to_screen(np.nan_to_num(s.pos), canvas.width(), canvas.height())
     span = screen.max(axis=0) - screen.min(axis=0)
     assert span[0] >= 0.6 * canvas.width() or span[1] >= 0.6 * canvas.height()
+    # Two relations out: four times the nodes, still nothing covered.
+    with qtbot.waitSignal(panel.layout_done, timeout=WAIT):
+        panel.depth.setValue(2)
+    canvas = _painted(qtbot, panel)
+    assert canvas.scene.n > 20
+    _check_no_overlap(canvas)
 
 
 def test_the_whole_sample_graph_names_its_hubs_without_overlaps_and_the_legend_folds(qtbot, sample_window):
@@ -115,7 +126,8 @@ def test_the_whole_sample_graph_names_its_hubs_without_overlaps_and_the_legend_f
     corner = QPointF(opened[0] + 10, opened[1] + 8).toPoint()
     qtbot.mouseClick(canvas, Qt.MouseButton.LeftButton, pos=corner)
     canvas.repaint()
-    assert canvas.legend_folded and canvas.legend_rect[3] < opened[3]  # folded to its title
+    folded = canvas.legend_rect
+    assert canvas.legend_folded and folded[3] - folded[1] < opened[3] - opened[1]  # folded to its title
     _check_no_overlap(canvas)
     # Hovering a node shows its relations' types, clear of every label.
     hub = int(np.argmax(canvas.scene.degree))

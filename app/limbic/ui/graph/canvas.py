@@ -30,7 +30,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from limbic.ui.graph import labels
-from limbic.ui.graph.paint import is_dark, mix, polygon
+from limbic.ui.graph.paint import draw_legend, is_dark, mix, polygon
 from limbic.ui.graph.scene import (
     KIND_MORE,
     KIND_SUGGESTION,
@@ -90,6 +90,7 @@ class GraphCanvas(QWidget):
         self._screen = np.zeros((0, 2))
         self._legend: list[tuple[str, str]] = []
         self.legend_folded = False
+        self.legend_corner = labels.CORNERS[0]  # moves to another corner when the nodes are under it
         self.legend_rect: tuple[float, float, float, float] | None = None  # as last painted
         self.label_boxes: list = []  # (node, box, text) of the node labels last painted
         self.edge_label_boxes: list = []  # (box, text) of the relation types last painted
@@ -203,8 +204,9 @@ class GraphCanvas(QWidget):
         font = QFont(painter.font())
         painter.setFont(font)
         metrics = QFontMetrics(font)
+        discs = labels.node_obstacles(screen, r_px, vis_idx) if len(vis_idx) <= LABEL_LIMIT else labels.Occupancy()
         legend_rows = self._legend_rows(colours, colour_idx, vis_idx)
-        legend_box = self._legend_box(legend_rows, metrics)
+        legend_box = self._legend_box(legend_rows, metrics, width, height, discs)
         if len(vis_idx) <= LABEL_LIMIT:
             labelled = vis_idx
         else:
@@ -218,7 +220,6 @@ class GraphCanvas(QWidget):
         idx = np.asarray(labelled, dtype=np.int64)
         rank = np.lexsort((-s.degree[idx], ~s.highlight[idx])) if len(s.highlight) == s.n else np.argsort(-s.degree[idx])
         order = first + [int(i) for i in idx[rank] if int(i) not in first]
-        discs = labels.node_obstacles(screen, r_px, vis_idx) if len(vis_idx) <= LABEL_LIMIT else labels.Occupancy()
         line = metrics.height()
         placed, taken = labels.place_node_labels(order, first, s.labels, screen, r_px, metrics.horizontalAdvance, line,
                                                  width, height, discs, [legend_box] if legend_box else [])
@@ -233,7 +234,8 @@ class GraphCanvas(QWidget):
         self.edge_label_boxes = on_edges
         self.legend_rect = legend_box
         self._paint_labels(painter, placed, on_edges, metrics, palette)
-        self._draw_legend(painter, legend_rows, legend_box, metrics, palette)
+        draw_legend(painter, legend_rows, legend_box, metrics, palette, LEGEND_FOLDED if self.legend_folded else LEGEND_OPEN,
+                    self.legend_folded)
 
     def _within_budget(self, screen: np.ndarray, idx: np.ndarray, width: int, height: int, budget: int) -> np.ndarray:
         """The edges to draw: all of them, or the shortest ones up to ``budget`` pixels of line."""
@@ -325,42 +327,19 @@ class GraphCanvas(QWidget):
         self._legend = [(c.name(), t) for c, t in rows]
         return rows
 
-    def _legend_box(self, rows, metrics) -> tuple[float, float, float, float] | None:
-        """Where the legend goes (top left): its rows, or one line to open it when it is folded."""
+    def _legend_box(self, rows, metrics, width, height, discs) -> tuple[float, float, float, float] | None:
+        """Where the legend goes: a corner where it covers no node (the top left first); its rows, or one
+        line to open it when it is folded."""
         if not rows:
             return None
         line = metrics.height() + 2
         if self.legend_folded:
-            return (8.0, 8.0, 8.0 + metrics.horizontalAdvance(LEGEND_FOLDED) + 16, 8.0 + line + 6)
-        width = max(metrics.horizontalAdvance(t) for _, t in rows) + 30
-        return (8.0, 8.0, 8.0 + max(width, metrics.horizontalAdvance(LEGEND_OPEN) + 16), 8.0 + line * (len(rows) + 1) + 8)
-
-    def _draw_legend(self, painter, rows, box, metrics, palette) -> None:
-        if box is None:
-            return
-        rect = QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1])
-        back = QColor(palette.color(QPalette.ColorRole.Window))
-        back.setAlpha(225)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        painter.fillRect(rect, back)
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0))
-        painter.drawRect(rect)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        line = metrics.height() + 2
-        hint = QColor(palette.color(QPalette.ColorRole.Text))
-        hint.setAlpha(160)
-        painter.setPen(hint)
-        painter.drawText(QPointF(16, 12 + metrics.ascent()), LEGEND_FOLDED if self.legend_folded else LEGEND_OPEN)
-        if self.legend_folded:
-            return
-        for k, (colour, name) in enumerate(rows, start=1):
-            y = 12 + k * line
-            painter.setBrush(colour)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.drawEllipse(QPointF(20, y + line / 2 - 1), 5, 5)
-            painter.setPen(palette.color(QPalette.ColorRole.Text))
-            painter.drawText(QPointF(32, y + metrics.ascent()), name)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
+            size = (metrics.horizontalAdvance(LEGEND_FOLDED) + 16.0, line + 6.0)
+        else:
+            size = (max(max(metrics.horizontalAdvance(t) for _, t in rows) + 30, metrics.horizontalAdvance(LEGEND_OPEN) + 16.0),
+                    line * (len(rows) + 1) + 8.0)
+        self.legend_corner = labels.legend_corner(size, width, height, discs, self.legend_corner)
+        return labels.corner_box(self.legend_corner, size, width, height)
 
     @property
     def legend(self) -> list[tuple[str, str]]:

@@ -20,6 +20,8 @@ CELL = 48  # pixels per side of the grid that buckets the boxes
 GAP = 6  # pixels between a node's edge and its label (the selection ring is 5 px out)
 MAX_CHARS = 40  # a longer name is cut with an ellipsis
 MIN_EDGE_PX = 60  # an edge shorter than this on screen has no room for its type
+ALONG = (0.5, 0.35, 0.65)  # where along its edge a relation type may sit, in order of preference
+CORNERS = ("top left", "bottom left", "top right", "bottom right")  # where the legend may go, in that order
 
 
 def intersects(a: Box, b: Box) -> bool:
@@ -133,10 +135,28 @@ def place_edge_labels(edges: Sequence[int], src: np.ndarray, dst: np.ndarray, na
             continue
         text = names[rel] + " →" if a[0] <= b[0] else "← " + names[rel]
         w = text_width(text)
-        mx, my = (float(v) for v in (a + b) / 2)
-        box = (mx - w / 2 - 1, my - line / 2, mx + w / 2 + 1, my + line / 2)
-        if not inside(box, width, height) or taken.hits(box) or (not over_nodes and discs.hits(box)):
+        boxes = []
+        for t in ALONG:  # the middle of the edge, else a little towards either end
+            mx, my = (float(v) for v in a + t * (b - a))
+            boxes.append((mx - w / 2 - 1, my - line / 2, mx + w / 2 + 1, my + line / 2))
+        free = [c for c in boxes if inside(c, width, height) and not taken.hits(c)]
+        box = next((c for c in free if not discs.hits(c)), free[0] if over_nodes and free else None)
+        if box is None:
             continue
         taken.add(box)
         placed.append((box, text))
     return placed
+
+
+def legend_corner(size: tuple[float, float], width: float, height: float, discs: Occupancy, current: str) -> str:
+    """The corner for a legend of ``size``: the current one while it covers no node, else the first free one."""
+    if not discs.hits(corner_box(current, size, width, height)):
+        return current
+    return next((c for c in CORNERS if not discs.hits(corner_box(c, size, width, height))), current)
+
+
+def corner_box(corner: str, size: tuple[float, float], width: float, height: float) -> Box:
+    w, h = size
+    x = 8.0 if corner.endswith("left") else width - 8.0 - w
+    y = 8.0 if corner.startswith("top") else height - 8.0 - h
+    return (x, y, x + w, y + h)

@@ -1,10 +1,11 @@
-"""Painting helpers of the graph canvas: a QPolygonF straight from numpy, opaque colour mixes, the theme's lightness."""
+"""Painting helpers of the graph canvas: a QPolygonF straight from numpy, opaque colour mixes, the theme's lightness, the legend."""
 
 from __future__ import annotations
 
 import numpy as np
 import shiboken6
-from PySide6.QtGui import QColor, QPalette, QPolygonF
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 
@@ -29,3 +30,33 @@ def mix(colour: QColor, background: QColor, amount: float) -> QColor:
 def is_dark(widget: QWidget) -> bool:
     """Whether the widget's theme is dark (its window colour is below mid lightness)."""
     return widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def draw_legend(painter, rows, box, metrics, palette, title: str, folded: bool) -> None:
+    """The legend in its box: a title that folds it, and a coloured dot and name per type unless folded."""
+    if box is None:
+        return
+    x0, y0 = box[0], box[1]
+    rect = QRectF(x0, y0, box[2] - x0, box[3] - y0)
+    back = QColor(palette.color(QPalette.ColorRole.Window))
+    back.setAlpha(225)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+    painter.fillRect(rect, back)
+    painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0))
+    painter.drawRect(rect)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    line = metrics.height() + 2
+    hint = QColor(palette.color(QPalette.ColorRole.Text))
+    hint.setAlpha(160)
+    painter.setPen(hint)
+    painter.drawText(QPointF(x0 + 8, y0 + 4 + metrics.ascent()), title)
+    if folded:
+        return
+    for k, (colour, name) in enumerate(rows, start=1):
+        y = y0 + 4 + k * line
+        painter.setBrush(colour)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.drawEllipse(QPointF(x0 + 12, y + line / 2 - 1), 5, 5)
+        painter.setPen(palette.color(QPalette.ColorRole.Text))
+        painter.drawText(QPointF(x0 + 24, y + metrics.ascent()), name)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
