@@ -1,8 +1,9 @@
 """Organise → Memory health: what the health checks found, reviewed one finding at a time.
 
 Counts per kind on the left, the findings of one kind in the middle, the reasons (and, for a
-possible duplicate, the merge preview side by side) on the right. The scan runs on a thread and
-a read-only connection of its own, with progress, so the window and searches go on meanwhile.
+possible duplicate, the merge preview side by side) on the right. The scan runs in a process of
+its own on a read-only connection (a thread here only waits for it), with progress, so the window
+and searches go on meanwhile.
 Keyboard-driven: J or Down goes to the next finding, K or Up back, M previews the merge of a
 duplicate (M again, or Enter, merges it; S swaps which one stays), D dismisses a finding for
 good, O opens the entity, R checks again, Esc closes. Nothing is merged without the person.
@@ -161,7 +162,7 @@ class HealthView(QDialog):
 
     def _scan(self, handle: health.Handle) -> None:
         try:
-            self.scanned.emit(health.scan_file(self.path, None, handle))
+            self.scanned.emit(health.scan_in_process(self.path, None, handle))
         except Cancelled:
             self.scan_failed.emit("The check was cancelled.")
         except LimbicError as exc:

@@ -42,6 +42,7 @@ class Report:
     findings: dict[str, list[Finding]] = field(default_factory=dict)
     entities: int = 0
     seconds: float = 0.0
+    peak_mib: float = 0.0  # the scanning process's peak memory, when it ran in one of its own
 
     def counts(self) -> dict[str, int]:
         """How many findings of each kind."""
