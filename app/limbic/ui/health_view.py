@@ -53,15 +53,19 @@ def plan_html(plan: MergePlan) -> str:
 
     def rels_of(view) -> list[str]:
         out = [f"{html.escape(r.relation_type)} → {html.escape(r.to_name)}" for r in view.outgoing]
-        return out + [f"{html.escape(r.from_name)} → {html.escape(r.relation_type)}" for r in view.incoming]
+        return out + [f"{html.escape(r.relation_type)} ← {html.escape(r.from_name)}" for r in view.incoming]
 
     src, tgt = plan.source, plan.target
     merged_obs = [(f"<b>+ {html.escape(o)}</b>" if o in plan.added else html.escape(o)) for o in plan.observations]
-    merged_obs += [f"<s>{html.escape(o)}</s> <i>(repeats “{html.escape(t)}”)</i>" for o, t in plan.dropped]
+    merged_obs += [f"<s>{html.escape(o)}</s> <i>({'already there' if o.strip() == t.strip() else 'already there in other words'})</i>"
+                   for o, t in plan.dropped]
     merged_rels = [(("<b>+ " if r.moved else "") + (f"{html.escape(r.relation_type)} → {html.escape(r.other_name)}"
-                    if r.outgoing else f"{html.escape(r.other_name)} → {html.escape(r.relation_type)}")
+                    if r.outgoing else f"{html.escape(r.relation_type)} ← {html.escape(r.other_name)}")
                     + ("</b>" if r.moved else "")) for r in plan.relations]
-    merged_rels += [f"<s>{html.escape(w)}</s>" for w in plan.dropped_relations]
+    for sentence in plan.dropped_relations:  # the relation struck out, the reason readable
+        what, _, why = sentence.rpartition(": ")
+        merged_rels.append(f"<s>{html.escape(what)}</s> <i>({html.escape(why.rstrip('.'))})</i>" if what
+                           else f"<i>{html.escape(sentence)}</i>")
     conflicts = "".join(f"<p><b>The {c.field}s differ:</b> “{html.escape(c.target)}” (kept) and "
                         f"“{html.escape(c.source)}”; choose below.</p>" for c in plan.conflicts)
     return ("<table width='100%' cellspacing='8'><tr>"
@@ -96,6 +100,7 @@ class HealthView(QDialog):
         self._thread: threading.Thread | None = None
         self.kinds = QListWidget(self, objectName="healthKinds")
         self.kinds.setAccessibleName("Kinds of finding")
+        self.kinds.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.findings = QListWidget(self, objectName="healthFindings")
         self.findings.setAccessibleName("Findings")
         self.detail = QTextBrowser(self, objectName="healthDetail")
@@ -120,18 +125,19 @@ class HealthView(QDialog):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.detail, 1)
         rl.addWidget(self.type_choice)
-        keys = QLabel("J/K next and previous · M merge preview, M again to merge · S swap · D dismiss · O open · "
-                      "R check again · Esc close", self, objectName="healthKeys")
+        keys = QLabel("J/K next and previous · M merge preview, M again to merge · S swap which one stays · "
+                      "D dismiss · O open · R check again · Esc close", self, objectName="healthKeys")
         keys.setWordWrap(True)
-        rl.addWidget(keys)
         split = QSplitter(self)
         split.addWidget(self.kinds)
         split.addWidget(self.findings)
         split.addWidget(right)
-        split.setSizes([200, 360, 640])
+        split.setSizes([230, 300, 750])
+        split.setStretchFactor(2, 1)  # the reasons and the merge preview get the room a wider window adds
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
+        layout.addWidget(keys)
         self.resize(1280, 720)
         self.kinds.currentRowChanged.connect(self._show_kind)
         self.findings.currentRowChanged.connect(self._show_finding)
@@ -153,6 +159,8 @@ class HealthView(QDialog):
         self.stop_scan()
         self._cancel = threading.Event()
         self.cancel_button.setEnabled(True)
+        self.cancel_button.show()
+        self.progress.show()
         self.recheck.setEnabled(False)
         self.state.setText("Checking the graph…")
         self.progress.setRange(0, 0)
@@ -185,7 +193,8 @@ class HealthView(QDialog):
 
     def _on_scanned(self, report: health.Report) -> None:
         self.report = report
-        self._scan_ended(f"{report.entities:,} entities checked in {report.seconds:.1f} s.")
+        took = "less than 0.1 s" if report.seconds < 0.05 else f"{report.seconds:.1f} s"
+        self._scan_ended(f"{report.entities:,} entities checked in {took}.")
         self._fill_kinds()
         self.kinds.setCurrentRow(next((i for i, k in enumerate(health.KINDS) if report.findings.get(k)), 0))
         self.findings.setFocus()
@@ -195,9 +204,8 @@ class HealthView(QDialog):
 
     def _scan_ended(self, sentence: str) -> None:
         self.state.setText(sentence)
-        self.progress.setRange(0, 1)
-        self.progress.setValue(1)
-        self.progress.setFormat("done")
+        self.progress.hide()  # a full bar saying "done" says less than the sentence beside it
+        self.cancel_button.hide()
         self.cancel_button.setEnabled(False)
         self.recheck.setEnabled(True)
 
@@ -215,6 +223,8 @@ class HealthView(QDialog):
             self.kinds.addItem(item)
         self.kinds.blockSignals(False)
         self.kinds.setCurrentRow(max(0, current))
+        # Wide enough for its longest label with a count: no clipped title, no sideways scrolling.
+        self.kinds.setMinimumWidth(self.kinds.sizeHintForColumn(0) + 2 * self.kinds.frameWidth() + 12)
 
     def current_kind(self) -> str:
         item = self.kinds.currentItem()

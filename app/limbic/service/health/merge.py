@@ -148,7 +148,8 @@ def plan_merge(graph: Graph, source: int | str, target: int | str, entity_type: 
                                               "it would relate the entity to itself.")
             continue
         if (r.relation_type, r.to_id) in have_out:
-            plan.dropped_relations.append(f"{r.relation_type} “{shown(r.to_name, 30)}”: the target has it already.")
+            plan.dropped_relations.append(f"“{shown(r.from_name, 30)}” {r.relation_type} “{shown(r.to_name, 30)}”: "
+                                          f"“{shown(tgt.entity.name, 30)}” has it already.")
             continue
         have_out.add((r.relation_type, r.to_id))
         plan.relations.append(MergedRelation(r.relation_type, r.to_id, r.to_name, True, r.context, moved=True))
@@ -156,7 +157,8 @@ def plan_merge(graph: Graph, source: int | str, target: int | str, entity_type: 
         if r.from_id in (sid, tid):
             continue
         if (r.relation_type, r.from_id) in have_in:
-            plan.dropped_relations.append(f"“{shown(r.from_name, 30)}” {r.relation_type}: the target has it already.")
+            plan.dropped_relations.append(f"“{shown(r.from_name, 30)}” {r.relation_type} “{shown(r.to_name, 30)}”: "
+                                          f"“{shown(tgt.entity.name, 30)}” has it already.")
             continue
         have_in.add((r.relation_type, r.from_id))
         plan.relations.append(MergedRelation(r.relation_type, r.from_id, r.from_name, False, r.context, moved=True))
