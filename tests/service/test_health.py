@@ -7,7 +7,7 @@ import pytest
 from limbic.engine.db import Database
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import Graph
-from limbic.service import health, undo
+from limbic.service import activity, health, undo
 from limbic.service.entities import load_view
 from limbic.service.health.merge import merge, plan_merge, view_result
 
@@ -127,6 +127,25 @@ def test_split_candidates_propose_one_entity_per_topic(text_graph):
     assert sum(len(p["observations"]) for p in proposal) in (9, 10)
 
 
+def test_names_with_invisible_characters_are_a_kind_of_their_own(text_graph):
+    text_graph.upsert_entity("Harbor API", "Project", ["The public API"])
+    eid = text_graph.upsert_entity("Harbor\u200b API", "Project", ["The public API"])
+    found = health.scan(text_graph, ["names"]).findings["names"]
+    assert [f.ids for f in found] == [[eid]]
+    assert "U+200B ZERO WIDTH SPACE" in found[0].reasons[0] and found[0].to_json()["kind"] == "names"
+
+
+def test_a_dismissed_orphan_stays_dismissed_and_only_as_an_orphan(text_graph):
+    loose = text_graph.upsert_entity("Loose note", "Note", ["Something to look up"])
+    text_graph.upsert_entity("Other loose note", "Note", [])
+    health.dismiss(text_graph, "orphans", [loose])
+    report = health.scan(text_graph, ["orphans", "duplicates"])
+    assert [f.entities for f in report.findings["orphans"]] == [["Other loose note"]]
+    assert [k for k, _ in health.dismissed(text_graph)] == ["orphans"]  # remembered in the file, for that kind
+    health.undismiss(text_graph, "orphans", [loose])
+    assert "Loose note" in [f.entities[0] for f in health.scan(text_graph, ["orphans"]).findings["orphans"]]
+
+
 def test_unknown_kind_is_a_sentence(text_graph):
     with pytest.raises(ValidationError, match="There is no health check “dupes”"):
         health.scan(text_graph, ["dupes"])
@@ -164,6 +183,15 @@ def test_merge_does_exactly_what_the_preview_shows(m):
     assert (view_result(load_view(m, "Postgres")), view_result(load_view(m, "PostgreSQL DB"))) == before
     undo.redo_step(m, step)
     assert view_result(load_view(m, "Postgres")) == preview
+
+
+def test_a_merge_is_one_change_of_the_persons_in_the_activity_log(m):
+    activity.set_origin(m, "app")
+    before = {c.id for s in activity.sessions(m) for c in s.changes}
+    merge(m, "PostgreSQL DB", "Postgres")
+    new = [c for s in activity.sessions(m) for c in s.changes if c.id not in before]
+    assert len(new) == 1 and new[0].origin == "app"
+    assert "deleted “PostgreSQL DB”" in new[0].summary and "“Postgres”" in new[0].summary
 
 
 def test_merge_with_the_other_type_chosen(m):
