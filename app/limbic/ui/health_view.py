@@ -39,7 +39,6 @@ from limbic.service.health.merge import MergePlan, merge, plan_merge
 logger = logging.getLogger(__name__)
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
-FINDING_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 def plan_html(plan: MergePlan) -> str:
@@ -96,6 +95,7 @@ class HealthView(QDialog):
         self.engine, self.path = engine, path
         self.report: health.Report | None = None
         self.plan: MergePlan | None = None
+        self._rows: list[health.Finding] = []  # the findings listed, by row
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
         self.kinds = QListWidget(self, objectName="healthKinds")
@@ -231,18 +231,21 @@ class HealthView(QDialog):
         return item.data(KIND_ROLE) if item else health.KINDS[0]
 
     def current_finding(self) -> health.Finding | None:
-        item = self.findings.currentItem()
-        return item.data(FINDING_ROLE) if item else None
+        row = self.findings.currentRow()
+        return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def _show_kind(self, _row: int = 0) -> None:
-        self.findings.clear()
         found = self.report.findings.get(self.current_kind(), []) if self.report else []
-        for f in found:
-            item = QListWidgetItem(f"{f.score:.2f}   " + "  ⇄  ".join(f.entities))
-            item.setData(FINDING_ROLE, f)
-            self.findings.addItem(item)
+        self._rows = list(found)
+        self.findings.blockSignals(True)
+        self.findings.clear()
+        # One call for the whole list: hundreds of findings arrive at once and the window must not wait.
+        self.findings.addItems([f"{f.score:.2f}   " + "  ⇄  ".join(f.entities) for f in found])
         if found:
             self.findings.setCurrentRow(0)
+        self.findings.blockSignals(False)
+        if found:
+            self._show_finding()
         else:
             self.detail.setHtml("<p>Nothing found here.</p>" if self.report else "<p>Checking…</p>")
 
@@ -272,7 +275,10 @@ class HealthView(QDialog):
         found = self.report.findings.get(f.kind, [])
         if f in found:
             found.remove(f)
+        self.findings.blockSignals(True)
         self.findings.takeItem(row)
+        self.findings.blockSignals(False)
+        del self._rows[row]
         self._fill_kinds()
         self.findings.setCurrentRow(min(row, self.findings.count() - 1))
         self._show_finding()
