@@ -9,6 +9,7 @@ from rapidfuzz import fuzz
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _PAREN = re.compile(r"\(([^)]*)\)")
+_DIGITS = re.compile(r"\d+")
 # Short forms people and assistants write for the same word; both sides are mapped to the long form.
 ABBREVIATIONS = {
     "db": "database", "dbs": "database", "pg": "postgres", "postgresql": "postgres", "psql": "postgres",
@@ -126,7 +127,7 @@ def content_words(text: str) -> set[str]:
 
 def numbers(text: str) -> list[str]:
     """The numbers in a text, in order (leading zeros dropped)."""
-    return [d.lstrip("0") or "0" for d in re.findall(r"\d+", fold(text))]
+    return [d.lstrip("0") or "0" for d in _DIGITS.findall(fold(text))]
 
 
 class NameInfo:
@@ -148,7 +149,7 @@ class NameInfo:
         self.squashed = "".join(core)
         initials = [t for t in self.words if t not in _STOP]
         self.acronym = "".join(t[0] for t in initials) if len(initials) >= 2 else ""
-        self.numbers = tuple(d.lstrip("0") or "0" for d in re.findall(r"\d+", " ".join(tokens)))
+        self.numbers = tuple(d.lstrip("0") or "0" for d in _DIGITS.findall(" ".join(tokens)))
 
 
 def similarity_of(x: NameInfo, y: NameInfo) -> tuple[float, str]:
