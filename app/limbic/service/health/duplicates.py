@@ -46,12 +46,11 @@ class _Prepared:
 def _prepare(data: GraphData, handle: Handle) -> _Prepared:
     n = len(data)
     names, obs = [], []
-    keys = data.observation_keys()
     for p in range(n):
         if p % 5000 == 0:
             handle.step("names", p, n)
         names.append(text.NameInfo(data.names[p]))
-        obs.append(frozenset(hash(k) for k in keys[p]))
+        obs.append(frozenset(hash(text.observation_key(o)) for _, o in data.observations[p]))
     return _Prepared(names, [text.fold(t) for t in data.types], obs)
 
 

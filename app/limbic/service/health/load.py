@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 
 from limbic.engine.errors import Cancelled
 from limbic.engine.graph import Graph
-from limbic.service.health import text
 
 logger = logging.getLogger(__name__)
 
@@ -43,16 +42,9 @@ class GraphData:
     related: dict[tuple[int, int], set[str]] = field(default_factory=dict)  # (low, high) positions: relation types
     observations: list[list[tuple[int, str]]] = field(default_factory=list)  # current (id, text)
     pos: dict[int, int] = field(default_factory=dict)
-    obs_keys: list[list[str]] = field(default_factory=list)  # see observation_keys
 
     def __len__(self) -> int:
         return len(self.ids)
-
-    def observation_keys(self) -> list[list[str]]:
-        """Each entity's observations normalised (``text.observation_key``), worked out once for every check."""
-        if len(self.obs_keys) != len(self.observations):
-            self.obs_keys = [[text.observation_key(o) for _, o in items] for items in self.observations]
-        return self.obs_keys
 
 
 def load(graph: Graph, handle: Handle, with_observations: bool = True) -> GraphData:

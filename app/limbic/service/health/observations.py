@@ -13,13 +13,10 @@ from limbic.service.health.load import GraphData, Handle
 MAX_COMPARED = 80  # an entity with more observations is compared on its first ones only (cost grows squared)
 
 
-def observation_pairs(items: list[tuple[int, str]], threshold: float = 0.85, containment: float = 0.7,
-                      normalised: list[str] | None = None) -> list[tuple[int, int, float, str]]:
-    """(id, id, similarity, why) of observation pairs that say the same thing (``normalised``: their keys, if known)."""
-    items = items[:MAX_COMPARED]
-    if normalised is None:
-        normalised = [text.observation_key(o) for _, o in items]
-    keys = list(zip((oid for oid, _ in items), normalised))
+def observation_pairs(items: list[tuple[int, str]], threshold: float = 0.85,
+                      containment: float = 0.7) -> list[tuple[int, int, float, str]]:
+    """(id, id, similarity, why) of observation pairs that say the same thing."""
+    keys = [(oid, text.observation_key(o)) for oid, o in items[:MAX_COMPARED]]
     nums = {oid: text.numbers(k) for oid, k in keys}
     out = []
     for i, (ia, ka) in enumerate(keys):
@@ -47,15 +44,16 @@ def duplicate_observations(data: GraphData, handle: Handle, gone: set[str]) -> l
     """Entities holding the same fact more than once, with the pairs of observations."""
     out: list[Finding] = []
     n = len(data)
-    keys = data.observation_keys()  # the duplicate check may have worked them out already
     for p in range(n):
         if p % 5000 == 0:
             handle.step("observations", p, n)
         items = data.observations[p]
         if len(items) < 2:
             continue
-        pairs = observation_pairs(items, normalised=keys[p][:MAX_COMPARED])
-        if not pairs or key_of([data.ids[p]]) in gone:
+        pairs = observation_pairs(items)
+        if not pairs:
+            continue
+        if key_of([data.ids[p]]) in gone:
             continue
         texts = dict(items)
         reasons = [f"“{shown(texts[a], 60)}” and “{shown(texts[b], 60)}”: {why}." for a, b, _, why in pairs[:5]]
