@@ -342,6 +342,8 @@ def large_case(embedder, n: int, paths: tuple[str, ...] = ("view", "thread"), re
         out[which] = {**runs[len(runs) // 2], "runs": len(runs), "stall_worst_ms_by_run": [r.get("stall_worst_ms") for r in runs],
                       "stall_p95_ms_by_run": [r.get("stall_p95_ms") for r in runs],
                       "worst_stall_when_by_run": [[r.get("stall_worst_at_s"), r.get("stage_at_worst_stall")] for r in runs],
+                      "window_gc_worst_ms_by_run": [r.get("window_gc_worst_ms") for r in runs],
+                      "stalls_over_50ms_at_s_by_run": [r.get("stalls_over_50ms_at_s") for r in runs],
                       "seconds_by_run": [r.get("seconds") for r in runs], "stall_worst_ms_median": worst[len(worst) // 2]}
     return out
 
