@@ -167,3 +167,26 @@ def test_an_import_says_which_older_backups_its_backup_pruned(tmp_path, graph_fi
     assert main(["--db", str(graph_file), "import", str(src)]) == 0
     out = capsys.readouterr().out
     assert f"1 older backup deleted to keep the newest {KEEP_BACKUPS} ({oldest.path.name} (taken on request))" in out
+
+
+@pytest.mark.parametrize("command", [["import", "memory.jsonl"], ["export"], ["info"], ["check", "--no-model"]])
+@pytest.mark.parametrize("kind", ["pipe", "device"])
+def test_a_named_pipe_or_a_device_as_the_graph_is_refused_at_once(tmp_path, capsys, monkeypatch, command, kind):
+    # Opening a named pipe waits for a writer forever: `limbic import … --db pipe` used to hang, and SQLite
+    # on /dev/null said only "a disk or file-system error". The path is judged by os.stat, never opened.
+    import os
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "memory.jsonl").write_text(json.dumps(ROWS[0]) + "\n", encoding="utf-8")
+    if kind == "pipe":
+        os.mkfifo(tmp_path / "graph")
+        where, what = "graph", "a named pipe"
+    else:
+        where, what = "/dev/null", "a device"
+    env = dict(os.environ, LIMBIC_HOME=str(tmp_path / "home"))
+    done = subprocess.run([sys.executable, "-m", "limbic", "--db", where, *command], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1
+    assert f"is {what}, not a graph file" in done.stderr

@@ -4,6 +4,7 @@ plain sentences for SQLite's errors about a file."""
 from __future__ import annotations
 
 import os
+import stat
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -102,10 +103,31 @@ def write_error(db: Database, exc: BaseException) -> DatabaseError | None:
     return None
 
 
+def not_a_file(path: Path) -> str | None:
+    """What the path is when it is neither a regular file nor missing ("a named pipe", "a device"), else None.
+
+    Only ``os.stat``: opening a named pipe to look at it would wait for a writer forever.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+
+
 def inspect_file(path: Path) -> None:
     """Refuse, without writing to it, a file that is not an intact SQLite database; an empty file is fine."""
-    if path.is_dir():
-        raise DatabaseError(f"{path} is a folder, not a graph file.")
+    what = not_a_file(path)
+    if what:
+        raise DatabaseError(f"{path} is {what}, not a graph file; nothing was changed.")
     if is_open_graph_file(path):
         return  # already open here, so already judged; reading it now would drop our locks
     try:

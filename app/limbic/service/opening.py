@@ -11,6 +11,7 @@ from limbic.engine import changes
 from limbic.engine.db import Database
 from limbic.engine.errors import DatabaseError, LimbicError
 from limbic.engine.graph import Graph
+from limbic.engine.open_files import not_a_file
 # Opening, and loading the model, are the engine's; front ends reach them here.
 from limbic.engine.session import OpenGraph, attach_model, open_graph, try_load_model  # noqa: F401
 
@@ -38,8 +39,9 @@ def require_existing_graph(path: Path | str) -> Path:
         ) from None
     except OSError as exc:
         raise NoGraphError(f"{path} cannot be read ({(exc.strerror or str(exc)).lower()}).") from None
-    if os.path.isdir(path):
-        raise NoGraphError(f"{path} is a folder, not a graph file.")
+    what = not_a_file(path)
+    if what:
+        raise NoGraphError(f"{path} is {what}, not a graph file; nothing was changed.")
     if st.st_size == 0:
         raise NoGraphError(f"{path} is an empty file, not a graph yet; nothing was changed.")
     return path
