@@ -190,3 +190,13 @@ def test_a_named_pipe_or_a_device_as_the_graph_is_refused_at_once(tmp_path, caps
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 1
     assert f"is {what}, not a graph file" in done.stderr
+
+
+@pytest.mark.parametrize("keep", ["0", "-3"])
+def test_backup_keep_below_one_is_refused_and_takes_nothing(tmp_path, graph_file, capsys, keep):
+    backups = tmp_path / ".g.db.backups"
+    before = sorted(p.name for p in backups.glob("*.bak")) if backups.is_dir() else []
+    assert main(["--db", str(graph_file), "backup", "--keep", keep]) == 1
+    assert "Keep at least 1 backup" in capsys.readouterr().err
+    after = sorted(p.name for p in backups.glob("*.bak")) if backups.is_dir() else []
+    assert after == before

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from limbic.cli.common import TerminalProgress, open_for
 from limbic.engine.errors import LimbicError
+from limbic.service.types import counted
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -41,7 +42,8 @@ def _export_folder(args: argparse.Namespace, graph) -> int:
         from limbic.service.importers.csv_io import export_csv
 
         entities, relations = export_csv(graph, Path(args.output))
-        print(f"Exported {entities} entity rows and {relations} relation rows to {args.output}", file=sys.stderr)
+        print(f"Exported {counted(entities, 'entity row')} and {counted(relations, 'relation row')} to {args.output}",
+              file=sys.stderr)
     return 0
 
 

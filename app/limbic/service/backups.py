@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from limbic.engine.errors import ValidationError
 from limbic.engine.graph import Graph
 
 
@@ -82,6 +83,8 @@ def take_backup(graph: Graph, keep: int | None = None) -> tuple[Path, list[str]]
     """A backup now; returns its path and one line per older backup pruning deleted (with why it was taken)."""
     from limbic.engine import backup
 
+    if keep is not None and keep < 1:
+        raise ValidationError(f"Keep at least 1 backup (--keep {keep} would delete the one just taken); nothing was done.")
     gone: list[Path] = []
     path = backup.backup_database(graph.db, reason="manual", keep=keep or backup.KEEP_BACKUPS, pruned=gone)
     return path, [deleted_line(p) for p in gone if p.name.endswith(backup.SUFFIX)]
