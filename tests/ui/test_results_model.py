@@ -87,6 +87,15 @@ def test_snippet_centres_long_text_on_the_first_match():
     assert "needle" in cut and cut.startswith("…") and cut.endswith("…") and len(cut) <= 82
 
 
+def test_a_snippet_keeps_an_observations_bidi_controls_to_itself():
+    # "invoice \u202efdp.exe" would read as "invoice exe.pdf" and reorder what follows it on the row.
+    short = snippet("invoice \u202efdp.exe", ["invoice"])
+    assert short.startswith("\u2068") and short.endswith("\u2069")
+    cut = snippet("x " * 200 + "needle \u202eoverride " + "y " * 200, ["needle"], limit=60)
+    assert "\u202e" in cut and cut.endswith("\u2069") and cut.count("\u2068") == cut.count("\u2069")
+    assert snippet("plain words only", ["plain"]) == "plain words only"
+
+
 def test_delegate_paints_every_row(qtbot):
     from PySide6.QtWidgets import QListView, QStyleOptionViewItem
 

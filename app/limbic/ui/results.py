@@ -12,6 +12,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QText
 from PySide6.QtWidgets import QApplication, QListView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from limbic.service.lookup import match_spans, matched_terms
+from limbic.service.names import bidi_isolated
 from limbic.service.types import SearchResponse, SearchResult
 from limbic.ui.type_colours import type_colour
 
@@ -59,11 +60,12 @@ def snippet(text: str, terms: list[str], limit: int = SNIPPET_CHARS) -> str:
     """A window of the text around its first matched term, at most ``limit`` characters."""
     text = " ".join(text.split())
     if len(text) <= limit:
-        return text
+        return bidi_isolated(text)
     spans = match_spans(text, terms)
     start = max(0, (spans[0][0] if spans else 0) - limit // 3)
     cut = text[start : start + limit]
-    return ("…" if start else "") + cut + ("…" if start + limit < len(text) else "")
+    # Isolated: a bidi control an observation holds (U+202E…) reorders nothing beyond its own snippet.
+    return bidi_isolated(("…" if start else "") + cut + ("…" if start + limit < len(text) else ""))
 
 
 def highlight_html(text: str, terms: list[str], color: str) -> str:
