@@ -139,3 +139,16 @@ def test_retention_never_drops_an_unreviewed_assistant_change(text_graph, monkey
     assert activity_log.kept_past_retention(g.db) == 1
     orphans = "SELECT count(*) FROM change_item WHERE change_id NOT IN (SELECT id FROM change_log)"
     assert g.db.scalar(orphans) == 0
+
+
+def test_an_entitys_history_says_what_a_many_entity_change_did_to_it(text_graph):
+    g = text_graph
+    with g.write(embed=False):  # one change over three entities, as an import makes
+        for name in ("Alpha", "Beta", "Gamma"):
+            g.create_entity(name, "Note", [f"{name} fact one", f"{name} fact two"])
+        g.add_relation(g.entity_id("Alpha"), g.entity_id("Beta"), "mentions")
+    (change,) = activity_log.entity_history(g.db, g.entity_id("Gamma"))[-1:]
+    assert "Gamma" in change.summary and "Alpha" not in change.summary and "Beta" not in change.summary
+    assert "2 other entities" in change.summary
+    (alpha,) = activity_log.entity_history(g.db, g.entity_id("Alpha"))[-1:]
+    assert "Alpha" in alpha.summary and "Gamma" not in alpha.summary

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from datetime import datetime, timedelta, timezone
@@ -245,7 +245,14 @@ def entity_history(db: Database, entity_id: int, limit: int = 50) -> list[Change
         "SELECT change_id FROM change_item WHERE entity_id = ? UNION SELECT change_id FROM change_item WHERE other_id = ? "
         "ORDER BY 1 DESC LIMIT ?", (entity_id, entity_id, limit)
     )]
-    return load_changes(db, ids)
+    changes = load_changes(db, ids)
+    for c in changes:  # an import or a merge touched many: the history says what it did to this one
+        mine = [it for it in c.items if entity_id in (it.entity_id, it.other_id)]
+        others = len(c.entity_ids() - {entity_id})
+        if mine and len(mine) < len(c.items):
+            c.summary = summarize(replace(c, items=mine)) + (
+                f" (the same change touched {others} other entit{'y' if others == 1 else 'ies'})" if others else "")
+    return changes
 
 
 def client_names(db: Database) -> list[str]:
