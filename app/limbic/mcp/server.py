@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import functools
-import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from limbic import __version__
 from limbic.engine.errors import DatabaseError, LimbicError
 from limbic.mcp import protocol, tools_health, tools_history  # noqa: F401  (each tool module registers its tools)
 from limbic.mcp import activity as mcp_activity
+from limbic.mcp import wire_json
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
 from limbic.service import Outcome, memory, run
 from limbic.service.follow import cursor_at_end, others_since
@@ -265,7 +265,7 @@ class MemoryServer:
             graph = await self.host.call(self.host.resource)
         except LimbicError as exc:
             raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
-        text = json.dumps(graph, ensure_ascii=False, indent=2)
+        text = wire_json.dumps(graph)
         return types.ReadResourceResult(
             contents=[types.TextResourceContents(uri=RESOURCE_URI, mime_type="application/json", text=text)]
         )

@@ -4,12 +4,12 @@ tools, report tools) add theirs with ``register``. Also how each result goes on 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from limbic.engine.errors import ValidationError
+from limbic.mcp import wire_json
 from limbic.service import memory
 from limbic.service.memory_args import BATCH_RULE
 
@@ -245,5 +245,5 @@ def wire_result(spec: ToolSpec, value: Any) -> tuple[str, dict]:
     """(text content, structured content) of a tool's result, as the reference sends them."""
     if spec.message:
         return value, {"success": True, "message": value}
-    text = json.dumps(value, ensure_ascii=False, indent=2)
+    text = wire_json.dumps(value)  # as json.dumps(value, ensure_ascii=False, indent=2), twice as fast
     return text, ({spec.result_key: value} if spec.result_key else dict(value))
