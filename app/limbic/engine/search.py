@@ -273,25 +273,25 @@ def _exact_tiers(db: Database, query: str, k: int) -> dict[int, int]:
 
 
 def knn_branch(graph: Graph, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """(entity id, cosine distance) of the nearest vectors, nearest first (exact, from the in-memory mirror)."""
-    from limbic.engine import vector_index  # numpy loads with the first search, not at start-up
+    """(entity id, cosine distance of its best vector), nearest first (exact, from the in-memory mirrors)."""
+    from limbic.engine import chunked_knn  # numpy loads with the first search, not at start-up
 
-    return vector_index.knn(graph.db, index.VEC_TABLE, vector, k)
+    return chunked_knn.knn(graph.db, index.VEC_TABLE, vector, k)
 
 
 def knn_evidence(graph: Graph, vector: np.ndarray, k: int) -> tuple[list[tuple[int, float]], scoring.MeaningStats]:
     """The KNN branch and how the query's similarity spreads over the whole graph."""
-    from limbic.engine import vector_index
+    from limbic.engine import chunked_knn
 
-    hits, stats = vector_index.knn_with_stats(graph.db, index.VEC_TABLE, vector, k)
+    hits, stats = chunked_knn.knn_with_stats(graph.db, index.VEC_TABLE, vector, k)
     return hits, scoring.MeaningStats(stats.mean, stats.std, stats.count)
 
 
 def similarities(graph: Graph, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
-    """Exact cosine similarity of the query to these entities (those with a vector)."""
-    from limbic.engine import vector_index
+    """Exact cosine similarity of the query to these entities (those with a vector): the best of theirs."""
+    from limbic.engine import chunked_knn
 
-    return vector_index.mirror_for(graph.db, index.VEC_TABLE).similarities(graph.db, vector, ids)
+    return chunked_knn.similarities(graph.db, index.VEC_TABLE, vector, ids)
 
 
 def clean_query(query: object) -> str:
