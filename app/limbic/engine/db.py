@@ -232,7 +232,8 @@ class Database:
                 hook(self, SCHEMA_VERSION)
         with self.transaction():
             for step in range(version, SCHEMA_VERSION):
-                self.conn.execute(_MIGRATIONS[step])
+                migration = _MIGRATIONS[step]
+                migration(self.conn) if callable(migration) else self.conn.execute(migration)
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._change_log = None  # the log and the activity tables may be new: look for them again
         self.activity.reset()
