@@ -262,8 +262,13 @@ def pending_ids(db: Database, limit: int | None = None, after: int = 0) -> list[
     return [r[0] for r in db.execute(sql, (after,))]
 
 
-def pending_count(db: Database) -> int:
+def _unembedded_count(db: Database) -> int:
     return int(db.scalar("SELECT (SELECT count(*) FROM entities) - (SELECT count(*) FROM embedding_state)"))
+
+
+def pending_count(db: Database) -> int:
+    """Entities with no vector, and those whose further windows were never made (a file from before them)."""
+    return _unembedded_count(db) + index_chunks.backlog_count(db)
 
 
 def pending_among(db: Database, ids: Iterable[int]) -> list[int]:
@@ -305,7 +310,7 @@ def embed_pending(
             raise Cancelled("Embedding was cancelled; it resumes next time.")
         ids = pending_ids(db, batch_size, after=last)
         if not ids:
-            if last == 0 or passes >= 3 or pending_count(db) == 0:
+            if last == 0 or passes >= 3 or _unembedded_count(db) == 0:
                 break
             last, passes = 0, passes + 1
             continue
@@ -317,30 +322,42 @@ def embed_pending(
             continue  # changed meanwhile: picked up again on the next pass
         if progress:
             progress(done, max(total, done))
-    return done + _embed_backlog(db, embedder, batch_size, cancelled)
+    return _embed_backlog(db, embedder, batch_size, cancelled, progress, done, total)
 
 
-def _embed_backlog(db: Database, embedder: Embedder, batch_size: int, cancelled) -> int:
+def _embed_backlog(db: Database, embedder: Embedder, batch_size: int, cancelled, progress, done: int, total: int) -> int:
     """Embed the further windows of entities whose first vector is older than windows (one pass)."""
-    done, last = 0, 0
+    last: int | None = 0
     while True:
         if cancelled and cancelled():
             raise Cancelled("Embedding was cancelled; it resumes next time.")
-        ids = index_chunks.backlog_ids(db, batch_size, after=last)
-        if not ids:
+        kept, last = embed_backlog_batch(db, embedder, batch_size, after=last or 0)
+        if last is None:
             return done
-        last = ids[-1]
-        sources = [s for s in (load_source(db, i) for i in ids) if s is not None]
-        plans, vectors = _encode(db, embedder, sources, first=False)
-        with db.transaction():
-            current = {s.entity_id: s.digest() for s in sources}
-            state = dict(db.execute(
-                f"SELECT entity_id, text_hash FROM embedding_state WHERE entity_id IN ({','.join('?' * len(ids))})", ids))
-            kept = [(p, v) for p, v in zip(plans, vectors)
-                    if load_source(db, p.source.entity_id) == p.source and state.get(p.source.entity_id) == current[p.source.entity_id]]
-            if kept:
-                _store(db, [p for p, _ in kept], [v for _, v in kept])
-        done += sum(1 for p, _ in kept if p.new)
+        done += kept
+        if progress:
+            progress(done, max(total, done))
+
+
+def embed_backlog_batch(db: Database, embedder: Embedder, batch_size: int = EMBED_BATCH, after: int = 0) -> tuple[int, int | None]:
+    """One batch of the windows' backlog: (entities brought up to date, the last id looked at or None)."""
+    prepare_vectors(db, embedder)
+    ids = index_chunks.backlog_ids(db, batch_size, after=after)
+    if not ids:
+        return 0, None
+    sources = [s for s in (load_source(db, i) for i in ids) if s is not None]
+    plans, vectors = _encode(db, embedder, sources, first=False)
+    with db.transaction():
+        marks = ",".join("?" * len(ids))
+        state = dict(db.execute(f"SELECT entity_id, text_hash FROM embedding_state WHERE entity_id IN ({marks})", ids))
+        kept = [
+            (p, v)
+            for p, v in zip(plans, vectors)
+            if load_source(db, p.source.entity_id) == p.source and state.get(p.source.entity_id) == p.source.digest()
+        ]
+        if kept:
+            _store(db, [p for p, _ in kept], [v for _, v in kept])
+    return len(kept), ids[-1]
 
 
 def _embed_batch(db: Database, embedder: Embedder, sources: list[EntitySource]) -> int:
