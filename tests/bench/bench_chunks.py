@@ -209,7 +209,10 @@ def main() -> None:
     ap.add_argument("--docs", type=int, default=150)
     ap.add_argument("--huge", type=int, default=450_000)
     ap.add_argument("--skip", nargs="*", default=[])
+    ap.add_argument("--max-chunks", type=int, help="vectors per entity for this run (1: as before windows)")
     args = ap.parse_args()
+    if args.max_chunks:
+        index_chunks.build_chunks = partial(index_chunks.build_chunks, max_chunks=args.max_chunks)
     embedder = load_embedder()
     RESULTS.mkdir(exist_ok=True)
     out: dict = {"machine": machine()}
@@ -221,8 +224,8 @@ def main() -> None:
         out["huge"] = huge_entity(args.huge, embedder)
     text = json.dumps(out, indent=1)
     print(text)
-    (RESULTS / "chunks.json").write_text(text, encoding="utf-8")
-    (RESULTS / "chunks.md").write_text("# Long entities in windows\n\n```json\n" + text + "\n```\n", encoding="utf-8")
+    name = "chunks" if not args.max_chunks else f"chunks-max{args.max_chunks}"
+    (RESULTS / f"{name}.json").write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":
