@@ -138,12 +138,23 @@ class Wire:
         """Take stdin and stdout for the protocol; descriptor 0 then reads nothing, 1 writes to stderr."""
         try:
             wire_in, wire_out = os.dup(0), os.dup(1)  # not inheritable, and above 2 while 0–2 are open
-            devnull = os.open(os.devnull, os.O_RDONLY)
-            os.dup2(devnull, 0)
-            os.close(devnull)
-            os.dup2(2, 1)
-        except OSError:  # no descriptors to move (an embedded interpreter): serve the streams in place
+        except OSError:  # no descriptors to copy (an embedded interpreter): serve the streams in place
             return cls(sys.stdin.buffer, sys.stdout.buffer)
+        # Descriptor 0 then reads nothing, 1 writes where 2 does (or nowhere, without a standard error).
+        for fd, opens in ((0, (lambda: os.open(os.devnull, os.O_RDONLY),)),
+                          (1, (lambda: os.dup(2), lambda: os.open(os.devnull, os.O_WRONLY)))):
+            for open_spare in opens:
+                try:
+                    spare = open_spare()
+                except OSError:
+                    continue
+                try:
+                    os.dup2(spare, fd)
+                except OSError:
+                    pass
+                finally:
+                    os.close(spare)
+                break
         return cls(os.fdopen(wire_in, "rb"), os.fdopen(wire_out, "wb"))
 
     def lines(self):
