@@ -129,6 +129,17 @@ def test_a_cancelled_request_gets_no_late_answer_and_others_still_do():
     assert answered == [2]
 
 
+def test_a_cancel_that_comes_after_the_answer_spoils_nothing_later():
+    pending = []
+    s, wire = session(**{"tools/call": pending.append})
+    feed(s, initialize(), req(1, "tools/call", {"name": "x"}))
+    pending.pop().reply({"content": []})
+    feed(s, {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    feed(s, req(1, "tools/call", {"name": "x"}))  # an id may be used again once answered
+    pending.pop().reply({"content": ["again"]})
+    assert [m["result"]["content"] for m in wire.sent if m.get("id") == 1] == [[], ["again"]]
+
+
 def test_a_handler_that_raises_still_answers():
     def broken(request):
         raise RuntimeError("boom")

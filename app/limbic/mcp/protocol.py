@@ -64,6 +64,7 @@ class Request:
     params: dict
     client: ClientInfo
     answered: bool = field(default=False, repr=False)
+    cancelled: bool = field(default=False, repr=False)
 
     def reply(self, result: dict) -> None:
         self.session.answer(self, result)
@@ -89,7 +90,7 @@ class Session:
         self.client = ClientInfo()
         self.subscribed: set[str] = set()  # handshake era: resources/subscribe
         self.listens: dict[Any, dict] = {}  # modern era: listen request id -> the honoured filter
-        self._cancelled: set[Any] = set()
+        self._pending: dict[Any, Request] = {}  # handed to a handler, not answered yet
         self._lock = threading.Lock()
 
     # -- capabilities -----------------------------------------------------------------------
@@ -204,6 +205,8 @@ class Session:
         if handler is None:
             request.fail(METHOD_NOT_FOUND, "Method not found", request.method)
             return
+        with self._lock:
+            self._pending[request.id] = request
         try:
             handler(request)
         except Exception:
@@ -216,8 +219,8 @@ class Session:
         if method == "notifications/cancelled":
             target = params.get("requestId")
             with self._lock:
-                if self.listens.pop(target, None) is None:
-                    self._cancelled.add(target)  # its answer, when it comes, is not sent
+                if self.listens.pop(target, None) is None and target in self._pending:
+                    self._pending[target].cancelled = True  # its answer, when it comes, is not sent
             return
         logger.debug("ignored the notification %s", method)
 
@@ -228,8 +231,9 @@ class Session:
             if request.answered:
                 return
             request.answered = True
-            if request.id in self._cancelled:
-                self._cancelled.discard(request.id)
+            if self._pending.get(request.id) is request:
+                del self._pending[request.id]
+            if request.cancelled:
                 return
         if error is not None:
             self.wire.send(error)
@@ -250,10 +254,10 @@ class Session:
         uris = wanted.get("resourceSubscriptions")
         if isinstance(uris, list) and uris:
             honoured["resourceSubscriptions"] = [str(u) for u in uris]
-        with self._lock:
+        with self._lock:  # the acknowledgement goes out before any update of this stream
             self.listens[rid] = honoured
-        self.wire.send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-                        "params": {"_meta": {SUBSCRIPTION_KEY: rid}, "notifications": honoured}})
+            self.wire.send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                            "params": {"_meta": {SUBSCRIPTION_KEY: rid}, "notifications": honoured}})
 
     def resource_updated(self, uri: str) -> None:
         """Tell every subscriber of ``uri`` that it changed (handshake subscriptions and listen streams)."""
