@@ -201,3 +201,26 @@ def test_only_protocol_messages_reach_stdout():
     assert done.returncode == 0, done.stderr
     assert done.stdout.decode().splitlines() == ['{"jsonrpc":"2.0","id":1,"result":{"echo":"hello"}}']
     assert "a stray print" in done.stderr.decode() and "descriptor 1" in done.stderr.decode()
+
+
+def test_a_tool_whose_result_cannot_be_written_still_gets_an_answer():
+    from concurrent.futures import Future
+    from types import SimpleNamespace
+
+    from limbic.mcp.server import MemoryServer
+
+    class Host:
+        def submit(self, fn, *args):
+            done: Future = Future()
+            done.set_result(fn(*args))
+            return done
+
+        def invoke(self, spec, args, client):
+            return SimpleNamespace(value=object(), changes=SimpleNamespace(graph_changed=False))
+
+    wire = Recorder()
+    mcp = MemoryServer(Host(), wire)
+    feed(mcp.session, initialize(), req(1, "tools/call", {"name": "read_graph", "arguments": {}}))
+    answer = wire.sent[-1]
+    assert answer["id"] == 1 and answer["result"]["isError"] is True
+    assert "could not be written" in answer["result"]["content"][0]["text"]

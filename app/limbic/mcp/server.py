@@ -250,7 +250,12 @@ class MemoryServer:
             return
         if outcome.changes.graph_changed:
             self.session.resource_updated(RESOURCE_URI)
-        text, structured = wire_result(spec, outcome.value)
+        try:
+            text, structured = wire_result(spec, outcome.value)
+        except Exception:
+            logger.exception("%s: its result could not be written", spec.name)
+            request.reply(_error(f"{spec.name} was done, but its result could not be written (see Limbic's log)."))
+            return
         request.reply({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False})
 
     # -- the graph resource ---------------------------------------------------------------
@@ -284,6 +289,10 @@ class MemoryServer:
                 text = wire_json.dumps(self.host.resource())
             except LimbicError as exc:
                 request.fail(INTERNAL_ERROR, str(exc))
+                return
+            except Exception:
+                logger.exception("reading the graph resource failed")
+                request.fail(INTERNAL_ERROR, "The graph could not be read because of an unexpected error in Limbic (see its log).")
                 return
             request.reply({"contents": [{"uri": RESOURCE_URI, "mimeType": "application/json", "text": text}]})
 
