@@ -17,8 +17,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import limbic_bundle_plan as plan  # noqa: E402
 
 ROOT = plan.ROOT
-# The multilingual model is most of it: about 70 MB of the .deb (xz); the MCP SDK and what it imports
-# (cryptography 14 MB, pydantic-core 4.8 MB, 6 MB of Python modules) add about 10.7 MB xz-compressed.
+# The multilingual model is most of it: about 70 MB of the .deb (xz). `limbic mcp` speaks the protocol
+# itself, so no SDK (and none of its cryptography, pydantic or web server) is bundled.
 MAX_DEB_MB = 150
 # Files the app needs at run time, relative to the bundle's contents folder (sys._MEIPASS).
 REQUIRED = [

@@ -25,6 +25,14 @@ SQLITE_VEC_DEST = "sqlite_vec"
 
 # Python modules never needed at run time; most are pulled in only by optional imports.
 EXCLUDED_MODULES = [
+    # The MCP SDK is a test dependency (its client checks `limbic mcp`); the server needs none of it.
+    "mcp",
+    "mcp_types",
+    "pydantic",
+    "pydantic_core",
+    "starlette",
+    "sse_starlette",
+    "uvicorn",
     "tkinter",
     "unittest",
     "pydoc",

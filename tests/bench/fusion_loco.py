@@ -109,6 +109,15 @@ def _shared_pool(cands: list[scoring.Candidate]) -> list[float]:
     return [a + b for a, b in zip(z(sims), z(texts) if known else [0.0] * len(cands))]
 
 
+def _rank_committee(*scorings: list[float]) -> list[float]:
+    """Each fusion's reciprocal ranks summed (RRF of rankings, k = 60): a candidate both put high leads."""
+    total = [0.0] * len(scorings[0])
+    for scores in scorings:
+        for rank, i in enumerate(sorted(range(len(scores)), key=lambda j: -scores[j]), 1):
+            total[i] += 1.0 / (60 + rank)
+    return total
+
+
 def rules(graph, vector, cands, meaning) -> dict[str, list[int]]:
     """Every candidate fusion rule's ranking of one query's candidates."""
     mode = "hybrid" if any(c.bm25 is not None for c in cands) else "semantic"
@@ -117,6 +126,11 @@ def rules(graph, vector, cands, meaning) -> dict[str, list[int]]:
         "z-sum, no confirmation": _order(cands, fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals(confirmation=False))),
     }
     out["z over the shared pool"] = _order(cands, _shared_pool(cands))
+    minmax = fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals(standardise=False))
+    out["min-max votes"] = _order(cands, minmax)
+    z = fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals())
+    blend = scoring.blended_base_relevance(cands, mode)
+    out["committee: z-sum and blend, by rank"] = _order(cands, _rank_committee(z, blend))
     for depth in (3,):
         fb = _feedback(graph, vector, cands, out["z-sum, no confirmation"], depth)
         out[f"z-sum + feedback top {depth}"] = _order(fb, fusion.adaptive_base_relevance(fb, mode, meaning, fusion.Signals(confirmation=False)))

@@ -60,3 +60,17 @@ def test_an_index_without_stems_is_rebuilt_once(tmp_path):
         assert g.fts_rebuilt == 0  # once only
     finally:
         g.db.close()
+
+
+def test_a_new_file_starts_with_todays_full_text_table_and_says_nothing_of_repairs(tmp_path, caplog):
+    from limbic.engine import tables
+
+    with caplog.at_level("INFO", logger="limbic"):
+        g = Graph(Database(tmp_path / "new.db"))
+    try:
+        assert tables.problems(g.db) == {}
+        sql = g.db.one("SELECT sql FROM sqlite_master WHERE name = 'entity_fts'")[0]
+        assert "stem_text" in sql
+        assert not [r for r in caplog.records if "recreated" in r.getMessage() or "malformed" in r.getMessage()]
+    finally:
+        g.db.close()

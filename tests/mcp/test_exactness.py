@@ -98,6 +98,7 @@ def test_superseding_keeps_the_old_observation_as_history(text_graph):
                                        "kind": "fact"}])
     assert got == [{"entityName": "Ada", "addedObservations": ["lives in Oslo"], "supersededObservation": "lives in Paris"}]
     assert memory.open_nodes(g, ["Ada"])["entities"] == [ent("Ada", obs=["likes tea", "lives in Oslo"])]
+    assert memory.read_graph(g)["entities"] == [ent("Ada", obs=["likes tea", "lives in Oslo"])]
     detailed = memory.open_nodes(g, ["Ada"], None, True)["entities"][0]
     old = next(o for o in detailed["observationDetails"] if o["content"] == "lives in Paris")
     assert old["superseded_at"] and old["superseded_by"]

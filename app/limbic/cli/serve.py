@@ -12,8 +12,8 @@ from limbic.cli.common import db_path
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     """limbic mcp: serve the graph over MCP on stdio."""
-    # Only protocol messages may reach standard output: the SDK moves it aside while serving, and
-    # everything Limbic logs goes to standard error (which MCP clients keep in their logs).
+    # Only protocol messages may reach standard output: the server keeps a private copy of it and
+    # points descriptor 1 at standard error, where everything Limbic logs goes too (MCP clients keep it).
     from limbic.mcp.server import serve
 
     logging.getLogger("limbic").setLevel(logging.INFO)

@@ -15,6 +15,7 @@ from limbic.engine import changes as _changes
 from limbic.engine.changes import KEEP_DAYS_KEY, ORIGIN_ASSISTANT
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import TIME_FORMAT, now_utc
+from limbic.engine.wording import counted
 
 if TYPE_CHECKING:
     from limbic.engine.db import Database
@@ -251,7 +252,7 @@ def entity_history(db: Database, entity_id: int, limit: int = 50) -> list[Change
         others = len(c.entity_ids() - {entity_id})
         if mine and len(mine) < len(c.items):
             c.summary = summarize(replace(c, items=mine)) + (
-                f" (the same change touched {others} other entit{'y' if others == 1 else 'ies'})" if others else "")
+                f" (the same change touched {counted(others, 'other entity')})" if others else "")
     return changes
 
 

@@ -231,6 +231,10 @@ class Database:
             for hook in list(HOOKS.before_upgrade):
                 hook(self, SCHEMA_VERSION)
         with self.transaction():
+            if version == 0:
+                # A new file gets today's full-text table at once (schema 1's would be replaced on
+                # first use, and logged as a malformed table).
+                self.conn.execute(FTS_DDL)
             for step in range(version, SCHEMA_VERSION):
                 migration = _MIGRATIONS[step]
                 migration(self.conn) if callable(migration) else self.conn.execute(migration)

@@ -109,9 +109,13 @@ def not_a_file(path: Path) -> str | None:
     Only ``os.stat``: opening a named pipe to look at it would wait for a writer forever.
     """
     try:
-        mode = os.stat(path).st_mode
+        return kind_of(os.stat(path).st_mode)
     except OSError:
         return None
+
+
+def kind_of(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is when it is not a regular file, else None."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):

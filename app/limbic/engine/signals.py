@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import logging
 from collections.abc import Sequence
@@ -31,15 +32,24 @@ class EntitySignals:
     cooc: dict[int, tuple[int, str | None]] = field(default_factory=dict)  # other id -> (co_count, last_co)
 
 
+@functools.lru_cache(maxsize=65_536)
+def _epoch_seconds(stamp: str) -> float | None:
+    """A stored UTC timestamp as seconds since the epoch (None when unreadable). Cached: one search
+    reads about a thousand (every candidate's and every co-occurrence's), mostly the same ones again."""
+    try:
+        return datetime.fromisoformat(stamp).replace(tzinfo=timezone.utc).timestamp()  # much faster than strptime
+    except ValueError:
+        return None
+
+
 def hours_since(stamp: str | None, now: datetime) -> float:
     """Hours between a stored timestamp and now; 0 for a missing or unreadable one."""
     if not stamp:
         return 0.0
-    try:
-        then = datetime.fromisoformat(stamp).replace(tzinfo=timezone.utc)  # much faster than strptime
-    except ValueError:
+    then = _epoch_seconds(stamp)
+    if then is None:
         return 0.0
-    return max(0.0, (now - then).total_seconds() / 3600.0)
+    return max(0.0, (now.timestamp() - then) / 3600.0)
 
 
 def load_signals(db: Database, ids: Sequence[int], known: dict[int, EntitySignals] | None = None) -> dict[int, EntitySignals]:

@@ -21,24 +21,12 @@ READ_ONLY_REFUSAL = ("Nothing was changed: this Limbic server was started with -
 
 @dataclass(frozen=True)
 class Client:
-    """An MCP connection: its identity for one session, and the clientInfo it sent in ``initialize``."""
+    """An MCP connection: its identity for one session, and the clientInfo it sent (in ``initialize``, or
+    with each request on 2026-07-28 connections)."""
 
     key: int
     name: str
     version: str
-
-
-def client_of(ctx: Any) -> Client:
-    """The client of a request's connection (an unnamed one is “an assistant”)."""
-    session = getattr(ctx, "session", None)
-    # The session object a request carries may be built per request; the connection it wraps is
-    # what lasts as long as the client is connected.
-    connection = getattr(session, "_connection", None) or session
-    params = getattr(session, "client_params", None)
-    info = getattr(params, "client_info", None)
-    name = str(getattr(info, "name", "") or "")
-    version = str(getattr(info, "version", "") or "")
-    return Client(id(connection) if connection is not None else 0, name, version)
 
 
 def begin_call(graph: Graph, read_only_tool: bool, client: Client | None, server_read_only: bool) -> None:

@@ -1,34 +1,31 @@
 """`limbic mcp`: the Model Context Protocol over stdio, on the same graph file the app uses.
 
 One thread owns the graph (its SQLite connection and the model); every tool call runs there in
-turn, each write as one transaction. The event loop answers the protocol, and once a second asks
-that thread whether another program committed (the change log): when the graph changed, by this
-server's own writes or anyone else's, clients subscribed to ``memory://knowledge-graph`` get
-``notifications/resources/updated`` (on handshake-era connections after ``resources/subscribe``,
-on 2026-07-28 connections through ``subscriptions/listen``).
+turn, each write as one transaction, and its answer is sent from there. The reading thread answers
+what needs no graph (the handshake, the tool list) at once, so a client is served while the file
+opens. Once a second a watcher asks the graph's thread whether another program committed (the
+change log): when the graph changed, by this server's own writes or anyone else's, clients
+subscribed to ``memory://knowledge-graph`` get ``notifications/resources/updated`` (on
+handshake-era connections after ``resources/subscribe``, on 2026-07-28 connections through
+``subscriptions/listen``). The protocol is ours (``protocol.py``, ``wire.py``): the SDK's import
+alone took twice the reference server's whole start.
 """
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import functools
 import logging
+import threading
 from pathlib import Path
-from typing import Any
-
-import anyio
-import mcp_types as types
-from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ResourceUpdated
-from mcp.shared.exceptions import MCPError
 
 from limbic import __version__
 from limbic.engine.errors import DatabaseError, LimbicError
-from limbic.mcp import protocol, tools_health, tools_history  # noqa: F401  (each tool module registers its tools)
+from limbic.mcp import tools_health, tools_history  # noqa: F401  (each tool module registers its tools)
 from limbic.mcp import activity as mcp_activity
 from limbic.mcp import wire_json
+from limbic.mcp.protocol import ClientInfo, Request, Session
+from limbic.mcp.wire import INTERNAL_ERROR, INVALID_PARAMS, Wire
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
 from limbic.service import Outcome, memory, run
 from limbic.service.follow import cursor_at_end, others_since
@@ -70,9 +67,9 @@ class GraphHost:
         self.embedder: BackgroundEmbedder | None = None
         self.model_tried = False
 
-    async def call(self, fn, *args, **kwargs):
-        """Run ``fn(*args, **kwargs)`` on the graph's thread and wait for it."""
-        return await asyncio.wrap_future(self._pool.submit(functools.partial(fn, *args, **kwargs)))
+    def submit(self, fn, *args, **kwargs) -> concurrent.futures.Future:
+        """Run ``fn(*args, **kwargs)`` on the graph's thread, after everything submitted before it."""
+        return self._pool.submit(functools.partial(fn, *args, **kwargs))
 
     def start(self) -> None:
         """Queue the opening of the file first, so every later call finds it open (or its error)."""
@@ -186,143 +183,166 @@ class GraphHost:
 class MemoryServer:
     """The protocol side: tools, the graph resource and its update notifications."""
 
-    def __init__(self, host: GraphHost) -> None:
+    def __init__(self, host: GraphHost, wire: Wire) -> None:
         self.host = host
-        self.bus = InMemorySubscriptionBus()
-        self.legacy_subscribers: dict[str, Any] = {}  # uri -> the subscribing request's session
-        self.server = Server(
-            "limbic",
-            version=__version__,
-            title="Limbic knowledge graph",
-            instructions=INSTRUCTIONS,
-            on_list_tools=self.list_tools,
-            on_call_tool=self.call_tool,
-            on_list_resources=self.list_resources,
-            on_list_resource_templates=self.list_resource_templates,
-            on_read_resource=self.read_resource,
-            on_subscribe_resource=self.subscribe,
-            on_unsubscribe_resource=self.unsubscribe,
-            on_subscriptions_listen=ListenHandler(self.bus),
-        )
-        self.server.middleware.append(protocol.initialize_first)
+        self.session = Session(
+            wire, {"name": "limbic", "title": "Limbic knowledge graph", "version": __version__}, INSTRUCTIONS, {
+                "tools/list": self.list_tools,
+                "tools/call": self.call_tool,
+                "resources/list": self.list_resources,
+                "resources/templates/list": lambda request: request.reply({"resourceTemplates": []}),
+                "resources/read": self.read_resource,
+                "resources/subscribe": self.subscribe,
+                "resources/unsubscribe": self.unsubscribe,
+            })
+        self._clients: dict[ClientInfo, mcp_activity.Client] = {}
+        self._stop = threading.Event()
 
     # -- tools ----------------------------------------------------------------------------
 
-    async def list_tools(self, ctx, params) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[
-            types.Tool(
-                name=t.name,
-                title=t.title,
-                description=t.description,
-                input_schema=t.input_schema,
-                output_schema=t.output_schema,
-                annotations=types.ToolAnnotations(
-                    title=t.title, read_only_hint=t.read_only, destructive_hint=t.destructive,
-                    idempotent_hint=t.idempotent, open_world_hint=False,
-                ),
-            )
+    def list_tools(self, request: Request) -> None:
+        request.reply({"tools": [
+            {
+                "name": t.name,
+                "title": t.title,
+                "description": t.description,
+                "inputSchema": t.input_schema,
+                "outputSchema": t.output_schema,
+                "annotations": {
+                    "title": t.title, "readOnlyHint": t.read_only, "destructiveHint": t.destructive,
+                    "idempotentHint": t.idempotent, "openWorldHint": False,
+                },
+            }
             for t in TOOLS
-        ])
+        ]})
 
-    async def call_tool(self, ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
-        spec = TOOLS_BY_NAME.get(params.name)
+    def client(self, info: ClientInfo) -> mcp_activity.Client:
+        """The activity log's client for this connection (one session as long as the process serves)."""
+        if info not in self._clients:
+            self._clients[info] = mcp_activity.Client(id(self.session), info.name, info.version)
+        return self._clients[info]
+
+    def call_tool(self, request: Request) -> None:
+        name, arguments = request.params.get("name"), request.params.get("arguments")
+        if not isinstance(name, str):
+            request.fail(INVALID_PARAMS, "tools/call needs “name”, the name of a tool (tools/list has them).")
+            return
+        spec = TOOLS_BY_NAME.get(name)
         if spec is None:
-            raise MCPError(types.INVALID_PARAMS, f"Tool {params.name} not found")
+            request.fail(INVALID_PARAMS, f"Tool {name} not found")
+            return
+        if arguments is not None and not isinstance(arguments, dict):
+            request.fail(INVALID_PARAMS, f"The arguments of {name} must be a JSON object of named values.")
+            return
+        self.host.submit(self._run_tool, request, spec, arguments or {}, self.client(request.client))
+
+    def _run_tool(self, request: Request, spec: ToolSpec, arguments: dict, client: mcp_activity.Client) -> None:
+        """On the graph's thread: run the tool, tell subscribers when the graph changed, answer."""
         try:
-            args = arguments_for(spec, params.arguments or {})
-            outcome = await self.host.call(self.host.invoke, spec, args, mcp_activity.client_of(ctx))
+            outcome = self.host.invoke(spec, arguments_for(spec, arguments), client)
         except LimbicError as exc:
             logger.info("%s refused: %s", spec.name, exc)
-            return _error(str(exc))
+            request.reply(_error(str(exc)))
+            return
         except Exception:
             logger.exception("%s failed", spec.name)
-            return _error(f"{spec.name} failed because of an unexpected error in Limbic (see its log); nothing was changed.")
+            request.reply(_error(f"{spec.name} failed because of an unexpected error in Limbic (see its log); nothing was changed."))
+            return
         if outcome.changes.graph_changed:
-            await self.notify_updated()
-        text, structured = wire_result(spec, outcome.value)
-        return types.CallToolResult(content=[types.TextContent(text=text)], structured_content=structured)
+            self.session.resource_updated(RESOURCE_URI)
+        try:
+            text, structured = wire_result(spec, outcome.value)
+        except Exception:
+            logger.exception("%s: its result could not be written", spec.name)
+            request.reply(_error(f"{spec.name} was done, but its result could not be written (see Limbic's log)."))
+            return
+        request.reply({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False})
 
     # -- the graph resource ---------------------------------------------------------------
 
-    async def list_resources(self, ctx, params) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[
-            types.Resource(
-                name="knowledge-graph",
-                title="Knowledge Graph",
-                uri=RESOURCE_URI,
-                description="The full knowledge graph with all entities and relations",
-                mime_type="application/json",
-            )
-        ])
+    def list_resources(self, request: Request) -> None:
+        request.reply({"resources": [{
+            "name": "knowledge-graph",
+            "title": "Knowledge Graph",
+            "uri": RESOURCE_URI,
+            "description": "The full knowledge graph with all entities and relations",
+            "mimeType": "application/json",
+        }]})
 
-    async def list_resource_templates(self, ctx, params) -> types.ListResourceTemplatesResult:
-        return types.ListResourceTemplatesResult(resource_templates=[])
+    def _uri(self, request: Request) -> str | None:
+        uri = request.params.get("uri")
+        if not isinstance(uri, str):
+            request.fail(INVALID_PARAMS, f"{request.method} needs “uri”, a string ({RESOURCE_URI}).")
+            return None
+        return uri
 
-    async def read_resource(self, ctx, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        if str(params.uri) != RESOURCE_URI:
-            raise MCPError(types.INVALID_PARAMS, f"Resource {params.uri} not found")
-        try:
-            graph = await self.host.call(self.host.resource)
-        except LimbicError as exc:
-            raise MCPError(types.INTERNAL_ERROR, str(exc)) from None
-        text = wire_json.dumps(graph)
-        return types.ReadResourceResult(
-            contents=[types.TextResourceContents(uri=RESOURCE_URI, mime_type="application/json", text=text)]
-        )
+    def read_resource(self, request: Request) -> None:
+        uri = self._uri(request)
+        if uri is None:
+            return
+        if uri != RESOURCE_URI:
+            request.fail(INVALID_PARAMS, f"Resource {uri} not found")
+            return
 
-    async def subscribe(self, ctx, params: types.SubscribeRequestParams) -> types.EmptyResult:
-        self.legacy_subscribers[str(params.uri)] = ctx.session
-        return types.EmptyResult()
-
-    async def unsubscribe(self, ctx, params: types.UnsubscribeRequestParams) -> types.EmptyResult:
-        self.legacy_subscribers.pop(str(params.uri), None)
-        return types.EmptyResult()
-
-    async def notify_updated(self) -> None:
-        """Tell subscribed clients that memory://knowledge-graph changed."""
-        session = self.legacy_subscribers.get(RESOURCE_URI)
-        if session is not None:
+        def read() -> None:
             try:
-                await session.send_resource_updated(RESOURCE_URI)
-            except Exception as exc:  # the client went away: stop telling it
-                logger.info("dropping a resource subscriber: %s", exc)
-                self.legacy_subscribers.pop(RESOURCE_URI, None)
-        await self.bus.publish(ResourceUpdated(RESOURCE_URI))
+                text = wire_json.dumps(self.host.resource())
+            except LimbicError as exc:
+                request.fail(INTERNAL_ERROR, str(exc))
+                return
+            except Exception:
+                logger.exception("reading the graph resource failed")
+                request.fail(INTERNAL_ERROR, "The graph could not be read because of an unexpected error in Limbic (see its log).")
+                return
+            request.reply({"contents": [{"uri": RESOURCE_URI, "mimeType": "application/json", "text": text}]})
 
-    async def watch_others(self) -> None:
+        self.host.submit(read)
+
+    def subscribe(self, request: Request) -> None:
+        uri = self._uri(request)
+        if uri is not None:
+            self.session.subscribed.add(uri)
+            request.reply({})
+
+    def unsubscribe(self, request: Request) -> None:
+        uri = self._uri(request)
+        if uri is not None:
+            self.session.subscribed.discard(uri)
+            request.reply({})
+
+    def watch_others(self) -> None:
         """Poll the change log about once a second; notify when another program changed the graph."""
-        while True:
-            await anyio.sleep(POLL_SECONDS)
+        while not self._stop.wait(POLL_SECONDS):
             try:
-                changed = await self.host.call(self.host.others_changed)
-            except Exception as exc:  # a busy or vanished file: try again next time
+                changed = self.host.submit(self.host.others_changed).result()
+            except Exception as exc:  # a busy or vanished file, or the server closing: try again next time
                 logger.info("looking for outside changes failed: %s", exc)
                 continue
             if changed:
-                await self.notify_updated()
+                self.session.resource_updated(RESOURCE_URI)
 
     # -- running --------------------------------------------------------------------------
 
-    async def serve_stdio(self) -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            # The file opens (and the model loads) on the graph's thread while the handshake is answered.
-            self.host.start()
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(self.watch_others)
-                read_stream = await protocol.answer_unreadable(read_stream, write_stream, tg)
-                await self.server.run(read_stream, write_stream, self.server.create_initialization_options())
-                tg.cancel_scope.cancel()
+    def serve(self) -> None:
+        """Answer until the client closes its end; calls already queued still finish (and answer)."""
+        self.host.start()  # the file opens on the graph's thread while the handshake is answered
+        watcher = threading.Thread(target=self.watch_others, name="limbic-watch", daemon=True)
+        watcher.start()
+        try:
+            self.session.serve()
+        finally:
+            self._stop.set()
 
 
-def _error(message: str) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(text=message)], is_error=True)
+def _error(message: str) -> dict:
+    return {"content": [{"type": "text", "text": message}], "isError": True}
 
 
 def serve(db_path: Path, model_dir: Path | None, load_model: bool = True, read_only: bool = False) -> int:
     """Serve until the client closes stdin; returns the exit status."""
     host = GraphHost(db_path, model_dir, load_model, read_only)
     try:
-        anyio.run(MemoryServer(host).serve_stdio)
+        MemoryServer(host, Wire.claim_stdio()).serve()
     except KeyboardInterrupt:
         pass
     finally:

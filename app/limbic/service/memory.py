@@ -26,6 +26,7 @@ from typing import Any
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import MAX_TYPE_CHARS, Graph, clean_name, clean_observation, name_key, shown
+from limbic.engine import plain_reads
 from limbic.engine.graph_history import clean_status
 from limbic.service import memory_args as A
 from limbic.service.memory_history import open_nodes_detailed, supersede_item
@@ -298,8 +299,8 @@ def delete_relations(graph: Graph, relations: Any) -> str:
 
 
 def _hydrate(graph: Graph, ids: Sequence[int]) -> list[dict]:
-    found = graph.entities_by_ids(ids)
-    return [_entity_json(found[i].name, found[i].entity_type, found[i].observation_texts) for i in ids if i in found]
+    found = plain_reads.entity_texts(graph.db, ids)
+    return [_entity_json(*found[i]) for i in ids if i in found]
 
 
 def relations_touching(graph: Graph, ids: Sequence[int], outgoing_only: bool = False) -> list[dict]:
@@ -354,7 +355,7 @@ def read_graph(
     entities = _page(graph, ids, max_chars)
     ids = ids[: len(entities)]
     if offset == 0 and len(entities) == total:
-        relations = [_relation_json(r.from_name, r.to_name, r.relation_type) for r in graph.all_relations()]
+        relations = [_relation_json(*r) for r in plain_reads.active_relation_triples(graph.db)]
         return {"entities": entities, "relations": relations}
     result: dict[str, Any] = {"entities": entities, "relations": relations_touching(graph, ids, outgoing_only=True)}
     result["total_entities"] = total

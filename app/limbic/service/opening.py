@@ -11,7 +11,7 @@ from limbic.engine import changes
 from limbic.engine.db import Database
 from limbic.engine.errors import DatabaseError, LimbicError
 from limbic.engine.graph import Graph
-from limbic.engine.open_files import not_a_file
+from limbic.engine.open_files import kind_of
 # Opening, and loading the model, are the engine's; front ends reach them here.
 from limbic.engine.session import OpenGraph, attach_model, open_graph, try_load_model  # noqa: F401
 
@@ -39,7 +39,7 @@ def require_existing_graph(path: Path | str) -> Path:
         ) from None
     except OSError as exc:
         raise NoGraphError(f"{path} cannot be read ({(exc.strerror or str(exc)).lower()}).") from None
-    what = not_a_file(path)
+    what = kind_of(st.st_mode)
     if what:
         raise NoGraphError(f"{path} is {what}, not a graph file; nothing was changed.")
     if st.st_size == 0:

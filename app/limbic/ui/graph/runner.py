@@ -80,7 +80,8 @@ class LayoutRunner(QObject):
                 now = time.monotonic()
                 if now - last >= SNAPSHOT_S and not stop.is_set():
                     self._drawn.clear()
-                    self.snapshot.emit(pos, number)
+                    if not self._post(self.snapshot, pos, number):
+                        return
                     self._drawn.wait(PAINT_WAIT_S)
                     last = time.monotonic()
                 time.sleep(0)  # let the UI thread take the interpreter between steps
@@ -88,7 +89,17 @@ class LayoutRunner(QObject):
             logger.exception("the layout failed")
             return
         if not stop.is_set():
-            self.finished.emit(stepper.positions.copy(), number, stepper.converged)
+            self._post(self.finished, stepper.positions.copy(), number, stepper.converged)
+
+    @staticmethod
+    def _post(signal, *args) -> bool:
+        """Emit from the layout's thread; False when the runner was deleted meanwhile (the view closed
+        while its layout ran): nobody is left to draw, so the run ends quietly."""
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # "Signal source has been deleted"
+            return False
+        return True
 
     def stop(self, wait_s: float = 5.0) -> None:
         """Stop the running layout (its positions so far stay on screen) and wait for its thread."""
