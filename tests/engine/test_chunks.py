@@ -212,3 +212,28 @@ def test_similarities_take_the_best_window(cgraph):
     q = cgraph.embedder.encode_query("zebra marmalade okapi quartz")
     sims = chunked_knn.similarities(cgraph.db, index.VEC_TABLE, q, [eid])
     assert sims[eid] == pytest.approx(1 - knn_branch(cgraph, q, 1)[0][1], abs=1e-6)
+
+
+def test_passage_weight_falls_with_the_query_length():
+    assert chunked_knn.passage_weight(0, 224) == 1.0
+    assert chunked_knn.passage_weight(56, 224) == pytest.approx(0.75)
+    assert chunked_knn.passage_weight(224, 224) == 0.0
+    assert chunked_knn.passage_weight(900, 224) == 0.0
+
+
+def test_windows_raise_an_entity_as_far_as_the_query_is_short(cgraph):
+    from limbic.engine import vector_index
+    from limbic.engine.search import passage_weight
+
+    eid = cgraph.upsert_entity("Logbook", "Log", filler(30, 1) + ["zebra marmalade okapi quartz"])
+    q = cgraph.embedder.encode_query("zebra marmalade okapi quartz")
+    first = vector_index.mirror_for(cgraph.db, index.VEC_TABLE).similarities(cgraph.db, q, [eid])[eid]
+    best = chunked_knn.similarities(cgraph.db, index.VEC_TABLE, q, [eid])[eid]
+    assert best > first + 0.2  # the window holds the four words, the first text none of them
+    for weight in (0.0, 0.5):
+        want = first + weight * (best - first)
+        assert chunked_knn.similarities(cgraph.db, index.VEC_TABLE, q, [eid], weight)[eid] == pytest.approx(want, abs=1e-6)
+        assert 1 - knn_branch(cgraph, q, 1, weight)[0][1] == pytest.approx(want, abs=1e-6)
+    # The search's weight: the model's count of the query's tokens against its window (24 here).
+    assert passage_weight(cgraph, "zebra marmalade okapi quartz") == pytest.approx(1 - 4 / BUDGET)
+    assert passage_weight(cgraph, " ".join(filler(3, 7))) == 0.0  # 24 words: a text, not a question

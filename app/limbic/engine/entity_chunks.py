@@ -4,7 +4,7 @@ The model reads one window of tokens. An entity whose text fits has one vector, 
 text ``build_text`` makes. A longer one gets more: its observations, in order, packed into windows
 of the same budget, each window headed by the entity's name and type (alone, a paragraph from the
 middle of a paper may not say what it is about). A window the first text already holds entirely is
-left out. Search scores an entity by its best window.
+left out. Search raises an entity towards its best window as far as the query is short (chunked_knn.py).
 
 The windows depend only on the observations, never on which of them the first text chose, so
 adding an observation changes the last window alone and an edit changes the window it is in and,
