@@ -11,9 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from limbic.engine import index, stemming, tables, vector_index
+from limbic.engine import index, index_chunks, stemming, tables, vector_index
 from limbic.engine.db import Database
 from limbic.engine.embeddings import Embedder
+from limbic.engine.entity_chunks import build_chunks, text_hash
 from limbic.engine.entity_text import EntitySource
 from limbic.engine.graph import TIME_FORMAT
 from tests.bench.common import RESULTS
@@ -71,13 +72,15 @@ def build_direct(path: Path, synth: SynthGraph, embedder: Embedder, seed: int = 
                 f"INSERT INTO {index.VEC_TABLE}(rowid, embedding) VALUES (?, ?)",
                 ((i + 1, vectors[i].tobytes()) for i in range(n)),
             )
+            sources = [
+                EntitySource(i + 1, r.name, r.entity_type, tuple(r.observations), tuple(outgoing.get(i + 1, ())))
+                for i, r in enumerate(synth.entities)
+            ]
             db.executemany(
-                "INSERT INTO embedding_state(entity_id, text_hash) VALUES (?, ?)",
-                (
-                    (i + 1, EntitySource(i + 1, r.name, r.entity_type, tuple(r.observations), tuple(outgoing.get(i + 1, ()))).digest())
-                    for i, r in enumerate(synth.entities)
-                ),
+                "INSERT INTO embedding_state(entity_id, text_hash, chunked) VALUES (?, ?, 1)",
+                ((s.entity_id, s.digest()) for s in sources),
             )
+            _windows(db, sources, embedder, vectors)
             _history(db, rng, n, now)
             db.set_meta(vector_index.TOKEN_KEY, f"bench-{rng.integers(1 << 62):x}")
             db.set_meta(BUILD_KEY, build_key(n))
@@ -86,6 +89,28 @@ def build_direct(path: Path, synth: SynthGraph, embedder: Embedder, seed: int = 
         db.execute("ANALYZE")
     finally:
         db.close()
+
+
+def _windows(db: Database, sources: list[EntitySource], embedder: Embedder, firsts: np.ndarray) -> None:
+    """The further windows the engine would make (the real tokenizer decides which entities are long),
+    each with its entity's cheap vector moved a little, so that windows compete with first vectors."""
+    rows = []
+    for src in sources:
+        for slot, text in enumerate(build_chunks(src, embedder.count_tokens, embedder.spec.text_budget)[1:], 1):
+            rows.append(((src.entity_id << index_chunks.SLOT_BITS) | slot, src.entity_id, text_hash(text)))
+    if not rows:
+        return
+    index_chunks.ensure_table(db, embedder.dim)
+    noise = cheap_vectors(len(rows), embedder.dim, seed=13)
+    vecs = firsts[[r[1] - 1 for r in rows]] + 0.5 * noise
+    vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+    vecs = vecs.astype(np.float32)
+    db.executemany("INSERT INTO embedding_chunks(id, entity_id, text_hash) VALUES (?, ?, ?)", rows)
+    db.executemany(
+        f"INSERT INTO {index_chunks.CHUNK_TABLE}(rowid, embedding) VALUES (?, ?)",
+        ((r[0], vecs[j].tobytes()) for j, r in enumerate(rows)),
+    )
+    db.set_meta(vector_index.token_key(index_chunks.CHUNK_TABLE), "bench-windows")
 
 
 def _history(db: Database, rng: np.random.Generator, n: int, now: datetime) -> None:
@@ -113,7 +138,7 @@ def _history(db: Database, rng: np.random.Generator, n: int, now: datetime) -> N
 
 def build_key(n: int) -> str:
     """What a cached graph was made by: a different generator or size means a rebuild."""
-    return f"{GENERATOR_VERSION}/{n}"
+    return f"{GENERATOR_VERSION}/{n}/windows-1"
 
 
 def _cache_ok(path: Path, n: int, embedder: Embedder) -> bool:

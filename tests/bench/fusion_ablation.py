@@ -23,7 +23,7 @@ from limbic.engine import fusion, index, scoring, vector_index
 from limbic.engine.embeddings import resolve_spec
 from limbic.engine.evaluation import DEPTH, cache_path, entity_records, import_collection, load_collection, ndcg_at, recall_at
 from limbic.engine.scoring import ScoringParams
-from limbic.engine.search import exact_tiers, fts_terms, knn_evidence, rank, similarities
+from limbic.engine.search import exact_tiers, fts_terms, knn_evidence, passage_weight, rank, similarities
 from limbic.engine.session import open_graph
 
 SIGNAL_OFF = {
@@ -89,13 +89,14 @@ def main(argv: list[str] | None = None) -> int:
             if args.weak_text:
                 terms = rng.sample(terms, min(2, len(terms)))
             vector = graph.embedder.encode_query(text)
-            knn, meaning = knn_evidence(graph, vector, k)
+            weight = passage_weight(graph, text)
+            knn, meaning = knn_evidence(graph, vector, k, weight)
             fts = text_branch(graph, terms, k if embedded is None else 4 * k)
             if embedded is not None:
                 fts = [h for h in fts if h[0] in embedded][:k]
             cands = scoring.reciprocal_rank_fusion(knn, fts, params.rrf_k)
             missing = [c.entity_id for c in cands if c.distance is None]
-            sims = similarities(graph, vector, missing)
+            sims = similarities(graph, vector, missing, weight)
             for c in cands:
                 c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
             mode = "hybrid" if fts else "semantic"

@@ -25,7 +25,7 @@ import numpy as np
 from limbic import config
 from limbic.engine import fusion, index, scoring, stemming, vector_index
 from limbic.engine.evaluation import DEPTH, entity_records, import_collection, load_collection, ndcg_at, recall_at
-from limbic.engine.search import fts_branch_scored, fts_terms, knn_evidence, similarities
+from limbic.engine.search import fts_branch_scored, fts_terms, knn_evidence, passage_weight, similarities
 from limbic.engine.session import open_graph
 from limbic.engine.stopwords import BY_LANGUAGE
 
@@ -81,10 +81,10 @@ def unstemmed_text(graph, query: str, k: int) -> list[tuple[int, float]]:
     return [(r[0], float(r[1])) for r in graph.db.execute(sql, (expr, k))]
 
 
-def candidates(graph, vector, knn, fts) -> list[scoring.Candidate]:
+def candidates(graph, vector, knn, fts, weight: float = 1.0) -> list[scoring.Candidate]:
     cands = scoring.reciprocal_rank_fusion(knn, fts, scoring.RRF_K)
     missing = [c.entity_id for c in cands if c.distance is None]
-    sims = similarities(graph, vector, missing) if missing else {}
+    sims = similarities(graph, vector, missing, weight) if missing else {}
     for c in cands:
         c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
     return cands
@@ -157,10 +157,11 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
         for n, qid in enumerate(qids):
             text, vector = coll.queries[qid], vecs[n]
             fts = fts_branch_scored(graph, text, K)
-            knn, meaning = knn_evidence(graph, vector, K)
-            cands = candidates(graph, vector, knn, fts)
+            weight = passage_weight(graph, text)  # as search weighs long entities' windows
+            knn, meaning = knn_evidence(graph, vector, K, weight)
+            cands = candidates(graph, vector, knn, fts, weight)
             raw = unstemmed_text(graph, text, K)
-            before = candidates(graph, vector, knn, raw)
+            before = candidates(graph, vector, knn, raw, weight)
             mode = "hybrid" if fts else "semantic"
             lists = {
                 "bm25 (no stems)": [i for i, _ in raw],
@@ -176,8 +177,8 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
             }
             if LANGUAGE_PROBE:
                 shifted = language_shifted(graph, text, vector)
-                knn2, meaning2 = knn_evidence(graph, shifted, K)
-                cands2 = candidates(graph, shifted, knn2, fts)
+                knn2, meaning2 = knn_evidence(graph, shifted, K, weight)
+                cands2 = candidates(graph, shifted, knn2, fts, weight)
                 lists["knn − language"] = [i for i, _ in knn2]
                 lists["z-sum − language"] = _order(cands2, fusion.adaptive_base_relevance(
                     cands2, mode, meaning2, fusion.Signals(confirmation=False)))

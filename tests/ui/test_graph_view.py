@@ -218,7 +218,8 @@ def test_search_hits_are_highlighted_and_exports_read_back(qtbot, kwindow, tmp_p
     for action in (panel.export_whole_action, panel.export_visible_action):
         with qtbot.waitSignal(w.engine.worker.op_done, timeout=WAIT):
             action.trigger()
-    qtbot.waitUntil(lambda: paths["visible"].exists(), timeout=WAIT)
+    # An op_done may be another operation's (the search's recording): wait for both files.
+    qtbot.waitUntil(lambda: paths["graphml"].exists() and paths["visible"].exists(), timeout=WAIT)
     panel.export_png_action.trigger()
     panel.export_svg_action.trigger()
     qtbot.waitUntil(lambda: paths["png"].exists() and paths["svg"].exists(), timeout=WAIT)

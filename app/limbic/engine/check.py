@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import apsw
 import numpy as np
 
-from limbic.engine import index, tables, vector_index
+from limbic.engine import index, index_chunks, tables, vector_index
 from limbic.engine.db import FTS_DDL, Database
 from limbic.engine.embeddings import Embedder
 from limbic.engine.entity_text import EntitySource, fts_obs_text
@@ -44,6 +44,9 @@ class CheckReport:
     vec_stale: list[int] = field(default_factory=list)  # made from text the entity no longer has
     vec_bad: list[int] = field(default_factory=list)  # wrong size, not finite, or not unit length
     pending: int = 0  # no vector yet: embedded on the next open with a model, or by --repair
+    windows: int = 0  # further vectors of long entities (index_chunks.py)
+    windows_bad: list[int] = field(default_factory=list)  # entities whose further vectors disagree with their records
+    windows_pending: int = 0  # entities whose further vectors were never made (a file from before them)
     stored_model: str | None = None
     model_name: str | None = None
     model_matches: bool | None = None  # None: no model loaded to compare with
@@ -58,7 +61,7 @@ class CheckReport:
     def derived_problems(self) -> int:
         """How many FTS and vector disagreements there are (each fixable by repair)."""
         fts = len(self.fts_missing) + len(self.fts_orphans) + len(self.fts_stale) + bool(self.fts_index_error)
-        vec = len(self.vec_missing) + len(self.vec_orphans) + len(self.vec_stale) + len(self.vec_bad)
+        vec = len(self.vec_missing) + len(self.vec_orphans) + len(self.vec_stale) + len(self.vec_bad) + len(self.windows_bad)
         return fts + vec + (self.model_matches is False) + len(self.tables) + len(self.indexes_missing)
 
     @property
@@ -88,6 +91,7 @@ class CheckReport:
             (self.vec_orphans, "vectors belong to no entity"),
             (self.vec_stale, "vectors were made from text the entity no longer has"),
             (self.vec_bad, "vectors are malformed"),
+            (self.windows_bad, "long entities' further vectors are missing, malformed or belong to nothing"),
         ):
             if ids:
                 out.append(f"{len(ids)} {what} (ids {', '.join(map(str, ids[:SAMPLE]))}{'…' if len(ids) > SAMPLE else ''}).")
@@ -95,6 +99,8 @@ class CheckReport:
             out.append(f"The vectors were made by {self.stored_model or 'an unknown model'}, not by {self.model_name}.")
         if self.pending:
             out.append(f"{self.pending} entities wait for embedding.")
+        if self.windows_pending:
+            out.append(f"{self.windows_pending} entities wait for the vectors of the rest of their text.")
         if not out:
             out.append("No problems found.")
         return out
@@ -248,11 +254,45 @@ def _check_derived(db: Database, embedder: Embedder | None, report: CheckReport)
         if embedder is not None:
             report.model_name = embedder.spec.name
             report.model_matches = db.get_meta("model_identity") == embedder.identity and dim == embedder.dim
+        _check_windows(db, report, seen, dim)
     else:
         report.vec_orphans = sorted(orphan_states)
         report.pending = report.entities if embedder is not None else report.pending
         if embedder is not None:
             report.model_name = embedder.spec.name
+
+
+def _check_windows(db: Database, report: CheckReport, seen: set[int], dim: int | None) -> None:
+    """Long entities' further vectors: each recorded, of the right entity and shape, and the other way round."""
+    records = {r[0]: r[1] for r in db.execute("SELECT id, entity_id FROM embedding_chunks")} if (
+        "embedding_chunks" not in report.tables and db.has_table("embedding_chunks")
+    ) else {}
+    chunked = {r[0]: r[1] for r in db.execute("SELECT entity_id, chunked FROM embedding_state")} if (
+        "embedding_state" not in report.tables
+    ) else {}
+    bad: set[int] = set()
+    vec_ids: set[int] = set()
+    if db.has_table(index_chunks.CHUNK_TABLE):
+        for rowid, blob in db.execute(f"SELECT rowid, embedding FROM {index_chunks.CHUNK_TABLE}"):
+            vec_ids.add(rowid)
+            vec = np.frombuffer(blob, dtype=np.float32) if isinstance(blob, bytes) and len(blob) % 4 == 0 else None
+            if (
+                vec is None
+                or (dim and vec.size != dim)
+                or not np.all(np.isfinite(vec))
+                or abs(float(np.linalg.norm(vec)) - 1.0) > NORM_TOLERANCE
+                or rowid not in records
+            ):
+                bad.add(rowid >> index_chunks.SLOT_BITS)
+    for rowid, entity_id in records.items():
+        if rowid not in vec_ids or rowid >> index_chunks.SLOT_BITS != entity_id or entity_id not in seen:
+            bad.add(rowid >> index_chunks.SLOT_BITS)
+            bad.add(entity_id)
+        elif not chunked.get(entity_id):
+            bad.add(entity_id)  # windows of an entity whose record says it has none yet
+    report.windows = len(vec_ids)
+    report.windows_bad = sorted(bad)
+    report.windows_pending = sum(1 for e, c in chunked.items() if not c and e in seen)
 
 
 @dataclass
@@ -301,9 +341,14 @@ def repair(
                 db.execute(f"DELETE FROM {index.VEC_TABLE} WHERE rowid = ?", (entity_id,))
                 db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
             vector_index.vectors_deleted(db, index.VEC_TABLE, sorted(drop))  # the in-memory copy follows
+            # Further vectors go with their entity's first, and damaged ones are made again.
+            index_chunks.delete_for(db, sorted(drop | set(before.windows_bad)))
+            for entity_id in before.windows_bad:
+                db.execute("UPDATE embedding_state SET chunked = 0 WHERE entity_id = ?", (entity_id,))
             db.note("vectors", drop)
         else:
             db.execute("DELETE FROM embedding_state")
+            index_chunks.drop_table(db)
         result.vectors_dropped = len(drop)
     if embedder is not None:
         # A change of model drops every vector; then everything pending is embedded in batches.

@@ -33,7 +33,7 @@ from limbic.engine.schema import SCHEMA_V1 as _SCHEMA_V1  # noqa: F401 - tests b
 
 logger = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 BUSY_TIMEOUT_MS = 5_000
 # A write waits this long in all for another process to finish its own (each attempt waits
 # BUSY_TIMEOUT_MS inside SQLite, then backs off): "database is locked" never reaches the user.
@@ -236,7 +236,8 @@ class Database:
                 # first use, and logged as a malformed table).
                 self.conn.execute(FTS_DDL)
             for step in range(version, SCHEMA_VERSION):
-                self.conn.execute(_MIGRATIONS[step])
+                migration = _MIGRATIONS[step]
+                migration(self.conn) if callable(migration) else self.conn.execute(migration)
             self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._change_log = None  # the log and the activity tables may be new: look for them again
         self.activity.reset()

@@ -73,6 +73,15 @@ def _candidates(n: int) -> list[int]:
     return sorted(set(range(HEAD)) | middle | set(range(n - TAIL, n)))
 
 
+@dataclass(frozen=True)
+class Coverage:
+    """Which observations the first text holds: ``whole`` ones entirely, ``cut`` = (index, characters)."""
+
+    whole: frozenset[int]
+    cut: tuple[int, int] | None = None
+    complete: bool = False  # the whole entity fitted
+
+
 def build_text(
     src: EntitySource,
     count_tokens: Callable[[Sequence[str]], list[int]] | None,
@@ -83,20 +92,34 @@ def build_text(
     Keeps the first observations, then the latest, then fills the middle with the ones that
     add the most words not yet included; relations come last and take at most a quarter.
     """
+    return select_text(src, count_tokens, budget)[0]
+
+
+def select_text(
+    src: EntitySource,
+    count_tokens: Callable[[Sequence[str]], list[int]] | None,
+    budget: int,
+) -> tuple[str, Coverage]:
+    """``build_text``'s text and which observations it holds (what further chunks need not repeat)."""
     obs = list(src.observations)
     rel = src.relation_text()
     parts = [src.header, *obs] + ([rel] if rel else [])
+    everything = Coverage(frozenset(range(len(obs))), complete=True)
     if count_tokens is None:
-        return SEPARATOR.join(parts)
+        return SEPARATOR.join(parts), everything
+    picked = list(range(len(obs)))
     if len(obs) > MAX_CANDIDATES or len(src.relations) > MAX_RELATIONS:
-        obs = [obs[i] for i in _candidates(len(obs))]
+        picked = _candidates(len(obs))
+        obs = [obs[i] for i in picked]
         rel = src.relation_text(src.relations[:MAX_RELATIONS])
         parts = [src.header, *obs] + ([rel] if rel else [])
     counts = count_tokens(parts)
     sep = 1  # " | " is about one token
     total = sum(counts) + sep * (len(parts) - 1)
     if total <= budget:
-        return SEPARATOR.join(parts)
+        if len(picked) == len(src.observations) and len(src.relations) <= MAX_RELATIONS:
+            return SEPARATOR.join(parts), everything
+        return SEPARATOR.join(parts), Coverage(frozenset(picked))
 
     header_tokens = counts[0]
     obs_tokens = counts[1 : 1 + len(obs)]
@@ -147,7 +170,9 @@ def build_text(
             if take(best):
                 seen |= words[best]
     texts = [obs[i] for i in sorted(chosen)]
+    cover = Coverage(frozenset(picked[i] for i in chosen))
     if not chosen and obs and remaining > sep:
         # A single huge first observation: keep its beginning rather than nothing.
         texts = [_cut_to_tokens(obs[0], remaining - sep, obs_tokens[0])]
-    return SEPARATOR.join([src.header, *texts] + ([rel_part] if rel_part else []))
+        cover = Coverage(frozenset(), (picked[0], len(texts[0])))
+    return SEPARATOR.join([src.header, *texts] + ([rel_part] if rel_part else [])), cover

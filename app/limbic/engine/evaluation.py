@@ -15,7 +15,7 @@ from limbic.engine import scoring
 from limbic.engine.graph import Graph
 from limbic.engine.jsonl import EntityRecord, import_records
 from limbic.engine.scoring import ScoringParams
-from limbic.engine.search import fts_branch, knn_branch, search
+from limbic.engine.search import fts_branch, knn_branch, passage_weight, search
 
 DEPTH = 100
 
@@ -101,7 +101,8 @@ def evaluate(
     for n, (qid, text) in enumerate(coll.queries.items(), start=1):
         rels = coll.qrels[qid]
         fts = fts_branch(graph, text, k)
-        knn = knn_branch(graph, graph.embedder.encode_query(text), k) if graph.vectors_ready else []
+        knn = (knn_branch(graph, graph.embedder.encode_query(text), k, passage_weight(graph, text))
+               if graph.vectors_ready else [])
         fused = [c.entity_id for c in scoring.reciprocal_rank_fusion(knn, fts, params.rrf_k)]
         lists = {
             "bm25": fts,

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from typing import TYPE_CHECKING
 
-from limbic.engine import stemming
+from limbic.engine import index_chunks, stemming
 from limbic.engine.db import Database
 from limbic.engine.entity_text import EntitySource, build_text, fts_obs_text
 from limbic.engine.errors import Cancelled
@@ -130,6 +130,7 @@ def delete_index_rows(db: Database, entity_id: int) -> None:
         db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
         _mirror().vectors_deleted(db, VEC_TABLE, [entity_id])
         db.note("vectors", (entity_id,))
+    index_chunks.delete(db, entity_id)
     db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
 
 
@@ -142,19 +143,54 @@ def entity_texts(sources: list[EntitySource], embedder: Embedder) -> list[str]:
     return [build_text(s, embedder.count_tokens, embedder.spec.text_budget) for s in sources]
 
 
-def write_vectors(db: Database, sources: list[EntitySource], vectors: np.ndarray) -> None:
-    """Store each entity's vector with the digest of the source it was made from."""
+def write_vectors(db: Database, sources: list[EntitySource], vectors: np.ndarray, chunked: Sequence[bool] | None = None) -> None:
+    """Store each entity's first vector with the digest of the source it was made from.
+
+    ``chunked`` says, per entity, that its further windows are stored too; an entity without it
+    waits in the windows' backlog (``index_chunks``).
+    """
     import numpy as np
 
-    for src, vec in zip(sources, vectors):
+    flags = list(chunked) if chunked is not None else [False] * len(sources)
+    for src, vec, flag in zip(sources, vectors, flags):
         db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (src.entity_id,))
         db.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (src.entity_id, vec.astype(np.float32).tobytes()))
         db.execute(
-            "INSERT OR REPLACE INTO embedding_state(entity_id, text_hash) VALUES (?, ?)",
-            (src.entity_id, src.digest()),
+            "INSERT OR REPLACE INTO embedding_state(entity_id, text_hash, chunked) VALUES (?, ?, ?)",
+            (src.entity_id, src.digest(), int(flag)),
         )
     _mirror().vectors_written(db, VEC_TABLE, [s.entity_id for s in sources], vectors)
     db.note("vectors", [s.entity_id for s in sources])
+
+
+def _encode(db: Database, embedder: Embedder, sources: list[EntitySource], first: bool = True):
+    """Plan and encode every text these entities need: (plans, each plan's vectors: first, then new windows)."""
+    plans = index_chunks.plan(db, sources, embedder, first)
+    vectors = embedder.encode(index_chunks.texts_to_encode(plans))
+    out, at = [], 0
+    for p in plans:
+        n = (p.first is not None) + len(p.new)
+        out.append(vectors[at : at + n])
+        at += n
+    return plans, out
+
+
+def _store(db: Database, plans, vectors) -> None:
+    """Store encoded plans (inside the caller's transaction)."""
+    import numpy as np
+
+    firsts, first_vecs, flags = [], [], []
+    for p, vecs in zip(plans, vectors):
+        windows = vecs[1:] if p.first is not None else vecs
+        ok = index_chunks.store_windows(db, p, windows)
+        if p.first is not None:
+            firsts.append(p.source)
+            first_vecs.append(vecs[0])
+            flags.append(ok)
+        elif ok:
+            db.execute("UPDATE embedding_state SET chunked = 1 WHERE entity_id = ?", (p.source.entity_id,))
+    if firsts:
+        write_vectors(db, firsts, np.stack(first_vecs), flags)
 
 
 def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, embed: bool = True) -> list[int]:
@@ -181,11 +217,11 @@ def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, e
             db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
             db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
             _mirror().vectors_deleted(db, VEC_TABLE, [entity_id])
+            index_chunks.delete(db, entity_id)
             db.note("vectors", (entity_id,))
     if to_embed:
         assert embedder is not None
-        vectors = embedder.encode(entity_texts(to_embed, embedder))
-        write_vectors(db, to_embed, vectors)
+        _store(db, *_encode(db, embedder, to_embed))
     return [s.entity_id for s in to_embed]
 
 
@@ -201,6 +237,7 @@ def prepare_vectors(db: Database, embedder: Embedder) -> bool:
         had = db.has_table(VEC_TABLE)
         db.execute(f"DROP TABLE IF EXISTS {VEC_TABLE}")
         db.execute("DELETE FROM embedding_state")
+        index_chunks.drop_table(db)
         db.execute(
             f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{embedder.dim}] distance_metric=cosine)"
         )
@@ -225,8 +262,13 @@ def pending_ids(db: Database, limit: int | None = None, after: int = 0) -> list[
     return [r[0] for r in db.execute(sql, (after,))]
 
 
-def pending_count(db: Database) -> int:
+def _unembedded_count(db: Database) -> int:
     return int(db.scalar("SELECT (SELECT count(*) FROM entities) - (SELECT count(*) FROM embedding_state)"))
+
+
+def pending_count(db: Database) -> int:
+    """Entities with no vector, and those whose further windows were never made (a file from before them)."""
+    return _unembedded_count(db) + index_chunks.backlog_count(db)
 
 
 def pending_among(db: Database, ids: Iterable[int]) -> list[int]:
@@ -268,7 +310,7 @@ def embed_pending(
             raise Cancelled("Embedding was cancelled; it resumes next time.")
         ids = pending_ids(db, batch_size, after=last)
         if not ids:
-            if last == 0 or passes >= 3 or pending_count(db) == 0:
+            if last == 0 or passes >= 3 or _unembedded_count(db) == 0:
                 break
             last, passes = 0, passes + 1
             continue
@@ -280,7 +322,42 @@ def embed_pending(
             continue  # changed meanwhile: picked up again on the next pass
         if progress:
             progress(done, max(total, done))
-    return done
+    return _embed_backlog(db, embedder, batch_size, cancelled, progress, done, total)
+
+
+def _embed_backlog(db: Database, embedder: Embedder, batch_size: int, cancelled, progress, done: int, total: int) -> int:
+    """Embed the further windows of entities whose first vector is older than windows (one pass)."""
+    last: int | None = 0
+    while True:
+        if cancelled and cancelled():
+            raise Cancelled("Embedding was cancelled; it resumes next time.")
+        kept, last = embed_backlog_batch(db, embedder, batch_size, after=last or 0)
+        if last is None:
+            return done
+        done += kept
+        if progress:
+            progress(done, max(total, done))
+
+
+def embed_backlog_batch(db: Database, embedder: Embedder, batch_size: int = EMBED_BATCH, after: int = 0) -> tuple[int, int | None]:
+    """One batch of the windows' backlog: (entities brought up to date, the last id looked at or None)."""
+    prepare_vectors(db, embedder)
+    ids = index_chunks.backlog_ids(db, batch_size, after=after)
+    if not ids:
+        return 0, None
+    sources = [s for s in (load_source(db, i) for i in ids) if s is not None]
+    plans, vectors = _encode(db, embedder, sources, first=False)
+    with db.transaction():
+        marks = ",".join("?" * len(ids))
+        state = dict(db.execute(f"SELECT entity_id, text_hash FROM embedding_state WHERE entity_id IN ({marks})", ids))
+        kept = [
+            (p, v)
+            for p, v in zip(plans, vectors)
+            if load_source(db, p.source.entity_id) == p.source and state.get(p.source.entity_id) == p.source.digest()
+        ]
+        if kept:
+            _store(db, [p for p, _ in kept], [v for _, v in kept])
+    return len(kept), ids[-1]
 
 
 def _embed_batch(db: Database, embedder: Embedder, sources: list[EntitySource]) -> int:
@@ -288,12 +365,12 @@ def _embed_batch(db: Database, embedder: Embedder, sources: list[EntitySource]) 
 
     Returns how many were stored; one that changed meanwhile keeps waiting for the next pass.
     """
-    vectors = embedder.encode(entity_texts(sources, embedder))
+    plans, vectors = _encode(db, embedder, sources)
     with db.transaction():
         current = [load_source(db, s.entity_id) for s in sources]
         kept = [i for i, (s, c) in enumerate(zip(sources, current)) if c == s]
         if kept:
-            write_vectors(db, [sources[i] for i in kept], vectors[kept])
+            _store(db, [plans[i] for i in kept], [vectors[i] for i in kept])
     return len(kept)
 
 

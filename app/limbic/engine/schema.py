@@ -116,4 +116,26 @@ CREATE INDEX IF NOT EXISTS reflections_entity ON reflections(entity_id);
 CREATE INDEX IF NOT EXISTS reflections_relation ON reflections(relation_id);
 """
 
-MIGRATIONS: list[str] = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5]  # v5: activity.py
+# v6: a long entity has several vectors (index_chunks.py): its first where it always was, its further
+# windows in a second vec0 table (made with the vectors, by the model's dimension), each recorded here
+# with the digest of its text. Every entity embedded before is in the backlog (chunked 0): its first
+# vector stays, and only its further windows are embedded.
+# (A table made afresh from the current DDL, by a repair before the upgrade, already has the column.)
+SCHEMA_V6_CHUNKS = """
+CREATE TABLE IF NOT EXISTS embedding_chunks (
+    id        INTEGER PRIMARY KEY,
+    entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    text_hash TEXT NOT NULL
+);
+"""
+
+
+def SCHEMA_V6(conn) -> None:  # noqa: N802 - one of the migrations, named like the others
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(embedding_state)")}
+    if "chunked" not in columns:
+        conn.execute("ALTER TABLE embedding_state ADD COLUMN chunked INTEGER NOT NULL DEFAULT 0")
+    conn.execute(SCHEMA_V6_CHUNKS)
+
+
+# Each is SQL, or a function of the connection for a step that must look before it changes.
+MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6]  # v5: activity.py

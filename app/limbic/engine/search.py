@@ -215,7 +215,7 @@ def _text_branch(db: Database, query: str, k: int, rows: int, tiers: bool, meani
     return fulltext, (_exact_tiers(db, query, k) if tiers and (fulltext or flat or not meaning) else {}), flat
 
 
-def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int):
+def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int, weight: float):
     """Both branches at once on a large graph: the text branch on the side reader while this thread
     encodes the query, scans the vectors and looks for exact matches.
 
@@ -227,7 +227,7 @@ def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int
     job = side.submit(run_fts, plan.expr, k) if plan.expr is not None else None
     try:
         vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
-        semantic, meaning = knn_evidence(graph, vector, k)
+        semantic, meaning = knn_evidence(graph, vector, k, weight)
         tiers = _exact_tiers(graph.db, query, k)
         # Still waiting: the meaning branch's candidates get their signals meanwhile.
         early = signals.load_signals(graph.db, [i for i, _ in semantic]) if job is not None and not job.done() else None
@@ -272,26 +272,39 @@ def _exact_tiers(db: Database, query: str, k: int) -> dict[int, int]:
     return tiers
 
 
-def knn_branch(graph: Graph, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """(entity id, cosine distance) of the nearest vectors, nearest first (exact, from the in-memory mirror)."""
-    from limbic.engine import vector_index  # numpy loads with the first search, not at start-up
+def passage_weight(graph: Graph, query: str) -> float:
+    """How far long entities' further windows count for this query: 1 for a short one, 0 for one
+    as long as a window (``chunked_knn.passage_weight``)."""
+    from limbic.engine import chunked_knn
 
-    return vector_index.knn(graph.db, index.VEC_TABLE, vector, k)
+    embedder = graph.embedder
+    if embedder is None:
+        return 1.0
+    tokens = embedder.count_tokens([query[:MAX_QUERY_CHARS]])[0]
+    return chunked_knn.passage_weight(tokens, embedder.spec.text_budget)
 
 
-def knn_evidence(graph: Graph, vector: np.ndarray, k: int) -> tuple[list[tuple[int, float]], scoring.MeaningStats]:
+def knn_branch(graph: Graph, vector: np.ndarray, k: int, weight: float = 1.0) -> list[tuple[int, float]]:
+    """(entity id, cosine distance), nearest first (exact, from the in-memory mirrors); ``weight``: ``passage_weight``."""
+    from limbic.engine import chunked_knn  # numpy loads with the first search, not at start-up
+
+    return chunked_knn.knn(graph.db, index.VEC_TABLE, vector, k, weight)
+
+
+def knn_evidence(graph: Graph, vector: np.ndarray, k: int,
+                 weight: float = 1.0) -> tuple[list[tuple[int, float]], scoring.MeaningStats]:
     """The KNN branch and how the query's similarity spreads over the whole graph."""
-    from limbic.engine import vector_index
+    from limbic.engine import chunked_knn
 
-    hits, stats = vector_index.knn_with_stats(graph.db, index.VEC_TABLE, vector, k)
+    hits, stats = chunked_knn.knn_with_stats(graph.db, index.VEC_TABLE, vector, k, weight)
     return hits, scoring.MeaningStats(stats.mean, stats.std, stats.count)
 
 
-def similarities(graph: Graph, vector: np.ndarray, ids: list[int]) -> dict[int, float]:
-    """Exact cosine similarity of the query to these entities (those with a vector)."""
-    from limbic.engine import vector_index
+def similarities(graph: Graph, vector: np.ndarray, ids: list[int], weight: float = 1.0) -> dict[int, float]:
+    """Exact cosine similarity of the query to these entities (those with a vector), as the KNN branch scores it."""
+    from limbic.engine import chunked_knn
 
-    return vector_index.mirror_for(graph.db, index.VEC_TABLE).similarities(graph.db, vector, ids)
+    return chunked_knn.similarities(graph.db, index.VEC_TABLE, vector, ids, weight)
 
 
 def clean_query(query: object) -> str:
@@ -347,13 +360,14 @@ def search(
     # Both branches (``branches`` is "both"), a large graph, and no write of this connection's open.
     if use_text and use_vectors and rows >= SIDE_READER_ROWS and not graph.db.in_transaction:
         side = graph.db.side_reader()
+    weight = passage_weight(graph, query) if use_vectors else 1.0
     if side is not None:
-        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, query, k, rows)
+        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, query, k, rows, weight)
     else:
         if use_vectors:
             assert graph.embedder is not None
             vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
-            semantic, meaning = knn_evidence(graph, vector, k)
+            semantic, meaning = knn_evidence(graph, vector, k, weight)
         if use_text:
             fulltext, tiers, flat = _text_branch(graph.db, query, k, rows, branches != "meaning", use_vectors)
         else:
@@ -362,7 +376,7 @@ def search(
     if vector is not None and crosslingual.applies(fts_terms(query), bool(fulltext or tiers)):
         # A short query sharing no word with the notes: meaning alone answers, without its language.
         vector = crosslingual.language_free(graph.embedder, query, vector)
-        semantic, meaning = knn_evidence(graph, vector, k)
+        semantic, meaning = knn_evidence(graph, vector, k, weight)
 
     # 3. Fuse; exact matches the branches missed join as full-text hits.
     candidates = scoring.reciprocal_rank_fusion(semantic, fulltext, params.rrf_k)
@@ -374,7 +388,7 @@ def search(
     if vector is not None and meaning is not None:
         # Text hits the meaning branch did not reach still have a similarity: the fusion weighs it.
         missing = [c.entity_id for c in candidates if c.distance is None]
-        sims = similarities(graph, vector, missing) if missing else {}
+        sims = similarities(graph, vector, missing, weight) if missing else {}
         for c in candidates:
             c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
         # No word in the query ("qwertyuiop", "qqq xq", "zz"): the model would only guess, so full text

@@ -34,9 +34,19 @@ TABLES: tuple[TableSpec, ...] = (
         "embedding_state",
         "CREATE TABLE IF NOT EXISTS embedding_state (\n"
         "    entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,\n"
-        "    text_hash TEXT NOT NULL\n)",
-        ("entity_id", "text_hash"),
+        "    text_hash TEXT NOT NULL,\n"
+        "    chunked   INTEGER NOT NULL DEFAULT 0\n)",
+        ("entity_id", "text_hash", "chunked"),
         ("entity_id",),
+    ),
+    TableSpec(
+        "embedding_chunks",
+        "CREATE TABLE IF NOT EXISTS embedding_chunks (\n"
+        "    id        INTEGER PRIMARY KEY,\n"
+        "    entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,\n"
+        "    text_hash TEXT NOT NULL\n)",
+        ("id", "entity_id", "text_hash"),
+        ("id",),
     ),
     TableSpec(
         "entity_access",

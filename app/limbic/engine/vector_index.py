@@ -39,6 +39,12 @@ from limbic.engine.db import Database
 logger = logging.getLogger(__name__)
 
 TOKEN_KEY = "vectors_token"
+# The first vector table's token keeps the name files already hold; any other table has its own.
+FIRST_TABLE = "entity_embeddings"
+
+
+def token_key(table: str) -> str:
+    return TOKEN_KEY if table == FIRST_TABLE else f"{TOKEN_KEY}:{table}"
 _GROWTH = 1.25
 _MIN_CAPACITY = 1024
 
@@ -57,8 +63,12 @@ class SimilarityStats:
 class VectorMirror:
     """An in-memory copy of one vec0 table answering exact cosine KNN queries."""
 
-    def __init__(self, table: str) -> None:
+    def __init__(self, table: str, follow_log: bool = True) -> None:
         self.table = table
+        self.token_key = token_key(table)
+        # The change log names entities: a table whose rowids are not entity ids reloads instead.
+        self.follow_log = follow_log
+        self.version = 0  # changes with every change of the contents; for caches built on them
         self.loaded = False
         self.token: str | None = None
         self.loads = 0  # how many times the table was read in full; for tests and benchmarks
@@ -72,6 +82,7 @@ class VectorMirror:
         self._ids = np.zeros(capacity, dtype=np.int64)
         self._n = 0
         self._pos: dict[int, int] | None = {}
+        self.version = getattr(self, "version", 0) + 1
 
     def __len__(self) -> int:
         return self._n
@@ -143,11 +154,21 @@ class VectorMirror:
         n = self._n
         return self._ids[:n], self._mat[:n], self._inv[:n]
 
+    def rows_unchecked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``rows`` as the mirror holds them now, for a caller that has just refreshed it."""
+        n = self._n
+        return self._ids[:n], self._mat[:n], self._inv[:n]
+
+    def positions(self, ids: Sequence[int]) -> np.ndarray:
+        """Each id's row in the mirror, -1 for one it does not hold."""
+        where = self._where
+        return np.fromiter((where.get(int(i), -1) for i in ids), dtype=np.int64, count=len(ids))
+
     # -- keeping in step -----------------------------------------------------------------
 
     def refresh(self, db: Database) -> bool:
         """Reload from the table if it changed outside this mirror; returns True if it did."""
-        token = db.get_meta(TOKEN_KEY)
+        token = db.get_meta(self.token_key)
         if self.loaded and token == self.token:
             return False
         if self.loaded and self._follow_log(db):
@@ -157,10 +178,10 @@ class VectorMirror:
 
     def _follow_log(self, db: Database) -> bool:
         """Apply only the vectors that other writers' commits touched; False if a full load is needed."""
-        if self.cursor is None or not db.has_table(self.table):
+        if self.cursor is None or not self.follow_log or not db.has_table(self.table):
             return False
         with _read_snapshot(db):
-            token = db.get_meta(TOKEN_KEY)
+            token = db.get_meta(self.token_key)
             cs = changes.read_since(db, self.cursor)
             if cs.full or cs.vectors_reset:
                 return False
@@ -195,7 +216,7 @@ class VectorMirror:
     def load(self, db: Database) -> None:
         """Read the whole table (one consistent snapshot)."""
         with _read_snapshot(db):
-            token = db.get_meta(TOKEN_KEY)
+            token = db.get_meta(self.token_key)
             self.cursor = changes.start_cursor(db)
             if not db.has_table(self.table):
                 self._clear(self.dim)
@@ -286,6 +307,7 @@ class VectorMirror:
         self._inv[:n] = _inverse_norms(mat[:n])
         self._n = n
         self._pos = None  # built on the first update: a search never needs it
+        self.version += 1
 
     @property
     def _where(self) -> dict[int, int]:
@@ -304,6 +326,7 @@ class VectorMirror:
                 raise ValueError("vector dimension changed without the table being dropped")
             self._clear(vectors.shape[1])
         inv = _inverse_norms(vectors)
+        self.version += 1
         where = self._where
         for row, (entity_id, vec) in enumerate(zip(ids, vectors)):
             pos = where.get(int(entity_id))
@@ -318,6 +341,7 @@ class VectorMirror:
 
     def remove(self, ids: Sequence[int]) -> None:
         """Forget these rows (absent ones are ignored)."""
+        self.version += 1
         where = self._where
         for entity_id in ids:
             pos = where.pop(int(entity_id), None)
@@ -372,7 +396,7 @@ def _read_snapshot(db: Database) -> Iterator[None]:
 # -- the connection's mirrors and the hooks index.py calls --------------------------------
 
 
-def mirror_for(db: Database, table: str) -> VectorMirror:
+def mirror_for(db: Database, table: str, follow_log: bool = True) -> VectorMirror:
     """The mirror of ``table`` on this connection (created empty; loaded on first use)."""
     per_db = _mirrors.get(db)
     if per_db is None:
@@ -385,7 +409,7 @@ def mirror_for(db: Database, table: str) -> VectorMirror:
         db.rollback_listeners.append(forget)
     mirror = per_db.get(table)
     if mirror is None:
-        mirror = per_db[table] = VectorMirror(table)
+        mirror = per_db[table] = VectorMirror(table, follow_log)
     return mirror
 
 
@@ -411,9 +435,10 @@ def rows(db: Database, table: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _bump(db: Database, table: str) -> VectorMirror | None:
     """Mark the table as changed; returns the mirror if it is current and should follow the change."""
-    before = db.get_meta(TOKEN_KEY)
+    key = token_key(table)
+    before = db.get_meta(key)
     after = secrets.token_hex(8)
-    db.set_meta(TOKEN_KEY, after)
+    db.set_meta(key, after)
     mirror = _mirrors.get(db, {}).get(table)
     if mirror is None or not mirror.loaded:
         return None

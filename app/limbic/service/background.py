@@ -65,7 +65,12 @@ def load_model_into(opened: OpenGraph, model_dir: Path | None) -> str | None:
 def embed_batch(graph) -> int:
     """Embed one batch of the entities waiting for a vector (so a caller can yield between batches); returns how many."""
     ids = index.pending_ids(graph.db, index.EMBED_BATCH)
-    return graph.embed_pending(only=ids) if ids else 0
+    if ids:
+        return graph.embed_pending(only=ids)
+    if graph.embedder is None:
+        return 0
+    # Then the further windows of long entities from a file made before them.
+    return index.embed_backlog_batch(graph.db, graph.embedder, index.EMBED_BATCH)[0]
 
 
 def embed_backlog(graph) -> int:
