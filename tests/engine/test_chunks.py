@@ -237,3 +237,36 @@ def test_windows_raise_an_entity_as_far_as_the_query_is_short(cgraph):
     # The search's weight: the model's count of the query's tokens against its window (24 here).
     assert passage_weight(cgraph, "zebra marmalade okapi quartz") == pytest.approx(1 - 4 / BUDGET)
     assert passage_weight(cgraph, " ".join(filler(3, 7))) == 0.0  # 24 words: a text, not a question
+
+
+def test_similarities_after_a_scan_are_read_from_it_and_never_stale(cgraph):
+    ids = [cgraph.upsert_entity(f"E{i}", "Thing", filler(int(i % 7) * 4 + 1, i)) for i in range(30)]
+    q = cgraph.embedder.encode_query("f3 f7 f11 zebra")
+    for weight in (1.0, 0.4, 0.0):
+        knn_branch(cgraph, q, 5, weight)  # the scan the fusion's look-ups follow
+        read = chunked_knn.similarities(cgraph.db, index.VEC_TABLE, q, ids, weight)
+        chunked_knn._last_scan.clear()
+        fresh = chunked_knn.similarities(cgraph.db, index.VEC_TABLE, q, ids, weight)
+        assert read.keys() == fresh.keys() == set(ids)
+        assert all(read[i] == pytest.approx(fresh[i], abs=1e-6) for i in ids)
+    knn_branch(cgraph, q, 5)
+    before = chunked_knn.similarities(cgraph.db, index.VEC_TABLE, q, [ids[3]])[ids[3]]
+    cgraph.upsert_entity("E3", "Thing", ["zebra f3 f7 f11"])  # its vector changes after the scan
+    after = chunked_knn.similarities(cgraph.db, index.VEC_TABLE, q, [ids[3]])[ids[3]]
+    assert after > before + 0.1
+    chunked_knn._last_scan.clear()
+    assert chunked_knn.similarities(cgraph.db, index.VEC_TABLE, q, [ids[3]])[ids[3]] == pytest.approx(after, abs=1e-6)
+    assert 1 - dict(knn_branch(cgraph, q, 30))[ids[3]] == pytest.approx(after, abs=1e-6)
+
+
+def test_windows_scanned_on_their_own_thread_give_the_same_answer(cgraph, monkeypatch):
+    rng = np.random.default_rng(8)
+    for i in range(60):
+        cgraph.upsert_entity(f"E{i}", "Thing", filler(int(rng.integers(1, 20)), i))
+    queries = [rng.standard_normal(24).astype(np.float32) for _ in range(10)]
+    alone = [knn_branch(cgraph, q, 15) for q in queries]
+    monkeypatch.setattr(chunked_knn, "PARALLEL_WINDOWS", 1)
+    chunked_knn._last_scan.clear()
+    beside = [knn_branch(cgraph, q, 15) for q in queries]
+    assert chunked_knn._scanner  # the thread was used
+    assert [[i for i, _ in r] for r in beside] == [[i for i, _ in r] for r in alone] == [brute_force(cgraph, q, 15) for q in queries]

@@ -192,7 +192,7 @@ def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool 
                 report.integrity = [str(exc)]
         try:
             _check_derived(db, embedder, report)
-        except apsw.Error as exc:
+        except (apsw.Error, UnicodeDecodeError) as exc:  # a damaged page can hold text that is not UTF-8
             report.integrity.append(f"reading the graph failed ({type(exc).__name__})")
     finally:
         if own:

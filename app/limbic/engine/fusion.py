@@ -110,7 +110,8 @@ def adaptive_base_relevance(
                 raw[i] = c.similarity
         if signals.standardise:
             sem, floor = _standardise(raw, sims_ranked, population)
-            sem = {i: sem.get(i, min(floor, min(sem.values()))) for i in range(n)}
+            lowest = min(floor, min(sem.values()))
+            sem = {i: sem.get(i, lowest) for i in range(n)}
         else:
             sem = _min_max_ref(raw, sims_ranked)
     text: dict[int, float] = {}

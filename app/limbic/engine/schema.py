@@ -121,12 +121,15 @@ CREATE INDEX IF NOT EXISTS reflections_relation ON reflections(relation_id);
 # with the digest of its text. Every entity embedded before is in the backlog (chunked 0): its first
 # vector stays, and only its further windows are embedded.
 # (A table made afresh from the current DDL, by a repair before the upgrade, already has the column.)
+# The two partial indexes of active relations let search count an entity's degree from them alone.
 SCHEMA_V6_CHUNKS = """
 CREATE TABLE IF NOT EXISTS embedding_chunks (
     id        INTEGER PRIMARY KEY,
     entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
     text_hash TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS relations_active_from ON relations(from_entity) WHERE active = 1;
+CREATE INDEX IF NOT EXISTS relations_active_to ON relations(to_entity) WHERE active = 1;
 """
 
 

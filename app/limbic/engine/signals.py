@@ -83,11 +83,7 @@ def load_signals(db: Database, ids: Sequence[int], known: dict[int, EntitySignal
             f"SELECT entity_id, count(*) FROM entity_access_log WHERE entity_id IN ({marks}) GROUP BY entity_id", ids
         ):
             out[entity_id].access_days = int(days)
-    for entity_id, degree in db.execute(
-        f"SELECT e, count(*) FROM (SELECT from_entity AS e FROM relations WHERE active = 1 AND from_entity IN ({marks}) "
-        f"UNION ALL SELECT to_entity FROM relations WHERE active = 1 AND to_entity IN ({marks})) GROUP BY e",
-        ids + ids,
-    ):
+    for entity_id, degree in _degrees(db, marks, ids):
         out[entity_id].degree = int(degree)
     with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
         for a, b, count, last in db.execute(
@@ -98,6 +94,22 @@ def load_signals(db: Database, ids: Sequence[int], known: dict[int, EntitySignal
             out[a].cooc[b] = (int(count), last)
             out[b].cooc[a] = (int(count), last)
     return out
+
+
+_DEGREES = (
+    "SELECT e, count(*) FROM (SELECT from_entity AS e FROM relations{0} WHERE active = 1 AND from_entity IN ({1}) "
+    "UNION ALL SELECT to_entity FROM relations{2} WHERE active = 1 AND to_entity IN ({1})) GROUP BY e"
+)
+
+
+def _degrees(db: Database, marks: str, ids: list[int]) -> list[tuple[int, int]]:
+    """(entity id, active relations) from the partial indexes of active relations (a fifth of the
+    time of reading each relation), or from the table in a file that lacks them."""
+    try:
+        return db.execute(_DEGREES.format(" INDEXED BY relations_active_from", marks, " INDEXED BY relations_active_to"),
+                          ids + ids).fetchall()
+    except apsw.SQLError:  # no such index: `limbic check --repair` recreates them
+        return db.execute(_DEGREES.format("", marks, ""), ids + ids).fetchall()
 
 
 def _add_cooc(db: Database, out: dict[int, EntitySignals], new: list[int], old: list[int]) -> None:

@@ -147,6 +147,9 @@ BY_NAME = {t.name: t for t in TABLES}
 INDEXES = (
     "CREATE INDEX IF NOT EXISTS observations_entity ON observations(entity_id, id)",
     "CREATE INDEX IF NOT EXISTS relations_to ON relations(to_entity)",
+    # Each entity's degree in search's signals: counted from these alone, no relation row read.
+    "CREATE INDEX IF NOT EXISTS relations_active_from ON relations(from_entity) WHERE active = 1",
+    "CREATE INDEX IF NOT EXISTS relations_active_to ON relations(to_entity) WHERE active = 1",
     "CREATE INDEX IF NOT EXISTS co_occurrences_b ON co_occurrences(entity_b_id)",
     "CREATE INDEX IF NOT EXISTS entities_name_nocase ON entities(name COLLATE NOCASE)",
 )
