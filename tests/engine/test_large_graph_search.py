@@ -12,7 +12,7 @@ import pytest
 from limbic.engine import flat_terms as flat_module
 from limbic.engine import search as search_module
 from limbic.engine import signals
-from limbic.engine.search import run_fts, search, text_plan, text_rows
+from limbic.engine.search import fts_match_expression, run_fts, search, text_plan, text_rows
 
 # 40 entities: "kitchen" in 30 of them (more than half), "saffron" in 4, "teacher" in 8.
 ENTITIES = [
@@ -54,7 +54,8 @@ def test_a_term_in_most_entities_leaves_the_query_and_the_order_of_the_rest_stay
 
 def test_an_unfinished_last_word_is_still_completed(crowded):
     rows = text_rows(crowded.db)
-    assert text_plan(crowded.db, "garage saff", rows, meaning=True).expr == '{stem_name stem_text} : ("garag" OR "saff" OR "saff"*)'
+    # "saff" as a whole stem is held by no entity: only its completions are searched.
+    assert text_plan(crowded.db, "garage saff", rows, meaning=True).expr == '{stem_name stem_text} : ("garag" OR "saff"*)'
     assert text_plan(crowded.db, "garage saffron", rows, meaning=True).expr == '{stem_name stem_text} : ("garag" OR "saffron")'
 
 
@@ -80,6 +81,28 @@ def test_without_a_model_the_flat_words_are_still_searched(tmp_path, monkeypatch
         assert {r.entity_id for r in resp.results} == holders(g, "kitchen")
     finally:
         g.db.close()
+
+
+def test_a_stem_no_entity_holds_leaves_the_query_and_no_score_changes(crowded):
+    rows = text_rows(crowded.db)
+    # "teacher" is searched as its English stem and its Spanish one ("teach"), which this English
+    # graph holds nowhere in its stem columns.
+    plan = text_plan(crowded.db, "teacher saffron", rows, meaning=True)
+    assert plan.expr == '{stem_name stem_text} : ("teacher" OR "saffron")'
+    full = fts_match_expression("teacher saffron", prefix=False)  # every stem
+    assert full == '{stem_name stem_text} : ("teacher" OR "teach" OR "saffron")'
+    assert run_fts(crowded.db, plan.expr, 100) == run_fts(crowded.db, full, 100)
+
+
+def test_a_stem_left_out_as_absent_is_searched_once_a_note_holds_it(crowded):
+    rows = text_rows(crowded.db)
+    assert '"teach"' not in text_plan(crowded.db, "teacher saffron", rows, meaning=True).expr
+    # A Spanish note: its stem column holds "teach" (the Spanish stem of the word as written).
+    crowded.upsert_entity("Nota de cocina", "Note", ["La teacher de los niños llamó por la mañana para la reunión"])
+    rows = text_rows(crowded.db)
+    plan = text_plan(crowded.db, "teacher saffron", rows, meaning=True)
+    assert '"teach"' in plan.expr
+    assert crowded.entity_id("Nota de cocina") in {i for i, _ in run_fts(crowded.db, plan.expr, 100)}
 
 
 @pytest.mark.parametrize("query", ["kitchen saffron", "teacher", "garage shelves", "the teacher called about saffron", "Note 07"])

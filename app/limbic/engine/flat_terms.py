@@ -71,3 +71,41 @@ def flat_terms(frequencies: dict[str, int], rows: int) -> frozenset[str]:
     if sum(frequencies[t] for t in flat) <= FLAT_ROWS:
         return frozenset()
     return frozenset(flat)
+
+
+# A query word is searched as its English and its Spanish stem, in the stem columns. On a large
+# graph in one language the other stem is often a word no entity holds as a stem (the Spanish
+# stem of "early" is "early", which English text holds only as written, its stem being "earli"):
+# such a stem matches no row, yet FTS5 walks its posting list to find that out, and BM25 counts it
+# once more. Leaving it out changes no score. That a stem is absent holds only while the graph is
+# unchanged (a new note may hold it); a stem found present stays searched.
+STEM_COLUMN_NAMES = ("stem_name", "stem_text")
+_absent_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def absent_stems(db: Database, stems: list[str], rows: int) -> frozenset[str]:
+    """The stems no entity holds in the stem columns, on a graph of at least 2 x ``FLAT_ROWS`` (else none)."""
+    if rows < 2 * FLAT_ROWS or not stems:
+        return frozenset()
+    try:
+        version = (db.data_version(), db.conn.total_changes())
+    except apsw.Error:
+        return frozenset()
+    cache = _absent_cache.get(db)
+    if cache is None or cache[0] != version:
+        cache = (version, {s: True for s, held in (cache[1].items() if cache else ()) if held})
+        _absent_cache[db] = cache
+    known: dict[str, bool] = cache[1]
+    wanted = sorted({s for s in stems if s not in known})
+    if wanted:
+        try:
+            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_columns USING fts5vocab(main, entity_fts, 'col')")
+            held = {t for (t,) in db.execute(
+                f"SELECT DISTINCT term FROM temp.limbic_fts_columns WHERE term IN ({','.join('?' * len(wanted))}) "
+                f"AND col IN ({','.join('?' * len(STEM_COLUMN_NAMES))})", [*wanted, *STEM_COLUMN_NAMES])}
+        except apsw.Error as exc:
+            logger.info("the stem columns' vocabulary is unavailable: %s", exc)
+            return frozenset()
+        for s in wanted:
+            known[s] = s in held
+    return frozenset(s for s in stems if not known[s])

@@ -13,7 +13,7 @@ import apsw
 from typing import TYPE_CHECKING
 
 from limbic.engine import crosslingual, index, readable, scoring, signals, stemming
-from limbic.engine.flat_terms import doc_frequencies, flat_terms, text_rows
+from limbic.engine.flat_terms import absent_stems, doc_frequencies, flat_terms, text_rows
 from limbic.engine.stopwords import content_terms
 from limbic.engine.graph import Graph
 from limbic.engine.scoring import Candidate, ScoringParams
@@ -133,23 +133,27 @@ def fts_terms(query: str) -> list[str]:
     return content_terms(query_terms(query, cap=MAX_QUERY_CHARS))[:MAX_FTS_TERMS]
 
 
-def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), prefix: bool = True) -> str | None:
+def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), prefix: bool = True,
+                         absent: frozenset[str] = frozenset()) -> str | None:
     """A safe MATCH expression over the stem columns: every term's stems quoted, OR-ed, the last word also as a prefix.
 
     Operators, quotes and column filters in the user's text are ordinary characters:
     only word tokens reach FTS5, each inside double quotes. ``leave_out``: terms not to search
-    (see ``flat_terms``); ``prefix=False``: the last word is taken as finished.
+    (see ``flat_terms``); ``prefix=False``: the last word is taken as finished; ``absent``: stems
+    no entity holds (``absent_stems``), which would match nothing.
     """
     terms = [t for t in fts_terms(query) if t not in leave_out]
     if not terms:
         return None
     # Each word is searched as its stems ("copias" as copia or copi), in the columns that hold them.
-    parts = [f'"{s}"' for t in terms for s in stemming.query_stems(t)]
+    parts = [f'"{s}"' for t in terms for s in stemming.query_stems(t) if s not in absent]
     # A query still being typed ends inside a word: that word may be unfinished.
     text = query[:MAX_QUERY_CHARS]
     last = _TOKEN.findall(text[-100:])
     if prefix and text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
         parts.append(f'"{terms[-1]}"*')
+    if not parts:
+        return None
     return f"{stemming.STEM_COLUMNS} : ({' OR '.join(parts)})"
 
 
@@ -179,7 +183,8 @@ def text_plan(db: Database, query: str, rows: int, meaning: bool) -> TextPlan:
     # would also search every longer word (teacher, team...), tens of thousands of rows for a
     # word already found. An unfinished one ("appoi") is still completed.
     prefix = not frequencies or frequencies.get(terms[-1], 0) == 0 if terms else True
-    return TextPlan(fts_match_expression(query, flat, prefix))
+    stems = [s for t in terms if t not in flat for s in stemming.query_stems(t)]
+    return TextPlan(fts_match_expression(query, flat, prefix, absent_stems(db, stems, rows)))
 
 
 def run_fts(db: Database, expr: str | None, k: int) -> list[tuple[int, float]]:
