@@ -148,3 +148,14 @@ def test_signals_loaded_in_two_steps_equal_signals_loaded_at_once(crowded):
     first = signals.load_signals(crowded.db, ids[:6])
     assert signals.load_signals(crowded.db, ids, first) == signals.load_signals(crowded.db, ids)
     assert any(s.cooc for s in signals.load_signals(crowded.db, ids).values())
+
+
+def test_the_stems_known_are_forgotten_past_their_bound(crowded, monkeypatch):
+    rows = text_rows(crowded.db)
+    monkeypatch.setattr(flat_module, "MAX_KNOWN_STEMS", 2)
+    words = ("teacher", "saffron", "garage", "shelves", "cleaned", "tidied", "called", "cooking", "happens")
+    for word in words:
+        text_plan(crowded.db, word, rows, meaning=True)
+    # Without the bound every word's stems stay known (more than nine); with it, one query's past it at most.
+    assert len(flat_module._absent_cache[crowded.db][1]) <= 2 + 2
+    assert text_plan(crowded.db, "teacher saffron", rows, meaning=True).expr == '{stem_name stem_text} : ("teacher" OR "saffron")'

@@ -34,7 +34,8 @@ from limbic.engine.vector_index import SimilarityStats
 # KNN branch, for the similarity of the text branch's hits it did not reach, with the same vector.
 _last_scan: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-_owners: dict[int, tuple[tuple[int, int, int, int], np.ndarray]] = {}
+# Each windows mirror's rows among the first vectors, kept while neither mirror changed.
+_owners: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _unit(vector: np.ndarray, dim: int) -> np.ndarray:
@@ -57,11 +58,11 @@ def _windows(db: Database, table: str):
 def _positions(first: vector_index.VectorMirror, windows: vector_index.VectorMirror) -> np.ndarray:
     """Each window's row among the first vectors (-1 when its entity has none)."""
     key = (id(first), first.version, id(windows), windows.version)
-    cached = _owners.get(id(windows))
+    cached = _owners.get(windows)
     if cached is not None and cached[0] == key:
         return cached[1]
     pos = first.positions((windows.rows_unchecked()[0] >> SLOT_BITS).tolist())
-    _owners[id(windows)] = (key, pos)
+    _owners[windows] = (key, pos)
     return pos
 
 

@@ -80,6 +80,8 @@ def flat_terms(frequencies: dict[str, int], rows: int) -> frozenset[str]:
 # once more. Leaving it out changes no score. That a stem is absent holds only while the graph is
 # unchanged (a new note may hold it); a stem found present stays searched.
 STEM_COLUMN_NAMES = ("stem_name", "stem_text")
+# A long session's distinct stems are forgotten past this many (each is looked up again once).
+MAX_KNOWN_STEMS = 20_000
 _absent_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -92,9 +94,10 @@ def absent_stems(db: Database, stems: list[str], rows: int) -> frozenset[str]:
     except apsw.Error:
         return frozenset()
     cache = _absent_cache.get(db)
-    if cache is None or cache[0] != version:
-        cache = (version, {s: True for s, held in (cache[1].items() if cache else ()) if held})
-        _absent_cache[db] = cache
+    if cache is None or len(cache[1]) > MAX_KNOWN_STEMS:
+        cache = _absent_cache[db] = (version, {})
+    elif cache[0] != version:
+        cache = _absent_cache[db] = (version, {s: True for s, held in cache[1].items() if held})
     known: dict[str, bool] = cache[1]
     wanted = sorted({s for s in stems if s not in known})
     if wanted:

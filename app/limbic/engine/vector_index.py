@@ -151,8 +151,7 @@ class VectorMirror:
     def rows(self, db: Database) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(ids, vectors, 1/|vector|) of every row, brought up to date; views, not copies: read, never keep."""
         self.refresh(db)
-        n = self._n
-        return self._ids[:n], self._mat[:n], self._inv[:n]
+        return self.rows_unchecked()
 
     def rows_unchecked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``rows`` as the mirror holds them now, for a caller that has just refreshed it."""
