@@ -113,13 +113,36 @@ def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_w
     w = sample_window
     failures: list = []
     w.engine.worker.failed.connect(lambda what, text: failures.append(text))
+    reader = w.engine.reader
+    qtbot.waitUntil(lambda: bool(reader.path), timeout=10_000)  # searches run on the reader's connection
     endless_id = w.engine.search("endless")
-    reader = w.engine.reader.worker  # searches run on the reader's own connection
-    qtbot.waitUntil(lambda: reader._running == ("search", endless_id), timeout=10_000)
+    qtbot.waitUntil(lambda: reader.worker._running == ("search", endless_id), timeout=10_000)
     fast_id = w.engine.search("HAR-2291")
     qtbot.waitUntil(lambda: w.search.shown_request == fast_id, timeout=30_000)
     assert w.model.result(0).name == "HAR-2291"
-    assert reader._running is None and failures == []
+    assert reader.worker._running is None and failures == []
+
+
+def test_a_search_asked_before_the_reader_was_ready_is_interrupted_by_a_newer_one(qtbot, sample_window, monkeypatch):
+    """The first search of a session can run on the engine's thread; a newer one on the reader
+    must still stop it, or every job would wait behind it."""
+    from limbic.ui import worker as worker_module
+
+    def endless_search(graph, query, *args, **kwargs):
+        graph.db.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c").fetchall()
+
+    w = sample_window
+    reader = w.engine.reader
+    qtbot.waitUntil(lambda: bool(reader.path), timeout=10_000)
+    monkeypatch.setattr(w.engine.worker, "search_op", endless_search)
+    path, reader.path = reader.path, ""  # as before the reader has opened the file
+    endless_id = w.engine.search("endless")
+    reader.path = path
+    qtbot.waitUntil(lambda: w.engine.worker._running == ("search", endless_id), timeout=10_000)
+    fast_id = w.engine.search("HAR-2291")
+    qtbot.waitUntil(lambda: w.search.shown_request == fast_id, timeout=30_000)
+    assert w.model.result(0).name == "HAR-2291"
+    qtbot.waitUntil(lambda: w.engine.worker._running is None, timeout=10_000)
 
 
 def test_opening_hits_records_co_occurrence_once_per_result_list(qtbot, sample_window, tmp_path):
