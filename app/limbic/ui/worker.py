@@ -429,8 +429,7 @@ class Engine(QObject):
         if with_ticket and on_done is not None:
             on_done = functools.partial(on_done, ticket)
         self._callbacks[ticket] = (key, on_done, on_failed, False)
-        # An older read of this key may still run on the engine's thread (asked before the reader
-        # was ready): it is superseded too, or a slow one would hold up every job behind it.
+        # An older read of this key may still run on the engine's thread (asked before the reader was ready).
         self.worker.interrupt(key, ticket)
         self.reader.run(ticket, key, fn, args)
         return ticket
@@ -485,9 +484,8 @@ class Engine(QObject):
         """Cancel any job, close the file on its thread and wait for the thread to end."""
         self.reader.stop(timeout_ms)
         finished = self.lifecycle.stop(timeout_ms)
-        if finished:
-            _LIVE.discard(self)
-        else:
+        _LIVE.discard(self)  # asked once: a thread that will not end is logged, not asked again
+        if not finished:
             logger.error("the engine thread did not stop within %d ms", timeout_ms)
         return finished
 
@@ -495,8 +493,3 @@ class Engine(QObject):
 def running_engines() -> list[Engine]:
     """Engines whose thread still runs (tests fail when one leaks)."""
     return [e for e in list(_LIVE) if e.lifecycle.is_running() or e.reader.lifecycle.is_running()]
-
-
-def forget_engine(engine: Engine) -> None:
-    """No longer count ``engine`` as running (a test's guard, after it reported the leak)."""
-    _LIVE.discard(engine)
