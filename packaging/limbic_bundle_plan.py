@@ -11,7 +11,7 @@ from pathlib import Path, PurePosixPath
 
 ROOT = Path(__file__).resolve().parents[1]
 APP_NAME = "limbic"
-# Where ``limbic.engine.embeddings.default_spec`` looks when frozen (relative to ``sys._MEIPASS``).
+# Where ``limbic.engine.vectors.embeddings.default_spec`` looks when frozen (relative to ``sys._MEIPASS``).
 # Only the default multilingual model is bundled: with all-MiniLM-L6-v2 as well the .deb would be
 # about 154 MB, over its 150 MB budget (see the README). MiniLM stays selectable as a folder.
 MODEL_NAME = "multilingual-e5-small"

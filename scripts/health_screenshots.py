@@ -33,10 +33,10 @@ RELATIONS = [("ana ruíz", "CachorroSpace", "advised_on"), ("Marta Quintero", "a
 def build(path: Path) -> None:
     """The sample graph, embedded, plus a few duplicates and a relation each, as an assistant leaves them."""
     from limbic import config
-    from limbic.engine.db import Database
-    from limbic.engine.embeddings import load_embedder
-    from limbic.engine.graph import Graph
-    from limbic.engine.jsonl import import_file
+    from limbic.engine.store.db import Database
+    from limbic.engine.vectors.embeddings import load_embedder
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.formats.jsonl import import_file
 
     g = Graph(Database(path), load_embedder())
     try:

@@ -22,8 +22,8 @@ import anyio
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.service import memory
 
 APP = str(Path(__file__).resolve().parents[1] / "app")

@@ -24,7 +24,7 @@ def private_home(tmp_path, monkeypatch):
 @pytest.fixture(scope="session")
 def embedder():
     """The real default model, loaded once for the whole run."""
-    from limbic.engine.embeddings import load_embedder
+    from limbic.engine.vectors.embeddings import load_embedder
 
     return load_embedder()
 
@@ -32,8 +32,8 @@ def embedder():
 @pytest.fixture
 def graph(tmp_path, embedder):
     """An empty graph on a temporary file, with the real model."""
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     g = Graph(Database(tmp_path / "test.db"), embedder)
     yield g
@@ -43,8 +43,8 @@ def graph(tmp_path, embedder):
 @pytest.fixture
 def text_graph(tmp_path):
     """An empty graph with no model: full-text only."""
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     g = Graph(Database(tmp_path / "text.db"))
     yield g

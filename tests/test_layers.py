@@ -32,7 +32,7 @@ def test_the_contract_catches_a_front_end_that_runs_an_engine_operation(tmp_path
     shutil.copytree(Path(limbic.__file__).parent, tmp_path / "app" / "limbic",
                     ignore=shutil.ignore_patterns("__pycache__"))
     results = tmp_path / "app" / "limbic" / "ui" / "results.py"
-    results.write_text(results.read_text(encoding="utf-8") + "\nfrom limbic.engine.search import search  # noqa\n",
+    results.write_text(results.read_text(encoding="utf-8") + "\nfrom limbic.engine.search.search import search  # noqa\n",
                        encoding="utf-8")
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text(config[config.index("[tool.importlinter]"):].split("\n[tool.pytest")[0],
@@ -40,7 +40,7 @@ def test_the_contract_catches_a_front_end_that_runs_an_engine_operation(tmp_path
     broken = _lint(tmp_path, tmp_path / "app")
     assert broken.returncode != 0
     assert re.search(r"Front ends take of the engine only its errors BROKEN", broken.stdout)
-    assert "limbic.ui.results -> limbic.engine.search" in broken.stdout
+    assert "limbic.ui.results -> limbic.engine.search.search" in broken.stdout
 
 
 def test_what_the_service_lends_of_the_engine_is_types_and_constants():

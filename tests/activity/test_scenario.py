@@ -9,8 +9,8 @@ import sys
 
 import anyio
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from tests.activity.writers import APP, assistant, call, ok
 
 
@@ -116,7 +116,7 @@ def test_read_only_servers_and_the_global_switch_refuse_writes_with_a_sentence(t
 
 
 def test_what_an_assistant_read_is_logged_and_only_its_search_counts_as_the_persons_use(tmp_path):
-    from limbic.engine import activity_log
+    from limbic.engine.graph import activity_log
 
     db = tmp_path / "g.db"
     g = Graph(Database(db))

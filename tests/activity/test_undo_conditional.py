@@ -5,9 +5,9 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
-from limbic.engine.revert import INTO_EXISTING, SKIP, RevertConflict
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
+from limbic.engine.graph.revert import INTO_EXISTING, SKIP, RevertConflict
 from limbic.service import organise, undo
 from limbic.service.entities import EntityDraft, load_view
 from tests.activity.writers import assistant, ok

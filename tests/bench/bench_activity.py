@@ -21,10 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from limbic.engine import activity
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import import_file
+from limbic.engine.store import activity
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import import_file
 
 WORDS = "graph vector search sqlite observation relation memory session project decision note index fusion".split()
 

@@ -23,13 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from limbic.engine import chunked_knn, index, index_chunks, vector_index
-from limbic.engine.db import Database
-from limbic.engine.embeddings import load_embedder
-from limbic.engine.entity_chunks import build_chunks
-from limbic.engine.entity_text import EntitySource, build_text
-from limbic.engine.graph import Graph
-from limbic.engine.search import search
+from limbic.engine.vectors import chunked_knn, index, index_chunks, vector_index
+from limbic.engine.store.db import Database
+from limbic.engine.vectors.embeddings import load_embedder
+from limbic.engine.vectors.entity_chunks import build_chunks
+from limbic.engine.vectors.entity_text import EntitySource, build_text
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.search import search
 from tests.bench.build import cached_graph, remove_db
 from tests.bench.common import RESULTS, machine, peak_rss_mb, stats_ms
 

@@ -41,8 +41,8 @@ def percentile(values: list[float], p: float) -> float:
 
 def write_db(path: Path, n: int, hub_neighbours: int = 0, seed: int = 3) -> None:
     """A graph straight through SQL: ``n`` entities in communities, 2 relations each; optionally a hub."""
-    from limbic.engine.db import Database
-    from limbic.engine.graph import now_utc
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import now_utc
 
     rng = np.random.default_rng(seed)
     types = ["Person", "Project", "Note", "Meeting", "Decision", "Tool", "Book", "Place"]
@@ -141,7 +141,7 @@ def frame_times(n: int) -> dict:
     """Pan and zoom over a laid-out whole graph of ``n`` nodes, painting each frame into an image."""
     from PySide6.QtGui import QImage, QPainter
 
-    from limbic.engine.layout import ForceLayout
+    from limbic.engine.graph.layout import ForceLayout
     from limbic.ui.graph.canvas import GraphCanvas
     from limbic.ui.graph.scene import Scene
 

@@ -28,10 +28,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
 
-from limbic.engine.db import Database  # noqa: E402
-from limbic.engine.embeddings import load_embedder  # noqa: E402
-from limbic.engine.graph import Graph  # noqa: E402
-from limbic.engine.jsonl import import_records, read_file_full  # noqa: E402
+from limbic.engine.store.db import Database  # noqa: E402
+from limbic.engine.vectors.embeddings import load_embedder  # noqa: E402
+from limbic.engine.graph.graph import Graph  # noqa: E402
+from limbic.engine.formats.jsonl import import_records, read_file_full  # noqa: E402
 from limbic.service import health  # noqa: E402
 from limbic.service.health import vectors  # noqa: E402
 from limbic.service.health.duplicates import duplicate_candidates  # noqa: E402

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import apsw
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import export_file
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import export_file
 from limbic.service.importers import import_path
 from limbic.service.importers.csv_io import export_csv
 from limbic.service.importers.markdown_export import export_markdown

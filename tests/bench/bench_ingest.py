@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from limbic.engine.db import Database
-from limbic.engine.embeddings import Embedder
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import import_records
+from limbic.engine.store.db import Database
+from limbic.engine.vectors.embeddings import Embedder
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import import_records
 from tests.bench.build import remove_db
 from tests.bench.common import record_shapes
 from tests.bench.synth import SynthGraph

@@ -38,10 +38,10 @@ def entity(i: int, prefix: str = "Entity") -> dict:
 
 def build(db: Path, jsonl: Path, n: int) -> None:
     """The same graph for both: Limbic's file (with vectors) and the reference's memory.jsonl."""
-    from limbic.engine import index
-    from limbic.engine.db import Database
-    from limbic.engine.embeddings import load_embedder
-    from limbic.engine.graph import Graph
+    from limbic.engine.vectors import index
+    from limbic.engine.store.db import Database
+    from limbic.engine.vectors.embeddings import load_embedder
+    from limbic.engine.graph.graph import Graph
     from limbic.service import memory
 
     relations = [{"from": f"Entity {i:06d}", "to": f"Entity {(i * 31 + 7) % n:06d}", "relationType": "relates to"}

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import numpy as np
 
-from limbic.engine import index, vector_index
-from limbic.engine.db import Database
-from limbic.engine.embeddings import Embedder
-from limbic.engine.graph import Graph
-from limbic.engine.scoring import ScoringParams
-from limbic.engine.search import fts_branch, search
+from limbic.engine.vectors import index, vector_index
+from limbic.engine.store.db import Database
+from limbic.engine.vectors.embeddings import Embedder
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.scoring import ScoringParams
+from limbic.engine.search.search import fts_branch, search
 from tests.bench.common import record_shapes, stats_ms
 
 logger = logging.getLogger(__name__)

@@ -11,12 +11,16 @@ from pathlib import Path
 
 import numpy as np
 
-from limbic.engine import index, index_chunks, stemming, tables, vector_index
-from limbic.engine.db import Database
-from limbic.engine.embeddings import Embedder
-from limbic.engine.entity_chunks import build_chunks, text_hash
-from limbic.engine.entity_text import EntitySource
-from limbic.engine.graph import TIME_FORMAT
+from limbic.engine.store import tables
+
+from limbic.engine.text import stemming
+
+from limbic.engine.vectors import index, index_chunks, vector_index
+from limbic.engine.store.db import Database
+from limbic.engine.vectors.embeddings import Embedder
+from limbic.engine.vectors.entity_chunks import build_chunks, text_hash
+from limbic.engine.vectors.entity_text import EntitySource
+from limbic.engine.graph.graph import TIME_FORMAT
 from tests.bench.common import RESULTS
 from tests.bench.synth import GENERATOR_VERSION, SynthGraph, cheap_vectors, generate
 

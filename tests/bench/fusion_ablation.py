@@ -19,11 +19,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from limbic import config
-from limbic.engine import fusion, index, scoring, vector_index
-from limbic.engine.embeddings import resolve_spec
+from limbic.engine.search import fusion, scoring
+from limbic.engine.vectors import index, vector_index
+from limbic.engine.vectors.embeddings import resolve_spec
 from limbic.engine.evaluation import DEPTH, cache_path, entity_records, import_collection, load_collection, ndcg_at, recall_at
-from limbic.engine.scoring import ScoringParams
-from limbic.engine.search import exact_tiers, fts_terms, knn_evidence, passage_weight, rank, similarities
+from limbic.engine.search.scoring import ScoringParams
+from limbic.engine.search.search import exact_tiers, fts_terms, knn_evidence, passage_weight, rank, similarities
 from limbic.engine.session import open_graph
 
 SIGNAL_OFF = {

@@ -23,11 +23,13 @@ from pathlib import Path
 import numpy as np
 
 from limbic import config
-from limbic.engine import fusion, index, scoring, stemming, vector_index
+from limbic.engine.search import fusion, scoring
+from limbic.engine.text import stemming
+from limbic.engine.vectors import index, vector_index
 from limbic.engine.evaluation import DEPTH, entity_records, import_collection, load_collection, ndcg_at, recall_at
-from limbic.engine.search import fts_branch_scored, fts_terms, knn_evidence, passage_weight, similarities
+from limbic.engine.search.search import fts_branch_scored, fts_terms, knn_evidence, passage_weight, similarities
 from limbic.engine.session import open_graph
-from limbic.engine.stopwords import BY_LANGUAGE
+from limbic.engine.text.stopwords import BY_LANGUAGE
 
 K = scoring.EXPANSION_FACTOR * (DEPTH + 1)
 

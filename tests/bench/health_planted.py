@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from limbic.engine.jsonl import EntityRecord, RelationRecord
+from limbic.engine.formats.jsonl import EntityRecord, RelationRecord
 
 FIRST = ["José", "Inés", "Tomás", "Ramón", "Léa", "Chloé", "Björn", "Zoë", "Íñigo", "Renée", "Andrés", "Begoña",
          "Joaquín", "Agustín", "Maël", "Søren", "Dvořák", "Raúl", "Mónica", "Sebastián"]

@@ -20,9 +20,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from limbic.engine import embeddings
+from limbic.engine.vectors import embeddings
 from limbic.engine.evaluation import evaluate, import_collection, load_collection
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 
 
 def make_subset(src: Path, dst: Path, queries: int, docs: int, drop_query_ids: bool, seed: int = 7) -> Path:
@@ -62,7 +62,7 @@ def spec_for(choice: str) -> embeddings.ModelSpec:
 
 
 def run(subset: Path, choice: str) -> dict:
-    from limbic.engine.db import Database
+    from limbic.engine.store.db import Database
 
     coll = load_collection(subset / "corpus.jsonl", subset / "queries.jsonl", subset / "qrels" / "test.tsv")
     embedder = embeddings.Embedder(spec_for(choice))

@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 
 
 def _startup(db: str, queries: list[str]) -> dict:
-    from limbic.engine.search import search
+    from limbic.engine.search.search import search
     from limbic.engine.session import open_graph
 
     opened = open_graph(db)
@@ -32,8 +32,8 @@ def _startup(db: str, queries: list[str]) -> dict:
 
 
 def _memory(db: str, queries: list[str]) -> dict:
-    from limbic.engine import index, vector_index
-    from limbic.engine.search import search
+    from limbic.engine.vectors import index, vector_index
+    from limbic.engine.search.search import search
     from limbic.engine.session import open_graph
     from tests.bench.common import current_rss_mb, peak_rss_mb
 

@@ -28,13 +28,13 @@ def main() -> int:
     parser.add_argument("--entities", type=int, default=5000)
     args = parser.parse_args()
     os.environ.setdefault("LIMBIC_HOME", tempfile.mkdtemp(prefix="limbic-mem-"))
-    from limbic.engine.db import Database
-    from limbic.engine.embeddings import load_embedder
-    from limbic.engine.graph import Graph
-    from limbic.engine.search import search
-    from limbic.engine import vector_index
+    from limbic.engine.store.db import Database
+    from limbic.engine.vectors.embeddings import load_embedder
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.search.search import search
+    from limbic.engine.vectors import vector_index
     from tests.bench.ui_stall import write_entities
-    from limbic.engine.jsonl import import_file
+    from limbic.engine.formats.jsonl import import_file
 
     home = Path(os.environ["LIMBIC_HOME"])
     source = home / "bulk.jsonl"

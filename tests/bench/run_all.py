@@ -18,7 +18,7 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from limbic.engine.embeddings import load_embedder
+from limbic.engine.vectors.embeddings import load_embedder
 from tests.bench import bench_ingest, bench_search, probe
 from tests.bench.build import cached_graph, remove_db
 from tests.bench.common import RESULTS, ROOT, machine

@@ -36,9 +36,9 @@ QUERIES = ["invoice reminder for the garden project", "release notes", "meeting 
 def writer(path: str, seconds: float, rate: float, log: str) -> int:
     """The other program: one commit per step, named in a log the window checks against."""
     sys.path.insert(0, str(ROOT / "app"))
-    from limbic.engine.db import Database
-    from limbic.engine.embeddings import load_embedder
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.vectors.embeddings import load_embedder
+    from limbic.engine.graph.graph import Graph
 
     graph = Graph(Database(path), load_embedder())
     graph.db.origin = "assistant"
@@ -86,7 +86,7 @@ def main() -> int:
 
     home = Path(tempfile.mkdtemp(prefix="limbic-bench-"))
     os.environ["LIMBIC_HOME"] = str(home)
-    from limbic.engine.embeddings import load_embedder
+    from limbic.engine.vectors.embeddings import load_embedder
     from tests.bench.build import cached_graph
 
     work, _queries, built = cached_graph(args.entities, load_embedder())
@@ -94,7 +94,7 @@ def main() -> int:
 
     from PySide6.QtCore import QObject, Slot
 
-    from limbic.engine import vector_index
+    from limbic.engine.vectors import vector_index
     from limbic.ui.app import _application, _wait
     from limbic.ui.main_window import MainWindow
 

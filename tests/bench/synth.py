@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limbic.engine.jsonl import EntityRecord, RelationRecord
+from limbic.engine.formats.jsonl import EntityRecord, RelationRecord
 
 logger = logging.getLogger(__name__)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from limbic.cli import main
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 
 
 def _backlog(db_path, n: int) -> None:

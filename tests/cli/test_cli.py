@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from limbic.cli import main
-from limbic.engine.db import SCHEMA_VERSION
-from limbic.engine.embeddings import DEFAULT_MODEL_NAME
+from limbic.engine.store.db import SCHEMA_VERSION
+from limbic.engine.vectors.embeddings import DEFAULT_MODEL_NAME
 
 ROWS = [
     {"type": "entity", "name": "Limbic", "entityType": "Project", "observations": ["Desktop knowledge graph app"]},
@@ -121,8 +121,8 @@ def test_eval_on_a_tiny_collection(tmp_path, capsys):
 
 
 def test_eval_finishes_a_cache_a_stopped_run_left_half_embedded(tmp_path, capsys):
-    from limbic.engine import index
-    from limbic.engine.db import Database
+    from limbic.engine.vectors import index
+    from limbic.engine.store.db import Database
 
     corpus = tmp_path / "corpus.jsonl"
     docs = [(f"d{i}", f"Paper {i}", f"Finding number {i} about topic {i % 3}.") for i in range(6)]

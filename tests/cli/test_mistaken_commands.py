@@ -100,7 +100,7 @@ def _other_graph(tmp_path, capsys):
 
 
 def _names(db):
-    from limbic.engine.db import Database
+    from limbic.engine.store.db import Database
 
     d = Database(db, readonly=True)
     try:
@@ -110,7 +110,7 @@ def _names(db):
 
 
 def test_a_mistaken_restore_of_another_graph_is_refused_then_undoable(tmp_path, graph_file, capsys):
-    from limbic.engine.backup import list_backups
+    from limbic.engine.store.backup import list_backups
 
     other = _other_graph(tmp_path, capsys)
     assert main(["--db", str(graph_file), "restore", str(other)]) == 1
@@ -139,7 +139,7 @@ def test_a_mistaken_restore_of_another_graph_is_refused_then_undoable(tmp_path, 
 
 
 def test_files_from_before_graph_ids_are_told_apart_by_their_names(tmp_path, graph_file, capsys):
-    from limbic.engine.db import Database
+    from limbic.engine.store.db import Database
 
     other = _other_graph(tmp_path, capsys)
     for path in (graph_file, other):
@@ -149,14 +149,14 @@ def test_files_from_before_graph_ids_are_told_apart_by_their_names(tmp_path, gra
     assert main(["--db", str(graph_file), "restore", str(other)]) == 1
     assert "holds another graph" in capsys.readouterr().err
     assert main(["--db", str(graph_file), "backup"]) == 0  # an old backup of the same graph restores as before
-    from limbic.engine.backup import list_backups
+    from limbic.engine.store.backup import list_backups
 
     (made,) = list_backups(graph_file)
     assert main(["--db", str(graph_file), "restore", str(made.path)]) == 0
 
 
 def test_an_import_says_which_older_backups_its_backup_pruned(tmp_path, graph_file, capsys):
-    from limbic.engine.backup import KEEP_BACKUPS, list_backups
+    from limbic.engine.store.backup import KEEP_BACKUPS, list_backups
 
     for _ in range(KEEP_BACKUPS):
         assert main(["--db", str(graph_file), "backup"]) == 0

@@ -5,10 +5,10 @@ from __future__ import annotations
 import apsw
 import pytest
 
-from limbic.engine import activity_log
-from limbic.engine import db as db_module
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.graph import activity_log
+from limbic.engine.store import db as db_module
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 
 
 def _items(g: Graph, change_id: int) -> list[tuple[str, str]]:
@@ -122,7 +122,7 @@ def test_reads_are_noted_per_session_and_counted_per_entity(text_graph):
 
 
 def test_retention_never_drops_an_unreviewed_assistant_change(text_graph, monkeypatch):
-    from limbic.engine import changes
+    from limbic.engine.store import changes
 
     g = text_graph
     monkeypatch.setattr(changes, "KEEP_ROWS", 2)

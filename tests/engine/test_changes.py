@@ -5,10 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from limbic.engine import changes, vector_index
-from limbic.engine.backup import backup_database, restore
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store import changes
+
+from limbic.engine.vectors import vector_index
+from limbic.engine.store.backup import backup_database, restore
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.service import collect
 
 

@@ -8,12 +8,14 @@ import apsw
 import numpy as np
 import pytest
 
-from limbic.engine import check, chunked_knn, index, index_chunks
-from limbic.engine.db import Database
-from limbic.engine.entity_chunks import build_chunks
-from limbic.engine.entity_text import EntitySource, build_text
-from limbic.engine.graph import Graph
-from limbic.engine.search import knn_branch, search
+from limbic.engine import check
+
+from limbic.engine.vectors import chunked_knn, index, index_chunks
+from limbic.engine.store.db import Database
+from limbic.engine.vectors.entity_chunks import build_chunks
+from limbic.engine.vectors.entity_text import EntitySource, build_text
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.search import knn_branch, search
 from tests.engine.test_vector_index import HashEmbedder
 
 BUDGET = 24
@@ -222,8 +224,8 @@ def test_passage_weight_falls_with_the_query_length():
 
 
 def test_windows_raise_an_entity_as_far_as_the_query_is_short(cgraph):
-    from limbic.engine import vector_index
-    from limbic.engine.search import passage_weight
+    from limbic.engine.vectors import vector_index
+    from limbic.engine.search.search import passage_weight
 
     eid = cgraph.upsert_entity("Logbook", "Log", filler(30, 1) + ["zebra marmalade okapi quartz"])
     q = cgraph.embedder.encode_query("zebra marmalade okapi quartz")

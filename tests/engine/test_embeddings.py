@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from limbic.engine import embeddings
-from limbic.engine.db import Database
-from limbic.engine.embeddings import Embedder, default_spec, spec_from_folder
+from limbic.engine.vectors import embeddings
+from limbic.engine.store.db import Database
+from limbic.engine.vectors.embeddings import Embedder, default_spec, spec_from_folder
 from limbic.engine.errors import ModelError
-from limbic.engine.graph import Graph
-from limbic.engine.search import search
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.search import search
 from limbic.engine.session import open_graph
 
 

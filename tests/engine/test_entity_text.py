@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from limbic.engine.entity_text import EntitySource, build_text
+from limbic.engine.vectors.entity_text import EntitySource, build_text
 
 
 def words(texts):

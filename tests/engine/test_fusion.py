@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from limbic.engine import fusion, scoring
-from limbic.engine.scoring import Candidate, MeaningStats
+from limbic.engine.search import fusion, scoring
+from limbic.engine.search.scoring import Candidate, MeaningStats
 
 
 def make(knn: list[tuple[int, float]], fts: list[tuple[int, float]], sims: dict[int, float]) -> list[Candidate]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import apsw
 import pytest
 
-from limbic.engine import index
-from limbic.engine.db import SCHEMA_VERSION, Database
+from limbic.engine.vectors import index
+from limbic.engine.store.db import SCHEMA_VERSION, Database
 from limbic.engine.errors import DatabaseError, NotFoundError, ValidationError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 
 
 def fts_row(g: Graph, entity_id: int):
@@ -216,7 +216,7 @@ def test_fts_is_backfilled_when_empty(tmp_path):
 
 
 def test_a_version_1_file_is_upgraded_in_place(tmp_path):
-    from limbic.engine import db as db_module
+    from limbic.engine.store import db as db_module
 
     path = tmp_path / "v1.db"
     conn = apsw.Connection(str(path))

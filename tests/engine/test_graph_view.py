@@ -7,9 +7,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import NotFoundError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 from limbic.service import graph_export, graph_view
 from limbic.service.graph_view import entity_delta, link, neighbourhood, suggestions, whole_graph
 from tests.engine.test_vector_index import HashEmbedder

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from limbic.engine.highlight import match_spans, matched_terms
+from limbic.engine.search.highlight import match_spans, matched_terms
 
 
 def words(text, terms):

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import ImportFileError
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import export_file, export_to, import_file
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import export_file, export_to, import_file
 
 LINES = [
     {"type": "entity", "name": "Limbic", "entityType": "Project", "observations": ["Desktop app", "Hybrid search"]},

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from limbic.engine import flat_terms as flat_module
-from limbic.engine import search as search_module
-from limbic.engine import signals
-from limbic.engine.search import fts_match_expression, run_fts, search, text_plan, text_rows
+from limbic.engine.search import flat_terms as flat_module
+from limbic.engine.search import search as search_module
+from limbic.engine.graph import signals
+from limbic.engine.search.search import fts_match_expression, run_fts, search, text_plan, text_rows
 
 # 40 entities: "kitchen" in 30 of them (more than half), "saffron" in 4, "teacher" in 8.
 ENTITIES = [
@@ -68,8 +68,8 @@ def test_a_query_of_only_flat_words_is_answered_by_meaning_and_exact_names(crowd
 
 
 def test_without_a_model_the_flat_words_are_still_searched(tmp_path, monkeypatch):
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     monkeypatch.setattr(flat_module, "FLAT_ROWS", 10)
     g = Graph(Database(tmp_path / "words.db"))

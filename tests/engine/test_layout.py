@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from limbic.engine.errors import Cancelled
-from limbic.engine.layout import EXACT_BELOW, ForceLayout, LayoutParams, layout, place_new
+from limbic.engine.graph.layout import EXACT_BELOW, ForceLayout, LayoutParams, layout, place_new
 
 
 def clustered(n: int, m: int, seed: int = 1) -> tuple[np.ndarray, np.ndarray]:

@@ -9,17 +9,17 @@ from pathlib import Path
 import pytest
 
 from limbic import config
-from limbic.engine.jsonl import import_file
-from limbic.engine import readable
-from limbic.engine.search import fts_match_expression, fts_terms, search
-from limbic.engine.stopwords import content_terms, is_stopword
+from limbic.engine.formats.jsonl import import_file
+from limbic.engine.search import readable
+from limbic.engine.search.search import fts_match_expression, fts_terms, search
+from limbic.engine.text.stopwords import content_terms, is_stopword
 
 
 @pytest.fixture(scope="module")
 def sample_template(tmp_path_factory, embedder):
     """The bundled sample graph (50 entities), imported and embedded once for the module."""
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     path = tmp_path_factory.mktemp("sample") / "sample.db"
     g = Graph(Database(path), embedder)
@@ -33,8 +33,8 @@ def sample_template(tmp_path_factory, embedder):
 def sample(sample_template, tmp_path, embedder):
     import shutil
 
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     path = tmp_path / "sample.db"
     shutil.copyfile(sample_template, path)

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from limbic.engine import scoring
-from limbic.engine.scoring import Candidate, ScoringParams
+from limbic.engine.search import scoring
+from limbic.engine.search.scoring import Candidate, ScoringParams
 
 
 def test_rrf_reproduces_the_seed_worked_example():

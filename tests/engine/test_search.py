@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from limbic.engine import scoring
-from limbic.engine.scoring import ScoringParams
-from limbic.engine.search import fts_branch, fts_match_expression, query_terms, search
+from limbic.engine.search import scoring
+from limbic.engine.search.scoring import ScoringParams
+from limbic.engine.search.search import fts_branch, fts_match_expression, query_terms, search
 
 GRAPH = {
     "CachorroSpace": ("Project", ["Built with Astro Starlight", "Accent: teal (#2dd4bf)"]),
@@ -203,7 +203,7 @@ def test_exact_name_outside_both_branches_is_still_found(filled):
 
 
 def test_access_and_co_occurrence_can_be_recorded_apart(filled):
-    from limbic.engine import signals
+    from limbic.engine.graph import signals
 
     a, b, c = (filled.entity_id(n) for n in ("SQLite", "Garden", "Jazz records"))
     assert signals.record_access(filled.db, [a], together=[a, b, c])

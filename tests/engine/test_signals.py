@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def test_degrees_come_from_the_active_relation_indexes_or_the_table_alike(graph):
-    from limbic.engine import signals as signals_module
+    from limbic.engine.graph import signals as signals_module
 
     for name in ("A", "B", "C", "D"):
         graph.upsert_entity(name, "Thing", [f"{name} note"])

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from limbic.engine import stemming
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
-from limbic.engine.index import FTS_STEMS_KEY
-from limbic.engine.search import search
+from limbic.engine.text import stemming
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
+from limbic.engine.vectors.index import FTS_STEMS_KEY
+from limbic.engine.search.search import search
 
 
 def test_the_language_is_told_by_its_common_words():
@@ -63,7 +63,7 @@ def test_an_index_without_stems_is_rebuilt_once(tmp_path):
 
 
 def test_a_new_file_starts_with_todays_full_text_table_and_says_nothing_of_repairs(tmp_path, caplog):
-    from limbic.engine import tables
+    from limbic.engine.store import tables
 
     with caplog.at_level("INFO", logger="limbic"):
         g = Graph(Database(tmp_path / "new.db"))

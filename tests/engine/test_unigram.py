@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from tokenizers import Tokenizer
 
-from limbic.engine.embeddings import Embedder, resolve_spec
-from limbic.engine.unigram import LeanUnigram, load_lean
+from limbic.engine.vectors.embeddings import Embedder, resolve_spec
+from limbic.engine.vectors.unigram import LeanUnigram, load_lean
 
 TEXTS = [
     "query: hello world", "passage: Émile lives in PARIS 🗼", "東京は日本の首都です", "مرحبا بالعالم", "नमस्ते दुनिया",

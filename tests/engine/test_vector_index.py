@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from limbic.engine import index, vector_index
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
-from limbic.engine.search import knn_branch, search
+from limbic.engine.vectors import index, vector_index
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.search import knn_branch, search
 
 DIM = 24
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import NotFoundError, ValidationError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 from limbic.service.health import reports
 from tests.mcp.conftest import call, connect, ok
 

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.mcp import server  # noqa: F401  (registers every tool module, as the running server does)
 from limbic.mcp.tools import TOOLS
 from tests.mcp.raw import RawServer, limbic_command

@@ -12,8 +12,8 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from tests.mcp.conftest import URI, Notes, call, connect, ok
 
 REFERENCE_TOOLS = {

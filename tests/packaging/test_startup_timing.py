@@ -21,7 +21,7 @@ def test_no_timer_unless_asked(monkeypatch):
 
 
 def test_stamps_window_then_first_results_of_the_query(qtbot, tmp_path, monkeypatch, capfd, graph):
-    from limbic.engine.jsonl import import_file
+    from limbic.engine.formats.jsonl import import_file
     from limbic.ui import startup_timing
     from limbic.ui.main_window import MainWindow
 

@@ -50,7 +50,7 @@ def hold_write_lock(path, seconds: float, started: threading.Event) -> None:
 def _load_embedder(with_model: bool):
     if not with_model:
         return None
-    from limbic.engine.embeddings import load_embedder
+    from limbic.engine.vectors.embeddings import load_embedder
 
     return load_embedder()
 
@@ -62,8 +62,8 @@ def _ready() -> None:
 
 def child_edits(db_path: str, log_path: str, seed: int, prefix: str, n_ops: int, with_model: bool, serial0: int) -> None:
     """A burst of single-action writes, each acknowledged in the log once it returned."""
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     embedder = _load_embedder(with_model)
     graph = Graph(Database(db_path), embedder)
@@ -90,7 +90,7 @@ def child_import(db_path: str, log_path: str, jsonl_path: str, graph_delay: str 
     ``graph_delay`` seconds of sleep per progress step stretch the graph transaction, so that
     kills can land inside it and not only in the embedding that follows.
     """
-    from limbic.engine.jsonl import import_file
+    from limbic.engine.formats.jsonl import import_file
     from limbic.engine.session import open_graph
 
     opened = open_graph(db_path)
@@ -112,8 +112,8 @@ def child_import(db_path: str, log_path: str, jsonl_path: str, graph_delay: str 
 
 def child_reembed(db_path: str, log_path: str) -> None:
     """Open with a model the file was not embedded with: every vector is dropped and rebuilt in batches."""
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     embedder = _load_embedder(True)
     _ready()
@@ -168,7 +168,7 @@ def _kill_after(proc: subprocess.Popen, delay: float) -> bool:
 def verify_file(db_path: Path, embedder, allow_pending: bool = True) -> dict:
     """Open the file after a kill and check it; returns the check's figures."""
     from limbic.engine.check import check_graph
-    from limbic.engine.db import Database
+    from limbic.engine.store.db import Database
 
     db = Database(db_path)
     try:
@@ -189,7 +189,7 @@ def _sample_vectors(db, embedder, state: State, n: int = 3) -> None:
     """A few stored vectors must be what the model makes of the entity's current text."""
     if embedder is None or not db.has_table("entity_embeddings"):
         return
-    from limbic.engine import index
+    from limbic.engine.vectors import index
 
     ids = [r[0] for r in db.execute("SELECT entity_id FROM embedding_state ORDER BY random() LIMIT ?", (n,))]
     for entity_id in ids:
@@ -243,8 +243,8 @@ def crash_edits(db_path: Path, work: Path, kills: int, seed: int, embedder, log=
 
 
 def _embed_all(db_path: Path, embedder) -> None:
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     g = Graph(Database(db_path), embedder)
     g.embed_pending()
@@ -252,7 +252,7 @@ def _embed_all(db_path: Path, embedder) -> None:
 
 
 def read_state_file(db_path: Path) -> State:
-    from limbic.engine.db import Database
+    from limbic.engine.store.db import Database
 
     db = Database(db_path)
     try:
@@ -326,7 +326,7 @@ def crash_import(
 
 def crash_reembed(db_path: Path, work: Path, kills: int, seed: int, embedder, log=print) -> dict:
     """Kill a change-of-model re-embedding: the graph never changes and vectors never disagree."""
-    from limbic.engine.db import Database
+    from limbic.engine.store.db import Database
 
     rng = random.Random(seed)
     figures = {"kills": 0, "completed": 0, "vectors_at_kill": []}
@@ -355,8 +355,8 @@ def crash_reembed(db_path: Path, work: Path, kills: int, seed: int, embedder, lo
 
 def two_writers(db_path: Path, work: Path, writes: int, with_model: bool, seed: int = 7) -> dict:
     """Two processes write at once; all their acknowledged writes must be in the final graph."""
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     g = Graph(Database(db_path))
     for name in SHARED:
@@ -429,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import tempfile
 
-    from limbic.engine.embeddings import load_embedder
+    from limbic.engine.vectors.embeddings import load_embedder
 
     work = Path(args.work or tempfile.mkdtemp(prefix="limbic-safety-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -452,9 +452,9 @@ def main(argv: list[str] | None = None) -> int:
         timed("edits", lambda: crash_edits(db_path, work, args.kills, args.seed, embedder))
     if "reembed" in phases:
         # A file of its own, so that one full re-embedding takes seconds rather than minutes.
-        from limbic.engine.db import Database
-        from limbic.engine.graph import Graph
-        from limbic.engine.jsonl import import_file
+        from limbic.engine.store.db import Database
+        from limbic.engine.graph.graph import Graph
+        from limbic.engine.formats.jsonl import import_file
 
         reembed_db = work / "reembed.db"
         source = work / "reembed.jsonl"

@@ -9,8 +9,8 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from limbic.engine.db import Database
-from limbic.engine.graph import DEFAULT_TYPE, Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import DEFAULT_TYPE, Graph
 
 WORDS = (
     "river memory lantern quartz orbit meadow cipher harbor violet ember tundra signal "

@@ -9,14 +9,15 @@ import pytest
 
 from limbic import config
 from limbic.cli import main
-from limbic.engine import db as db_module
-from limbic.engine import index, signals
-from limbic.engine.backup import backup_database, list_backups, prune, restore
+from limbic.engine.store import db as db_module
+from limbic.engine.graph import signals
+from limbic.engine.vectors import index
+from limbic.engine.store.backup import backup_database, list_backups, prune, restore
 from limbic.engine.check import check_graph, iter_sources, repair
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import DatabaseError
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import import_file
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import import_file
 from tests.safety.harness import hold_write_lock
 
 GRAPH_TABLES = ("entities", "observations", "relations", "entity_access", "entity_access_log", "co_occurrences")

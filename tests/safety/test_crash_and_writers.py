@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from limbic.engine.check import check_graph
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from tests.safety import harness
 
 pytestmark = pytest.mark.slow
@@ -25,7 +25,7 @@ def test_kills_during_import_edits_and_reembedding_lose_nothing(tmp_path, embedd
     assert reembedded["kills"] == 3
     # What was cut short resumes: afterwards every entity has its vector again.
     db = Database(db_path)
-    from limbic.engine.graph import Graph
+    from limbic.engine.graph.graph import Graph
 
     g = Graph(db, embedder)
     g.embed_pending()

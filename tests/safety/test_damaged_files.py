@@ -17,9 +17,9 @@ import pytest
 
 from limbic.cli import main
 from limbic.engine.check import check_graph
-from limbic.engine.db import SCHEMA_VERSION, Database
+from limbic.engine.store.db import SCHEMA_VERSION, Database
 from limbic.engine.errors import DatabaseError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 from limbic.engine.session import open_graph
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,7 +179,7 @@ from limbic.cli import main
 from limbic.engine.errors import LimbicError
 from limbic.engine.session import open_graph
 # Everything is imported before dropping privileges: the interpreter's own files may be private.
-import locale, gettext, sqlite_vec, limbic.engine.check, limbic.engine.backup, limbic.engine.jsonl, limbic.engine.session
+import locale, gettext, sqlite_vec, limbic.engine.check, limbic.engine.store.backup, limbic.engine.formats.jsonl, limbic.engine.session
 from limbic.cli import build_parser
 build_parser().parse_args(["export"])
 if os.geteuid() == 0:  # root ignores permissions: look at the file as an ordinary user would

@@ -17,15 +17,16 @@ import pytest
 
 from limbic import config
 from limbic.cli import main
-from limbic.engine import backup as backup_module
-from limbic.engine import jsonl, tables
-from limbic.engine.backup import backup_database, list_backups, restore
+from limbic.engine.store import backup as backup_module
+from limbic.engine.formats import jsonl
+from limbic.engine.store import tables
+from limbic.engine.store.backup import backup_database, list_backups, restore
 from limbic.engine.check import check_graph, repair
-from limbic.engine.db import Database
-from limbic.engine.entity_text import MAX_CANDIDATES, EntitySource, build_text
+from limbic.engine.store.db import Database
+from limbic.engine.vectors.entity_text import MAX_CANDIDATES, EntitySource, build_text
 from limbic.engine.errors import DatabaseError, LimbicError, ValidationError
-from limbic.engine.graph import Graph
-from limbic.engine.search import search
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.search import search
 from limbic.engine.session import open_graph
 from tests.safety.harness import hold_write_lock
 
@@ -229,7 +230,7 @@ def test_a_graph_opened_through_a_symlink_keeps_its_backups_beside_the_real_file
 def test_every_lost_or_malformed_table_is_found_and_repaired_without_touching_the_graph(tmp_path, table, damage, capsys):
     path = tmp_path / "g.db"
     g = make(path)
-    from limbic.engine import signals
+    from limbic.engine.graph import signals
 
     signals.record_access(g.db, [1, 2])
     before = rows(g.db)
@@ -299,7 +300,7 @@ def test_a_disk_filling_after_the_graph_part_of_an_import_says_what_was_saved(tm
 
     def embed_then_fill(self, progress=None, cancelled=None):
         calls["n"] += 1
-        from limbic.engine import index
+        from limbic.engine.vectors import index
 
         index.embed_pending(self.db, self.embedder, batch_size=8, cancelled=lambda: index.pending_count(self.db) <= 14)
 
@@ -353,7 +354,7 @@ def test_the_model_off_warning_and_the_read_only_note_are_said_once(tmp_path, mo
     proc = run_cli(["search", "graphs", "--db", str(path)], {"LIMBIC_MODEL_DIR": str(tmp_path / "no-model"), "LIMBIC_HOME": str(tmp_path / "h")})
     assert proc.returncode == 0 and proc.stderr.count("semantic search is off") == 1, proc.stderr
     real_access = os.access
-    monkeypatch.setattr("limbic.engine.db.os.access", lambda p, mode: False if mode == os.W_OK else real_access(p, mode))
+    monkeypatch.setattr("limbic.engine.store.db.os.access", lambda p, mode: False if mode == os.W_OK else real_access(p, mode))
     src = tmp_path / "in.jsonl"
     src.write_text('{"type":"entity","name":"X","observations":["y"]}\n', encoding="utf-8")
     for args in (["import", str(src)], ["check", "--repair", "--no-model"], ["search", "graphs"]):
@@ -370,7 +371,7 @@ def test_a_read_only_file_with_entities_waiting_for_vectors_is_searchable(tmp_pa
     assert g.pending_embeddings() == 1
     g.db.close()
     real_access = os.access
-    monkeypatch.setattr("limbic.engine.db.os.access", lambda p, mode: False if mode == os.W_OK else real_access(p, mode))
+    monkeypatch.setattr("limbic.engine.store.db.os.access", lambda p, mode: False if mode == os.W_OK else real_access(p, mode))
     opened = open_graph(path, readonly=True)
     response = search(opened.graph, "vector databases", record=False)
     assert {r.name for r in response.results} == {"Embedded one", "Waiting one"} and response.mode == "hybrid"

@@ -17,11 +17,11 @@ from hypothesis import strategies as st
 
 from limbic.cli import main
 from limbic.engine.check import check_graph
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import ImportFileError, LimbicError, NotFoundError, ValidationError
-from limbic.engine.graph import MAX_NAME_CHARS, MAX_OBSERVATION_CHARS, Graph, name_key
-from limbic.engine.jsonl import import_records, read_file
-from limbic.engine.search import search
+from limbic.engine.graph.graph import MAX_NAME_CHARS, MAX_OBSERVATION_CHARS, Graph, name_key
+from limbic.engine.formats.jsonl import import_records, read_file
+from limbic.engine.search.search import search
 
 EXAMPLES = int(os.environ.get("LIMBIC_HYPOTHESIS_EXAMPLES", "120"))
 PROPERTY = settings(

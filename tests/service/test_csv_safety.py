@@ -8,8 +8,8 @@ import csv
 import pytest
 
 from limbic.cli import main
-from limbic.engine.db import Database
-from limbic.engine.graph import MAX_OBSERVATION_CHARS, Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import MAX_OBSERVATION_CHARS, Graph
 from limbic.service.importers import ImportInputError, import_path
 from limbic.service.importers.csv_io import export_csv
 from limbic.service.importers.csv_safety import neutralise, restore

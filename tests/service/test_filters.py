@@ -6,7 +6,7 @@ import pytest
 
 from limbic import config
 from limbic.engine.errors import ValidationError
-from limbic.engine.jsonl import import_file
+from limbic.engine.formats.jsonl import import_file
 from limbic.service import organise
 from limbic.service.filters import SearchFilter, browse, browser_counts, filtered_search, matching_ids
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 from limbic.service import activity, health, undo
 from limbic.service.entities import load_view
 from limbic.service.health.merge import merge, plan_merge, view_result
@@ -97,7 +97,7 @@ def test_duplicate_observations_within_an_entity(text_graph):
 
 
 def test_orphans_are_unrelated_and_never_opened(g):
-    from limbic.engine import signals
+    from limbic.engine.graph import signals
 
     g.upsert_entity("Loose note", "Note", ["Something to look up"])
     g.upsert_entity("Opened note", "Note", ["Read last week"])

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from limbic import config
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import Cancelled, LimbicError, ValidationError
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import import_file, import_records
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import import_file, import_records
 from limbic.service import health
 from tests.bench.health_planted import plant
 

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 import yaml
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph, clean_name
-from limbic.engine.name_rules import BIDI_CONTROLS
+from limbic.engine.graph.graph import Graph, clean_name
+from limbic.engine.store.name_rules import BIDI_CONTROLS
 from limbic.service import graph_export
 from limbic.service.importers import frontmatter
 from limbic.service.importers.markdown import read_vault

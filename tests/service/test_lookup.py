@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from limbic import config
-from limbic.engine.jsonl import import_file
+from limbic.engine.formats.jsonl import import_file
 from limbic.service.lookup import find_entities, fold
 
 

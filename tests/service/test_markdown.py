@@ -169,8 +169,8 @@ def seeded(graph):
 
 
 def test_export_then_import_gives_back_the_same_graph(text_graph, tmp_path):
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     seeded(text_graph)
     out = tmp_path / "vault"
@@ -197,8 +197,8 @@ def test_export_then_import_gives_back_the_same_graph(text_graph, tmp_path):
 
 
 def test_real_vault_exported_and_imported_again_is_the_same_graph(text_graph, tmp_path):
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     import_path(text_graph, VAULT)
     export_markdown(text_graph, tmp_path / "out")
@@ -216,8 +216,8 @@ def test_real_vault_exported_and_imported_again_is_the_same_graph(text_graph, tm
 
 
 def test_a_graph_cannot_import_itself(tmp_path):
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     graph = Graph(Database(tmp_path / "g.db"))
     graph.upsert_entity("A", None, ["x"])

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import ImportFileError
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import export_file
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import export_file
 from limbic.service.importers import ImportInputError, detect_kind, import_path
 from limbic.service.importers.csv_io import export_csv
 from limbic.service.importers.seed_db import import_seed_db

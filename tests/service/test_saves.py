@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.service import entities as ops
 from limbic.service.entities import ConflictError, EntityDraft
 

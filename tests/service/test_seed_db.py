@@ -7,7 +7,7 @@ import apsw
 import pytest
 import sqlite_vec
 
-from limbic.engine.search import search
+from limbic.engine.search.search import search
 from limbic.service.importers import ImportInputError, import_path
 from limbic.service.importers.seed_db import import_seed_db
 from tests.service.graph_state import graph_state

@@ -89,9 +89,9 @@ def window(qtbot, tmp_path):
 def sample_db_template(tmp_path_factory, embedder):
     """The sample graph imported and embedded once; tests get a copy."""
     from limbic import config
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
-    from limbic.engine.jsonl import import_file
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.formats.jsonl import import_file
 
     path = tmp_path_factory.mktemp("template") / "sample.db"
     graph = Graph(Database(path), embedder)

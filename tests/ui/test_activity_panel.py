@@ -6,8 +6,8 @@ from __future__ import annotations
 import anyio
 from PySide6.QtCore import QTimer
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from tests.activity.writers import assistant, ok
 from tests.ui.conftest import make_window, open_entity
 

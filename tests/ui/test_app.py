@@ -6,8 +6,8 @@ import os
 import subprocess
 import sys
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.ui.dialogs import ExceptionDialog, SettingsDialog, ShortcutsDialog, install_excepthook
 from tests.ui.conftest import _OPEN_WINDOWS, make_window, search
 

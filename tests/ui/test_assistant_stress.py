@@ -14,8 +14,8 @@ import anyio
 import pytest
 
 from limbic.engine.check import check_graph
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from tests.mcp.conftest import connect, ok
 from tests.ui.conftest import make_window, open_entity
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from limbic.engine.backup import backup_database, list_backups
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.backup import backup_database, list_backups
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from tests.ui.conftest import make_window, search
 
 

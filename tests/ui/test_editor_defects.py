@@ -6,8 +6,8 @@ from PySide6.QtCore import QStringListModel, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.ui import theme
 from limbic.ui.create_target import CreateTargetDialog
 from limbic.ui.graph.scene import KIND_SUGGESTION

@@ -25,8 +25,8 @@ def test_export_asks_before_replacing_an_unrelated_file(qtbot, sample_window, tm
 
 
 def test_restoring_another_graph_asks_first(qtbot, sample_window, tmp_path):
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
 
     w = sample_window
     other = tmp_path / "other.db"

@@ -7,8 +7,8 @@ import os
 
 from PySide6.QtWidgets import QDialog, QLabel
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from tests.ui.conftest import make_window, open_entity, search
 
 

@@ -9,8 +9,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from limbic import service
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.service import graph_view
 from limbic.ui.graph.scene import KIND_ENTITY, KIND_MORE, KIND_SUGGESTION
 from tests.engine.test_graph_view import CROWD, build_known_graph

@@ -6,8 +6,8 @@ import shutil
 
 from PySide6.QtCore import Qt
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from tests.ui.conftest import make_window
 
 

@@ -78,7 +78,7 @@ def test_changing_the_model_re_embeds_with_progress_and_cancel(qtbot, sample_win
     import dataclasses
 
     from limbic import config
-    from limbic.engine.embeddings import minilm_spec
+    from limbic.engine.vectors.embeddings import minilm_spec
 
     spec = minilm_spec()  # from the default multilingual model to a copy of MiniLM
     folder = tmp_path / "minilm-copy"

@@ -64,8 +64,8 @@ def test_search_open_and_counts_during_an_import(qtbot, sample_window, tmp_path)
 
 
 def test_a_save_during_the_background_embedding_lands_between_two_batches(qtbot, tmp_path):
-    from limbic.engine.db import Database
-    from limbic.engine.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.engine.graph.graph import Graph
     from tests.ui.conftest import make_window, open_entity
 
     path = tmp_path / "backlog.db"

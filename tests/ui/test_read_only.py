@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from tests.ui.conftest import make_window, search
 
 
@@ -17,7 +17,7 @@ def test_a_read_only_file_with_pending_vectors_is_searched_not_embedded(qtbot, t
         g.upsert_entity("Waiting one", "Note", ["about vector databases too"])
     g.db.close()
     real_access = os.access
-    monkeypatch.setattr("limbic.engine.db.os.access", lambda p, mode: False if mode == os.W_OK else real_access(p, mode))
+    monkeypatch.setattr("limbic.engine.store.db.os.access", lambda p, mode: False if mode == os.W_OK else real_access(p, mode))
     errors: list[str] = []
     window = make_window(qtbot, path, wait_model=False)
     window.error_shown.connect(errors.append)

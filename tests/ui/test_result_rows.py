@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QApplication
 
-from limbic.engine.search import SearchResponse, SearchResult
+from limbic.engine.search.search import SearchResponse, SearchResult
 from limbic.ui.results import ResultDelegate, ResultList, ResultModel, first_line
 
 NAMES = [("restic", "Tool"), ("Photo library", "Project"), ("Dune", "Book"), ("Skill: incident command", "Skill"),

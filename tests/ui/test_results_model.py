@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from limbic.engine.search import SearchResponse, SearchResult
+from limbic.engine.search.search import SearchResponse, SearchResult
 from limbic.ui.results import ResultDelegate, ResultModel, Roles, best_observation, highlight_html, snippet
 
 
@@ -117,7 +117,7 @@ def test_delegate_paints_every_row(qtbot):
 
 
 def test_scores_read_as_a_share_of_the_best_hit():
-    from limbic.engine.search import SearchResult
+    from limbic.engine.search.search import SearchResult
     from limbic.ui.results import numbers_text, share_text
 
     r = SearchResult(1, "A", "T", [], 0.756, 0.5, 0.0, 1.0, 0.0, 0.67, 0.0320, "both")

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel
 
 from limbic import config
-from limbic.engine.search import SearchResponse, SearchResult
+from limbic.engine.search.search import SearchResponse, SearchResult
 from limbic.ui.dialogs import SettingsDialog
 from limbic.ui.results import ResultDelegate, ResultList, ResultModel
 from limbic.ui.safe_files import NewFolderDialog

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from tests.ui.conftest import open_entity, search
 
 

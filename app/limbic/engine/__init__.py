@@ -2,4 +2,4 @@
 
 # The change log and backups register with every Database (db.HOOKS): imported here, so that no
 # connection opens without them, and db.py knows nothing of either.
-from limbic.engine import backup, changes  # noqa: F401
+from limbic.engine.store import backup, changes  # noqa: F401

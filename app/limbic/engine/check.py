@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 import apsw
 import numpy as np
 
-from limbic.engine import index, index_chunks, tables, vector_index
-from limbic.engine.db import FTS_DDL, Database
-from limbic.engine.embeddings import Embedder
-from limbic.engine.entity_text import EntitySource, fts_obs_text
+from limbic.engine.store import tables
+
+from limbic.engine.vectors import index, index_chunks, vector_index
+from limbic.engine.store.db import FTS_DDL, Database
+from limbic.engine.vectors.embeddings import Embedder
+from limbic.engine.vectors.entity_text import EntitySource, fts_obs_text
 from limbic.engine.errors import DatabaseError
 
 logger = logging.getLogger(__name__)

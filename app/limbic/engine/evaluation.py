@@ -11,11 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from limbic.engine import scoring
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import EntityRecord, import_records
-from limbic.engine.scoring import ScoringParams
-from limbic.engine.search import fts_branch, knn_branch, passage_weight, search
+from limbic.engine.search import scoring
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import EntityRecord, import_records
+from limbic.engine.search.scoring import ScoringParams
+from limbic.engine.search.search import fts_branch, knn_branch, passage_weight, search
 
 DEPTH = 100
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import ModelError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 
 if TYPE_CHECKING:
-    from limbic.engine.embeddings import Embedder
+    from limbic.engine.vectors.embeddings import Embedder
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def try_load_model(model_dir: Path | None, low_memory: bool = False,
     """The model, or None and the reason in one sentence; ``shared``: one copy per process
     (``load_shared_embedder``), for the app's windows."""
     # numpy and onnxruntime load here, not at start-up
-    from limbic.engine.embeddings import load_embedder, load_shared_embedder
+    from limbic.engine.vectors.embeddings import load_embedder, load_shared_embedder
 
     try:
         return (load_shared_embedder if shared else load_embedder)(model_dir, low_memory), None

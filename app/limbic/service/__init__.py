@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from limbic.engine.changes import ChangeSet
-from limbic.engine.db import Database
-from limbic.engine.graph import Graph
+from limbic.engine.store.changes import ChangeSet
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 
 T = TypeVar("T")
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from limbic.engine import activity_control, activity_log, revert
-from limbic.engine import changes as _changes
-from limbic.engine.activity_log import Change, ReadCount, Session
-from limbic.engine.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
-from limbic.engine.graph import Graph
+from limbic.engine.graph import activity_control, activity_log, revert
+from limbic.engine.store import changes as _changes
+from limbic.engine.graph.activity_log import Change, ReadCount, Session
+from limbic.engine.graph.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
+from limbic.engine.graph.graph import Graph
 
 __all__ = [
     "INTO_EXISTING", "SKIP", "Change", "Conflict", "Plan", "ReadCount", "RevertConflict", "Session", "changes", "entity_history", "mark_reviewed", "reads_of", "record_reads",

@@ -10,8 +10,8 @@ import os
 import threading
 from pathlib import Path
 
-from limbic.engine import index
-from limbic.engine.db import Database
+from limbic.engine.vectors import index
+from limbic.engine.store.db import Database
 from limbic.engine.errors import LimbicError, ValidationError
 from limbic.engine.session import OpenGraph, attach_model
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 
 
 @dataclass
@@ -22,7 +22,7 @@ class BackupInfo:
 
 def list_backups(graph: Graph) -> list[BackupInfo]:
     """The open graph's backups, newest first (reads the backup folder only, never the graph file)."""
-    from limbic.engine import backup
+    from limbic.engine.store import backup
 
     rows = []
     for b in backup.list_backups(graph.db.path):
@@ -39,7 +39,7 @@ def restore_backup(graph: Graph, path: str, force: bool = False, job=None) -> st
 
     A file of another graph raises ``OtherGraphError`` unless ``force`` (the app asks, the CLI needs --force).
     """
-    from limbic.engine import backup
+    from limbic.engine.store import backup
 
     return str(backup.restore(graph.db, Path(path), force=force))
 
@@ -60,7 +60,7 @@ def reason_words(reason: str) -> str:
 
 def listing(db_path: Path | str) -> list[str]:
     """``limbic backup --list``: the rule, then each backup (oldest first) with why it was taken and why it is kept."""
-    from limbic.engine import backup
+    from limbic.engine.store import backup
 
     found = backup.list_backups(Path(db_path))
     if not found:
@@ -81,7 +81,7 @@ def listing(db_path: Path | str) -> list[str]:
 
 def take_backup(graph: Graph, keep: int | None = None) -> tuple[Path, list[str]]:
     """A backup now; returns its path and one line per older backup pruning deleted (with why it was taken)."""
-    from limbic.engine import backup
+    from limbic.engine.store import backup
 
     if keep is not None and keep < 1:
         raise ValidationError(f"Keep at least 1 backup (--keep {keep} would delete the one just taken); nothing was done.")

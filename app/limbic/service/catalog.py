@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from limbic.engine.changes import ChangeSet
-from limbic.engine.graph import Graph
+from limbic.engine.store.changes import ChangeSet
+from limbic.engine.graph.graph import Graph
 
 
 @dataclass

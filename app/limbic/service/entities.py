@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 from datetime import datetime, timedelta, timezone
 
-from limbic.engine import activity_log
+from limbic.engine.graph import activity_log
 from limbic.engine.errors import LimbicError, NotFoundError
-from limbic.engine.graph import TIME_FORMAT, Entity, Graph, Relation
+from limbic.engine.graph.graph import TIME_FORMAT, Entity, Graph, Relation
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +83,7 @@ def open_view(graph: Graph, ref: int | str, record: bool = False, together: tupl
 
     ``together`` holds the hits shown with it, which then count as having come up together.
     """
-    from limbic.engine import signals
+    from limbic.engine.graph import signals
 
     view = load_view(graph, ref)
     if record:

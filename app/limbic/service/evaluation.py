@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from limbic import config
-from limbic.engine.embeddings import resolve_spec
+from limbic.engine.vectors.embeddings import resolve_spec
 from limbic.engine.evaluation import METHODS, cache_path, evaluate, import_collection, load_collection
-from limbic.engine.scoring import ScoringParams
+from limbic.engine.search.scoring import ScoringParams
 from limbic.engine.session import open_graph
 
 __all__ = ["METHODS", "Evaluation", "evaluate_collection"]

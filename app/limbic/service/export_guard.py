@@ -13,7 +13,7 @@ import os
 import stat
 from pathlib import Path
 
-from limbic.engine.db import is_open_graph_file
+from limbic.engine.store.db import is_open_graph_file
 from limbic.engine.errors import LimbicError
 
 logger = logging.getLogger(__name__)

@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 from limbic.service.importers import import_path
 from limbic.service.importers.common import refuse_graph_file
 
 if TYPE_CHECKING:
-    from limbic.engine.jsonl import ImportSummary
+    from limbic.engine.formats.jsonl import ImportSummary
 
 
 class Job:
@@ -36,7 +36,7 @@ def export_jsonl(graph: Graph, path: str, force: bool = False, job: Job | None =
 
     A file that is not an earlier JSONL export is replaced only with ``force`` (the app asks first).
     """
-    from limbic.engine.jsonl import export_file
+    from limbic.engine.formats.jsonl import export_file
     from limbic.service.export_guard import guard_overwrite
 
     target = Path(path)
@@ -47,14 +47,14 @@ def export_jsonl(graph: Graph, path: str, force: bool = False, job: Job | None =
 
 def export_jsonl_to(graph: Graph, out: IO[str]) -> int:
     """Write the graph as memory JSONL into an open text stream (standard output); returns the number of lines."""
-    from limbic.engine.jsonl import export_to
+    from limbic.engine.formats.jsonl import export_to
 
     return export_to(graph, out)
 
 
 def backup_now(graph: Graph, job: Job | None = None) -> Path:
     """A rolling backup of the open file (SQLite's online backup: edits can go on)."""
-    from limbic.engine.backup import backup_database
+    from limbic.engine.store.backup import backup_database
 
     return backup_database(graph.db, reason="manual")
 

@@ -11,12 +11,12 @@ import logging
 from dataclasses import dataclass, fields
 from datetime import date
 
-from limbic.engine import signals
+from limbic.engine.graph import signals
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph
-from limbic.engine.graph_history import STATUSES  # noqa: F401 - the UI offers these
-from limbic.engine.scoring import ScoringParams
-from limbic.engine.search import MAX_LIMIT, SearchResponse, search
+from limbic.engine.graph.graph import Graph
+from limbic.engine.graph.graph_history import STATUSES  # noqa: F401 - the UI offers these
+from limbic.engine.search.scoring import ScoringParams
+from limbic.engine.search.search import MAX_LIMIT, SearchResponse, search
 from limbic.service import organise
 
 logger = logging.getLogger(__name__)

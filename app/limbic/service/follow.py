@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from limbic.engine.changes import ChangeSet, Cursor, read_since, start_cursor
-from limbic.engine.db import Database
+from limbic.engine.store.changes import ChangeSet, Cursor, read_since, start_cursor
+from limbic.engine.store.db import Database
 
 
 def cursor_at_end(db: Database) -> Cursor:

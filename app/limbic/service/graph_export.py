@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from limbic.engine.errors import LimbicError
-from limbic.engine.graph import Graph
-from limbic.engine.jsonl import export_target
+from limbic.engine.graph.graph import Graph
+from limbic.engine.formats.jsonl import export_target
 
 # (attribute, GraphML type): the keys every export declares.
 NODE_KEYS = [("name", "string"), ("type", "string"), ("status", "string"), ("degree", "int"), ("x", "double"), ("y", "double")]

@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from limbic.engine import vector_index
-from limbic.engine.graph import Graph
-from limbic.engine.index import VEC_TABLE
-from limbic.engine.layout import ForceLayout, LayoutParams, place_new  # noqa: F401  (the view lays out what it shows)
+from limbic.engine.vectors import vector_index
+from limbic.engine.graph.graph import Graph
+from limbic.engine.vectors.index import VEC_TABLE
+from limbic.engine.graph.layout import ForceLayout, LayoutParams, place_new  # noqa: F401  (the view lays out what it shows)
 
 logger = logging.getLogger(__name__)
 

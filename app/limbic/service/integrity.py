@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from limbic.engine.check import CheckReport, RepairReport, check_graph, repair
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import LimbicError
 from limbic.engine.session import try_load_model
 from limbic.service.opening import require_existing_graph

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process, utils
 
-from limbic.engine.graph import Graph
-from limbic.engine.highlight import match_spans, matched_terms  # noqa: F401  (the results list marks the words a query matched)
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.highlight import match_spans, matched_terms  # noqa: F401  (the results list marks the words a query matched)
 
 logger = logging.getLogger(__name__)
 

@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import MAX_TYPE_CHARS, Graph, clean_name, clean_observation, name_key, shown
-from limbic.engine import plain_reads
-from limbic.engine.graph_history import clean_status
+from limbic.engine.graph.graph import MAX_TYPE_CHARS, Graph, clean_name, clean_observation, name_key, shown
+from limbic.engine.store import plain_reads
+from limbic.engine.graph.graph_history import clean_status
 from limbic.service import memory_args as A
 from limbic.service.memory_history import open_nodes_detailed, supersede_item
 from limbic.service.memory_search import (  # noqa: F401  (the tool and its limits, beside the other eight)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from limbic.engine.errors import NotFoundError, ValidationError
-from limbic.engine.graph import Graph, shown
+from limbic.engine.graph.graph import Graph, shown
 
 MAX_ITEMS_PER_CALL = 1_000  # entities, relations, observation groups, names or deletions in one call
 MAX_OBSERVATIONS_PER_CALL = 10_000  # observation texts in one call, over all its items

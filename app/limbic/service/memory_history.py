@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from limbic.engine.errors import NotFoundError, ValidationError
-from limbic.engine.graph import Graph, Observation, clean_observation, shown
-from limbic.engine.graph_history import REFLECTION_TARGETS, STATUSES, clean_status
+from limbic.engine.graph.graph import Graph, Observation, clean_observation, shown
+from limbic.engine.graph.graph_history import REFLECTION_TARGETS, STATUSES, clean_status
 from limbic.service import memory_args as A
 
 MAX_REFLECTION_RESULTS = 100

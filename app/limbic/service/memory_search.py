@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from limbic.engine.graph import Graph
-from limbic.engine.scoring import ScoringParams
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.scoring import ScoringParams
 from limbic.service import memory_args as A
 
 MAX_SEARCH_LIMIT = 100  # results of one `search`
@@ -30,7 +30,7 @@ def search(
     as an access). Without a model the mode is ``fts`` and ``note`` says why. Long observations
     are cut (``SEARCH_*_CHARS``): a cut result has ``"truncated": true``, and open_nodes gives it whole.
     """
-    from limbic.engine.search import search as hybrid_search
+    from limbic.engine.search.search import search as hybrid_search
 
     text = A.query_arg(query)
     limit = A.int_arg(limit, "limit", DEFAULT_SEARCH_LIMIT, 1, MAX_SEARCH_LIMIT)

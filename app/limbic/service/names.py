@@ -5,8 +5,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-from limbic.engine.graph import Graph
-from limbic.engine.name_rules import BIDI_CONTROLS, char_label
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.name_rules import BIDI_CONTROLS, char_label
 
 # Letters that draw as nothing though Unicode calls them letters (Hangul fillers, braille blank).
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")

@@ -7,11 +7,11 @@ import logging
 import os
 from pathlib import Path
 
-from limbic.engine import changes
-from limbic.engine.db import Database
+from limbic.engine.store import changes
+from limbic.engine.store.db import Database
 from limbic.engine.errors import DatabaseError, LimbicError
-from limbic.engine.graph import Graph
-from limbic.engine.open_files import kind_of
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.open_files import kind_of
 # Opening, and loading the model, are the engine's; front ends reach them here.
 from limbic.engine.session import OpenGraph, attach_model, open_graph, try_load_model  # noqa: F401
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph, shown
+from limbic.engine.graph.graph import Graph, shown
 from limbic.service.entities import EntitySnapshot, EntityView, load_view, snapshot
 from limbic.service.undo import MergeStep, TypeRenameStep, pending_change, recorded
 
@@ -92,7 +92,7 @@ def browse(graph: Graph, entity_type: str = "", sort: str = "name", limit: int =
 
 def set_pinned(graph: Graph, entity_id: int, pinned: bool) -> bool:
     """Pin or unpin an entity; returns whether it is pinned now."""
-    from limbic.engine.graph import now_utc
+    from limbic.engine.graph.graph import now_utc
 
     with graph.write():
         graph.get_entity(entity_id)  # NotFoundError for an entity gone meanwhile

@@ -19,12 +19,12 @@ catches and shows). The contract in ``pyproject.toml`` and ``tests/test_layers.p
 
 from __future__ import annotations
 
-from limbic.engine.changes import ORIGIN_APP, ORIGIN_ASSISTANT, ORIGIN_CLI, ORIGIN_IMPORT, ChangeSet, Cursor
-from limbic.engine.db import SCHEMA_VERSION
-from limbic.engine.graph import Graph
-from limbic.engine.graph_history import STATUSES
-from limbic.engine.scoring import BASE_CHOICES, ScoringParams
-from limbic.engine.search import MAX_LIMIT, SearchResponse, SearchResult
+from limbic.engine.store.changes import ORIGIN_APP, ORIGIN_ASSISTANT, ORIGIN_CLI, ORIGIN_IMPORT, ChangeSet, Cursor
+from limbic.engine.store.db import SCHEMA_VERSION
+from limbic.engine.graph.graph import Graph
+from limbic.engine.graph.graph_history import STATUSES
+from limbic.engine.search.scoring import BASE_CHOICES, ScoringParams
+from limbic.engine.search.search import MAX_LIMIT, SearchResponse, SearchResult
 from limbic.engine.wording import counted
 
 __all__ = [
@@ -37,7 +37,7 @@ __all__ = [
 def __getattr__(name: str):
     # The layout module brings numpy, which neither the window's first paint nor `limbic mcp` may wait for.
     if name == "LayoutParams":
-        from limbic.engine.layout import LayoutParams
+        from limbic.engine.graph.layout import LayoutParams
 
         return LayoutParams
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

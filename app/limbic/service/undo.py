@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from limbic.engine import revert
+from limbic.engine.graph import revert
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph, shown
-from limbic.engine.revert import RevertConflict  # noqa: F401 - what undo raises, for front ends
+from limbic.engine.graph.graph import Graph, shown
+from limbic.engine.graph.revert import RevertConflict  # noqa: F401 - what undo raises, for front ends
 from limbic.service.entities import (
     EntityDraft,
     EntitySnapshot,

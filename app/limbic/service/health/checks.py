@@ -7,9 +7,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from limbic.engine.db import Database
+from limbic.engine.store.db import Database
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 from limbic.service.health import vectors
 from limbic.service.health.dismiss import dismissed
 from limbic.service.health.duplicates import duplicate_candidates

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph, now_utc
+from limbic.engine.graph.graph import Graph, now_utc
 
 DISMISSALS_DDL = """CREATE TABLE IF NOT EXISTS health_dismissals (
     kind         TEXT NOT NULL,

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from limbic.engine.graph import Graph, shown
+from limbic.engine.graph.graph import Graph, shown
 from limbic.service.health import text
 from limbic.service.health.dismiss import dismissed, key_of
 from limbic.service.health.findings import Finding

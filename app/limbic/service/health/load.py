@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from limbic.engine.errors import Cancelled
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 
 logger = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph, shown
+from limbic.engine.graph.graph import Graph, shown
 from limbic.service.entities import EntitySnapshot, EntityView, load_view, snapshot
 from limbic.service.health import text
 from limbic.service.organise import _merge_signals

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
-from limbic.engine.graph import shown
+from limbic.engine.graph.graph import shown
 from limbic.service.health import text
 from limbic.service.health.dismiss import key_of
 from limbic.service.health.findings import Finding

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 from limbic.service.health import scan
 from limbic.service.health.load import Handle
 from limbic.service.health.observations import observation_pairs

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from limbic.engine.graph import shown
+from limbic.engine.graph.graph import shown
 from limbic.service.health import text
 from limbic.service.health.dismiss import key_of
 from limbic.service.health.findings import Finding

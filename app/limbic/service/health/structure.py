@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from limbic.engine.graph import TIME_FORMAT, Graph, shown
+from limbic.engine.graph.graph import TIME_FORMAT, Graph, shown
 from limbic.service.health.dismiss import key_of
 from limbic.service.health.findings import Finding
 from limbic.service.health.load import GraphData, Handle

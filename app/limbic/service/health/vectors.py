@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from limbic.engine import index, vector_index
+from limbic.engine.vectors import index, vector_index
 from limbic.service.health.load import GraphData, Handle
 
 logger = logging.getLogger(__name__)

@@ -12,9 +12,9 @@ import logging
 import os
 from pathlib import Path
 
-from limbic.engine.changes import ORIGIN_IMPORT
-from limbic.engine.db import SQLITE_MAGIC, is_open_graph_file
-from limbic.engine.graph import Graph
+from limbic.engine.store.changes import ORIGIN_IMPORT
+from limbic.engine.store.db import SQLITE_MAGIC, is_open_graph_file
+from limbic.engine.graph.graph import Graph
 from limbic.engine.wording import counted
 from limbic.service.importers import file_kinds
 # What every importer shares lives below them all (re-exported: callers use it from here).
@@ -105,7 +105,7 @@ def _import_path(graph: Graph, path: Path, progress, cancelled, embed: bool, kin
         from limbic.service.importers.csv_io import import_csv
 
         return import_csv(graph, path, progress, cancelled, embed)
-    from limbic.engine.jsonl import import_records, read_file_full
+    from limbic.engine.formats.jsonl import import_records, read_file_full
 
     entities, relations, reflections = read_file_full(path)  # all of it checked before the backup
     notes = backup_before_import(graph)

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from limbic.engine.errors import LimbicError, ValidationError
-from limbic.engine.open_files import is_open_graph_file
-from limbic.engine.graph import Graph
+from limbic.engine.store.open_files import is_open_graph_file
+from limbic.engine.graph.graph import Graph
 from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ def backup_before_import(graph: Graph) -> list[str]:
     pruning deleted (none, or one sentence part for the report)."""
     if graph.db.readonly or str(graph.db.path) == ":memory:":
         return []
-    from limbic.engine.backup import KEEP_BACKUPS, backup_database, needs_backup
+    from limbic.engine.store.backup import KEEP_BACKUPS, backup_database, needs_backup
     from limbic.service.backups import deleted_line
 
     gone: list[Path] = []

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from limbic.engine.errors import Cancelled, ValidationError
-from limbic.engine.graph import Graph, clean_name, clean_observation
-from limbic.engine.graph_history import clean_stamp, clean_status
+from limbic.engine.graph.graph import Graph, clean_name, clean_observation
+from limbic.engine.graph.graph_history import clean_stamp, clean_status
 from limbic.service.importers.common import ImportInputError, ImportReport, backup_before_import, count_before, finish
 from limbic.service.importers import csv_safety, vault_files
 

@@ -17,7 +17,7 @@ import io
 import re
 from pathlib import Path
 
-from limbic.engine.graph import MAX_OBSERVATION_CHARS
+from limbic.engine.graph.graph import MAX_OBSERVATION_CHARS
 from limbic.service.importers.common import ImportInputError
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -26,8 +26,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from limbic.engine.errors import Cancelled, ValidationError
-from limbic.engine.graph import TIME_FORMAT, Graph, clean_name, clean_observation, name_key
-from limbic.engine.graph_history import clean_stamp, clean_status
+from limbic.engine.graph.graph import TIME_FORMAT, Graph, clean_name, clean_observation, name_key
+from limbic.engine.graph.graph_history import clean_stamp, clean_status
 from limbic.service.importers.common import ImportInputError, ImportReport, backup_before_import, count_before, finish
 from limbic.service.importers import frontmatter, vault_files
 

@@ -13,7 +13,7 @@ import os
 import re
 from pathlib import Path
 
-from limbic.engine.graph import Graph
+from limbic.engine.graph.graph import Graph
 from limbic.service.importers.common import ImportInputError
 from limbic.service.importers import frontmatter
 from limbic.service.importers.markdown import ALIAS_KIND, EXPORT_MARKER, HISTORY_MARKER, RELATIONS_HEADING

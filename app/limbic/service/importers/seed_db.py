@@ -16,8 +16,8 @@ from pathlib import Path
 import apsw
 
 from limbic.engine.errors import Cancelled, LimbicError, ValidationError
-from limbic.engine.graph import Graph, clean_name, clean_observation
-from limbic.engine.graph_history import REFLECTION_TARGETS, clean_status
+from limbic.engine.graph.graph import Graph, clean_name, clean_observation
+from limbic.engine.graph.graph_history import REFLECTION_TARGETS, clean_status
 from limbic.service.importers.common import ImportInputError, ImportReport, backup_before_import, count_before, finish
 
 logger = logging.getLogger(__name__)

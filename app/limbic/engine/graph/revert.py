@@ -1,0 +1,413 @@
+"""Taking changes back conditionally: the inverse of exactly what the logged changes did, piece by piece.
+
+``plan`` compares each row a set of changes added, removed or changed with its state now. A
+piece another writer changed since, an entity whose deletion would take another writer's rows
+with it, a name another entity holds now: each is a ``Conflict`` naming what and by whom. With
+no conflicts (or with a choice for them) ``apply`` performs the plan in one transaction, checking
+again inside it; the revert is itself a logged change (``reverts`` names what it took back), so
+it can be taken back in turn (that is redo).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from limbic.engine.vectors import index
+from limbic.engine.store.activity import ADD, NEXT_CHANGE_SQL, REMOVE
+from limbic.engine.graph.activity_log import Change, Item, _names, describe_item, load_changes
+from limbic.engine.errors import LimbicError, NotFoundError, ValidationError
+from limbic.engine.graph.graph import now_utc, shown
+
+if TYPE_CHECKING:
+    from limbic.engine.graph.graph import Graph
+
+logger = logging.getLogger(__name__)
+
+SKIP = "skip"  # leave every conflicting piece as the other writer left it, take back the rest
+INTO_EXISTING = "into_existing"  # a deleted entity whose name is taken again comes back into that entity
+CHOICES = (SKIP, INTO_EXISTING)
+
+_CURRENT = {
+    "entity": "SELECT json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at) "
+              "FROM entities WHERE id = ?",
+    "observation": "SELECT json_object('entity', entity_id, 'content', content, 'kind', kind, 'created_at', created_at, "
+                   "'superseded_by', superseded_by, 'superseded_at', superseded_at) FROM observations WHERE id = ?",
+    "relation": "SELECT json_object('from', from_entity, 'to', to_entity, 'type', relation_type, 'context', context, "
+                "'active', active, 'created_at', created_at, 'ended_at', ended_at) FROM relations WHERE id = ?",
+    "reflection": "SELECT json_object('target_type', target_type, 'entity', entity_id, 'relation', relation_id, "
+                  "'target_ref', target_ref, 'author', author, 'content', content, 'mood', mood, 'created_at', created_at) "
+                  "FROM reflections WHERE id = ?",
+}
+_INFO_ONLY = ("from_name", "to_name")  # names kept for the words; the ids decide
+_ORDER = {"entity": 0, "observation": 1, "relation": 2, "reflection": 3}
+
+
+@dataclass
+class Conflict:
+    """A piece that cannot be taken back without touching another writer's work."""
+
+    what: str  # a sentence: what is in the way
+    by: str  # who made it so ("beta", "Limbic")
+    at: str  # when
+    change_id: int | None  # their change
+    kind: str  # changed / depends / name_taken / gone
+    key: tuple[str, int]  # (kind, row id) of our piece
+
+    def sentence(self) -> str:
+        who = f" ({self.by}, {self.at[:16]}, change #{self.change_id})" if self.change_id else ""
+        return self.what + who
+
+
+@dataclass
+class Piece:
+    """One row's net change over the changes being taken back."""
+
+    kind: str
+    row_id: int
+    before: dict | None  # as it was before the first of them (None: they added it)
+    after: dict | None  # as they left it (None: they removed it)
+    item: Item
+    conflict: Conflict | None = None
+    reused: bool = False  # its id belongs to another writer's new row now
+
+
+@dataclass
+class Plan:
+    change_ids: list[int]
+    pieces: list[Piece] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    already: list[int] = field(default_factory=list)  # changes taken back before
+    change_id: int | None = None  # the revert's own change, once applied
+
+    @property
+    def empty(self) -> bool:
+        return not self.pieces
+
+    def lines(self) -> list[str]:
+        """What the revert would do, one line per piece (conflicting ones marked)."""
+        return [("[conflict] " if p.conflict else "") + p.item.summary for p in self.pieces]
+
+
+class RevertConflict(LimbicError):
+    """Taking back would touch another writer's work: nothing was changed; the plan names each conflict."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        lines = "; ".join(c.sentence() for c in plan.conflicts[:5])
+        more = f" and {len(plan.conflicts) - 5} more" if len(plan.conflicts) > 5 else ""
+        super().__init__(f"Nothing was changed: another writer's work is in the way: {lines}{more}.")
+
+
+def _current(db, kind: str, row_id: int) -> dict | None:
+    text = db.scalar(_CURRENT[kind], (row_id,))
+    return json.loads(text) if text else None
+
+
+def _same(a: dict | None, b: dict | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    strip = lambda d: {k: v for k, v in d.items() if k not in _INFO_ONLY}  # noqa: E731
+    return strip(a) == strip(b)
+
+
+def _who(db, change_id: int | None) -> tuple[str, str]:
+    if change_id is None:
+        return "another program", ""
+    (c,) = load_changes(db, [change_id], items=False) or [None]
+    return (c.who, c.at) if c else ("another program", "")
+
+
+def _later_change(db, kind: str, row_id: int, after_id: int, op: str | None = None) -> int | None:
+    extra = " AND op = ?" if op else ""
+    return db.scalar(
+        f"SELECT max(change_id) FROM change_item WHERE kind = ? AND row_id = ? AND change_id > ?{extra}",
+        (kind, row_id, after_id, *((op,) if op else ())),
+    )
+
+
+def plan(graph: Graph, change_ids: list[int]) -> Plan:
+    """What taking back these changes would do now, and what stands in the way."""
+    db = graph.db
+    changes = load_changes(db, change_ids)
+    missing = set(change_ids) - {c.id for c in changes}
+    if missing:
+        raise NotFoundError(f"There is no change #{min(missing)} in the activity log (it may have been pruned).")
+    out = Plan([c.id for c in changes])
+    net: dict[tuple[str, int], Piece] = {}
+    for c in changes:
+        if c.reverted_by is not None:
+            out.already.append(c.id)
+            continue
+        for it in c.items:
+            key = (it.kind, it.row_id)
+            if key in net:
+                net[key].after, net[key].item = it.after, it
+            else:
+                net[key] = Piece(it.kind, it.row_id, it.before, it.after, it)
+    last = max(out.change_ids, default=0)
+    first_item = {key: p.item for key, p in net.items()}
+    for key, p in sorted(net.items(), key=lambda kv: (_ORDER[kv[0][0]], kv[0][1])):
+        now = _current(db, p.kind, p.row_id)
+        if now is not None and not _same(now, p.after) and _later_change(db, p.kind, p.row_id, last, ADD):
+            # The row was removed since and its id given to a new row: that one is someone else's.
+            if p.before is None:
+                continue  # what we added is gone already
+            now = None
+            p.reused = True
+        if _same(p.before, p.after) or (_same(now, p.before) and not p.reused):
+            continue  # nothing to take back, or it is as it was already
+        if not _same(now, p.after):
+            later = _later_change(db, p.kind, p.row_id, last)
+            by, at = _who(db, later)
+            what = _changed_since(p, now)
+            p.conflict = Conflict(what, by, at, later, "changed", key)
+        out.pieces.append(p)
+    _dependencies(graph, out, last, set(first_item))
+    out.conflicts = [p.conflict for p in out.pieces if p.conflict]
+    names = _names(db, changes)
+    for p in out.pieces:
+        p.item.summary = describe_item(p.item, names)
+    return out
+
+
+def _changed_since(p: Piece, now: dict | None) -> str:
+    label = p.item.summary or f"{p.kind} {p.row_id}"
+    if now is None:
+        return f"“{label}”: removed since"
+    if p.kind == "entity" and p.after and now.get("name") != p.after.get("name"):
+        return f"“{shown(p.after.get('name'), 40)}” was renamed “{shown(now.get('name'), 40)}” since"
+    if p.kind == "observation" and p.after and now.get("content") != p.after.get("content"):
+        return f"the observation “{shown(p.after.get('content'), 40)}” was edited to “{shown(now.get('content'), 40)}” since"
+    return f"“{label}”: changed since"
+
+
+def _dependencies(graph: Graph, out: Plan, last: int, ours: set[tuple[str, int]]) -> None:
+    """Others' rows hanging on an entity we would delete; entities gone or names taken for what we restore."""
+    db = graph.db
+    removing = {p.row_id for p in out.pieces if p.kind == "entity" and p.after is not None and p.before is None}
+    restoring = {p.row_id for p in out.pieces if p.kind == "entity" and p.before is not None and p.after is None}
+    for p in out.pieces:
+        if p.conflict:
+            continue
+        if p.kind == "entity" and p.row_id in removing:
+            theirs = _dependents(db, p.row_id, ours)
+            if theirs:
+                kind, row_id, text = theirs[0]
+                added = _later_change(db, kind, row_id, 0, ADD) or _later_change(db, kind, row_id, 0)
+                by, at = _who(db, added)
+                more = f" (and {len(theirs) - 1} more)" if len(theirs) > 1 else ""
+                p.conflict = Conflict(
+                    f"“{shown(p.after.get('name'), 40)}” now holds {text}{more} that this change did not add",
+                    by, at, added, "depends", (p.kind, p.row_id))
+        elif p.kind == "entity" and p.before is not None:
+            name = p.before.get("name", "")
+            holder = graph.entity_id(name)
+            if holder is not None and (holder != p.row_id or p.reused):
+                added = _later_change(db, "entity", holder, 0, ADD)
+                by, at = _who(db, added)
+                p.conflict = Conflict(f"an entity named “{shown(name, 40)}” exists again", by, at, added, "name_taken",
+                                      (p.kind, p.row_id))
+        elif p.kind != "entity" and p.before is not None:
+            owners = [p.before.get(k) for k in (("from", "to") if p.kind == "relation" else ("entity",))]
+            for owner in owners:
+                if owner is None or owner in restoring:
+                    continue
+                if db.scalar("SELECT 1 FROM entities WHERE id = ?", (owner,)) is None:
+                    removed = _later_change(db, "entity", owner, last, REMOVE)
+                    by, at = _who(db, removed)
+                    p.conflict = Conflict(f"the entity of “{p.item.summary}” was deleted since", by, at, removed, "gone",
+                                          (p.kind, p.row_id))
+                    break
+
+
+def _dependents(db, entity_id: int, ours: set[tuple[str, int]]) -> list[tuple[str, int, str]]:
+    """Rows of this entity that the changes being taken back did not add (deleting it would take them)."""
+    found = []
+    for oid, content in db.execute("SELECT id, content FROM observations WHERE entity_id = ?", (entity_id,)):
+        if ("observation", oid) not in ours:
+            found.append(("observation", oid, f"the observation “{shown(content, 40)}”"))
+    for rid, rtype in db.execute(
+        "SELECT id, relation_type FROM relations WHERE from_entity = ? OR to_entity = ?", (entity_id, entity_id)
+    ):
+        if ("relation", rid) not in ours:
+            found.append(("relation", rid, f"a relation “{shown(rtype, 30)}”"))
+    if db.has_table("reflections"):
+        for (fid,) in db.execute("SELECT id FROM reflections WHERE entity_id = ?", (entity_id,)):
+            if ("reflection", fid) not in ours:
+                found.append(("reflection", fid, "a reflection"))
+    return found
+
+
+def apply(graph: Graph, change_ids: list[int], choice: str | None = None, tool: str = "revert") -> Plan:
+    """Take these changes back in one transaction; RevertConflict (nothing changed) unless ``choice`` settles them.
+
+    ``choice``: SKIP keeps every conflicting piece as the other writer left it (an entity that
+    holds their rows stays, with them); INTO_EXISTING also brings a deleted entity whose name is
+    taken back into the entity holding the name. The revert is logged, naming what it took back.
+    """
+    if choice is not None and choice not in CHOICES:
+        raise ValidationError(f"A revert's choice must be one of {', '.join(CHOICES)}.")
+    db = graph.db
+    with db.activity.using(tool), graph.write():
+        p = plan(graph, change_ids)
+        if p.conflicts and choice is None:
+            raise RevertConflict(p)
+        if p.empty:
+            return p
+        _perform(graph, p, choice)
+        db.activity.reverting = json.dumps(p.change_ids)
+        try:
+            next_id = int(db.scalar(NEXT_CHANGE_SQL))
+            p.change_id = next_id
+            db.executemany("UPDATE change_log SET reverted_by = ? WHERE id = ? AND reverted_by IS NULL",
+                           [(next_id, i) for i in p.change_ids])
+            db.note_flag("names")
+        except BaseException:
+            db.activity.reverting = None
+            raise
+    db.activity.reverting = None
+    return p
+
+
+def _perform(graph: Graph, p: Plan, choice: str | None) -> None:
+    db = graph.db
+    # A restored observation may name a newer one not restored yet: the keys are checked at commit.
+    db.execute("PRAGMA defer_foreign_keys = ON")
+    moved: dict[int, int] = {}  # an entity restored under another id (its own was taken, or into an existing one)
+    pieces = [x for x in p.pieces if not (x.conflict and x.conflict.kind != "name_taken")]
+    if choice != INTO_EXISTING:
+        pieces = [x for x in pieces if not x.conflict]
+    else:  # only a deleted entity comes back into the one holding its name; a rename back does not
+        pieces = [x for x in pieces if not (x.conflict and x.after is not None)]
+    kept_entities = {x.row_id for x in p.pieces if x.kind == "entity" and x.conflict and x.conflict.kind == "depends"}
+    # Entities back first (their rows need them), then rows back or undone, entities removed last.
+    for x in pieces:
+        if x.kind == "entity" and x.after is None:
+            moved[x.row_id] = _restore_entity(graph, x)
+    for x in sorted(pieces, key=lambda x: (_ORDER[x.kind], x.row_id)):
+        if x.kind == "entity" and x.after is not None and x.before is not None:
+            _set_entity(graph, x.row_id, x.before)
+        elif x.kind != "entity":
+            _row(graph, x, moved)
+    for x in pieces:
+        if x.kind == "entity" and x.before is None and x.row_id not in kept_entities:
+            _remove_entity(graph, x.row_id)
+
+
+def _restore_entity(graph: Graph, x: Piece) -> int:
+    db, b = graph.db, x.before
+    holder = graph.entity_id(b["name"])
+    if holder is not None:
+        graph._dirty.add(holder)
+        db.note("changed", (holder,))
+        return holder  # INTO_EXISTING: its rows come back into the entity holding the name
+    taken = db.scalar("SELECT 1 FROM entities WHERE id = ?", (x.row_id,)) is not None
+    db.execute(
+        "INSERT INTO entities(id, name, entity_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (None if taken else x.row_id, b["name"], b["type"], b.get("status") or "active", b["created_at"], now_utc()),
+    )
+    new_id = db.conn.last_insert_rowid()
+    graph._dirty.add(new_id)
+    db.note("added", (new_id,))
+    return new_id
+
+
+def _set_entity(graph: Graph, entity_id: int, b: dict) -> None:
+    db = graph.db
+    holder = graph.entity_id(b["name"])
+    if holder is not None and holder != entity_id:
+        raise ValidationError(f"An entity named “{shown(b['name'])}” already exists.")
+    db.execute("UPDATE entities SET name = ?, entity_type = ?, status = ?, updated_at = ? WHERE id = ?",
+               (b["name"], b["type"], b.get("status") or "active", now_utc(), entity_id))
+    graph._dirty.add(entity_id)
+    graph._dirty.update(r[0] for r in db.execute("SELECT from_entity FROM relations WHERE to_entity = ?", (entity_id,)))
+    db.note("changed", (entity_id,))
+    db.note("relations", graph._neighbours(entity_id))
+
+
+def _remove_entity(graph: Graph, entity_id: int) -> None:
+    db = graph.db
+    if db.scalar("SELECT 1 FROM entities WHERE id = ?", (entity_id,)) is None:
+        return
+    db.note("relations", graph._neighbours(entity_id) - {entity_id})
+    index.delete_index_rows(db, entity_id)
+    db.execute("DELETE FROM entities WHERE id = ?", (entity_id,))
+    db.note("removed", (entity_id,))
+    graph._dirty.discard(entity_id)
+
+
+_COLUMNS = {
+    "observation": ("entity_id", "content", "kind", "created_at", "superseded_by", "superseded_at"),
+    "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "created_at", "ended_at"),
+    "reflection": ("target_type", "entity_id", "relation_id", "target_ref", "author", "content", "mood", "created_at"),
+}
+_KEYS = {
+    "observation": ("entity", "content", "kind", "created_at", "superseded_by", "superseded_at"),
+    "relation": ("from", "to", "type", "context", "active", "created_at", "ended_at"),
+    "reflection": ("target_type", "entity", "relation", "target_ref", "author", "content", "mood", "created_at"),
+}
+_TABLES = {"observation": "observations", "relation": "relations", "reflection": "reflections"}
+
+
+def _values(kind: str, state: dict, moved: dict[int, int]) -> list:
+    values = [state.get(k) for k in _KEYS[kind]]
+    for i, k in enumerate(_KEYS[kind]):
+        if k in ("entity", "from", "to") and values[i] in moved:
+            values[i] = moved[values[i]]
+    return values
+
+
+def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> None:
+    db, table, cols = graph.db, _TABLES[x.kind], _COLUMNS[x.kind]
+    if x.before is None:  # they added it: remove it
+        db.execute(f"DELETE FROM {table} WHERE id = ?", (x.row_id,))
+        touched = [x.after.get(k) for k in ("entity", "from", "to") if x.after.get(k) is not None]
+    else:
+        values = _values(x.kind, x.before, moved)
+        owners = [v for k, v in zip(_KEYS[x.kind], values) if k in ("entity", "from", "to") and v is not None]
+        if any(db.scalar("SELECT 1 FROM entities WHERE id = ?", (o,)) is None for o in owners):
+            return  # its entity stays deleted (a conflict left as it is)
+        if x.after is None:  # they removed it: put it back (under its old id when that is free)
+            if x.kind == "relation" and db.scalar(
+                "SELECT 1 FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?", values[:3]
+            ):
+                return  # the same relation exists again
+            if x.kind == "observation" and db.scalar(
+                "SELECT 1 FROM observations WHERE entity_id = ? AND content = ?", values[:2]
+            ):
+                return  # the same observation is there again
+            taken = db.scalar(f"SELECT 1 FROM {table} WHERE id = ?", (x.row_id,)) is not None
+            db.execute(f"INSERT INTO {table}(id, {', '.join(cols)}) VALUES (?, {', '.join('?' * len(cols))})",
+                       (None if taken else x.row_id, *values))
+        else:
+            db.execute(f"UPDATE {table} SET {', '.join(c + ' = ?' for c in cols)} WHERE id = ?", (*values, x.row_id))
+        touched = [v for k, v in zip(_KEYS[x.kind], values) if k in ("entity", "from", "to") and v is not None]
+    for entity_id in touched:
+        if db.scalar("SELECT 1 FROM entities WHERE id = ?", (entity_id,)) is not None:
+            graph._dirty.add(entity_id)
+            db.note("changed", (entity_id,))
+    if x.kind == "relation":
+        db.note("relations", touched)
+
+
+def resolve_ref(graph: Graph, ref: str) -> list[int]:
+    """The change ids a revert ID names: ``123`` or ``#123`` a change, ``s12`` / ``session:12`` a session."""
+    text = str(ref).strip().lower().lstrip("#")
+    for prefix in ("session:", "session", "s"):
+        if text.startswith(prefix) and text[len(prefix):].isdigit():
+            session = int(text[len(prefix):])
+            ids = [r[0] for r in graph.db.execute("SELECT id FROM change_log WHERE session = ? ORDER BY id", (session,))]
+            if not ids:
+                raise NotFoundError(f"There is no session {session} with changes in the activity log.")
+            return ids
+    if text.isdigit():
+        return [int(text)]
+    raise ValidationError(f"“{shown(ref, 40)}” is not a change or session id (use 123 for a change, s12 for a session).")
+
+
+def taken_back(change: Change) -> bool:
+    return change.reverted_by is not None
+

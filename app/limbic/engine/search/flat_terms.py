@@ -1,0 +1,114 @@
+"""Query terms too common to weigh anything in BM25 on a large graph, found from the index's vocabulary."""
+
+from __future__ import annotations
+
+import logging
+import time
+import weakref
+from typing import TYPE_CHECKING
+
+import apsw
+
+if TYPE_CHECKING:
+    from limbic.engine.store.db import Database
+
+logger = logging.getLogger(__name__)
+
+# A term held by more than half the entities has no weight in FTS5's BM25 (its IDF is floored at
+# 1e-6), yet every row holding it is scored. Once such terms would have the branch score more than
+# FLAT_ROWS rows they are left out of the query: the ranking of every entity matching one of the
+# other terms is unchanged, and the scoring of tens of thousands of rows at zero is gone. A query
+# made only of such terms has nothing for BM25 to rank by (the scores that remain differ by
+# millionths, and standardising them would turn that noise into a vote): the meaning branch answers
+# it alone, exact names still count, and without a model the text branch keeps every term. Below
+# 2 x FLAT_ROWS entities nothing changes.
+FLAT_ROWS = 20_000
+# How long a term's document frequency is reused (the rule needs "more than half", not an exact count).
+FLAT_CACHE_SECONDS = 300.0
+_flat_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def text_rows(db: Database) -> int:
+    """How many entities the full-text index holds (0 if it cannot tell)."""
+    try:
+        return int(db.scalar("SELECT count(*) FROM entity_fts_docsize") or 0)
+    except apsw.Error:
+        return 0
+
+
+def doc_frequencies(db: Database, terms: list[str], rows: int) -> dict[str, int]:
+    """How many entities hold each term, on a graph of at least 2 x ``FLAT_ROWS`` (else empty).
+
+    Kept for ``FLAT_CACHE_SECONDS`` while the graph's size stays within 1 %: the uses below need
+    "more than half" and "none", not exact counts.
+    """
+    if rows < 2 * FLAT_ROWS or not terms:
+        return {}
+    now = time.monotonic()
+    cache = _flat_cache.get(db)
+    if cache is None or now - cache[0] > FLAT_CACHE_SECONDS or abs(cache[1] - rows) > rows // 100:
+        cache = (now, rows, {})
+        _flat_cache[db] = cache
+    known: dict[str, int] = cache[2]
+    wanted = [t for t in terms if t not in known]
+    if wanted:
+        try:
+            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_terms USING fts5vocab(main, entity_fts, 'row')")
+            found = dict(db.execute(
+                f"SELECT term, doc FROM temp.limbic_fts_terms WHERE term IN ({','.join('?' * len(wanted))})", wanted))
+        except apsw.Error as exc:
+            logger.info("document frequencies unavailable: %s", exc)
+            return {}
+        for t in wanted:
+            known[t] = int(found.get(t, 0))
+    return {t: known[t] for t in terms}
+
+
+def flat_terms(frequencies: dict[str, int], rows: int) -> frozenset[str]:
+    """The query terms with no BM25 weight worth their cost: each in more than half the ``rows``,
+    together in more than ``FLAT_ROWS`` rows."""
+    flat = [t for t, df in frequencies.items() if df * 2 > rows]
+    if sum(frequencies[t] for t in flat) <= FLAT_ROWS:
+        return frozenset()
+    return frozenset(flat)
+
+
+# A query word is searched as its English and its Spanish stem, in the stem columns. On a large
+# graph in one language the other stem is often a word no entity holds as a stem (the Spanish
+# stem of "early" is "early", which English text holds only as written, its stem being "earli"):
+# such a stem matches no row, yet FTS5 walks its posting list to find that out, and BM25 counts it
+# once more. Leaving it out changes no score. That a stem is absent holds only while the graph is
+# unchanged (a new note may hold it); a stem found present stays searched.
+STEM_COLUMN_NAMES = ("stem_name", "stem_text")
+# A long session's distinct stems are forgotten past this many (each is looked up again once).
+MAX_KNOWN_STEMS = 20_000
+_absent_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def absent_stems(db: Database, stems: list[str], rows: int) -> frozenset[str]:
+    """The stems no entity holds in the stem columns, on a graph of at least 2 x ``FLAT_ROWS`` (else none)."""
+    if rows < 2 * FLAT_ROWS or not stems:
+        return frozenset()
+    try:
+        version = (db.data_version(), db.conn.total_changes())
+    except apsw.Error:
+        return frozenset()
+    cache = _absent_cache.get(db)
+    if cache is None or len(cache[1]) > MAX_KNOWN_STEMS:
+        cache = _absent_cache[db] = (version, {})
+    elif cache[0] != version:
+        cache = _absent_cache[db] = (version, {s: True for s, held in cache[1].items() if held})
+    known: dict[str, bool] = cache[1]
+    wanted = sorted({s for s in stems if s not in known})
+    if wanted:
+        try:
+            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_columns USING fts5vocab(main, entity_fts, 'col')")
+            held = {t for (t,) in db.execute(
+                f"SELECT DISTINCT term FROM temp.limbic_fts_columns WHERE term IN ({','.join('?' * len(wanted))}) "
+                f"AND col IN ({','.join('?' * len(STEM_COLUMN_NAMES))})", [*wanted, *STEM_COLUMN_NAMES])}
+        except apsw.Error as exc:
+            logger.info("the stem columns' vocabulary is unavailable: %s", exc)
+            return frozenset()
+        for s in wanted:
+            known[s] = s in held
+    return frozenset(s for s in stems if not known[s])

@@ -1,0 +1,151 @@
+"""Whether a query is made of words at all, judged against the graph's own words.
+
+The model ranks every entity against any text, "qwertyuiop" included, and the best of those
+guesses scores like a real hit (the best-score floor cannot tell them apart). What does tell them
+apart is the letters: words of any language people write follow that language's letter pairs, and
+the graph's own vocabulary says which pairs those are. A word whose letter pairs are, on average,
+less likely than halfway between the graph's own words and random letters is not a word; neither
+is a fragment of one or two letters ("zz", "xq"). A query with no word left is answered by full text
+alone: it finds the entities holding it, and nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import time
+import unicodedata
+import weakref
+from collections import Counter
+from dataclasses import dataclass
+
+import apsw
+
+from limbic.engine.store.db import Database
+from limbic.engine.text.stemming import RAW_COLUMNS
+
+logger = logging.getLogger(__name__)
+
+# Shorter words are fragments: too few letters to be judged, and too few to mean something alone.
+MIN_WORD_CHARS = 3
+# The vocabulary is read afresh after this long or when the graph's size moved by more than 1 %.
+CACHE_SECONDS = 300.0
+# The graph's words the letter statistics are made from, at most (an even spread of a larger vocabulary).
+MAX_WORDS = 60_000
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+_RANDOM_WORDS = 400
+_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _fold(word: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", word.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@dataclass
+class LetterModel:
+    """Letter-pair statistics of a vocabulary, and the score that separates its words from random letters."""
+
+    pairs: Counter
+    before: Counter
+    alphabet: int
+    threshold: float = 0.0
+
+    def score(self, word: str) -> float:
+        """Mean log-probability of the word's letter pairs (with its start and end), under the vocabulary's statistics."""
+        s = "^" + _fold(word) + "$"
+        total = 0.0
+        for a, b in zip(s, s[1:]):
+            total += math.log((self.pairs[a, b] + 0.5) / (self.before[a] + 0.5 * self.alphabet))
+        return total / (len(s) - 1)
+
+
+def build_model(words: list[str]) -> LetterModel:
+    """The letter model of these words, its threshold halfway between their mean score and random letters'."""
+    pairs: Counter = Counter()
+    before: Counter = Counter()
+    for w in words:
+        s = "^" + w + "$"
+        for a, b in zip(s, s[1:]):
+            pairs[a, b] += 1
+            before[a] += 1
+    model = LetterModel(pairs, before, len({c for ab in pairs for c in ab}) + 1)
+    if not words:
+        model.threshold = math.inf  # no words to compare with: nothing can be judged a word
+        return model
+    rng = random.Random(20)  # the same random letters every time: the threshold depends only on the graph
+    noise = ["".join(rng.choice(_LETTERS) for _ in range(rng.randint(4, 12))) for _ in range(_RANDOM_WORDS)]
+    sample = words if len(words) <= 2_000 else rng.sample(words, 2_000)
+    real = sum(model.score(w) for w in sample) / len(sample)
+    random_mean = sum(model.score(w) for w in noise) / len(noise)
+    model.threshold = (real + random_mean) / 2
+    return model
+
+
+def _vocabulary(db: Database) -> list[str]:
+    """The words of the full-text index (letters only), an even spread of at most MAX_WORDS."""
+    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_words USING fts5vocab(main, entity_fts, 'row')")
+    total = int(db.scalar("SELECT count(*) FROM temp.limbic_fts_words") or 0)
+    stride = max(1, math.ceil(total / MAX_WORDS))
+    out = []
+    for n, (term,) in enumerate(db.execute("SELECT term FROM temp.limbic_fts_words")):
+        if n % stride == 0 and term.isalpha() and len(term) >= MIN_WORD_CHARS:
+            out.append(term)
+    return out
+
+
+def letter_model(db: Database, rows: int) -> LetterModel | None:
+    """The graph's letter model (kept a while; ``rows``: the graph's size, to notice it changed); None if unreadable."""
+    now = time.monotonic()
+    cached = _cache.get(db)
+    if cached is not None and now - cached[0] <= CACHE_SECONDS and abs(cached[1] - rows) <= rows // 100:
+        return cached[2]
+    try:
+        model = build_model(_vocabulary(db))
+    except apsw.Error as exc:
+        logger.info("the full-text vocabulary is unavailable: %s", exc)
+        return None
+    _cache[db] = (now, rows, model)
+    return model
+
+
+def is_word(term: str, model: LetterModel | None) -> bool:
+    """True unless the term is a fragment or its letters are nearer to random than to the graph's words.
+
+    Numbers and terms with digits are identifiers, not words to judge by their letters.
+    """
+    if not term.isalpha():
+        return True
+    if len(term) < MIN_WORD_CHARS:
+        return False
+    return model is None or model.score(term) >= model.threshold
+
+
+def readable(db: Database, terms: list[str], rows: int) -> bool:
+    """True when at least one of the query's terms is a word (see ``is_word``)."""
+    if any(not t.isalpha() for t in terms):
+        return True
+    if all(len(t) < MIN_WORD_CHARS for t in terms):
+        return False
+    model = letter_model(db, rows)
+    return any(is_word(t, model) for t in terms)
+
+
+def literal_holders(db: Database, terms: list[str], unfinished: bool, k: int) -> set[int]:
+    """Entities holding every one of these terms as written (the last one as a prefix when ``unfinished``).
+
+    For a query of no words ("qqq xq") the letters themselves are all there is: a hit must hold
+    all of them, not one ("xq" alone is the start of "Xq13.3").
+    """
+    if not terms:
+        return set()
+    parts = [f'"{t}"' for t in terms]
+    if unfinished:
+        parts[-1] = f'("{terms[-1]}" OR "{terms[-1]}"*)'
+    expr = f"{RAW_COLUMNS} : ({' AND '.join(parts)})"
+    try:
+        return {r[0] for r in db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (expr, k))}
+    except apsw.SQLError as exc:  # never expected: the expression is built from quoted tokens
+        logger.warning("full-text query %r failed: %s", expr, exc)
+        return set()

@@ -1,0 +1,483 @@
+"""The six-step hybrid search: encode, retrieve (KNN + FTS5), fuse (RRF), re-rank (limbic), hydrate, record."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+import apsw
+from typing import TYPE_CHECKING
+
+from limbic.engine.graph import signals
+
+from limbic.engine.search import crosslingual, readable, scoring
+
+from limbic.engine.text import stemming
+
+from limbic.engine.vectors import index
+from limbic.engine.search.flat_terms import absent_stems, doc_frequencies, flat_terms, text_rows
+from limbic.engine.text.stopwords import content_terms
+from limbic.engine.graph.graph import Graph
+from limbic.engine.search.scoring import Candidate, ScoringParams
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from limbic.engine.store.db import Database, SideReader
+
+logger = logging.getLogger(__name__)
+
+MODE_HYBRID = "hybrid"
+MODE_SEMANTIC = "semantic"
+MODE_FTS = "fts"
+# What the person asks for (``search(..., branches=...)``): both branches, or one of them.
+BRANCHES = ("both", "meaning", "words")
+
+# unicode61 splits on everything that is not a letter, a number or private use: so do we.
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+_UNSAFE = re.compile("[\x00\ud800-\udfff]")
+# Terms kept for highlighting and exact matching.
+MAX_QUERY_TOKENS = 64
+# Terms the full-text branch ORs together: measured on long queries (README, "How search works").
+MAX_FTS_TERMS = 64
+MAX_QUERY_CHARS = 2_000
+MAX_LIMIT = 10_000  # results one search returns at most: a larger limit cannot overflow SQLite's LIMIT
+# Column weights of bm25() (name, type, text, then their stems, which the branch searches): a hit in
+# the name counts more than one in a long observation list.
+BM25_WEIGHTS = (2.0, 1.0, 1.0, 2.0, 1.0)
+# A short query with digits or joined words ("LMB-1042", "Session 2026-03-28") is an identifier:
+# entities holding it as an exact phrase rank above the rest.
+_IDENTIFIER = re.compile(r"\d|[^\W_][-_:./#@][^\W_]", re.UNICODE)
+MAX_IDENTIFIER_TOKENS = 6
+# From this many entities the full-text branch runs on a second connection, at the same time as
+# the query is encoded and the vectors scanned (README, "How search works").
+SIDE_READER_ROWS = 20_000
+TIER_NAME, TIER_PHRASE, TIER_NONE = 2, 1, 0
+
+
+@dataclass
+class SearchResult:
+    """One ranked entity with everything that explains its score."""
+
+    entity_id: int
+    name: str
+    entity_type: str
+    observations: list[str]
+    limbic_score: float
+    base_relevance: float
+    importance: float
+    temporal: float
+    cooc_boost: float
+    distance: float | None
+    rrf_score: float
+    branch: str  # "text", "meaning" or "both"
+    knn_rank: int | None = None
+    fts_rank: int | None = None
+    exact: bool = False
+
+
+@dataclass
+class SearchResponse:
+    query: str
+    mode: str
+    results: list[SearchResult] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)  # the query's tokens, for highlighting
+    note: str | None = None
+    no_match: bool = False  # nothing in the graph matches the query well enough to show
+
+    @property
+    def no_match_sentence(self) -> str:
+        """What to tell the person when nothing matched well enough."""
+        return f"No good match for “{self.query.strip()}”."
+
+    def to_json(self) -> dict:
+        """The seed's output shape (SPEC §6)."""
+        items = []
+        for r in self.results:
+            item = {
+                "name": r.name,
+                "entityType": r.entity_type,
+                "observations": r.observations,
+                "limbic_score": round(r.limbic_score, 6),
+                "scoring": {
+                    "importance": round(r.importance, 6),
+                    "temporal_factor": round(r.temporal, 6),
+                    "cooc_boost": round(r.cooc_boost, 6),
+                },
+                "distance": None if r.distance is None else round(r.distance, 6),
+            }
+            if self.mode == MODE_HYBRID:
+                item["rrf_score"] = round(r.rrf_score, 6)
+            items.append(item)
+        out: dict = {"mode": self.mode, "results": items}
+        if self.no_match:
+            out["no_good_match"] = True
+        return out
+
+
+def query_terms(query: str, cap: int = MAX_QUERY_TOKENS) -> list[str]:
+    """The query's word tokens as FTS5's unicode61 would see them (deduplicated, capped)."""
+    text = unicodedata.normalize("NFKC", query[:MAX_QUERY_CHARS])
+    seen: dict[str, None] = {}
+    for tok in _TOKEN.findall(text):
+        seen.setdefault(tok.lower(), None)
+        if len(seen) >= cap:
+            break
+    return list(seen)
+
+
+def fts_terms(query: str) -> list[str]:
+    """The terms the full-text branch searches: words that carry information, in query order.
+
+    Common words ("when", "the", "de", "und"...) are left out, or a note that only shares
+    "when" with the query would rank as a text match; a query made of nothing else keeps them.
+    """
+    return content_terms(query_terms(query, cap=MAX_QUERY_CHARS))[:MAX_FTS_TERMS]
+
+
+def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), prefix: bool = True,
+                         absent: frozenset[str] = frozenset()) -> str | None:
+    """A safe MATCH expression over the stem columns: every term's stems quoted, OR-ed, the last word also as a prefix.
+
+    Operators, quotes and column filters in the user's text are ordinary characters:
+    only word tokens reach FTS5, each inside double quotes. ``leave_out``: terms not to search
+    (see ``flat_terms``); ``prefix=False``: the last word is taken as finished; ``absent``: stems
+    no entity holds (``absent_stems``), which would match nothing.
+    """
+    terms = [t for t in fts_terms(query) if t not in leave_out]
+    if not terms:
+        return None
+    # Each word is searched as its stems ("copias" as copia or copi), in the columns that hold them.
+    parts = [f'"{s}"' for t in terms for s in stemming.query_stems(t) if s not in absent]
+    # A query still being typed ends inside a word: that word may be unfinished.
+    text = query[:MAX_QUERY_CHARS]
+    last = _TOKEN.findall(text[-100:])
+    if prefix and text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
+        parts.append(f'"{terms[-1]}"*')
+    if not parts:
+        return None
+    return f"{stemming.STEM_COLUMNS} : ({' OR '.join(parts)})"
+
+
+def fts_branch_scored(graph: Graph, query: str, k: int) -> list[tuple[int, float]]:
+    """(entity id, bm25) best first; FTS5's bm25() is lower for better matches."""
+    return _fts_scored(graph.db, query, k, text_rows(graph.db), graph.vectors_ready)[0]
+
+
+@dataclass
+class TextPlan:
+    """What the full-text branch will run: its MATCH expression (None: nothing to search), and
+    whether it was left to meaning (every term flat)."""
+
+    expr: str | None
+    flat: bool = False
+
+
+def text_plan(db: Database, query: str, rows: int, meaning: bool) -> TextPlan:
+    terms = fts_terms(query)
+    frequencies = doc_frequencies(db, terms, rows)
+    flat = flat_terms(frequencies, rows)
+    if flat and len(flat) == len(terms):
+        if meaning:
+            return TextPlan(None, flat=True)
+        flat = frozenset()
+    # On a large graph a last word the index holds is taken as finished: as a prefix ("tea"*) it
+    # would also search every longer word (teacher, team...), tens of thousands of rows for a
+    # word already found. An unfinished one ("appoi") is still completed.
+    prefix = not frequencies or frequencies.get(terms[-1], 0) == 0 if terms else True
+    stems = [s for t in terms if t not in flat for s in stemming.query_stems(t)]
+    return TextPlan(fts_match_expression(query, flat, prefix, absent_stems(db, stems, rows)))
+
+
+def run_fts(db: Database, expr: str | None, k: int) -> list[tuple[int, float]]:
+    """(entity id, bm25) best first for a MATCH expression."""
+    if expr is None:
+        return []
+    w = BM25_WEIGHTS
+    sql = (
+        f"SELECT rowid, bm25(entity_fts, {', '.join(map(str, w))}) AS s FROM entity_fts "
+        "WHERE entity_fts MATCH ? ORDER BY s LIMIT ?"
+    )
+    try:
+        return [(r[0], float(r[1])) for r in db.execute(sql, (expr, k))]
+    except apsw.SQLError as exc:  # never expected: the expression is built from quoted tokens
+        logger.warning("full-text query %r failed: %s", expr, exc)
+        return []
+
+
+def _fts_scored(db: Database, query: str, k: int, rows: int, meaning: bool) -> tuple[list[tuple[int, float]], bool]:
+    """The text branch's hits, and whether it was left to the meaning branch (every term flat)."""
+    plan = text_plan(db, query, rows, meaning)
+    return run_fts(db, plan.expr, k), plan.flat
+
+
+def _text_branch(db: Database, query: str, k: int, rows: int, tiers: bool, meaning: bool) -> tuple[list[tuple[int, float]], dict[int, int], bool]:
+    """The full-text branch, the exact matches and whether the branch was left to meaning (every
+    term flat), on ``db`` (the graph's or its side reader's).
+
+    The exact matches are looked for (``tiers``) when the text branch found something, was left
+    to meaning, or is all there is (no ``meaning`` branch).
+    """
+    fulltext, flat = _fts_scored(db, query, k, rows, meaning)
+    return fulltext, (_exact_tiers(db, query, k) if tiers and (fulltext or flat or not meaning) else {}), flat
+
+
+def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int, weight: float):
+    """Both branches at once on a large graph: the text branch on the side reader while this thread
+    encodes the query, scans the vectors and looks for exact matches.
+
+    (Splitting a long text query by id between the two threads was measured: each part pays
+    BM25's statistics over the whole index again, and the median got slower.)
+    """
+    assert graph.embedder is not None
+    plan = text_plan(graph.db, query, rows, meaning=True)
+    job = side.submit(run_fts, plan.expr, k) if plan.expr is not None else None
+    try:
+        vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
+        semantic, meaning = knn_evidence(graph, vector, k, weight)
+        tiers = _exact_tiers(graph.db, query, k)
+        # Still waiting: the meaning branch's candidates get their signals meanwhile.
+        early = signals.load_signals(graph.db, [i for i, _ in semantic]) if job is not None and not job.done() else None
+    except BaseException:
+        if job is not None:
+            side.interrupt()
+            with contextlib.suppress(Exception):
+                job.result()
+        raise
+    fulltext = job.result() if job is not None else []
+    return fulltext, (tiers if fulltext or plan.flat else {}), plan.flat, vector, semantic, meaning, early
+
+
+def fts_branch(graph: Graph, query: str, k: int) -> list[int]:
+    """Entity ids by BM25, best first."""
+    return [entity_id for entity_id, _ in fts_branch_scored(graph, query, k)]
+
+
+def exact_tiers(graph: Graph, query: str, k: int) -> dict[int, int]:
+    """Entities that hold the query exactly: as their whole name, or (for identifiers) as a phrase."""
+    return _exact_tiers(graph.db, query, k)
+
+
+def _exact_tiers(db: Database, query: str, k: int) -> dict[int, int]:
+    tiers: dict[int, int] = {}
+    wanted = _normalise_name(query)
+    if not wanted:
+        return tiers
+    terms = query_terms(query)
+    if _IDENTIFIER.search(query) and 1 <= len(terms) <= MAX_IDENTIFIER_TOKENS:
+        phrase = stemming.RAW_COLUMNS + ' : "' + " ".join(terms) + '"'
+        for (entity_id,) in db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (phrase, k)):
+            tiers[entity_id] = TIER_PHRASE
+    # Names compare without case and extra spaces; the index narrows the look-up to likely rows.
+    for entity_id, name in db.execute(
+        "SELECT id, name FROM entities WHERE name = ? COLLATE NOCASE UNION "
+        "SELECT id, name FROM entities WHERE id IN (SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
+        (query.strip(), "name : " + (f'"{" ".join(terms)}"' if terms else '""'), k),
+    ):
+        if _normalise_name(name) == wanted:
+            tiers[entity_id] = TIER_NAME
+    return tiers
+
+
+def passage_weight(graph: Graph, query: str) -> float:
+    """How far long entities' further windows count for this query: 1 for a short one, 0 for one
+    as long as a window (``chunked_knn.passage_weight``)."""
+    from limbic.engine.vectors import chunked_knn
+
+    embedder = graph.embedder
+    if embedder is None:
+        return 1.0
+    tokens = embedder.count_tokens([query[:MAX_QUERY_CHARS]])[0]
+    return chunked_knn.passage_weight(tokens, embedder.spec.text_budget)
+
+
+def knn_branch(graph: Graph, vector: np.ndarray, k: int, weight: float = 1.0) -> list[tuple[int, float]]:
+    """(entity id, cosine distance), nearest first (exact, from the in-memory mirrors); ``weight``: ``passage_weight``."""
+    from limbic.engine.vectors import chunked_knn  # numpy loads with the first search, not at start-up
+
+    return chunked_knn.knn(graph.db, index.VEC_TABLE, vector, k, weight)
+
+
+def knn_evidence(graph: Graph, vector: np.ndarray, k: int,
+                 weight: float = 1.0) -> tuple[list[tuple[int, float]], scoring.MeaningStats]:
+    """The KNN branch and how the query's similarity spreads over the whole graph."""
+    from limbic.engine.vectors import chunked_knn
+
+    hits, stats = chunked_knn.knn_with_stats(graph.db, index.VEC_TABLE, vector, k, weight)
+    return hits, scoring.MeaningStats(stats.mean, stats.std, stats.count)
+
+
+def similarities(graph: Graph, vector: np.ndarray, ids: list[int], weight: float = 1.0) -> dict[int, float]:
+    """Exact cosine similarity of the query to these entities (those with a vector), as the KNN branch scores it."""
+    from limbic.engine.vectors import chunked_knn
+
+    return chunked_knn.similarities(graph.db, index.VEC_TABLE, vector, ids, weight)
+
+
+def clean_query(query: object) -> str:
+    """Any text a user can type, made safe to encode: broken surrogates and NULs become spaces."""
+    if not isinstance(query, str):
+        return ""
+    return _UNSAFE.sub(" ", query[: MAX_QUERY_CHARS * 5])
+
+
+def _normalise_name(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def search(
+    graph: Graph,
+    query: str,
+    limit: int = 10,
+    record: bool = True,
+    params: ScoringParams | None = None,
+    entity_type: str | None = None,
+    status: str | None = None,
+    branches: str = "both",
+) -> SearchResponse:
+    """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation).
+
+    ``branches``: "both" (hybrid), "meaning" (vectors only) or "words" (full text only).
+    """
+    params = params or ScoringParams()
+    limit = max(1, min(int(limit), MAX_LIMIT))
+    query = clean_query(query)
+    terms = query_terms(query)
+    use_vectors = graph.vectors_ready
+    if not query.strip():
+        return SearchResponse(query, MODE_HYBRID if use_vectors else MODE_FTS, terms=terms)
+    if not terms:  # "*", "-", "?": no word to look for, and the model would only guess
+        return SearchResponse(query, MODE_HYBRID if use_vectors else MODE_FTS, terms=terms, no_match=True)
+    k = params.expansion_factor * limit * (5 if entity_type or status else 1)
+    if params.base_relevance == scoring.BASE_ADAPTIVE:
+        # The fusion standardises each branch over its best hits: it needs that many of them.
+        from limbic.engine.search.fusion import STATS_DEPTH
+
+        k = max(k, STATS_DEPTH)
+
+    # 1-2. Encode and retrieve in both branches.
+    semantic: list[tuple[int, float]] = []
+    meaning: scoring.MeaningStats | None = None
+    vector = None
+    use_vectors = use_vectors and branches != "words"
+    use_text = branches != "meaning" or not use_vectors
+    rows = text_rows(graph.db) if use_text else 0
+    side = None
+    early = None  # signals loaded while the text branch was still running
+    # Both branches (``branches`` is "both"), a large graph, and no write of this connection's open.
+    if use_text and use_vectors and rows >= SIDE_READER_ROWS and not graph.db.in_transaction:
+        side = graph.db.side_reader()
+    weight = passage_weight(graph, query) if use_vectors else 1.0
+    if side is not None:
+        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, query, k, rows, weight)
+    else:
+        if use_vectors:
+            assert graph.embedder is not None
+            vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
+            semantic, meaning = knn_evidence(graph, vector, k, weight)
+        if use_text:
+            fulltext, tiers, flat = _text_branch(graph.db, query, k, rows, branches != "meaning", use_vectors)
+        else:
+            fulltext, tiers, flat = [], {}, False
+    mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
+    if vector is not None and crosslingual.applies(fts_terms(query), bool(fulltext or tiers)):
+        # A short query sharing no word with the notes: meaning alone answers, without its language.
+        vector = crosslingual.language_free(graph.embedder, query, vector)
+        semantic, meaning = knn_evidence(graph, vector, k, weight)
+
+    # 3. Fuse; exact matches the branches missed join as full-text hits.
+    candidates = scoring.reciprocal_rank_fusion(semantic, fulltext, params.rrf_k)
+    known = {c.entity_id for c in candidates}
+    best_bm25 = min((c.bm25 for c in candidates if c.bm25 is not None), default=0.0)
+    for entity_id in tiers:
+        if entity_id not in known:
+            candidates.append(Candidate(entity_id, rrf_score=1.0 / (params.rrf_k + 1), fts_rank=1, bm25=best_bm25))
+    if vector is not None and meaning is not None:
+        # Text hits the meaning branch did not reach still have a similarity: the fusion weighs it.
+        missing = [c.entity_id for c in candidates if c.distance is None]
+        sims = similarities(graph, vector, missing, weight) if missing else {}
+        for c in candidates:
+            c.similarity = sims.get(c.entity_id) if c.distance is None else 1.0 - c.distance
+        # No word in the query ("qwertyuiop", "qqq xq", "zz"): the model would only guess, so full text
+        # and exact names answer alone ("zz" finds the entities holding it, and nothing else). A real
+        # word is answered by meaning even when no entity holds it: a query in another language than
+        # the notes ("copia de seguridad") shares no word with them, and its best hits stand out from
+        # the graph less than a same-language query's would (the chance floor turned it away).
+        if params.floor and candidates and not flat and not readable.readable(graph.db, fts_terms(query), rows or text_rows(graph.db)):
+            unfinished = bool(query) and _TOKEN.fullmatch(query[-1]) is not None
+            holders = readable.literal_holders(graph.db, fts_terms(query), unfinished, k)
+            candidates = [c for c in candidates if c.entity_id in holders or c.entity_id in tiers]
+    if entity_type:
+        types = dict(graph.db.execute(
+            f"SELECT id, entity_type FROM entities WHERE id IN ({','.join('?' * len(candidates))})",
+            [c.entity_id for c in candidates],
+        )) if candidates else {}
+        candidates = [c for c in candidates if types.get(c.entity_id) == entity_type]
+    if status and candidates:
+        statuses = dict(graph.db.execute(
+            f"SELECT id, status FROM entities WHERE id IN ({','.join('?' * len(candidates))})",
+            [c.entity_id for c in candidates],
+        ))
+        candidates = [c for c in candidates if statuses.get(c.entity_id) == status]
+    if not candidates:
+        return SearchResponse(query, mode, terms=terms, no_match=True)
+
+    # 4. Limbic re-ranking.
+    ranked = rank(graph, candidates, mode, params, tiers, meaning, early)[:limit]
+
+    # 5. Hydrate.
+    entities = graph.entities_by_ids([r.entity_id for r in ranked])
+    results = []
+    for r in ranked:
+        ent = entities.get(r.entity_id)
+        if ent is None:
+            continue
+        r.name, r.entity_type, r.observations = ent.name, ent.entity_type, ent.observation_texts
+        results.append(r)
+    response = SearchResponse(query, mode, results, terms)
+
+    # 6. Record access signals (best effort; never changes the answer).
+    if record and results:
+        signals.record_access(graph.db, [r.entity_id for r in results])
+    return response
+
+
+def rank(
+    graph: Graph,
+    candidates: list[Candidate],
+    mode: str,
+    params: ScoringParams,
+    tiers: dict[int, int] | None = None,
+    meaning: scoring.MeaningStats | None = None,
+    known: dict[int, signals.EntitySignals] | None = None,
+) -> list[SearchResult]:
+    """Score fused candidates with the limbic formula; exact matches first, then best score first.
+
+    ``known``: signals already loaded for some candidates.
+    """
+    tiers = tiers or {}
+    now = datetime.now(timezone.utc)
+    sig = signals.load_signals(graph.db, [c.entity_id for c in candidates], known)
+    bases = scoring.base_relevance(candidates, mode, params, meaning)
+    max_access = max((s.access_count for s in sig.values()), default=0)
+    max_days = max((s.access_days for s in sig.values()), default=0)
+    out = []
+    for cand, base in zip(candidates, bases):
+        s = sig[cand.entity_id]
+        imp = scoring.importance(s.access_count, max_access, s.degree, s.access_days, max_days, params)
+        temp = scoring.temporal(signals.hours_since(s.last_access or s.created_at, now), params)
+        pairs = [(count, signals.hours_since(last, now)) for other, (count, last) in s.cooc.items() if other != cand.entity_id]
+        cooc = scoring.cooc_boost(pairs, params)
+        score = scoring.limbic_score(base, imp, temp, cooc, params) * scoring.status_factor(s.status)
+        out.append(
+            SearchResult(
+                cand.entity_id, "", "", [], score, base, imp, temp, cooc, cand.distance, cand.rrf_score,
+                cand.branch, cand.knn_rank, cand.fts_rank, tiers.get(cand.entity_id, TIER_NONE) > TIER_NONE,
+            )
+        )
+    out.sort(key=lambda r: (-tiers.get(r.entity_id, TIER_NONE), -r.limbic_score, -r.rrf_score))
+    return out

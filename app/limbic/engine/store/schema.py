@@ -1,0 +1,144 @@
+"""The graph file's schema: its tables and the one migration per version that brings a file up to date."""
+
+from __future__ import annotations
+
+from limbic.engine.store.activity import SCHEMA_V5
+
+# The text as written (exact names and phrases, highlighting) and its words' stems (stemming.py),
+# which the text branch searches.
+FTS_DDL = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts "
+    'USING fts5(name, entity_type, obs_text, stem_name, stem_text, tokenize="unicode61")'
+)
+# Tables of a Limbic file; an SQLite file without them belongs to another program.
+LIMBIC_TABLES = frozenset({"meta", "entities", "observations", "relations"})
+
+SCHEMA_V1 = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entities (
+    id          INTEGER PRIMARY KEY,
+    name        TEXT NOT NULL UNIQUE,
+    entity_type TEXT NOT NULL DEFAULT 'Generic',
+    status      TEXT NOT NULL DEFAULT 'active',
+    created_at  TEXT NOT NULL,
+    updated_at  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS observations (
+    id         INTEGER PRIMARY KEY,
+    entity_id  INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    content    TEXT NOT NULL,
+    kind       TEXT NOT NULL DEFAULT 'note',
+    created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS observations_entity ON observations(entity_id, id);
+CREATE TABLE IF NOT EXISTS relations (
+    id            INTEGER PRIMARY KEY,
+    from_entity   INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    to_entity     INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    relation_type TEXT NOT NULL,
+    context       TEXT,
+    active        INTEGER NOT NULL DEFAULT 1,
+    created_at    TEXT NOT NULL,
+    UNIQUE (from_entity, to_entity, relation_type)
+);
+CREATE INDEX IF NOT EXISTS relations_to ON relations(to_entity);
+CREATE TABLE IF NOT EXISTS entity_access (
+    entity_id    INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    last_access  TEXT
+);
+CREATE TABLE IF NOT EXISTS entity_access_log (
+    entity_id    INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    access_date  TEXT NOT NULL,
+    access_count INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (entity_id, access_date)
+);
+CREATE TABLE IF NOT EXISTS co_occurrences (
+    entity_a_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    entity_b_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    co_count    INTEGER NOT NULL DEFAULT 0,
+    last_co     TEXT,
+    PRIMARY KEY (entity_a_id, entity_b_id),
+    CHECK (entity_a_id < entity_b_id)
+);
+CREATE INDEX IF NOT EXISTS co_occurrences_b ON co_occurrences(entity_b_id);
+-- Which text each stored vector was made from: an edit re-embeds only when this changes.
+CREATE TABLE IF NOT EXISTS embedding_state (
+    entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+    text_hash TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS entity_fts
+    USING fts5(name, entity_type, obs_text, tokenize="unicode61");
+"""
+
+# Each entry upgrades the schema from version i to i + 1.
+# v2: exact-name look-ups ignore case; without this index each search scanned every name.
+SCHEMA_V2 = "CREATE INDEX IF NOT EXISTS entities_name_nocase ON entities(name COLLATE NOCASE);"
+
+# v3: every commit leaves a record of what it touched, so the programs sharing the file follow
+# each other (see changes.py): a revision per entity and a small, pruned change log.
+SCHEMA_V3 = """
+ALTER TABLE entities ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS change_log (
+    id      INTEGER PRIMARY KEY AUTOINCREMENT,
+    at      TEXT NOT NULL,
+    origin  TEXT NOT NULL,
+    writer  TEXT NOT NULL,
+    changes TEXT NOT NULL
+);
+INSERT OR IGNORE INTO meta(key, value) VALUES ('change_epoch', lower(hex(randomblob(8))));
+"""
+
+# v4: what the seed engine knew and Limbic kept nowhere, so its files import without loss.
+# An observation replaced by a newer one stays as history (superseded_by points at the newer,
+# superseded_at says when); a relation can end without being deleted (active 0, ended_at);
+# reflections are prose about an entity, a relation, a session or the whole graph.
+SCHEMA_V4 = """
+ALTER TABLE observations ADD COLUMN superseded_by INTEGER REFERENCES observations(id) ON DELETE SET NULL;
+ALTER TABLE observations ADD COLUMN superseded_at TEXT;
+ALTER TABLE observations ADD COLUMN similarity_flag INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE relations ADD COLUMN ended_at TEXT;
+CREATE TABLE IF NOT EXISTS reflections (
+    id          INTEGER PRIMARY KEY,
+    target_type TEXT NOT NULL CHECK (target_type IN ('entity', 'relation', 'session', 'global')),
+    entity_id   INTEGER REFERENCES entities(id) ON DELETE CASCADE,
+    relation_id INTEGER REFERENCES relations(id) ON DELETE CASCADE,
+    target_ref  INTEGER,
+    author      TEXT NOT NULL DEFAULT '',
+    content     TEXT NOT NULL,
+    mood        TEXT,
+    created_at  TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS reflections_entity ON reflections(entity_id);
+CREATE INDEX IF NOT EXISTS reflections_relation ON reflections(relation_id);
+"""
+
+# v6: a long entity has several vectors (index_chunks.py): its first where it always was, its further
+# windows in a second vec0 table (made with the vectors, by the model's dimension), each recorded here
+# with the digest of its text. Every entity embedded before is in the backlog (chunked 0): its first
+# vector stays, and only its further windows are embedded.
+# (A table made afresh from the current DDL, by a repair before the upgrade, already has the column.)
+# The two partial indexes of active relations let search count an entity's degree from them alone.
+SCHEMA_V6_CHUNKS = """
+CREATE TABLE IF NOT EXISTS embedding_chunks (
+    id        INTEGER PRIMARY KEY,
+    entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    text_hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS relations_active_from ON relations(from_entity) WHERE active = 1;
+CREATE INDEX IF NOT EXISTS relations_active_to ON relations(to_entity) WHERE active = 1;
+"""
+
+
+def SCHEMA_V6(conn) -> None:  # noqa: N802 - one of the migrations, named like the others
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(embedding_state)")}
+    if "chunked" not in columns:
+        conn.execute("ALTER TABLE embedding_state ADD COLUMN chunked INTEGER NOT NULL DEFAULT 0")
+    conn.execute(SCHEMA_V6_CHUNKS)
+
+
+# Each is SQL, or a function of the connection for a step that must look before it changes.
+MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6]  # v5: activity.py

@@ -1,0 +1,98 @@
+"""What a stored value may be: names, types and observations checked and trimmed, timestamps, and a
+name as a one-line message shows it. Below the graph and its history, which both use it."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import datetime, timezone
+
+from limbic.engine.store import name_rules
+from limbic.engine.errors import ValidationError
+
+MAX_NAME_CHARS = 512
+MAX_TYPE_CHARS = 128
+MAX_OBSERVATION_CHARS = 200_000
+DEFAULT_TYPE = "Generic"
+TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
+
+
+def now_utc() -> str:
+    """The current UTC time as stored: ``YYYY-MM-DD HH:MM:SS``."""
+    return datetime.now(timezone.utc).strftime(TIME_FORMAT)
+
+
+def _has_bad_chars(text: str, allow_layout: bool) -> str | None:
+    if _PLAIN.fullmatch(text):
+        return None  # the usual case, checked in C: the loop below only says which character it is
+    for ch in text:
+        code = ord(ch)
+        if 0xD800 <= code <= 0xDFFF:
+            return "a broken character (lone surrogate)"
+        if ch == "\x00":
+            return "a NUL character"
+        # C0 controls break names and layout; observations keep tabs and new lines, and the
+        # C1 range (stray Windows-1252 bytes in real-world text) is harmless in both.
+        if (code < 0x20 or code == 0x7F) and not (allow_layout and ch in "\t\n\r"):
+            return f"a control character (U+{code:04X})"
+        if not allow_layout and ch in "\x85\u2028\u2029":
+            return f"a line break (U+{code:04X})"
+    return None
+
+
+_PLAIN = re.compile("[^\x00-\x1f\x7f\x85\u2028\u2029\ud800-\udfff]*")
+_LINE_BREAKS = frozenset("\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def _unstorable(text: str) -> bool:
+    """A lone surrogate cannot be stored (nor looked up) as UTF-8; no stored name holds one."""
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in text)
+
+
+def shown(name: object, limit: int = 80) -> str:
+    """A name as it can appear in a one-line message: control and broken characters replaced, long ones cut."""
+    text = "".join(
+        "\ufffd" if ord(ch) < 0x20 or ord(ch) == 0x7F or 0xD800 <= ord(ch) <= 0xDFFF or ch in _LINE_BREAKS else ch
+        for ch in str(name)
+    )
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clean_name(name: object, what: str = "name", limit: int = MAX_NAME_CHARS) -> str:
+    """Validate and trim an entity name or type; raises ValidationError with a plain sentence."""
+    if not isinstance(name, str):
+        raise ValidationError(f"An entity {what} must be text.")
+    name = name.strip()
+    if not name:
+        raise ValidationError(f"An entity {what} cannot be empty.")
+    if len(name) > limit:
+        raise ValidationError(f"An entity {what} can be at most {limit} characters long.")
+    bad = _has_bad_chars(name, allow_layout=False) or name_rules.name_problem(name)
+    if bad:
+        raise ValidationError(f"An entity {what} cannot contain {bad}.")
+    # One spelling for text that looks the same: "Café" typed composed or decomposed is one name.
+    name = unicodedata.normalize("NFC", name)
+    if len(name) > limit:
+        raise ValidationError(f"An entity {what} can be at most {limit} characters long.")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names share when they differ only in case (and composition): they are the same name."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+
+def clean_observation(content: object) -> str:
+    """Validate an observation's text (tabs and new lines allowed)."""
+    if not isinstance(content, str):
+        raise ValidationError("An observation must be text.")
+    content = content.strip()
+    if not content:
+        raise ValidationError("An observation cannot be empty.")
+    if len(content) > MAX_OBSERVATION_CHARS:
+        raise ValidationError(f"An observation can be at most {MAX_OBSERVATION_CHARS:,} characters long.")
+    bad = _has_bad_chars(content, allow_layout=True)
+    if bad:
+        raise ValidationError(f"An observation cannot contain {bad}.")
+    return content
