@@ -51,8 +51,8 @@ def build(path: Path) -> None:
 
 def shoot(out: Path) -> int:
     """Open the real window, run the Health view's check and save the two shots."""
-    from limbic.ui.app import _application, _wait
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.app import _application, _wait
+    from limbic.ui.shell.main_window import MainWindow
 
     out.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp(prefix="limbic-health-shots-"))

@@ -75,8 +75,8 @@ def shoot(scheme: str, out: Path, size: tuple[int, int]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp(prefix="limbic-shots-"))
     os.environ["LIMBIC_HOME"] = str(home)
-    from limbic.ui.app import _application, _wait
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.app import _application, _wait
+    from limbic.ui.shell.main_window import MainWindow
 
     app = _application([sys.argv[0]])
     window = MainWindow(home / "sample.db")
@@ -122,7 +122,7 @@ def shoot_graph(app, window, out: Path, scheme: str, size: tuple[int, int]) -> N
     """The graph dock: the local view around an entity (with suggestions) and the whole graph."""
     from PySide6.QtCore import Qt
 
-    from limbic.ui.app import _wait
+    from limbic.ui.shell.app import _wait
 
     window.search_bar.edit.setText("Harbor")  # its hits are ringed in the graph
     window.search_bar.on_debounced()
@@ -157,7 +157,7 @@ def shoot_pickers(app, window, scheme: str, out: Path) -> None:
     """The command palette and the quick switcher over the window, and the search filters."""
     from PySide6.QtGui import QPainter
 
-    from limbic.ui.app import _wait
+    from limbic.ui.shell.app import _wait
 
     def over_window(popup, name: str) -> None:
         image = window.grab().toImage()  # a popup is a window of its own: paint it where it stands
@@ -205,9 +205,9 @@ def _save(widget, out: Path, name: str) -> None:
 def shoot_new_states(app, window, scheme: str, out: Path) -> None:
     """The empty-query view, the browser, the merge dialog and the settings."""
     from limbic.service import organise
-    from limbic.ui.app import _wait
-    from limbic.ui.dialogs import SettingsDialog
-    from limbic.ui.organise_menu import MergeDialog
+    from limbic.ui.shell.app import _wait
+    from limbic.ui.dialogs.dialogs import SettingsDialog
+    from limbic.ui.shell.organise_menu import MergeDialog
 
     for name in ("Tide Clock", "Chess", "Harbor API"):
         loaded: list[int] = []

@@ -31,7 +31,7 @@ def test_the_contract_catches_a_front_end_that_runs_an_engine_operation(tmp_path
     # A copy of the package where the results list calls the engine's search itself: the contract breaks.
     shutil.copytree(Path(limbic.__file__).parent, tmp_path / "app" / "limbic",
                     ignore=shutil.ignore_patterns("__pycache__"))
-    results = tmp_path / "app" / "limbic" / "ui" / "results.py"
+    results = tmp_path / "app" / "limbic" / "ui" / "search" / "results.py"
     results.write_text(results.read_text(encoding="utf-8") + "\nfrom limbic.engine.search.search import search  # noqa\n",
                        encoding="utf-8")
     config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
@@ -40,7 +40,7 @@ def test_the_contract_catches_a_front_end_that_runs_an_engine_operation(tmp_path
     broken = _lint(tmp_path, tmp_path / "app")
     assert broken.returncode != 0
     assert re.search(r"Front ends take of the engine only its errors BROKEN", broken.stdout)
-    assert "limbic.ui.results -> limbic.engine.search.search" in broken.stdout
+    assert "limbic.ui.search.results -> limbic.engine.search.search" in broken.stdout
 
 
 def test_what_the_service_lends_of_the_engine_is_types_and_constants():
@@ -65,3 +65,19 @@ def test_no_front_end_module_imports_an_engine_module_but_errors():
                 if module != "limbic.engine.errors":
                     offenders.append(f"{path.relative_to(app)}: {module}")
     assert offenders == []
+
+
+def test_the_contract_keeps_storage_below_the_features_built_on_it(tmp_path):
+    # A copy of the package where the storage floor reaches up into the graph: the engine's contract breaks.
+    shutil.copytree(Path(limbic.__file__).parent, tmp_path / "app" / "limbic",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    tables = tmp_path / "app" / "limbic" / "engine" / "store" / "tables.py"
+    tables.write_text(tables.read_text(encoding="utf-8") + "\nfrom limbic.engine.graph.graph import Graph  # noqa\n",
+                      encoding="utf-8")
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(config[config.index("[tool.importlinter]"):].split("\n[tool.pytest")[0],
+                                             encoding="utf-8")
+    broken = _lint(tmp_path, tmp_path / "app")
+    assert broken.returncode != 0
+    assert re.search(r"The engine's rooms: storage at the bottom BROKEN", broken.stdout)
+    assert "limbic.engine.store.tables -> limbic.engine.graph.graph" in broken.stdout

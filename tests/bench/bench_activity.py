@@ -217,7 +217,7 @@ def panel_open(path: Path, runs: int) -> dict:
     from PySide6.QtWidgets import QApplication
 
     from limbic.service.activity import panel_data
-    from limbic.ui.activity_panel import ActivityPanel
+    from limbic.ui.activity.activity_panel import ActivityPanel
 
     app = QApplication.instance() or QApplication([])
     g = Graph(Database(path))

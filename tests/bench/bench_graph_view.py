@@ -70,8 +70,8 @@ def write_db(path: Path, n: int, hub_neighbours: int = 0, seed: int = 3) -> None
 
 
 def start_window(app, path: Path):
-    from limbic.ui.app import _wait
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.app import _wait
+    from limbic.ui.shell.main_window import MainWindow
 
     window = MainWindow(path)
     window.resize(1600, 1000)
@@ -84,7 +84,7 @@ def start_window(app, path: Path):
 
 def first_paint(app, panel, trigger) -> float:
     """Seconds from ``trigger()`` to the first paint of the picture it asked for."""
-    from limbic.ui.app import _wait
+    from limbic.ui.shell.app import _wait
 
     state = {"shown": False, "painted": None}
 
@@ -106,7 +106,7 @@ def first_paint(app, panel, trigger) -> float:
 
 
 def bench_local(app, home: Path) -> dict:
-    from limbic.ui.app import _wait
+    from limbic.ui.shell.app import _wait
 
     path = home / "hub.db"
     write_db(path, 3000, hub_neighbours=500)
@@ -209,7 +209,7 @@ def frame_times(n: int) -> dict:
 
 
 def bench_stall(app, home: Path, n: int) -> dict:
-    from limbic.ui.app import _wait
+    from limbic.ui.shell.app import _wait
 
     path = home / "whole.db"
     write_db(path, n)
@@ -270,7 +270,7 @@ def main() -> int:
     os.environ["LIMBIC_HOME"] = str(home)
     os.environ["LIMBIC_MODEL_DIR"] = str(home / "no-model")  # no model: nothing embeds meanwhile
 
-    from limbic.ui.app import _application
+    from limbic.ui.shell.app import _application
 
     app = _application([sys.argv[0]])
     results = {"command": "nice .venv/bin/python -m tests.bench.bench_graph_view " + " ".join(sys.argv[1:]),

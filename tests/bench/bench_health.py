@@ -259,7 +259,7 @@ def _view_path(app, path: Path, beat) -> dict:
     """What the app does now: the Health view's own background scan (a process of its own), every kind."""
     from PySide6.QtCore import QEventLoop
 
-    from limbic.ui.health_view import HealthView
+    from limbic.ui.health.health_view import HealthView
 
     handler_ms: list[float] = []
 

@@ -95,8 +95,8 @@ def main() -> int:
     from PySide6.QtCore import QObject, Slot
 
     from limbic.engine.vectors import vector_index
-    from limbic.ui.app import _application, _wait
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.app import _application, _wait
+    from limbic.ui.shell.main_window import MainWindow
 
     app = _application([sys.argv[0]])
     window = MainWindow(work)

@@ -71,8 +71,8 @@ def main() -> int:
 
     from PySide6.QtCore import QTimer
 
-    from limbic.ui.app import _application, _wait
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.app import _application, _wait
+    from limbic.ui.shell.main_window import MainWindow
 
     app = _application([sys.argv[0]])
     window = MainWindow(home / "bench.db")

@@ -14,7 +14,7 @@ STAMP = re.compile(r"^limbic-timing: (\S+) (\d+\.\d+)(.*)$", re.M)
 
 
 def test_no_timer_unless_asked(monkeypatch):
-    from limbic.ui import startup_timing
+    from limbic.ui.shell import startup_timing
 
     monkeypatch.delenv(startup_timing.TIMING_ENV, raising=False)
     assert startup_timing.watch(object()) is None
@@ -22,8 +22,8 @@ def test_no_timer_unless_asked(monkeypatch):
 
 def test_stamps_window_then_first_results_of_the_query(qtbot, tmp_path, monkeypatch, capfd, graph):
     from limbic.engine.formats.jsonl import import_file
-    from limbic.ui import startup_timing
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell import startup_timing
+    from limbic.ui.shell.main_window import MainWindow
 
     import_file(graph, ROOT / "resources" / "sample_graph.jsonl")
     graph.embed_pending()

@@ -125,7 +125,7 @@ def test_observations_are_drawn_with_their_bidi_controls_kept_to_their_line(qtbo
     from PySide6.QtWidgets import QListWidget, QListWidgetItem, QStyleOptionViewItem
 
     from limbic.service.names import bidi_isolated
-    from limbic.ui.observation_delegate import ObservationDelegate
+    from limbic.ui.editor.observation_delegate import ObservationDelegate
 
     assert bidi_isolated("plain\ntext") == "plain\ntext"
     assert bidi_isolated("pay \u202eexe.fdp\nnext") == "\u2068pay \u202eexe.fdp\u2069\nnext"

@@ -8,7 +8,7 @@ import pytest
 import shiboken6
 from PySide6.QtWidgets import QMessageBox
 
-from limbic.ui import worker as worker_module
+from limbic.ui.workers import worker as worker_module
 
 START_TIMEOUT_MS = 60_000
 JOB_TIMEOUT_MS = 120_000
@@ -35,7 +35,7 @@ def no_leaked_threads():
 
 def make_window(qtbot, db_path, wait_model: bool = True):
     """A started MainWindow whose confirmation questions answer Discard/Yes unless a test says otherwise."""
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
     window = MainWindow(db_path)
     qtbot.addWidget(window)

@@ -8,7 +8,7 @@ import sys
 
 from limbic.engine.store.db import Database
 from limbic.engine.graph.graph import Graph
-from limbic.ui.dialogs import ExceptionDialog, SettingsDialog, ShortcutsDialog, install_excepthook
+from limbic.ui.dialogs.dialogs import ExceptionDialog, SettingsDialog, ShortcutsDialog, install_excepthook
 from tests.ui.conftest import _OPEN_WINDOWS, make_window, search
 
 
@@ -62,7 +62,7 @@ def test_a_damaged_file_is_reported_in_a_sentence_and_left_alone(qtbot, tmp_path
     bad = tmp_path / "damaged.db"
     payload = b"this is not a database at all" * 100
     bad.write_bytes(payload)
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
     w = MainWindow(bad)
     qtbot.addWidget(w)
@@ -168,7 +168,7 @@ def test_settings_speak_in_words_fit_the_path_and_set_the_theme(qtbot, tmp_path)
     from PySide6.QtWidgets import QApplication, QLabel
 
     from limbic import config
-    from limbic.ui import theme
+    from limbic.ui.common import theme
 
     long_path = "/home/someone/.local/share/Limbic/graphs/a-rather-long-folder-name-for-work-notes/graph-2026.db"
     dlg = SettingsDialog(config.Settings(), long_path)

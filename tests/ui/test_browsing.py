@@ -103,7 +103,7 @@ def test_the_highlighted_result_follows_the_open_entity(qtbot, sample_window):
 
 
 def test_at_the_minimum_size_the_results_keep_the_badge_and_score_in_view(qtbot, sample_window):
-    from limbic.ui.results import bar_layout
+    from limbic.ui.search.results import bar_layout
 
     w = sample_window
     search(qtbot, w, "Harbor")

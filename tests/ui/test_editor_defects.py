@@ -8,10 +8,10 @@ from PySide6.QtWidgets import QApplication
 
 from limbic.engine.store.db import Database
 from limbic.engine.graph.graph import Graph
-from limbic.ui import theme
-from limbic.ui.create_target import CreateTargetDialog
+from limbic.ui.common import theme
+from limbic.ui.editor.create_target import CreateTargetDialog
 from limbic.ui.graph.scene import KIND_SUGGESTION
-from limbic.ui.organise_menu import MergeDialog, TypeRenameDialog
+from limbic.ui.shell.organise_menu import MergeDialog, TypeRenameDialog
 from tests.ui.conftest import open_entity
 from tests.ui.test_graph_view import click, known_db_template, kwindow, local, settle  # noqa: F401 - fixtures
 

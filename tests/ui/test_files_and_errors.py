@@ -75,7 +75,7 @@ def test_an_import_with_bad_lines_lists_every_one(qtbot, sample_window, tmp_path
 
 
 def test_dialogs_start_in_the_graphs_folder_and_exports_get_their_extension(qtbot, sample_window, tmp_path, monkeypatch):
-    from limbic.ui import safe_files
+    from limbic.ui.common import safe_files
 
     w = sample_window
     seen: dict = {}
@@ -95,7 +95,7 @@ def test_dialogs_start_in_the_graphs_folder_and_exports_get_their_extension(qtbo
 
 
 def test_a_damaged_file_is_refused_when_the_window_opens_it(qtbot, tmp_path):
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
     from tests.ui.conftest import _OPEN_WINDOWS
 
     path = tmp_path / "damaged.db"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from limbic.ui.history import NavigationHistory
+from limbic.ui.editor.history import NavigationHistory
 
 
 def test_back_forward_and_a_new_visit_drops_the_forward_entries():

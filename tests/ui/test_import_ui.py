@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QPalette
 
-from limbic.ui.entity_history import KIND_ROLE
+from limbic.ui.editor.entity_history import KIND_ROLE
 from tests.service.test_seed_db import make_seed
 from tests.ui.conftest import open_entity
 

@@ -43,7 +43,7 @@ def test_no_two_commands_share_a_key_and_the_expected_keys_are_there(qtbot, tmp_
 def test_the_shortcut_sheet_lists_a_key_of_every_command(qtbot, tmp_path):
     import re
 
-    from limbic.ui.dialogs import SHORTCUTS
+    from limbic.ui.dialogs.dialogs import SHORTCUTS
 
     # As Qt spells them ("Ctrl+Delete" is "Ctrl+Del").
     listed = {QKeySequence(k).toString() or k for keys, _ in SHORTCUTS for k in re.split(r" or | / |, ", keys)}
@@ -58,7 +58,7 @@ def test_the_shortcut_sheet_lists_a_key_of_every_command(qtbot, tmp_path):
 
 
 def test_shortcut_sheet_lists_the_new_keys():
-    from limbic.ui.dialogs import SHORTCUTS
+    from limbic.ui.dialogs.dialogs import SHORTCUTS
 
     sheet = dict(SHORTCUTS)
     assert "Quick switcher" in sheet["Ctrl+O or Ctrl+P"] and "Command palette" in sheet["Ctrl+Shift+P"]
@@ -103,7 +103,7 @@ def test_palette_greys_what_cannot_run_now(qtbot, tmp_path):
     w = make_window(qtbot, tmp_path / "grey.db", wait_model=False)
     w.palette.popup()
     _type(qtbot, w.palette, "redo")
-    from limbic.ui.picker import ENABLED_ROLE
+    from limbic.ui.common.picker import ENABLED_ROLE
 
     item = w.palette.list.item(0)
     assert item.text() == "Edit: Redo" and item.data(ENABLED_ROLE) is False
@@ -147,7 +147,7 @@ def test_quick_switcher_by_keyboard_typo_tolerant_and_recent_first(qtbot, sample
 def test_the_manual_lists_every_shortcut_of_the_sheet():
     from pathlib import Path
 
-    from limbic.ui.dialogs import SHORTCUTS
+    from limbic.ui.dialogs.dialogs import SHORTCUTS
 
     manual = (Path(__file__).resolve().parents[2] / "docs" / "app.md").read_text(encoding="utf-8")
     assert [row for row in SHORTCUTS if f"| {row[0]} | {row[1]} |" not in manual] == []

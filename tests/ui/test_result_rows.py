@@ -7,7 +7,7 @@ from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QApplication
 
 from limbic.engine.search.search import SearchResponse, SearchResult
-from limbic.ui.results import ResultDelegate, ResultList, ResultModel, first_line
+from limbic.ui.search.results import ResultDelegate, ResultList, ResultModel, first_line
 
 NAMES = [("restic", "Tool"), ("Photo library", "Project"), ("Dune", "Book"), ("Skill: incident command", "Skill"),
          ("Marta Quintero", "Person"), ("Lena Okafor", "Person"), ("Tomás Ferreira", "Person")]

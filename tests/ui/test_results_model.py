@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 
 from limbic.engine.search.search import SearchResponse, SearchResult
-from limbic.ui.results import ResultDelegate, ResultModel, Roles, best_observation, highlight_html, snippet
+from limbic.ui.search.results import ResultDelegate, ResultModel, Roles, best_observation, highlight_html, snippet
 
 
 def _result(entity_id: int, name: str, obs: list[str], distance: float | None = 0.3, branch: str = "both") -> SearchResult:
@@ -33,7 +33,7 @@ def test_model_passes_qtmodeltester(qtmodeltester):
 
 
 def test_no_good_match_is_what_the_empty_list_says(qtbot):
-    from limbic.ui.results import ResultList
+    from limbic.ui.search.results import ResultList
 
     model = ResultModel()
     view = ResultList()
@@ -118,7 +118,7 @@ def test_delegate_paints_every_row(qtbot):
 
 def test_scores_read_as_a_share_of_the_best_hit():
     from limbic.engine.search.search import SearchResult
-    from limbic.ui.results import numbers_text, share_text
+    from limbic.ui.search.results import numbers_text, share_text
 
     r = SearchResult(1, "A", "T", [], 0.756, 0.5, 0.0, 1.0, 0.0, 0.67, 0.0320, "both")
     assert numbers_text(r, lambda text: True, best=0.756) == "100% of the best hit"

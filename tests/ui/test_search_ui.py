@@ -99,7 +99,7 @@ def test_the_type_filter_keeps_only_that_type(qtbot, sample_window):
 
 
 def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_window, monkeypatch):
-    from limbic.ui import worker as worker_module
+    from limbic.ui.workers import worker as worker_module
 
     real_search = worker_module.filtered_search
 
@@ -126,7 +126,7 @@ def test_a_newer_query_interrupts_a_search_running_inside_sqlite(qtbot, sample_w
 def test_a_search_asked_before_the_reader_was_ready_is_interrupted_by_a_newer_one(qtbot, sample_window, monkeypatch):
     """The first search of a session can run on the engine's thread; a newer one on the reader
     must still stop it, or every job would wait behind it."""
-    from limbic.ui import worker as worker_module
+    from limbic.ui.workers import worker as worker_module
 
     def endless_search(graph, query, *args, **kwargs):
         graph.db.execute("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c").fetchall()

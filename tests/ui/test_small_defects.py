@@ -9,9 +9,9 @@ from PySide6.QtWidgets import QCheckBox, QFileDialog, QLabel
 
 from limbic import config
 from limbic.engine.search.search import SearchResponse, SearchResult
-from limbic.ui.dialogs import SettingsDialog
-from limbic.ui.results import ResultDelegate, ResultList, ResultModel
-from limbic.ui.safe_files import NewFolderDialog
+from limbic.ui.dialogs.dialogs import SettingsDialog
+from limbic.ui.search.results import ResultDelegate, ResultList, ResultModel
+from limbic.ui.common.safe_files import NewFolderDialog
 from tests.ui.conftest import open_entity, search
 
 WAIT = 30_000

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QMainWindow
 
 from limbic.service.importers import ImportReport
-from limbic.ui.status import StatusPanel
+from limbic.ui.shell.status import StatusPanel
 
 JOB_MS = 120_000
 

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from limbic.ui.graph.scene import Scene
-from limbic.ui.type_colours import type_colour
+from limbic.ui.common.type_colours import type_colour
 
 COMMON = ["Person", "Project", "Tool", "Session", "Decision", "Ticket", "Skill", "Event", "Book", "Release"]
 
@@ -31,7 +31,7 @@ def test_a_type_has_the_same_colour_whatever_else_the_view_holds():
 
 
 def test_the_colour_survives_a_restart():
-    code = "from limbic.ui.type_colours import type_colour; print(type_colour('Skill'), type_colour('Person', True))"
+    code = "from limbic.ui.common.type_colours import type_colour; print(type_colour('Skill'), type_colour('Person', True))"
     runs = set()
     for seed in ("1", "2"):  # Python's own hash changes between runs: the colour must not
         env = dict(os.environ, PYTHONHASHSEED=seed)

@@ -101,7 +101,7 @@ def test_the_shortcuts_list_names_every_shortcut_of_the_window_and_fits(qtbot, s
     from PySide6.QtGui import QKeySequence
     from PySide6.QtWidgets import QAbstractScrollArea
 
-    from limbic.ui.dialogs import ShortcutsDialog
+    from limbic.ui.dialogs.dialogs import ShortcutsDialog
 
     w = sample_window
     dlg = ShortcutsDialog(w)

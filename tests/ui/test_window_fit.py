@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSize
 
-from limbic.ui import window_fit
+from limbic.ui.common import window_fit
 from tests.ui.conftest import open_entity
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -61,7 +61,7 @@ def test_the_window_and_its_graph_panel_fit_the_screen(tmp_path, screen, scale):
         "import sys\n"
         "from PySide6.QtWidgets import QApplication\n"
         "app = QApplication(sys.argv)\n"
-        "from limbic.ui.main_window import MainWindow\n"
+        "from limbic.ui.shell.main_window import MainWindow\n"
         "w = MainWindow(sys.argv[1])\n"
         "w.show(); app.processEvents()\n"
         "area = w.screen().availableGeometry()\n"

@@ -9,7 +9,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from limbic import config
-from limbic.ui import zoom
+from limbic.ui.common import zoom
 from tests.ui.conftest import JOB_TIMEOUT_MS, make_window
 
 CTRL = Qt.KeyboardModifier.ControlModifier

@@ -22,7 +22,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 def cmd_gui(args: argparse.Namespace) -> int:
     """limbic with no command: the desktop app."""
-    from limbic.ui.app import run
+    from limbic.ui.shell.app import run
 
     note = config.new_graph_note(db_path(args)) if args.db else ""
     if note:

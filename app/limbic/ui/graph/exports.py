@@ -10,7 +10,7 @@ from limbic.service import graph_export
 from limbic.ui.graph.paint import is_dark
 from limbic.ui.graph.scene import KIND_MORE
 from limbic.ui.graph.svg import svg_text
-from limbic.ui.safe_files import save_file
+from limbic.ui.common.safe_files import save_file
 
 WHOLE = "whole"
 

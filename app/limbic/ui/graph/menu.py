@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 
-from limbic.ui import window_fit
-from limbic.ui.window_state import restore_dock
+from limbic.ui.common import window_fit
+from limbic.ui.common.window_state import restore_dock
 
 if TYPE_CHECKING:
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
 
 class GraphMenu(QObject):

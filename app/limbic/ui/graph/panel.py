@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service.types import ChangeSet, LayoutParams, counted
 from limbic.service import graph_view
-from limbic.ui.flow_layout import FlowLayout
+from limbic.ui.common.flow_layout import FlowLayout
 from limbic.ui.graph import build
 from limbic.ui.graph.canvas import GraphCanvas
 from limbic.ui.graph.exports import GraphExportsMixin

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from limbic.ui.type_colours import OTHER_COLOUR, type_colour
+from limbic.ui.common.type_colours import OTHER_COLOUR, type_colour
 
 KIND_ENTITY, KIND_MORE, KIND_SUGGESTION = 0, 1, 2
 

@@ -27,9 +27,9 @@ from limbic.service.background import embed_batch
 from limbic.service.catalog import Catalog, CatalogDelta, catalog_delta, read_catalog
 from limbic.service.filters import SearchFilter, filtered_search
 from limbic.service.types import ChangeSet, Cursor, Graph, ScoringParams, counted
-from limbic.ui.connection import (ConnectionWorker, Failure, JobContext, KeyedRequests, KeyView, TestHooks, Throttle,
+from limbic.ui.workers.connection import (ConnectionWorker, Failure, JobContext, KeyedRequests, KeyView, TestHooks, Throttle,
                                   WorkerThread, sentence_for)
-from limbic.ui.reader import Reader
+from limbic.ui.workers.reader import Reader
 
 logger = logging.getLogger(__name__)
 

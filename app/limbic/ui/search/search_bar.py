@@ -8,7 +8,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
 
-from limbic.ui.results import MODE_LABELS
+from limbic.ui.search.results import MODE_LABELS
 
 logger = logging.getLogger(__name__)
 

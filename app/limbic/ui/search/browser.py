@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from limbic.engine.errors import ValidationError
 from limbic.service import filters
 from limbic.service.organise import Item
-from limbic.ui.filter_bar import FilterBar
+from limbic.ui.search.filter_bar import FilterBar
 from limbic.service.types import counted
 
 TYPE_ROLE = Qt.ItemDataRole.UserRole + 1

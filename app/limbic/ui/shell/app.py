@@ -50,7 +50,7 @@ def _application(argv: list[str]):
     from PySide6.QtWidgets import QApplication
 
     from limbic import __version__
-    from limbic.ui import theme
+    from limbic.ui.common import theme
 
     QCoreApplication.setApplicationName(config.APP_NAME)
     QCoreApplication.setOrganizationName(config.APP_NAME)
@@ -70,8 +70,8 @@ def run(db_path: Path | None, smoke: bool = False) -> int:
     if smoke:
         return run_smoke()
     setup_logging()
-    from limbic.ui.dialogs import install_excepthook
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.dialogs.dialogs import install_excepthook
+    from limbic.ui.shell.main_window import MainWindow
 
     app = _application(sys.argv[:1])
     install_excepthook()
@@ -80,7 +80,7 @@ def run(db_path: Path | None, smoke: bool = False) -> int:
     window.start()
     logger.info("window shown on %s", window.db_path)
     _close_on_signals(window)
-    from limbic.ui import startup_timing
+    from limbic.ui.shell import startup_timing
 
     _timer = startup_timing.watch(window)  # noqa: F841 - LIMBIC_TIMING: start-up stamps for measurement
     return int(app.exec())
@@ -177,7 +177,7 @@ def _SmokeProbe():  # noqa: N802 - a factory that keeps Qt out of this module's 
 
 
 def _smoke(tmp: Path) -> int:
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
     app = _application(sys.argv[:1])
     window = MainWindow(tmp / "smoke.db")

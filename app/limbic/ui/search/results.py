@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QListView, QStyle, QStyledItemDelega
 from limbic.service.lookup import match_spans, matched_terms
 from limbic.service.names import bidi_isolated
 from limbic.service.types import SearchResponse, SearchResult
-from limbic.ui.type_colours import type_colour
+from limbic.ui.common.type_colours import type_colour
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from limbic.service import undo as steps
 from limbic.service.undo import RevertConflict
 
 if TYPE_CHECKING:
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 

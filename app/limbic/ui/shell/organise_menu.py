@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service import organise
-from limbic.ui.browser import EntityBrowser
+from limbic.ui.search.browser import EntityBrowser
 
 if TYPE_CHECKING:
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 from limbic.service.types import counted
 
 
@@ -34,7 +34,7 @@ class MergeDialog(QDialog):
     def __init__(self, source: str, names_model, parent=None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Merge entity")
-        from limbic.ui.entity_editor import _completer
+        from limbic.ui.editor.entity_editor import _completer
 
         self.source = source
         # The entity being merged is not a place to merge it into.
@@ -168,7 +168,7 @@ class OrganiseMenu(QObject):
     def on_health(self) -> None:
         """Organise → Memory health."""
         # Loaded on first use: the checks bring numpy and rapidfuzz, which the window must not wait for at start-up.
-        from limbic.ui.health_view import HealthView
+        from limbic.ui.health.health_view import HealthView
 
         w = self.w
         if w.catalog is None:

@@ -9,7 +9,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 from rapidfuzz import fuzz, process, utils
 
-from limbic.ui.picker import Picker
+from limbic.ui.common.picker import Picker
 
 logger = logging.getLogger(__name__)
 

@@ -1,8 +1,8 @@
 """What the engine's and the reader's threads share: tickets, failures, and one thread lifecycle.
 
 Each of the two threads owns one graph connection through a ``ConnectionWorker``, started, shut
-down and waited for by a ``WorkerThread``; ``ui/worker.py`` (the engine's thread) and
-``ui/reader.py`` (the read-only connection searches use) build on this module, never on each other.
+down and waited for by a ``WorkerThread``; ``ui/workers/worker.py`` (the engine's thread) and
+``ui/workers/reader.py`` (the read-only connection searches use) build on this module, never on each other.
 """
 
 from __future__ import annotations

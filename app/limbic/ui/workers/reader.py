@@ -21,7 +21,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from limbic.engine.errors import LimbicError
 from limbic.service.opening import open_read_only_graph
-from limbic.ui.connection import ConnectionWorker, Failure, KeyedRequests, WorkerThread, sentence_for
+from limbic.ui.workers.connection import ConnectionWorker, Failure, KeyedRequests, WorkerThread, sentence_for
 
 logger = logging.getLogger(__name__)
 

@@ -8,11 +8,11 @@ import logging
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
-from limbic.ui import zoom
-from limbic.ui.drop_import import DropImport
-from limbic.ui.filter_bar import SearchFilters
-from limbic.ui.palette import CommandPalette
-from limbic.ui.switcher import QuickSwitcher
+from limbic.ui.common import zoom
+from limbic.ui.dialogs.drop_import import DropImport
+from limbic.ui.search.filter_bar import SearchFilters
+from limbic.ui.shell.palette import CommandPalette
+from limbic.ui.shell.switcher import QuickSwitcher
 
 logger = logging.getLogger(__name__)
 

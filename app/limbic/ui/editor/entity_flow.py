@@ -17,11 +17,11 @@ from limbic.service.types import ChangeSet
 from limbic.service import entities as ops
 from limbic.service import undo as undo_ops
 from limbic.service.entities import ConflictError, EntityDraft, EntityView, set_status
-from limbic.ui.history import NavigationHistory
-from limbic.ui.worker import Failure
+from limbic.ui.editor.history import NavigationHistory
+from limbic.ui.workers.worker import Failure
 
 if TYPE_CHECKING:
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QByteArray, QSettings
 
 from limbic import config
-from limbic.ui import window_fit
+from limbic.ui.common import window_fit
 
 
 def _settings() -> QSettings:

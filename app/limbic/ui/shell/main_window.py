@@ -25,21 +25,21 @@ from PySide6.QtWidgets import (
 from limbic import config
 from limbic.service.types import ChangeSet, ORIGIN_ASSISTANT, ScoringParams
 from limbic.service.catalog import CatalogDelta
-from limbic.ui import features
-from limbic.ui.activity_menu import ActivityMenu
-from limbic.ui.entity_editor import EntityEditor
-from limbic.ui.entity_flow import EntityFlow
-from limbic.ui.file_menu import FileMenu
+from limbic.ui.shell import features
+from limbic.ui.activity.activity_menu import ActivityMenu
+from limbic.ui.editor.entity_editor import EntityEditor
+from limbic.ui.editor.entity_flow import EntityFlow
+from limbic.ui.shell.file_menu import FileMenu
 from limbic.ui.graph.menu import GraphMenu
-from limbic.ui.home import HomeList
-from limbic.ui.organise_menu import OrganiseMenu
-from limbic.ui.results import ResultDelegate, ResultList, ResultModel
-from limbic.ui.search_bar import SearchBar
-from limbic.ui.search_flow import SearchFlow
-from limbic.ui.status import StatusPanel
-from limbic.ui.undo import UndoController, WindowKeys
-from limbic.ui.window_state import restore_layout, save_layout, saved_graph_view
-from limbic.ui.worker import Catalog, Engine
+from limbic.ui.search.home import HomeList
+from limbic.ui.shell.organise_menu import OrganiseMenu
+from limbic.ui.search.results import ResultDelegate, ResultList, ResultModel
+from limbic.ui.search.search_bar import SearchBar
+from limbic.ui.search.search_flow import SearchFlow
+from limbic.ui.shell.status import StatusPanel
+from limbic.ui.shell.undo import UndoController, WindowKeys
+from limbic.ui.common.window_state import restore_layout, save_layout, saved_graph_view
+from limbic.ui.workers.worker import Catalog, Engine
 
 logger = logging.getLogger(__name__)
 

@@ -15,11 +15,11 @@ from PySide6.QtWidgets import QDialog, QToolButton
 
 from limbic.service import activity
 from limbic.service.activity import RevertConflict
-from limbic.ui import window_fit
-from limbic.ui.activity_panel import ActivityDock, ActivityPanel, ConflictDialog
+from limbic.ui.common import window_fit
+from limbic.ui.activity.activity_panel import ActivityDock, ActivityPanel, ConflictDialog
 
 if TYPE_CHECKING:
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
 logger = logging.getLogger(__name__)
 

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from limbic import config
 from limbic.service.types import BASE_CHOICES, ScoringParams
-from limbic.ui import safe_files
+from limbic.ui.common import safe_files
 
 logger = logging.getLogger(__name__)
 

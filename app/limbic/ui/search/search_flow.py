@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Slot
 from limbic.service import organise
 
 if TYPE_CHECKING:
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
 logger = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ import logging
 from PySide6.QtWidgets import QMainWindow
 
 from limbic.service import lookup
-from limbic.ui.picker import Picker
+from limbic.ui.common.picker import Picker
 
 logger = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
 
 from limbic import config
-from limbic.ui import zoom
+from limbic.ui.common import zoom
 
 logger = logging.getLogger(__name__)
 

@@ -27,9 +27,9 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.entities import EntityDraft, EntityView
-from limbic.ui import create_target
-from limbic.ui.entity_history import EntityHistoryPanel, StatusBadge
-from limbic.ui.observation_delegate import ObservationDelegate
+from limbic.ui.editor import create_target
+from limbic.ui.editor.entity_history import EntityHistoryPanel, StatusBadge
+from limbic.ui.editor.observation_delegate import ObservationDelegate
 
 logger = logging.getLogger(__name__)
 

@@ -16,11 +16,11 @@ from limbic import config
 from limbic.engine.errors import OtherGraphError
 from limbic.service.types import ScoringParams, counted
 from limbic.service import files, importers
-from limbic.ui import safe_files
-from limbic.ui.dialogs import SettingsDialog, ShortcutsDialog
+from limbic.ui.common import safe_files
+from limbic.ui.dialogs.dialogs import SettingsDialog, ShortcutsDialog
 
 if TYPE_CHECKING:
-    from limbic.ui.main_window import MainWindow
+    from limbic.ui.shell.main_window import MainWindow
 
 logger = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ class FileMenu(QObject):
 
         error = failure.error
         if isinstance(error, ImportFileError) and error.line > 0:
-            from limbic.ui.import_report import ImportProblemsDialog
+            from limbic.ui.dialogs.import_report import ImportProblemsDialog
 
             dialog = ImportProblemsDialog(error.path, error.problems, error.total, self.w)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -202,7 +202,7 @@ class FileMenu(QObject):
 
     def show_backups(self, rows) -> None:
         """The backups, listed with their dates, each one to restore."""
-        from limbic.ui.backups_dialog import BackupsDialog
+        from limbic.ui.dialogs.backups_dialog import BackupsDialog
 
         dialog = BackupsDialog(rows, self.w.db_path.name, self.w)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -304,7 +304,7 @@ class FileMenu(QObject):
         if new.theme != old.theme:
             from PySide6.QtWidgets import QApplication
 
-            from limbic.ui import theme
+            from limbic.ui.common import theme
 
             theme.set_scheme(QApplication.instance(), new.theme)
         if new.model_dir != old.model_dir:
