@@ -167,3 +167,23 @@ def test_eval_drops_the_query_own_document(tmp_path, capsys):
     # The counter-argument is the best hit once the query's own text is out of the way.
     assert results["bm25"]["ndcg@10"] == pytest.approx(1.0)
     assert results["hybrid"]["ndcg@10"] == pytest.approx(1.0)
+
+
+def test_eval_scores_a_collection_whose_documents_have_no_titles(tmp_path, capsys):
+    # Titleless documents (many BEIR corpora) are named by their id; every stored name maps back to its document.
+    corpus = tmp_path / "corpus.jsonl"
+    docs = [
+        ("d1", "Daily aspirin lowers the risk of myocardial infarction."),
+        ("d2", "Caffeine late in the day shortens sleep."),
+        ("d3", "Regular running improves symptoms of depression."),
+    ]
+    corpus.write_text("\n".join(json.dumps({"_id": i, "title": "", "text": x}) for i, x in docs), encoding="utf-8")
+    queries = tmp_path / "queries.jsonl"
+    queries.write_text("\n".join(json.dumps({"_id": i, "text": t}) for i, t in
+                                 [("q1", "aspirin heart attack"), ("q2", "caffeine sleep")]), encoding="utf-8")
+    qrels = tmp_path / "qrels.tsv"
+    qrels.write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n", encoding="utf-8")
+    assert main(["eval", str(corpus), str(queries), str(qrels), "--json"]) == 0
+    results = json.loads(capsys.readouterr().out)
+    assert results["bm25"]["ndcg@10"] == pytest.approx(1.0)
+    assert results["hybrid"]["ndcg@10"] == pytest.approx(1.0)

@@ -7,6 +7,7 @@ import hashlib
 import json
 import math
 import statistics
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -51,6 +52,11 @@ def load_collection(corpus: Path, queries: Path, qrels: Path) -> Collection:
     return Collection(docs, qs, judged)
 
 
+def _stored(name: str) -> str:
+    """The name as the graph keeps it (trimmed, composed), so a stored name maps back to its document."""
+    return unicodedata.normalize("NFC", name.strip())
+
+
 def entity_records(docs: list[tuple[str, str, str]]) -> tuple[list[EntityRecord], dict[str, str]]:
     """Documents as entities: name = title (the id prefixed where titles collide), type Paper."""
     seen: dict[str, int] = {}
@@ -58,9 +64,14 @@ def entity_records(docs: list[tuple[str, str, str]]) -> tuple[list[EntityRecord]
         seen[title] = seen.get(title, 0) + 1
     records, name_to_doc = [], {}
     for i, (doc_id, title, text) in enumerate(docs, start=1):
-        name = title if title and seen[title] == 1 and len(title) <= 512 else f"{doc_id}: {title}"[:512]
+        if not title:
+            name = doc_id  # "<id>: " would be stored trimmed, and no longer map back to its document
+        elif seen[title] == 1 and len(title) <= 512:
+            name = title
+        else:
+            name = f"{doc_id}: {title}"[:512]
         records.append(EntityRecord(i, name, "Paper", [text] if text else []))
-        name_to_doc[name] = doc_id
+        name_to_doc[_stored(name)] = doc_id
     return records, name_to_doc
 
 
