@@ -7,10 +7,17 @@ the graph's own vocabulary says which pairs those are. A word whose letter pairs
 less likely than halfway between the graph's own words and random letters is not a word; neither
 is a fragment of one or two letters ("zz", "xq"). A query with no word left is answered by full text
 alone: it finds the entities holding it, and nothing else.
+
+A small graph has too few words to know its languages' letter pairs (five notes: "music" and
+"bread" scored as random letters). Below ``PRIOR_WORDS`` words, the embedding model's own
+vocabulary (the commonest whole words of its tokenizer, the languages it reads) fills in, so a
+real word is judged against words, not against the few a tiny graph happens to hold.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import math
 import random
@@ -22,6 +29,7 @@ from dataclasses import dataclass
 
 import apsw
 
+from limbic.engine.errors import ModelError
 from limbic.engine.store.db import Database
 from limbic.engine.text.stemming import RAW_COLUMNS
 
@@ -33,6 +41,8 @@ MIN_WORD_CHARS = 3
 CACHE_SECONDS = 300.0
 # The graph's words the letter statistics are made from, at most (an even spread of a larger vocabulary).
 MAX_WORDS = 60_000
+# A vocabulary smaller than this is topped up to it with the model's commonest whole words.
+PRIOR_WORDS = 20_000
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 _RANDOM_WORDS = 400
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -95,6 +105,32 @@ def _vocabulary(db: Database) -> list[str]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
+def prior_words() -> tuple[str, ...]:
+    """The bundled model's commonest whole words (letters only, folded), at most PRIOR_WORDS; empty if unreadable."""
+    from limbic.engine.vectors.embeddings import default_spec  # the model is read only when a query is judged
+
+    try:
+        vocab = json.loads(default_spec().tokenizer_path.read_text(encoding="utf-8"))["model"]["vocab"]
+    except (OSError, ValueError, KeyError, TypeError, ModelError) as exc:  # no model built: words alone judge
+        logger.info("the model's vocabulary is unavailable to judge words: %s", exc)
+        return ()
+    # A unigram tokenizer lists [piece, score], commonest first, a word's start marked "▁"; a WordPiece
+    # one maps piece -> id, a word's continuation marked "##".
+    if isinstance(vocab, dict):
+        pieces = [p for p, _ in sorted(vocab.items(), key=lambda kv: kv[1]) if not p.startswith("##")]
+    else:
+        pieces = [p[0][1:] for p in vocab if isinstance(p, list) and p and str(p[0]).startswith("\u2581")]
+    out: list[str] = []
+    for piece in pieces:
+        word = _fold(piece)
+        if len(word) >= MIN_WORD_CHARS and word.isalpha() and word.isascii():
+            out.append(word)
+            if len(out) >= PRIOR_WORDS:
+                break
+    return tuple(out)
+
+
 def letter_model(db: Database, rows: int) -> LetterModel | None:
     """The graph's letter model (kept a while; ``rows``: the graph's size, to notice it changed); None if unreadable."""
     now = time.monotonic()
@@ -102,7 +138,10 @@ def letter_model(db: Database, rows: int) -> LetterModel | None:
     if cached is not None and now - cached[0] <= CACHE_SECONDS and abs(cached[1] - rows) <= rows // 100:
         return cached[2]
     try:
-        model = build_model(_vocabulary(db))
+        words = _vocabulary(db)
+        if len(words) < PRIOR_WORDS:
+            words += prior_words()[: PRIOR_WORDS - len(words)]
+        model = build_model(words)
     except apsw.Error as exc:
         logger.info("the full-text vocabulary is unavailable: %s", exc)
         return None
