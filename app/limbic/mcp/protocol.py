@@ -272,6 +272,12 @@ class Session:
     def serve(self) -> None:
         """Read and answer until the client closes its end."""
         for line in self.wire.lines():
-            incoming = parse_line(line)
-            if incoming is not None:
-                self.receive(incoming)
+            incoming = None
+            try:
+                incoming = parse_line(line)
+                if incoming is not None:
+                    self.receive(incoming)
+            except Exception:  # one message must not end the server for every later one
+                logger.exception("a message could not be handled")
+                rid = incoming.id if incoming is not None and incoming.is_request else None
+                self.wire.send(error_reply(rid, INTERNAL_ERROR, "Limbic could not handle this message; the server goes on."))

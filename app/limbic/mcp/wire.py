@@ -3,13 +3,17 @@ answers it, and writing messages whole, one at a time, from any thread.
 
 Every request gets an answer: a line that is not JSON gets -32700 (id null); a request whose text
 holds a lone surrogate (``"\\ud800"``: valid JSON, not Unicode) gets -32602 naming where; a message
-that is not a JSON-RPC request or notification gets -32600. Only protocol messages reach the
+that is not a JSON-RPC request or notification gets -32600. A line nested deeper than
+``MAX_DEPTH`` gets -32600 before it is parsed (the parser recurses on Python's stack: 1,000 levels
+ended the process), and one longer than ``MAX_LINE_BYTES`` gets -32600 unread. Bytes that are not
+UTF-8, an encoded surrogate (``ED A0 80``) included, get -32700. Only protocol messages reach the
 process's standard output: the wire is a private copy of the descriptor, and descriptor 1 is
 pointed at standard error, so a stray print (ours or a library's) cannot break the protocol.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -27,6 +31,11 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 
+MAX_DEPTH = 128  # arrays and objects inside each other in one message; tool arguments need fewer than 10
+MAX_LINE_BYTES = 64 * 1024 * 1024  # one message; a tool call's text is capped far below (4,000,000 characters)
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
+_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")  # only an escape can carry a surrogate into JSON text
 
 
@@ -72,13 +81,31 @@ def _valid_id(value: Any) -> bool:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
 
+def nesting_depth(line: bytes) -> int:
+    """How deeply arrays and objects nest in this JSON text (brackets inside strings do not count); no recursion."""
+    if line.count(b"[") + line.count(b"{") <= MAX_DEPTH:
+        return MAX_DEPTH  # cannot be deeper: the scan is skipped
+    brackets = _NOT_BRACKET.sub(b"", _STRING.sub(b"", line))
+    return max(itertools.accumulate(_DEPTH_STEP[b] for b in brackets), default=0)
+
+
 def parse_line(line: bytes) -> Incoming | None:
     """The message on one line, or the reply it gets; None for a line to ignore (blank, or a response)."""
     if not line.strip():
         return None
+    if len(line) > MAX_LINE_BYTES:
+        return Incoming(error=error_reply(None, INVALID_REQUEST, (
+            f"The message is longer than {MAX_LINE_BYTES // (1024 * 1024)} MB; send less in one request.")))
     try:
-        message = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
+        text = line.decode("utf-8")  # strict: an encoded surrogate is not UTF-8 (json.loads would let it through)
+    except UnicodeDecodeError:
+        return Incoming(error=error_reply(None, PARSE_ERROR, "The message is not valid JSON in UTF-8."))
+    if nesting_depth(line) > MAX_DEPTH:
+        return Incoming(error=error_reply(None, INVALID_REQUEST, (
+            f"The message nests arrays and objects more than {MAX_DEPTH} deep; no request needs that many.")))
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
         return Incoming(error=error_reply(None, PARSE_ERROR, "The message is not valid JSON in UTF-8."))
     if isinstance(message, list):
         return Incoming(error=error_reply(None, INVALID_REQUEST,
@@ -161,7 +188,11 @@ class Wire:
         """Each line the client sends, until it closes its end."""
         while True:
             try:
-                line = self.reader.readline()
+                line = self.reader.readline(MAX_LINE_BYTES + 1)
+                if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                    rest = line
+                    while rest and not rest.endswith(b"\n"):  # the rest of a line too long to keep is read past
+                        rest = self.reader.readline(MAX_LINE_BYTES)
             except (OSError, ValueError):
                 return
             if not line:
