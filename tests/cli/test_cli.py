@@ -46,8 +46,9 @@ def test_import_search_export_info(tmp_path, memory_file, capsys):
     out = tmp_path / "out.jsonl"
     assert main(["--db", db, "export", "-o", str(out)]) == 0
     reference = {"type", "name", "entityType", "observations", "from", "to", "relationType"}
-    lines = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    *lines, marker = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert [{k: v for k, v in x.items() if k in reference} for x in lines] == ROWS  # plus Limbic's extra keys
+    assert marker["type"] == "limbic-export"  # what lets the next export replace this file
 
     assert main(["--db", db, "info"]) == 0
     info = capsys.readouterr().out

@@ -84,9 +84,6 @@ def test_export_replaces_an_earlier_export_and_an_empty_file(tmp_path, graph_fil
     first = out.read_text(encoding="utf-8")
     assert main(["--db", str(graph_file), "export", "-o", str(out)]) == 0  # an earlier export: replaced
     assert out.read_text(encoding="utf-8") == first
-    reference = tmp_path / "ref.jsonl"  # a reference server's memory file counts as one too
-    reference.write_text('{"type":"entity","name":"X","entityType":"T","observations":[]}\n', encoding="utf-8")
-    assert main(["--db", str(graph_file), "export", "-o", str(reference)]) == 0
 
 
 def _other_graph(tmp_path, capsys):

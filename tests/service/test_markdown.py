@@ -191,8 +191,15 @@ def test_export_then_import_gives_back_the_same_graph(text_graph, tmp_path):
     # The vault works as one: every wikilink in it resolves to a note in it.
     stems = {p.stem for p in out.glob("*.md")}
     assert all(t in stems for p in out.glob("*.md") for t in written_links(p))
-    with pytest.raises(ImportInputError, match="already holds notes"):
-        export_markdown(text_graph, out)
+    assert export_markdown(text_graph, out) == 6  # its own earlier export is replaced
+    hand = tmp_path / "hand"
+    hand.mkdir()
+    (hand / "mine.md").write_text("my note", encoding="utf-8")
+    from limbic.service.export_guard import OverwriteRefused
+
+    with pytest.raises(OverwriteRefused, match="already holds files and is not an earlier Markdown export"):
+        export_markdown(text_graph, hand)
+    assert [p.name for p in hand.iterdir()] == ["mine.md"]
     other.db.close()
 
 

@@ -83,8 +83,15 @@ def test_csv_round_trip(rich, tmp_path):
         return state
 
     assert core(other) == core(rich)
-    with pytest.raises(ImportInputError, match="already holds entities.csv"):
-        export_csv(rich, out)
+    assert export_csv(rich, out) == rows  # its own earlier export is replaced
+    hand = tmp_path / "hand"
+    hand.mkdir()
+    (hand / "entities.csv").write_text("name\nmine\n", encoding="utf-8")
+    from limbic.service.export_guard import OverwriteRefused
+
+    with pytest.raises(OverwriteRefused, match="already holds files and is not an earlier CSV export"):
+        export_csv(rich, hand)
+    assert (hand / "entities.csv").read_text(encoding="utf-8") == "name\nmine\n"
 
 
 def test_spreadsheet_csv_with_semicolons_and_synonyms(text_graph, tmp_path):

@@ -30,20 +30,25 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def _export_folder(args: argparse.Namespace, graph) -> int:
-    """``--format markdown|csv``: files into a folder."""
+    """``--format markdown|csv``: files into a folder (new, empty, or an earlier export of the same kind)."""
+    from limbic.service.export_guard import OverwriteRefused
+
     if not args.output:
         raise LimbicError(f"--format {args.format} writes a folder of files: name it with -o FOLDER.")
-    if args.format == "markdown":
-        from limbic.service.importers.markdown_export import export_markdown
+    try:
+        if args.format == "markdown":
+            from limbic.service.importers.markdown_export import export_markdown
 
-        n = export_markdown(graph, Path(args.output))
-        print(f"Exported {n} notes to {args.output}", file=sys.stderr)
-    else:
-        from limbic.service.importers.csv_io import export_csv
+            n = export_markdown(graph, Path(args.output), force=args.force)
+            print(f"Exported {n} notes to {args.output}", file=sys.stderr)
+        else:
+            from limbic.service.importers.csv_io import export_csv
 
-        entities, relations = export_csv(graph, Path(args.output))
-        print(f"Exported {counted(entities, 'entity row')} and {counted(relations, 'relation row')} to {args.output}",
-              file=sys.stderr)
+            entities, relations = export_csv(graph, Path(args.output), force=args.force)
+            print(f"Exported {counted(entities, 'entity row')} and {counted(relations, 'relation row')} to "
+                  f"{args.output}", file=sys.stderr)
+    except OverwriteRefused as exc:
+        raise LimbicError(f"{str(exc).rstrip('.')}, or write into it anyway with --force.") from None
     return 0
 
 
@@ -78,5 +83,5 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("export", parents=[common], help="export the graph as memory JSONL, Markdown notes or CSV")
     p.add_argument("-o", "--output", help="write to this file (a folder for markdown and csv) instead of standard output")
     p.add_argument("--format", choices=["jsonl", "markdown", "csv"], default="jsonl", help="default: jsonl")
-    p.add_argument("--force", action="store_true", help="replace a file that is not an earlier export")
+    p.add_argument("--force", action="store_true", help="replace a file (or write into a folder) that is not an earlier export of the same kind")
     p.set_defaults(func=cmd_export)

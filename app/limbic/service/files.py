@@ -42,7 +42,7 @@ def export_jsonl(graph: Graph, path: str, force: bool = False, job: Job | None =
     target = Path(path)
     refuse_graph_file(graph, target, "overwritten by an export")
     guard_overwrite(target, "jsonl", force)
-    return export_file(graph, target)
+    return export_file(graph, target, marker=True)  # how the next export knows the file is its own
 
 
 def export_jsonl_to(graph: Graph, out: IO[str]) -> int:

@@ -19,7 +19,13 @@ from limbic.engine.store.db import SQLITE_MAGIC
 from limbic.engine.errors import Cancelled, ImportFileError, LimbicError, ValidationError
 from limbic.engine.graph.graph import Graph, clean_name, clean_observation, name_key, shown
 # The parsed lines live below this module and jsonl_extra (re-exported: importers use them from here).
-from limbic.engine.formats.jsonl_records import EntityRecord, ReflectionRecord, RelationRecord
+from limbic.engine.formats.jsonl_records import (
+    EXPORT_MARKER_LINE,
+    EXPORT_MARKER_TYPE,
+    EntityRecord,
+    ReflectionRecord,
+    RelationRecord,
+)
 from limbic.engine.wording import counted
 
 logger = logging.getLogger(__name__)
@@ -157,6 +163,8 @@ def _parse_line(lineno: int, raw: str, path: str, entities: list[EntityRecord], 
             )
         elif kind == "reflection":
             reflections.append(jsonl_extra.reflection_record(obj, lineno))
+        elif kind == EXPORT_MARKER_TYPE:
+            return  # the line that marks Limbic's own export carries no graph
         else:
             raise ImportFileError(path, lineno, f'unknown "type" {kind!r} (expected "entity" or "relation")')
     except ValidationError as exc:
@@ -378,10 +386,11 @@ def _export_error(path: Path, exc: OSError) -> LimbicError:
     return LimbicError(f"{path} could not be written ({why}); nothing was exported.")
 
 
-def export_file(graph: Graph, path: Path) -> int:
-    """Export atomically: a temporary file in the same folder, renamed into place when complete.
+def export_file(graph: Graph, path: Path, marker: bool = False) -> int:
+    """Export atomically: a temporary file in the same folder, renamed into place when complete; the line count.
 
-    A failure leaves neither half a file under the chosen name nor the temporary file.
+    A failure leaves neither half a file under the chosen name nor the temporary file. ``marker``
+    ends the file with the line that tells a later export it may replace it (not counted).
     """
     path = export_target(graph, Path(path))
     parent = path.parent if str(path.parent) else Path(".")
@@ -390,6 +399,8 @@ def export_file(graph: Graph, path: Path) -> int:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=parent)
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
             n = export_to(graph, fh)
+            if marker:
+                fh.write(EXPORT_MARKER_LINE + "\n")
             fh.flush()
             os.fsync(fh.fileno())
         # mkstemp makes the file private; an export gets the ordinary permissions of a new file.

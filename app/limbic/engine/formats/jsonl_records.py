@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The last line of a JSONL file Limbic exported: how a later export knows the file is its own to replace.
+# Readers of the reference format keep only "entity" and "relation" lines, so they skip it; so does Limbic.
+EXPORT_MARKER_TYPE = "limbic-export"
+EXPORT_MARKER_LINE = '{"type": "limbic-export", "format": "memory-jsonl", "note": "written by Limbic"}'
+
 
 @dataclass
 class EntityRecord:

@@ -203,14 +203,19 @@ def _write(path: Path, header: list[str], rows) -> None:
     os.replace(tmp, path)
 
 
-def export_csv(graph: Graph, folder) -> tuple[int, int]:
-    """Write entities.csv and relations.csv into ``folder``; returns (entity rows, relation rows)."""
+def export_csv(graph: Graph, folder, force: bool = False) -> tuple[int, int]:
+    """Write entities.csv and relations.csv into ``folder``; returns (entity rows, relation rows).
+
+    The folder is new, empty or an earlier CSV export of Limbic; ``force`` writes into any folder.
+    """
+    from limbic.service.export_guard import guard_folder, mark_folder
+
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ImportInputError(f"{folder} is a file; choose a folder for entities.csv and relations.csv.")
-    if any((folder / f).exists() for f in (ENTITIES_FILE, RELATIONS_FILE)):
-        raise ImportInputError(f"{folder} already holds {ENTITIES_FILE} or {RELATIONS_FILE}; choose another folder.")
+    guard_folder(folder, "csv", force)
     folder.mkdir(parents=True, exist_ok=True)
+    mark_folder(folder, "csv", [ENTITIES_FILE, RELATIONS_FILE])
     entity_rows = []
     for ent in graph.iter_entities():
         base = [ent.name, ent.entity_type, ent.status, ent.created_at, ent.updated_at]

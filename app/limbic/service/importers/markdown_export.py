@@ -59,16 +59,26 @@ def _link(stems: dict[str, str], name: str) -> str:
     return f"[[{stem}]]" if stem == name else f"[[{stem}|{name.replace('|', '/').replace(']', ')')}]]"
 
 
-def export_markdown(graph: Graph, folder, progress=None) -> int:
-    """Write one note per entity into ``folder`` (created if needed; it must not hold other notes); returns the count."""
+def export_markdown(graph: Graph, folder, progress=None, force: bool = False) -> int:
+    """Write one note per entity into ``folder``; returns the count.
+
+    The folder is new, empty or an earlier Markdown export of Limbic (whose notes are replaced, and
+    those of entities no longer in the graph removed); ``force`` writes into any folder.
+    """
+    from limbic.service.export_guard import guard_folder, mark_folder
+
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ImportInputError(f"{folder} is a file; choose a folder for the notes.")
-    if folder.is_dir() and any(p.suffix.lower() == ".md" for p in folder.iterdir()):
-        raise ImportInputError(f"{folder} already holds notes; export into a new or empty folder so nothing is overwritten.")
+    earlier = guard_folder(folder, "markdown", force)
     folder.mkdir(parents=True, exist_ok=True)
     names = [r[0] for r in graph.db.execute("SELECT name FROM entities ORDER BY id")]
     stems = file_names(names)
+    written = {f"{stem}.md" for stem in stems.values()}
+    mark_folder(folder, "markdown", sorted(written))
+    for old in set(earlier) - written:
+        if old.lower().endswith(".md") and (folder / old).is_file():
+            (folder / old).unlink()  # a note this export wrote before, for an entity no longer in the graph
     outgoing: dict[int, list] = {}
     for rel in graph.all_relations(ended=True):
         outgoing.setdefault(rel.from_id, []).append(rel)
