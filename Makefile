@@ -7,8 +7,10 @@ STAMP   = $(VENV)/.installed-stamp
 QT_DEBS = libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 \
           libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 \
           libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 libwayland-client0 libwayland-cursor0 libwayland-egl1
+# Programs only the tests drive: two real Syncthing daemons on loopback carry the sync tests' segments.
+TEST_DEBS = syncthing
 
-.PHONY: setup deps model run test test-slow bench package package-test screenshots clean
+.PHONY: setup deps test-deps model run test test-slow bench package package-test screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,14 +34,25 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# The tests' programs, installed like deps; a failed install does not stop the run, so the tests that
+# need a missing program fail and say which.
+test-deps:
+	@missing=$$(for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
+	if [ -n "$$missing" ] && command -v apt-get >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  echo "Installing test programs: $$missing"; \
+	  { $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; } \
+	    || echo "Could not install $$missing: the tests that need it will fail and say so."; \
+	fi
+
 run: setup
 	$(VENV)/bin/limbic
 
-test: setup
+test: setup test-deps
 	$(PY) -m pytest -q
 
 # The stress and crash tests (marked slow), which the default run leaves out; CI runs both.
-test-slow: setup
+test-slow: setup test-deps
 	$(PY) -m pytest -q -m slow
 
 bench: setup
