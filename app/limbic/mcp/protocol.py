@@ -20,8 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from limbic.engine.errors import ValidationError
 from limbic.mcp.wire import (INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, Incoming, Wire,
                              error_reply, parse_line)
+from limbic.service.activity import client_name
 
 logger = logging.getLogger(__name__)
 
@@ -49,9 +51,10 @@ class ClientInfo:
 
     @classmethod
     def of(cls, info: Any) -> ClientInfo:
+        """The client as it is logged and compared with a pause (see ``client_name``); ValidationError for a NUL."""
         if not isinstance(info, dict):
             return cls()
-        return cls(str(info.get("name") or ""), str(info.get("version") or ""))
+        return cls(client_name(info.get("name") or ""), client_name(info.get("version") or ""))
 
 
 @dataclass
@@ -142,8 +145,13 @@ class Session:
         if not isinstance(requested, str):
             self.wire.send(error_reply(rid, INVALID_PARAMS, "initialize needs “protocolVersion”, a string."))
             return
+        try:
+            client = ClientInfo.of(params.get("clientInfo"))
+        except ValidationError as exc:
+            self.wire.send(error_reply(rid, INVALID_PARAMS, str(exc)))
+            return
         self.version = requested if requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
-        self.client = ClientInfo.of(params.get("clientInfo"))
+        self.client = client
         self.initialized = True
         self.wire.send({"jsonrpc": "2.0", "id": rid, "result": {
             "protocolVersion": self.version, "capabilities": self.capabilities(),
@@ -183,7 +191,11 @@ class Session:
             self.wire.send(error_reply(rid, METHOD_NOT_FOUND, "Method not found", method))
             return
         self.version = version
-        client = ClientInfo.of(meta.get(CLIENT_INFO_KEY))
+        try:
+            client = ClientInfo.of(meta.get(CLIENT_INFO_KEY))
+        except ValidationError as exc:
+            self.wire.send(error_reply(rid, INVALID_PARAMS, str(exc)))
+            return
         if client.name and client != self.client:
             self.client = client
         if method == "server/discover":

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
+from limbic.engine.errors import ValidationError
 from limbic.engine.graph import activity_control, activity_log, revert
 from limbic.engine.store import changes as _changes
 from limbic.engine.graph.activity_log import Change, ReadCount, Session
@@ -61,14 +63,54 @@ def set_keep_days(graph: Graph, days: int) -> None:
     activity_log.set_keep_days(graph.db, days)
 
 
+# Characters that show as nothing but are not format characters (Unicode's default-ignorable letters and marks).
+_IGNORABLE = frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x3164, 0xFFA0, *range(0x180B, 0x1810),
+                        *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
+CLIENT_NAME_CHARS = 200  # a client's name is cut here: it is shown in the activity log, not stored as data
+NUL_IN_CLIENT_NAME = ("The client's name holds a NUL character (U+0000), which Limbic refuses everywhere; "
+                      "send the name without it.")
+
+
+def client_name(raw: object) -> str:
+    """A client's name as it is logged, shown and compared with a pause: NFKC, no invisible characters, spaces trimmed.
+
+    "alpha ", " alpha", "alpha\u200b" and full-width "ａｌｐｈａ" are all "alpha": a pause of one holds the others.
+    A NUL is refused (ValidationError), as everywhere in Limbic.
+    """
+    text = "" if raw is None else str(raw)
+    if "\x00" in text:
+        raise ValidationError(NUL_IN_CLIENT_NAME)
+    text = unicodedata.normalize("NFKC", text)
+    kept = "".join(" " if ch.isspace() else ch for ch in text
+                   if ch.isspace() or (unicodedata.category(ch) not in ("Cf", "Cc", "Cs") and ord(ch) not in _IGNORABLE))
+    return " ".join(kept.split())[:CLIENT_NAME_CHARS]
+
+
+def _same_client(a: str, b: str) -> bool:
+    try:
+        return client_name(a).casefold() == client_name(b).casefold()
+    except ValidationError:  # a stored name with a NUL (kept from before names were checked) matches nothing
+        return False
+
+
 def write_refusal(graph: Graph, client: str) -> str | None:
     """Why an assistant named ``client`` may not write now (paused, or all assistants stopped), or None."""
-    return activity_control.write_refusal(graph.db, client)
+    if not activity_control.assistants_may_write(graph.db):
+        return activity_control.write_refusal(graph.db, "")
+    name = client_name(client)
+    if name and any(_same_client(name, paused) for paused in activity_control.paused_clients(graph.db)):
+        return activity_control.write_refusal(graph.db, next(
+            p for p in activity_control.paused_clients(graph.db) if _same_client(name, p)))
+    return None
 
 
 def set_paused(graph: Graph, client: str, paused: bool) -> None:
-    """Pause or resume one assistant's writes."""
-    activity_control.set_paused(graph.db, client, paused)
+    """Pause or resume one assistant's writes, by its name as ``client_name`` gives it."""
+    name = client_name(client)
+    for stored in activity_control.paused_clients(graph.db):
+        if stored != name and _same_client(stored, name):  # kept under another spelling: that one goes
+            activity_control.set_paused(graph.db, stored, False)
+    activity_control.set_paused(graph.db, name, paused)
 
 
 def paused_clients(graph: Graph) -> list[str]:
