@@ -1,9 +1,12 @@
 """Syncthing as the transport of segment files: two real daemons on 127.0.0.1 sharing one folder.
 
-A segment is written as Limbic writes it (a temporary name, fsync, rename); the other side must get it
-whole, and must never see a half-written segment under its final name. What the other side does see of
-a segment still being written is its temporary name, with the bytes written so far: a reader there must
-skip it (``*.tmp``, ``*.partial``) like Syncthing's own ``.syncthing.NAME.tmp`` files.
+A segment is written as Limbic writes it (a hidden temporary name ``.limbic-<pid>-<final name>``,
+fsync, rename to ``<sequence>-<checksum>.seg``); the other side must get it whole, and must never see a
+half-written segment under its final name. What the other side does see of a segment still being
+written is its temporary name, with the bytes written so far (Syncthing carries any file that has been
+quiet for ``fsWatcherDelayS``): a reader there must skip it by its prefix, as it skips Syncthing's own
+``.syncthing.NAME.tmp`` files, and the rename on the writer's side arrives as that name removed and the
+final one added.
 """
 
 from __future__ import annotations
@@ -50,6 +53,10 @@ def _segment_name(sequence: int, data: bytes) -> str:
     return f"{sequence:06d}-{hashlib.sha256(data).hexdigest()[:16]}.seg"
 
 
+def _temp_name(final: Path) -> Path:
+    return final.with_name(f".limbic-{os.getpid()}-{final.name}")
+
+
 def test_a_missing_syncthing_fails_with_a_sentence_saying_how_to_install_it(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(SyncthingError) as raised:
@@ -63,7 +70,7 @@ def test_a_segment_written_then_renamed_reaches_the_other_side_intact(pair):
     folder.mkdir(parents=True, exist_ok=True)
     data = _segment_bytes(1 << 20, seed=1)
     final = folder / _segment_name(1, data)
-    temp = folder / (final.name + ".tmp")
+    temp = _temp_name(final)
     with open(temp, "wb") as out:
         out.write(data)
         out.flush()
@@ -84,7 +91,7 @@ def test_a_segment_still_being_written_is_seen_only_under_its_temporary_name(pai
     folder.mkdir(parents=True, exist_ok=True)
     data = _segment_bytes(8 << 20, seed=2)
     final = folder / _segment_name(2, data)
-    temp = folder / (final.name + ".tmp")
+    temp = _temp_name(final)
     on_b = pair.b.folder / SEGMENTS / final.name
     sizes_seen: list[int] = []
     syncthing_temps_seen: set[str] = set()
