@@ -1,14 +1,15 @@
 """The entity in the editor: opening it, Back/Forward, saving (with conflicts), deleting, its status.
 
 Owns what only this flow needs: the navigation history, whether a load is a Back/Forward step, the
-load the editor shows, and what to do once a pending save succeeds. The window provides the
-editor, the engine, the status bar and its signals.
+load the editor shows, and what to do once a pending save succeeds. It is handed the editor, the
+engine, the status bar and the window's hooks (``EntityParts``), never the window.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Callable
+from dataclasses import dataclass
+from typing import Callable
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QMessageBox
@@ -17,26 +18,39 @@ from limbic.service.types import ChangeSet
 from limbic.service import entities as ops
 from limbic.service import undo as undo_ops
 from limbic.service.entities import ConflictError, EntityDraft, EntityView, set_status
+from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.editor.history import NavigationHistory
-from limbic.ui.workers.worker import Failure
-
-if TYPE_CHECKING:
-    from limbic.ui.shell.main_window import MainWindow
+from limbic.ui.workers.worker import Engine, Failure
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class EntityParts:
+    """What the editor's entity flow works with; what follows an entity on screen is the window's to wire."""
+
+    engine: Engine
+    editor: EntityEditor
+    status: StatusLine
+    hooks: WindowHooks
+    record_step: Callable[[undo_ops.Step], None]  # a change the person made becomes the next Undo
+    shown: Callable[[int], None]  # an entity is now in the editor
+    saved: Callable[[int], None]
+    deleted: Callable[[str], None]  # the deleted entity's name
 
 
 class EntityFlow(QObject):
     """Open, navigate, save and delete the editor's entity; one per window."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, parts: EntityParts) -> None:
+        super().__init__(parts.hooks.parent)
+        self.p = parts
         self.history = NavigationHistory()
         self.navigating = False  # a Back/Forward (or reload) must not push history
         self.after_save: Callable[[], None] | None = None  # what to do once the pending save succeeds
         self._entity_ticket = 0  # the load whose entity the editor shows
-        editor = window.editor
+        editor = parts.editor
         editor.save_requested.connect(self.save_draft)
         editor.delete_requested.connect(self.on_delete_requested)
         editor.navigate_requested.connect(self.open_entity)
@@ -45,15 +59,15 @@ class EntityFlow(QObject):
 
     def build_actions(self, go_menu) -> None:
         """Go → Back and Forward."""
-        self.back_action = self.w.add_action(go_menu, "&Back", self.on_back, "Alt+Left")
-        self.forward_action = self.w.add_action(go_menu, "&Forward", self.on_forward, "Alt+Right")
+        self.back_action = self.p.hooks.add_action(go_menu, "&Back", self.on_back, "Alt+Left")
+        self.forward_action = self.p.hooks.add_action(go_menu, "&Forward", self.on_forward, "Alt+Right")
         self.update_history_actions()
 
     # -- opening ----------------------------------------------------------------------------
 
     def open_entity(self, ref: int | str, record: bool = False) -> None:
         """Show an entity in the editor (after asking about unsaved changes); ``record`` counts an access."""
-        self.w.guard(lambda: self.load_entity(ref, record))
+        self.p.hooks.guard(lambda: self.load_entity(ref, record))
 
     def reload(self, entity_id: int) -> int:
         """Show the entity again (a refresh, not a visit: no history entry)."""
@@ -62,7 +76,7 @@ class EntityFlow(QObject):
 
     def load_entity(self, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> int:
         """Load an entity into the editor now (no questions); the newest request wins."""
-        engine = self.w.engine
+        engine = self.p.engine
         if engine.busy_job:  # the engine's thread is busy: show what is committed now (no access counted)
             return engine.read("entity", ops.load_view, ref, what="opening the entity",
                                on_done=self.on_entity_loaded, on_failed=self.on_entity_missing)
@@ -75,24 +89,22 @@ class EntityFlow(QObject):
 
     def navigation_pending(self) -> bool:
         """An entity the person asked for is still on its way (a refresh must not replace it)."""
-        return self.w.engine.entities.latest != self._entity_ticket
+        return self.p.engine.entities.latest != self._entity_ticket
 
     def on_entity_loaded(self, view: EntityView) -> None:
         """Show a loaded entity; the history, the pin action and the highlighted result follow it."""
-        self.w.editor.show_view(view)
+        self.p.editor.show_view(view)
         entity_id = view.entity.id
         if not self.navigating:
             self.history.visit(entity_id)
         self.navigating = False
         self.update_history_actions()
-        self.w.organise.update_pin_action()
-        self.w.search.select_result(entity_id)
-        self.w.entity_shown.emit(entity_id)
+        self.p.shown(entity_id)
 
     def on_entity_missing(self, failure: Failure) -> None:
         """The entity asked for is gone (or could not be read): say so."""
         self.navigating = False
-        self.w.status.say(failure.message)
+        self.p.status.say(failure.message)
 
     # -- back and forward -------------------------------------------------------------------
 
@@ -114,7 +126,7 @@ class EntityFlow(QObject):
             self.navigating = True
             self.update_history_actions()
             self.load_entity(entity_id)
-        self.w.guard(go)
+        self.p.hooks.guard(go)
 
     def on_back(self) -> None:
         """Go → Back."""
@@ -126,37 +138,37 @@ class EntityFlow(QObject):
 
     def on_new_entity(self) -> None:
         """Edit → New entity."""
-        self.w.guard(self.w.editor.new_entity)
+        self.p.hooks.guard(self.p.editor.new_entity)
 
     # -- saving -----------------------------------------------------------------------------
 
     def save_then(self, then: Callable[[], None]) -> None:
         """Save the editor's draft, then run ``then`` if the save succeeded."""
         self.after_save = then
-        self.save_draft(self.w.editor.draft())
+        self.save_draft(self.p.editor.draft())
 
     def save_draft(self, draft: EntityDraft, resolve: str | None = None) -> int:
         """Save the editor's draft; only the person's own changes since loading are applied."""
-        if self.w.refused_during_job("Saving"):
+        if self.p.hooks.refused_during_job("Saving"):
             return 0
-        return self.w.engine.run("save", undo_ops.save_draft, draft, resolve, what="saving the entity",
+        return self.p.engine.run("save", undo_ops.save_draft, draft, resolve, what="saving the entity",
                                  on_done=self._on_saved_step, on_failed=self.on_save_failed)
 
     def _on_saved_step(self, saved: undo_ops.Saved) -> None:
-        self.w.undo.push_step(saved.step)
+        self.p.record_step(saved.step)
         self.on_saved(saved.entity_id)
 
     def on_saved(self, entity_id: int) -> None:
         """Saved: run what waited for the save, else show the entity as saved."""
-        self.w.status.say("Saved.", 3000)
-        self.w.entity_saved.emit(entity_id)
+        self.p.status.say("Saved.", 3000)
+        self.p.saved(entity_id)
         then, self.after_save = self.after_save, None
         if then is not None:
-            self.w.editor.clear()
+            self.p.editor.clear()
             then()
         else:
             # The same entity again: no new history entry, unless it was just created (Back returns to it).
-            self.navigating = self.w.editor.entity_id is not None
+            self.navigating = self.p.editor.entity_id is not None
             self.load_entity(entity_id)
 
     def on_save_failed(self, failure: Failure) -> None:
@@ -167,9 +179,9 @@ class EntityFlow(QObject):
                 self.save_draft(failure.error.draft, choice)
                 return
             self.after_save = None
-            self.w.status.say("Not saved: the conflict is waiting for your decision; your edits are still here.", 0)
+            self.p.status.say("Not saved: the conflict is waiting for your decision; your edits are still here.", 0)
             return
-        self.w.on_failed("saving the entity", failure.message)
+        self.p.hooks.failed("saving the entity", failure.message)
 
     def ask_conflict(self, error: ConflictError) -> str | None:
         """Show what both sides changed and let the person choose; tests replace this method."""
@@ -177,7 +189,7 @@ class EntityFlow(QObject):
                           for c in error.conflicts[:8])
         box = QMessageBox(QMessageBox.Icon.Question, "Changed in another program",
                           f"While you edited “{error.draft.name}”, another program changed the same things:\n\n{lines}\n\n"
-                          "Everything else from both sides is kept either way.", parent=self.w)
+                          "Everything else from both sides is kept either way.", parent=self.p.hooks.parent)
         mine = box.addButton("Keep my version", QMessageBox.ButtonRole.AcceptRole)
         theirs = box.addButton("Keep theirs", QMessageBox.ButtonRole.DestructiveRole)
         box.addButton("Go back to editing", QMessageBox.ButtonRole.RejectRole)
@@ -189,57 +201,57 @@ class EntityFlow(QObject):
 
     def on_delete_requested(self, entity_id: int, name: str) -> None:
         """Delete the entity after asking (undoable)."""
-        if self.w.refused_during_job("Deleting"):
+        if self.p.hooks.refused_during_job("Deleting"):
             return
         if self.confirm_delete(name):
-            self.w.engine.run("delete", undo_ops.delete_entity, entity_id, what="deleting the entity",
+            self.p.engine.run("delete", undo_ops.delete_entity, entity_id, what="deleting the entity",
                               on_done=self.on_deleted)
 
     def confirm_delete(self, name: str) -> bool:
         """Ask before deleting; tests replace this method."""
         answer = QMessageBox.question(
-            self.w, "Delete entity", f"Delete “{name}” with its observations and relations?\nYou can undo this with Ctrl+Z.",
+            self.p.hooks.parent, "Delete entity", f"Delete “{name}” with its observations and relations?\nYou can undo this with Ctrl+Z.",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
         )
         return answer == QMessageBox.StandardButton.Yes
 
     def on_deleted(self, step: undo_ops.DeleteStep) -> None:
         """Deleted: the step joins the Edit menu and the editor empties."""
-        self.w.undo.push_step(step)
-        self.w.editor.clear()
-        self.w.status.say(f"Deleted “{step.snap.name}”. Press Ctrl+Z to undo.", 15_000)
-        self.w.entity_deleted.emit(step.snap.name)
+        self.p.record_step(step)
+        self.p.editor.clear()
+        self.p.status.say(f"Deleted “{step.snap.name}”. Press Ctrl+Z to undo.", 15_000)
+        self.p.deleted(step.snap.name)
 
     def on_status_requested(self, entity_id: int, status: str) -> None:
         """The editor's status badge: applied at once."""
-        self.w.engine.run("status", set_status, entity_id, status, what="changing the status",
+        self.p.engine.run("status", set_status, entity_id, status, what="changing the status",
                           on_done=self._on_status_saved)
 
     def _on_status_saved(self, entity_id: int) -> None:
         """Show the saved status (and the new updated time); unsaved edits in the editor are left alone."""
-        editor = self.w.editor
+        editor = self.p.editor
         if editor.entity_id == entity_id and not editor.is_dirty():
             self.reload(entity_id)
 
     def on_create_target(self, name: str, entity_type: str) -> None:
         """A new relation points to an entity that does not exist: create it, as one undoable step."""
-        w = self.w
-        if w.refused_during_job("Creating an entity"):
+        p = self.p
+        if p.hooks.refused_during_job("Creating an entity"):
             return
 
         def done(saved: undo_ops.Saved) -> None:
-            w.undo.push_step(saved.step)
-            w.status.say(f"Created “{name}” ({entity_type}); the relation to it is saved with this entity.", 8000)
+            p.record_step(saved.step)
+            p.status.say(f"Created “{name}” ({entity_type}); the relation to it is saved with this entity.", 8000)
 
-        w.engine.run("create-target", undo_ops.save_draft, EntityDraft(None, name, entity_type), None,
+        p.engine.run("create-target", undo_ops.save_draft, EntityDraft(None, name, entity_type), None,
                      what="creating the entity", on_done=done,
-                     on_failed=lambda f: w.on_failed("creating the entity", f.message))
+                     on_failed=lambda f: p.hooks.failed("creating the entity", f.message))
 
     # -- other programs' changes ------------------------------------------------------------
 
     def follow_changes(self, done: ChangeSet) -> None:
         """Another program changed or deleted the open entity: show it again, or say what happened."""
-        editor, status = self.w.editor, self.w.status
+        editor, status = self.p.editor, self.p.status
         entity_id = editor.entity_id
         if entity_id is None or not done.touches(entity_id) or self.navigation_pending():
             return

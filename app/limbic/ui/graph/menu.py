@@ -2,36 +2,34 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QMainWindow
 
 from limbic.ui.common import window_fit
+from limbic.ui.common.hooks import WindowHooks
 from limbic.ui.common.window_state import restore_dock
-
-if TYPE_CHECKING:
-    from limbic.ui.shell.main_window import MainWindow
 
 
 class GraphMenu(QObject):
     """"Local graph" (Ctrl+G) and "Whole graph" (Ctrl+Shift+G); owns the graph dock once it exists."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, host: QMainWindow, hooks: WindowHooks) -> None:
+        super().__init__(host)
+        self.host = host  # docks the panel; the panel follows its searches, entity and changes
+        self.hooks = hooks
         self.dock = None
 
     def build_menu(self, bar) -> None:
         """View → Local graph and Whole graph."""
         view = bar.addMenu("&View")
-        self.local_action = self.w.add_action(view, "&Local graph", self.show_local_graph, "Ctrl+G",
-                                              tip="The open entity and its neighbours")
-        self.whole_action = self.w.add_action(view, "&Whole graph", self.show_whole_graph, "Ctrl+Shift+G",
-                                              tip="Every entity and relation")
+        self.local_action = self.hooks.add_action(view, "&Local graph", self.show_local_graph, "Ctrl+G",
+                                                  tip="The open entity and its neighbours")
+        self.whole_action = self.hooks.add_action(view, "&Whole graph", self.show_whole_graph, "Ctrl+Shift+G",
+                                                  tip="Every entity and relation")
 
     def graph_panel(self):
         """The graph panel, created in its dock on first use."""
-        w = self.w
+        w = self.host
         if self.dock is None:
             from limbic.ui.graph.panel import GraphDock
 
@@ -52,7 +50,7 @@ class GraphMenu(QObject):
     def reopen(self, mode: str) -> None:
         """Bring the panel back as the last run closed it, in its place and width."""
         panel = self.graph_panel()
-        restore_dock(self.w)
+        restore_dock(self.host)
         if mode == "whole":
             panel.show_whole()
         else:

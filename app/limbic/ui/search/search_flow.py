@@ -1,20 +1,25 @@
 """The search: queries to the reader, results and the empty-search lists on screen, opening a hit.
 
 Owns which result list is on screen, which one's co-occurrence was recorded, and an Enter that
-came before the latest results; the window provides the search bar, the lists and the engine.
+came before the latest results; it is handed the search bar, the lists, the engine and the few
+window hooks it needs (``SearchParts``), never the window.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Callable
 
 from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from limbic.service import organise
-
-if TYPE_CHECKING:
-    from limbic.ui.shell.main_window import MainWindow
+from limbic.ui.common.hooks import EntityOpener, StatusLine, WindowHooks
+from limbic.ui.search.home import HomeList
+from limbic.ui.search.results import ResultList, ResultModel
+from limbic.ui.search.search_bar import SearchBar
+from limbic.ui.workers.worker import Engine
 
 logger = logging.getLogger(__name__)
 
@@ -22,103 +27,124 @@ logger = logging.getLogger(__name__)
 COOC_HITS = 10
 
 
+@dataclass(frozen=True)
+class SearchParts:
+    """What the search works with: the bar, the lists it shows, the engine and the window's hooks."""
+
+    engine: Engine
+    bar: SearchBar
+    results: ResultList
+    model: ResultModel
+    home: HomeList  # what an empty query shows
+    lists: QStackedWidget  # shows one of ``results``, ``home`` and ``empty_hint``
+    empty_hint: QWidget  # what an empty graph shows
+    status: StatusLine
+    entities: EntityOpener
+    hooks: WindowHooks
+    open_entity_id: Callable[[], int | None]  # the entity in the editor, if any
+    semantic_on: Callable[[], bool]  # the embedding model is loaded
+    arrived: Callable[[int], None]  # results of a request reached the window (stale or not)
+    shown: Callable[[int], None]  # the results of a request are on screen
+
+
 class SearchFlow(QObject):
     """Runs the search bar's queries and shows their answers; one per window."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, parts: SearchParts) -> None:
+        super().__init__(parts.hooks.parent)
+        self.p = parts
         self.pending_open = False  # Enter pressed before the results of the latest query arrived
         self.shown_request = 0  # the request whose results are on screen
         self._committed_request = 0  # the result list whose co-occurrence was recorded
-        bar = window.search_bar
+        bar = parts.bar
         bar.query_changed.connect(self.on_query_changed)
         bar.move_requested.connect(self.on_move)
         bar.open_requested.connect(self.on_open_requested)
-        window.results.activated.connect(self.on_result_activated)
-        window.results.clicked.connect(self.on_result_activated)  # one click opens, as in a note list
-        window.home.open_requested.connect(self.on_home_open)
-        window.engine.results_ready.connect(self.on_results_ready)
+        parts.results.activated.connect(self.on_result_activated)
+        parts.results.clicked.connect(self.on_result_activated)  # one click opens, as in a note list
+        parts.home.open_requested.connect(self.on_home_open)
+        parts.engine.results_ready.connect(self.on_results_ready)
 
     def on_query_changed(self, text: str, entity_type: str) -> None:
         """The search bar's text or type filter changed: ask again."""
-        self.w.engine.search(text, entity_type, self.w.search_bar.branch_choice())
+        self.p.engine.search(text, entity_type, self.p.bar.branch_choice())
 
     def rerun(self) -> None:
         """Run the current query again (the graph, the model or the settings changed)."""
-        bar = self.w.search_bar
-        self.w.engine.search(bar.text(), bar.entity_type(), bar.branch_choice())
+        bar = self.p.bar
+        self.p.engine.search(bar.text(), bar.entity_type(), bar.branch_choice())
 
     @Slot(int, object)
     def on_results_ready(self, request_id: int, response) -> None:
         """Show the latest query's results; older ones are dropped."""
-        w = self.w
-        w.results_arrived.emit(request_id)
-        if request_id != w.engine.searches.latest:
+        p = self.p
+        p.arrived(request_id)
+        if request_id != p.engine.searches.latest:
             return  # a newer query is on its way: never show stale results
         self.shown_request = request_id
         if not response.query.strip():
-            w.engine.read("home", organise.home, on_done=w.home.set_home)
-        w.model.set_response(response)
+            p.engine.read("home", organise.home, on_done=p.home.set_home)
+        p.model.set_response(response)
         if response.query.strip():
-            w.search_bar.set_mode(response.mode)
+            p.bar.set_mode(response.mode)
         else:
-            w.search_bar.show_expected_mode(bool(w.model_name))
-        if w.model.rowCount():
-            w.results.setCurrentIndex(w.model.index(0, 0))
+            p.bar.show_expected_mode(p.semantic_on())
+        if p.model.rowCount():
+            p.results.setCurrentIndex(p.model.index(0, 0))
         elif response.query.strip():
             sentence = response.no_match_sentence if response.no_match else f"No results for “{response.query.strip()}”."
-            w.status.say(sentence, 4000)
-        w.results.viewport().update()
+            p.status.say(sentence, 4000)
+        p.results.viewport().update()
         self.show_current_list()
-        w.results_shown.emit(request_id)
+        p.shown(request_id)
         if self.pending_open:
             self.pending_open = False
             self.on_open_requested()
 
     def show_current_list(self) -> None:
         """The hint for an empty graph, the empty-search lists, or the results."""
-        w = self.w
-        empty = w.catalog is not None and w.catalog.counts.get("entities", 0) == 0
-        home = not w.model.query.strip()
-        w.left.setCurrentWidget(w.empty_hint if empty else w.home if home else w.results)
+        p = self.p
+        catalog = p.hooks.catalog()
+        empty = catalog is not None and catalog.counts.get("entities", 0) == 0
+        home = not p.model.query.strip()
+        p.lists.setCurrentWidget(p.empty_hint if empty else p.home if home else p.results)
 
     def on_home_open(self, entity_id: int) -> None:
         """An entity opened from the empty-search lists (an access)."""
-        self.w.entities.open_entity(entity_id, record=True)
+        self.p.entities.open_entity(entity_id, record=True)
 
     def on_move(self, step: int) -> None:
         """Up/Down in the search field move through the list on screen."""
-        w = self.w
-        if w.left.currentWidget() is w.home:
-            w.home.step_selection(step)
+        p = self.p
+        if p.lists.currentWidget() is p.home:
+            p.home.step_selection(step)
             return
-        rows = w.model.rowCount()
+        rows = p.model.rowCount()
         if not rows:
             return
-        row = min(rows - 1, max(0, w.results.currentIndex().row() + step))
-        w.results.setCurrentIndex(w.model.index(row, 0))
+        row = min(rows - 1, max(0, p.results.currentIndex().row() + step))
+        p.results.setCurrentIndex(p.model.index(row, 0))
 
     def on_open_requested(self) -> None:
         """Enter: open the selected hit, once the latest query's results are on screen."""
-        w = self.w
-        if self.shown_request != w.engine.searches.latest:
+        p = self.p
+        if self.shown_request != p.engine.searches.latest:
             self.pending_open = True  # open once the latest query's results arrive
             return
-        if w.left.currentWidget() is w.home:
-            w.home.open_current()
+        if p.lists.currentWidget() is p.home:
+            p.home.open_current()
             return
-        index = w.results.currentIndex()
-        if not index.isValid() and w.model.rowCount():
-            index = w.model.index(0, 0)
+        index = p.results.currentIndex()
+        if not index.isValid() and p.model.rowCount():
+            index = p.model.index(0, 0)
         if index.isValid():
             self.on_result_activated(index)
 
     def on_result_activated(self, index) -> None:
         """Open a hit; the first one opened from a list records the list's co-occurrence."""
-        model, entities = self.w.model, self.w.entities
+        model, entities = self.p.model, self.p.entities
         result = model.result(index.row())
-        if result is None or (result.entity_id == self.w.editor.entity_id and not entities.navigation_pending()
+        if result is None or (result.entity_id == self.p.open_entity_id() and not entities.navigation_pending()
                               and self._committed_request == self.shown_request):
             return  # already open and counted (the second click of a double click)
         # The first hit opened from a result list makes those hits count as having come up
@@ -127,11 +153,11 @@ class SearchFlow(QObject):
         if self._committed_request != self.shown_request:
             self._committed_request = self.shown_request
             together = tuple(model.result(i).entity_id for i in range(min(model.rowCount(), COOC_HITS)))
-        self.w.guard(lambda: entities.load_entity(result.entity_id, True, together))
+        self.p.hooks.guard(lambda: entities.load_entity(result.entity_id, True, together))
 
     def select_result(self, entity_id: int) -> None:
         """The highlighted result follows the open entity (after a relation was followed, Back, a save...)."""
-        model, results = self.w.model, self.w.results
+        model, results = self.p.model, self.p.results
         for row in range(model.rowCount()):
             if model.result(row).entity_id == entity_id:
                 if results.currentIndex().row() != row:

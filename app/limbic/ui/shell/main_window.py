@@ -26,18 +26,14 @@ from limbic import config
 from limbic.service.types import ChangeSet, ORIGIN_ASSISTANT, ScoringParams
 from limbic.service.catalog import CatalogDelta
 from limbic.ui.shell import features
-from limbic.ui.activity.activity_menu import ActivityMenu
+from limbic.ui.common.hooks import add_action
 from limbic.ui.editor.entity_editor import EntityEditor
-from limbic.ui.editor.entity_flow import EntityFlow
-from limbic.ui.shell.file_menu import FileMenu
-from limbic.ui.graph.menu import GraphMenu
 from limbic.ui.search.home import HomeList
-from limbic.ui.shell.organise_menu import OrganiseMenu
 from limbic.ui.search.results import ResultDelegate, ResultList, ResultModel
 from limbic.ui.search.search_bar import SearchBar
-from limbic.ui.search.search_flow import SearchFlow
+from limbic.ui.shell.assembly import assemble
 from limbic.ui.shell.status import StatusPanel
-from limbic.ui.shell.undo import UndoController, WindowKeys
+from limbic.ui.shell.undo import WindowKeys
 from limbic.ui.common.window_state import restore_layout, save_layout, saved_graph_view
 from limbic.ui.workers.worker import Catalog, Engine
 
@@ -81,13 +77,7 @@ class MainWindow(QMainWindow):
 
         self.engine = Engine(self)
         self._build_ui()
-        self.files = FileMenu(self)
-        self.undo = UndoController(self)
-        self.search = SearchFlow(self)
-        self.entities = EntityFlow(self)
-        self.organise = OrganiseMenu(self)
-        self.graph = GraphMenu(self)
-        self.activity = ActivityMenu(self)
+        assemble(self)  # the parts, each given what it works with
         self._build_actions()
         self._connect_engine()
         restore_layout(self, DEFAULT_SIZE)
@@ -152,14 +142,7 @@ class MainWindow(QMainWindow):
 
     def add_action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         """A menu entry of this window (its shortcut works while the window has focus)."""
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.setToolTip(tip or text.replace("&", "").rstrip("…"))
-        action.setStatusTip(action.toolTip())
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
+        return add_action(self, menu, text, slot, shortcut, tip)
 
     def _build_actions(self) -> None:
         bar = self.menuBar()

@@ -1,0 +1,53 @@
+"""The window's assembly: each part is made with the collaborators it uses and the window's hooks.
+
+The parts never see the window: what one part does for another (the editor's entity highlighting
+its search hit, a save joining the Undo menu) is wired here, where the window is put together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from limbic.ui.activity.activity_menu import ActivityMenu, ActivityParts
+from limbic.ui.common.hooks import WindowHooks
+from limbic.ui.editor.entity_flow import EntityFlow, EntityParts
+from limbic.ui.graph.menu import GraphMenu
+from limbic.ui.search.search_flow import SearchFlow, SearchParts
+from limbic.ui.shell.file_menu import FileMenu
+from limbic.ui.shell.organise_menu import OrganiseMenu
+from limbic.ui.shell.undo import UndoController
+
+
+def window_hooks(window: Any) -> WindowHooks:
+    """What belongs to the window itself, lent to its parts as callbacks."""
+    return WindowHooks(parent=window, catalog=lambda: window.catalog, guard=window.guard,
+                       refused_during_job=window.refused_during_job, failed=window.on_failed)
+
+
+def assemble(window: Any) -> None:
+    """Make the window's parts (``window`` is the MainWindow whose widgets and engine exist already)."""
+    hooks = window_hooks(window)
+    window.files = FileMenu(window)
+    window.undo = UndoController(window)
+
+    def entity_shown(entity_id: int) -> None:
+        # The pin action and the highlighted hit follow the open entity before anyone hears of it.
+        window.organise.update_pin_action()
+        window.search.select_result(entity_id)
+        window.entity_shown.emit(entity_id)
+
+    window.entities = EntityFlow(EntityParts(
+        engine=window.engine, editor=window.editor, status=window.status, hooks=hooks,
+        record_step=window.undo.push_step, shown=entity_shown, saved=window.entity_saved.emit,
+        deleted=window.entity_deleted.emit))
+    window.search = SearchFlow(SearchParts(
+        engine=window.engine, bar=window.search_bar, results=window.results, model=window.model,
+        home=window.home, lists=window.left, empty_hint=window.empty_hint, status=window.status,
+        entities=window.entities, hooks=hooks, open_entity_id=lambda: window.editor.entity_id,
+        semantic_on=lambda: bool(window.model_name), arrived=window.results_arrived.emit,
+        shown=window.results_shown.emit))
+    window.organise = OrganiseMenu(window)
+    window.graph = GraphMenu(window, hooks)
+    window.activity = ActivityMenu(ActivityParts(
+        engine=window.engine, host=window, status=window.status, add_badge=window.status.addPermanentWidget,
+        changes_shown=window.changes_shown, open_entity=window.entities.load_entity, hooks=hooks))

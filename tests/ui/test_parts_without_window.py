@@ -1,0 +1,144 @@
+"""The window's parts are made from the collaborators they use: each one runs with stand-ins, no window."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMainWindow, QMenuBar, QStackedWidget, QWidget
+
+from limbic.service.types import SearchResponse, SearchResult
+from limbic.ui.common.hooks import WindowHooks
+
+
+class StandInEngine(QObject):
+    """Records what a part asks of the engine; answers nothing by itself."""
+
+    results_ready = Signal(int, object)
+    opened = Signal(object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.searches = SimpleNamespace(latest=0)
+        self.worker = self  # the parts connect to the worker's ``opened``
+        self.asked: list[tuple] = []
+
+    def search(self, text: str, entity_type: str, branch: str) -> int:
+        self.searches.latest += 1
+        self.asked.append(("search", text, entity_type, branch))
+        return self.searches.latest
+
+    def read(self, key: str, fn, *args, **kwargs) -> int:
+        self.asked.append(("read", key, *args))
+        return 0
+
+    def run(self, key: str, fn, *args, **kwargs) -> int:
+        self.asked.append(("run", key, *args))
+        return 0
+
+
+class StandInStatus:
+    def __init__(self) -> None:
+        self.said: list[str] = []
+
+    def say(self, text: str, timeout: int = 0, details=None) -> None:
+        self.said.append(text)
+
+
+class StandInEntities:
+    def __init__(self) -> None:
+        self.loaded: list[tuple] = []
+        self.opened: list[tuple] = []
+
+    def open_entity(self, ref, record: bool = False) -> None:
+        self.opened.append((ref, record))
+
+    def load_entity(self, ref, record: bool = False, together: tuple[int, ...] = ()) -> int:
+        self.loaded.append((ref, record, together))
+        return 1
+
+    def navigation_pending(self) -> bool:
+        return False
+
+
+def _hit(entity_id: int, name: str) -> SearchResult:
+    return SearchResult(entity_id, name, "Project", [f"{name} notes"], 0.8, 0.7, 0.4, 0.9, 1.5, 0.3, 0.03, "both", 1, 2)
+
+
+def _hooks(parent: QWidget, guarded: list, catalog=None) -> WindowHooks:
+    def guard(then) -> None:
+        guarded.append(then)
+        then()
+
+    return WindowHooks(parent=parent, catalog=lambda: catalog, guard=guard,
+                       refused_during_job=lambda what: False, failed=lambda what, message: None)
+
+
+def test_the_search_runs_on_its_parts_alone(qtbot):
+    from limbic.ui.search.home import HomeList
+    from limbic.ui.search.results import ResultList, ResultModel
+    from limbic.ui.search.search_bar import SearchBar
+    from limbic.ui.search.search_flow import SearchFlow, SearchParts
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    engine, status, entities, guarded = StandInEngine(), StandInStatus(), StandInEntities(), []
+    results, model, home, lists, hint = ResultList(host), ResultModel(host), HomeList(host), QStackedWidget(host), QWidget(host)
+    results.setModel(model)
+    for widget in (results, hint, home):
+        lists.addWidget(widget)
+    bar = SearchBar(host)
+    arrived, shown = [], []
+    flow = SearchFlow(SearchParts(
+        engine=engine, bar=bar, results=results, model=model, home=home, lists=lists, empty_hint=hint,
+        status=status, entities=entities, hooks=_hooks(host, guarded), open_entity_id=lambda: None,
+        semantic_on=lambda: True, arrived=arrived.append, shown=shown.append))
+
+    bar.edit.setText("harbor")
+    bar.on_debounced()
+    assert engine.asked == [("search", "harbor", "", "both")]
+
+    engine.results_ready.emit(1, SearchResponse("harbor", "hybrid", [_hit(7, "Harbor API"), _hit(9, "Harbor DB")],
+                                                ["harbor"]))
+    assert arrived == [1] and shown == [1]
+    assert lists.currentWidget() is results and model.rowCount() == 2
+    assert results.currentIndex().row() == 0
+
+    bar.open_requested.emit()  # Enter opens the top hit, through the window's guard, with the list's co-occurrence
+    assert len(guarded) == 1
+    assert entities.loaded == [(7, True, (7, 9))]
+
+    engine.results_ready.emit(0, SearchResponse("harb", "hybrid", [_hit(3, "Stale")], ["harb"]))  # an older request
+    assert arrived == [1, 0] and shown == [1] and model.rowCount() == 2
+    flow.rerun()
+    assert engine.asked[-1] == ("search", "harbor", "", "both")
+
+
+def test_the_activity_menu_runs_on_its_parts_alone(qtbot):
+    from limbic.ui.activity.activity_menu import ActivityMenu, ActivityParts
+
+    class Changes(QObject):
+        shown = Signal(object)
+
+    host = QMainWindow()
+    qtbot.addWidget(host)
+    engine, status, changes, badges, opened = StandInEngine(), StandInStatus(), Changes(), [], []
+    menu = ActivityMenu(ActivityParts(
+        engine=engine, host=host, status=status, add_badge=badges.append, changes_shown=changes.shown,
+        open_entity=opened.append, hooks=_hooks(host, [], catalog=SimpleNamespace(counts={"entities": 3}))))
+    menu.build_menu(QMenuBar(host))
+    assert badges == [menu.badge]
+
+    changes.shown.emit(object())  # a change the window refreshed for: the badge reads the log again
+    assert engine.asked == [("run", "activity-badge")]
+    menu._show_badge(2)
+    assert menu.badge.text() == "Assistants: 2 unreviewed"
+
+    menu.pause_assistant("claude", True)
+    assert engine.asked[-1] == ("run", "pause", "claude", True)
+    assert status.said[-1] == "Writing by “claude” is paused; its reads still work."
+
+    menu.show()  # the panel docks in the host and opens the entities it lists there
+    assert menu.dock is not None and menu.dock.parent() is host
+    menu.dock.panel.open_requested.emit(42)
+    assert opened == [42]
