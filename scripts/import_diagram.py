@@ -154,9 +154,10 @@ def diagram() -> str:
         if target not in everywhere:
             lines.append(f"  {_node(source)} --> {_node(target)}")
     lines.append("```")
-    notes = [f"`{label(t)}` is imported by {len({s for s, tt in edges if tt == t})} rooms (those arrows are not drawn)."
-             for t in everywhere]
-    return "\n".join(lines) + "\n\n" + " ".join(notes) + "\n"
+    # Named without a count, so that one more room importing errors does not make the page stale.
+    quoted = [f"`{label(t)}`" for t in everywhere]
+    named = " and ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+    return "\n".join(lines) + f"\n\nArrows into {named}, which many rooms import, are not drawn.\n"
 
 
 def doc_diagram(text: str) -> str | None:
