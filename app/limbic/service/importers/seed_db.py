@@ -99,8 +99,29 @@ def read_seed(path: Path) -> SeedGraph:
         conn.close()
 
 
+def _plain_tables(conn: apsw.Connection, path: Path) -> set[str]:
+    """The file's plain tables; one Limbic reads that is a view or a virtual table is refused with a sentence.
+
+    Reading a view runs its query, which another program's file can make endless (a recursive view
+    over nothing); a virtual table runs a module's code. Only stored rows are read.
+    """
+    tables: set[str] = set()
+    for name, kind, sql in conn.execute("SELECT name, type, coalesce(sql, '') FROM sqlite_master "
+                                        "WHERE type IN ('table', 'view')"):
+        virtual = kind == "table" and sql.lstrip().upper().startswith("CREATE VIRTUAL")
+        if name in REQUIRED or name in OPTIONAL:
+            if kind == "view" or virtual:
+                raise ImportInputError(
+                    f"{path} is not a memory engine database Limbic can read: its {name} is "
+                    f"{'a view' if kind == 'view' else 'a virtual table'}, not a table of stored rows; "
+                    "nothing was imported.")
+        if kind == "table":
+            tables.add(name)
+    return tables
+
+
 def _read(conn: apsw.Connection, path: Path) -> SeedGraph:
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")}
+    tables = _plain_tables(conn, path)
     cols = {t: _columns(conn, t) for t in tables if t in REQUIRED or t in OPTIONAL}
     for table, needed in REQUIRED.items():
         if table not in tables or not set(needed) <= cols[table]:
