@@ -15,6 +15,7 @@ from limbic.engine.store import tables
 
 from limbic.engine.vectors import index, index_chunks, vector_index
 from limbic.engine.store.db import FTS_DDL, Database
+from limbic.engine.store.journal_watch import LOST_LOG_KEY
 from limbic.engine.vectors.embeddings import Embedder
 from limbic.engine.vectors.entity_text import EntitySource, fts_obs_text
 from limbic.engine.errors import DatabaseError
@@ -54,10 +55,11 @@ class CheckReport:
     model_matches: bool | None = None  # None: no model loaded to compare with
     tables: dict[str, str] = field(default_factory=dict)  # derived or signal table -> "missing" / "malformed"
     indexes_missing: list[str] = field(default_factory=list)
+    lost: str | None = None  # the file lost commits with its write-ahead log (Database.lost_note)
 
     @property
     def file_ok(self) -> bool:
-        return not self.integrity and not self.foreign_key_errors
+        return not self.integrity and not self.foreign_key_errors and not self.lost
 
     @property
     def derived_problems(self) -> int:
@@ -73,7 +75,7 @@ class CheckReport:
 
     def lines(self) -> list[str]:
         """The report as plain sentences, one per finding."""
-        out = []
+        out = [self.lost] if self.lost else []
         if self.integrity:
             out.append(f"SQLite integrity check failed: {'; '.join(self.integrity[:3])}.")
         if self.foreign_key_errors:
@@ -164,7 +166,7 @@ def damage(db: Database) -> str | None:
 
 def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool = True) -> CheckReport:
     """Look for anything that disagrees; changes nothing."""
-    report = CheckReport()
+    report = CheckReport(lost=db.lost_note)
     try:
         report.tables = tables.problems(db)
         report.indexes_missing = tables.missing_indexes(db)
@@ -328,6 +330,9 @@ def repair(
     before = check_graph(db, embedder)
     result = RepairReport(before=before, after=before)
     with db.transaction():
+        if before.lost and db.has_table("meta"):
+            db.del_meta(LOST_LOG_KEY)  # a repair accepts the file as it is: what was lost is not named again
+            db.lost_note = None
         if any("index" in msg for msg in before.integrity):
             db.execute("REINDEX")  # b-tree indexes hold nothing the tables do not
             result.reindexed = True

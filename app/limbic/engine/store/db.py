@@ -17,6 +17,7 @@ import apsw
 
 from limbic.engine.store.activity import Recorder
 from limbic.engine.errors import DatabaseError
+from limbic.engine.store.journal_watch import JournalWatch, lost_log, note_lost, refusal, rescue
 # The schema (its DDL and one migration per version) and what this process knows of the files it
 # has open live below this module (re-exported: callers use them from here).
 from limbic.engine.store.open_files import (  # noqa: F401 - SQLITE_MAGIC, is_open_graph_file: used from here
@@ -63,6 +64,14 @@ class DatabaseHooks:
 HOOKS = DatabaseHooks()
 
 
+class _Gone(Exception):
+    """The graph file or its write-ahead log was taken away under an open write (``kind``: "main" or "wal")."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
 class Database:
     """One connection to a graph file. Owned by one thread; not shared."""
 
@@ -89,9 +98,18 @@ class Database:
         self.changes: Any = None  # what the open write transaction touched (HOOKS.new_changes)
         self.commit_listeners: list[Callable[[Any], None]] = []
         self.rollback_listeners: list[Callable[[], None]] = []
+        # Watches the file and its log under a writable connection; once either is taken away,
+        # every later write is refused with this sentence (journal_watch.py).
+        self._watch: JournalWatch | None = None
+        self._refused: str | None = None
+        # Why the file is known to have lost commits (a write-ahead log removed before they reached it).
+        self.lost_note: str | None = None
         memory = str(self.path) == ":memory:"
+        lost = None
         if not memory and self.path.exists():
             inspect_file(self.path)
+            if not is_open_graph_file(self.path):
+                lost = lost_log(self.path)  # only now: opening the file makes SQLite rebuild that evidence
             if not readonly and not (os.access(self.path, os.W_OK) and _folder_writable(self.path)):
                 what = "file" if not os.access(self.path, os.W_OK) else "folder holding it"
                 self.readonly = True
@@ -135,6 +153,7 @@ class Database:
         if not self.readonly and not memory:
             for hook in list(HOOKS.on_writable_open):
                 hook(self)
+        self.lost_note = note_lost(self, lost)
 
     def _open_connection(self, immutable: bool) -> None:
         flags = apsw.SQLITE_OPEN_READONLY if self.readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
@@ -155,6 +174,8 @@ class Database:
         if self.readonly and version == 0 and str(self.path) != ":memory:":
             raise DatabaseError(f"{self.path} holds no graph yet and cannot be written.")
         self._configure()
+        if not self.readonly and str(self.path) != ":memory:":
+            self._watch = JournalWatch(self.path)
         if not self.readonly:
             self._migrate()
         self._seen_version = self.data_version()
@@ -257,6 +278,8 @@ class Database:
             finally:
                 self._depth -= 1
             return
+        if self._refused:
+            raise DatabaseError(self._refused)
         begin = lambda: self.conn.execute("BEGIN IMMEDIATE")  # noqa: E731
         try:
             self._retry_busy(begin) if retry else begin()
@@ -268,12 +291,14 @@ class Database:
         self._depth = 1
         self.changes = HOOKS.new_changes() if HOOKS.new_changes is not None else None
         try:
+            self._look()  # a file or log taken away is noticed before the write is done, and again before it is kept
             if self.has_change_log():
                 self.activity.ensure_installed()  # this connection's triggers record every row written
             yield self.conn
             done = self.changes
             for hook in list(HOOKS.before_commit):
                 hook(self, done)  # the change log: nothing when nothing changed
+            self._look()
         except BaseException as exc:
             self._depth = 0
             self._abort(exc, retry)
@@ -286,9 +311,31 @@ class Database:
             self._abort(exc, retry)
         self.changes = None
         self.activity.committed()
+        # Taken away during the commit itself: the commit is acknowledged only once it is in the file.
+        kind = self._watch.problem() if self._watch is not None else None
+        lost = self._lose(kind, committed=True) if kind else None
         if done is not None and not done.empty:
             for listener in list(self.commit_listeners):
                 listener(done)
+        if lost:
+            raise DatabaseError(lost)
+
+    def _look(self) -> None:
+        kind = self._watch.problem() if self._watch is not None else None
+        if kind:
+            raise _Gone(kind)
+
+    def _lose(self, kind: str, committed: bool = False) -> str | None:
+        """Copy what the connection holds into the file and refuse later writes; the sentence for this one, if any.
+
+        None when a commit that was already made is now in the graph file, on disk.
+        """
+        saved = kind == "wal" and rescue(self.conn)
+        self._refused = refusal(self.path, kind, saved)
+        logger.warning("%s", self._refused)
+        if committed and saved:
+            return None
+        return refusal(self.path, kind, saved, committed)
 
     def has_change_log(self) -> bool:
         """Whether the file has a change log (files from before it, opened read-only, may not)."""
@@ -300,6 +347,8 @@ class Database:
         """Roll back and re-raise; SQLite's errors become one sentence when the caller asked for it."""
         with contextlib.suppress(apsw.Error):
             self.conn.execute("ROLLBACK")
+        if isinstance(exc, _Gone):
+            exc = DatabaseError(self._lose(exc.kind))  # after the rollback: a checkpoint needs no open write
         self.changes = None
         self.activity.rolled_back()
         for listener in list(self.rollback_listeners):

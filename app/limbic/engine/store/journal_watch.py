@@ -1,0 +1,150 @@
+"""Whether the graph file and its write-ahead log are still the ones SQLite opened.
+
+A program that deletes or replaces ``graph.db-wal`` under a running writer (a sync tool, a
+cleaner) does not stop SQLite: it keeps appending commits to the deleted log through its open
+descriptor, and they vanish with the process. So a writer looks at both paths with ``os.stat``
+(which opens nothing: any other descriptor on these files would drop SQLite's locks) when a
+write starts, before it commits and after, and refuses once either changed. What its connection
+still holds is then copied into the graph file by a checkpoint, which reads the deleted log
+through that same descriptor.
+
+Before a file is opened, ``lost_log`` reads the shared-memory index (``-shm``) a killed writer
+left behind: it tells how many committed pages the log held, so a log that is gone with pages not
+yet in the file is named as a loss instead of passing for a new, empty graph.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import apsw
+
+from limbic.engine.errors import DatabaseError
+
+if TYPE_CHECKING:
+    from limbic.engine.store.db import Database
+
+logger = logging.getLogger(__name__)
+
+LOST_LOG_KEY = "lost_log"  # meta key: why the file is known to have lost commits (a check reports it)
+_WAL_INDEX_VERSION = 3007000
+_HEADER = 48  # one copy of the wal-index header; SQLite writes two, one after the other
+_NBACKFILL = 96  # the checkpoint's progress, just after the two header copies
+_WAL_HEADER, _FRAME_HEADER = 32, 24
+RESCUE_ATTEMPTS = 3  # checkpoints tried while a reader keeps part of the log in use (each waits the busy timeout)
+
+Identity = tuple[int, int]
+
+
+def _identity(path: str) -> Identity | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+class JournalWatch:
+    """The (device, inode) of a writable graph file and of its write-ahead log, compared with their paths now."""
+
+    def __init__(self, path: Path) -> None:
+        self.main_path = str(path)
+        self.wal_path = self.main_path + "-wal"
+        self.main = _identity(self.main_path)
+        self.wal = _identity(self.wal_path)  # None until SQLite has made the log
+
+    def problem(self) -> str | None:
+        """``"wal"`` or ``"main"`` when that file was deleted or replaced since it was opened, else None."""
+        if _identity(self.main_path) != self.main:
+            return "main"
+        now = _identity(self.wal_path)
+        if self.wal is None:
+            # A connection that began a transaction has its log open: a missing one was deleted.
+            self.wal = now
+            return "wal" if now is None else None
+        return None if now == self.wal else "wal"
+
+
+def rescue(conn: apsw.Connection) -> bool:
+    """Copy every commit the (deleted) log holds into the graph file; True when all of it is there, on disk."""
+    for _ in range(RESCUE_ATTEMPTS):
+        try:
+            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()[0]
+        except apsw.Error as exc:
+            logger.warning("the write-ahead log could not be copied into the graph file: %s", exc)
+            return False
+        if not busy:
+            return True
+    return False
+
+
+def refusal(path: Path, kind: str, saved: bool, committed: bool = False) -> str:
+    """The sentence a writer says once the file or its log was taken away under it."""
+    if kind == "main":
+        return (
+            f"The graph file {path} was deleted or replaced by another program while Limbic had it open; the change "
+            "was not saved, and changes are refused until the graph is opened again (restart Limbic)."
+        )
+    this = "this change may not have been saved" if committed else "this change was not saved"
+    before = (
+        f"what was saved before it was copied into {path.name}" if saved else
+        f"what was saved before it could not all be copied into {path.name}: back the graph up from this program "
+        "before closing it"
+    )
+    return (
+        f"The graph's write-ahead log was removed by another program ({path.name}-wal); {this}, {before}, and "
+        "changes are refused until the graph is opened again (restart Limbic)."
+    )
+
+
+def lost_log(path: Path) -> str | None:
+    """Why ``path`` has lost commits its write-ahead log held, judged before SQLite opens it, or None.
+
+    The ``-shm`` index survives a killed writer: when it counts committed log pages that are not
+    in the file and the log is missing or shorter than they need, they are gone. Called only
+    when this process has no connection to the file (a plain read would drop its locks).
+    """
+    shm = str(path) + "-shm"
+    try:
+        with open(shm, "rb") as fh:
+            head = fh.read(_NBACKFILL + 4)
+    except OSError:
+        return None
+    if len(head) < _NBACKFILL + 4 or head[:_HEADER] != head[_HEADER:2 * _HEADER]:
+        return None  # torn or not an index: SQLite rebuilds it from the log, nothing to judge by
+    order = sys.byteorder
+    version, is_init = int.from_bytes(head[0:4], order), head[12]
+    raw_page = int.from_bytes(head[14:16], order)
+    page = (raw_page & 0xFE00) + ((raw_page & 1) << 16)
+    frames, backfilled = int.from_bytes(head[16:20], order), int.from_bytes(head[_NBACKFILL:_NBACKFILL + 4], order)
+    if version != _WAL_INDEX_VERSION or not is_init or not page or frames <= backfilled:
+        return None
+    try:
+        size = os.stat(str(path) + "-wal").st_size
+    except OSError:
+        size = 0
+    if size >= _WAL_HEADER + frames * (_FRAME_HEADER + page):
+        return None
+    return (
+        f"{path} lost its latest changes: its write-ahead log ({path.name}-wal) was removed by another program "
+        f"before {frames - backfilled} pages of saved changes were copied into the file; restore a backup "
+        "(`limbic backup --list`) if one holds them, or accept the file as it is with `limbic check --repair`."
+    )
+
+
+def note_lost(db: Database, lost: str | None) -> str | None:
+    """Keep in a writable file that it lost commits (a check names it on every later look, until a repair); the note."""
+    if lost:
+        logger.info("%s", lost)
+        if not db.readonly and str(db.path) != ":memory:":
+            try:
+                with db.transaction():
+                    db.set_meta(LOST_LOG_KEY, lost)
+            except DatabaseError as exc:
+                logger.info("the loss could not be noted in %s: %s", db.path, exc)
+        return lost
+    return db.get_meta(LOST_LOG_KEY) if db.has_table("meta") else None

@@ -1,0 +1,162 @@
+"""The write-ahead log (``graph.db-wal``) deleted by another program while a writer has the graph open.
+
+SQLite keeps writing into the deleted log through its open descriptor, so without a check every
+write after the deletion was acknowledged and then lost with the process. A writer must notice
+before it acknowledges, refuse with a sentence, and copy what its connection still holds into
+the graph file; ``limbic check`` must not call a file that lost its tables sound.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from limbic.engine.errors import DatabaseError
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.service.integrity import check_file
+from tests.mcp.raw import APP, RawServer, limbic_command
+
+LOST = "write-ahead log was removed by another program"
+
+
+def _observations(path: Path) -> dict[str, list[str]]:
+    db = Database(path, readonly=True)
+    try:
+        found: dict[str, list[str]] = {}
+        for name, content in db.execute(
+            "SELECT e.name, o.content FROM observations o JOIN entities e ON e.id = o.entity_id ORDER BY o.id"
+        ):
+            found.setdefault(name, []).append(content)
+        return found
+    finally:
+        db.close()
+
+
+@pytest.mark.slow
+def test_no_write_acknowledged_by_limbic_mcp_is_lost_when_its_wal_is_deleted(tmp_path):
+    db = tmp_path / "graph.db"
+    command, env = limbic_command(db)
+    server = RawServer(command, env)
+    try:
+        server.initialize()
+        made = server.call("create_entities", {"entities": [
+            {"name": "Ada", "entityType": "person", "observations": ["before the log went"]}]})
+        assert not made.get("isError"), made
+        wal = Path(str(db) + "-wal")
+        assert wal.exists()
+        wal.unlink()  # a sync tool or a cleaner, while the server runs
+        acknowledged, refused = [], []
+        for i in range(20):
+            result = server.call("add_observations", {"observations": [{"entityName": "Ada", "contents": [f"note {i}"]}]})
+            text = result["content"][0]["text"]
+            (refused if result.get("isError") else acknowledged).append((f"note {i}", text))
+    finally:
+        server.proc.send_signal(signal.SIGKILL)
+        server.proc.wait()
+        server.close()
+    # Nothing was acknowledged that the file lacks, and every refusal says why, in one sentence.
+    kept = _observations(db)
+    assert "before the log went" in kept.get("Ada", [])
+    for note, _ in acknowledged:
+        assert note in kept["Ada"], f"{note} was acknowledged but is not in the file"
+    for note, _ in refused:
+        assert note not in kept.get("Ada", []), f"{note} was refused but saved"
+    assert refused, "no write was refused although its log was gone"
+    for _, text in refused:
+        assert LOST in text and "Traceback" not in text, text
+
+
+def test_a_write_after_the_wal_is_deleted_is_refused_and_what_came_before_is_copied_into_the_file(tmp_path):
+    path = tmp_path / "graph.db"
+    graph = Graph(Database(path))
+    graph.create_entity("Ada", "person", ["kept"])
+    Path(str(path) + "-wal").unlink()
+    with pytest.raises(DatabaseError, match=LOST):
+        graph.add_observations("Ada", ["after"])
+    # Refused from then on, before anything is written: the next log would be lost as well.
+    with pytest.raises(DatabaseError, match=LOST):
+        graph.create_entity("Bob", "person")
+    # The graph file alone (no log: the process is gone) already holds what came before.
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(path.read_bytes())
+    assert _observations(copy) == {"Ada": ["kept"]}
+    graph.db.close()
+
+
+def test_a_replaced_wal_is_noticed_too(tmp_path):
+    path = tmp_path / "graph.db"
+    graph = Graph(Database(path))
+    graph.create_entity("Ada", "person", ["kept"])
+    wal = Path(str(path) + "-wal")
+    other = tmp_path / "other"
+    other.write_bytes(b"")
+    os.replace(other, wal)  # a sync tool putting its own copy in place
+    with pytest.raises(DatabaseError, match=LOST):
+        graph.add_observations("Ada", ["after"])
+    graph.db.close()
+
+
+def test_a_commit_made_as_the_wal_went_is_acknowledged_only_once_it_is_in_the_file(tmp_path, monkeypatch):
+    path = tmp_path / "graph.db"
+    graph = Graph(Database(path))
+    graph.create_entity("Ada", "person", ["kept"])
+    # The log goes between the last look before the commit and the commit itself.
+    monkeypatch.setattr(Database, "_look", lambda self: None)
+    with graph.db.transaction():
+        graph.db.execute("UPDATE entities SET entity_type = 'mathematician' WHERE name = 'Ada'")
+        Path(str(path) + "-wal").unlink()
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(path.read_bytes())
+    db = Database(copy, readonly=True)
+    assert db.scalar("SELECT entity_type FROM entities WHERE name = 'Ada'") == "mathematician"
+    db.close()
+    with pytest.raises(DatabaseError, match=LOST):
+        graph.add_observations("Ada", ["after"])
+    graph.db.close()
+
+
+def test_a_write_into_a_deleted_graph_file_is_refused(tmp_path):
+    path = tmp_path / "graph.db"
+    graph = Graph(Database(path))
+    graph.create_entity("Ada", "person", ["kept"])
+    path.unlink()
+    with pytest.raises(DatabaseError, match="was deleted or replaced by another program"):
+        graph.add_observations("Ada", ["after"])
+    graph.db.close()
+
+
+_LOSE_THE_LOG = r"""
+import os, signal, sys
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+path = sys.argv[1]
+graph = Graph(Database(path))
+graph.create_entity("Ada", "person", ["lost"])
+os.unlink(path + "-wal")
+os.kill(os.getpid(), signal.SIGKILL)  # the log's frames die with the process: nothing copied them
+"""
+
+
+def test_check_does_not_call_a_file_that_lost_its_tables_sound(tmp_path):
+    path = tmp_path / "graph.db"
+    subprocess.run([sys.executable, "-c", _LOSE_THE_LOG, str(path)], env={**os.environ, "PYTHONPATH": APP}, check=False)
+    assert path.exists() and not Path(str(path) + "-wal").exists()
+    run = check_file(path, use_model=False)
+    lines = run.notes + run.report.lines()
+    assert "No problems found." not in lines
+    assert not run.report.consistent
+    assert any("write-ahead log" in line for line in lines), lines
+    # Still said on a second look: the first check's open must not make the loss look like a new graph.
+    again = check_file(path, use_model=False)
+    assert "No problems found." not in again.notes + again.report.lines()
+    assert not again.report.consistent
+    # A repair accepts the file as it is; then the loss is not named again.
+    repaired = check_file(path, repair_it=True, use_model=False)
+    assert repaired.repaired.before.lost and repaired.report.consistent
+    assert check_file(path, use_model=False).report.lines() == ["No problems found."]
