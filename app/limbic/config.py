@@ -86,6 +86,12 @@ class Settings:
     theme: str = "system"  # one of THEMES
     last_folder: str | None = None  # where the last file dialog ended; the next one starts there
     zoom: int = 100  # text size, percent of the system's (View → Zoom)
+    # Sync (docs/sync.md): this machine's name for other devices; per graph file (by its resolved
+    # path) the device id it syncs as and the folder it syncs through. Never in the graph file, so a
+    # copy of the file elsewhere is another device.
+    sync_device_name: str | None = None
+    sync_devices: dict[str, str] = field(default_factory=dict)
+    sync_folders: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -97,6 +103,9 @@ class Settings:
             "theme": self.theme,
             "last_folder": self.last_folder,
             "zoom": self.zoom,
+            "sync_device_name": self.sync_device_name,
+            "sync_devices": dict(self.sync_devices),
+            "sync_folders": dict(self.sync_folders),
         }
 
 
@@ -136,7 +145,17 @@ def load_settings() -> Settings:
         theme=raw.get("theme") if raw.get("theme") in THEMES else "system",
         last_folder=raw.get("last_folder") if isinstance(raw.get("last_folder"), str) else None,
         zoom=int(raw["zoom"]) if isinstance(raw.get("zoom"), (int, float)) and 50 <= raw["zoom"] <= 300 else 100,
+        sync_device_name=raw.get("sync_device_name") if isinstance(raw.get("sync_device_name"), str) else None,
+        sync_devices=_str_map(raw.get("sync_devices")),
+        sync_folders=_str_map(raw.get("sync_folders")),
     )
+
+
+def _str_map(value: Any) -> dict[str, str]:
+    """A mapping of strings from the settings file; anything else in it is left out."""
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, str)}
 
 
 def save_settings(settings: Settings) -> None:

@@ -11,7 +11,7 @@ import pytest
 from limbic.engine import check
 
 from limbic.engine.vectors import chunked_knn, index, index_chunks
-from limbic.engine.store.db import Database
+from limbic.engine.store.db import SCHEMA_VERSION, Database
 from limbic.engine.vectors.entity_chunks import build_chunks
 from limbic.engine.vectors.entity_text import EntitySource, build_text
 from limbic.engine.graph.graph import Graph
@@ -162,7 +162,7 @@ def test_migration_from_schema_5_embeds_only_the_backlog(tmp_path):
     path = tmp_path / "old.db"
     long_id, first = _make_schema5(path)
     g = Graph(Database(path), CountingEmbedder())
-    assert g.db.user_version() == 6
+    assert g.db.user_version() == SCHEMA_VERSION
     assert g.db.scalar("SELECT count(*) FROM embedding_state WHERE chunked = 0") == 11
     report = check.check_graph(g.db, g.embedder)
     assert report.consistent and report.windows_pending == 11

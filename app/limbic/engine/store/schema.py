@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from limbic.engine.store.activity import SCHEMA_V5
+from limbic.engine.store.activity import NEXT_CHANGE_SQL, SCHEMA_V5
 
 # The text as written (exact names and phrases, highlighting) and its words' stems (stemming.py),
 # which the text branch searches.
@@ -140,5 +140,79 @@ def SCHEMA_V6(conn) -> None:  # noqa: N802 - one of the migrations, named like t
     conn.execute(SCHEMA_V6_CHUNKS)
 
 
+# v7: one graph on several devices (engine/sync). Every synced row has a global id (random, the same
+# on every device; the local integer ids stay for the indexes), given by a trigger to a row inserted
+# without one, so every writer, present or past, makes rows that can travel. A row's global id is
+# remembered when it is deleted (sync_tombstone), so a change published later still names it. The
+# sync tables: what was applied from each device, merged ids, each field's last stamp, conflicts.
+SYNCED_TABLES = {"entity": "entities", "observation": "observations", "relation": "relations",
+                 "reflection": "reflections"}
+NEW_GID = "lower(hex(randomblob(16)))"
+SCHEMA_V7_SYNC = """
+CREATE TABLE IF NOT EXISTS sync_tombstone (
+    kind      TEXT NOT NULL,
+    row_id    INTEGER NOT NULL,
+    gid       TEXT NOT NULL,
+    change_id INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sync_tombstone_row ON sync_tombstone(kind, row_id, change_id);
+CREATE INDEX IF NOT EXISTS sync_tombstone_gid ON sync_tombstone(gid);
+CREATE TABLE IF NOT EXISTS sync_applied (
+    device  TEXT PRIMARY KEY,
+    seq     INTEGER NOT NULL,
+    name    TEXT NOT NULL DEFAULT '',
+    at      TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS sync_alias (
+    gid    TEXT PRIMARY KEY,
+    target TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sync_stamp (
+    gid    TEXT NOT NULL,
+    field  TEXT NOT NULL,
+    stamp  TEXT NOT NULL,
+    device TEXT NOT NULL,
+    PRIMARY KEY (gid, field)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS sync_conflicts (
+    id            INTEGER PRIMARY KEY,
+    kind          TEXT NOT NULL,
+    gid           TEXT NOT NULL,
+    entity_gid    TEXT,
+    field         TEXT NOT NULL,
+    rule          TEXT NOT NULL,
+    kept          TEXT,
+    lost          TEXT,
+    kept_device   TEXT NOT NULL,
+    lost_device   TEXT NOT NULL,
+    kept_stamp    TEXT NOT NULL DEFAULT '',
+    lost_stamp    TEXT NOT NULL DEFAULT '',
+    mine_kept     INTEGER NOT NULL,
+    at            TEXT NOT NULL,
+    resolved_at   TEXT,
+    resolution    TEXT
+);
+CREATE INDEX IF NOT EXISTS sync_conflicts_open ON sync_conflicts(resolved_at);
+"""
+
+
+def SCHEMA_V7(conn) -> None:  # noqa: N802 - one of the migrations, named like the others
+    conn.execute(SCHEMA_V7_SYNC)
+    for kind, table in SYNCED_TABLES.items():
+        if "gid" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN gid TEXT")
+        conn.execute(f"UPDATE {table} SET gid = {NEW_GID} WHERE gid IS NULL")
+        conn.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_gid ON {table}(gid)")
+        conn.execute(
+            f"CREATE TRIGGER IF NOT EXISTS limbic_gid_{kind} AFTER INSERT ON {table} WHEN NEW.gid IS NULL BEGIN "
+            f"UPDATE {table} SET gid = {NEW_GID} WHERE id = NEW.id; END"
+        )
+        conn.execute(
+            f"CREATE TRIGGER IF NOT EXISTS limbic_gone_{kind} BEFORE DELETE ON {table} WHEN OLD.gid IS NOT NULL BEGIN "
+            f"INSERT INTO sync_tombstone(kind, row_id, gid, change_id) VALUES ('{kind}', OLD.id, OLD.gid, "
+            f"({NEXT_CHANGE_SQL})); END"
+        )
+
+
 # Each is SQL, or a function of the connection for a step that must look before it changes.
-MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6]  # v5: activity.py
+MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7]  # v5: activity.py

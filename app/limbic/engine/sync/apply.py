@@ -1,0 +1,331 @@
+"""Applying another device's changes: through the graph's write path, conflicts decided alike everywhere.
+
+Each field keeps the stamp of its last write (``sync_stamp``): a remote value replaces the local one
+when its stamp (then its device id) is higher, so every device ends with the same value whatever
+order the changes arrive in. Where the remote change's before-value is not what is here, the two
+were made without seeing each other: the value that lost is kept in ``sync_conflicts``. Rules that
+are not last-writer-wins: an addition of the same thing (an entity's name, an observation's text on
+an entity, a relation) on two devices is one row under the smaller global id; an edit beats a
+delete (the row stays, or comes back where it was deleted, with a conflict asking to delete again).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from limbic.engine.store.schema import SYNCED_TABLES
+from limbic.engine.store.values import now_utc
+from limbic.engine.sync import rows, state
+from limbic.engine.sync.capture import ROW_FIELD
+from limbic.engine.vectors import index
+
+if TYPE_CHECKING:
+    from limbic.engine.graph.graph import Graph
+
+_ORDER = {"entity": 0, "observation": 1, "relation": 2, "reflection": 3}
+
+
+@dataclass
+class Outcome:
+    """What applying changes did."""
+
+    changes: int = 0
+    items: int = 0
+    conflicts: int = 0
+    entities: set[int] = field(default_factory=set)
+
+
+class Applier:
+    """Applies changes of one remote device inside the caller's write transaction."""
+
+    def __init__(self, graph: Graph, me: str, my_name: str, remote: str, remote_name: str) -> None:
+        self.graph, self.db = graph, graph.db
+        self.me, self.my_name, self.remote, self.remote_name = me, my_name, remote, remote_name or remote[:8]
+        self.out = Outcome()
+        self.now = now_utc()
+        self.upto = state.published_upto(self.db)
+
+    # -- bookkeeping ----------------------------------------------------------------------------
+
+    def _touch(self, kind: str, row_id: int | None, how: str = "changed") -> None:
+        entity = rows.entity_of(self.db, kind, row_id) if row_id is not None else None
+        if entity is None:
+            return
+        self.graph._dirty.add(entity)
+        self.out.entities.add(entity)
+        self.db.note(how if kind == "entity" else "changed", (entity,))
+        if kind == "relation":
+            other = self.db.scalar("SELECT to_entity FROM relations WHERE id = ?", (row_id,))
+            self.db.note("relations", [e for e in (entity, other) if e is not None])
+        self.db.note_flag("names")
+
+    def conflict(self, kind: str, gid: str, field_name: str, rule: str, kept, lost, mine_kept: bool,
+                 kept_stamp: str = "", lost_stamp: str = "") -> None:
+        entity_gid = gid if kind == "entity" else None
+        if entity_gid is None:
+            found = rows.current(self.db, kind, gid)
+            if found is not None:
+                entity_gid = found[1].get("entity") or found[1].get("from")
+        self.db.execute(
+            "INSERT INTO sync_conflicts(kind, gid, entity_gid, field, rule, kept, lost, kept_device, lost_device, "
+            "kept_stamp, lost_stamp, mine_kept, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (kind, gid, entity_gid, field_name, rule, json.dumps(kept), json.dumps(lost),
+             self.me if mine_kept else self.remote, self.remote if mine_kept else self.me,
+             kept_stamp, lost_stamp, int(mine_kept), self.now),
+        )
+        self.out.conflicts += 1
+
+    def _pending_here(self, kind: str, row_id: int) -> bool:
+        """A change to this row made here and not published yet (it will be stamped after everything seen)."""
+        return self.db.scalar(
+            "SELECT 1 FROM change_item ci JOIN change_log cl ON cl.id = ci.change_id WHERE ci.kind = ? "
+            "AND ci.row_id = ? AND ci.change_id > ? AND cl.origin NOT LIKE 'sync:%' LIMIT 1",
+            (kind, row_id, self.upto),
+        ) is not None
+
+    # -- one change ---------------------------------------------------------------------------
+
+    def apply_change(self, change: dict) -> None:
+        stamp = change.get("stamp", "")
+        state.observe(self.db, state.Stamp.parse(stamp))
+        items = change.get("items", [])
+        blocked = self._blocked_deletions(items)
+        self._fixups: list[tuple[str, str, dict]] = []
+        for item in items:
+            kind, op, gid = item.get("k"), item.get("op"), item.get("gid")
+            if kind not in SYNCED_TABLES or not gid:
+                continue
+            self.out.items += 1
+            if op == "add":
+                self._add(kind, gid, item.get("a") or {}, stamp)
+            elif op == "change":
+                self._change(kind, gid, item.get("b") or {}, item.get("a") or {}, stamp)
+            elif op == "remove":
+                owner = self._owner(kind, item.get("b") or {}, gid)
+                if owner in blocked:
+                    continue
+                self._remove(kind, gid, item.get("b") or {}, stamp)
+        for kind, gid, values in self._fixups:  # references to rows added later in the same change
+            found = rows.current(self.db, kind, gid)
+            if found is not None:
+                columns, missing = rows.local_values(self.db, kind, values)
+                if not missing:
+                    rows.update(self.db, kind, found[0], columns)
+        self.out.changes += 1
+
+    def _owner(self, kind: str, before: dict, gid: str) -> str | None:
+        if kind == "entity":
+            return state.resolve_alias(self.db, gid)
+        return state.resolve_alias(self.db, before.get("entity") or before.get("from"))
+
+    def _blocked_deletions(self, items: list[dict]) -> set[str]:
+        """Entities this change deletes that were changed here meanwhile: the edit wins, the entity stays."""
+        removed = {state.resolve_alias(self.db, i["gid"]): i for i in items if i.get("op") == "remove"}
+        blocked = set()
+        for item in items:
+            if item.get("k") != "entity" or item.get("op") != "remove":
+                continue
+            gid = state.resolve_alias(self.db, item["gid"])
+            found = rows.current(self.db, "entity", gid)
+            if found is None:
+                continue
+            entity_id, now = found
+            before = item.get("b") or {}
+            edited = any(not rows.same(now.get(k), before.get(k)) for k in ("name", "type", "status"))
+            for kind, sql in (
+                ("observation", "SELECT gid FROM observations WHERE entity_id = ?"),
+                ("relation", "SELECT gid FROM relations WHERE from_entity = ?1 OR to_entity = ?1"),
+                ("reflection", "SELECT gid FROM reflections WHERE entity_id = ?"),
+            ):
+                for (dep,) in self.db.execute(sql, (entity_id,)).fetchall():
+                    theirs = removed.get(dep)
+                    mine = rows.current(self.db, kind, dep)
+                    if theirs is None or mine is None or any(
+                        not rows.same(mine[1].get(k), v) for k, v in (theirs.get("b") or {}).items()
+                    ):
+                        edited = True
+            if edited:
+                blocked.add(gid)
+                self.conflict("entity", gid, ROW_FIELD, "deleted_there", now, None, True,
+                              lost_stamp="")
+        return blocked
+
+    # -- additions ----------------------------------------------------------------------------
+
+    def _add(self, kind: str, gid: str, after: dict, stamp: str) -> None:
+        found = rows.current(self.db, kind, gid)
+        if found is not None:
+            self._fields(kind, state.resolve_alias(self.db, gid), found, None, after, stamp)
+            return
+        columns, missing = self._columns(kind, after)
+        if missing is None:
+            self.conflict(kind, gid, ROW_FIELD, "missing", None, after, True)
+            return
+        same = rows.twin(self.db, kind, columns)
+        if same is not None:
+            if kind == "entity" and self._renamed_here(same[1], stamp):
+                self._undo_rename(same[0], same[1], columns["name"])
+            else:
+                keep = rows.merge_ids(self.db, kind, same[1], gid)
+                found = rows.current(self.db, kind, keep)
+                self._fields(kind, keep, found, None, after, stamp)
+                return
+        row_id = rows.insert(self.db, kind, gid, columns, self.now)
+        for name in [ROW_FIELD, *after]:
+            state.set_stamp(self.db, gid, name, stamp, self.remote)
+        if missing:
+            self._fixups.append((kind, gid, after))
+        self._touch(kind, row_id, "added")
+
+    def _columns(self, kind: str, values: dict) -> tuple[dict, list[str] | None]:
+        """Local columns of a row to write; missing None when the row it belongs to is nowhere."""
+        columns, missing = rows.local_values(self.db, kind, values)
+        for key in list(missing):
+            ref_kind = {"entity": "entity", "from": "entity", "to": "entity", "relation": "relation",
+                        "superseded_by": "observation"}[key]
+            if self._restore(ref_kind, values[key]) is not None:
+                missing.remove(key)
+        if missing:
+            columns, missing = rows.local_values(self.db, kind, values)
+            if any(k in ("entity", "from", "to") for k in missing) and not (kind == "reflection"):
+                return columns, None
+        return columns, missing
+
+    def _renamed_here(self, gid: str, stamp: str) -> bool:
+        """The entity holding the name got it by a rename (its name is younger than the entity)."""
+        name_stamp = state.get_stamp(self.db, gid, "name")
+        row_stamp = state.get_stamp(self.db, gid, ROW_FIELD)
+        if name_stamp != row_stamp and name_stamp[0]:
+            return True
+        return self.db.scalar(
+            "SELECT 1 FROM change_item WHERE kind = 'entity' AND op = 'change' AND row_id = ? "
+            "AND json_extract(before, '$.name') IS NOT json_extract(after, '$.name') LIMIT 1",
+            (rows.current(self.db, "entity", gid)[0],),
+        ) is not None
+
+    def _undo_rename(self, entity_id: int, gid: str, name: str) -> None:
+        """A name created on the other device and taken here by a rename: the rename gives way (a conflict)."""
+        previous = self.db.scalar(
+            "SELECT json_extract(before, '$.name') FROM change_item WHERE kind = 'entity' AND op = 'change' "
+            "AND row_id = ? AND json_extract(after, '$.name') = ? ORDER BY id DESC LIMIT 1", (entity_id, name))
+        candidate = previous or f"{name} (renamed)"
+        n = 2
+        while self.db.scalar("SELECT 1 FROM entities WHERE name = ?", (candidate,)):
+            candidate, n = f"{previous or name} ({n})", n + 1
+        self.db.execute("UPDATE entities SET name = ? WHERE id = ?", (candidate, entity_id))
+        self.conflict("entity", gid, "name", "rename_taken", candidate, name, False)
+        self._touch("entity", entity_id)
+
+    # -- changes ------------------------------------------------------------------------------
+
+    def _change(self, kind: str, gid: str, before: dict, after: dict, stamp: str) -> None:
+        found = rows.current(self.db, kind, gid)
+        if found is None:
+            restored = self._restore(kind, gid)
+            if restored is None:
+                self.conflict(kind, gid, ROW_FIELD, "missing", None, after, True)
+                return
+            found = rows.current(self.db, kind, gid)
+        self._fields(kind, state.resolve_alias(self.db, gid), found, before, after, stamp)
+
+    def _fields(self, kind: str, gid: str, found, before: dict | None, after: dict, stamp: str) -> None:
+        """Last writer wins per field; a concurrent value that lost is kept as a conflict."""
+        row_id, now = found
+        theirs = (stamp, self.remote)
+        changed: dict = {}
+        pending = self._pending_here(kind, row_id)
+        for key, value in after.items():
+            if key not in rows.COLUMNS[kind] or (before is not None and rows.same(before.get(key), value)):
+                continue
+            if rows.same(now.get(key), value):
+                if theirs > state.get_stamp(self.db, gid, key):
+                    state.set_stamp(self.db, gid, key, stamp, self.remote)
+                continue
+            mine = state.get_stamp(self.db, gid, key)
+            concurrent = before is None or not rows.same(now.get(key), before.get(key))
+            if theirs > mine and not pending:
+                if kind == "entity" and key == "name" and self.db.scalar(
+                    "SELECT 1 FROM entities WHERE name = ? AND id != ?", (value, row_id)
+                ):
+                    self.conflict(kind, gid, key, "rename_taken", now.get(key), value, True, mine[0], stamp)
+                    continue
+                changed[key] = value
+                state.set_stamp(self.db, gid, key, stamp, self.remote)
+                if concurrent:
+                    self.conflict(kind, gid, key, "field", value, now.get(key), False, stamp, mine[0])
+            elif concurrent or pending:
+                self.conflict(kind, gid, key, "field", now.get(key), value, True, mine[0], stamp)
+        if changed:
+            columns, missing = rows.local_values(self.db, kind, {**now, **changed})
+            if missing:
+                return
+            wanted = {rows.COLUMNS[kind][k]: columns[rows.COLUMNS[kind][k]] for k in changed}
+            rows.update(self.db, kind, row_id, wanted)
+            self._touch(kind, row_id)
+
+    # -- removals -----------------------------------------------------------------------------
+
+    def _remove(self, kind: str, gid: str, before: dict, stamp: str) -> None:
+        found = rows.current(self.db, kind, gid)
+        if found is None:
+            return  # gone here too
+        row_id, now = found
+        if kind != "entity":
+            edited = [k for k, v in before.items() if k in rows.COLUMNS[kind] and not rows.same(now.get(k), v)]
+            if edited or self._pending_here(kind, row_id):
+                self.conflict(kind, state.resolve_alias(self.db, gid), ROW_FIELD, "deleted_there", now, None, True)
+                return
+        entity = rows.entity_of(self.db, kind, row_id)
+        if kind == "entity":
+            self.db.note("relations", self.graph._neighbours(row_id) - {row_id})
+            self.graph._dirty.update(r[0] for r in self.db.execute(
+                "SELECT from_entity FROM relations WHERE to_entity = ? AND from_entity != ?", (row_id, row_id)))
+            index.delete_index_rows(self.db, row_id)
+            self.db.execute("DELETE FROM entities WHERE id = ?", (row_id,))
+            self.db.note("removed", (row_id,))
+            self.db.note_flag("names")
+            self.graph._dirty.discard(row_id)
+        else:
+            self._touch(kind, row_id)
+            self.db.execute(f"DELETE FROM {SYNCED_TABLES[kind]} WHERE id = ?", (row_id,))
+        state.set_stamp(self.db, state.resolve_alias(self.db, gid), ROW_FIELD, stamp, self.remote)
+        if entity is not None:
+            self.out.entities.add(entity)
+
+    def _restore(self, kind: str, gid: str, depth: int = 0) -> int | None:
+        """Bring back a row deleted here that another device changed meanwhile (an edit beats a delete)."""
+        gone = rows.tombstone(self.db, kind, gid)
+        if gone is None or depth > 3:
+            return None
+        row_id, change_id = gone
+        values = rows.deleted_values(self.db, kind, row_id, change_id)
+        if values is None:
+            return None
+        for key, ref_kind in (("entity", "entity"), ("from", "entity"), ("to", "entity")):
+            if kind != "entity" and values.get(key) and rows.current(self.db, ref_kind, values[key]) is None:
+                if self._restore(ref_kind, values[key], depth + 1) is None:
+                    return None
+        if values.get("superseded_by") and rows.current(self.db, "observation", values["superseded_by"]) is None:
+            values["superseded_by"] = None
+        if kind == "reflection" and values.get("relation") and rows.current(self.db, "relation", values["relation"]) is None:
+            values["relation"] = None
+        columns, missing = rows.local_values(self.db, kind, values)
+        if missing:
+            return None
+        real_gid = state.resolve_alias(self.db, gid)
+        if rows.twin(self.db, kind, columns) is not None:
+            return None
+        new_id = rows.insert(self.db, kind, real_gid, columns, self.now)
+        self._touch(kind, new_id, "added")
+        if kind == "entity":
+            self.conflict("entity", real_gid, ROW_FIELD, "deleted_here", values, None, False)
+            # The rows deleted with it come back too: the other device kept them all.
+            for dep_kind in ("observation", "relation", "reflection"):
+                for (dep_gid,) in self.db.execute(
+                    "SELECT gid FROM sync_tombstone WHERE kind = ? AND change_id = ?", (dep_kind, change_id)
+                ).fetchall():
+                    if rows.current(self.db, dep_kind, dep_gid) is None:
+                        self._restore(dep_kind, dep_gid, depth + 1)
+        return new_id

@@ -1,0 +1,135 @@
+"""This device's changes as they travel: the change log's exact before/after rows, named by global ids.
+
+Only changes made here are published (an origin of ``sync:…`` was applied from another device,
+which published it itself). Each change gets a clock stamp from the time it was made, and every
+field it set is stamped in ``sync_stamp``, so a later change from another device is weighed
+against it. A graph joining a folder for the first time publishes its whole content as additions.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from limbic.engine.store.schema import SYNCED_TABLES
+from limbic.engine.store.values import TIME_FORMAT
+from limbic.engine.sync import state
+
+if TYPE_CHECKING:
+    from limbic.engine.store.db import Database
+
+# Which fields of a row's JSON (activity.py) name another row, and that row's kind.
+REFS = {
+    "observation": {"entity": "entity", "superseded_by": "observation"},
+    "relation": {"from": "entity", "to": "entity"},
+    "reflection": {"entity": "entity", "relation": "relation"},
+    "entity": {},
+}
+INFO_ONLY = ("from_name", "to_name")  # names kept for the activity panel's words; the ids decide
+ROW_FIELD = "_row"  # the stamp of a row's existence (its removal)
+
+_ROWS = {
+    "entity": "SELECT id, json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at) "
+              "FROM entities ORDER BY id",
+    "observation": "SELECT id, json_object('entity', entity_id, 'content', content, 'kind', kind, "
+                   "'created_at', created_at, 'superseded_by', superseded_by, 'superseded_at', superseded_at) "
+                   "FROM observations ORDER BY id",
+    "relation": "SELECT id, json_object('from', from_entity, 'to', to_entity, 'type', relation_type, "
+                "'context', context, 'active', active, 'created_at', created_at, 'ended_at', ended_at) "
+                "FROM relations ORDER BY id",
+    "reflection": "SELECT id, json_object('target_type', target_type, 'entity', entity_id, 'relation', relation_id, "
+                  "'target_ref', target_ref, 'author', author, 'content', content, 'mood', mood, "
+                  "'created_at', created_at) FROM reflections ORDER BY id",
+}
+
+
+def _ms(at: str) -> int:
+    from datetime import datetime, timezone
+
+    try:
+        return int(datetime.strptime(at, TIME_FORMAT).replace(tzinfo=timezone.utc).timestamp() * 1000)
+    except (TypeError, ValueError):
+        return 0
+
+
+def translate(db: Database, kind: str, values: dict | None, change_id: int) -> dict | None:
+    """A row's JSON with its references to other rows as global ids."""
+    if values is None:
+        return None
+    out = {k: v for k, v in values.items() if k not in INFO_ONLY}
+    for key, ref_kind in REFS[kind].items():
+        if out.get(key) is not None:
+            out[key] = state.gid_at(db, ref_kind, out[key], change_id)
+    return out
+
+
+def changed_fields(item: dict) -> list[str]:
+    """The fields an item sets: all of an addition, those that differ in a change, the row for a removal."""
+    before, after = item.get("b"), item.get("a")
+    if after is None:
+        return [ROW_FIELD]
+    if before is None:
+        return [ROW_FIELD, *after]
+    return [k for k in after if before.get(k) != after.get(k)]
+
+
+def stamp_items(db: Database, items: list[dict], stamp: str, device: str) -> None:
+    """Record that these fields were last set by this stamp (what later changes are weighed against)."""
+    for item in items:
+        for name in changed_fields(item):
+            state.set_stamp(db, item["gid"], name, stamp, device)
+
+
+def unpublished(db: Database, device: str, limit: int = 50_000) -> tuple[list[dict], int]:
+    """Inside a write transaction: this device's changes not published yet, stamped; and the last log id read."""
+    upto = state.published_upto(db)
+    rows = db.execute(
+        "SELECT id, at, origin FROM change_log WHERE id > ? ORDER BY id LIMIT ?", (upto, limit)
+    ).fetchall()
+    out: list[dict] = []
+    last = upto
+    for change_id, at, origin in rows:
+        last = change_id
+        if origin.startswith(state.SYNC_ORIGIN):
+            continue
+        items = []
+        for kind, op, row_id, before, after in db.execute(
+            "SELECT kind, op, row_id, before, after FROM change_item WHERE change_id = ? ORDER BY id", (change_id,)
+        ):
+            if kind not in SYNCED_TABLES:
+                continue
+            gid = state.gid_at(db, kind, row_id, change_id)
+            if gid is None:
+                continue  # a row that never had a global id (a file written before sync, pruned since)
+            items.append({
+                "k": kind, "op": op, "gid": gid,
+                "b": translate(db, kind, json.loads(before) if before else None, change_id),
+                "a": translate(db, kind, json.loads(after) if after else None, change_id),
+            })
+        if not items:
+            continue
+        stamp = state.tick(db, _ms(at)).text()
+        stamp_items(db, items, stamp, device)
+        out.append({"cid": change_id, "at": at, "origin": origin, "stamp": stamp, "items": items})
+    return out, last
+
+
+def whole_graph(db: Database, device: str) -> list[dict]:
+    """Inside a write transaction: every row of the graph as one change of additions (a first publish)."""
+    items = []
+    for kind in SYNCED_TABLES:
+        gids = {r[0]: r[1] for r in db.execute(f"SELECT id, gid FROM {SYNCED_TABLES[kind]}")}
+        for row_id, text in db.execute(_ROWS[kind]):
+            if gids.get(row_id) is None:
+                continue
+            values = json.loads(text)
+            for key, ref_kind in REFS[kind].items():
+                if values.get(key) is not None:
+                    values[key] = db.scalar(f"SELECT gid FROM {SYNCED_TABLES[ref_kind]} WHERE id = ?", (values[key],))
+            items.append({"k": kind, "op": "add", "gid": gids[row_id], "b": None, "a": values})
+    if not items:
+        return []
+    stamp = state.tick(db).text()
+    stamp_items(db, items, stamp, device)
+    last = int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log"))
+    return [{"cid": last, "at": "", "origin": "join", "stamp": stamp, "items": items}]

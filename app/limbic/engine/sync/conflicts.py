@@ -1,0 +1,166 @@
+"""The conflicts sync kept: both values, both devices, when; and resolving one (keep mine, theirs, both).
+
+A resolution is an ordinary local write (it is published like any other), so every device ends
+with the value the person chose.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from limbic.engine.errors import NotFoundError, ValidationError
+from limbic.engine.store.schema import SYNCED_TABLES
+from limbic.engine.store.values import now_utc, shown
+from limbic.engine.sync import rows, state
+
+if TYPE_CHECKING:
+    from limbic.engine.graph.graph import Graph
+
+KEEPS = ("mine", "theirs", "both")
+_RULES = {
+    "field": "changed on both devices",
+    "deleted_there": "deleted on {lost_name}; kept because it was changed here; delete again?",
+    "deleted_here": "deleted here; kept because {lost_name} changed it meanwhile; delete again?",
+    "rename_taken": "renamed onto a name another entity holds",
+    "missing": "changed on {lost_name}, but it is nowhere here",
+}
+
+
+@dataclass
+class SyncConflict:
+    """One conflict as the person sees it."""
+
+    id: int
+    kind: str
+    gid: str
+    entity: str | None  # the name of the entity it concerns, when it is still here
+    field: str
+    rule: str
+    mine: object  # this device's value (None: deleted or absent)
+    theirs: object
+    my_device: str
+    their_device: str
+    kept: str  # "mine" or "theirs": which value the graph holds now
+    at: str
+    resolved: str | None = None
+
+    def sentence(self) -> str:
+        """One line: what, which field, both values."""
+        what = f"{self.kind} of “{shown(self.entity or '?', 40)}”" if self.kind != "entity" else f"“{shown(self.entity or '?', 40)}”"
+        why = _RULES.get(self.rule, self.rule).format(lost_name=self.their_device)
+        if self.rule == "field" or self.rule == "rename_taken":
+            return (f"{what}: {self.field} {why}: mine “{shown(str(self.mine), 40)}”, "
+                    f"theirs “{shown(str(self.theirs), 40)}” (kept: {self.kept})")
+        return f"{what}: {why}"
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "gid": self.gid, "entity": self.entity, "field": self.field,
+                "rule": self.rule, "mine": self.mine, "theirs": self.theirs, "my_device": self.my_device,
+                "their_device": self.their_device, "kept": self.kept, "at": self.at, "resolved": self.resolved,
+                "sentence": self.sentence()}
+
+
+_COLS = "id, kind, gid, entity_gid, field, rule, kept, lost, kept_device, lost_device, mine_kept, at, resolution"
+
+
+def _load(graph: Graph, row, names: dict[str, str]) -> SyncConflict:
+    (cid, kind, gid, entity_gid, field_name, rule, kept, lost, kept_dev, lost_dev, mine_kept, at, resolution) = row
+    kept_v, lost_v = json.loads(kept) if kept else None, json.loads(lost) if lost else None
+    mine, theirs = (kept_v, lost_v) if mine_kept else (lost_v, kept_v)
+    my_dev, their_dev = (kept_dev, lost_dev) if mine_kept else (lost_dev, kept_dev)
+    entity = None
+    if entity_gid:
+        found = rows.current(graph.db, "entity", entity_gid)
+        entity = found[1]["name"] if found else None
+        if entity is None and isinstance(kept_v, dict):
+            entity = kept_v.get("name")
+    return SyncConflict(cid, kind, gid, entity, field_name, rule, mine, theirs, my_dev, names.get(their_dev, their_dev),
+                        "mine" if mine_kept else "theirs", at, resolution)
+
+
+def device_names(graph: Graph) -> dict[str, str]:
+    return {r[0]: r[1] for r in graph.db.execute("SELECT device, name FROM sync_applied") if r[1]}
+
+
+def list_conflicts(graph: Graph, resolved: bool = False) -> list[SyncConflict]:
+    """The conflicts not resolved yet (with ``resolved``, all of them), oldest first."""
+    if not graph.db.has_table("sync_conflicts"):
+        return []
+    where = "" if resolved else " WHERE resolved_at IS NULL"
+    names = device_names(graph)
+    return [_load(graph, r, names) for r in graph.db.execute(f"SELECT {_COLS} FROM sync_conflicts{where} ORDER BY id")]
+
+
+def open_count(graph: Graph) -> int:
+    if not graph.db.has_table("sync_conflicts"):
+        return 0
+    return int(graph.db.scalar("SELECT count(*) FROM sync_conflicts WHERE resolved_at IS NULL"))
+
+
+def resolve(graph: Graph, conflict_id: int, keep: str) -> SyncConflict:
+    """Settle a conflict: the graph takes my value, theirs, or both (a deletion: mine or theirs decides)."""
+    if keep not in KEEPS:
+        raise ValidationError(f"Keep one of {', '.join(KEEPS)}, not “{shown(keep, 20)}”.")
+    db = graph.db
+    row = db.one(f"SELECT {_COLS} FROM sync_conflicts WHERE id = ?", (conflict_id,)) if db.has_table(
+        "sync_conflicts") else None
+    if row is None:
+        raise NotFoundError(f"There is no sync conflict {conflict_id}.")
+    c = _load(graph, row, device_names(graph))
+    if c.resolved:
+        raise ValidationError(f"Sync conflict {conflict_id} was resolved already ({c.resolved}).")
+    with db.activity.using("sync resolve"), graph.write():
+        if c.rule in ("deleted_there", "deleted_here"):
+            deleter = "theirs" if c.rule == "deleted_there" else "mine"
+            if keep == deleter:
+                _delete(graph, c.kind, c.gid)
+        elif c.rule in ("field", "rename_taken") and keep != "both" and keep != c.kept:
+            _set(graph, c.kind, c.gid, c.field, c.mine if keep == "mine" else c.theirs)
+        elif c.rule == "field" and keep == "both" and c.kind == "observation" and c.field == "content":
+            other = c.theirs if c.kept == "mine" else c.mine
+            found = rows.current(db, "observation", c.gid)
+            if found is not None and isinstance(other, str):
+                graph._append_observations(rows.entity_of(db, "observation", found[0]), [other], "note")
+        db.execute("UPDATE sync_conflicts SET resolved_at = ?, resolution = ? WHERE id = ?", (now_utc(), keep, c.id))
+    c.resolved = keep
+    return c
+
+
+def _set(graph: Graph, kind: str, gid: str, field_name: str, value) -> None:
+    db = graph.db
+    found = rows.current(db, kind, gid)
+    if found is None or field_name not in rows.COLUMNS[kind]:
+        raise ValidationError("What this conflict was about is no longer in the graph; nothing was changed.")
+    row_id, now = found
+    if kind == "entity" and field_name == "name" and db.scalar(
+        "SELECT 1 FROM entities WHERE name = ? AND id != ?", (value, row_id)
+    ):
+        raise ValidationError(f"Another entity is named “{shown(str(value), 40)}”; rename or merge it first.")
+    columns, missing = rows.local_values(db, kind, {**now, field_name: value})
+    if missing:
+        raise ValidationError("What this value points at is no longer in the graph; nothing was changed.")
+    column = rows.COLUMNS[kind][field_name]
+    rows.update(db, kind, row_id, {column: columns[column]})
+    entity = rows.entity_of(db, kind, row_id)
+    if entity is not None:
+        graph._touch(entity)
+    db.note_flag("names")
+
+
+def _delete(graph: Graph, kind: str, gid: str) -> None:
+    db = graph.db
+    row_id = state.local_id(db, kind, gid)
+    if row_id is None:
+        return
+    if kind == "entity":
+        graph.delete_entity(row_id)
+        return
+    entity = rows.entity_of(db, kind, row_id)
+    db.execute(f"DELETE FROM {SYNCED_TABLES[kind]} WHERE id = ?", (row_id,))
+    if entity is not None:
+        graph._touch(entity)
+
+
+

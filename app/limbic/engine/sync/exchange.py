@@ -1,0 +1,276 @@
+"""One exchange with the sync folder: publish this device's new changes, apply the other devices'.
+
+Segments of a device apply in sequence order, each in one transaction together with the record of
+its sequence (``sync_applied``): a segment is applied wholly or not at all, and once. A segment
+names what its device had applied when it was written; it waits until those are applied here, so
+a change never arrives before the one it builds on. A segment of a newer schema stops the exchange
+before anything is applied; one deleting a large share of the graph waits for confirmation.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from limbic.engine.errors import Cancelled, LimbicError
+from limbic.engine.store.db import SCHEMA_VERSION
+from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
+from limbic.engine.store.values import now_utc
+from limbic.engine.sync import capture, folder as files, state
+from limbic.engine.sync.apply import Applier
+
+if TYPE_CHECKING:
+    from limbic.engine.graph.graph import Graph
+
+logger = logging.getLogger(__name__)
+
+MAX_CHANGES_PER_SEGMENT = 2_000
+DELETE_SHARE = 0.30  # a segment deleting more than this share of the graph waits for confirmation
+DELETE_MAX = 500  # or more than this many entities
+DELETE_FLOOR = 10  # the share is not asked about below this many deletions (a small graph's ordinary tidying)
+
+# Called inside a segment's transaction after its changes and before its sequence is recorded;
+# tests use it to stop the apply there and show that nothing of the segment stays.
+between_apply_and_cursor: Callable[[str, int], None] | None = None
+
+
+class SyncError(LimbicError):
+    """The exchange cannot go on (a newer Limbic wrote a segment, the folder holds several graphs)."""
+
+
+@dataclass
+class Device:
+    """This device as sync knows it: an id (in the user's settings, never in the graph file) and a name."""
+
+    id: str
+    name: str
+
+
+@dataclass
+class Exchange:
+    """What one exchange did and what it left waiting."""
+
+    device: Device
+    sent: int = 0  # changes published
+    sent_segments: int = 0
+    received: int = 0  # changes applied from other devices
+    received_segments: int = 0
+    conflicts: int = 0
+    entities: set[int] = field(default_factory=set)  # entities changed here by the apply
+    waiting: list[str] = field(default_factory=list)  # sentences: a missing segment, a confirmation asked
+    confirm_needed: list[str] = field(default_factory=list)
+    skipped: list[files.Skipped] = field(default_factory=list)
+    device_note: str | None = None  # this device got a new id (a copied or restored file), said once
+
+
+def new_device_id() -> str:
+    return secrets.token_hex(8)
+
+
+def choose_graph_id(graph: Graph, folder: Path) -> str:
+    """The graph's id in the folder: its own; on joining, the one graph the folder holds already (merged into)."""
+    db = graph.db
+    mine = ensure_graph_id(db) or ""
+    root = Path(folder) / "Limbic"
+    if state.joined(db):
+        return mine
+    try:
+        there = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:
+        there = []
+    if not there or mine in there:
+        return mine
+    if len(there) > 1:
+        raise SyncError(f"{root} holds {len(there)} graphs; choose a folder that holds this graph or none.")
+    with db.transaction():
+        db.set_meta(GRAPH_ID_KEY, there[0])  # this graph joins the folder's: the two become one
+    return there[0]
+
+
+def identify(graph: Graph, folder: Path, graph_id: str, device: Device) -> tuple[Device, str | None]:
+    """The device this file publishes as: ``device``, or a new id when the file is a copy or a restore."""
+    db = graph.db
+    file_device = db.get_meta(state.DEVICE_KEY)
+    file_seq = int(db.get_meta(state.SEQ_KEY) or 0)
+    own = files.scan_device(files.device_dir(folder, graph_id, device.id))
+    own_max = max(own.segments, default=0)
+    note = None
+    with db.transaction():
+        if file_device and file_device != device.id:
+            # Another device published from this file: it was copied here. Its segments are that device's.
+            db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "
+                       "SET seq = max(seq, excluded.seq)", (file_device, file_seq))
+            db.set_meta(state.SEQ_KEY, "0")
+            file_seq = 0
+        elif file_device == device.id and own_max > file_seq and _adopt(graph, folder, graph_id, device, own, file_seq):
+            file_seq = int(db.get_meta(state.SEQ_KEY) or 0)
+        if own_max > file_seq:
+            # The folder holds this device's segments the file never published: this file is a copy
+            # (or a backup restored). It goes on as a new device; the old id's segments apply to it.
+            old = device
+            device = Device(new_device_id(), device.name)
+            db.execute("INSERT INTO sync_applied(device, seq, name) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE "
+                       "SET seq = max(seq, excluded.seq)", (old.id, file_seq, old.name))
+            db.set_meta(state.SEQ_KEY, "0")
+            note = (f"This graph file is a copy or a restored backup of one that synced as device {old.id}; "
+                    f"it now syncs as a new device {device.id}.")
+        db.set_meta(state.DEVICE_KEY, device.id)
+    return device, note
+
+
+def _adopt(graph: Graph, folder: Path, graph_id: str, device: Device, own: files.DeviceFiles, file_seq: int) -> bool:
+    """A segment written just before a stop, its commit lost: taken as published when it is this file's changes."""
+    db = graph.db
+    seq = file_seq + 1
+    if max(own.segments) != seq:
+        return False
+    try:
+        seg = files.read_segment(device.id, seq, own.segments[seq])
+    except (OSError, ValueError):
+        return False
+    for change in seg.changes:
+        if change.get("origin") == "join":
+            continue
+        if db.scalar("SELECT at FROM change_log WHERE id = ?", (change.get("cid"),)) != change.get("at"):
+            return False
+    for change in seg.changes:
+        capture.stamp_items(db, change.get("items", []), change.get("stamp", ""), device.id)
+        state.observe(db, state.Stamp.parse(change.get("stamp", "")))
+    db.set_meta(state.SEQ_KEY, str(seq))
+    db.set_meta(state.UPTO_KEY, str(max(state.published_upto(db), int(seg.header.get("upto") or 0))))
+    if seg.header.get("joined"):
+        db.set_meta(state.JOINED_KEY, "1")
+    return True
+
+
+def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exchange) -> None:
+    """Write this device's unpublished changes as segments in its own folder."""
+    db = graph.db
+    directory = files.device_dir(folder, graph_id, device.id)
+    files.write_device_file(directory, {"id": device.id, "name": device.name, "schema": SCHEMA_VERSION})
+    while True:
+        with db.transaction():
+            first = not state.joined(db)
+            if first:
+                changes = capture.whole_graph(db, device.id)
+                upto = int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log"))
+                db.set_meta(state.JOINED_KEY, "1")
+            else:
+                changes, upto = capture.unpublished(db, device.id, MAX_CHANGES_PER_SEGMENT)
+            if changes:
+                seq = int(db.get_meta(state.SEQ_KEY) or 0) + 1
+                deps = {d: s for d, s in state.applied(db).items() if d != device.id}
+                header = {"format": state.FORMAT, "schema": SCHEMA_VERSION, "device": device.id, "name": device.name,
+                          "graph": graph_id, "seq": seq, "upto": upto, "deps": deps, "at": now_utc(),
+                          "joined": first}
+                files.write_segment(directory, seq, header, changes)  # on disk before the commit says so
+                db.set_meta(state.SEQ_KEY, str(seq))
+                result.sent += len(changes)
+                result.sent_segments += 1
+            if upto > state.published_upto(db):
+                db.set_meta(state.UPTO_KEY, str(upto))
+            db.set_meta(state.DEVICE_KEY, device.id)
+        if not changes or first:
+            break
+
+
+def _deletions(graph: Graph, seg: files.Segment) -> int:
+    """How many entities here this segment would delete."""
+    gids = [i["gid"] for c in seg.changes for i in c.get("items", []) if i.get("k") == "entity" and i.get("op") == "remove"]
+    return sum(1 for g in gids if state.local_id(graph.db, "entity", g) is not None)
+
+
+def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exchange, confirm: bool = False,
+         progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None) -> None:
+    """Apply every complete segment of the other devices that can apply now."""
+    db = graph.db
+    found = files.scan(folder, graph_id)
+    done = state.applied(db)
+    queues: dict[str, list[files.Segment]] = {}
+    for dev, listing in sorted(found.items()):
+        result.skipped.extend(listing.skipped)
+        if dev == device.id:
+            continue
+        have = done.get(dev, 0)
+        queue = []
+        for seq in sorted(s for s in listing.segments if s > have):
+            if seq != have + len(queue) + 1:
+                result.waiting.append(f"{_label(listing, dev)}: waiting for segment {have + len(queue) + 1}.")
+                break
+            queue.append(files.read_segment(dev, seq, listing.segments[seq]))
+        if queue:
+            queues[dev] = queue
+    newer = [s for q in queues.values() for s in q if int(s.header.get("schema") or 0) > SCHEMA_VERSION
+             or int(s.header.get("format") or 0) > state.FORMAT]
+    if newer:
+        raise SyncError(f"The device “{newer[0].header.get('name') or newer[0].device}” syncs with a newer version "
+                        "of Limbic; update Limbic on this device to sync. Nothing was applied.")
+    total = sum(len(q) for q in queues.values())
+    progressed = True
+    while progressed and any(queues.values()):
+        progressed = False
+        for dev, queue in queues.items():
+            while queue:
+                if cancelled is not None and cancelled():
+                    raise Cancelled("Sync was stopped; what was applied so far stays, the rest follows next time.")
+                seg = queue[0]
+                done = state.applied(db)
+                if any(done.get(d, 0) < int(s) for d, s in (seg.header.get("deps") or {}).items() if d != device.id):
+                    break  # it builds on a segment of another device not applied yet
+                doomed = _deletions(graph, seg)
+                entities = int(db.scalar("SELECT count(*) FROM entities"))
+                if not confirm and (doomed > DELETE_MAX or (doomed >= DELETE_FLOOR and doomed > DELETE_SHARE * entities)):
+                    sentence = (f"“{seg.header.get('name') or dev}” deleted {doomed} of this graph's {entities} entities; "
+                                "confirm to apply (limbic sync --yes).")
+                    result.confirm_needed.append(sentence)
+                    queue.clear()
+                    break
+                _apply_segment(graph, device, seg, result)
+                queue.pop(0)
+                progressed = True
+                if progress is not None:
+                    progress(result.received_segments, total)
+    for dev, queue in queues.items():
+        if queue:
+            result.waiting.append(f"{_label(found[dev], dev)}: segment {queue[0].seq} waits for another device's.")
+
+
+def _label(listing: files.DeviceFiles, dev: str) -> str:
+    return f"device “{listing.name}”" if listing.name else f"device {dev}"
+
+
+def _apply_segment(graph: Graph, device: Device, seg: files.Segment, result: Exchange) -> None:
+    db = graph.db
+    name = str(seg.header.get("name") or seg.device[:8])
+    with db.activity.session_as(f"{state.SYNC_ORIGIN}{name}"), db.activity.using("sync"), graph.write():
+        applier = Applier(graph, device.id, device.name, seg.device, name)
+        for change in seg.changes:
+            applier.apply_change(change)
+        if between_apply_and_cursor is not None:
+            between_apply_and_cursor(seg.device, seg.seq)
+        db.execute("INSERT INTO sync_applied(device, seq, name, at) VALUES (?, ?, ?, ?) ON CONFLICT(device) DO UPDATE "
+                   "SET seq = excluded.seq, name = excluded.name, at = excluded.at",
+                   (seg.device, seg.seq, name, str(seg.header.get("at") or "")))
+    result.received += applier.out.changes
+    result.received_segments += 1
+    result.conflicts += applier.out.conflicts
+    result.entities |= applier.out.entities
+
+
+def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
+             progress: Callable[[int, int], None] | None = None,
+             cancelled: Callable[[], bool] | None = None) -> Exchange:
+    """Publish, then apply; the result says what went each way and what waits."""
+    folder = Path(folder)
+    if graph.db.readonly:
+        raise SyncError(f"{graph.db.path} is open read-only; it cannot sync.")
+    graph_id = choose_graph_id(graph, folder)
+    device, note = identify(graph, folder, graph_id, device)
+    result = Exchange(device, device_note=note)
+    publish(graph, folder, graph_id, device, result)
+    pull(graph, folder, graph_id, device, result, confirm=confirm, progress=progress, cancelled=cancelled)
+    return result

@@ -1,0 +1,139 @@
+"""Rows by global id: reading one as its JSON (references as global ids), writing one from such JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from limbic.engine.store.schema import SYNCED_TABLES
+from limbic.engine.sync import state
+from limbic.engine.sync.capture import REFS
+
+if TYPE_CHECKING:
+    from limbic.engine.store.db import Database
+
+# The JSON key of each column (as the activity log writes rows), per kind.
+COLUMNS = {
+    "entity": {"name": "name", "type": "entity_type", "status": "status", "created_at": "created_at"},
+    "observation": {"entity": "entity_id", "content": "content", "kind": "kind", "created_at": "created_at",
+                    "superseded_by": "superseded_by", "superseded_at": "superseded_at"},
+    "relation": {"from": "from_entity", "to": "to_entity", "type": "relation_type", "context": "context",
+                 "active": "active", "created_at": "created_at", "ended_at": "ended_at"},
+    "reflection": {"target_type": "target_type", "entity": "entity_id", "relation": "relation_id",
+                   "target_ref": "target_ref", "author": "author", "content": "content", "mood": "mood",
+                   "created_at": "created_at"},
+}
+DEFAULTS = {"status": "active", "kind": "note", "type": "Generic", "active": 1, "author": ""}
+
+
+def current(db: Database, kind: str, gid: str) -> tuple[int, dict] | None:
+    """(local id, JSON with references as global ids) of the row going by ``gid`` here, or None."""
+    cols = COLUMNS[kind]
+    row = db.one(f"SELECT id, {', '.join(cols.values())} FROM {SYNCED_TABLES[kind]} WHERE gid = ?",
+                 (state.resolve_alias(db, gid),))
+    if row is None:
+        return None
+    values = dict(zip(cols, row[1:]))
+    for key, ref_kind in REFS[kind].items():
+        if values.get(key) is not None:
+            values[key] = db.scalar(f"SELECT gid FROM {SYNCED_TABLES[ref_kind]} WHERE id = ?", (values[key],))
+    return int(row[0]), values
+
+
+def same(a: object, b: object) -> bool:
+    """Equal as stored values (the JSON of an integer column and its value compare alike)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def local_values(db: Database, kind: str, values: dict) -> tuple[dict, list[str]]:
+    """Columns for a row from its JSON: references as local ids; the keys whose row is not here."""
+    out, missing = {}, []
+    for key, column in COLUMNS[kind].items():
+        value = values.get(key, DEFAULTS.get(key))
+        ref_kind = REFS[kind].get(key)
+        if ref_kind and value is not None:
+            local = state.local_id(db, ref_kind, value)
+            if local is None:
+                missing.append(key)
+            value = local
+        out[column] = value
+    return out, missing
+
+
+def entity_of(db: Database, kind: str, row_id: int) -> int | None:
+    """The entity a row belongs to (a relation: its source)."""
+    if kind == "entity":
+        return row_id
+    column = "from_entity" if kind == "relation" else "entity_id"
+    return db.scalar(f"SELECT {column} FROM {SYNCED_TABLES[kind]} WHERE id = ?", (row_id,))
+
+
+def twin(db: Database, kind: str, columns: dict) -> tuple[int, str] | None:
+    """A local row that is the same thing under another global id: a name, a text on an entity, a relation."""
+    if kind == "entity":
+        row = db.one("SELECT id, gid FROM entities WHERE name = ?", (columns["name"],))
+        if row is None:
+            row = db.one("SELECT id, gid FROM entities WHERE name = ? COLLATE NOCASE ORDER BY id LIMIT 1",
+                         (columns["name"],))
+    elif kind == "observation":
+        row = db.one("SELECT id, gid FROM observations WHERE entity_id = ? AND content = ?",
+                     (columns["entity_id"], columns["content"]))
+    elif kind == "relation":
+        row = db.one("SELECT id, gid FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?",
+                     (columns["from_entity"], columns["to_entity"], columns["relation_type"]))
+    else:
+        return None
+    return (int(row[0]), row[1]) if row else None
+
+
+def merge_ids(db: Database, kind: str, local_gid: str, remote_gid: str) -> str:
+    """Two global ids for one thing: both devices keep the smaller, the other becomes its alias."""
+    keep, drop = sorted((local_gid, remote_gid))
+    if keep != local_gid:
+        db.execute(f"UPDATE {SYNCED_TABLES[kind]} SET gid = ? WHERE gid = ?", (keep, local_gid))
+        for field, stamp, device in db.execute(
+            "SELECT field, stamp, device FROM sync_stamp WHERE gid = ?", (local_gid,)
+        ).fetchall():
+            if (stamp, device) > state.get_stamp(db, keep, field):
+                state.set_stamp(db, keep, field, stamp, device)
+        db.execute("DELETE FROM sync_stamp WHERE gid = ?", (local_gid,))
+        db.execute("UPDATE sync_alias SET target = ? WHERE target = ?", (keep, local_gid))
+    db.execute("INSERT OR REPLACE INTO sync_alias(gid, target) VALUES (?, ?)", (drop, keep))
+    return keep
+
+
+def insert(db: Database, kind: str, gid: str, columns: dict, now: str) -> int:
+    table = SYNCED_TABLES[kind]
+    names = list(columns)
+    if kind == "entity":
+        names.append("updated_at")
+    values = [columns[c] for c in columns] + ([now] if kind == "entity" else [])
+    db.execute(f"INSERT INTO {table}(gid, {', '.join(names)}) VALUES (?, {', '.join('?' * len(names))})",
+               (gid, *values))
+    return int(db.conn.last_insert_rowid())
+
+
+def update(db: Database, kind: str, row_id: int, columns: dict) -> None:
+    if columns:
+        db.execute(f"UPDATE {SYNCED_TABLES[kind]} SET {', '.join(c + ' = ?' for c in columns)} WHERE id = ?",
+                   (*columns.values(), row_id))
+
+
+def tombstone(db: Database, kind: str, gid: str) -> tuple[int, int] | None:
+    """(row id, change id) of this row's latest deletion here, if it was deleted here."""
+    row = db.one("SELECT row_id, change_id FROM sync_tombstone WHERE kind = ? AND gid = ? ORDER BY change_id DESC "
+                 "LIMIT 1", (kind, state.resolve_alias(db, gid)))
+    return (int(row[0]), int(row[1])) if row else None
+
+
+def deleted_values(db: Database, kind: str, row_id: int, change_id: int) -> dict | None:
+    """The row as it was when change ``change_id`` deleted it (references as global ids)."""
+    text = db.scalar("SELECT before FROM change_item WHERE change_id = ? AND kind = ? AND row_id = ? AND op = 'remove'",
+                     (change_id, kind, row_id))
+    if not text:
+        return None
+    values = {k: v for k, v in json.loads(text).items() if k not in ("from_name", "to_name")}
+    for key, ref_kind in REFS[kind].items():
+        if values.get(key) is not None:
+            values[key] = state.gid_at(db, ref_kind, values[key], change_id)
+    return values

@@ -1,0 +1,123 @@
+"""What a graph file knows of sync: its hybrid logical clock, what it published, global ids of rows."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from limbic.engine.store.schema import SYNCED_TABLES
+
+if TYPE_CHECKING:
+    from limbic.engine.store.db import Database
+
+FORMAT = 1  # the segment format; a segment names the schema it was written by besides
+HLC_KEY = "sync_hlc"  # the clock's last stamp
+DEVICE_KEY = "sync_device"  # the device that last published from this file
+SEQ_KEY = "sync_seq"  # the last sequence that device published
+UPTO_KEY = "sync_published_upto"  # the last change_log id published (or passed over: sync's own)
+JOINED_KEY = "sync_joined"  # set once the graph has been joined to a folder
+SYNC_ORIGIN = "sync:"  # origins of changes applied from another device (never published again)
+
+# The wall clock in milliseconds; tests replace it to skew one device's clock.
+wall_clock: Callable[[], int] = lambda: int(time.time() * 1000)  # noqa: E731
+
+
+@dataclass(frozen=True, order=True)
+class Stamp:
+    """A hybrid logical clock reading: wall milliseconds, then a counter; ordered, never going back."""
+
+    wall: int
+    counter: int
+
+    def text(self) -> str:
+        return f"{self.wall:013d}.{self.counter:05d}"
+
+    @classmethod
+    def parse(cls, text: str) -> Stamp:
+        wall, _, counter = (text or "0.0").partition(".")
+        return cls(int(wall), int(counter or 0))
+
+
+def clock(db: Database) -> Stamp:
+    """The file's clock as it was last left."""
+    return Stamp.parse(db.get_meta(HLC_KEY) or "0.0")
+
+
+def tick(db: Database, physical_ms: int | None = None) -> Stamp:
+    """A new stamp for a change made at ``physical_ms`` (now if None): after every stamp seen so far."""
+    last = clock(db)
+    wall = max(last.wall, physical_ms if physical_ms is not None else wall_clock())
+    stamp = Stamp(wall, last.counter + 1 if wall == last.wall else 0)
+    db.set_meta(HLC_KEY, stamp.text())
+    return stamp
+
+
+def observe(db: Database, seen: Stamp) -> None:
+    """Merge another device's stamp into the clock, so every later change here is stamped after it."""
+    last = clock(db)
+    if seen > last:
+        db.set_meta(HLC_KEY, seen.text())
+
+
+def joined(db: Database) -> bool:
+    """Whether this graph was ever joined to a sync folder."""
+    return bool(db.has_table("meta") and db.get_meta(JOINED_KEY))
+
+
+def published_upto(db: Database) -> int:
+    return int(db.get_meta(UPTO_KEY) or 0)
+
+
+def resolve_alias(db: Database, gid: str | None) -> str | None:
+    """The global id a row goes by here (two ids merged into one keep the smaller)."""
+    if gid is None:
+        return None
+    for _ in range(8):  # aliases point at the merged id; a chain is short, a loop impossible but bounded
+        target = db.scalar("SELECT target FROM sync_alias WHERE gid = ?", (gid,))
+        if target is None:
+            return gid
+        gid = target
+    return gid
+
+
+def local_id(db: Database, kind: str, gid: str | None) -> int | None:
+    """The local row id of a global id (after aliases), or None when there is no such row here."""
+    gid = resolve_alias(db, gid)
+    if gid is None:
+        return None
+    return db.scalar(f"SELECT id FROM {SYNCED_TABLES[kind]} WHERE gid = ?", (gid,))
+
+
+def gid_at(db: Database, kind: str, row_id: int | None, change_id: int) -> str | None:
+    """The global id of local row ``row_id`` as it was at change ``change_id`` (deleted since or not)."""
+    if row_id is None:
+        return None
+    gone = db.scalar(
+        "SELECT gid FROM sync_tombstone WHERE kind = ? AND row_id = ? AND change_id >= ? ORDER BY change_id LIMIT 1",
+        (kind, row_id, change_id),
+    )
+    if gone is not None:
+        return gone
+    return db.scalar(f"SELECT gid FROM {SYNCED_TABLES[kind]} WHERE id = ?", (row_id,))
+
+
+def set_stamp(db: Database, gid: str, field: str, stamp: str, device: str) -> None:
+    db.execute("INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)",
+               (gid, field, stamp, device))
+
+
+def get_stamp(db: Database, gid: str, field: str) -> tuple[str, str]:
+    """(stamp, device) of a field's last write known to sync; ("", "") when none was stamped."""
+    row = db.one("SELECT stamp, device FROM sync_stamp WHERE gid = ? AND field = ?", (gid, field))
+    return (row[0], row[1]) if row else ("", "")
+
+
+def applied(db: Database) -> dict[str, int]:
+    """The last sequence applied here from each device (this file's own device: what it published)."""
+    out = {r[0]: int(r[1]) for r in db.execute("SELECT device, seq FROM sync_applied")}
+    me = db.get_meta(DEVICE_KEY)
+    if me:
+        out[me] = max(out.get(me, 0), int(db.get_meta(SEQ_KEY) or 0))
+    return out

@@ -1,0 +1,211 @@
+"""Sync for the front ends: one exchange with the folder, its status, the conflicts and their resolution.
+
+Plain functions a Qt worker can call from its thread: ``exchange`` takes a ``SyncJob`` to report
+progress and to be stopped. This device's id and name and the folder of each graph file live in
+the user's settings (``config.py``), never in the graph file.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from limbic import config
+from limbic.engine.errors import LimbicError
+from limbic.engine.graph.graph import Graph
+from limbic.engine.session import OpenGraph, open_graph
+from limbic.engine.store.graph_identity import graph_id as _graph_id
+from limbic.engine.sync import conflicts as _conflicts, folder as _files, state as _state
+from limbic.engine.sync.exchange import Device, Exchange, SyncError, exchange as _exchange, new_device_id
+
+__all__ = ["Device", "Exchange", "SyncError", "SyncJob", "SyncStatus", "exchange", "list_conflicts",
+           "resolve_conflict", "status", "this_device"]
+
+KEEPS = _conflicts.KEEPS
+
+
+class SyncJob:
+    """A handle for one exchange run on a worker thread: progress reported to it, stopped through it."""
+
+    def __init__(self, progress: Callable[[int, int], None] | None = None) -> None:
+        self.progress = progress
+        self._stop = threading.Event()
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def cancelled(self) -> bool:
+        return self._stop.is_set()
+
+    def report(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(done, total)
+
+
+def _key(db_path: Path | str) -> str:
+    return os.path.realpath(os.fspath(db_path))
+
+
+def device_name() -> str:
+    """This machine's name as other devices see it (the settings' choice, else the host's name)."""
+    return config.load_settings().sync_device_name or platform.node() or "this device"
+
+
+def this_device(db_path: Path | str) -> Device:
+    """The device a graph file syncs as from this machine (an id is made and kept the first time)."""
+    settings = config.load_settings()
+    key = _key(db_path)
+    device_id = settings.sync_devices.get(key)
+    if not device_id:
+        device_id = new_device_id()
+        settings.sync_devices[key] = device_id
+        config.save_settings(settings)
+    return Device(device_id, settings.sync_device_name or platform.node() or "this device")
+
+
+def set_device_name(name: str) -> None:
+    """Name this machine for the other devices (shown in their activity and conflicts)."""
+    settings = config.load_settings()
+    settings.sync_device_name = name.strip() or None
+    config.save_settings(settings)
+
+
+def remembered_folder(db_path: Path | str) -> Path | None:
+    folder = config.load_settings().sync_folders.get(_key(db_path))
+    return Path(folder) if folder else None
+
+
+def _remember(db_path: Path | str, folder: Path | None = None, device: Device | None = None) -> None:
+    settings = config.load_settings()
+    key = _key(db_path)
+    if folder is not None:
+        settings.sync_folders[key] = os.path.realpath(folder)
+    if device is not None:
+        settings.sync_devices[key] = device.id
+    config.save_settings(settings)
+
+
+def _folder_for(db_path: Path, folder: Path | str | None) -> Path:
+    chosen = Path(folder).expanduser() if folder else remembered_folder(db_path)
+    if chosen is None:
+        raise LimbicError("This graph has no sync folder yet; give one with `limbic sync --folder DIR`.")
+    if not chosen.is_dir():
+        raise LimbicError(f"The sync folder {chosen} cannot be reached (it does not exist or is not a folder).")
+    return chosen
+
+
+def _with_graph(target, fn):
+    if isinstance(target, OpenGraph):
+        target = target.graph
+    if isinstance(target, Graph):
+        return fn(target)
+    opened = open_graph(Path(target), load_model=False, origin="cli")
+    try:
+        return fn(opened.graph)
+    finally:
+        opened.close()
+
+
+def exchange(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None, device: Device | None = None,
+             *, confirm: bool = False, job: SyncJob | None = None, remember: bool = True) -> Exchange:
+    """Publish this device's new changes to the folder and apply the other devices'; counts in the result.
+
+    ``target``: an open graph or the path of a graph file (opened and closed here). ``folder``: the
+    sync folder (None: the one remembered for this file). ``device``: None for this machine's.
+    ``confirm``: apply segments that delete a large share of the graph. The first exchange with a
+    folder joins the graph to it and (``remember``) remembers the folder.
+    """
+
+    def run(graph: Graph) -> Exchange:
+        db_path = graph.db.path
+        chosen = _folder_for(db_path, folder)
+        me = device or this_device(db_path)
+        result = _exchange(graph, chosen, me, confirm=confirm,
+                           progress=job.report if job else None, cancelled=job.cancelled if job else None)
+        if remember:
+            _remember(db_path, chosen, result.device if result.device.id != me.id or device is None else None)
+        return result
+
+    return _with_graph(target, run)
+
+
+@dataclass
+class DeviceSeen:
+    id: str
+    name: str
+    segments: int
+    applied: int  # the last sequence applied here
+    last_segment_at: str  # when its newest segment was written (its own clock)
+
+
+@dataclass
+class SyncStatus:
+    """This device, the devices seen in the folder, what waits, what was skipped, open conflicts."""
+
+    folder: Path | None
+    device: Device
+    graph_id: str | None
+    published: int  # this device's last sequence
+    unpublished: int  # changes made here not published yet
+    devices: list[DeviceSeen] = field(default_factory=list)
+    pending: int = 0  # complete segments of other devices not applied yet
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (path, why)
+    conflicts: int = 0
+
+    def to_json(self) -> dict:
+        return {
+            "folder": str(self.folder) if self.folder else None, "device": {"id": self.device.id, "name": self.device.name},
+            "graph_id": self.graph_id, "published": self.published, "unpublished": self.unpublished,
+            "devices": [vars(d) for d in self.devices], "pending": self.pending,
+            "skipped": [{"path": p, "why": w} for p, w in self.skipped], "conflicts": self.conflicts,
+        }
+
+
+def status(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None,
+           device: Device | None = None) -> SyncStatus:
+    """Where sync stands for this graph, read from the file and the folder (nothing is written)."""
+
+    def run(graph: Graph) -> SyncStatus:
+        db = graph.db
+        chosen = Path(folder).expanduser() if folder else remembered_folder(db.path)
+        me = device or this_device(db.path)
+        gid = _graph_id(db)
+        upto = _state.published_upto(db) if db.has_table("meta") else 0
+        unpublished = int(db.scalar(
+            "SELECT count(*) FROM change_log WHERE id > ? AND origin NOT LIKE 'sync:%' AND reviewed_at IS NOT ''",
+            (upto,))) if _state.joined(db) else int(db.scalar("SELECT count(*) FROM entities"))
+        out = SyncStatus(chosen, me, gid, int(db.get_meta(_state.SEQ_KEY) or 0), unpublished,
+                         conflicts=_conflicts.open_count(graph))
+        if chosen is None or gid is None or not chosen.is_dir():
+            return out
+        applied = _state.applied(db)
+        for dev, listing in sorted(_files.scan(chosen, gid).items()):
+            out.skipped.extend((str(s.path), s.why) for s in listing.skipped)
+            if dev == me.id:
+                continue
+            newest = max(listing.segments, default=0)
+            at = ""
+            if newest:
+                try:
+                    at = str(_files.read_segment(dev, newest, listing.segments[newest]).header.get("at") or "")
+                except (OSError, ValueError):
+                    at = ""
+            out.devices.append(DeviceSeen(dev, listing.name, len(listing.segments), applied.get(dev, 0), at))
+            out.pending += sum(1 for s in listing.segments if s > applied.get(dev, 0))
+        return out
+
+    return _with_graph(target, run)
+
+
+def list_conflicts(target: Graph | OpenGraph | Path | str, resolved: bool = False) -> list[_conflicts.SyncConflict]:
+    """The sync conflicts waiting for the person (``resolved``: all)."""
+    return _with_graph(target, lambda g: _conflicts.list_conflicts(g, resolved))
+
+
+def resolve_conflict(target: Graph | OpenGraph | Path | str, conflict_id: int, keep: str) -> _conflicts.SyncConflict:
+    """Keep mine, theirs or both for one conflict; the choice is published at the next exchange."""
+    return _with_graph(target, lambda g: _conflicts.resolve(g, conflict_id, keep))

@@ -1,0 +1,52 @@
+"""Graphs on several simulated devices sharing one sync folder, and what must be equal between them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.service import sync
+
+_SYNCED = {
+    "entities": "SELECT gid, name, entity_type, status, created_at FROM entities",
+    "observations": "SELECT o.gid, e.gid, o.content, o.kind, o.created_at, s.gid, o.superseded_at FROM observations o "
+                    "JOIN entities e ON e.id = o.entity_id LEFT JOIN observations s ON s.id = o.superseded_by",
+    "relations": "SELECT r.gid, a.gid, b.gid, r.relation_type, r.context, r.active, r.created_at, r.ended_at "
+                 "FROM relations r JOIN entities a ON a.id = r.from_entity JOIN entities b ON b.id = r.to_entity",
+}
+
+
+class Replica:
+    """One device: its graph file and its device id and name."""
+
+    def __init__(self, root: Path, name: str) -> None:
+        self.path = root / f"{name}.db"
+        self.graph = Graph(Database(self.path))
+        self.device = sync.Device(hashlib.sha256(name.encode()).hexdigest()[:16], name)
+
+    def sync(self, folder: Path, confirm: bool = False) -> sync.Exchange:
+        result = sync.exchange(self.graph, folder, self.device, confirm=confirm, remember=False)
+        self.device = result.device
+        return result
+
+    def close(self) -> None:
+        self.graph.db.close()
+
+
+def synced_rows(graph: Graph) -> dict[str, list]:
+    """The synced tables by global id, sorted: equal on devices that converged."""
+    return {table: sorted(tuple(r) for r in graph.db.execute(sql)) for table, sql in _SYNCED.items()}
+
+
+def synced_hash(graph: Graph) -> str:
+    return hashlib.sha256(json.dumps(synced_rows(graph), sort_keys=True).encode()).hexdigest()
+
+
+def settle(replicas: list[Replica], folder: Path, rounds: int = 3, confirm: bool = True) -> None:
+    """Exchange until nothing more moves (each device publishes, then every device applies)."""
+    for _ in range(rounds):
+        for r in replicas:
+            r.sync(folder, confirm=confirm)
