@@ -39,6 +39,8 @@ ORIGIN_IMPORT = "import"  # an import of a file (from the app or the CLI)
 KEEP_DAYS_KEY = "activity_keep_days"  # retention of the change log, in days (a setting in the file)
 DEFAULT_KEEP_DAYS = 180
 PRUNED_KEY = "change_pruned_upto"  # the highest change_log id pruned so far
+SYNC_JOINED_KEY = "sync_joined"  # set when the graph syncs with other devices (engine/sync/state.py)
+SYNC_PUBLISHED_KEY = "sync_published_upto"  # the last change_log id sync has published
 
 
 @dataclass
@@ -219,12 +221,19 @@ def prune(db: Database, detailed: bool) -> int:
     # The newest rows stay in any case: readers following the log need a recent stretch of it.
     newest = int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log"))
     doomed = [i for i in doomed if i <= newest - KEEP_ROWS]
+    if db.get_meta(SYNC_JOINED_KEY):
+        # A change not yet published to the sync folder stays until it is: it exists nowhere else.
+        published = int(db.get_meta(SYNC_PUBLISHED_KEY) or 0)
+        doomed = [i for i in doomed if i <= published]
     for start in range(0, len(doomed), 500):
         chunk = doomed[start : start + 500]
         marks = ",".join("?" * len(chunk))
         if detailed:
             db.execute(f"DELETE FROM change_item WHERE change_id IN ({marks})", chunk)
         db.execute(f"DELETE FROM change_log WHERE id IN ({marks})", chunk)
+    if doomed and db.has_table("sync_tombstone"):
+        # The global ids of rows deleted by pruned changes name nothing a later change refers to.
+        db.execute("DELETE FROM sync_tombstone WHERE change_id <= ?", (max(doomed),))
     if doomed:
         db.set_meta(PRUNED_KEY, str(max(max(doomed), int(db.get_meta(PRUNED_KEY) or 0))))
     return len(doomed)
