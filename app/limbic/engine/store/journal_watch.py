@@ -87,17 +87,17 @@ def refusal(path: Path, kind: str, saved: bool, committed: bool = False) -> str:
     if kind == "main":
         return (
             f"The graph file {path} was deleted or replaced by another program while Limbic had it open; the change "
-            "was not saved, and changes are refused until the graph is opened again (restart Limbic)."
+            "was not saved, and no further change is accepted until Limbic opens the graph again (restart it)."
         )
     this = "this change may not have been saved" if committed else "this change was not saved"
     before = (
-        f"what was saved before it was copied into {path.name}" if saved else
-        f"what was saved before it could not all be copied into {path.name}: back the graph up from this program "
-        "before closing it"
+        f"everything saved before it was copied into {path.name}" if saved else
+        f"only part of what was saved before it could be copied into {path.name} (back the graph up from this program "
+        "before closing it)"
     )
     return (
         f"The graph's write-ahead log was removed by another program ({path.name}-wal); {this}, {before}, and "
-        "changes are refused until the graph is opened again (restart Limbic)."
+        "no further change is accepted until Limbic opens the graph again (restart it)."
     )
 
 
