@@ -132,6 +132,30 @@ def test_a_write_into_a_deleted_graph_file_is_refused(tmp_path):
     graph.db.close()
 
 
+def test_a_graph_kept_with_the_rollback_journal_still_takes_writes(tmp_path, monkeypatch):
+    configure = Database._configure
+
+    def without_log(self) -> None:  # as on a file system where SQLite cannot share memory between programs
+        configure(self)
+        self.conn.execute("PRAGMA journal_mode = DELETE")
+
+    monkeypatch.setattr(Database, "_configure", without_log)
+    graph = Graph(Database(tmp_path / "graph.db"))
+    graph.create_entity("Ada", "person", ["kept"])
+    graph.add_observations("Ada", ["and this"])
+    assert graph.get_entity("Ada").observation_texts == ["kept", "and this"]
+    graph.db.close()
+
+
+def test_a_relative_path_is_watched_where_it_was_opened(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    graph = Graph(Database("graph.db"))
+    graph.create_entity("Ada", "person", ["kept"])
+    monkeypatch.chdir(tmp_path.parent)  # the file is where it was; only the working folder moved
+    graph.add_observations("Ada", ["and this"])
+    graph.db.close()
+
+
 _LOSE_THE_LOG = r"""
 import os, signal, sys
 from limbic.engine.graph.graph import Graph

@@ -175,7 +175,7 @@ class Database:
             raise DatabaseError(f"{self.path} holds no graph yet and cannot be written.")
         self._configure()
         if not self.readonly and str(self.path) != ":memory:":
-            self._watch = JournalWatch(self.path)
+            self._watch = JournalWatch(self.conn)
         if not self.readonly:
             self._migrate()
         self._seen_version = self.data_version()

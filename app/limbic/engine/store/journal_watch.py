@@ -51,16 +51,21 @@ def _identity(path: str) -> Identity | None:
 class JournalWatch:
     """The (device, inode) of a writable graph file and of its write-ahead log, compared with their paths now."""
 
-    def __init__(self, path: Path) -> None:
-        self.main_path = str(path)
-        self.wal_path = self.main_path + "-wal"
+    def __init__(self, conn: apsw.Connection) -> None:
+        # SQLite's own absolute names: a later change of the working folder changes nothing.
+        self.main_path = conn.filename
+        mode = str(conn.execute("PRAGMA journal_mode").fetchall()[0][0]).lower()
+        # A file system without shared memory keeps the rollback journal: then there is no log to watch.
+        self.wal_path = conn.filename_wal if mode == "wal" else None
         self.main = _identity(self.main_path)
-        self.wal = _identity(self.wal_path)  # None until SQLite has made the log
+        self.wal = _identity(self.wal_path) if self.wal_path else None  # None until SQLite has made the log
 
     def problem(self) -> str | None:
         """``"wal"`` or ``"main"`` when that file was deleted or replaced since it was opened, else None."""
         if _identity(self.main_path) != self.main:
             return "main"
+        if self.wal_path is None:
+            return None
         now = _identity(self.wal_path)
         if self.wal is None:
             # A connection that began a transaction has its log open: a missing one was deleted.
