@@ -15,7 +15,7 @@ from limbic.ui.graph.menu import GraphMenu
 from limbic.ui.search.search_flow import SearchFlow, SearchParts
 from limbic.ui.shell.file_menu import FileMenu
 from limbic.ui.shell.organise_menu import OrganiseMenu
-from limbic.ui.shell.undo import UndoController
+from limbic.ui.shell.undo import UndoController, UndoParts
 
 
 def window_hooks(window: Any) -> WindowHooks:
@@ -27,8 +27,8 @@ def window_hooks(window: Any) -> WindowHooks:
 def assemble(window: Any) -> None:
     """Make the window's parts (``window`` is the MainWindow whose widgets and engine exist already)."""
     hooks = window_hooks(window)
+    engine, editor, status = window.engine, window.editor, window.status
     window.files = FileMenu(window)
-    window.undo = UndoController(window)
 
     def entity_shown(entity_id: int) -> None:
         # The pin action and the highlighted hit follow the open entity before anyone hears of it.
@@ -36,18 +36,21 @@ def assemble(window: Any) -> None:
         window.search.select_result(entity_id)
         window.entity_shown.emit(entity_id)
 
-    window.entities = EntityFlow(EntityParts(
-        engine=window.engine, editor=window.editor, status=window.status, hooks=hooks,
-        record_step=window.undo.push_step, shown=entity_shown, saved=window.entity_saved.emit,
-        deleted=window.entity_deleted.emit))
+    window.entities = entities = EntityFlow(EntityParts(
+        engine=engine, editor=editor, status=status, hooks=hooks,
+        record_step=lambda step: window.undo.push_step(step), shown=entity_shown,
+        saved=window.entity_saved.emit, deleted=window.entity_deleted.emit))
+    window.activity = ActivityMenu(ActivityParts(
+        engine=engine, host=window, status=status, add_badge=status.addPermanentWidget,
+        changes_shown=window.changes_shown, open_entity=entities.load_entity, hooks=hooks))
+    window.undo = UndoController(UndoParts(
+        engine=engine, editor=editor, status=status, hooks=hooks, readonly=lambda: window.readonly,
+        reload=entities.reload, ask_conflict=window.activity.ask_conflict, step_done=window.step_done.emit))
     window.search = SearchFlow(SearchParts(
-        engine=window.engine, bar=window.search_bar, results=window.results, model=window.model,
-        home=window.home, lists=window.left, empty_hint=window.empty_hint, status=window.status,
-        entities=window.entities, hooks=hooks, open_entity_id=lambda: window.editor.entity_id,
+        engine=engine, bar=window.search_bar, results=window.results, model=window.model,
+        home=window.home, lists=window.left, empty_hint=window.empty_hint, status=status,
+        entities=entities, hooks=hooks, open_entity_id=lambda: editor.entity_id,
         semantic_on=lambda: bool(window.model_name), arrived=window.results_arrived.emit,
         shown=window.results_shown.emit))
     window.organise = OrganiseMenu(window)
     window.graph = GraphMenu(window, hooks)
-    window.activity = ActivityMenu(ActivityParts(
-        engine=window.engine, host=window, status=window.status, add_badge=window.status.addPermanentWidget,
-        changes_shown=window.changes_shown, open_entity=window.entities.load_entity, hooks=hooks))

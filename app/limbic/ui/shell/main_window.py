@@ -83,7 +83,7 @@ class MainWindow(QMainWindow):
         restore_layout(self, DEFAULT_SIZE)
         self._reopen_graph = saved_graph_view()  # the graph panel comes back once the file is open
         # Undo, Export and the search box's Ctrl+Delete reach the window from any focused field.
-        self.keys = WindowKeys(self, self.search_bar.edit)
+        self.keys = WindowKeys(self, self.search_bar.edit, self.undo.has_steps)
         QApplication.instance().installEventFilter(self.keys)
 
     # -- construction -----------------------------------------------------------------------

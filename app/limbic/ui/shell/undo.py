@@ -11,7 +11,8 @@ them on the engine's thread, names them in the Edit menu, and makes the keys rea
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Callable
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeyEvent, QKeySequence
@@ -19,9 +20,10 @@ from PySide6.QtWidgets import QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 from limbic.service import undo as steps
 from limbic.service.undo import RevertConflict
-
-if TYPE_CHECKING:
-    from limbic.ui.shell.main_window import MainWindow
+from limbic.ui.common.hooks import WindowHooks
+from limbic.ui.editor.entity_editor import EntityEditor
+from limbic.ui.shell.status import StatusPanel
+from limbic.ui.workers.worker import Engine
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
@@ -38,10 +40,11 @@ def _undo_available(widget: QObject) -> bool:
 class WindowKeys(QObject):
     """An application event filter deciding which keys a focused field may keep for itself."""
 
-    def __init__(self, window: QWidget, search_edit: QLineEdit) -> None:
+    def __init__(self, window: QWidget, search_edit: QLineEdit, has_steps: Callable[[], bool]) -> None:
         super().__init__(window)
         self._window = window
         self._search = search_edit
+        self._has_steps = has_steps  # the window's Undo or Redo has a step to take
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         if event.type() != QEvent.Type.ShortcutOverride or not isinstance(event, QKeyEvent):
@@ -49,9 +52,7 @@ class WindowKeys(QObject):
         if not isinstance(obj, QWidget) or obj.window() is not self._window:
             return False
         if any(event.matches(k) for k in _UNDO_KEYS):
-            undo = getattr(self._window, "undo", None)
-            has_steps = undo is not None and bool(undo.history.undo_steps or undo.history.redo_steps)
-            if has_steps and (obj is self._search or not _undo_available(obj)):
+            if self._has_steps() and (obj is self._search or not _undo_available(obj)):
                 event.ignore()
                 return True  # not overridden: the window's Undo/Redo action gets the key
             return False
@@ -78,22 +79,41 @@ def _key(name: str):
     return getattr(Qt.Key, name)
 
 
+@dataclass(frozen=True)
+class UndoParts:
+    """What Edit → Undo/Redo works with."""
+
+    engine: Engine
+    editor: EntityEditor  # emptied while a step runs: the step may change or remove its entity
+    status: StatusPanel  # says what was undone and offers Undo after a change
+    hooks: WindowHooks
+    readonly: Callable[[], bool]  # the open file cannot be written
+    reload: Callable[[int], object]  # show an entity again once a step changed it
+    ask_conflict: Callable[[object, str], str | None]  # another writer changed the same things: the choice
+    step_done: Callable[[str], None]  # the label of the step just undone or redone
+
+
 class UndoController(QObject):
     """Edit → Undo/Redo: owns the window's undo history and whether a step is running."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, parts: UndoParts) -> None:
+        super().__init__(parts.hooks.parent)
+        self.p = parts
         self.history = steps.UndoHistory()
         self.busy = False
 
     def build_actions(self, edit_menu) -> None:
         """Edit → Undo and Redo, named after the step they would take."""
-        self.undo_action = self.w.add_action(edit_menu, "&Undo", self.on_undo, QKeySequence.StandardKey.Undo)
-        self.redo_action = self.w.add_action(edit_menu, "Re&do", self.on_redo, QKeySequence.StandardKey.Redo)
+        add = self.p.hooks.add_action
+        self.undo_action = add(edit_menu, "&Undo", self.on_undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = add(edit_menu, "Re&do", self.on_redo, QKeySequence.StandardKey.Redo)
         self.undo_action.setEnabled(False)
         self.redo_action.setEnabled(False)
-        self.w.status.undo_clicked.connect(self.on_undo)
+        self.p.status.undo_clicked.connect(self.on_undo)
+
+    def has_steps(self) -> bool:
+        """There is a step to undo or redo."""
+        return bool(self.history.undo_steps or self.history.redo_steps)
 
     def push_step(self, step: steps.Step) -> None:
         """A change the person made: it becomes the next Undo."""
@@ -108,13 +128,13 @@ class UndoController(QObject):
     def update_actions(self) -> None:
         """Name the next Undo and Redo, and enable them when there is one and the file is writable."""
         h = self.history
-        writable = not self.w.readonly
+        writable = not self.p.readonly()
         self.undo_action.setText(f"&Undo {h.undo_label}" if h.undo_label else "&Undo")
         self.undo_action.setEnabled(writable and bool(h.undo_steps) and not self.busy)
         self.redo_action.setText(f"Re&do {h.redo_label}" if h.redo_label else "Re&do")
         self.redo_action.setEnabled(writable and bool(h.redo_steps) and not self.busy)
-        self.w.status.offer_undo(bool(h.undo_steps))
-        self.w.status.undo_button.setToolTip(f"Undo the {h.undo_label} (Ctrl+Z)" if h.undo_label else "")
+        self.p.status.offer_undo(bool(h.undo_steps))
+        self.p.status.undo_button.setToolTip(f"Undo the {h.undo_label} (Ctrl+Z)" if h.undo_label else "")
 
     def on_undo(self) -> None:
         """Undo the last step."""
@@ -125,9 +145,9 @@ class UndoController(QObject):
         self._step(self.history.redo_steps, self.history.undo_steps, steps.redo_step, "Redone")
 
     def _step(self, source: list, target: list, op, verb: str) -> None:
-        if not source or self.busy or self.w.refused_during_job("Undo" if verb == "Undone" else "Redo"):
+        if not source or self.busy or self.p.hooks.refused_during_job("Undo" if verb == "Undone" else "Redo"):
             return
-        self.w.guard(lambda: self._run_step(source, target, op, verb))
+        self.p.hooks.guard(lambda: self._run_step(source, target, op, verb))
 
     def _run_step(self, source: list, target: list, op, verb: str, choice: str | None = None) -> None:
         if not source:
@@ -135,29 +155,29 @@ class UndoController(QObject):
         step = source.pop()
         self.busy = True
         self.update_actions()
-        w = self.w
+        p = self.p
 
         def done(entity_id: int | None) -> None:
             self.busy = False
             target.append(step)
             self.update_actions()
-            w.status.say(f"{verb}: {step.label}.", 6000)
-            w.step_done.emit(step.label)
+            p.status.say(f"{verb}: {step.label}.", 6000)
+            p.step_done(step.label)
             if entity_id is not None:
-                w.entities.reload(entity_id)
+                p.reload(entity_id)
 
         def failed(failure) -> None:
             self.busy = False
             source.append(step)  # nothing changed: the step can be tried again
             self.update_actions()
             if isinstance(failure.error, RevertConflict):  # another writer changed the same things since
-                chosen = w.activity.ask_conflict(failure.error.plan, "undo" if verb == "Undone" else "redo")
+                chosen = p.ask_conflict(failure.error.plan, "undo" if verb == "Undone" else "redo")
                 if chosen is not None:
                     self._run_step(source, target, op, verb, chosen)
                 return
-            w.on_failed(f"undoing the {step.label}" if verb == "Undone" else f"redoing the {step.label}",
-                        failure.message)
+            p.hooks.failed(f"undoing the {step.label}" if verb == "Undone" else f"redoing the {step.label}",
+                           failure.message)
 
-        w.editor.clear()  # the step may change or remove the open entity; it is shown again after
-        w.engine.run("undo", op, step, choice, what="undoing" if verb == "Undone" else "redoing",
+        p.editor.clear()  # the step may change or remove the open entity; it is shown again after
+        p.engine.run("undo", op, step, choice, what="undoing" if verb == "Undone" else "redoing",
                      on_done=done, on_failed=failed)
