@@ -13,8 +13,8 @@ from limbic.ui.common.hooks import WindowHooks
 from limbic.ui.editor.entity_flow import EntityFlow, EntityParts
 from limbic.ui.graph.menu import GraphMenu
 from limbic.ui.search.search_flow import SearchFlow, SearchParts
-from limbic.ui.shell.file_menu import FileMenu
-from limbic.ui.shell.organise_menu import OrganiseMenu
+from limbic.ui.shell.file_menu import FileMenu, FileParts
+from limbic.ui.shell.organise_menu import OrganiseMenu, OrganiseParts
 from limbic.ui.shell.undo import UndoController, UndoParts
 
 
@@ -28,7 +28,10 @@ def assemble(window: Any) -> None:
     """Make the window's parts (``window`` is the MainWindow whose widgets and engine exist already)."""
     hooks = window_hooks(window)
     engine, editor, status = window.engine, window.editor, window.status
-    window.files = FileMenu(window)
+    window.files = FileMenu(FileParts(
+        engine=engine, editor=editor, status=status, hooks=hooks, sample_button=window.sample_button,
+        import_button=window.import_button, db_path=lambda: window.db_path, open_database=window.open_database,
+        rerun_search=lambda: window.search.rerun(), clear_undo=lambda: window.undo.clear(), quit=window.close))
 
     def entity_shown(entity_id: int) -> None:
         # The pin action and the highlighted hit follow the open entity before anyone hears of it.
@@ -52,5 +55,7 @@ def assemble(window: Any) -> None:
         entities=entities, hooks=hooks, open_entity_id=lambda: editor.entity_id,
         semantic_on=lambda: bool(window.model_name), arrived=window.results_arrived.emit,
         shown=window.results_shown.emit))
-    window.organise = OrganiseMenu(window)
+    window.organise = OrganiseMenu(OrganiseParts(
+        engine=engine, editor=editor, status=status, hooks=hooks, open_entity=entities.open_entity,
+        reload=entities.reload, record_step=window.undo.push_step, rerun_search=window.search.rerun))
     window.graph = GraphMenu(window, hooks)

@@ -6,21 +6,22 @@ import logging
 import re
 from pathlib import Path
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Callable
 
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox
+from PySide6.QtWidgets import QAbstractButton, QMenu, QMessageBox
 
 from limbic import config
 from limbic.engine.errors import OtherGraphError
 from limbic.service.types import ScoringParams, counted
 from limbic.service import files, importers
 from limbic.ui.common import safe_files
+from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.dialogs.dialogs import SettingsDialog, ShortcutsDialog
-
-if TYPE_CHECKING:
-    from limbic.ui.shell.main_window import MainWindow
+from limbic.ui.editor.entity_editor import EntityEditor
+from limbic.ui.workers.worker import Engine
 
 logger = logging.getLogger(__name__)
 
@@ -33,12 +34,29 @@ IMPORT_FILTER = (
 )
 
 
+@dataclass(frozen=True)
+class FileParts:
+    """What the File and Help menus work with."""
+
+    engine: Engine
+    editor: EntityEditor  # emptied before a backup replaces the graph under it
+    status: StatusLine
+    hooks: WindowHooks
+    sample_button: QAbstractButton  # the empty graph's "Load the sample graph"
+    import_button: QAbstractButton  # and its "Import…"
+    db_path: Callable[[], Path]  # the open graph file
+    open_database: Callable[[str], None]  # open another file in the window (unsaved edits settled)
+    rerun_search: Callable[[], None]
+    clear_undo: Callable[[], None]  # the undo steps speak of a graph that is no longer there
+    quit: Callable[[], object]  # File → Quit
+
+
 class FileMenu(QObject):
     """The File and Help menus; owns the settings, the recent files and the file dialogs' last folder."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, parts: FileParts) -> None:
+        super().__init__(parts.hooks.parent)
+        self.p = parts
         self.settings = config.load_settings()
         self.report_shown = False  # an import's bad lines have their own dialog: its end shows no second box
         self.import_problems = None
@@ -46,7 +64,7 @@ class FileMenu(QObject):
 
     def build_menus(self, bar) -> QMenu:
         """The File menu (Help comes last: ``build_help_menu``)."""
-        add = self.w.add_action
+        add = self.p.hooks.add_action
         f = bar.addMenu("&File")
         self.new_db_action = add(f, "&New database…", self.on_new_database, "Ctrl+Shift+N")
         self.open_db_action = add(f, "&Open database…", self.on_open_database, "Ctrl+Shift+O")
@@ -67,16 +85,16 @@ class FileMenu(QObject):
         f.addSeparator()
         self.settings_action = add(f, "Se&ttings…", self.on_settings, "Ctrl+,")
         f.addSeparator()
-        add(f, "&Quit", self.w.close, QKeySequence.StandardKey.Quit)
-        self.w.sample_button.clicked.connect(self.load_sample)
-        self.w.import_button.clicked.connect(self.on_import)
+        add(f, "&Quit", self.p.quit, QKeySequence.StandardKey.Quit)
+        self.p.sample_button.clicked.connect(self.load_sample)
+        self.p.import_button.clicked.connect(self.on_import)
         return f
 
     def build_help_menu(self, bar) -> None:
         """Help → Keyboard shortcuts, About."""
         h = bar.addMenu("&Help")
-        self.w.add_action(h, "&Keyboard shortcuts", self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
-        self.w.add_action(h, "&About Limbic", self.on_about)
+        self.p.hooks.add_action(h, "&Keyboard shortcuts", self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self.p.hooks.add_action(h, "&About Limbic", self.on_about)
 
     def writing_actions(self) -> tuple:
         """The actions a read-only file turns off."""
@@ -91,7 +109,7 @@ class FileMenu(QObject):
     def start_folder(self) -> Path:
         """Where file dialogs start: the folder used last, else the open graph's."""
         last = Path(self.settings.last_folder) if getattr(self.settings, "last_folder", None) else None
-        return last if last is not None and last.is_dir() else self.w.db_path.parent
+        return last if last is not None and last.is_dir() else self.p.db_path().parent
 
     def remember_folder(self, path: str) -> None:
         """The next file dialog starts where this path is."""
@@ -102,7 +120,7 @@ class FileMenu(QObject):
 
     def ask_open_path(self, title: str, file_filter: str) -> str:
         """A file to read; tests replace this method."""
-        path = safe_files.open_file(self.w, title, str(self.start_folder()), file_filter)
+        path = safe_files.open_file(self.p.hooks.parent, title, str(self.start_folder()), file_filter)
         if path:
             self.remember_folder(path)
         return path
@@ -110,7 +128,8 @@ class FileMenu(QObject):
     def ask_save_path(self, title: str, suggested: str, file_filter: str) -> str:
         """A file to write (the filter's first extension is added when the name has none); tests replace this."""
         match = re.search(r"\*\.(\w+)", file_filter)
-        path = safe_files.save_file(self.w, title, suggested, file_filter, default_suffix=match.group(1) if match else "")
+        path = safe_files.save_file(self.p.hooks.parent, title, suggested, file_filter,
+                                    default_suffix=match.group(1) if match else "")
         if path:
             self.remember_folder(path)
         return path
@@ -125,8 +144,8 @@ class FileMenu(QObject):
         """Import a file or folder of any kind Limbic reads as a long job (progress, cancel); the results
         and counts follow its commits."""
         name = Path(path).name
-        self.w.engine.run("import", importers.import_any, path, what="importing", job=f"Importing {name}",
-                        on_done=lambda summary: self.w.status.say(f"Imported {name}: {summary.describe()}", 15_000,
+        self.p.engine.run("import", importers.import_any, path, what="importing", job=f"Importing {name}",
+                        on_done=lambda summary: self.p.status.say(f"Imported {name}: {summary.describe()}", 15_000,
                                                                   details=summary.details()),
                         on_failed=self.on_import_failed)
 
@@ -138,7 +157,7 @@ class FileMenu(QObject):
         if isinstance(error, ImportFileError) and error.line > 0:
             from limbic.ui.dialogs.import_report import ImportProblemsDialog
 
-            dialog = ImportProblemsDialog(error.path, error.problems, error.total, self.w)
+            dialog = ImportProblemsDialog(error.path, error.problems, error.total, self.p.hooks.parent)
             dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
             self.import_problems = dialog
             self.report_shown = True  # the job's end shows no second box
@@ -148,13 +167,13 @@ class FileMenu(QObject):
         """Import the bundled sample graph."""
         path = config.resources_dir() / SAMPLE_FILE
         if not path.is_file():
-            self.w.status.say(f"The sample graph is missing from this installation ({path}).")
+            self.p.status.say(f"The sample graph is missing from this installation ({path}).")
             return
         self.import_path(str(path))
 
     def on_export(self) -> None:
         """File → Export JSONL."""
-        suggested = str(self.start_folder() / f"{self.w.db_path.stem}.jsonl")
+        suggested = str(self.start_folder() / f"{self.p.db_path().stem}.jsonl")
         path = self.ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
         if not path:
             return
@@ -163,13 +182,14 @@ class FileMenu(QObject):
         force = self._confirm_replacing(path, "jsonl")
         if force is None:
             return
-        counts = dict(self.w.catalog.counts) if self.w.catalog else {}
+        catalog = self.p.hooks.catalog()
+        counts = dict(catalog.counts) if catalog else {}
 
         def done(_lines: int) -> None:
             what = f"{counted(counts.get('entities', 0), 'entity')} and {counted(counts.get('relations', 0), 'relation')}" if counts else "the graph"
-            self.w.status.say(f"Exported {what} to {path}.", 15_000)
+            self.p.status.say(f"Exported {what} to {path}.", 15_000)
 
-        self.w.engine.run("export", files.export_jsonl, path, force, what="exporting",
+        self.p.engine.run("export", files.export_jsonl, path, force, what="exporting",
                         job=f"Exporting to {Path(path).name}", on_done=done)
 
     def _confirm_replacing(self, path: str, kind: str) -> bool | None:
@@ -184,27 +204,27 @@ class FileMenu(QObject):
 
     def ask_replace(self, question: str) -> bool:
         """Yes or Cancel to replacing a file; tests replace this method."""
-        answer = QMessageBox.question(self.w, "Replace a file", question,
+        answer = QMessageBox.question(self.p.hooks.parent, "Replace a file", question,
                                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                                       QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Yes
 
     def on_backup(self) -> None:
         """File → Back up now."""
-        self.w.engine.run("backup", files.backup_sentence, what="backing up", job="Backing up",
-                          on_done=lambda sentence: self.w.status.say(sentence, 15_000))
+        self.p.engine.run("backup", files.backup_sentence, what="backing up", job="Backing up",
+                          on_done=lambda sentence: self.p.status.say(sentence, 15_000))
 
     def on_restore_backup(self) -> None:
         """File → Restore from backup: list the backups (read on the reader's connection), then offer them."""
         from limbic.service import backups
 
-        self.w.engine.read("backups", backups.list_backups, what="listing the backups", on_done=self.show_backups)
+        self.p.engine.read("backups", backups.list_backups, what="listing the backups", on_done=self.show_backups)
 
     def show_backups(self, rows) -> None:
         """The backups, listed with their dates, each one to restore."""
         from limbic.ui.dialogs.backups_dialog import BackupsDialog
 
-        dialog = BackupsDialog(rows, self.w.db_path.name, self.w)
+        dialog = BackupsDialog(rows, self.p.db_path().name, self.p.hooks.parent)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.restore_requested.connect(self.restore_backup)
         self.backups_dialog = dialog
@@ -215,12 +235,12 @@ class FileMenu(QObject):
         A file of another graph is restored only after the person says so."""
         from limbic.service import backups
 
-        if self.w.refused_during_job("Restoring a backup"):
+        if self.p.hooks.refused_during_job("Restoring a backup"):
             return
 
         def restore() -> None:
-            self.w.editor.clear()
-            self.w.engine.run("restore-backup", backups.restore_backup, path, force, what="restoring the backup",
+            self.p.editor.clear()
+            self.p.engine.run("restore-backup", backups.restore_backup, path, force, what="restoring the backup",
                               job="Restoring a backup", on_done=restored, on_failed=failed)
 
         def failed(failure) -> None:
@@ -232,14 +252,14 @@ class FileMenu(QObject):
                                   and self.restore_backup(path, force=True))
 
         def restored(before: str) -> None:
-            self.w.undo.clear()  # the steps speak of a graph that is no longer there
-            self.w.status.say(f"Restored the backup; the graph as it was is kept in {before}.", 15_000)
+            self.p.clear_undo()  # the steps speak of a graph that is no longer there
+            self.p.status.say(f"Restored the backup; the graph as it was is kept in {before}.", 15_000)
 
-        self.w.guard(restore)
+        self.p.hooks.guard(restore)
 
     def switch_database(self, path: str) -> None:
         """Open another graph file in this window."""
-        self.w.guard(lambda: self.w.open_database(path))
+        self.p.hooks.guard(lambda: self.p.open_database(path))
 
     def remember_db(self, path: str) -> None:
         """A file that opened joins Open recent."""
@@ -254,7 +274,7 @@ class FileMenu(QObject):
             if not Path(path).suffix:
                 path += ".db"
             if Path(path).exists():
-                self.w.status.say(f"{path} already exists; use File → Open database to open it.")
+                self.p.status.say(f"{path} already exists; use File → Open database to open it.")
                 return
             self.switch_database(path)
 
@@ -266,7 +286,7 @@ class FileMenu(QObject):
 
     def recent_databases(self) -> list[str]:
         """Recently opened graph files that still exist, newest first, without the open one."""
-        current = str(self.w.db_path)
+        current = str(self.p.db_path())
         return [p for p in self.settings.recent_dbs if p != current and Path(p).is_file()]
 
     def fill_recent_menu(self) -> None:
@@ -290,7 +310,7 @@ class FileMenu(QObject):
 
     def on_settings(self) -> None:
         """File → Settings."""
-        dialog = SettingsDialog(self.settings, str(self.w.db_path), self.w)
+        dialog = SettingsDialog(self.settings, str(self.p.db_path()), self.p.hooks.parent)
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
         self.apply_settings(dialog.result_settings())
@@ -300,7 +320,7 @@ class FileMenu(QObject):
         old = self.settings
         self.settings = new
         config.save_settings(new)
-        self.w.engine.set_params(ScoringParams.from_overrides(new.scoring))
+        self.p.engine.set_params(ScoringParams.from_overrides(new.scoring))
         if new.theme != old.theme:
             from PySide6.QtWidgets import QApplication
 
@@ -308,21 +328,21 @@ class FileMenu(QObject):
 
             theme.set_scheme(QApplication.instance(), new.theme)
         if new.model_dir != old.model_dir:
-            self.w.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
-        if new.db_path and Path(new.db_path) != self.w.db_path:
+            self.p.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
+        if new.db_path and Path(new.db_path) != self.p.db_path():
             self.switch_database(new.db_path)
-        self.w.rerun_search()
+        self.p.rerun_search()
 
     def on_shortcuts(self) -> None:
         """Help → Keyboard shortcuts."""
-        ShortcutsDialog(self.w).exec()
+        ShortcutsDialog(self.p.hooks.parent).exec()
 
     def on_about(self) -> None:
         """Help → About Limbic."""
         from limbic import __version__
 
         QMessageBox.about(
-            self.w, "About Limbic",
+            self.p.hooks.parent, "About Limbic",
             f"<b>Limbic {__version__}</b><p>A personal knowledge graph with local hybrid search: "
             "meaning and exact words, re-ranked by how you use the graph. Everything stays on this computer.</p>",
         )
@@ -330,7 +350,7 @@ class FileMenu(QObject):
     def ask_folder(self, title: str, create: bool = False) -> str:
         """A folder to read (or, with ``create``, to write: a typed new name is made); tests replace this method."""
         ask = safe_files.folder_to_write if create else safe_files.existing_folder
-        path = ask(self.w, title, str(self.start_folder()))  # the last folder used
+        path = ask(self.p.hooks.parent, title, str(self.start_folder()))  # the last folder used
         if path:
             self.remember_folder(path + "/")
         return path
@@ -346,6 +366,6 @@ class FileMenu(QObject):
         path = self.ask_folder(f"Export as {'Markdown notes' if fmt == 'markdown' else 'CSV files'} into a folder",
                                create=True)
         if path:
-            self.w.engine.run("export", importers.export_job, fmt, path, what="exporting",
+            self.p.engine.run("export", importers.export_job, fmt, path, what="exporting",
                               job=f"Exporting to {Path(path).name}",
-                              on_done=lambda message: self.w.status.say(message, 15_000))
+                              on_done=lambda message: self.p.status.say(message, 15_000))

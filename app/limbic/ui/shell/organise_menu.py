@@ -1,13 +1,15 @@
 """The Organise menu: browse entities, pin, merge into another entity, rename a type.
 
-One part of the main window (which provides engine, editor, status, catalog and the undo
-controller). Every change is a service operation from ``limbic.service.organise`` whose undo step
+One part of the main window, handed what it works with (``OrganiseParts``): the engine, the editor,
+the status bar, the window's hooks and callbacks into the undo history. Every change is a service
+operation from ``limbic.service.organise`` whose undo step
 joins the Edit menu; reads go to the reader's connection.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Callable
 
 from PySide6.QtCore import QObject, QStringListModel
 from PySide6.QtWidgets import (
@@ -21,11 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service import organise
-from limbic.ui.search.browser import EntityBrowser
-
-if TYPE_CHECKING:
-    from limbic.ui.shell.main_window import MainWindow
 from limbic.service.types import counted
+from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.editor.entity_editor import EntityEditor
+from limbic.ui.search.browser import EntityBrowser
+from limbic.ui.workers.worker import Engine
 
 
 class MergeDialog(QDialog):
@@ -120,12 +122,26 @@ def _say(label: QLabel, text: str) -> None:
     label.show()
 
 
+@dataclass(frozen=True)
+class OrganiseParts:
+    """What the Organise menu works with."""
+
+    engine: Engine
+    editor: EntityEditor  # the open entity is what gets pinned, merged or whose type is renamed
+    status: StatusLine
+    hooks: WindowHooks
+    open_entity: Callable[..., None]  # (entity id, record=True): show an entity, after asking about unsaved edits
+    reload: Callable[[int], object]  # show an entity again after a change
+    record_step: Callable[[object], None]  # a change the person made becomes the next Undo
+    rerun_search: Callable[[], None]
+
+
 class OrganiseMenu(QObject):
     """The Organise menu; owns the browser window and the set of pinned entities."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.w = window
+    def __init__(self, parts: OrganiseParts) -> None:
+        super().__init__(parts.hooks.parent)
+        self.p = parts
         self.browser: EntityBrowser | None = None
         self.health_view = None  # HealthView, made on first use
         self.pinned: set[int] = set()
@@ -133,7 +149,7 @@ class OrganiseMenu(QObject):
     def build_menu(self, bar) -> None:
         """Organise → Browse, Pin, Merge into, Rename type."""
         o = bar.addMenu("&Organise")
-        add = self.w.add_action
+        add = self.p.hooks.add_action
         self.browse_action = add(o, "&Browse entities…", self.on_browse, "Ctrl+B",
                                  tip="Every entity by type, sorted by name, last change or use")
         self.pin_action = add(o, "&Pin entity", self.on_toggle_pin, "Ctrl+D",
@@ -154,30 +170,31 @@ class OrganiseMenu(QObject):
     def on_browse(self) -> None:
         """Organise → Browse entities."""
         if self.browser is None:
-            self.browser = EntityBrowser(self.w.engine, self.w)
+            self.browser = EntityBrowser(self.p.engine, self.p.hooks.parent)
             self.browser.open_requested.connect(self.on_browser_open)
-        self.browser.set_relation_types(self.w.catalog.relation_types if self.w.catalog else [])
+        catalog = self.p.hooks.catalog()
+        self.browser.set_relation_types(catalog.relation_types if catalog else [])
         self.browser.show()
         self.browser.raise_()
         self.browser.refresh()
 
     def on_browser_open(self, entity_id: int) -> None:
         """An entity opened from the browser (an access)."""
-        self.w.entities.open_entity(entity_id, record=True)
+        self.p.open_entity(entity_id, record=True)
 
     def on_health(self) -> None:
         """Organise → Memory health."""
         # Loaded on first use: the checks bring numpy and rapidfuzz, which the window must not wait for at start-up.
         from limbic.ui.health.health_view import HealthView
 
-        w = self.w
-        if w.catalog is None:
-            w.status.say("Open a graph to check its health.", 4000)
+        p, catalog = self.p, self.p.hooks.catalog()
+        if catalog is None:
+            p.status.say("Open a graph to check its health.", 4000)
             return
-        if self.health_view is None or self.health_view.path != w.catalog.path:
+        if self.health_view is None or self.health_view.path != catalog.path:
             if self.health_view is not None:
                 self.health_view.close()
-            self.health_view = HealthView(w.engine, w.catalog.path, w)
+            self.health_view = HealthView(p.engine, catalog.path, p.hooks.parent)
             self.health_view.open_requested.connect(self.on_browser_open)
             self.health_view.merged.connect(self.on_merged)
             self.health_view.start_scan()
@@ -188,7 +205,7 @@ class OrganiseMenu(QObject):
 
     def refresh_pins(self) -> None:
         """Read the pinned entities again (another file opened)."""
-        self.w.engine.read("pins", organise.pinned_ids, on_done=self.on_pins)
+        self.p.engine.read("pins", organise.pinned_ids, on_done=self.on_pins)
 
     def on_pins(self, ids: list[int]) -> None:
         """The pinned entities, as read."""
@@ -197,87 +214,88 @@ class OrganiseMenu(QObject):
 
     def update_pin_action(self) -> None:
         """Pin or Unpin, for the open entity."""
-        entity_id = self.w.editor.entity_id
+        entity_id = self.p.editor.entity_id
         self.pin_action.setText("Un&pin entity" if entity_id in self.pinned else "&Pin entity")
 
     def on_toggle_pin(self) -> None:
         """Organise → Pin / Unpin the open entity."""
-        w = self.w
-        entity_id = w.editor.entity_id
+        p = self.p
+        entity_id = p.editor.entity_id
         if entity_id is None:
-            w.status.say("Open an entity to pin it.", 4000)
+            p.status.say("Open an entity to pin it.", 4000)
             return
-        if w.refused_during_job("Pinning"):
+        if p.hooks.refused_during_job("Pinning"):
             return
         pin = entity_id not in self.pinned
-        name = w.editor.name_edit.text()
+        name = p.editor.name_edit.text()
 
         def done(pinned: bool) -> None:
             (self.pinned.add if pinned else self.pinned.discard)(entity_id)
             self.update_pin_action()
-            w.status.say(f"Pinned “{name}”." if pinned else f"Unpinned “{name}”.", 4000)
-            w.rerun_search()  # the empty-query lists show pins
+            p.status.say(f"Pinned “{name}”." if pinned else f"Unpinned “{name}”.", 4000)
+            p.rerun_search()  # the empty-query lists show pins
 
-        w.engine.run("pin", organise.set_pinned, entity_id, pin, what="pinning", on_done=done)
+        p.engine.run("pin", organise.set_pinned, entity_id, pin, what="pinning", on_done=done)
 
     # -- merge and type rename ----------------------------------------------------------
 
     def ask_merge_target(self, source: str) -> str:
         """The name of the entity to merge into ("" for none); tests replace this method."""
-        dialog = MergeDialog(source, self.w.editor.names_model, self.w)
+        dialog = MergeDialog(source, self.p.editor.names_model, self.p.hooks.parent)
         return dialog.target.text().strip() if dialog.exec() == QDialog.DialogCode.Accepted else ""
 
     def on_merge(self) -> None:
         """Organise → Merge into: the open entity goes into another one (undoable)."""
-        w = self.w
-        entity_id = w.editor.entity_id
+        p = self.p
+        entity_id = p.editor.entity_id
         if entity_id is None:
-            w.status.say("Open the entity to merge into another one first.", 4000)
+            p.status.say("Open the entity to merge into another one first.", 4000)
             return
-        if w.refused_during_job("Merging"):
+        if p.hooks.refused_during_job("Merging"):
             return
 
         def merge() -> None:
-            source = w.editor.name_edit.text()
+            source = p.editor.name_edit.text()
             target = self.ask_merge_target(source)
             if not target:
                 return
-            w.editor.clear()
-            w.engine.run("merge", organise.merge_entities, entity_id, target, what="merging",
-                         on_done=self.on_merged, on_failed=lambda f: w.on_failed("merging", f.message))
+            p.editor.clear()
+            p.engine.run("merge", organise.merge_entities, entity_id, target, what="merging",
+                         on_done=self.on_merged, on_failed=lambda f: p.hooks.failed("merging", f.message))
 
-        w.guard(merge)
+        p.hooks.guard(merge)
 
     def on_merged(self, step) -> None:
         """Merged: the step joins the Edit menu and the kept entity opens."""
-        self.w.undo.push_step(step)
-        self.w.status.say(f"Merged: {step.label[len('merge of '):]}. Press Ctrl+Z to undo.", 15_000)
-        self.w.entities.reload(step.target_after.entity.id)
+        self.p.record_step(step)
+        self.p.status.say(f"Merged: {step.label[len('merge of '):]}. Press Ctrl+Z to undo.", 15_000)
+        self.p.reload(step.target_after.entity.id)
 
     def ask_type_rename(self, current: str) -> tuple[str, str]:
         """(old type, new type), or ("", "") when cancelled; tests replace this method."""
-        types = self.w.catalog.entity_types if self.w.catalog else []
-        dialog = TypeRenameDialog(types, current, self.w)
+        catalog = self.p.hooks.catalog()
+        types = catalog.entity_types if catalog else []
+        dialog = TypeRenameDialog(types, current, self.p.hooks.parent)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return "", ""
         return dialog.old.currentText(), dialog.new.text().strip()
 
     def on_rename_type(self) -> None:
         """Organise → Rename type (undoable)."""
-        w = self.w
-        if w.refused_during_job("Renaming a type"):
+        p = self.p
+        if p.hooks.refused_during_job("Renaming a type"):
             return
-        current = w.editor.type_edit.currentText() if w.editor.entity_id is not None else ""
+        current = p.editor.type_edit.currentText() if p.editor.entity_id is not None else ""
         old, new = self.ask_type_rename(current)
         if not old or not new:
             return
 
         def done(step) -> None:
-            w.undo.push_step(step)
-            w.status.say(f"Renamed the type “{old}” to “{new}” on {counted(len(step.ids), 'entity')}. Press Ctrl+Z to undo.",
+            p.record_step(step)
+            p.status.say(f"Renamed the type “{old}” to “{new}” on {counted(len(step.ids), 'entity')}. Press Ctrl+Z to undo.",
                          15_000)
-            if w.editor.entity_id is not None and not w.editor.is_dirty():
-                w.entities.reload(w.editor.entity_id)
+            if p.editor.entity_id is not None and not p.editor.is_dirty():
+                p.reload(p.editor.entity_id)
 
-        w.engine.run("rename-type", organise.rename_type, old, new, what="renaming the type", on_done=done,
-                     on_failed=lambda f: w.on_failed("renaming the type", f.message))
+        p.engine.run("rename-type", organise.rename_type, old, new, what="renaming the type", on_done=done,
+                     on_failed=lambda f: p.hooks.failed("renaming the type", f.message))
