@@ -22,6 +22,7 @@ class StandInEngine(QObject):
         self.searches = SimpleNamespace(latest=0)
         self.worker = self  # the parts connect to the worker's ``opened``
         self.asked: list[tuple] = []
+        self.on_done: dict[str, object] = {}  # what each kind of run calls when it finishes
 
     def search(self, text: str, entity_type: str, branch: str) -> int:
         self.searches.latest += 1
@@ -34,6 +35,7 @@ class StandInEngine(QObject):
 
     def run(self, key: str, fn, *args, **kwargs) -> int:
         self.asked.append(("run", key, *args))
+        self.on_done[key] = kwargs.get("on_done")
         return 0
 
 
@@ -142,3 +144,57 @@ def test_the_activity_menu_runs_on_its_parts_alone(qtbot):
     assert menu.dock is not None and menu.dock.parent() is host
     menu.dock.panel.open_requested.emit(42)
     assert opened == [42]
+
+
+def test_only_the_assembly_imports_the_window():
+    import ast
+    from pathlib import Path
+
+    import limbic.ui
+
+    ui = Path(limbic.ui.__file__).parent
+    assembly = {ui / "shell" / "main_window.py", ui / "shell" / "app.py"}
+    importers = []
+    for path in sorted(ui.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            if any(name == "limbic.ui.shell.main_window" for name in names) and path not in assembly:
+                importers.append(path.relative_to(ui).as_posix())
+    assert importers == []
+
+
+def test_undo_runs_on_its_parts_alone(qtbot):
+    from PySide6.QtWidgets import QMenu
+
+    from limbic.ui.editor.entity_editor import EntityEditor
+    from limbic.ui.shell.status import StatusPanel
+    from limbic.ui.shell.undo import UndoController, UndoParts
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    engine, guarded, reloaded, done = StandInEngine(), [], [], []
+    status, editor = StatusPanel(host), EntityEditor(host)
+    readonly = [False]
+    undo = UndoController(UndoParts(
+        engine=engine, editor=editor, status=status, hooks=_hooks(host, guarded), readonly=lambda: readonly[0],
+        reload=reloaded.append, ask_conflict=lambda plan, what: None, step_done=done.append))
+    undo.build_actions(QMenu(host))
+    assert not undo.undo_action.isEnabled() and not undo.has_steps()
+
+    step = SimpleNamespace(label="rename of “A”")
+    undo.push_step(step)
+    assert undo.undo_action.isEnabled() and undo.undo_action.text() == "&Undo rename of “A”"
+    readonly[0] = True  # a read-only file: nothing to undo there
+    undo.update_actions()
+    assert not undo.undo_action.isEnabled()
+    readonly[0] = False
+
+    undo.on_undo()  # asks the window's guard, then runs the step on the engine's thread
+    assert len(guarded) == 1 and engine.asked[-1][:3] == ("run", "undo", step)
+    assert not undo.undo_action.isEnabled()  # one step at a time
+
+    engine.on_done["undo"](5)  # the step changed entity 5: the editor shows it again
+    assert reloaded == [5] and done == ["rename of “A”"]
+    assert status.last_message == "Undone: rename of “A”."
+    assert undo.redo_action.isEnabled() and undo.redo_action.text() == "Re&do rename of “A”"
