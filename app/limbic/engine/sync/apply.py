@@ -182,15 +182,15 @@ class Applier:
     def _columns(self, kind: str, values: dict) -> tuple[dict, list[str] | None]:
         """Local columns of a row to write; missing None when the row it belongs to is nowhere."""
         columns, missing = rows.local_values(self.db, kind, values)
-        for key in list(missing):
+        if not missing:
+            return columns, missing
+        for key in missing:
             ref_kind = {"entity": "entity", "from": "entity", "to": "entity", "relation": "relation",
                         "superseded_by": "observation"}[key]
-            if self._restore(ref_kind, values[key]) is not None:
-                missing.remove(key)
-        if missing:
-            columns, missing = rows.local_values(self.db, kind, values)
-            if any(k in ("entity", "from", "to") for k in missing) and not (kind == "reflection"):
-                return columns, None
+            self._restore(ref_kind, values[key])  # an addition to a row deleted here brings it back
+        columns, missing = rows.local_values(self.db, kind, values)
+        if any(k in ("entity", "from", "to") for k in missing) and kind != "reflection":
+            return columns, None
         return columns, missing
 
     def _renamed_here(self, gid: str, stamp: str) -> bool:

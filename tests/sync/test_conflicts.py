@@ -1,0 +1,146 @@
+"""Each conflict rule, on two devices: decided the same way on both, the losing value kept and shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from limbic.engine.sync import conflicts
+from tests.sync.replicas import Replica, settle, synced_hash, synced_rows
+
+
+@pytest.fixture
+def pair(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
+    a.graph.upsert_entity("Ada", "Person", ["likes tea"])
+    a.graph.upsert_entity("Bob", "Person", ["plays chess"])
+    a.graph.add_relation("Ada", "Bob", "knows")
+    settle([a, b], folder)
+    yield a, b, folder
+    a.close()
+    b.close()
+
+
+def _obs(replica, content):
+    return replica.graph.db.scalar("SELECT id FROM observations WHERE content = ?", (content,))
+
+
+def test_an_edit_whose_before_matches_applies_and_every_device_converges(pair):
+    a, b, folder = pair
+    a.graph.edit_observation(_obs(a, "likes tea"), "likes green tea")
+    settle([a, b], folder)
+    assert _obs(b, "likes green tea") and synced_hash(a.graph) == synced_hash(b.graph)
+    assert conflicts.list_conflicts(a.graph) == conflicts.list_conflicts(b.graph) == []
+
+
+def test_the_same_field_edited_on_both_keeps_the_later_and_shows_the_other(pair):
+    a, b, folder = pair
+    b.graph.edit_observation(_obs(b, "likes tea"), "likes black tea")
+    a.graph.edit_observation(_obs(a, "likes tea"), "likes green tea")  # later: it wins everywhere
+    a.sync(folder)
+    b.sync(folder)
+    a.sync(folder)
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    winner = a.graph.db.scalar("SELECT content FROM observations WHERE content LIKE 'likes % tea'")
+    (on_b,) = conflicts.list_conflicts(b.graph)
+    assert {on_b.mine, on_b.theirs} == {"likes black tea", "likes green tea"}
+    assert on_b.kept == ("theirs" if winner == "likes green tea" else "mine")
+    assert "changed on both devices" in on_b.sentence()
+
+
+def test_adding_observations_on_both_is_a_union_and_the_same_text_is_one(pair):
+    a, b, folder = pair
+    a.graph.add_observations("Ada", ["from a", "said twice"])
+    b.graph.add_observations("Ada", ["from b", "said twice"])
+    settle([a, b], folder)
+    texts = sorted(r[0] for r in b.graph.db.execute(
+        "SELECT content FROM observations o JOIN entities e ON e.id = o.entity_id WHERE e.name = 'Ada'"))
+    assert texts == ["from a", "from b", "likes tea", "said twice"]
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    assert conflicts.list_conflicts(a.graph) == conflicts.list_conflicts(b.graph) == []
+
+
+def test_delete_against_edit_keeps_the_entity_with_a_conflict_asking_to_delete_again(pair):
+    a, b, folder = pair
+    a.graph.delete_entity("Ada")
+    b.graph.add_observations("Ada", ["still matters"])
+    settle([a, b], folder)
+    for r in (a, b):
+        assert r.graph.entity_id("Ada") is not None, r.device.name
+        assert _obs(r, "still matters") and _obs(r, "likes tea")
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    (on_b,) = conflicts.list_conflicts(b.graph)
+    assert "deleted on laptop" in on_b.sentence() and "delete again" in on_b.sentence()
+    (on_a,) = conflicts.list_conflicts(a.graph)
+    assert "delete again" in on_a.sentence()
+    conflicts.resolve(b.graph, on_b.id, "theirs")  # delete it after all: everywhere
+    settle([a, b], folder)
+    assert a.graph.entity_id("Ada") is None and b.graph.entity_id("Ada") is None
+
+
+def test_an_entity_created_on_both_becomes_one_with_both_sides_rows(pair):
+    a, b, folder = pair
+    a.graph.upsert_entity("Cleo", "Cat", ["sleeps"])
+    a.graph.add_relation("Cleo", "Ada", "owned by")
+    b.graph.upsert_entity("Cleo", "Cat", ["purrs"])
+    b.graph.add_relation("Cleo", "Bob", "likes")
+    settle([a, b], folder)
+    for r in (a, b):
+        (cleo,) = [row for row in r.graph.db.execute("SELECT id FROM entities WHERE name = 'Cleo'")]
+        texts = {x[0] for x in r.graph.db.execute("SELECT content FROM observations WHERE entity_id = ?", cleo)}
+        assert texts == {"sleeps", "purrs"}
+        assert r.graph.db.scalar("SELECT count(*) FROM relations WHERE from_entity = ?", cleo) == 2
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+
+
+def test_a_rename_onto_a_name_created_on_the_other_device_is_a_conflict_not_a_merge(pair):
+    a, b, folder = pair
+    a.graph.rename_entity("Bob", "Robert")
+    b.graph.upsert_entity("Robert", "Person", ["another man"])
+    settle([a, b], folder)
+    for r in (a, b):
+        names = sorted(x[0] for x in r.graph.db.execute("SELECT name FROM entities"))
+        assert names == ["Ada", "Bob", "Robert"], r.device.name  # nobody lost, nobody merged
+        robert = r.graph.entity_id("Robert")
+        assert {x[0] for x in r.graph.db.execute("SELECT content FROM observations WHERE entity_id = ?",
+                                                 (robert,))} == {"another man"}
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    assert any(c.rule == "rename_taken" for c in conflicts.list_conflicts(a.graph) + conflicts.list_conflicts(b.graph))
+
+
+def test_resolving_keep_mine_is_published_and_wins_everywhere(pair):
+    a, b, folder = pair
+    b.graph.set_entity_type("Ada", "Scientist")
+    a.graph.set_entity_type("Ada", "Poet")
+    settle([a, b], folder)
+    (on_b,) = conflicts.list_conflicts(b.graph)
+    conflicts.resolve(b.graph, on_b.id, "mine")
+    settle([a, b], folder)
+    assert a.graph.get_entity("Ada").entity_type == b.graph.get_entity("Ada").entity_type == "Scientist"
+    assert conflicts.list_conflicts(b.graph) == []
+
+
+def test_sync_changes_are_logged_under_the_device_and_can_be_reverted(pair):
+    from limbic.engine.graph import revert
+
+    a, b, folder = pair
+    a.graph.add_observations("Ada", ["from the laptop"])
+    a.sync(folder)
+    b.sync(folder)
+    change = b.graph.db.one("SELECT id, origin, tool FROM change_log ORDER BY id DESC LIMIT 1")
+    assert change[1] == "sync:laptop" and change[2] == "sync"
+    revert.apply(b.graph, [change[0]])
+    assert not _obs(b, "from the laptop")
+    assert synced_rows(b.graph)["observations"]  # the rest stays
+
+
+def test_full_text_search_follows_what_sync_applied(pair):
+    from limbic.engine.search.search import search
+
+    a, b, folder = pair
+    a.graph.add_observations("Bob", ["collects rare zeppelin stamps"])
+    a.sync(folder)
+    b.sync(folder)
+    names = [hit.name for hit in search(b.graph, "zeppelin").results]
+    assert names and names[0] == "Bob"
