@@ -16,13 +16,13 @@ import sys
 import apsw
 
 from limbic import __version__
-from limbic.cli import activity, evaluate, graph_io, health, query, safety, serve
+from limbic.cli import activity, evaluate, graph_io, health, query, safety, serve, sync
 from limbic.engine.errors import LimbicError
 
 logger = logging.getLogger(__name__)
 
 # The command modules, in the order `limbic --help` lists their commands.
-COMMANDS = (graph_io, query, safety, serve, activity, health, evaluate)
+COMMANDS = (graph_io, query, safety, serve, activity, health, sync, evaluate)
 
 
 def build_parser() -> argparse.ArgumentParser:
