@@ -7,11 +7,14 @@ report); what cannot be imported gets a sentence and nothing happens.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QMainWindow
+
+from limbic.ui.common.hooks import StatusLine, WindowHooks
 
 logger = logging.getLogger(__name__)
 
@@ -40,14 +43,25 @@ def refusal(paths: list[Path]) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class DropParts:
+    """What a drop needs: the window's hooks (their parent takes the drops), the status bar, the import."""
+
+    status: StatusLine
+    hooks: WindowHooks
+    readonly: Callable[[], bool]  # the open file cannot be written
+    import_path: Callable[[str], None]  # the import File → Import runs
+
+
 class DropImport(QObject):
     """An event filter on the main window that takes drops of files and folders."""
 
-    def __init__(self, window: QMainWindow) -> None:
-        super().__init__(window)
-        self._window = window
-        window.setAcceptDrops(True)
-        window.installEventFilter(self)
+    def __init__(self, parts: DropParts) -> None:
+        super().__init__(parts.hooks.parent)
+        self.p = parts
+        self._window = parts.hooks.parent
+        self._window.setAcceptDrops(True)
+        self._window.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         if obj is not self._window:
@@ -57,7 +71,7 @@ class DropImport(QObject):
             if paths:
                 event.acceptProposedAction()  # a refusal is said on drop, where the person looks
                 if event.type() == QEvent.Type.DragEnter and not refusal(paths):
-                    self._window.status.say(f"Drop to import “{paths[0].name}”.", 3000)
+                    self.p.status.say(f"Drop to import “{paths[0].name}”.", 3000)
                 return True
             return False
         if event.type() == QEvent.Type.Drop and isinstance(event, QDropEvent):
@@ -71,17 +85,17 @@ class DropImport(QObject):
 
     def import_dropped(self, paths: list[Path]) -> bool:
         """Import what was dropped as File → Import would; returns whether an import started."""
-        window = self._window
+        p = self.p
         why = refusal(paths)
-        if not why and window.readonly:
+        if not why and p.readonly():
             why = "The file is open read-only; nothing was imported."
-        if not why and window.catalog is None:
+        if not why and p.hooks.catalog() is None:
             why = "No graph is open to import into; nothing was imported."
         if why:
-            window.status.say(why, 10_000)
+            p.status.say(why, 10_000)
             return False
-        if window.refused_during_job("Importing"):
+        if p.hooks.refused_during_job("Importing"):
             return False
         logger.info("importing dropped %s", paths[0])
-        window.files.import_path(str(paths[0]))
+        p.import_path(str(paths[0]))
         return True

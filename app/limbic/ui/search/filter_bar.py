@@ -7,13 +7,18 @@ days; the bar's ``value()`` is a ``SearchFilter`` that the service applies in it
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
+from typing import Callable
 
 from PySide6.QtCore import QDate, QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QPushButton, QWidget
 
 from limbic.engine.errors import ValidationError
 from limbic.service.filters import STATUSES, SearchFilter, check
+from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.search.search_bar import SearchBar
+from limbic.ui.workers.worker import Engine
 
 logger = logging.getLogger(__name__)
 
@@ -169,6 +174,17 @@ class FilterBar(QWidget):
         self.clear_button.setEnabled(not self.value().is_empty())
 
 
+@dataclass(frozen=True)
+class FilterParts:
+    """What the search filters work with: the bar sits under the search bar and narrows the engine's searches."""
+
+    engine: Engine
+    search_bar: SearchBar
+    status: StatusLine
+    hooks: WindowHooks
+    rerun_search: Callable[[], None]
+
+
 class SearchFilters(QObject):
     """Go → Search filters (Ctrl+Shift+F): the bar under the search field, applied in the search itself.
 
@@ -176,20 +192,21 @@ class SearchFilters(QObject):
     choices for the next time it is shown.
     """
 
-    def __init__(self, window, menu) -> None:
-        super().__init__(window)
-        self._window = window
-        self.bar = FilterBar(window)
-        layout = window.search_bar.parentWidget().layout()
-        layout.insertWidget(layout.indexOf(window.search_bar) + 1, self.bar)
+    def __init__(self, parts: FilterParts, menu) -> None:
+        super().__init__(parts.hooks.parent)
+        self.p = parts
+        self.bar = FilterBar(parts.hooks.parent)
+        layout = parts.search_bar.parentWidget().layout()
+        layout.insertWidget(layout.indexOf(parts.search_bar) + 1, self.bar)
         self.bar.hide()
-        self.action = window.add_action(menu, "Search &filters", self.toggle, "Ctrl+Shift+F",
-                                     tip="Narrow the search by relation type, status and dates")
+        self.action = parts.hooks.add_action(menu, "Search &filters", self.toggle, "Ctrl+Shift+F",
+                                             tip="Narrow the search by relation type, status and dates")
         self.action.setCheckable(True)
         self.bar.changed.connect(self.apply)
-        window.engine.worker.opened.connect(self.on_catalog)
-        window.engine.worker.catalog_changed.connect(self.on_catalog)
-        window.engine.worker.catalog_delta.connect(self.on_catalog)
+        worker = parts.engine.worker
+        worker.opened.connect(self.on_catalog)
+        worker.catalog_changed.connect(self.on_catalog)
+        worker.catalog_delta.connect(self.on_catalog)
 
     def on_catalog(self, catalog) -> None:
         """A catalog or its delta: the relation types offered follow the graph's."""
@@ -208,9 +225,9 @@ class SearchFilters(QObject):
         try:
             check(flt)
         except ValidationError as exc:
-            self._window.status.say(str(exc), 10_000)
+            self.p.status.say(str(exc), 10_000)
             return
-        self._window.engine.search_filter = None if flt.is_empty() else flt
+        self.p.engine.search_filter = None if flt.is_empty() else flt
         if not flt.is_empty():
-            self._window.status.say(f"Filtered: {flt.describe()}.", 4000)
-        self._window.rerun_search()
+            self.p.status.say(f"Filtered: {flt.describe()}.", 4000)
+        self.p.rerun_search()

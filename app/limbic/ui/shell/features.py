@@ -9,8 +9,9 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from limbic.ui.common import zoom
-from limbic.ui.dialogs.drop_import import DropImport
-from limbic.ui.search.filter_bar import SearchFilters
+from limbic.ui.dialogs.drop_import import DropImport, DropParts
+from limbic.ui.search.filter_bar import FilterParts, SearchFilters
+from limbic.ui.shell.assembly import window_hooks
 from limbic.ui.shell.palette import CommandPalette
 from limbic.ui.shell.switcher import QuickSwitcher
 
@@ -36,6 +37,10 @@ def install(window: QMainWindow) -> None:
     window.palette = CommandPalette(window)
     window.palette_action = window.add_action(go, "&Command palette…", window.palette.popup, "Ctrl+Shift+P",
                                            tip="Run any command by name")
-    window.search_filters = SearchFilters(window, go)
+    hooks = window_hooks(window)
+    window.search_filters = SearchFilters(FilterParts(
+        engine=window.engine, search_bar=window.search_bar, status=window.status, hooks=hooks,
+        rerun_search=window.search.rerun), go)
     zoom.install(window, menu_named(window, "&View"))
-    window.drop_import = DropImport(window)
+    window.drop_import = DropImport(DropParts(status=window.status, hooks=hooks, readonly=lambda: window.readonly,
+                                             import_path=window.files.import_path))
