@@ -194,6 +194,6 @@ def test_backup_keep_below_one_is_refused_and_takes_nothing(tmp_path, graph_file
     backups = tmp_path / ".g.db.backups"
     before = sorted(p.name for p in backups.glob("*.bak")) if backups.is_dir() else []
     assert main(["--db", str(graph_file), "backup", "--keep", keep]) == 1
-    assert "Keep at least 1 backup" in capsys.readouterr().err
+    assert "--keep must be a whole number from 1 to" in capsys.readouterr().err
     after = sorted(p.name for p in backups.glob("*.bak")) if backups.is_dir() else []
     assert after == before

@@ -43,7 +43,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command (the desktop app without one); the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except LimbicError as exc:  # a value out of its range (cli.common.whole_number): one sentence, exit 1
+        print(f"limbic: {exc}", file=sys.stderr)
+        return 1
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:
         if getattr(args, "func", None) is None:

@@ -7,9 +7,11 @@ import json
 import sys
 from datetime import datetime
 
-from limbic.cli.common import open_for
+from limbic.cli.common import open_for, whole_number
 from limbic.engine.errors import ValidationError
 from limbic.service import activity
+
+MAX_SESSIONS = 100_000  # sessions listed at most
 
 
 def _since(text: str | None) -> str | None:
@@ -40,24 +42,26 @@ def _session_json(s) -> dict:
 
 def cmd_activity(args: argparse.Namespace) -> int:
     """limbic activity: the log of sessions and changes; also pause/resume, the global switch, review, retention."""
-    writes = bool(args.pause or args.resume or args.assistants_write or args.keep or args.mark_reviewed)
-    opened = open_for(args, load_model=False, write=writes, existing=not writes)
+    # An empty value is a value too: `--pause ''` is refused with a sentence, not silently ignored.
+    writes = any(v is not None for v in (args.pause, args.resume, args.assistants_write, args.keep,
+                                         args.mark_reviewed))
+    opened = open_for(args, load_model=False, write=writes, existing=True)
     try:
         graph = opened.graph
         with graph.db.activity.using("activity"):
-            if args.pause:
+            if args.pause is not None:
                 activity.set_paused(graph, args.pause, True)
                 print(f"Writing by “{args.pause}” is paused; its reads still work.")
-            if args.resume:
+            if args.resume is not None:
                 activity.set_paused(graph, args.resume, False)
                 print(f"“{args.resume}” may write again.")
-            if args.assistants_write:
+            if args.assistants_write is not None:
                 activity.set_assistants_may_write(graph, args.assistants_write == "on")
                 print("Assistants may write." if args.assistants_write == "on" else "No assistant may write now.")
-            if args.keep:
+            if args.keep is not None:
                 activity.set_keep_days(graph, args.keep)
                 print(f"The activity log keeps changes for {args.keep} days (unreviewed assistant changes stay longer).")
-            if args.mark_reviewed:
+            if args.mark_reviewed is not None:
                 n = activity.mark_reviewed_ref(graph, args.mark_reviewed)
                 print(f"{n} change{'s' if n != 1 else ''} marked reviewed.")
             if writes:
@@ -89,7 +93,7 @@ def cmd_activity(args: argparse.Namespace) -> int:
 
 def cmd_revert(args: argparse.Namespace) -> int:
     """limbic revert ID: take back a change or a session, only where nobody changed the same things since."""
-    opened = open_for(args, load_model=False, write=True)
+    opened = open_for(args, load_model=False, write=True, existing=True)
     try:
         graph = opened.graph
         choice = "skip" if args.keep_theirs else ("into_existing" if args.into_existing else None)
@@ -127,13 +131,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--since", help="only changes since this date (YYYY-MM-DD[ HH:MM])")
     p.add_argument("--unreviewed", action="store_true", help="only changes not yet marked reviewed")
     p.add_argument("--entity", help="only changes that touched this entity")
-    p.add_argument("--limit", type=int, default=200, help="at most this many sessions (default 200)")
+    p.add_argument("--limit", type=whole_number("--limit", 1, MAX_SESSIONS), default=200,
+                   help=f"at most this many sessions, 1 to {MAX_SESSIONS:,} (default 200)")
     p.add_argument("--json", action="store_true", help="a JSON list of sessions with their changes")
     p.add_argument("--mark-reviewed", metavar="ID", help="mark a change (123), a session (s12) or all reviewed")
     p.add_argument("--pause", metavar="CLIENT", help="refuse this assistant's writes (its reads still work)")
     p.add_argument("--resume", metavar="CLIENT", help="let a paused assistant write again")
     p.add_argument("--assistants-write", choices=("on", "off"), help="the switch for every assistant's writes")
-    p.add_argument("--keep", type=int, metavar="DAYS", help="keep changes this many days (default 180)")
+    p.add_argument("--keep", type=whole_number("--keep", 1, activity.MAX_KEEP_DAYS), metavar="DAYS",
+                   help=f"keep changes this many days, 1 to {activity.MAX_KEEP_DAYS:,} (default 180)")
     p.set_defaults(func=cmd_activity)
 
     p = sub.add_parser("revert", parents=[common], help="take back a change or a whole session (conditionally)")

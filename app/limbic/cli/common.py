@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import math
+import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from limbic import config
@@ -40,6 +43,49 @@ class TerminalProgress:
             self.stream.write("\n")
             self.stream.flush()
             self._shown = False
+
+
+class OptionError(LimbicError):
+    """A command-line value out of its range: said in one sentence, exit 1 (not argparse's usage and exit 2)."""
+
+
+_NUMBER = re.compile(r"[+-]?\d+(\.\d*)?|[+-]?\.\d+")
+
+
+def _shown(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= 24 else text[:23] + "…"
+
+
+def whole_number(option: str, lowest: int, highest: int) -> Callable[[str], int]:
+    """An argparse ``type`` for a whole number from ``lowest`` to ``highest``; anything else is an OptionError."""
+
+    def parse(text: str) -> int:
+        t = text.strip()
+        # The digits are counted before int(): a value thousands of digits long is refused, not converted.
+        if re.fullmatch(r"[+-]?\d{1,30}", t) and lowest <= int(t) <= highest:
+            return int(t)
+        raise OptionError(f"{option} must be a whole number from {lowest:,} to {highest:,} "
+                          f"(“{_shown(text)}” is not); nothing was changed.")
+
+    parse.__name__ = "whole number"
+    return parse
+
+
+def number(option: str, lowest: float, highest: float) -> Callable[[str], float]:
+    """An argparse ``type`` for a number (decimals allowed) from ``lowest`` to ``highest``."""
+
+    def parse(text: str) -> float:
+        t = text.strip()
+        if len(t) <= 30 and _NUMBER.fullmatch(t):
+            value = float(t)
+            if math.isfinite(value) and lowest <= value <= highest:
+                return value
+        raise OptionError(f"{option} must be a number from {lowest:g} to {highest:g} "
+                          f"(“{_shown(text)}” is not); nothing was changed.")
+
+    parse.__name__ = "number"
+    return parse
 
 
 def db_path(args: argparse.Namespace) -> Path:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from limbic.cli.common import TerminalProgress, open_for
+from limbic.cli.common import TerminalProgress, db_path, open_for
 from limbic.engine.errors import LimbicError
 from limbic.service.types import counted
 
@@ -16,12 +16,16 @@ def cmd_import(args: argparse.Namespace) -> int:
     from limbic.service.importers import KIND_NAMES, detect_kind, import_path
 
     kind = getattr(args, "kind", None) or detect_kind(Path(args.file))  # a bad path is refused before opening
+    target = db_path(args)
+    new = not target.exists() and target.parent.is_dir()  # a missing folder is said by open_for, before
     opened = open_for(args, write=True)
     try:
         bar = TerminalProgress()
         summary = import_path(opened.graph, Path(args.file), progress=bar, kind=kind)
         bar.finish()
         print(f"Imported {args.file} ({KIND_NAMES[kind]}): {summary.describe()}")
+        if new:
+            print(f"There was no graph at {target}: this import created it.", file=sys.stderr)
         for entry in getattr(summary, "skipped", []):  # each one with its reason (links are never followed)
             print(f"  skipped {entry}")
     finally:

@@ -6,10 +6,12 @@ import argparse
 import json
 import sys
 
-from limbic.cli.common import open_for
-from limbic.engine.errors import LimbicError
+from limbic.cli.common import number, open_for, whole_number
 from limbic.service import health
 from limbic.service.health.merge import MergePlan, merge, plan_merge
+
+MAX_FINDINGS = 100_000  # findings listed per kind at most
+MAX_DAYS = 36_500  # a hundred years: any longer idle time is no different
 
 
 def register(sub, common: argparse.ArgumentParser) -> None:
@@ -20,9 +22,10 @@ def register(sub, common: argparse.ArgumentParser) -> None:
                    help="only this check (repeatable; default: all)")
     p.add_argument("--json", action="store_true",
                    help='a JSON list of {"kind", "entities", "score", "reasons"}')
-    p.add_argument("--limit", type=int, default=50, help="at most this many findings per kind (default 50)")
-    p.add_argument("--stale-days", type=float, default=health.STALE_DAYS,
-                   help=f"idle this long counts as stale (default {health.STALE_DAYS:g})")
+    p.add_argument("--limit", type=whole_number("--limit", 1, MAX_FINDINGS), default=50,
+                   help=f"at most this many findings per kind, 1 to {MAX_FINDINGS:,} (default 50)")
+    p.add_argument("--stale-days", type=number("--stale-days", 1, MAX_DAYS), default=health.STALE_DAYS,
+                   help=f"idle this many days counts as stale, 1 to {MAX_DAYS:,} (default {health.STALE_DAYS:g})")
     p.set_defaults(func=cmd_health)
 
     p = sub.add_parser("merge", parents=[common], help="merge entity A into entity B (B keeps its name); undoable in the app")
@@ -37,8 +40,6 @@ def register(sub, common: argparse.ArgumentParser) -> None:
 
 def cmd_health(args: argparse.Namespace) -> int:
     """Print the health report (read-only)."""
-    if args.limit < 1:
-        raise LimbicError("--limit must be a whole number of at least 1.")
     kinds = health.check_kinds(args.kind)
     opened = open_for(args, load_model=False, existing=True)
     try:

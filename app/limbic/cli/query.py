@@ -7,13 +7,14 @@ import json
 import sys
 
 from limbic import config
-from limbic.cli.common import embed_pending, open_for
+from limbic.cli.common import embed_pending, open_for, whole_number
 from limbic.engine.errors import LimbicError
+from limbic.service.types import MAX_LIMIT
 
 
 def cmd_embed(args: argparse.Namespace) -> int:
     """limbic embed: embed the entities that wait for a vector."""
-    opened = open_for(args, write=True)
+    opened = open_for(args, write=True, existing=True)
     try:
         if opened.graph.embedder is None:
             raise LimbicError("Nothing can be embedded without a model.")
@@ -29,10 +30,8 @@ def cmd_embed(args: argparse.Namespace) -> int:
 def cmd_search(args: argparse.Namespace) -> int:
     """limbic search QUERY: the hybrid search, printed or as JSON."""
     from limbic.service.filters import SearchFilter, filtered_search
-    from limbic.service.types import MAX_LIMIT, ScoringParams
+    from limbic.service.types import ScoringParams
 
-    if not 1 <= args.limit <= MAX_LIMIT:
-        raise LimbicError(f"--limit must be a whole number from 1 to {MAX_LIMIT:,}.")
     opened = open_for(args, existing=True)
     try:
         # Answer with what is embedded now; the backlog is embedded on demand (``limbic embed``).
@@ -94,7 +93,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     """Add this module's commands to the parser (`common` carries --db)."""
     p = sub.add_parser("search", parents=[common], help="hybrid search")
     p.add_argument("query")
-    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--limit", type=whole_number("--limit", 1, MAX_LIMIT), default=10,
+                   help=f"at most this many results, 1 to {MAX_LIMIT:,} (default 10)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-record", action="store_true", help="do not record access signals")
     p.add_argument("--status", choices=["active", "paused", "done", "archived"], help="only entities with this status")

@@ -7,7 +7,9 @@ import json
 import sys
 
 from limbic import config
-from limbic.cli.common import TerminalProgress, db_path, open_for
+from limbic.cli.common import TerminalProgress, db_path, open_for, whole_number
+
+MAX_KEEP_BACKUPS = 10_000  # each backup is a whole copy of the graph
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -76,7 +78,7 @@ def cmd_restore(args: argparse.Namespace) -> int:
     """limbic restore BACKUP: replace the graph with a backup."""
     from limbic.service.backups import restore_backup
 
-    opened = open_for(args, load_model=False, write=True)
+    opened = open_for(args, load_model=False, write=True, existing=True)
     try:
         before = restore_backup(opened.graph, args.backup, force=args.force)
         print(f"Restored {opened.graph.db.path} from {args.backup}; the state it replaced is kept in {before}")
@@ -95,7 +97,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     p = sub.add_parser("backup", parents=[common], help="take a backup now (kept beside the file), or list them")
     p.add_argument("--list", action="store_true", help="list the backups instead of taking one")
-    p.add_argument("--keep", type=int, help="how many backups to keep (default 10)")
+    p.add_argument("--keep", type=whole_number("--keep", 1, MAX_KEEP_BACKUPS),
+                   help=f"how many backups to keep, 1 to {MAX_KEEP_BACKUPS:,} (default 10)")
     p.set_defaults(func=cmd_backup)
 
     p = sub.add_parser("restore", parents=[common], help="replace the graph with a backup (the current state is backed up first)")

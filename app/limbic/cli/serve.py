@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
+from pathlib import Path
 
 from limbic import config
 from limbic.cli.common import db_path
+from limbic.engine.errors import LimbicError
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
@@ -17,7 +20,23 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     from limbic.mcp.server import serve
 
     logging.getLogger("limbic").setLevel(logging.INFO)
-    return serve(db_path(args), config.model_dir_override(), load_model=not args.no_model, read_only=args.read_only)
+    path = db_path(args)
+    _check_served_path(path, chosen=bool(args.db or os.environ.get("LIMBIC_DB")))
+    return serve(path, config.model_dir_override(), load_model=not args.no_model, read_only=args.read_only)
+
+
+def _check_served_path(path: Path, chosen: bool) -> None:
+    """An assistant's writes must not go into a graph nobody will open: a mistyped folder is refused, and
+    a new graph file is announced on standard error (the MCP client's log shows it)."""
+    if path.exists():
+        return
+    folder = path.parent if str(path.parent) else Path(".")
+    if chosen and not folder.is_dir():
+        raise LimbicError(f"The folder {folder} does not exist, so there is no graph at {path}; nothing was served "
+                          "(check the path in the assistant's settings, or create the graph first with the app "
+                          "or `limbic import`).")
+    print(f"limbic: there was no graph at {path}: a new, empty graph is created there for the assistant.",
+          file=sys.stderr)
 
 
 def cmd_gui(args: argparse.Namespace) -> int:

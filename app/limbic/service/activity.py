@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import activity_control, activity_log, revert
 from limbic.engine.store import changes as _changes
-from limbic.engine.graph.activity_log import Change, ReadCount, Session
+from limbic.engine.graph.activity_log import MAX_KEEP_DAYS, Change, ReadCount, Session
 from limbic.engine.graph.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
 from limbic.engine.graph.graph import Graph
 
 __all__ = [
-    "INTO_EXISTING", "SKIP", "Change", "Conflict", "Plan", "ReadCount", "RevertConflict", "Session", "changes", "entity_history", "mark_reviewed", "reads_of", "record_reads",
+    "INTO_EXISTING", "MAX_KEEP_DAYS", "SKIP", "Change", "Conflict", "Plan", "ReadCount", "RevertConflict", "Session", "changes", "entity_history", "mark_reviewed", "reads_of", "record_reads",
     "PanelData", "panel_data", "session_changes", "sessions", "set_keep_days", "set_origin", "unreviewed_count",
 ]
 

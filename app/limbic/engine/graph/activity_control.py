@@ -32,7 +32,8 @@ def set_paused(db: Database, client: str, paused: bool) -> None:
     """Pause (or resume) one assistant's writes, by its client name; kept in the file, so every server sees it."""
     client = (client or "").strip()
     if not client:
-        raise ValidationError("Name the assistant to pause (its client name, as the activity log shows it).")
+        raise ValidationError(f"Name the assistant to {'pause' if paused else 'resume'} (its client name, as the "
+                              "activity log shows it); nothing was changed.")
     with db.transaction():
         names = [n for n in paused_clients(db) if n.casefold() != client.casefold()]
         if paused:

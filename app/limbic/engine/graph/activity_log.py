@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 
 from limbic.engine.store.activity import ADD, REMOVE, tables_ok
 from limbic.engine.store import changes as _changes
-from limbic.engine.store.changes import KEEP_DAYS_KEY, ORIGIN_ASSISTANT
+from limbic.engine.store.changes import KEEP_DAYS_KEY, MAX_KEEP_DAYS, ORIGIN_ASSISTANT
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import TIME_FORMAT, now_utc
 from limbic.engine.wording import counted
@@ -450,8 +450,8 @@ def summarize(c: Change, most: int = 3) -> str:
 
 def set_keep_days(db: Database, days: int) -> None:
     """Set the change log's retention (days); unreviewed assistant changes are kept past it."""
-    if days < 1:
-        raise ValidationError("The activity log must keep changes for at least one day.")
+    if not 1 <= days <= MAX_KEEP_DAYS:
+        raise ValidationError(f"The activity log keeps changes for 1 to {MAX_KEEP_DAYS:,} days; nothing was changed.")
     with db.transaction():
         db.set_meta(KEEP_DAYS_KEY, str(int(days)))
 

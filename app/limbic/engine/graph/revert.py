@@ -397,13 +397,18 @@ def resolve_ref(graph: Graph, ref: str) -> list[int]:
     """The change ids a revert ID names: ``123`` or ``#123`` a change, ``s12`` / ``session:12`` a session."""
     text = str(ref).strip().lower().lstrip("#")
     for prefix in ("session:", "session", "s"):
-        if text.startswith(prefix) and text[len(prefix):].isdigit():
-            session = int(text[len(prefix):])
+        digits = text[len(prefix):]
+        if text.startswith(prefix) and digits.isascii() and digits.isdigit():
+            if len(digits) > 18:  # beyond SQLite's integers: no session has such an id
+                raise NotFoundError(f"There is no session {shown(digits, 24)} in the activity log.")
+            session = int(digits)
             ids = [r[0] for r in graph.db.execute("SELECT id FROM change_log WHERE session = ? ORDER BY id", (session,))]
             if not ids:
                 raise NotFoundError(f"There is no session {session} with changes in the activity log.")
             return ids
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
+        if len(text) > 18:  # beyond SQLite's integers: no change has such an id
+            raise NotFoundError(f"There is no change #{shown(text, 24)} in the activity log.")
         return [int(text)]
     raise ValidationError(f"“{shown(ref, 40)}” is not a change or session id (use 123 for a change, s12 for a session).")
 

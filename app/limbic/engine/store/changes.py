@@ -38,6 +38,7 @@ ORIGIN_ASSISTANT = "assistant"  # an AI assistant through `limbic mcp`
 ORIGIN_IMPORT = "import"  # an import of a file (from the app or the CLI)
 KEEP_DAYS_KEY = "activity_keep_days"  # retention of the change log, in days (a setting in the file)
 DEFAULT_KEEP_DAYS = 180
+MAX_KEEP_DAYS = 36_500  # a hundred years; a longer retention cannot be subtracted from today
 PRUNED_KEY = "change_pruned_upto"  # the highest change_log id pruned so far
 SYNC_JOINED_KEY = "sync_joined"  # set when the graph syncs with other devices (engine/sync/state.py)
 SYNC_PUBLISHED_KEY = "sync_published_upto"  # the last change_log id sync has published
@@ -205,7 +206,8 @@ def write_log(db: Database, cs: ChangeSet) -> None:
 def keep_days(db: Database) -> int:
     """How many days the change log keeps a change (``limbic activity --keep DAYS`` sets it)."""
     try:
-        return max(0, int(db.get_meta(KEEP_DAYS_KEY) or DEFAULT_KEEP_DAYS))
+        # Clamped: a file written before the range was checked may hold a number no date can go back by.
+        return min(MAX_KEEP_DAYS, max(0, int(db.get_meta(KEEP_DAYS_KEY) or DEFAULT_KEEP_DAYS)))
     except ValueError:
         return DEFAULT_KEEP_DAYS
 

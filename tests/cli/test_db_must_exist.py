@@ -1,0 +1,61 @@
+"""A command that changes an existing graph refuses a --db with no graph, instead of making an empty one;
+`limbic mcp` refuses a folder that does not exist and says when it creates a new graph."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from limbic.cli import main
+
+
+@pytest.mark.parametrize("command", [
+    ["revert", "1"], ["revert", "s1", "--dry-run"], ["merge", "A", "B"], ["activity", "--pause", "beta"],
+    ["activity", "--resume", "beta"], ["activity", "--assistants-write", "off"], ["activity", "--keep", "30"],
+    ["activity", "--mark-reviewed", "all"], ["activity"], ["backup"], ["restore", "some.bak"], ["embed"],
+])
+@pytest.mark.parametrize("where", ["typo.db", "missing/folder/typo.db"])
+def test_a_command_that_changes_a_graph_refuses_a_path_with_no_graph(tmp_path, capsys, monkeypatch, command, where):
+    monkeypatch.chdir(tmp_path)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    assert main(["--db", where, *command]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("limbic: There is no graph at ") and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before  # no file, no folder
+
+
+def test_an_import_into_a_new_file_creates_it_and_says_so(tmp_path, capsys):
+    src = tmp_path / "m.jsonl"
+    src.write_text(json.dumps({"type": "entity", "name": "Ada", "entityType": "Person", "observations": []}) + "\n")
+    db = tmp_path / "new.db"
+    assert main(["--db", str(db), "import", str(src)]) == 0
+    assert f"There was no graph at {db}: this import created it." in capsys.readouterr().err
+    assert db.is_file()
+    assert main(["--db", str(db), "import", str(src)]) == 0
+    assert "There was no graph" not in capsys.readouterr().err
+
+
+def _mcp(tmp_path, db: str, stdin: str = "") -> subprocess.CompletedProcess:
+    env = dict(os.environ, LIMBIC_HOME=str(tmp_path / "home"))
+    env.pop("LIMBIC_DB", None)
+    return subprocess.run([sys.executable, "-m", "limbic", "mcp", "--no-model", "--db", db], cwd=tmp_path, env=env,
+                          input=stdin, capture_output=True, text=True, timeout=120)
+
+
+def test_mcp_refuses_a_graph_in_a_folder_that_does_not_exist(tmp_path):
+    done = _mcp(tmp_path, "missing-folder/x.db")
+    assert done.returncode == 1 and done.stdout == "" and "Traceback" not in done.stderr
+    assert done.stderr.startswith("limbic: The folder missing-folder does not exist, so there is no graph at")
+    assert not (tmp_path / "missing-folder").exists()
+
+
+def test_mcp_says_on_standard_error_that_it_creates_a_new_graph(tmp_path):
+    done = _mcp(tmp_path, "fresh.db")  # the client closes at once: the server ends
+    assert done.returncode == 0, done.stderr
+    assert "there was no graph at fresh.db: a new, empty graph is created there" in done.stderr
+    again = _mcp(tmp_path, "fresh.db")
+    assert again.returncode == 0 and "no graph at" not in again.stderr
