@@ -12,10 +12,10 @@ of the meaning branch on every evaluation collection, docs/search.md).
 from __future__ import annotations
 
 import weakref
+from collections.abc import Sequence
 
 from typing import TYPE_CHECKING
 
-from limbic.engine.text import stemming
 from limbic.engine.text.stopwords import BY_LANGUAGE
 
 if TYPE_CHECKING:
@@ -35,14 +35,13 @@ def _probe(embedder: Embedder, lang: str) -> np.ndarray:
     return cached[lang]
 
 
-def applies(terms: list[str], text_hits: bool) -> bool:
+def applies(terms: Sequence[str], text_hits: bool) -> bool:
     """True for a short query that shares no word with the graph."""
     return not text_hits and 0 < len(terms) <= SHORT_QUERY_TERMS
 
 
-def language_free(embedder: Embedder, query: str, vector: np.ndarray) -> np.ndarray:
-    """The query's vector less that of its language's common words (the language told by its own common words)."""
-    lang = stemming.language(stemming.words(query))
+def language_free(embedder: Embedder, lang: str, vector: np.ndarray) -> np.ndarray:
+    """The query's vector less that of its language's common words (``lang``: the query's, ``Query.language``)."""
     import numpy as np  # numpy loads with the first search, not at start-up
 
     q = np.asarray(vector, dtype=np.float32)

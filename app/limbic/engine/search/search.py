@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
@@ -20,7 +18,11 @@ from limbic.engine.text import stemming
 
 from limbic.engine.vectors import index
 from limbic.engine.search.flat_terms import absent_stems, doc_frequencies, flat_terms, text_rows
-from limbic.engine.text.stopwords import content_terms
+# The reading of a query lives in query.py; these names are kept here for the callers that import them.
+from limbic.engine.search.query import (  # noqa: F401
+    MAX_FTS_TERMS, MAX_IDENTIFIER_TOKENS, MAX_QUERY_CHARS, MAX_QUERY_TOKENS, Query, as_query, clean_query, fts_terms,
+    normalise_name, query_terms,
+)
 from limbic.engine.graph.graph import Graph
 from limbic.engine.search.scoring import Candidate, ScoringParams
 
@@ -37,22 +39,10 @@ MODE_FTS = "fts"
 # What the person asks for (``search(..., branches=...)``): both branches, or one of them.
 BRANCHES = ("both", "meaning", "words")
 
-# unicode61 splits on everything that is not a letter, a number or private use: so do we.
-_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-_UNSAFE = re.compile("[\x00\ud800-\udfff]")
-# Terms kept for highlighting and exact matching.
-MAX_QUERY_TOKENS = 64
-# Terms the full-text branch ORs together: measured on long queries (README, "How search works").
-MAX_FTS_TERMS = 64
-MAX_QUERY_CHARS = 2_000
 MAX_LIMIT = 10_000  # results one search returns at most: a larger limit cannot overflow SQLite's LIMIT
 # Column weights of bm25() (name, type, text, then their stems, which the branch searches): a hit in
 # the name counts more than one in a long observation list.
 BM25_WEIGHTS = (2.0, 1.0, 1.0, 2.0, 1.0)
-# A short query with digits or joined words ("LMB-1042", "Session 2026-03-28") is an identifier:
-# entities holding it as an exact phrase rank above the rest.
-_IDENTIFIER = re.compile(r"\d|[^\W_][-_:./#@][^\W_]", re.UNICODE)
-MAX_IDENTIFIER_TOKENS = 6
 # From this many entities the full-text branch runs on a second connection, at the same time as
 # the query is encoded and the vectors scanned (README, "How search works").
 SIDE_READER_ROWS = 20_000
@@ -119,27 +109,7 @@ class SearchResponse:
         return out
 
 
-def query_terms(query: str, cap: int = MAX_QUERY_TOKENS) -> list[str]:
-    """The query's word tokens as FTS5's unicode61 would see them (deduplicated, capped)."""
-    text = unicodedata.normalize("NFKC", query[:MAX_QUERY_CHARS])
-    seen: dict[str, None] = {}
-    for tok in _TOKEN.findall(text):
-        seen.setdefault(tok.lower(), None)
-        if len(seen) >= cap:
-            break
-    return list(seen)
-
-
-def fts_terms(query: str) -> list[str]:
-    """The terms the full-text branch searches: words that carry information, in query order.
-
-    Common words ("when", "the", "de", "und"...) are left out, or a note that only shares
-    "when" with the query would rank as a text match; a query made of nothing else keeps them.
-    """
-    return content_terms(query_terms(query, cap=MAX_QUERY_CHARS))[:MAX_FTS_TERMS]
-
-
-def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), prefix: bool = True,
+def fts_match_expression(query: str | Query, leave_out: frozenset[str] = frozenset(), prefix: bool = True,
                          absent: frozenset[str] = frozenset()) -> str | None:
     """A safe MATCH expression over the stem columns: every term's stems quoted, OR-ed, the last word also as a prefix.
 
@@ -148,24 +118,24 @@ def fts_match_expression(query: str, leave_out: frozenset[str] = frozenset(), pr
     (see ``flat_terms``); ``prefix=False``: the last word is taken as finished; ``absent``: stems
     no entity holds (``absent_stems``), which would match nothing.
     """
-    terms = [t for t in fts_terms(query) if t not in leave_out]
-    if not terms:
+    q = as_query(query)
+    kept = [(t, stems) for t, stems in zip(q.content, q.stems) if t not in leave_out]
+    if not kept:
         return None
     # Each word is searched as its stems ("copias" as copia or copi), in the columns that hold them.
-    parts = [f'"{s}"' for t in terms for s in stemming.query_stems(t) if s not in absent]
+    parts = [f'"{s}"' for _, stems in kept for s in stems if s not in absent]
     # A query still being typed ends inside a word: that word may be unfinished.
-    text = query[:MAX_QUERY_CHARS]
-    last = _TOKEN.findall(text[-100:])
-    if prefix and text and _TOKEN.fullmatch(text[-1]) and last and last[-1].lower() == terms[-1]:
-        parts.append(f'"{terms[-1]}"*')
+    last = kept[-1][0]
+    if prefix and q.open_word == last:
+        parts.append(f'"{last}"*')
     if not parts:
         return None
     return f"{stemming.STEM_COLUMNS} : ({' OR '.join(parts)})"
 
 
-def fts_branch_scored(graph: Graph, query: str, k: int) -> list[tuple[int, float]]:
+def fts_branch_scored(graph: Graph, query: str | Query, k: int) -> list[tuple[int, float]]:
     """(entity id, bm25) best first; FTS5's bm25() is lower for better matches."""
-    return _fts_scored(graph.db, query, k, text_rows(graph.db), graph.vectors_ready)[0]
+    return _fts_scored(graph.db, as_query(query), k, text_rows(graph.db), graph.vectors_ready)[0]
 
 
 @dataclass
@@ -177,8 +147,10 @@ class TextPlan:
     flat: bool = False
 
 
-def text_plan(db: Database, query: str, rows: int, meaning: bool) -> TextPlan:
-    terms = fts_terms(query)
+def text_plan(db: Database, query: str | Query, rows: int, meaning: bool) -> TextPlan:
+    """What the text branch runs for this query on a graph of ``rows`` entities (``meaning``: a meaning branch runs too)."""
+    q = as_query(query)
+    terms = list(q.content)
     frequencies = doc_frequencies(db, terms, rows)
     flat = flat_terms(frequencies, rows)
     if flat and len(flat) == len(terms):
@@ -189,8 +161,8 @@ def text_plan(db: Database, query: str, rows: int, meaning: bool) -> TextPlan:
     # would also search every longer word (teacher, team...), tens of thousands of rows for a
     # word already found. An unfinished one ("appoi") is still completed.
     prefix = not frequencies or frequencies.get(terms[-1], 0) == 0 if terms else True
-    stems = [s for t in terms if t not in flat for s in stemming.query_stems(t)]
-    return TextPlan(fts_match_expression(query, flat, prefix, absent_stems(db, stems, rows)))
+    stems = [s for t, ts in zip(q.content, q.stems) if t not in flat for s in ts]
+    return TextPlan(fts_match_expression(q, flat, prefix, absent_stems(db, stems, rows)))
 
 
 def run_fts(db: Database, expr: str | None, k: int) -> list[tuple[int, float]]:
@@ -209,13 +181,13 @@ def run_fts(db: Database, expr: str | None, k: int) -> list[tuple[int, float]]:
         return []
 
 
-def _fts_scored(db: Database, query: str, k: int, rows: int, meaning: bool) -> tuple[list[tuple[int, float]], bool]:
+def _fts_scored(db: Database, query: Query, k: int, rows: int, meaning: bool) -> tuple[list[tuple[int, float]], bool]:
     """The text branch's hits, and whether it was left to the meaning branch (every term flat)."""
     plan = text_plan(db, query, rows, meaning)
     return run_fts(db, plan.expr, k), plan.flat
 
 
-def _text_branch(db: Database, query: str, k: int, rows: int, tiers: bool, meaning: bool) -> tuple[list[tuple[int, float]], dict[int, int], bool]:
+def _text_branch(db: Database, query: Query, k: int, rows: int, tiers: bool, meaning: bool) -> tuple[list[tuple[int, float]], dict[int, int], bool]:
     """The full-text branch, the exact matches and whether the branch was left to meaning (every
     term flat), on ``db`` (the graph's or its side reader's).
 
@@ -226,7 +198,7 @@ def _text_branch(db: Database, query: str, k: int, rows: int, tiers: bool, meani
     return fulltext, (_exact_tiers(db, query, k) if tiers and (fulltext or flat or not meaning) else {}), flat
 
 
-def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int, weight: float):
+def _both_branches(graph: Graph, side: SideReader, query: Query, k: int, rows: int, weight: float):
     """Both branches at once on a large graph: the text branch on the side reader while this thread
     encodes the query, scans the vectors and looks for exact matches.
 
@@ -237,7 +209,7 @@ def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int
     plan = text_plan(graph.db, query, rows, meaning=True)
     job = side.submit(run_fts, plan.expr, k) if plan.expr is not None else None
     try:
-        vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
+        vector = graph.embedder.encode_query(query.capped)
         semantic, meaning = knn_evidence(graph, vector, k, weight)
         tiers = _exact_tiers(graph.db, query, k)
         # Still waiting: the meaning branch's candidates get their signals meanwhile.
@@ -252,23 +224,23 @@ def _both_branches(graph: Graph, side: SideReader, query: str, k: int, rows: int
     return fulltext, (tiers if fulltext or plan.flat else {}), plan.flat, vector, semantic, meaning, early
 
 
-def fts_branch(graph: Graph, query: str, k: int) -> list[int]:
+def fts_branch(graph: Graph, query: str | Query, k: int) -> list[int]:
     """Entity ids by BM25, best first."""
     return [entity_id for entity_id, _ in fts_branch_scored(graph, query, k)]
 
 
-def exact_tiers(graph: Graph, query: str, k: int) -> dict[int, int]:
+def exact_tiers(graph: Graph, query: str | Query, k: int) -> dict[int, int]:
     """Entities that hold the query exactly: as their whole name, or (for identifiers) as a phrase."""
-    return _exact_tiers(graph.db, query, k)
+    return _exact_tiers(graph.db, as_query(query), k)
 
 
-def _exact_tiers(db: Database, query: str, k: int) -> dict[int, int]:
+def _exact_tiers(db: Database, query: Query, k: int) -> dict[int, int]:
     tiers: dict[int, int] = {}
-    wanted = _normalise_name(query)
+    wanted = query.name_key
     if not wanted:
         return tiers
-    terms = query_terms(query)
-    if _IDENTIFIER.search(query) and 1 <= len(terms) <= MAX_IDENTIFIER_TOKENS:
+    terms = query.terms
+    if query.identifier:
         phrase = stemming.RAW_COLUMNS + ' : "' + " ".join(terms) + '"'
         for (entity_id,) in db.execute("SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?", (phrase, k)):
             tiers[entity_id] = TIER_PHRASE
@@ -276,14 +248,14 @@ def _exact_tiers(db: Database, query: str, k: int) -> dict[int, int]:
     for entity_id, name in db.execute(
         "SELECT id, name FROM entities WHERE name = ? COLLATE NOCASE UNION "
         "SELECT id, name FROM entities WHERE id IN (SELECT rowid FROM entity_fts WHERE entity_fts MATCH ? LIMIT ?)",
-        (query.strip(), "name : " + (f'"{" ".join(terms)}"' if terms else '""'), k),
+        (query.text.strip(), "name : " + (f'"{" ".join(terms)}"' if terms else '""'), k),
     ):
-        if _normalise_name(name) == wanted:
+        if normalise_name(name) == wanted:
             tiers[entity_id] = TIER_NAME
     return tiers
 
 
-def passage_weight(graph: Graph, query: str) -> float:
+def passage_weight(graph: Graph, query: str | Query) -> float:
     """How far long entities' further windows count for this query: 1 for a short one, 0 for one
     as long as a window (``chunked_knn.passage_weight``)."""
     from limbic.engine.vectors import chunked_knn
@@ -291,7 +263,8 @@ def passage_weight(graph: Graph, query: str) -> float:
     embedder = graph.embedder
     if embedder is None:
         return 1.0
-    tokens = embedder.count_tokens([query[:MAX_QUERY_CHARS]])[0]
+    text = query.text if isinstance(query, Query) else query
+    tokens = embedder.count_tokens([text[:MAX_QUERY_CHARS]])[0]
     return chunked_knn.passage_weight(tokens, embedder.spec.text_budget)
 
 
@@ -318,17 +291,6 @@ def similarities(graph: Graph, vector: np.ndarray, ids: list[int], weight: float
     return chunked_knn.similarities(graph.db, index.VEC_TABLE, vector, ids, weight)
 
 
-def clean_query(query: object) -> str:
-    """Any text a user can type, made safe to encode: broken surrogates and NULs become spaces."""
-    if not isinstance(query, str):
-        return ""
-    return _UNSAFE.sub(" ", query[: MAX_QUERY_CHARS * 5])
-
-
-def _normalise_name(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def search(
     graph: Graph,
     query: str,
@@ -345,8 +307,8 @@ def search(
     """
     params = params or ScoringParams()
     limit = max(1, min(int(limit), MAX_LIMIT))
-    query = clean_query(query)
-    terms = query_terms(query)
+    q = Query.read(query)  # the one reading of the text: every step below gets what it learned
+    query, terms = q.text, list(q.terms)
     use_vectors = graph.vectors_ready
     if not query.strip():
         return SearchResponse(query, MODE_HYBRID if use_vectors else MODE_FTS, terms=terms)
@@ -371,22 +333,22 @@ def search(
     # Both branches (``branches`` is "both"), a large graph, and no write of this connection's open.
     if use_text and use_vectors and rows >= SIDE_READER_ROWS and not graph.db.in_transaction:
         side = graph.db.side_reader()
-    weight = passage_weight(graph, query) if use_vectors else 1.0
+    weight = passage_weight(graph, q) if use_vectors else 1.0
     if side is not None:
-        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, query, k, rows, weight)
+        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, q, k, rows, weight)
     else:
         if use_vectors:
             assert graph.embedder is not None
-            vector = graph.embedder.encode_query(query[:MAX_QUERY_CHARS])
+            vector = graph.embedder.encode_query(q.capped)
             semantic, meaning = knn_evidence(graph, vector, k, weight)
         if use_text:
-            fulltext, tiers, flat = _text_branch(graph.db, query, k, rows, branches != "meaning", use_vectors)
+            fulltext, tiers, flat = _text_branch(graph.db, q, k, rows, branches != "meaning", use_vectors)
         else:
             fulltext, tiers, flat = [], {}, False
     mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
-    if vector is not None and crosslingual.applies(fts_terms(query), bool(fulltext or tiers)):
+    if vector is not None and crosslingual.applies(q.content, bool(fulltext or tiers)):
         # A short query sharing no word with the notes: meaning alone answers, without its language.
-        vector = crosslingual.language_free(graph.embedder, query, vector)
+        vector = crosslingual.language_free(graph.embedder, q.language, vector)
         semantic, meaning = knn_evidence(graph, vector, k, weight)
 
     # 3. Fuse; exact matches the branches missed join as full-text hits.
@@ -407,9 +369,8 @@ def search(
         # word is answered by meaning even when no entity holds it: a query in another language than
         # the notes ("copia de seguridad") shares no word with them, and its best hits stand out from
         # the graph less than a same-language query's would (the chance floor turned it away).
-        if params.floor and candidates and not flat and not readable.readable(graph.db, fts_terms(query), rows or text_rows(graph.db)):
-            unfinished = bool(query) and _TOKEN.fullmatch(query[-1]) is not None
-            holders = readable.literal_holders(graph.db, fts_terms(query), unfinished, k)
+        if params.floor and candidates and not flat and not q.readable(graph.db, rows or text_rows(graph.db)):
+            holders = readable.literal_holders(graph.db, list(q.content), q.ends_in_word, k)
             candidates = [c for c in candidates if c.entity_id in holders or c.entity_id in tiers]
     if entity_type:
         types = dict(graph.db.execute(
