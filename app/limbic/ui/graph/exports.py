@@ -16,18 +16,18 @@ WHOLE = "whole"
 
 
 class GraphExportsMixin:
-    """Export actions of ``GraphPanel`` (which provides canvas, engine, mode, window_ and _on_failed)."""
+    """Export actions of ``GraphPanel`` (which provides canvas, engine, mode, its parts ``p`` and _on_failed)."""
 
     def suggested_path(self, name: str) -> str:
         """Where a first export is offered: the folder used last, else the graph's own (not the working folder)."""
-        return str(self.window_.files.start_folder() / name)
+        return str(self.p.start_folder() / name)
 
     def _ask_save_path(self, title: str, file_filter: str, suggested: str) -> str:
         """A file name to write, or ''; tests replace this."""
         suffix = suggested.rsplit(".", 1)[-1]
         path = save_file(self, title, self.suggested_path(suggested), file_filter, default_suffix=suffix)
         if path:
-            self.window_.files.remember_folder(path)
+            self.p.remember_folder(path)
         return path
 
     def _export_nodes(self, indices: np.ndarray) -> tuple[list, list]:
@@ -44,7 +44,7 @@ class GraphExportsMixin:
 
     def _done(self, message: str) -> None:
         self.info.setText(message)
-        self.window_.status.say(message, 8000)
+        self.p.status.say(message, 8000)
 
     def on_export_whole(self) -> None:
         path = self._ask_save_path("Export the whole graph", "GraphML (*.graphml)", "graph.graphml")

@@ -9,7 +9,7 @@ from limbic.service import graph_view
 
 
 class SuggestionLinkMixin:
-    """Mixed into GraphPanel, which provides canvas, link bar widgets, engine and window_."""
+    """Mixed into GraphPanel, which provides canvas, link bar widgets, engine and its parts (``p``)."""
 
     def _offer_link(self, index: int) -> None:
         s = self.canvas.scene
@@ -44,12 +44,11 @@ class SuggestionLinkMixin:
         """The editor shows the new relation at once, on whichever end it has open."""
         self._hide_link_bar()
         source_id, source, target_id, target = ends
-        editor = self.window_.editor
+        editor = self.p.editor
         if editor.entity_id not in (source_id, target_id):
             return
         if not editor.is_dirty():
-            self.window_._navigating = True  # a refresh of the same entity, not a visit
-            self.window_.load_entity(editor.entity_id)
+            self.p.reload(editor.entity_id)  # a refresh of the same entity, not a visit
         elif editor.entity_id == source_id:
             editor.note_relation(True, (rtype, target))
         else:

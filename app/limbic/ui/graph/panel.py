@@ -34,6 +34,7 @@ from limbic.ui.graph import build
 from limbic.ui.graph.canvas import GraphCanvas
 from limbic.ui.graph.exports import GraphExportsMixin
 from limbic.ui.graph.linking import SuggestionLinkMixin
+from limbic.ui.graph.menu import GraphParts
 from limbic.ui.graph.runner import LayoutRunner
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
 
@@ -56,10 +57,10 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
     updated = Signal()  # a change was applied in place
     layout_done = Signal(bool)  # a layout ended (True: converged)
 
-    def __init__(self, window) -> None:
-        super().__init__(window)
-        self.window_ = window
-        self.engine = window.engine
+    def __init__(self, parts: GraphParts) -> None:
+        super().__init__(parts.host)
+        self.p = parts
+        self.engine = parts.engine
         self.mode = LOCAL
         self.centre_id: int | None = None
         self.expanded: set[int] = set()
@@ -76,10 +77,10 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self._build()
         # Every change set the window refreshes for: its own operations (Engine.changes_applied)
         # and other programs' commits (the change feed), so each reaches the picture once.
-        window.changes_shown.connect(self.apply_changes)
-        window.results_shown.connect(self.on_results_shown)
-        window.entity_shown.connect(self.on_entity_shown)
-        window.installEventFilter(self)
+        parts.changes_shown.connect(self.apply_changes)
+        parts.results_shown.connect(self.on_results_shown)
+        parts.entity_shown.connect(self.on_entity_shown)
+        parts.host.installEventFilter(self)
         self.on_results_shown(0)  # a search made before the panel opened
 
     # -- construction -----------------------------------------------------------------------
@@ -164,7 +165,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.relayout_button.setVisible(not local)
 
     def _catalog_lists(self) -> tuple[list[str], list[str]]:
-        catalog = getattr(self.window_, "catalog", None)
+        catalog = self.p.hooks.catalog()
         if catalog is None:
             return [], []
         return list(catalog.entity_types), list(catalog.relation_types)
@@ -208,7 +209,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.canvas.edge_labels = True
         self._sync_buttons()
         if centre is None:
-            centre = self.window_.editor.entity_id or self.centre_id
+            centre = self.p.editor.entity_id or self.centre_id
         if centre is None:
             self.canvas.message = "Open an entity to see its neighbourhood here."
             self.canvas.set_scene(Scene())
@@ -410,7 +411,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         else:
             self._hide_link_bar()
         self._opened_here = node_id
-        self.window_.open_entity(node_id)
+        self.p.open_entity(node_id)
 
     def on_node_activated(self, index: int) -> None:
         s = self.canvas.scene
@@ -432,9 +433,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
 
     @Slot(int)
     def on_results_shown(self, _request_id: int) -> None:
-        model = self.window_.model
-        hits = {model.result(i).entity_id for i in range(model.rowCount())}
-        self._hits = hits if self.window_.search_bar.text().strip() else set()
+        self._hits = self.p.search_hits()
         self._mark_hits(self.canvas.scene)
         self.canvas.update()
 
@@ -447,10 +446,10 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         """An operation failed: its one sentence (``Failure.message``, or a plain string) is shown."""
         message = str(getattr(failure, "message", failure))
         self.info.setText(message)
-        self.window_.status.say(message, 10_000)
+        self.p.status.say(message, 10_000)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if watched is self.window_ and event.type() == QEvent.Type.Close:
+        if watched is self.p.host and event.type() == QEvent.Type.Close:
             self.runner.stop()
         return False
 
@@ -458,8 +457,8 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
 class GraphDock(QDockWidget):
     """The panel as a dock beside the editor."""
 
-    def __init__(self, window) -> None:
-        super().__init__("Graph", window)
+    def __init__(self, parts: GraphParts) -> None:
+        super().__init__("Graph", parts.host)
         self.setObjectName("graphDock")
-        self.panel = GraphPanel(window)
+        self.panel = GraphPanel(parts)
         self.setWidget(self.panel)

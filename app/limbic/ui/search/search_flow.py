@@ -155,6 +155,13 @@ class SearchFlow(QObject):
             together = tuple(model.result(i).entity_id for i in range(min(model.rowCount(), COOC_HITS)))
         self.p.hooks.guard(lambda: entities.load_entity(result.entity_id, True, together))
 
+    def hit_ids(self) -> set[int]:
+        """The entities the results on screen found (none while the query is empty)."""
+        model = self.p.model
+        if not self.p.bar.text().strip():
+            return set()
+        return {model.result(row).entity_id for row in range(model.rowCount())}
+
     def select_result(self, entity_id: int) -> None:
         """The highlighted result follows the open entity (after a relation was followed, Back, a save...)."""
         model, results = self.p.model, self.p.results

@@ -11,7 +11,7 @@ from typing import Any
 from limbic.ui.activity.activity_menu import ActivityMenu, ActivityParts
 from limbic.ui.common.hooks import WindowHooks
 from limbic.ui.editor.entity_flow import EntityFlow, EntityParts
-from limbic.ui.graph.menu import GraphMenu
+from limbic.ui.graph.menu import GraphMenu, GraphParts
 from limbic.ui.search.search_flow import SearchFlow, SearchParts
 from limbic.ui.shell.file_menu import FileMenu, FileParts
 from limbic.ui.shell.organise_menu import OrganiseMenu, OrganiseParts
@@ -58,4 +58,8 @@ def assemble(window: Any) -> None:
     window.organise = OrganiseMenu(OrganiseParts(
         engine=engine, editor=editor, status=status, hooks=hooks, open_entity=entities.open_entity,
         reload=entities.reload, record_step=window.undo.push_step, rerun_search=window.search.rerun))
-    window.graph = GraphMenu(window, hooks)
+    window.graph = GraphMenu(GraphParts(
+        engine=engine, host=window, status=status, hooks=hooks, editor=editor, open_entity=entities.open_entity,
+        reload=entities.reload, search_hits=window.search.hit_ids, start_folder=window.files.start_folder,
+        remember_folder=window.files.remember_folder, changes_shown=window.changes_shown,
+        results_shown=window.results_shown, entity_shown=window.entity_shown))
