@@ -196,12 +196,17 @@ def add_observations(graph: Graph, observations: Any) -> list[dict]:
         problems.raise_if_any()
         for name, entity_id, contents, kind, old in plans:
             if old is not None:
+                held = contents[0] != old.content and contents[0] in graph.get_entity(entity_id).observation_texts
                 graph.supersede_observation(old.id, contents[0], kind)
-                results.append({"entityName": name, "addedObservations": contents[:1], "supersededObservation": old.content})
+                results.append({"entityName": name, "addedObservations": [] if held else contents[:1],
+                                "supersededObservation": old.content})
                 continue
             existing = set(graph.get_entity(entity_id).observation_texts)
             new = [c for c in dict.fromkeys(contents) if c not in existing]
-            graph.add_observations(entity_id, new, kind or "note")
+            if len(graph.add_observations(entity_id, new, kind or "note")) != len(new):
+                # The reply lists only what is stored: what the graph now holds that it did not before.
+                now = set(graph.get_entity(entity_id).observation_texts)
+                new = [c for c in new if c in now]
             results.append({"entityName": name, "addedObservations": new})
     return results
 

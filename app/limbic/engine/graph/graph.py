@@ -415,7 +415,9 @@ class Graph(GraphHistory):
     # -- observations --------------------------------------------------------------------
 
     def _append_observations(self, entity_id: int, contents: Sequence[str], kind: str) -> list[int]:
-        existing = {r[0] for r in self.db.execute("SELECT content FROM observations WHERE entity_id = ?", (entity_id,))}
+        # Only current observations make a duplicate: a superseded text said again is true again.
+        current = " AND superseded_at IS NULL" if self.db.has_history() else ""
+        existing = {r[0] for r in self.db.execute(f"SELECT content FROM observations WHERE entity_id = ?{current}", (entity_id,))}
         ids = []
         now = now_utc()
         for content in contents:

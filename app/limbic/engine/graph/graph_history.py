@@ -85,7 +85,7 @@ class GraphHistory:
             self._touch(entity_id)
 
     def supersede_observation(self, obs_id: int, content: str, kind: str | None = None) -> int:
-        """Replace an observation by a newer one; the old one stays as history, out of search. Returns the new id."""
+        """Replace an observation by a newer one; the old one stays as history, out of search. Returns the newer one's id."""
         content = _g.clean_observation(content)
         with self.write():
             row = self.db.one("SELECT entity_id, kind, superseded_at FROM observations WHERE id = ?", (obs_id,))
@@ -94,11 +94,16 @@ class GraphHistory:
             if row[2] is not None:
                 raise ValidationError("That observation has already been superseded.")
             now = _g.now_utc()
-            self.db.execute(
-                "INSERT INTO observations(entity_id, content, kind, created_at) VALUES (?, ?, ?, ?)",
-                (row[0], content, kind or row[1], now),
-            )
-            new_id = self.db.conn.last_insert_rowid()
+            # A text the entity already holds is not stored twice (two current copies): the old one points at it.
+            new_id = self.db.scalar(
+                "SELECT id FROM observations WHERE entity_id = ? AND content = ? AND superseded_at IS NULL AND id != ? "
+                "ORDER BY id LIMIT 1", (row[0], content, obs_id))
+            if new_id is None:
+                self.db.execute(
+                    "INSERT INTO observations(entity_id, content, kind, created_at) VALUES (?, ?, ?, ?)",
+                    (row[0], content, kind or row[1], now),
+                )
+                new_id = self.db.conn.last_insert_rowid()
             self.db.execute(
                 "UPDATE observations SET superseded_by = ?, superseded_at = ? WHERE id = ?", (new_id, now, obs_id)
             )
