@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from limbic.cli.common import TerminalProgress, open_for
+from limbic.cli.common import TerminalProgress, open_for, whole_number
 
 
 def _print_result(result) -> None:
@@ -100,6 +100,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(func=cmd_conflicts, action="list")
     csub = p.add_subparsers(dest="action")
     r = csub.add_parser("resolve", parents=[common], help="keep mine, theirs or both")
-    r.add_argument("id", type=int, help="the conflict's number, as `limbic conflicts` lists it")
+    r.add_argument("id", type=whole_number("ID", 1, 10**12), help="the conflict's number, as `limbic conflicts` lists it")
     r.add_argument("--keep", required=True, choices=("mine", "theirs", "both"))
     r.set_defaults(func=cmd_conflicts, action="resolve")
