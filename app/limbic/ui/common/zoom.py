@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import logging
 import re
+from dataclasses import dataclass
+from typing import Callable
 
-from PySide6.QtGui import QFont, QKeySequence
+from PySide6.QtGui import QAction, QFont, QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from limbic import config
+from limbic.ui.common.hooks import StatusLine, WindowHooks
 
 logger = logging.getLogger(__name__)
 
@@ -63,28 +66,37 @@ def apply(app: QApplication, percent: int) -> int:
     return percent
 
 
-def install(window, menu) -> None:
-    """Add the zoom actions to ``menu`` (the View menu) and bring back the remembered size."""
-    window.zoom_in_action = window.add_action(menu, "Zoom &in", lambda: zoom_by(window, +1), "Ctrl+=",
-                                           tip="Larger text everywhere")
-    window.zoom_in_action.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
-    window.zoom_out_action = window.add_action(menu, "Zoom &out", lambda: zoom_by(window, -1), "Ctrl+-",
-                                            tip="Smaller text everywhere")
-    window.zoom_reset_action = window.add_action(menu, "&Actual size", lambda: set_zoom(window, DEFAULT), "Ctrl+0",
-                                              tip="The system's text size")
-    saved = clamp(window.files.settings.zoom)
+@dataclass(frozen=True)
+class ZoomParts:
+    """What the zoom works with: where its actions go, where it says the new size, where it is remembered."""
+
+    hooks: WindowHooks
+    status: StatusLine
+    settings: Callable[[], config.Settings]  # the settings in use (File → Settings may replace them)
+
+
+def install(parts: ZoomParts, menu) -> tuple[QAction, QAction, QAction]:
+    """Add Zoom in, Zoom out and Actual size to ``menu`` (the View menu) and bring back the remembered size."""
+    add = parts.hooks.add_action
+    zoom_in = add(menu, "Zoom &in", lambda: zoom_by(parts, +1), "Ctrl+=", tip="Larger text everywhere")
+    zoom_in.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
+    zoom_out = add(menu, "Zoom &out", lambda: zoom_by(parts, -1), "Ctrl+-", tip="Smaller text everywhere")
+    reset = add(menu, "&Actual size", lambda: set_zoom(parts, DEFAULT), "Ctrl+0", tip="The system's text size")
+    saved = clamp(parts.settings().zoom)
     if saved != current(QApplication.instance()):
         apply(QApplication.instance(), saved)
+    return zoom_in, zoom_out, reset
 
 
-def zoom_by(window, delta: int) -> None:
+def zoom_by(parts: ZoomParts, delta: int) -> None:
     """One step larger or smaller."""
-    set_zoom(window, step(current(QApplication.instance()), delta))
+    set_zoom(parts, step(current(QApplication.instance()), delta))
 
 
-def set_zoom(window, percent: int) -> None:
+def set_zoom(parts: ZoomParts, percent: int) -> None:
     """Apply and remember a zoom step."""
     percent = apply(QApplication.instance(), percent)
-    window.files.settings.zoom = percent
-    config.save_settings(window.files.settings)
-    window.status.say(f"Text size {percent}%." + ("" if percent == DEFAULT else " Ctrl+0 goes back to 100%."), 3000)
+    settings = parts.settings()
+    settings.zoom = percent
+    config.save_settings(settings)
+    parts.status.say(f"Text size {percent}%." + ("" if percent == DEFAULT else " Ctrl+0 goes back to 100%."), 3000)

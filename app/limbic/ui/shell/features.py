@@ -41,6 +41,8 @@ def install(window: QMainWindow) -> None:
     window.search_filters = SearchFilters(FilterParts(
         engine=window.engine, search_bar=window.search_bar, status=window.status, hooks=hooks,
         rerun_search=window.search.rerun), go)
-    zoom.install(window, menu_named(window, "&View"))
+    zoom_parts = zoom.ZoomParts(hooks=hooks, status=window.status, settings=lambda: window.files.settings)
+    window.zoom_in_action, window.zoom_out_action, window.zoom_reset_action = zoom.install(
+        zoom_parts, menu_named(window, "&View"))
     window.drop_import = DropImport(DropParts(status=window.status, hooks=hooks, readonly=lambda: window.readonly,
                                              import_path=window.files.import_path))
