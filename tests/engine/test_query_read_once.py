@@ -107,3 +107,13 @@ def test_whether_a_query_holds_a_word_is_judged_once(monkeypatch, text_graph):
     q = Query.read("qqq xq")
     assert q.readable(text_graph.db, 0) is False and q.readable(text_graph.db, 0) is False
     assert judged == [["qqq", "xq"]]
+
+
+def test_the_evaluation_reads_each_query_once_for_every_ranking(golden_graph, splits):
+    from limbic.engine.evaluation import Collection, evaluate
+
+    graph, _ = golden_graph
+    queries = {"q1": "vitamin d deficiency", "q2": "LMB-1042 backup crash"}
+    results = evaluate(graph, Collection([], queries, {"q1": {"d1": 1}, "q2": {"d2": 1}}))
+    assert set(results) >= {"bm25", "knn", "rrf", "hybrid"}
+    assert sorted(splits) == sorted(queries.values())

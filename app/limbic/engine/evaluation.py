@@ -15,6 +15,7 @@ from pathlib import Path
 from limbic.engine.search import scoring
 from limbic.engine.graph.graph import Graph
 from limbic.engine.formats.jsonl import EntityRecord, import_records
+from limbic.engine.search.query import Query
 from limbic.engine.search.scoring import ScoringParams
 from limbic.engine.search.search import fts_branch, knn_branch, passage_weight, search
 
@@ -111,17 +112,18 @@ def evaluate(
     runs: dict[str, list[tuple[float, float]]] = {m: [] for m in METHODS}
     for n, (qid, text) in enumerate(coll.queries.items(), start=1):
         rels = coll.qrels[qid]
-        fts = fts_branch(graph, text, k)
-        knn = (knn_branch(graph, graph.embedder.encode_query(text), k, passage_weight(graph, text))
+        query = Query.read(text)  # read once for the branches and the three rankings
+        fts = fts_branch(graph, query, k)
+        knn = (knn_branch(graph, graph.embedder.encode_query(text), k, passage_weight(graph, query))
                if graph.vectors_ready else [])
         fused = [c.entity_id for c in scoring.reciprocal_rank_fusion(knn, fts, params.rrf_k)]
         lists = {
             "bm25": fts,
             "knn": [i for i, _ in knn],
             "rrf": fused,
-            "seed_hybrid": _ranked(graph, text, seed),
-            "blend_hybrid": _ranked(graph, text, blend),
-            "hybrid": _ranked(graph, text, params),
+            "seed_hybrid": _ranked(graph, query, seed),
+            "blend_hybrid": _ranked(graph, query, blend),
+            "hybrid": _ranked(graph, query, params),
         }
         for method, ids in lists.items():
             docs = [d for d in (id_to_doc[i] for i in ids) if d != qid][:DEPTH]
@@ -135,9 +137,9 @@ def evaluate(
     }
 
 
-def _ranked(graph: Graph, text: str, params: ScoringParams) -> list[int]:
+def _ranked(graph: Graph, query: Query, params: ScoringParams) -> list[int]:
     # One more than the depth: the query's own document may be among the hits and is dropped.
-    return [r.entity_id for r in search(graph, text, DEPTH + 1, record=False, params=params).results]
+    return [r.entity_id for r in search(graph, query, DEPTH + 1, record=False, params=params).results]
 
 
 def cache_path(folder: Path, corpus: Path, model_identity: str | None) -> Path:

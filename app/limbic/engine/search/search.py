@@ -293,7 +293,7 @@ def similarities(graph: Graph, vector: np.ndarray, ids: list[int], weight: float
 
 def search(
     graph: Graph,
-    query: str,
+    query: str | Query,
     limit: int = 10,
     record: bool = True,
     params: ScoringParams | None = None,
@@ -303,11 +303,12 @@ def search(
 ) -> SearchResponse:
     """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation).
 
-    ``branches``: "both" (hybrid), "meaning" (vectors only) or "words" (full text only).
+    ``branches``: "both" (hybrid), "meaning" (vectors only) or "words" (full text only); ``query``: the
+    text, or a ``Query`` already read (a caller asking one text several ways reads it once).
     """
     params = params or ScoringParams()
     limit = max(1, min(int(limit), MAX_LIMIT))
-    q = Query.read(query)  # the one reading of the text: every step below gets what it learned
+    q = as_query(query)  # the one reading of the text: every step below gets what it learned
     query, terms = q.text, list(q.terms)
     use_vectors = graph.vectors_ready
     if not query.strip():
