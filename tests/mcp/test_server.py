@@ -149,8 +149,12 @@ def test_bad_input_gets_one_sentence_and_changes_nothing(tmp_path):
                 assert is_error, tool
                 assert sentence in text, (tool, text)
                 assert "Traceback" not in text and "\n" not in text
-            # Arguments a tool does not know are ignored, as by the reference (its schemas strip them).
-            assert (await ok(c, "open_nodes", names=["Ada"], verbose=True))["entities"][0]["name"] == "Ada"
+            # The schemas say additionalProperties: false, so a key they do not name is refused, named.
+            with pytest.raises(MCPError, match="open_nodes has no argument “verbose”") as refused:
+                await c.call_tool("open_nodes", {"names": ["Ada"], "verbose": True})
+            assert refused.value.error.code == -32602
+            with pytest.raises(MCPError, match=r"“entities\[0\]\.extra”"):
+                await c.call_tool("create_entities", {"entities": [ent("Eve", "Person", []) | {"extra": 1}]})
             with pytest.raises(MCPError, match="^Tool no_such_tool not found$"):  # the reference's protocol error
                 await c.call_tool("no_such_tool", {})
             assert await ok(c, "read_graph") == before

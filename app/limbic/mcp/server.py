@@ -26,7 +26,7 @@ from limbic.mcp import activity as mcp_activity
 from limbic.mcp import wire_json
 from limbic.mcp.protocol import ClientInfo, Request, Session
 from limbic.mcp.wire import INTERNAL_ERROR, INVALID_PARAMS, Wire
-from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
+from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, unknown_argument, wire_result
 from limbic.service import Outcome, memory, run
 from limbic.service.follow import cursor_at_end, others_since
 from limbic.service.types import ORIGIN_ASSISTANT, Cursor
@@ -233,6 +233,13 @@ class MemoryServer:
             return
         if arguments is not None and not isinstance(arguments, dict):
             request.fail(INVALID_PARAMS, f"The arguments of {name} must be a JSON object of named values.")
+            return
+        unknown = unknown_argument(spec, arguments or {})
+        if unknown is not None:
+            allowed = ", ".join(spec.input_schema["properties"]) or "none"
+            request.fail(INVALID_PARAMS, (
+                f"{name} has no argument “{unknown}”; nothing was done (its arguments: {allowed})." if "." not in unknown
+                and "[" not in unknown else f"{name} does not take the key “{unknown}” (its schema says which); nothing was done."))
             return
         self.host.submit(self._run_tool, request, spec, arguments or {}, self.client(request.client))
 

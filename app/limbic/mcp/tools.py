@@ -233,12 +233,34 @@ register(
 def arguments_for(spec: ToolSpec, arguments: dict) -> list:
     """The service function's arguments, in order, from a call's arguments (missing ones are None).
 
-    Arguments the tool does not know are ignored, as the reference server's schemas strip them.
+    Arguments the tool does not know were refused before (``unknown_argument``).
     """
     for key in spec.input_schema["required"]:
         if key not in arguments:
             raise ValidationError(f"{spec.name} needs the argument “{key}”.")
     return [arguments.get(key) for key in spec.input_schema["properties"]]
+
+
+def unknown_argument(spec: ToolSpec, arguments: dict) -> str | None:
+    """Where the arguments hold a key their schema does not allow (``entities[0].extra``), or None.
+
+    The schemas say ``additionalProperties: false``; a key they do not name is a mistake the
+    client should hear of (a misspelt ``supersedes`` would otherwise add instead of replace).
+    """
+    todo: list[tuple[dict, Any, str]] = [(spec.input_schema, arguments, "")]
+    while todo:  # a list, not recursion: arguments may nest as deep as the wire allows
+        schema, value, path = todo.pop()
+        if isinstance(value, dict) and schema.get("type") == "object":
+            properties = schema.get("properties", {})
+            for key, item in value.items():
+                where = f"{path}.{key}" if path else key
+                if key in properties:
+                    todo.append((properties[key], item, where))
+                elif schema.get("additionalProperties") is False:
+                    return where
+        elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+            todo.extend((schema["items"], item, f"{path}[{i}]") for i, item in reversed(list(enumerate(value))))
+    return None
 
 
 def wire_result(spec: ToolSpec, value: Any) -> tuple[str, dict]:
