@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import apsw
 import pytest
 
 from limbic.engine.errors import DatabaseError
@@ -87,6 +88,25 @@ def test_a_write_after_the_wal_is_deleted_is_refused_and_what_came_before_is_cop
     copy = tmp_path / "copy.db"
     copy.write_bytes(path.read_bytes())
     assert _observations(copy) == {"Ada": ["kept"]}
+    graph.db.close()
+
+
+def test_a_reader_of_the_latest_state_does_not_stop_the_copy(tmp_path):
+    path = tmp_path / "graph.db"
+    graph = Graph(Database(path))
+    graph.create_entity("Ada", "person", ["kept"])
+    reader = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    reader.execute("BEGIN")
+    assert reader.execute("SELECT count(*) FROM entities").fetchall() == [(1,)]  # holds the log open
+    graph.db.conn.setbusytimeout(20)  # the log cannot be emptied while the reader is there: do not wait long
+    Path(str(path) + "-wal").unlink()
+    with pytest.raises(DatabaseError, match="everything saved before it was copied"):
+        graph.add_observations("Ada", ["after"])
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(path.read_bytes())
+    assert _observations(copy) == {"Ada": ["kept"]}
+    reader.execute("COMMIT")
+    reader.close()
     graph.db.close()
 
 

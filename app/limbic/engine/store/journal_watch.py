@@ -78,11 +78,12 @@ def rescue(conn: apsw.Connection) -> bool:
     """Copy every commit the (deleted) log holds into the graph file; True when all of it is there, on disk."""
     for _ in range(RESCUE_ATTEMPTS):
         try:
-            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()[0]
+            busy, frames, copied = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()[0]
         except apsw.Error as exc:
             logger.warning("the write-ahead log could not be copied into the graph file: %s", exc)
             return False
-        if not busy:
+        # Busy with every frame copied: only emptying the log waits for a reader, and nothing depends on that.
+        if not busy or (frames >= 0 and frames == copied):
             return True
     return False
 
