@@ -4,6 +4,8 @@ end_relation, re-create, delete relation), each checked against ``read_graph`` a
 
 from __future__ import annotations
 
+import io
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
 from limbic.engine.errors import LimbicError
+from limbic.engine.formats.jsonl import export_to
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
 from limbic.service import memory, memory_history
@@ -154,6 +157,11 @@ def test_the_reported_re_add_after_a_supersede_is_stored(text_graph):
         assert set(item["addedObservations"]) <= set(ada["observations"])
     assert ada["observations"] == ["Lives in Lisbon", "Lives in Madrid"]
     assert memory.search_nodes(text_graph, "Madrid")["entities"][0]["name"] == "Ada"
+    out = io.StringIO()
+    export_to(text_graph, out)
+    [exported] = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert exported["observations"] == ["Lives in Lisbon", "Lives in Madrid"]  # current again, and history kept
+    assert [o["content"] for o in exported["superseded"]] == ["Lives in Madrid"]
 
 
 _CHECKS = [HealthCheck.too_slow, HealthCheck.data_too_large]
