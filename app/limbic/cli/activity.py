@@ -98,8 +98,9 @@ def cmd_revert(args: argparse.Namespace) -> int:
         graph = opened.graph
         choice = "skip" if args.keep_theirs else ("into_existing" if args.into_existing else None)
         plan = activity.plan_revert(graph, args.id)
-        for line in plan.lines():
-            print(("would take back: " if args.dry_run else "") + line)
+        if args.dry_run:
+            for line in plan.lines():  # what taking back would do, in its own words
+                print(f"if taken back: {line}")
         if plan.already:
             print(f"Already taken back: {', '.join(f'#{i}' for i in plan.already)}.")
         if plan.conflicts and choice is None:
@@ -116,9 +117,15 @@ def cmd_revert(args: argparse.Namespace) -> int:
         done = activity.revert_changes(graph, args.id, choice)
         if done.empty:
             print("Nothing to take back: it is as it was already.")
-        else:
-            print(f"Took back {len(done.pieces)} piece{'s' if len(done.pieces) != 1 else ''}; this revert is change "
-                  f"#{done.change_id} (`limbic revert {done.change_id}` makes it again).")
+            return 0
+        for line in done.lines():  # only what was done: pieces left to another writer are not among them
+            print(line)
+        n = len(done.pieces)
+        taken = {(p.kind, p.row_id) for p in done.pieces}
+        left = sum(1 for c in done.conflicts if c.key not in taken)
+        print(f"Took back {n} piece{'s' if n != 1 else ''}"
+              + (f" and left {left} as another writer left {'it' if left == 1 else 'them'}" if left else "")
+              + f"; this revert is change #{done.change_id} (`limbic revert {done.change_id}` makes it again).")
         return 0
     finally:
         opened.close()

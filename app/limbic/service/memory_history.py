@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from limbic.engine.errors import NotFoundError, ValidationError
-from limbic.engine.graph.graph import Graph, Observation, clean_observation, shown
+from limbic.engine.graph.graph import Graph, Observation, shown
+from limbic.engine.store.values import clean_reflection
 from limbic.engine.graph.graph_history import REFLECTION_TARGETS, STATUSES, clean_status
 from limbic.service import memory_args as A
 
@@ -134,7 +135,7 @@ def add_reflection(
         raise ValidationError(f"“target_type” must be one of {', '.join(REFLECTION_TARGETS)}.")
     if not isinstance(content, str) or not content.strip():
         raise ValidationError("A reflection needs its text in “content”.")
-    content = clean_observation(content)
+    content = clean_reflection(content)
     if mood is not None and not isinstance(mood, str):
         raise ValidationError("“mood” must be text.")
     if target_id is not None and (isinstance(target_id, bool) or not isinstance(target_id, int)):

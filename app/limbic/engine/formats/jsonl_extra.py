@@ -96,7 +96,7 @@ def reflection_record(obj: dict, line: int) -> ReflectionRecord:
     if ref is not None and (not isinstance(ref, int) or isinstance(ref, bool)):
         raise ValidationError('"ref" must be a whole number.')
     return ReflectionRecord(
-        line, about, clean_observation(obj.get("content")), _text(obj, "author", "a name") or "",
+        line, about, clean_observation(obj.get("content"), "A reflection"), _text(obj, "author", "a name") or "",
         clean_name(obj.get("entity")) if about == "entity" else None, relation, ref,
         _text(obj, "mood", "a word"), clean_stamp(_text(obj, "createdAt", "a date")),
     )

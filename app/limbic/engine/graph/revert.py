@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from limbic.engine.vectors import index
-from limbic.engine.store.activity import ADD, NEXT_CHANGE_SQL, REMOVE
+from limbic.engine.store.activity import ADD, CHANGE, NEXT_CHANGE_SQL, REMOVE
 from limbic.engine.graph.activity_log import Change, Item, _names, describe_item, load_changes
 from limbic.engine.errors import LimbicError, NotFoundError, ValidationError
 from limbic.engine.graph.graph import now_utc, shown
@@ -72,6 +72,13 @@ class Piece:
     item: Item
     conflict: Conflict | None = None
     reused: bool = False  # its id belongs to another writer's new row now
+    undo: str = ""  # what taking it back does, in words ("created “Y”" for a deletion taken back)
+
+    def inverse(self) -> Item:
+        """The item taking this piece back amounts to: its after and before swapped, its operation turned."""
+        op = REMOVE if self.before is None else ADD if self.after is None else CHANGE
+        it = self.item
+        return Item(it.id, it.change_id, it.kind, op, it.row_id, it.entity_id, it.other_id, self.after, self.before)
 
 
 @dataclass
@@ -87,8 +94,8 @@ class Plan:
         return not self.pieces
 
     def lines(self) -> list[str]:
-        """What the revert would do, one line per piece (conflicting ones marked)."""
-        return [("[conflict] " if p.conflict else "") + p.item.summary for p in self.pieces]
+        """What taking back does, one line per piece (conflicting ones marked): once applied, only what it did."""
+        return [("[conflict] " if p.conflict else "") + (p.undo or p.item.summary) for p in self.pieces]
 
 
 class RevertConflict(LimbicError):
@@ -170,6 +177,7 @@ def plan(graph: Graph, change_ids: list[int]) -> Plan:
     names = _names(db, changes)
     for p in out.pieces:
         p.item.summary = describe_item(p.item, names)
+        p.undo = describe_item(p.inverse(), names)
     return out
 
 
@@ -257,7 +265,11 @@ def apply(graph: Graph, change_ids: list[int], choice: str | None = None, tool: 
             raise RevertConflict(p)
         if p.empty:
             return p
-        _perform(graph, p, choice)
+        # Once applied, the plan holds what was taken back: a piece left to another writer, or already as it
+        # was, is neither counted nor said as done.
+        p.pieces = _perform(graph, p, choice)
+        if p.empty:
+            return p  # nothing was written: no change is logged for the revert to be
         db.activity.reverting = json.dumps(p.change_ids)
         try:
             next_id = int(db.scalar(NEXT_CHANGE_SQL))
@@ -272,7 +284,8 @@ def apply(graph: Graph, change_ids: list[int], choice: str | None = None, tool: 
     return p
 
 
-def _perform(graph: Graph, p: Plan, choice: str | None) -> None:
+def _perform(graph: Graph, p: Plan, choice: str | None) -> list[Piece]:
+    """Take the pieces back; returns those that changed the graph."""
     db = graph.db
     # A restored observation may name a newer one not restored yet: the keys are checked at commit.
     db.execute("PRAGMA defer_foreign_keys = ON")
@@ -284,17 +297,21 @@ def _perform(graph: Graph, p: Plan, choice: str | None) -> None:
         pieces = [x for x in pieces if not (x.conflict and x.after is not None)]
     kept_entities = {x.row_id for x in p.pieces if x.kind == "entity" and x.conflict and x.conflict.kind == "depends"}
     # Entities back first (their rows need them), then rows back or undone, entities removed last.
+    done: set[int] = set()  # ids of the pieces that changed something
     for x in pieces:
         if x.kind == "entity" and x.after is None:
             moved[x.row_id] = _restore_entity(graph, x)
+            done.add(id(x))
     for x in sorted(pieces, key=lambda x: (_ORDER[x.kind], x.row_id)):
         if x.kind == "entity" and x.after is not None and x.before is not None:
             _set_entity(graph, x.row_id, x.before)
-        elif x.kind != "entity":
-            _row(graph, x, moved)
+            done.add(id(x))
+        elif x.kind != "entity" and _row(graph, x, moved):
+            done.add(id(x))
     for x in pieces:
-        if x.kind == "entity" and x.before is None and x.row_id not in kept_entities:
-            _remove_entity(graph, x.row_id)
+        if x.kind == "entity" and x.before is None and x.row_id not in kept_entities and _remove_entity(graph, x.row_id):
+            done.add(id(x))
+    return [x for x in p.pieces if id(x) in done]
 
 
 def _restore_entity(graph: Graph, x: Piece) -> int:
@@ -328,15 +345,16 @@ def _set_entity(graph: Graph, entity_id: int, b: dict) -> None:
     db.note("relations", graph._neighbours(entity_id))
 
 
-def _remove_entity(graph: Graph, entity_id: int) -> None:
+def _remove_entity(graph: Graph, entity_id: int) -> bool:
     db = graph.db
     if db.scalar("SELECT 1 FROM entities WHERE id = ?", (entity_id,)) is None:
-        return
+        return False
     db.note("relations", graph._neighbours(entity_id) - {entity_id})
     index.delete_index_rows(db, entity_id)
     db.execute("DELETE FROM entities WHERE id = ?", (entity_id,))
     db.note("removed", (entity_id,))
     graph._dirty.discard(entity_id)
+    return True
 
 
 _COLUMNS = {
@@ -360,25 +378,28 @@ def _values(kind: str, state: dict, moved: dict[int, int]) -> list:
     return values
 
 
-def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> None:
+def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> bool:
+    """Take one row back; False when there was nothing left to do (its entity stays deleted, or it is back already)."""
     db, table, cols = graph.db, _TABLES[x.kind], _COLUMNS[x.kind]
     if x.before is None:  # they added it: remove it
         db.execute(f"DELETE FROM {table} WHERE id = ?", (x.row_id,))
+        if not db.conn.changes():
+            return False  # gone already
         touched = [x.after.get(k) for k in ("entity", "from", "to") if x.after.get(k) is not None]
     else:
         values = _values(x.kind, x.before, moved)
         owners = [v for k, v in zip(_KEYS[x.kind], values) if k in ("entity", "from", "to") and v is not None]
         if any(db.scalar("SELECT 1 FROM entities WHERE id = ?", (o,)) is None for o in owners):
-            return  # its entity stays deleted (a conflict left as it is)
+            return False  # its entity stays deleted (a conflict left as it is)
         if x.after is None:  # they removed it: put it back (under its old id when that is free)
             if x.kind == "relation" and db.scalar(
                 "SELECT 1 FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?", values[:3]
             ):
-                return  # the same relation exists again
+                return False  # the same relation exists again
             if x.kind == "observation" and db.scalar(
                 "SELECT 1 FROM observations WHERE entity_id = ? AND content = ?", values[:2]
             ):
-                return  # the same observation is there again
+                return False  # the same observation is there again
             taken = db.scalar(f"SELECT 1 FROM {table} WHERE id = ?", (x.row_id,)) is not None
             db.execute(f"INSERT INTO {table}(id, {', '.join(cols)}) VALUES (?, {', '.join('?' * len(cols))})",
                        (None if taken else x.row_id, *values))
@@ -391,6 +412,7 @@ def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> None:
             db.note("changed", (entity_id,))
     if x.kind == "relation":
         db.note("relations", touched)
+    return True
 
 
 def resolve_ref(graph: Graph, ref: str) -> list[int]:

@@ -83,16 +83,21 @@ def name_key(name: str) -> str:
 
 
 
-def clean_observation(content: object) -> str:
-    """Validate an observation's text (tabs and new lines allowed)."""
+def clean_observation(content: object, what: str = "An observation") -> str:
+    """Validate an observation's text (tabs and new lines allowed); ``what`` names it in the refusal."""
     if not isinstance(content, str):
-        raise ValidationError("An observation must be text.")
+        raise ValidationError(f"{what} must be text.")
     content = content.strip()
     if not content:
-        raise ValidationError("An observation cannot be empty.")
+        raise ValidationError(f"{what} cannot be empty.")
     if len(content) > MAX_OBSERVATION_CHARS:
-        raise ValidationError(f"An observation can be at most {MAX_OBSERVATION_CHARS:,} characters long.")
+        raise ValidationError(f"{what} can be at most {MAX_OBSERVATION_CHARS:,} characters long.")
     bad = _has_bad_chars(content, allow_layout=True)
     if bad:
-        raise ValidationError(f"An observation cannot contain {bad}.")
+        raise ValidationError(f"{what} cannot contain {bad}.")
     return content
+
+
+def clean_reflection(content: object) -> str:
+    """Validate a reflection's text: as an observation's, and said of a reflection."""
+    return clean_observation(content, "A reflection")

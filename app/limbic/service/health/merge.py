@@ -117,6 +117,9 @@ def plan_merge(graph: Graph, source: int | str, target: int | str, entity_type: 
     for fname, chosen, c_values in (("type", entity_type, (tgt.entity.entity_type, src.entity.entity_type)),
                                     ("status", status, (tgt.entity.status, src.entity.status))):
         if chosen is not None and chosen not in c_values:
+            if c_values[0] == c_values[1]:  # nothing to choose between: both entities have the same one
+                raise ValidationError(f"Both entities' {fname} is “{shown(c_values[0], 30)}”, so the merged entity "
+                                      f"keeps it and cannot be “{shown(chosen, 30)}”.")
             raise ValidationError(f"The merged entity's {fname} can be “{shown(c_values[0], 30)}” or "
                                   f"“{shown(c_values[1], 30)}”, not “{shown(chosen, 30)}”.")
     plan = MergePlan(src, tgt, entity_type or tgt.entity.entity_type, status or tgt.entity.status, conflicts)

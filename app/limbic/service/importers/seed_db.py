@@ -203,7 +203,7 @@ def _read(conn: apsw.Connection, path: Path) -> SeedGraph:
             if not isinstance(row[4], str) or not row[4].strip():
                 continue
             try:
-                clean_observation(row[4])
+                clean_observation(row[4], "A reflection")
             except ValidationError as exc:
                 raise bad(f"reflection {row[0]}", exc) from None
             target = row[1] if row[1] in REFLECTION_TARGETS else "global"
