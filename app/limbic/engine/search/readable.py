@@ -17,10 +17,11 @@ real word is judged against words, not against the few a tiny graph happens to h
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import math
+import mmap
 import random
+import re
 import time
 import unicodedata
 import weakref
@@ -105,29 +106,29 @@ def _vocabulary(db: Database) -> list[str]:
     return out
 
 
+# A whole word in a unigram tokenizer's vocabulary: ["▁word", score], commonest first.
+_UNIGRAM_WORD = re.compile(rb'\["\xe2\x96\x81([^"\\]+)",\s*-?[0-9.eE+-]+\]')
+
+
 @functools.lru_cache(maxsize=1)
 def prior_words() -> tuple[str, ...]:
     """The bundled model's commonest whole words (letters only, folded), at most PRIOR_WORDS; empty if unreadable."""
     from limbic.engine.vectors.embeddings import default_spec  # the model is read only when a query is judged
 
+    out: list[str] = []
     try:
-        vocab = json.loads(default_spec().tokenizer_path.read_text(encoding="utf-8"))["model"]["vocab"]
-    except (OSError, ValueError, KeyError, TypeError, ModelError) as exc:  # no model built: words alone judge
+        with open(default_spec().tokenizer_path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            # Scanned in place, not parsed: the whole file as JSON took a second and 100 MB, and the
+            # words needed come first.
+            for match in _UNIGRAM_WORD.finditer(data):
+                word = _fold(match.group(1).decode("utf-8", "replace"))
+                if len(word) >= MIN_WORD_CHARS and word.isalpha() and word.isascii():
+                    out.append(word)
+                    if len(out) >= PRIOR_WORDS:
+                        break
+    except (OSError, ValueError, ModelError) as exc:  # no model built: the graph's words alone judge
         logger.info("the model's vocabulary is unavailable to judge words: %s", exc)
         return ()
-    # A unigram tokenizer lists [piece, score], commonest first, a word's start marked "▁"; a WordPiece
-    # one maps piece -> id, a word's continuation marked "##".
-    if isinstance(vocab, dict):
-        pieces = [p for p, _ in sorted(vocab.items(), key=lambda kv: kv[1]) if not p.startswith("##")]
-    else:
-        pieces = [p[0][1:] for p in vocab if isinstance(p, list) and p and str(p[0]).startswith("\u2581")]
-    out: list[str] = []
-    for piece in pieces:
-        word = _fold(piece)
-        if len(word) >= MIN_WORD_CHARS and word.isalpha() and word.isascii():
-            out.append(word)
-            if len(out) >= PRIOR_WORDS:
-                break
     return tuple(out)
 
 
