@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import apsw
@@ -74,6 +75,27 @@ def test_no_write_acknowledged_by_limbic_mcp_is_lost_when_its_wal_is_deleted(tmp
     assert check_file(db, use_model=False).report.consistent
 
 
+def test_an_idle_limbic_mcp_copies_the_deleted_wal_into_the_file_before_any_write(tmp_path):
+    db = tmp_path / "graph.db"
+    command, env = limbic_command(db)
+    server = RawServer(command, env)
+    try:
+        server.initialize()
+        made = server.call("create_entities", {"entities": [
+            {"name": "Ada", "entityType": "person", "observations": ["acknowledged before the log went"]}]})
+        assert not made.get("isError"), made
+        Path(str(db) + "-wal").unlink()
+        # No write follows: the server's once-a-second look at the file notices the log is gone.
+        deadline = time.monotonic() + 60
+        while not any(LOST in line for line in server.stderr) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        server.proc.send_signal(signal.SIGKILL)
+        server.proc.wait()
+        server.close()
+    assert _observations(db) == {"Ada": ["acknowledged before the log went"]}
+
+
 def test_a_write_after_the_wal_is_deleted_is_refused_and_what_came_before_is_copied_into_the_file(tmp_path):
     path = tmp_path / "graph.db"
     graph = Graph(Database(path))
@@ -107,6 +129,20 @@ def test_a_reader_of_the_latest_state_does_not_stop_the_copy(tmp_path):
     assert _observations(copy) == {"Ada": ["kept"]}
     reader.execute("COMMIT")
     reader.close()
+    graph.db.close()
+
+
+def test_looking_for_other_programs_writes_copies_a_deleted_wal_at_once(tmp_path):
+    path = tmp_path / "graph.db"
+    graph = Graph(Database(path))
+    graph.create_entity("Ada", "person", ["kept"])
+    Path(str(path) + "-wal").unlink()
+    graph.db.changed_by_others()  # what the app and limbic mcp do about once a second
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(path.read_bytes())
+    assert _observations(copy) == {"Ada": ["kept"]}
+    with pytest.raises(DatabaseError, match=LOST):
+        graph.add_observations("Ada", ["after"])
     graph.db.close()
 
 

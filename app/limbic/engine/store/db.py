@@ -427,6 +427,8 @@ class Database:
         """
         if self.in_transaction:
             return False
+        if self._watch is not None and self._refused is None and (kind := self._watch.problem()):
+            self._lose(kind)  # between writes too: what was acknowledged before the log went reaches the file now
         version = self.data_version()
         changed = self._seen_version is not None and version != self._seen_version
         self._seen_version = version
