@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from PySide6.QtCore import QObject, Qt, SignalInstance
 from PySide6.QtWidgets import QMainWindow
@@ -12,7 +12,9 @@ from PySide6.QtWidgets import QMainWindow
 from limbic.ui.common import window_fit
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.common.window_state import restore_dock
-from limbic.ui.workers.worker import Engine
+
+if TYPE_CHECKING:  # the graph room only hands service operations to the engine it is given
+    from limbic.ui.workers.worker import Engine
 
 
 class OpenEntityView(Protocol):
