@@ -34,7 +34,7 @@ from limbic.ui.graph import build
 from limbic.ui.graph.canvas import GraphCanvas
 from limbic.ui.graph.exports import GraphExportsMixin
 from limbic.ui.graph.linking import SuggestionLinkMixin
-from limbic.ui.graph.menu import GraphParts
+from limbic.ui.graph.parts import GraphParts
 from limbic.ui.graph.runner import LayoutRunner
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
 

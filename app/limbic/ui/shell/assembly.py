@@ -11,7 +11,8 @@ from typing import Any
 from limbic.ui.activity.activity_menu import ActivityMenu, ActivityParts
 from limbic.ui.common.hooks import WindowHooks
 from limbic.ui.editor.entity_flow import EntityFlow, EntityParts
-from limbic.ui.graph.menu import GraphMenu, GraphParts
+from limbic.ui.graph.menu import GraphMenu
+from limbic.ui.graph.parts import GraphParts
 from limbic.ui.search.search_flow import SearchFlow, SearchParts
 from limbic.ui.shell.file_menu import FileMenu, FileParts
 from limbic.ui.shell.organise_menu import OrganiseMenu, OrganiseParts
