@@ -137,7 +137,7 @@ def test_looking_for_other_programs_writes_copies_a_deleted_wal_at_once(tmp_path
     graph = Graph(Database(path))
     graph.create_entity("Ada", "person", ["kept"])
     Path(str(path) + "-wal").unlink()
-    graph.db.changed_by_others()  # what the app and limbic mcp do about once a second
+    graph.db.data_version()  # how the app (every half second) and limbic mcp (every second) look for outside writes
     copy = tmp_path / "copy.db"
     copy.write_bytes(path.read_bytes())
     assert _observations(copy) == {"Ada": ["kept"]}

@@ -416,7 +416,14 @@ class Database:
         return self._history
 
     def data_version(self) -> int:
-        """Changes when another connection commits; lets the app notice outside writes."""
+        """Changes when another connection commits; lets the app notice outside writes.
+
+        The front ends poll it: a graph file or log taken away is noticed here between writes too,
+        so what was acknowledged before the log went reaches the file within a poll.
+        """
+        if self._watch is not None and self._refused is None and self.conn.get_autocommit():
+            if kind := self._watch.problem():
+                self._lose(kind)
         return int(self.scalar("PRAGMA data_version"))
 
     def changed_by_others(self) -> bool:
@@ -427,8 +434,6 @@ class Database:
         """
         if self.in_transaction:
             return False
-        if self._watch is not None and self._refused is None and (kind := self._watch.problem()):
-            self._lose(kind)  # between writes too: what was acknowledged before the log went reaches the file now
         version = self.data_version()
         changed = self._seen_version is not None and version != self._seen_version
         self._seen_version = version
