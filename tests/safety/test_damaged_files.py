@@ -197,7 +197,7 @@ except LimbicError as exc:
 opened.close()
 out["import_rc"] = main(["import", "--db", path, sys.argv[2]])
 out["export_rc"] = main(["export", "--db", path, "-o", sys.argv[3]])
-out["exported"] = open(sys.argv[3], encoding="utf-8").read().count("\n")
+out["exported"] = sum(1 for line in open(sys.argv[3], encoding="utf-8") if '"limbic-export"' not in line)  # not the marker
 print("RESULT " + json.dumps(out))
 """
 
