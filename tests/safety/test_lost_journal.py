@@ -20,6 +20,7 @@ import pytest
 
 from limbic.engine.errors import DatabaseError
 from limbic.engine.graph.graph import Graph
+from limbic.engine.store import journal_watch
 from limbic.engine.store.db import Database
 from limbic.service.integrity import check_file
 from tests.mcp.raw import APP, RawServer, limbic_command
@@ -200,6 +201,23 @@ def test_a_graph_kept_with_the_rollback_journal_still_takes_writes(tmp_path, mon
     graph.create_entity("Ada", "person", ["kept"])
     graph.add_observations("Ada", ["and this"])
     assert graph.get_entity("Ada").observation_texts == ["kept", "and this"]
+    graph.db.close()
+
+
+def test_a_file_that_cannot_be_looked_at_for_a_moment_is_not_taken_for_deleted(tmp_path, monkeypatch):
+    graph = Graph(Database(tmp_path / "graph.db"))
+    graph.create_entity("Ada", "person", ["kept"])
+
+    class Unreachable:  # a folder made unreadable, a network share's hiccup
+        @staticmethod
+        def stat(path):
+            raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(journal_watch, "os", Unreachable)
+    graph.add_observations("Ada", ["and this"])
+    monkeypatch.undo()
+    graph.add_observations("Ada", ["and that"])  # and the watch goes on once the file can be seen
+    assert graph.get_entity("Ada").observation_texts == ["kept", "and this", "and that"]
     graph.db.close()
 
 

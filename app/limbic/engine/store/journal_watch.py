@@ -15,6 +15,7 @@ yet in the file is named as a loss instead of passing for a new, empty graph.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import sys
@@ -38,12 +39,14 @@ _WAL_HEADER, _FRAME_HEADER = 32, 24
 RESCUE_ATTEMPTS = 3  # checkpoints tried while a reader keeps part of the log in use (each waits the busy timeout)
 
 Identity = tuple[int, int]
+_UNSEEN = object()  # the graph file could not be looked at when the watch began
 
 
 def _identity(path: str) -> Identity | None:
+    """None when nothing is at ``path``; other errors (a folder made unreadable, a network hiccup) are raised."""
     try:
         st = os.stat(path)
-    except OSError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
     return (st.st_dev, st.st_ino)
 
@@ -57,12 +60,28 @@ class JournalWatch:
         mode = str(conn.execute("PRAGMA journal_mode").fetchall()[0][0]).lower()
         # A file system without shared memory keeps the rollback journal: then there is no log to watch.
         self.wal_path = conn.filename_wal if mode == "wal" else None
-        self.main = _identity(self.main_path)
-        self.wal = _identity(self.wal_path) if self.wal_path else None  # None until SQLite has made the log
+        self.main: Identity | None | object = _UNSEEN
+        self.wal: Identity | None = None  # None until SQLite has made the log
+        with contextlib.suppress(OSError):
+            self.main = _identity(self.main_path)
+            self.wal = _identity(self.wal_path) if self.wal_path else None
 
     def problem(self) -> str | None:
-        """``"wal"`` or ``"main"`` when that file was deleted or replaced since it was opened, else None."""
-        if _identity(self.main_path) != self.main:
+        """``"wal"`` or ``"main"`` when that file was deleted or replaced since it was opened, else None.
+
+        A path that cannot be looked at now proves nothing: SQLite's own errors speak for the file then.
+        """
+        try:
+            return self._problem()
+        except OSError as exc:
+            logger.info("the graph file could not be looked at: %s", exc)
+            return None
+
+    def _problem(self) -> str | None:
+        main = _identity(self.main_path)
+        if self.main is _UNSEEN:
+            self.main = main  # the first look that worked: the file SQLite opened
+        if main is None or main != self.main:
             return "main"
         if self.wal_path is None:
             return None
