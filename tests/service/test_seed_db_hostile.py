@@ -79,3 +79,30 @@ def test_an_optional_table_as_a_view_is_refused_too(tmp_path):
             import_path(graph, hostile)
     finally:
         graph.db.close()
+
+
+def test_a_column_computed_on_every_read_is_refused(tmp_path):
+    hostile = tmp_path / "computed.db"
+    _file(hostile, {"entities": "CREATE TABLE entities (id INTEGER PRIMARY KEY, raw TEXT, "
+                                "name TEXT GENERATED ALWAYS AS (printf('%.*c', 50000000, 'x')) VIRTUAL)"})
+    graph = Graph(Database(tmp_path / "g.db"))
+    try:
+        with pytest.raises(ImportInputError, match=r"its entities\.name is computed when read, not stored"):
+            import_path(graph, hostile)
+    finally:
+        graph.db.close()
+
+
+def test_a_stored_value_larger_than_anything_limbic_takes_is_refused_not_read(tmp_path):
+    big = tmp_path / "big.db"
+    _file(big, {})
+    conn = apsw.Connection(str(big))
+    conn.execute("INSERT INTO observations VALUES (1, 1, ?)", ("x" * (20 * 1024 * 1024),))
+    conn.close()
+    graph = Graph(Database(tmp_path / "g.db"))
+    try:
+        with pytest.raises(ImportInputError, match="holds a value larger than 16 MB, far more than any text Limbic"):
+            import_path(graph, big)
+        assert graph.counts()["entities"] == 0
+    finally:
+        graph.db.close()

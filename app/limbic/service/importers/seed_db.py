@@ -22,6 +22,8 @@ from limbic.service.importers.common import ImportInputError, ImportReport, back
 
 logger = logging.getLogger(__name__)
 
+MAX_VALUE_BYTES = 16 * 1024 * 1024  # one text or blob read from another program's file
+
 # Columns read from each table; the first ones of each are required, the rest optional.
 REQUIRED = {
     "entities": ("id", "name"),
@@ -59,6 +61,8 @@ def _open_readonly(path: Path) -> apsw.Connection:
     uri = "file:" + urllib.parse.quote(str(path.resolve())) + "?mode=ro"
     conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
     conn.setbusytimeout(2000)
+    # No value Limbic takes is near this size; a larger one (stored, or made by an expression) is refused, not built.
+    conn.limit(apsw.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
     try:  # its vector tables are in the schema; loading the module lets SQLite parse them
         import sqlite_vec
 
@@ -93,6 +97,10 @@ def read_seed(path: Path) -> SeedGraph:
             f"{path} is neither a Limbic graph nor a memory engine database (it starts like an SQLite file "
             "but cannot be read as one: it is damaged or not a database)."
         ) from None
+    except apsw.TooBigError:
+        raise ImportInputError(
+            f"{path} holds a value larger than {MAX_VALUE_BYTES // (1024 * 1024)} MB, far more than any text Limbic "
+            "keeps; nothing was imported.") from None
     except apsw.Error as exc:
         raise ImportInputError(f"{path} cannot be read: {exc}.") from None
     finally:
@@ -103,7 +111,8 @@ def _plain_tables(conn: apsw.Connection, path: Path) -> set[str]:
     """The file's plain tables; one Limbic reads that is a view or a virtual table is refused with a sentence.
 
     Reading a view runs its query, which another program's file can make endless (a recursive view
-    over nothing); a virtual table runs a module's code. Only stored rows are read.
+    over nothing); a virtual table runs a module's code; a virtual generated column computes its
+    value on every read. Only stored rows are read (triggers run on writes, and nothing is written).
     """
     tables: set[str] = set()
     for name, kind, sql in conn.execute("SELECT name, type, coalesce(sql, '') FROM sqlite_master "
@@ -117,6 +126,12 @@ def _plain_tables(conn: apsw.Connection, path: Path) -> set[str]:
                     "nothing was imported.")
         if kind == "table":
             tables.add(name)
+    for name in sorted(tables & (set(REQUIRED) | set(OPTIONAL))):
+        computed = [r[1] for r in conn.execute(f"PRAGMA table_xinfo({name})") if r[6] == 2]
+        if computed:
+            raise ImportInputError(
+                f"{path} is not a memory engine database Limbic can read: its {name}.{computed[0]} is computed "
+                "when read, not stored; nothing was imported.")
     return tables
 
 
