@@ -12,7 +12,7 @@ import logging
 
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
 
 logger = logging.getLogger(__name__)
 
@@ -34,11 +34,11 @@ def initial_size(area: QSize, wanted: tuple[int, int]) -> QSize:
     return QSize(min(wanted[0], int(area.width() * SCREEN_SHARE)), min(wanted[1], int(area.height() * SCREEN_SHARE)))
 
 
-def apply_minimums(window) -> None:
+def apply_minimums(results: QWidget, editor: QWidget, splitter: QSplitter) -> None:
     """Minimum widths of the results and the editor (the splitter never crushes or hides either)."""
-    window.left.setMinimumWidth(MIN_RESULTS_W)
-    window.editor.setMinimumWidth(MIN_EDITOR_W)
-    window.splitter.setChildrenCollapsible(False)
+    results.setMinimumWidth(MIN_RESULTS_W)
+    editor.setMinimumWidth(MIN_EDITOR_W)
+    splitter.setChildrenCollapsible(False)
 
 
 def fit_to_screen(window: QMainWindow) -> None:

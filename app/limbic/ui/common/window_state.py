@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
 
 from limbic import config
 from limbic.ui.common import window_fit
@@ -12,37 +15,50 @@ def _settings() -> QSettings:
     return QSettings(str(config.data_dir() / "window.ini"), QSettings.Format.IniFormat)
 
 
-def _parts(window) -> tuple:
+@dataclass(frozen=True)
+class WindowLayout:
+    """The pieces of the main window whose sizes are remembered."""
+
+    window: QMainWindow
+    splitter: QSplitter  # the results beside the editor
+    results: QWidget  # the left pane: results, the empty-search lists or the empty graph's hint
+    editor: QWidget
+    editor_splitter: QSplitter  # inside the editor
+
+
+def _parts(layout: WindowLayout) -> tuple:
     """(key, save, restore) for each remembered piece of the main window."""
+    window = layout.window
     return (
         ("geometry", window.saveGeometry, window.restoreGeometry),
         ("state", window.saveState, window.restoreState),
-        ("splitter", window.splitter.saveState, window.splitter.restoreState),
-        ("editor", window.editor.splitter.saveState, window.editor.splitter.restoreState),
+        ("splitter", layout.splitter.saveState, layout.splitter.restoreState),
+        ("editor", layout.editor_splitter.saveState, layout.editor_splitter.restoreState),
     )
 
 
-def restore_layout(window, default_size: tuple[int, int]) -> None:
+def restore_layout(layout: WindowLayout, default_size: tuple[int, int]) -> None:
     """Bring back the last layout; on a first run the window fits the screen and the results get a
     little more room than the editor. A layout saved on a bigger (or less scaled) screen is shrunk to this one."""
+    window = layout.window
     window.resize(window_fit.initial_size(window_fit.available(window).size(), default_size))
-    window_fit.apply_minimums(window)
+    window_fit.apply_minimums(layout.results, layout.editor, layout.splitter)
     width = window.width()
-    window.splitter.setSizes([width * 11 // 20, width * 9 // 20])
+    layout.splitter.setSizes([width * 11 // 20, width * 9 // 20])
     qs = _settings()
-    for key, _save, restore in _parts(window):
+    for key, _save, restore in _parts(layout):
         value = qs.value(key)
         if isinstance(value, QByteArray):
             restore(value)
     window_fit.fit_to_screen(window)
 
 
-def save_layout(window) -> None:
-    """Remember the layout, and which graph panel is open, for the next run."""
+def save_layout(layout: WindowLayout, graph_view: str) -> None:
+    """Remember the layout, and which graph panel is open ("local", "whole" or ""), for the next run."""
     qs = _settings()
-    for key, save, _restore in _parts(window):
+    for key, save, _restore in _parts(layout):
         qs.setValue(key, save())
-    qs.setValue("graph", window.graph.open_mode())
+    qs.setValue("graph", graph_view)
     qs.sync()
 
 

@@ -34,7 +34,7 @@ from limbic.ui.search.search_bar import SearchBar
 from limbic.ui.shell.assembly import assemble
 from limbic.ui.shell.status import StatusPanel
 from limbic.ui.shell.undo import WindowKeys
-from limbic.ui.common.window_state import restore_layout, save_layout, saved_graph_view
+from limbic.ui.common.window_state import WindowLayout, restore_layout, save_layout, saved_graph_view
 from limbic.ui.workers.worker import Catalog, Engine
 
 logger = logging.getLogger(__name__)
@@ -80,7 +80,8 @@ class MainWindow(QMainWindow):
         assemble(self)  # the parts, each given what it works with
         self._build_actions()
         self._connect_engine()
-        restore_layout(self, DEFAULT_SIZE)
+        self._layout = WindowLayout(self, self.splitter, self.left, self.editor, self.editor.splitter)
+        restore_layout(self._layout, DEFAULT_SIZE)
         self._reopen_graph = saved_graph_view()  # the graph panel comes back once the file is open
         # Undo, Export and the search box's Ctrl+Delete reach the window from any focused field.
         self.keys = WindowKeys(self, self.search_bar.edit, self.undo.has_steps)
@@ -202,7 +203,7 @@ class MainWindow(QMainWindow):
                 self.entities.save_then(self.close)
                 return
             self.editor.clear()
-        save_layout(self)
+        save_layout(self._layout, self.graph.open_mode())
         QApplication.instance().removeEventFilter(self.keys)
         self.engine.stop()
         event.accept()
