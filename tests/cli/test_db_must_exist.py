@@ -28,6 +28,15 @@ def test_a_command_that_changes_a_graph_refuses_a_path_with_no_graph(tmp_path, c
     assert sorted(p.name for p in tmp_path.rglob("*")) == before  # no file, no folder
 
 
+@pytest.mark.parametrize("command", [["revert", "1"], ["import", "x.jsonl"], ["info"], ["mcp"], ["backup", "--list"]])
+def test_an_empty_db_is_refused_not_read_as_the_default_graph(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.setenv("LIMBIC_DB", str(tmp_path / "default.db"))
+    assert main(["--db", "", *command]) == 1
+    assert capsys.readouterr().err == (
+        "limbic: --db is empty: name the graph file, or leave --db out to use the default graph.\n")
+    assert not (tmp_path / "default.db").exists()
+
+
 def test_an_import_into_a_new_file_creates_it_and_says_so(tmp_path, capsys):
     src = tmp_path / "m.jsonl"
     src.write_text(json.dumps({"type": "entity", "name": "Ada", "entityType": "Person", "observations": []}) + "\n")

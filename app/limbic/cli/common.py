@@ -90,6 +90,9 @@ def number(option: str, lowest: float, highest: float) -> Callable[[str], float]
 
 def db_path(args: argparse.Namespace) -> Path:
     """The graph file a command works on: --db, else the default one."""
+    if args.db is not None and not str(args.db).strip():
+        # An empty --db (an unset variable in a script) must not quietly mean the default graph.
+        raise LimbicError("--db is empty: name the graph file, or leave --db out to use the default graph.")
     return Path(args.db).expanduser() if args.db else config.default_db_path()
 
 

@@ -15,8 +15,8 @@ def cmd_import(args: argparse.Namespace) -> int:
     """limbic import PATH: bring a file or folder into the graph."""
     from limbic.service.importers import KIND_NAMES, detect_kind, import_path
 
-    kind = getattr(args, "kind", None) or detect_kind(Path(args.file))  # a bad path is refused before opening
     target = db_path(args)
+    kind = getattr(args, "kind", None) or detect_kind(Path(args.file))  # a bad path is refused before opening
     new = not target.exists() and target.parent.is_dir()  # a missing folder is said by open_for, before
     opened = open_for(args, write=True)
     try:
