@@ -1,4 +1,4 @@
-"""The languages of the graph's text: stop words and Snowball stems for English and Spanish.
+"""The languages of the graph's text: stop words, Snowball stems and the time expressions of a query.
 
-Pure functions over strings; imports nothing of the engine but its root modules.
+English and Spanish. Pure functions over strings; imports nothing of the engine but its root modules.
 """
