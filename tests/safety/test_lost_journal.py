@@ -259,3 +259,28 @@ def test_check_does_not_call_a_file_that_lost_its_tables_sound(tmp_path):
     repaired = check_file(path, repair_it=True, use_model=False)
     assert repaired.repaired.before.lost and repaired.report.consistent
     assert check_file(path, use_model=False).report.lines() == ["No problems found."]
+
+
+_HOLD_THE_LOG = r"""
+import sys, time
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+graph = Graph(Database(sys.argv[1]))
+graph.create_entity("Ada", "person", ["held"])
+print("READY", flush=True)
+time.sleep(600)  # holds the graph open, writing nothing and never looking (an older program)
+"""
+
+
+def test_opening_a_graph_whose_log_another_program_still_holds_says_so(tmp_path):
+    path = tmp_path / "graph.db"
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_THE_LOG, str(path)], stdout=subprocess.PIPE,
+                              env={**os.environ, "PYTHONPATH": APP})
+    try:
+        assert holder.stdout.readline().strip() == b"READY"
+        Path(str(path) + "-wal").unlink()
+        with pytest.raises(DatabaseError, match="removed by another program while a program still has the graph open"):
+            Database(path)
+    finally:
+        holder.kill()
+        holder.wait()

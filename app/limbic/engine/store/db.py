@@ -17,7 +17,7 @@ import apsw
 
 from limbic.engine.store.activity import Recorder
 from limbic.engine.errors import DatabaseError
-from limbic.engine.store.journal_watch import JournalWatch, lost_log, note_lost, refusal, rescue
+from limbic.engine.store.journal_watch import JournalWatch, held_elsewhere, lost_log, note_lost, refusal, rescue
 # The schema (its DDL and one migration per version) and what this process knows of the files it
 # has open live below this module (re-exported: callers use them from here).
 from limbic.engine.store.open_files import (  # noqa: F401 - SQLITE_MAGIC, is_open_graph_file: used from here
@@ -131,7 +131,7 @@ class Database:
         except apsw.Error as exc:
             self._close_quietly()
             if not (self.readonly and isinstance(exc, (apsw.ReadOnlyError, apsw.CantOpenError))):
-                raise _friendly(self.path, exc) from exc
+                raise (held_elsewhere(self.path, exc) if lost else _friendly(self.path, exc)) from exc
             # A write-ahead-log file whose folder cannot be written has nowhere for its shared
             # index: it can still be read as an unchanging file, unless a log holds newer commits.
             wal = self.path.with_name(self.path.name + "-wal")

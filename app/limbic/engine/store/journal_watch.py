@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from limbic.engine.errors import DatabaseError
+from limbic.engine.store.open_files import friendly_error
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
@@ -158,6 +159,21 @@ def lost_log(path: Path) -> str | None:
         f"{path} lost its latest changes: its write-ahead log ({path.name}-wal) was removed by another program "
         f"before {frames - backfilled} pages of saved changes were copied into the file; restore a backup "
         "(`limbic backup --list`) if one holds them, or accept the file as it is with `limbic check --repair`."
+    )
+
+
+def held_elsewhere(path: Path, exc: apsw.Error) -> DatabaseError:
+    """The sentence for a file that cannot be read after its log was removed (the ``-shm`` counts pages it lacks).
+
+    A read error then means another program still has the graph open and its pages in the deleted
+    log; once that program notices (Limbic does within a second) or closes, they are in the file.
+    """
+    if not isinstance(exc, apsw.IOError):
+        return friendly_error(path, exc)
+    return DatabaseError(
+        f"{path} cannot be opened now: its write-ahead log ({path.name}-wal) was removed by another program while "
+        "a program still has the graph open; try again in a moment, or first close that program (what it holds is "
+        "then copied into the file)."
     )
 
 
