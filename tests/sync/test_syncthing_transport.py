@@ -7,14 +7,24 @@ written is its temporary name, with the bytes written so far (Syncthing carries 
 quiet for ``fsWatcherDelayS``): a reader there must skip it by its prefix, as it skips Syncthing's own
 ``.syncthing.NAME.tmp`` files, and the rename on the writer's side arrives as that name removed and the
 final one added.
+
+Then two graphs, each with its own user data folder and its own daemon's folder, edit on both sides
+(one entity's type differently on each) and run ``limbic sync`` until nothing moves: only Syncthing
+carries the segments, both exports end equal, and both list the conflict with the same value kept.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,7 +33,8 @@ from tests.sync.syncthing_harness import SyncthingError, SyncthingPair, syncthin
 
 pytestmark = pytest.mark.slow
 
-SEGMENTS = "Limbic/graph-1/device-a"
+# The transport tests' files live apart from the graphs' sync folder, which holds one graph only.
+SEGMENTS = "transport/Limbic/graph-1/device-a"
 
 
 @pytest.fixture(scope="module")
@@ -151,3 +162,125 @@ def test_the_daemons_use_loopback_only(pair):
             assert proto == "tcp", line
             assert local.startswith("127.0.0.1:"), line
             assert remote.startswith(("127.0.0.1:", "0.0.0.0:")), line
+
+
+# -- two graphs synced through the two daemons ------------------------------------------------
+
+LIMBIC = Path(sys.executable).with_name("limbic")
+CONVERGE_TIMEOUT = 45.0
+
+
+@dataclass
+class Side:
+    """One device: its own user data folder, graph file and Limbic sync folder inside its daemon's folder."""
+
+    name: str
+    home: Path
+    db: Path
+    folder: Path
+    no_model: Path
+
+    def limbic(self, *args: str) -> str:
+        """Run ``limbic`` as a person would on this device; its standard output (a failure shows both)."""
+        env = {k: v for k, v in os.environ.items() if k not in ("LIMBIC_DB", "LIMBIC_MODEL_DIR")}
+        # Text only: vectors never travel, and leaving the model out keeps each command well under a second.
+        env.update(LIMBIC_HOME=str(self.home), LIMBIC_MODEL_DIR=str(self.no_model))
+        command, rest = args[0], list(args[1:])
+        argv = [str(LIMBIC), command, *rest, "--db", str(self.db)]
+        done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f"{' '.join(argv[1:])} on {self.name}: {done.stdout}{done.stderr}"
+        return done.stdout
+
+    def export(self) -> list[dict]:
+        """The graph as ``limbic export`` prints it, in an order and with fields every device agrees on.
+
+        Two fields are this device's own and are left out of the comparison: ``updatedAt`` (when this
+        device last wrote the entity, and applying another device's change is a write here) and the
+        order of an entity's observations (the order they arrived here); each observation keeps its date.
+        """
+        records = []
+        for line in self.limbic("export").splitlines():
+            if line.strip():
+                record = json.loads(line)
+                record.pop("updatedAt", None)
+                if "observations" in record:
+                    pairs = sorted(zip(record["observations"], record.get("observationDates") or []))
+                    record["observations"] = [text for text, _ in pairs]
+                    record["observationDates"] = [date for _, date in pairs]
+                records.append(record)
+        return sorted(records, key=lambda r: json.dumps(r, sort_keys=True))
+
+
+def _side(base: Path, name: str, sync_root: Path) -> Side:
+    home, no_model = base / name / "home", base / name / "no-model"
+    home.mkdir(parents=True)
+    no_model.mkdir()
+    (sync_root / "graphs").mkdir(exist_ok=True)
+    return Side(name, home, base / name / "graph.db", sync_root / "graphs", no_model)
+
+
+def _import(side: Side, tmp: Path, *records: dict) -> None:
+    path = tmp / f"{side.name}-{len(list(tmp.glob('*.jsonl')))}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    side.limbic("import", str(path))
+
+
+def _entity(name: str, entity_type: str, *observations: str) -> dict:
+    return {"type": "entity", "name": name, "entityType": entity_type, "observations": list(observations)}
+
+
+def _sent_received(output: str) -> tuple[int, int]:
+    match = re.search(r"Sent (\d+) changes?, received (\d+)", output)
+    assert match, output
+    return int(match.group(1)), int(match.group(2))
+
+
+def test_two_graphs_converge_through_syncthing_with_the_conflict_shown_on_both(pair, tmp_path):
+    laptop = _side(tmp_path, "laptop", pair.a.folder)
+    desktop = _side(tmp_path, "desktop", pair.b.folder)
+    _import(laptop, tmp_path, _entity("Ada Lovelace", "person", "wrote the first program"),
+            _entity("Charles Babbage", "person", "designed the Difference Engine"),
+            {"type": "relation", "from": "Ada Lovelace", "to": "Charles Babbage", "relationType": "worked with"})
+
+    laptop.limbic("sync", "--folder", str(laptop.folder), "--name", "laptop")
+    pair.wait_same()  # only Syncthing carries the laptop's segments to the desktop's folder
+    assert _sent_received(desktop.limbic("sync", "--folder", str(desktop.folder), "--name", "desktop"))[1] > 0
+    pair.wait_same()
+    laptop.limbic("sync")
+
+    # Edits on both sides without either seeing the other's: the type of one entity differs.
+    _import(laptop, tmp_path, _entity("Ada Lovelace", "mathematician", "translated Menabrea's paper"),
+            _entity("Analytical Engine", "machine", "never built"))
+    _import(desktop, tmp_path, _entity("Ada Lovelace", "countess", "daughter of Lord Byron"),
+            _entity("Difference Engine", "machine", "built in 1991 by the Science Museum"))
+
+    deadline, said = time.monotonic() + CONVERGE_TIMEOUT, []
+    while True:
+        moved, said = 0, []
+        for side in (laptop, desktop):
+            output = side.limbic("sync")
+            said.append(f"{side.name}: {output.strip()}")
+            moved += sum(_sent_received(output))
+            pair.wait_same(timeout=max(1.0, deadline - time.monotonic()))
+        if moved == 0:
+            # Nothing went either way and both folders are alike: nothing more will change, so the graphs
+            # must read the same now.
+            exports = laptop.export(), desktop.export()
+            differing = [r for r in exports[0] if r not in exports[1]] + [r for r in exports[1] if r not in exports[0]]
+            assert not differing, f"the graphs settled apart; last syncs: {said}; records on one side only: {differing}"
+            break
+        assert time.monotonic() < deadline, f"changes still moving after {CONVERGE_TIMEOUT:.0f} s; last syncs: {said}"
+
+    by_name = {r["name"]: r for r in exports[0] if r["type"] == "entity"}
+    assert set(by_name) == {"Ada Lovelace", "Charles Babbage", "Analytical Engine", "Difference Engine"}
+    assert set(by_name["Ada Lovelace"]["observations"]) == {
+        "wrote the first program", "translated Menabrea's paper", "daughter of Lord Byron"}
+    assert [(r["from"], r["to"]) for r in exports[0] if r["type"] == "relation"] == [("Ada Lovelace", "Charles Babbage")]
+    winner = by_name["Ada Lovelace"]["entityType"]
+    for side, mine, theirs, other in ((laptop, "mathematician", "countess", "desktop"),
+                                      (desktop, "countess", "mathematician", "laptop")):
+        (conflict,) = json.loads(side.limbic("conflicts", "--json"))
+        assert (conflict["entity"], conflict["field"]) == ("Ada Lovelace", "type"), conflict
+        assert (conflict["mine"], conflict["theirs"], conflict["their_device"]) == (mine, theirs, other), conflict
+        # The value kept is the one both graphs hold: the same decision on each device.
+        assert conflict[conflict["kept"]] == winner, conflict
