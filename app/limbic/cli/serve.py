@@ -35,7 +35,7 @@ def _check_served_path(path: Path, chosen: bool) -> None:
         raise LimbicError(f"The folder {folder} does not exist, so there is no graph at {path}; nothing was served "
                           "(check the path in the assistant's settings, or create the graph first with the app "
                           "or `limbic import`).")
-    print(f"limbic: there was no graph at {path}: a new, empty graph is created there for the assistant.",
+    print(f"Note: there was no graph at {path}: a new, empty graph is created there for the assistant.",
           file=sys.stderr)
 
 

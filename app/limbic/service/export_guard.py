@@ -2,9 +2,10 @@
 
 A file Limbic did not write (notes, a spreadsheet, another program's data, the reference memory
 server's own JSONL) is never replaced by a mistyped ``-o``: the CLI refuses unless ``--force``, the
-app asks. Limbic knows its own exports by a marker it writes, never by their shape: the last line
-of a JSONL export, a small marker file in a folder of Markdown notes or CSV files. Only the last
-bytes are read, and never of the open graph or of anything that is not a regular file.
+app asks. Limbic knows its own memory exports by a marker it writes, never by their shape (the
+reference server's file has the very same shape): the last line of a JSONL export, a small marker
+file in a folder of Markdown notes or CSV files. Pictures and GraphML are told by their kind. Only
+the first or last bytes are read, and never of the open graph or of anything not a regular file.
 """
 
 from __future__ import annotations
