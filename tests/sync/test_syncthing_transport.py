@@ -76,6 +76,16 @@ def test_a_missing_syncthing_fails_with_a_sentence_saying_how_to_install_it(monk
     assert isinstance(raised.value, AssertionError)  # a failure, never a skip
 
 
+def test_both_daemons_are_stopped_when_the_test_inside_fails(tmp_path):
+    with pytest.raises(RuntimeError, match="a failing test"):
+        with syncthing_pair(tmp_path) as own:
+            daemons = own.a, own.b
+            assert all(len(d.alive_pids()) == 2 for d in daemons)  # each a monitor and its worker
+            raise RuntimeError("a failing test")
+    assert [d.alive_pids() for d in daemons] == [[], []]
+    assert not any(d.answers() for d in daemons)
+
+
 def test_a_segment_written_then_renamed_reaches_the_other_side_intact(pair):
     folder = pair.a.folder / SEGMENTS
     folder.mkdir(parents=True, exist_ok=True)
