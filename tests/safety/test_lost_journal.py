@@ -267,14 +267,18 @@ from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
 graph = Graph(Database(sys.argv[1]))
 graph.create_entity("Ada", "person", ["held"])
+if sys.argv[2] == "in the file":  # then the opener can read the schema, and only the latest pages are held
+    graph.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    graph.add_observations("Ada", ["held in the log"])
 print("READY", flush=True)
 time.sleep(600)  # holds the graph open, writing nothing and never looking (an older program)
 """
 
 
-def test_opening_a_graph_whose_log_another_program_still_holds_says_so(tmp_path):
+@pytest.mark.parametrize("schema", ["in the log", "in the file"])
+def test_opening_a_graph_whose_log_another_program_still_holds_says_so(tmp_path, schema):
     path = tmp_path / "graph.db"
-    holder = subprocess.Popen([sys.executable, "-c", _HOLD_THE_LOG, str(path)], stdout=subprocess.PIPE,
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD_THE_LOG, str(path), schema], stdout=subprocess.PIPE,
                               env={**os.environ, "PYTHONPATH": APP})
     try:
         assert holder.stdout.readline().strip() == b"READY"
@@ -284,3 +288,9 @@ def test_opening_a_graph_whose_log_another_program_still_holds_says_so(tmp_path)
     finally:
         holder.kill()
         holder.wait()
+    # The refused opening wrote nothing into the file: what reached it before is whole.
+    conn = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    conn.close()
+    if schema == "in the file":
+        assert _observations(path) == {"Ada": ["held"]}

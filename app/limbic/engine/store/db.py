@@ -105,11 +105,10 @@ class Database:
         # Why the file is known to have lost commits (a write-ahead log removed before they reached it).
         self.lost_note: str | None = None
         memory = str(self.path) == ":memory:"
-        lost = None
         if not memory and self.path.exists():
             inspect_file(self.path)
             if not is_open_graph_file(self.path):
-                lost = lost_log(self.path)  # only now: opening the file makes SQLite rebuild that evidence
+                self.lost_note = lost_log(self.path)  # only now: opening the file makes SQLite rebuild that evidence
             if not readonly and not (os.access(self.path, os.W_OK) and _folder_writable(self.path)):
                 what = "file" if not os.access(self.path, os.W_OK) else "folder holding it"
                 self.readonly = True
@@ -131,7 +130,7 @@ class Database:
         except apsw.Error as exc:
             self._close_quietly()
             if not (self.readonly and isinstance(exc, (apsw.ReadOnlyError, apsw.CantOpenError))):
-                raise (held_elsewhere(self.path, exc) if lost else _friendly(self.path, exc)) from exc
+                raise (held_elsewhere(self.path, exc) if self.lost_note else _friendly(self.path, exc)) from exc
             # A write-ahead-log file whose folder cannot be written has nowhere for its shared
             # index: it can still be read as an unchanging file, unless a log holds newer commits.
             wal = self.path.with_name(self.path.name + "-wal")
@@ -153,7 +152,7 @@ class Database:
         if not self.readonly and not memory:
             for hook in list(HOOKS.on_writable_open):
                 hook(self)
-        self.lost_note = note_lost(self, lost)
+        self.lost_note = note_lost(self, self.lost_note)
 
     def _open_connection(self, immutable: bool) -> None:
         flags = apsw.SQLITE_OPEN_READONLY if self.readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
@@ -175,7 +174,7 @@ class Database:
             raise DatabaseError(f"{self.path} holds no graph yet and cannot be written.")
         self._configure()
         if not self.readonly and str(self.path) != ":memory:":
-            self._watch = JournalWatch(self.conn)
+            self._watch = JournalWatch(self.conn, suspect=self.lost_note is not None)
         if not self.readonly:
             self._migrate()
         self._seen_version = self.data_version()

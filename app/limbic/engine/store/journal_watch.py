@@ -55,7 +55,7 @@ def _identity(path: str) -> Identity | None:
 class JournalWatch:
     """The (device, inode) of a writable graph file and of its write-ahead log, compared with their paths now."""
 
-    def __init__(self, conn: apsw.Connection) -> None:
+    def __init__(self, conn: apsw.Connection, suspect: bool = False) -> None:
         # SQLite's own absolute names: a later change of the working folder changes nothing.
         self.main_path = conn.filename
         mode = str(conn.execute("PRAGMA journal_mode").fetchall()[0][0]).lower()
@@ -66,6 +66,8 @@ class JournalWatch:
         with contextlib.suppress(OSError):
             self.main = _identity(self.main_path)
             self.wal = _identity(self.wal_path) if self.wal_path else None
+        if suspect and self.wal_path:
+            _refuse_if_held(conn)
 
     def problem(self) -> str | None:
         """``"wal"`` or ``"main"`` when that file was deleted or replaced since it was opened, else None.
@@ -160,6 +162,21 @@ def lost_log(path: Path) -> str | None:
         f"before {frames - backfilled} pages of saved changes were copied into the file; restore a backup "
         "(`limbic backup --list`) if one holds them, or accept the file as it is with `limbic check --repair`."
     )
+
+
+def _refuse_if_held(conn: apsw.Connection) -> None:
+    """Raise when another program still holds the log pages the ``-shm`` counted (``lost_log`` found them).
+
+    Had every holder gone, opening rebuilt the index from the new, empty log: no pages. A live
+    index still counts them, and a write now would go into a second log beside the holder's: its
+    commits would be lost. The probe copies nothing: the first page it reads from the empty log fails.
+    """
+    try:
+        pages = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()[0][1]
+    except apsw.Error as exc:
+        raise held_elsewhere(Path(conn.filename), apsw.IOError(str(exc))) from exc
+    if pages > 0:
+        raise held_elsewhere(Path(conn.filename), apsw.IOError("the log's pages are held by another program"))
 
 
 def held_elsewhere(path: Path, exc: apsw.Error) -> DatabaseError:
