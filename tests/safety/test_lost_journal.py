@@ -294,3 +294,13 @@ def test_opening_a_graph_whose_log_another_program_still_holds_says_so(tmp_path,
     conn.close()
     if schema == "in the file":
         assert _observations(path) == {"Ada": ["held"]}
+
+
+def test_a_named_pipe_beside_the_graph_is_not_read(tmp_path):
+    path = tmp_path / "graph.db"
+    Graph(Database(path)).db.close()
+    os.mkfifo(str(path) + "-shm")  # reading it would wait for a writer forever
+    try:
+        assert journal_watch.lost_log(path) is None
+    finally:
+        os.unlink(str(path) + "-shm")

@@ -10,7 +10,8 @@ through that same descriptor.
 
 Before a file is opened, ``lost_log`` reads the shared-memory index (``-shm``) a killed writer
 left behind: it tells how many committed pages the log held, so a log that is gone with pages not
-yet in the file is named as a loss instead of passing for a new, empty graph.
+yet in the file is named as a loss instead of passing for a new, empty graph. While the program
+that holds those pages still runs, opening the graph is refused instead (``_refuse_if_held``).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import TYPE_CHECKING
 import apsw
 
 from limbic.engine.errors import DatabaseError
-from limbic.engine.store.open_files import friendly_error
+from limbic.engine.store.open_files import friendly_error, not_a_file
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
@@ -137,6 +138,8 @@ def lost_log(path: Path) -> str | None:
     when this process has no connection to the file (a plain read would drop its locks).
     """
     shm = str(path) + "-shm"
+    if not_a_file(Path(shm)):
+        return None  # a named pipe would never answer a read
     try:
         with open(shm, "rb") as fh:
             head = fh.read(_NBACKFILL + 4)
@@ -202,7 +205,7 @@ def note_lost(db: Database, lost: str | None) -> str | None:
             try:
                 with db.transaction():
                     db.set_meta(LOST_LOG_KEY, lost)
-            except DatabaseError as exc:
+            except (DatabaseError, apsw.Error) as exc:
                 logger.info("the loss could not be noted in %s: %s", db.path, exc)
         return lost
     return db.get_meta(LOST_LOG_KEY) if db.has_table("meta") else None
