@@ -84,6 +84,9 @@ CASES = [
     ("3 days after June 16, 2023", "2023-06-19", "2023-06-20", "day", ""),
     ("the weekend after June 16, 2023", "2023-06-17", "2023-06-19", "weekend", ""),
     ("the Friday before June 14, 2023", "2023-06-09", "2023-06-10", "day", ""),
+    ("between March 1, 1999, and May 31, 2000", "1999-03-01", "2000-06-01", "range", ""),
+    ("from December 1996 through January 1998", "1996-12-01", "1998-02-01", "range", ""),
+    ("In the past years, many things", None, None, None, None),  # plural: no one period
     # Spanish
     ("¿qué pasó la semana pasada con el despliegue?", *LAST_WEEK, "¿qué pasó con el despliegue?"),
     ("¿Qué decidimos el mes pasado?", "2024-02-01", "2024-03-01", "month", "¿Qué decidimos?"),
@@ -122,6 +125,7 @@ CASES = [
     ("hasta el 16 de junio de 2023", None, "2023-06-17", "range", ""),
     ("entre enero y marzo de 2023", "2023-01-01", "2023-04-01", "range", ""),
     ("dos semanas antes de junio de 2023", *MAY_15_WEEK, ""),
+    ("del 3 de mayo al 10 de junio de 2023", "2023-05-03", "2023-06-11", "range", ""),
     ("la reunión del 06/07/2023", "2023-07-06", "2023-07-07", "day", "la reunión"),  # Spanish: day first
 ]
 

@@ -40,6 +40,7 @@ _DIGIT = re.compile(r"\d")
 _ORDINAL = re.compile(r"(\d{1,2})(?:st|nd|rd|th|º|ª)", re.IGNORECASE)
 _ISO = re.compile(r"(\d{4})([-/.])(\d{1,2})\2(\d{1,2})")
 _ISO_MONTH = re.compile(r"(\d{4})-(\d{2})")
+_NUMERIC_KINDS = ("num", "ord", "date")
 _NUMERIC = re.compile(r"(\d{1,2})([-/.])(\d{1,2})\2(\d{4})")
 
 
@@ -69,9 +70,12 @@ def find_time(text: str, now: datetime) -> TimeMatch | None:
     if not _may_hold_time(text):
         return None
     tokens = _tokens(text)
-    parser = _Parser(tokens, now.date(), _looks_spanish(tokens))
+    # Every expression holds a number, a date or a time word as a token of its own: "10%" or "v2" is none.
+    if not any(t.kind in _NUMERIC_KINDS or t.word in W.TRIGGERS for t in tokens):
+        return None
+    parser = _Parser(tokens, now.date())
     for i, token in enumerate(tokens):
-        if token.kind in ("comma", "other"):
+        if token.kind in ("comma", "other") or (token.kind == "word" and token.word not in W.VOCABULARY):
             continue
         found = parser.expression(i)
         if found is not None:
@@ -83,6 +87,8 @@ def find_time(text: str, now: datetime) -> TimeMatch | None:
 
 
 def _fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
 
 
@@ -90,8 +96,7 @@ def _may_hold_time(text: str) -> bool:
     """A digit or a time word: what any expression needs, told without parsing."""
     if _DIGIT.search(text):
         return True
-    lower = text.lower() if text.isascii() else _fold(text)
-    return not W.TRIGGERS.isdisjoint(_WORD.findall(lower))
+    return not W.TRIGGERS.isdisjoint(_WORD.findall(_fold(text)))
 
 
 def _tokens(text: str) -> list[_Token]:
@@ -99,20 +104,22 @@ def _tokens(text: str) -> list[_Token]:
     for m in _CHUNK.finditer(text):
         raw, start = m.group(), m.start()
         if raw == ",":
-            tokens.append(_Token("comma", "", 0, start, m.end(), raw))
+            tokens.append(_Token("comma", "", 0, start, start + 1, raw))
             continue
         stripped = raw.rstrip(".:'’")
         if not stripped:
             continue
         end = start + len(stripped)
-        if stripped.isdigit() and len(stripped) <= 4:
+        if stripped.isalpha():  # most tokens: told by a string method, no pattern
+            tokens.append(_Token("word", _fold(stripped), 0, start, end, stripped))
+        elif not stripped[0].isdigit():
+            tokens.append(_Token("other", "", 0, start, end, stripped))
+        elif stripped.isdigit() and len(stripped) <= 4:
             tokens.append(_Token("num", "", int(stripped), start, end, stripped))
         elif o := _ORDINAL.fullmatch(stripped):
             tokens.append(_Token("ord", "", int(o.group(1)), start, end, stripped))
         elif _ISO.fullmatch(stripped) or _NUMERIC.fullmatch(stripped) or _ISO_MONTH.fullmatch(stripped):
             tokens.append(_Token("date", "", 0, start, end, stripped))
-        elif _WORD.fullmatch(stripped):
-            tokens.append(_Token("word", _fold(stripped), 0, start, end, stripped))
         else:
             tokens.append(_Token("other", "", 0, start, end, stripped))
     return tokens
@@ -139,10 +146,9 @@ def _without(text: str, span: tuple[int, int]) -> str:
 class _Parser:
     """Recursive descent over the tokens; each rule returns (period, index after it) or None."""
 
-    def __init__(self, tokens: list[_Token], today: date, spanish: bool) -> None:
+    def __init__(self, tokens: list[_Token], today: date) -> None:
         self.tokens = tokens
         self.today = today
-        self.spanish = spanish
 
     def word(self, i: int) -> str:
         return self.tokens[i].word if i < len(self.tokens) else ""
@@ -152,8 +158,9 @@ class _Parser:
 
     def words(self, i: int, table: dict[tuple[str, ...], str]) -> tuple[str, int] | None:
         """The entry of a table of word sequences that the tokens at `i` spell."""
+        first = self.word(i)
         for key, value in table.items():
-            if all(self.word(i + k) == w for k, w in enumerate(key)):
+            if key[0] == first and all(self.word(i + k) == w for k, w in enumerate(key[1:], 1)):
                 return value, i + len(key)
         return None
 
@@ -170,12 +177,13 @@ class _Parser:
 
     def between(self, i: int) -> tuple[Period, int] | None:
         ends = W.BETWEEN.get(self.word(i))
-        if ends is None and self.word(i) == "del":
-            ends = frozenset({"al"})
         first = self.period(i + 1, W.OPERATOR_CONTEXT) if ends else None
-        if first is None or self.word(first[1]) not in ends:
+        if first is None:
             return None
-        second = self.period(first[1] + 1, W.OPERATOR_CONTEXT)
+        j = first[1] + (self.kind(first[1]) == "comma")  # "between March 1, 1999, and May 31, 2000"
+        if self.word(j) not in ends:
+            return None
+        second = self.period(j + 1, W.OPERATOR_CONTEXT)
         if second is None:
             return None
         a, b = first[0], second[0]
@@ -225,7 +233,7 @@ class _Parser:
         if n is not None and (unit := self.unit(i + 1)) is not None:
             return unit[0], n, unit[1]
         if w in W.LAST or w in W.ARTICLES:
-            if (unit := self.unit(i + 1)) is not None:
+            if (unit := self.unit(i + 1, singular=True)) is not None:
                 return unit[0], 1, unit[1]
             if self.word(i + 1) in W.WEEKDAYS:
                 return self.word(i + 1), 1, i + 2
@@ -241,11 +249,13 @@ class _Parser:
             return token.value
         return W.NUMBER_WORDS.get(token.word)
 
-    def unit(self, i: int) -> tuple[str, int] | None:
-        """A unit word at `i`, "fin de semana" among them."""
+    def unit(self, i: int, singular: bool = False) -> tuple[str, int] | None:
+        """A unit word at `i`, "fin de semana" among them; only "week", not "weeks", after "last" or "el"."""
         w = self.word(i)
-        if w == "fin" and self.word(i + 1) == "de" and self.word(i + 2) in ("semana", "semanas"):
+        if w == "fin" and self.word(i + 1) == "de" and self.word(i + 2) == "semana":
             return "weekend", i + 3
+        if singular and w in W.PLURAL_UNITS:
+            return None
         return (W.UNITS[w], i + 1) if w in W.UNITS else None
 
     def period(self, i: int, allowed: frozenset[str]) -> tuple[Period, int] | None:
@@ -289,12 +299,12 @@ class _Parser:
             return (found, unit[1] + 1) if found else None
         if w in W.LAST:
             j = i + 1
-            target = self.unit(j) or (self.word(j), j + 1)
+            target = self.unit(j, singular=True) or (self.word(j), j + 1)
             if target[0] in W.MONTHS:
                 return P.latest_month(W.MONTHS[target[0]], self.today.replace(day=1) - ONE_DAY), j + 1
             return self.counted_from_today(target[0], target[1], "before")
         if w in W.THIS:
-            target = self.unit(i + 1) or (self.word(i + 1), i + 2)
+            target = self.unit(i + 1, singular=True) or (self.word(i + 1), i + 2)
             return self.this(target[0], target[1])
         if w in ("el", "la", "los", "las"):
             return self.spanish_relative(i + 1)
@@ -332,7 +342,7 @@ class _Parser:
         """After "el"/"la": semana pasada, pasado fin de semana, último viernes, mes pasado, año pasado."""
         leading = self.word(j) in W.PASADO or self.word(j) in ("ultimo", "ultima")
         k = j + 1 if leading else j
-        target = self.unit(k) or ((self.word(k), k + 1) if self.word(k) in W.WEEKDAYS else None)
+        target = self.unit(k, singular=True) or ((self.word(k), k + 1) if self.word(k) in W.WEEKDAYS else None)
         if target is None:
             return None
         unit, end = target
@@ -419,7 +429,7 @@ class _Parser:
             m = _NUMERIC.fullmatch(raw)
             assert m is not None
             a, b, year = int(m.group(1)), int(m.group(3)), int(m.group(4))
-            month_first = b > 12 or (a <= 12 and not self.spanish)
+            month_first = b > 12 or (a <= 12 and not _looks_spanish(self.tokens))
             return P.day_period(date(year, a, b) if month_first else date(year, b, a)), i + 1
         except ValueError:
             return None

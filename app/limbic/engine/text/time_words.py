@@ -43,6 +43,9 @@ UNITS: dict[str, str] = {
     "weekend": "weekend", "weekends": "weekend", "finde": "weekend",
 }
 
+# "the past years" is no period: after "last", "this" or an article only the singular counts.
+PLURAL_UNITS = frozenset({"days", "dias", "weeks", "semanas", "months", "meses", "years", "anos", "weekends"})
+
 TODAY = frozenset({"today", "hoy"})
 YESTERDAY = frozenset({"yesterday", "ayer"})
 BEFORE_YESTERDAY = frozenset({"anteayer", "antier"})
@@ -74,8 +77,8 @@ OPERATORS: dict[tuple[str, ...], str] = {
 OPERATOR_CONTEXT = frozenset({"month", "year", "weekday", "month_es"})
 # The two ends of "between X and Y", "entre X y Y", "from X to Y", "desde X hasta Y", "del X al Y".
 BETWEEN: dict[str, frozenset[str]] = {
-    "between": frozenset({"and"}), "entre": frozenset({"y", "e"}), "from": frozenset({"to", "until", "till"}),
-    "desde": frozenset({"hasta"}),
+    "between": frozenset({"and"}), "entre": frozenset({"y", "e"}), "desde": frozenset({"hasta"}),
+    "from": frozenset({"to", "until", "till", "through"}), "del": frozenset({"al"}),
 }
 # "two weeks before June 2023", "el fin de semana antes del 10 de abril": a period counted from a date.
 ANCHOR_CONNECTORS: dict[tuple[str, ...], str] = {
