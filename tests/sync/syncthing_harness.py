@@ -400,12 +400,9 @@ def _wait_ping(pair: SyncthingPair, daemon: Daemon) -> None:
 
 
 @contextlib.contextmanager
-def syncthing_pair(base: Path, folders: tuple[Path, Path] | None = None) -> Iterator[SyncthingPair]:
-    """Two daemons under ``base`` (homes ``base/A``, ``base/B``), connected and idle on one shared folder.
-
-    ``folders`` chooses the two local folders (created if missing); by default ``base/A/folder`` and
-    ``base/B/folder``. Both daemons are stopped on leaving, whatever happened inside.
-    """
+def syncthing_pair(base: Path) -> Iterator[SyncthingPair]:
+    """Two daemons under ``base`` (homes ``base/A/home``, ``base/B/home``), connected and idle on one folder
+    shared between ``base/A/folder`` and ``base/B/folder``; both stopped on leaving, whatever happened inside."""
     binary = syncthing_binary()
     closed = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     # Bound but never listening: a connection to this port is refused, and no one else can take it meanwhile.
@@ -415,9 +412,8 @@ def syncthing_pair(base: Path, folders: tuple[Path, Path] | None = None) -> Iter
         if (port := free_port()) not in ports and port != closed.getsockname()[1]:
             ports.append(port)
     gui_a, listen_a, gui_b, listen_b = ports
-    folder_a, folder_b = folders or (base / "A" / "folder", base / "B" / "folder")
-    pair = SyncthingPair(Daemon("A", base / "A" / "home", folder_a, gui_a, listen_a),
-                         Daemon("B", base / "B" / "home", folder_b, gui_b, listen_b))
+    pair = SyncthingPair(Daemon("A", base / "A" / "home", base / "A" / "folder", gui_a, listen_a),
+                         Daemon("B", base / "B" / "home", base / "B" / "folder", gui_b, listen_b))
     try:
         for daemon in (pair.a, pair.b):
             _generate(binary, daemon)
