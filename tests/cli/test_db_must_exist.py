@@ -68,3 +68,21 @@ def test_mcp_says_on_standard_error_that_it_creates_a_new_graph(tmp_path):
     assert "there was no graph at fresh.db: a new, empty graph is created there" in done.stderr
     again = _mcp(tmp_path, "fresh.db")
     assert again.returncode == 0 and "no graph at" not in again.stderr
+
+
+def test_a_refused_import_into_a_new_file_leaves_no_empty_graph(tmp_path, capsys):
+    work = tmp_path / "work"
+    work.mkdir()
+    bad = work / "bad.jsonl"
+    bad.write_text('{"type": "entity", "name": "Ada"}\n{not json\n', encoding="utf-8")
+    db = work / "new.db"
+    assert main(["--db", str(db), "import", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "line 2" in err and "There was no graph" not in err
+    assert sorted(p.name for p in work.iterdir()) == ["bad.jsonl"]  # no graph, no journal
+    existing = work / "g.db"
+    good = work / "good.jsonl"
+    good.write_text('{"type": "entity", "name": "Ada", "entityType": "Person", "observations": []}\n', encoding="utf-8")
+    assert main(["--db", str(existing), "import", str(good)]) == 0
+    assert main(["--db", str(existing), "import", str(bad)]) == 1  # a graph that was there stays, whole
+    assert existing.is_file()

@@ -19,18 +19,32 @@ def cmd_import(args: argparse.Namespace) -> int:
     kind = getattr(args, "kind", None) or detect_kind(Path(args.file))  # a bad path is refused before opening
     new = not target.exists() and target.parent.is_dir()  # a missing folder is said by open_for, before
     opened = open_for(args, write=True)
+    done = False
     try:
         bar = TerminalProgress()
         summary = import_path(opened.graph, Path(args.file), progress=bar, kind=kind)
         bar.finish()
+        done = True
         print(f"Imported {args.file} ({KIND_NAMES[kind]}): {summary.describe()}")
         if new:
             print(f"There was no graph at {target}: this import created it.", file=sys.stderr)
         for entry in getattr(summary, "skipped", []):  # each one with its reason (links are never followed)
             print(f"  skipped {entry}")
     finally:
+        # A refused import into a new file leaves no empty graph behind to be mistaken for one.
+        forget = new and not done and _holds_nothing(opened.graph)
         opened.close()
+        if forget:
+            for leftover in (target, target.with_name(target.name + "-wal"), target.with_name(target.name + "-shm")):
+                leftover.unlink(missing_ok=True)
     return 0
+
+
+def _holds_nothing(graph) -> bool:
+    try:
+        return not any(graph.counts().values())
+    except Exception:  # noqa: BLE001 - a graph that cannot be counted is kept, and the import's own error said
+        return False
 
 
 def _export_folder(args: argparse.Namespace, graph) -> int:
