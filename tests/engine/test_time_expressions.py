@@ -52,14 +52,15 @@ CASES = [
     ("What did Ana say on Friday?", "2024-03-08", "2024-03-09", "day", "What did Ana say?"),
     ("what did we do last Thursday", "2024-03-07", "2024-03-08", "day", "what did we do"),
     ("standup on Thursday", "2024-03-14", "2024-03-15", "day", "standup"),
-    ("Yesterday's emails", None, None, None, None),  # a possessive is not the word "yesterday"
+    ("Yesterday's emails", "2024-03-13", "2024-03-14", "day", "emails"),
     ("emails from yesterday", "2024-03-13", "2024-03-14", "day", "emails from"),
     ("what I did today", "2024-03-14", "2024-03-15", "day", "what I did"),
     ("the day before yesterday", "2024-03-12", "2024-03-13", "day", ""),
     ("bugs fixed last week", *LAST_WEEK, "bugs fixed"),
     ("What changed in the past week?", *LAST_WEEK, "What changed?"),
     ("this week", "2024-03-11", "2024-03-18", "week", ""),
-    ("last month's invoices", None, None, None, None),
+    ("last month's invoices", "2024-02-01", "2024-03-01", "month", "invoices"),
+    ("Friday's notes and John's", None, None, None, None),  # a possessive weekday still needs "on" or "last"
     ("invoices last month", "2024-02-01", "2024-03-01", "month", "invoices"),
     ("this month", "2024-03-01", "2024-04-01", "month", ""),
     ("goals last year", "2023-01-01", "2024-01-01", "year", "goals"),
@@ -221,3 +222,20 @@ def test_the_rest_keeps_every_other_word(before, expression, after):
     found = find_time(text, NOW)
     assert found is not None
     assert found.rest.split() == [*before, *after]
+
+
+_PIECES = sorted(time_words.VOCABULARY) + [
+    "0", "1", "12", "13", "29", "31", "32", "1900", "2023", "2099", "9999", "2024-02-29", "2023-02-29",
+    "29/02/2023", "1/13/2023", "13/13/2023", "2023-13", "16th", "0th", ",", "'s", "plain", "¿", "?",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=8),
+       st.sampled_from([NOW, datetime(1, 1, 3), datetime(9999, 12, 30), datetime(2024, 2, 29)]) | st.datetimes())
+def test_any_mix_of_time_words_is_read_or_left_without_an_error(pieces, now):
+    text = " ".join(pieces)
+    found = find_time(text, now)
+    if found is not None:
+        assert 0 <= found.span[0] < found.span[1] <= len(text)
+        assert found.start is None or found.end is None or found.start < found.end

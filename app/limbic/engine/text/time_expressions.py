@@ -77,7 +77,10 @@ def find_time(text: str, now: datetime) -> TimeMatch | None:
     for i, token in enumerate(tokens):
         if token.kind in ("comma", "other") or (token.kind == "word" and token.word not in W.VOCABULARY):
             continue
-        found = parser.expression(i)
+        try:
+            found = parser.expression(i)
+        except (ValueError, OverflowError):  # counted past year 1 or 9999: no day of the calendar
+            found = None
         if found is not None:
             period, j = found
             span = (token.start, tokens[j - 1].end)
@@ -110,8 +113,9 @@ def _tokens(text: str) -> list[_Token]:
         if not stripped:
             continue
         end = start + len(stripped)
-        if stripped.isalpha():  # most tokens: told by a string method, no pattern
-            tokens.append(_Token("word", _fold(stripped), 0, start, end, stripped))
+        word = stripped[:-2] if stripped.endswith(("'s", "’s")) else stripped  # "last month's invoices"
+        if word.isalpha():  # most tokens: told by a string method, no pattern
+            tokens.append(_Token("word", _fold(word), 0, start, end, word))
         elif not stripped[0].isdigit():
             tokens.append(_Token("other", "", 0, start, end, stripped))
         elif stripped.isdigit() and len(stripped) <= 4:

@@ -98,7 +98,7 @@ documents docs mg kg km cm mm hz mhz ghz steps epochs participants subjects cell
 
 # Words that tell a Spanish text from an English one: only ambiguous numeric dates (06/07/2023) need it.
 SPANISH_MARKERS = frozenset("""
-de el la los las que en y del con por para se es lo qué pasó paso hace hoy ayer semana mes ano esta este
+de el la los las que en y del con por para se es lo paso hace hoy ayer semana mes ano esta este
 una fue cuando donde como al su sus nos
 """.split())
 ENGLISH_MARKERS = frozenset("""
