@@ -40,11 +40,14 @@ SEGMENTS = "transport/Limbic/graph-1/device-a"
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory) -> Iterator[SyncthingPair]:
     """Two connected daemons for the whole module, stopped at its end whatever happened."""
+    failure = None
     try:
         with syncthing_pair(tmp_path_factory.mktemp("syncthing")) as started:
             yield started
     except SyncthingError as exc:
-        pytest.fail(str(exc), pytrace=False)
+        failure = str(exc)
+    if failure is not None:  # outside the handler, so the sentence is shown once and without a traceback
+        pytest.fail(failure, pytrace=False)
 
 
 def _segment_bytes(size: int, seed: int) -> bytes:
