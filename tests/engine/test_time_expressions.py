@@ -116,6 +116,7 @@ CASES = [
     ("ayer", "2024-03-13", "2024-03-14", "day", ""),
     ("lo de hoy", "2024-03-14", "2024-03-15", "day", "lo"),
     ("anteayer", "2024-03-12", "2024-03-13", "day", ""),
+    ("¿qué pasó antes de ayer?", "2024-03-12", "2024-03-13", "day", "¿qué pasó?"),  # said as anteayer
     ("¿Qué hicimos el fin de semana pasado?", "2024-03-09", "2024-03-11", "weekend", "¿Qué hicimos?"),
     ("¿Qué hicimos el fin de semana antes del 10 de abril de 2023?", "2023-04-08", "2023-04-10",
      "weekend", "¿Qué hicimos?"),
@@ -166,7 +167,7 @@ def test_the_label_names_the_days(text, label):
     "I may go", "we may need it", "before may be too late", "they march on", "they march in formation",
     "marzipan", "the mayor said", "add mayo to the sandwich", "el mayor de los hermanos",
     "Black Friday deals", "Robinson met Friday", "the last time we met", "this is it", "el mar está frío",
-    "June Carter sang", "a dec file", "the weekend crowd", "my week",
+    "June Carter sang", "a dec file", "the weekend crowd", "my week", "the last day of the trial",
 ])
 def test_no_time_in_plain_numbers_ids_and_words(text):
     assert find_time(text, NOW) is None

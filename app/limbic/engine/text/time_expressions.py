@@ -169,7 +169,7 @@ class _Parser:
         return None
 
     def expression(self, i: int) -> tuple[Period, int] | None:
-        """The longest reading at `i`; leading "in"/"on"/"el" are taken in with what follows them."""
+        """The reading at `i`, widest rules first; leading "in"/"on"/"el" are taken in with what follows."""
         j = i
         while self.word(j) in W.LEAD_CONTEXT:
             j += 1
@@ -180,6 +180,7 @@ class _Parser:
         return self.period(i, frozenset())
 
     def between(self, i: int) -> tuple[Period, int] | None:
+        """Both ends of a range: "between X and Y", "entre X y Y", "from X to Y", "desde X hasta Y"."""
         ends = W.BETWEEN.get(self.word(i))
         first = self.period(i + 1, W.OPERATOR_CONTEXT) if ends else None
         if first is None:
@@ -200,6 +201,9 @@ class _Parser:
         return Period(a.start, b.end, "range", f"{a.label} – {b.label}"), second[1]
 
     def operator(self, i: int) -> tuple[Period, int] | None:
+        """One open end: "before X", "since X", "hasta X"; "antes de ayer" is the day before yesterday."""
+        if self.word(i) == "antes" and self.word(i + 1) == "de" and self.word(i + 2) in W.YESTERDAY:
+            return P.day_period(self.today - 2 * ONE_DAY), i + 3
         found = self.words(i, W.OPERATORS)
         if found is None:
             return None
@@ -317,7 +321,8 @@ class _Parser:
         return None
 
     def counted_from_today(self, unit: str, j: int, direction: str) -> tuple[Period, int] | None:
-        if unit in ("day", "week", "month", "year", "weekend") or unit in W.WEEKDAYS:
+        """Last week, last weekend, last Friday; not "the last day", which is a final day, not yesterday."""
+        if unit in ("week", "month", "year", "weekend") or unit in W.WEEKDAYS:
             found = P.counted(unit, 1, direction, P.day_period(self.today))
             return (found, j) if found else None
         return None
