@@ -8,6 +8,8 @@ granularity, a short label for the score breakdown, and the text without it (wha
 Intervals are naive dates in the calendar of `now` (its own zone if it has one): "June 2023" is
 [2023-06-01, 2023-07-01) wherever the asker is, and the caller turns days into instants in its zone. An
 open side ("before 10 Apr 2023") is None. Weeks run Monday to Sunday; a weekend is Saturday and Sunday.
+A count names its unit's whole period: "two weeks ago" is the week that held the day fourteen days back.
+Labels name the days found ("weekend of 8 Apr 2023"), not the words typed, so a reader sees the reading.
 
 Written here for a bounded grammar rather than taken from a library: dateparser 1.5.0 (maintained,
 offline, English and Spanish) was measured and its search_dates finds dates in plain words ("we", the "10"
@@ -19,7 +21,7 @@ digit and no time word is turned away by a set lookup before anything is parsed.
 A date is never read from a plain number, an identifier (ISSUE-2023, v2.10, #2024), a time of day, or a
 word that merely holds a month name; a bare month, year or weekday needs a word that makes it a time ("in
 March", "en 2023", "on Friday", "el viernes"), and "may" counts only beside a day or a year or after
-"in"/"during". Imports nothing of the engine.
+"in"/"during". Imports nothing of the engine outside this room (its word tables and calendar arithmetic).
 """
 
 from __future__ import annotations
