@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import now_utc
 from limbic.engine.sync import rows, state
-from limbic.engine.sync.capture import ROW_FIELD
+from limbic.engine.sync.capture import REFS, ROW_FIELD
 from limbic.engine.vectors import index
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class Applier:
     def apply_change(self, change: dict) -> None:
         stamp = change.get("stamp", "")
         state.observe(self.db, state.Stamp.parse(stamp))
-        items = change.get("items", [])
+        items = [self._canonical(item) for item in change.get("items", [])]
         blocked = self._blocked_deletions(items)
         self._fixups: list[tuple[str, str, dict]] = []
         for item in items:
@@ -114,6 +114,16 @@ class Applier:
                 if not missing:
                     rows.update(self.db, kind, found[0], columns)
         self.out.changes += 1
+
+    def _canonical(self, item: dict) -> dict:
+        """The item with every global id it names as it goes by here (two merged ids compare equal)."""
+        refs = REFS.get(item.get("k"), {})
+        out = dict(item)
+        for side in ("b", "a"):
+            values = item.get(side)
+            if values:
+                out[side] = {k: (state.resolve_alias(self.db, v) if k in refs and v else v) for k, v in values.items()}
+        return out
 
     def _owner(self, kind: str, before: dict, gid: str) -> str | None:
         if kind == "entity":

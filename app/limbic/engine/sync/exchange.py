@@ -20,7 +20,7 @@ from limbic.engine.errors import Cancelled, LimbicError
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import capture, folder as files, state
+from limbic.engine.sync import capture, folder as files, snapshot, state
 from limbic.engine.sync.apply import Applier
 
 if TYPE_CHECKING:
@@ -151,7 +151,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
     """Write this device's unpublished changes as segments in its own folder."""
     db = graph.db
     directory = files.device_dir(folder, graph_id, device.id)
-    files.write_device_file(directory, {"id": device.id, "name": device.name, "schema": SCHEMA_VERSION})
+    files.write_device_file(directory, _device_info(graph, device))
     while True:
         with db.transaction():
             first = not state.joined(db)
@@ -272,5 +272,43 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     device, note = identify(graph, folder, graph_id, device)
     result = Exchange(device, device_note=note)
     publish(graph, folder, graph_id, device, result)
+    _start_from_snapshot(graph, folder, graph_id, device)
     pull(graph, folder, graph_id, device, result, confirm=confirm, progress=progress, cancelled=cancelled)
+    directory = files.device_dir(folder, graph_id, device.id)
+    own = files.scan_device(directory)
+    seq = int(graph.db.get_meta(state.SEQ_KEY) or 0)
+    if seq and seq - max(own.snapshots, default=0) >= snapshot.SNAPSHOT_EVERY:
+        snapshot.take(graph, directory, seq)
+    files.write_device_file(directory, _device_info(graph, device))
+    snapshot.compact(folder, graph_id, device.id)
     return result
+
+
+def _device_info(graph: Graph, device: Device) -> dict:
+    """device.json: the name, the schema, and what this device has applied (compaction reads it)."""
+    applied = {d: s for d, s in state.applied(graph.db).items() if d != device.id}
+    return {"id": device.id, "name": device.name, "schema": SCHEMA_VERSION, "applied": applied}
+
+
+def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Device) -> bool:
+    """Where another device's first segments were compacted away, start from the newest snapshot covering them."""
+    found = files.scan(folder, graph_id)
+    done = state.applied(graph.db)
+    gaps = {dev: min(listing.segments) - 1 for dev, listing in found.items()
+            if dev != device.id and listing.segments and min(listing.segments) > done.get(dev, 0) + 1}
+    if not gaps:
+        return False
+    best = None
+    for dev, listing in found.items():
+        if dev == device.id or not listing.snapshots:
+            continue
+        path = listing.snapshots[max(listing.snapshots)]
+        vector = snapshot.covered(path)
+        if all(vector.get(d, 0) >= need for d, need in gaps.items()):
+            if best is None or sum(vector.values()) > best[0]:
+                best = (sum(vector.values()), dev, path, listing.name)
+    if best is None:
+        return False
+    _, dev, path, name = best
+    snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8])
+    return True
