@@ -151,3 +151,27 @@ def test_the_manual_lists_every_shortcut_of_the_sheet():
 
     manual = (Path(__file__).resolve().parents[2] / "docs" / "app.md").read_text(encoding="utf-8")
     assert [row for row in SHORTCUTS if f"| {row[0]} | {row[1]} |" not in manual] == []
+
+
+def test_palette_ranks_commands_whose_every_word_matches_first_and_knows_their_other_names(qtbot, tmp_path):
+    w = make_window(qtbot, tmp_path / "rank.db", wait_model=False)
+    p = w.palette
+    p.chosen.disconnect(p.run)  # the test sees what Enter picks without opening the export's file dialog
+    picked = []
+    p.chosen.connect(picked.append)
+    w.palette_action.trigger()
+    qtbot.waitUntil(p.isVisible, timeout=5_000)
+    _type(qtbot, p, "export csv")
+    assert p.labels()[0] == "File: Export as CSV…"
+    assert "File: Export JSONL…" not in p.labels()  # it lacks "csv": not offered beside a command that has both
+    qtbot.keyClick(p.field, Qt.Key.Key_Return)
+    assert [a.text().replace("&", "") for a in picked] == ["Export as CSV…"]
+    w.palette_action.trigger()
+    qtbot.waitUntil(p.isVisible, timeout=5_000)
+    _type(qtbot, p, "dupl")  # a keyword: Memory health is where duplicates are found
+    assert p.labels()[:1] == ["Organise: Memory health…"]
+    _type(qtbot, p, "dark")  # no command is about a dark theme; "Markdown" only looks like it
+    assert "File: Export as Markdown…" not in p.labels()
+    _type(qtbot, p, "backup")
+    assert p.labels()[0] == "File: Back up now"
+    p.hide()

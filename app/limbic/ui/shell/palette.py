@@ -7,14 +7,46 @@ from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
-from rapidfuzz import fuzz, process, utils
+from rapidfuzz import fuzz, utils
 
 from limbic.ui.common.picker import Picker
 
 logger = logging.getLogger(__name__)
 
-MIN_SCORE = 50.0
-RELATIVE_GAP = 35.0  # commands this far below the best match are noise next to it
+FUZZY_WORD = 80.0  # a typed word this close to a word of the command counts ("brwse" is "browse")
+
+# Words people type for a command that its label does not contain, keyed by the label without its menu.
+KEYWORDS: dict[str, str] = {
+    "Export JSONL…": "jsonl json memory file mcp",
+    "Export as Markdown…": "md markdown notes obsidian vault folder",
+    "Export as CSV…": "csv spreadsheet excel table comma",
+    "Import…": "jsonl json csv memory load open",
+    "Import a folder of notes…": "markdown md obsidian vault csv folder",
+    "Back up now": "backup copy save snapshot",
+    "Restore from backup…": "backup snapshot recover",
+    "Load the sample graph": "demo example try",
+    "Settings…": "preferences options configure scoring ranking",
+    "Quit": "exit close",
+    "Delete entity…": "remove",
+    "Undo": "revert take back",
+    "Search": "find query",
+    "Quick switcher…": "jump open go to find entity name",
+    "Search filters": "filter narrow type status date created updated",
+    "Browse entities…": "list all types",
+    "Pin entity": "favourite favorite star keep",
+    "Merge into…": "combine join",
+    "Rename type…": "retype types",
+    "Memory health…": "duplicates dupes doubles orphans stale oversized cleanup clean repeated check",
+    "Local graph": "neighbours neighbors network map view",
+    "Whole graph": "network map view all",
+    "Zoom in": "bigger larger text font size",
+    "Zoom out": "smaller text font size",
+    "Actual size": "reset zoom text font size",
+    "Activity panel": "assistants changes log review history sessions",
+    "Mark all reviewed": "activity read seen",
+    "Keyboard shortcuts": "keys help cheatsheet",
+    "About Limbic": "version",
+}
 
 
 @dataclass
@@ -59,25 +91,52 @@ def window_commands(window: QMainWindow) -> list[Command]:
     return found
 
 
+def _words(text: str) -> list[str]:
+    return utils.default_process(text).split()
+
+
+def _word_match(typed: str, words: list[str]) -> int:
+    """2: ``typed`` starts one of ``words``; 1: close to one of them (a typo); 0: neither."""
+    if any(w.startswith(typed) for w in words):
+        return 2
+    # Compared with the word's start as long as the typed text, so "brws" finds "browse" but "dark" not "markdown".
+    if len(typed) >= 3 and any(fuzz.ratio(typed, w[: len(typed) + 1]) >= FUZZY_WORD for w in words):
+        return 1
+    return 0
+
+
 def rank_commands(commands: list[Command], text: str) -> list[Command]:
-    """The commands matching ``text`` best first; all of them, in menu order, for an empty text."""
-    query = utils.default_process(text)
-    if not query:
+    """The commands matching ``text`` best first; all of them, in menu order, for an empty text.
+
+    Every typed word is looked for at the start of a word of the label, then of the command's
+    keywords and tip, then as a close spelling; commands where every word was found come before
+    those where only some were, so "export csv" puts Export as CSV before Export JSONL.
+    """
+    typed = _words(text)
+    if not typed:
         return list(commands)
-    labels = [utils.default_process(c.label) for c in commands]
-    hits = process.extract(query, labels, scorer=fuzz.WRatio, processor=None, score_cutoff=MIN_SCORE,
-                           limit=len(labels))
     scored = []
-    for label, score, index in hits:
-        action_words = utils.default_process(_plain(commands[index].action.text()))
-        if action_words.startswith(query):
-            score += 8.0  # "imp" is Import before it is "File: ...mp..."
-        elif query in label:
-            score += 4.0
-        scored.append((score, index))
-    scored.sort(key=lambda s: (-s[0], s[1]))
-    best = scored[0][0] if scored else 0.0
-    return [commands[i] for score, i in scored if score >= best - RELATIVE_GAP]
+    for index, command in enumerate(commands):
+        action = _plain(command.action.text())
+        name_words = _words(action)
+        name_words += [a + b for a, b in zip(name_words, name_words[1:])]  # "backup" is "Back up"
+        menu_words = _words(command.label[: -len(action)] if command.label.endswith(action) else command.label)
+        extra_words = _words(f"{KEYWORDS.get(action, '')} {command.action.toolTip()}")
+        found, score = 0, 0.0
+        for position, word in enumerate(typed):
+            name = _word_match(word, name_words)
+            extra = 0 if name == 2 else max(_word_match(word, menu_words), _word_match(word, extra_words))
+            best = max(name * 3.0, extra * 2.0 if extra == 2 else extra * 1.0)
+            if best:
+                found += 1
+                score += best + (0.5 if position < len(name_words) and name_words[position].startswith(word) else 0.0)
+        if found:
+            scored.append((found == len(typed), found, score, -index))
+    order = sorted(range(len(scored)), key=lambda i: scored[i], reverse=True)
+    ranked = [(scored[i], commands[-scored[i][3]]) for i in order]
+    complete = [c for key, c in ranked if key[0]]
+    # Commands missing a typed word are listed only when none has them all (a typo in one word).
+    return complete or [c for _, c in ranked]
 
 
 class CommandPalette(Picker):
