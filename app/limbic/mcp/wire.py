@@ -13,7 +13,6 @@ pointed at standard error, so a stray print (ours or a library's) cannot break t
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 import os
@@ -34,8 +33,7 @@ INTERNAL_ERROR = -32603
 MAX_DEPTH = 128  # arrays and objects inside each other in one message; tool arguments need fewer than 10
 MAX_LINE_BYTES = 64 * 1024 * 1024  # one message; a tool call's text is capped far below (4,000,000 characters)
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
-_NOT_BRACKET = re.compile(rb"[^\[\]{}]+")
-_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")  # only an escape can carry a surrogate into JSON text
 
 
@@ -85,8 +83,14 @@ def nesting_depth(line: bytes) -> int:
     """How deeply arrays and objects nest in this JSON text (brackets inside strings do not count); no recursion."""
     if line.count(b"[") + line.count(b"{") <= MAX_DEPTH:
         return MAX_DEPTH  # cannot be deeper: the scan is skipped
-    brackets = _NOT_BRACKET.sub(b"", _STRING.sub(b"", line))
-    return max(itertools.accumulate(_DEPTH_STEP[b] for b in brackets), default=0)
+    import numpy as np  # only for a line with many brackets: a running sum in C, where Python took 2 s per 10 million
+
+    brackets = np.frombuffer(_STRING.sub(b"", line).translate(None, _NOT_BRACKETS), dtype=np.uint8)
+    if not brackets.size:
+        return 0
+    step = np.zeros(256, dtype=np.int8)
+    step[[ord("["), ord("{")]], step[[ord("]"), ord("}")]] = 1, -1
+    return int(np.cumsum(step[brackets], dtype=np.int32).max())
 
 
 def parse_line(line: bytes) -> Incoming | None:
