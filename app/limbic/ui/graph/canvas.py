@@ -29,7 +29,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from limbic.ui.graph import labels
+from limbic.ui.graph import labels, legend as legends
 from limbic.ui.graph.paint import draw_legend, is_dark, mix, polygon
 from limbic.ui.graph.scene import (
     KIND_MORE,
@@ -57,7 +57,7 @@ LABEL_LIMIT = 200  # node labels drawn when at most this many nodes are in view
 EDGE_LABELS_WHEN_FEW = 30  # relation types on every edge when at most this many are drawn (else the focused node's)
 EDGE_LABEL_LIMIT = 120  # relation types drawn at most
 HUB_LABELS = 3  # the best-connected nodes in view always show their names
-LEGEND_OPEN, LEGEND_FOLDED = "▾ Types", "▸ Types"  # the legend's title: a click folds or opens it
+LEGEND_OPEN, LEGEND_FOLDED = legends.OPEN, legends.FOLDED
 HIT_PX = 7.0  # how close (pixels) a click must be to a small node to hit it
 PAN_STEP = 60  # pixels per arrow key press
 WHEEL_ZOOM = 1.0015  # zoom factor per wheel-delta unit (120 per notch: about 20 %)
@@ -88,10 +88,15 @@ class GraphCanvas(QWidget):
         self._drag_from: QPointF | None = None
         self._dragged = False
         self._screen = np.zeros((0, 2))
-        self._legend: list[tuple[str, str]] = []
+        self._legend = legends.Legend()
         self.legend_folded = False
+        self.legend_expanded = False  # every type listed, not only the commonest
         self.legend_corner = labels.CORNERS[0]  # moves to another corner when the nodes are under it
         self.legend_rect: tuple[float, float, float, float] | None = None  # as last painted
+        self.legend_link_rect: tuple[float, float, float, float] | None = None  # "+N more types", as last painted
+        # The view frames the picture again when the panel changes size or a layout ends, until the
+        # person pans or zooms: then their view stays (0 or Fit frames it again).
+        self.auto_fit = True
         self.label_boxes: list = []  # (node, box, text) of the node labels last painted
         self.edge_label_boxes: list = []  # (box, text) of the relation types last painted
         self._moving_until = 0.0
@@ -127,8 +132,15 @@ class GraphCanvas(QWidget):
         return time.monotonic() < self._moving_until
 
     def fit(self) -> None:
+        """Frame the whole picture; it is framed again on a resize until the person pans or zooms."""
+        self.auto_fit = True
         self.view.fit(self.scene.bounds(), max(self.width(), 100), max(self.height(), 100))
         self.update()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if self.auto_fit and self.scene.n:
+            self.fit()
 
     def select(self, index: int) -> None:
         self.selected = index if 0 <= index < self.scene.n else -1
@@ -205,8 +217,7 @@ class GraphCanvas(QWidget):
         painter.setFont(font)
         metrics = QFontMetrics(font)
         discs = labels.node_obstacles(screen, r_px, vis_idx) if len(vis_idx) <= LABEL_LIMIT else labels.Occupancy()
-        legend_rows = self._legend_rows(colours, colour_idx, vis_idx)
-        legend_box = self._legend_box(legend_rows, metrics, width, height, discs)
+        legend, legend_box = self._lay_out_legend(colour_idx, vis_idx, metrics, width, height, discs)
         if len(vis_idx) <= LABEL_LIMIT:
             labelled = vis_idx
         else:
@@ -214,7 +225,7 @@ class GraphCanvas(QWidget):
             labelled = np.concatenate((labelled, vis_idx[s.highlight[vis_idx]][:LABEL_LIMIT])) if len(s.highlight) else labelled
         # Labels never cover each other, a node or the legend: the focused, centre and hit nodes first, then
         # by degree; a label with no free place waits until zooming in makes room.
-        first = [i for i in (self.hover, self.selected, s.centre) if i >= 0]
+        first = list(dict.fromkeys(i for i in (self.hover, self.selected, s.centre) if i >= 0))  # each named once
         first += [int(i) for i in vis_idx[np.argsort(-s.degree[vis_idx], kind="stable")[:HUB_LABELS]]
                   if s.degree[i] >= 3 and int(i) not in first]  # the hubs are named too
         idx = np.asarray(labelled, dtype=np.int64)
@@ -234,8 +245,8 @@ class GraphCanvas(QWidget):
         self.edge_label_boxes = on_edges
         self.legend_rect = legend_box
         self._paint_labels(painter, placed, on_edges, metrics, palette)
-        draw_legend(painter, legend_rows, legend_box, metrics, palette, LEGEND_FOLDED if self.legend_folded else LEGEND_OPEN,
-                    self.legend_folded)
+        draw_legend(painter, legend, colours, legend_box, metrics, palette,
+                    LEGEND_FOLDED if self.legend_folded else LEGEND_OPEN, self.legend_folded)
 
     def _within_budget(self, screen: np.ndarray, idx: np.ndarray, width: int, height: int, budget: int) -> np.ndarray:
         """The edges to draw: all of them, or the shortest ones up to ``budget`` pixels of line."""
@@ -320,31 +331,28 @@ class GraphCanvas(QWidget):
             painter.fillRect(QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1]), halo)
             painter.drawText(QPointF(box[0] + 2, (box[1] + box[3]) / 2 + metrics.ascent() / 2 - 1), text)
 
-    def _legend_rows(self, colours, colour_idx, vis_idx) -> list[tuple[QColor, str]]:
-        s = self.scene
-        present = np.unique(colour_idx[vis_idx]) if len(vis_idx) else np.zeros(0, dtype=np.int64)
-        rows = [(colours[int(c)], s.type_names[int(c)]) for c in present if int(c) < len(s.type_names)][:12]
-        self._legend = [(c.name(), t) for c, t in rows]
-        return rows
-
-    def _legend_box(self, rows, metrics, width, height, discs) -> tuple[float, float, float, float] | None:
-        """Where the legend goes: a corner where it covers no node (the top left first); its rows, or one
-        line to open it when it is folded."""
-        if not rows:
-            return None
-        line = metrics.height() + 2
-        if self.legend_folded:
-            size = (metrics.horizontalAdvance(LEGEND_FOLDED) + 16.0, line + 6.0)
-        else:
-            size = (max(max(metrics.horizontalAdvance(t) for _, t in rows) + 30, metrics.horizontalAdvance(LEGEND_OPEN) + 16.0),
-                    line * (len(rows) + 1) + 8.0)
-        self.legend_corner = labels.legend_corner(size, width, height, discs, self.legend_corner)
-        return labels.corner_box(self.legend_corner, size, width, height)
+    def _lay_out_legend(self, colour_idx, vis_idx, metrics, width, height, discs):
+        """The legend's rows (the commonest types first) and its box, in a corner where it covers no node."""
+        rows = legends.count_types(self.scene, colour_idx, vis_idx)
+        legend, size = legends.lay_out(rows, self.legend_expanded, self.legend_folded, metrics.horizontalAdvance,
+                                       metrics.height() + 2, height)
+        self._legend = legend
+        box = None
+        if rows:
+            self.legend_corner, box = legends.place(size, width, height, discs, self.legend_corner)
+        self.legend_link_rect = None if self.legend_folded else legends.link_box(legend, box)
+        return legend, box
 
     @property
     def legend(self) -> list[tuple[str, str]]:
-        """(colour, type) rows of the legend as last drawn."""
-        return list(self._legend)
+        """(colour, type) rows of the legend as last drawn, the commonest type first."""
+        colours = self.scene.colours(is_dark(self))
+        return [(colours[c], name) for c, name, _ in self._legend.shown]
+
+    @property
+    def legend_more(self) -> str:
+        """The legend's last line as last drawn: "+N more types", "▴ Fewer types" or ""."""
+        return self._legend.link
 
     # -- hit testing ------------------------------------------------------------------------
 
@@ -380,9 +388,11 @@ class GraphCanvas(QWidget):
                 self.pan(-d.x(), -d.y())
             return
         hover = self.node_at(p.x(), p.y())
+        over_legend = bool(self.legend_rect) and labels.intersects(self.legend_rect, (p.x(), p.y(), p.x() + 0.5, p.y() + 0.5))
+        # Over the legend, its tooltip names every type in view with its count (the ones "+N more" hides too).
+        self.setToolTip(self._tip(hover) if hover >= 0 else self._legend.tooltip() if over_legend else "")
         if hover != self.hover:
             self.hover = hover
-            self.setToolTip(self._tip(hover))
             self.update()
 
     def _tip(self, index: int) -> str:
@@ -402,7 +412,12 @@ class GraphCanvas(QWidget):
         if self._dragged:
             return
         p = event.position()
-        if self.legend_rect and labels.intersects(self.legend_rect, (p.x(), p.y(), p.x() + 0.5, p.y() + 0.5)):
+        point = (p.x(), p.y(), p.x() + 0.5, p.y() + 0.5)
+        if self.legend_link_rect and labels.intersects(self.legend_link_rect, point):
+            self.legend_expanded = not self.legend_expanded  # "+N more types" lists them all, "Fewer" folds back
+            self.update()
+            return
+        if self.legend_rect and labels.intersects(self.legend_rect, point):
             self.legend_folded = not self.legend_folded  # the legend folds and opens on a click
             self.update()
             return
@@ -463,13 +478,15 @@ class GraphCanvas(QWidget):
             super().keyPressEvent(event)
 
     def pan(self, dx: float, dy: float) -> None:
-        """Move the view by screen pixels."""
+        """Move the view by screen pixels (the view is the person's now: a resize no longer frames it)."""
+        self.auto_fit = False
         self.view.cx += dx / self.view.scale
         self.view.cy += dy / self.view.scale
         self.moved()
 
     def zoom(self, factor: float, x: float | None = None, y: float | None = None) -> None:
-        """Zoom around a point of the widget (its middle by default)."""
+        """Zoom around a point of the widget (its middle by default); the person's zoom is kept from now on."""
+        self.auto_fit = False
         x = self.width() / 2 if x is None else x
         y = self.height() / 2 if y is None else y
         self.view.zoom_at(factor, x, y, self.width(), self.height())

@@ -2,9 +2,11 @@
 
 Labels are placed before anything is painted, in screen coordinates: the hovered, selected and
 centre nodes first, then search hits, then by degree. A label tries the right of its node, then
-the left, above and below, and takes the first place that stays inside the view and covers no
-other label, no other node and not the legend; a label with no free place waits until zooming in
-makes room (the first three are always shown, pushed inside the view). Relation types then go on
+the left, above and below, and takes the first place that stays inside the view, covers no other
+label and not the legend, and keeps clear of every other node by ``CLEAR`` pixels, so a name is
+always nearer its own node than any other and never reads as another's; a label with no such
+place waits until zooming in makes room (the first three are always shown, pushed inside the
+view). A node is named once, however many reasons it has to be named. Relation types then go on
 the edges' midpoints where they cover none of that. Pure geometry: the canvas paints the boxes.
 """
 
@@ -18,6 +20,9 @@ import numpy as np
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 CELL = 48  # pixels per side of the grid that buckets the boxes
 GAP = 6  # pixels between a node's edge and its label (the selection ring is 5 px out)
+# A label keeps this far from every node but its own: its own is ~GAP away, so which node a name
+# belongs to is never in doubt (a name between two nodes, or under the wrong one, misleads).
+CLEAR = 3 * GAP
 MAX_CHARS = 40  # a longer name is cut with an ellipsis
 MIN_EDGE_PX = 60  # an edge shorter than this on screen has no room for its type
 ALONG = (0.5, 0.35, 0.65)  # where along its edge a relation type may sit, in order of preference
@@ -48,8 +53,10 @@ class Occupancy:
         for cell in self._cells(box):
             self._grid[cell].append((box, owner))
 
-    def hits(self, box: Box, ignore: int = -2) -> bool:
-        """Whether ``box`` covers a box taken by another owner than ``ignore``."""
+    def hits(self, box: Box, ignore: int = -2, clear: float = 0.0) -> bool:
+        """Whether ``box``, grown by ``clear`` pixels, covers a box taken by another owner than ``ignore``."""
+        if clear:
+            box = (box[0] - clear, box[1] - clear, box[2] + clear, box[3] + clear)
         for cell in self._cells(box):
             for other, owner in self._grid.get(cell, ()):
                 if owner != ignore and intersects(box, other):
@@ -91,30 +98,37 @@ def _pushed_inside(box: Box, width: float, height: float) -> Box:
 def place_node_labels(order: Sequence[int], always: Sequence[int], texts: Sequence[str], screen: np.ndarray,
                       r_px: np.ndarray, text_width: Callable[[str], float], line: float, width: float, height: float,
                       discs: Occupancy, reserved: Sequence[Box] = ()) -> tuple[list[tuple[int, Box, str]], Occupancy]:
-    """Each label's box, in ``order`` (most important first), none covering another, a node or ``reserved``."""
+    """Each label's box, in ``order`` (most important first), none covering another, a node or ``reserved``,
+    and each node named once."""
     labels = Occupancy()
     for box in reserved:
         labels.add(box)
     placed: list[tuple[int, Box, str]] = []
-    for i in order:
+    named: set[int] = set()
+    for i in (int(k) for k in order):
+        if i in named:  # the hovered node may also be the selected one and the centre: one name, not three
+            continue
         x, y = (float(v) for v in screen[i])
         box = None
         for text in dict.fromkeys((short(texts[i]), short(texts[i], SHORTER))):  # the whole name, else its start
             candidates = _candidates(x, y, float(r_px[i]), text_width(text), line)
             box = next((c for c in candidates if inside(c, width, height) and not labels.hits(c)
-                        and not discs.hits(c, ignore=int(i))), None)
+                        and not discs.hits(c, ignore=i, clear=CLEAR)), None)
             if box is not None:
                 break
         if box is None:
-            text = short(texts[i])
-            candidates = _candidates(x, y, float(r_px[i]), text_width(text), line)
             if i not in always:
                 continue
-            # One that must show may cover a node, never another label; pushed inside the view at worst.
-            box = next((c for c in map(lambda c: _pushed_inside(c, width, height), candidates)
-                        if not labels.hits(c)), _pushed_inside(candidates[0], width, height))
-        labels.add(box, int(i))
-        placed.append((int(i), box, text))
+            text = short(texts[i])
+            candidates = _candidates(x, y, float(r_px[i]), text_width(text), line)
+            # One that must show may come near another node (never cover it if it can help it, never
+            # cover another label); pushed inside the view at worst.
+            inside_view = [_pushed_inside(c, width, height) for c in candidates]
+            free = [c for c in inside_view if not labels.hits(c)]
+            box = next((c for c in free if not discs.hits(c, ignore=i)), free[0] if free else inside_view[0])
+        named.add(i)
+        labels.add(box, i)
+        placed.append((i, box, text))
     return placed, labels
 
 

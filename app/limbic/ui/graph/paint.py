@@ -8,6 +8,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
+from limbic.ui.graph.legend import cell
+
 
 def polygon(points: np.ndarray) -> QPolygonF:
     """A QPolygonF filled from an (m, 2) array in one copy (no Python object per point)."""
@@ -32,8 +34,9 @@ def is_dark(widget: QWidget) -> bool:
     return widget.palette().color(QPalette.ColorRole.Window).lightness() < 128
 
 
-def draw_legend(painter, rows, box, metrics, palette, title: str, folded: bool) -> None:
-    """The legend in its box: a title that folds it, and a coloured dot and name per type unless folded."""
+def draw_legend(painter, legend, colours, box, metrics, palette, title: str, folded: bool) -> None:
+    """The legend in its box: a title that folds it, then a coloured dot and name per type (in columns when
+    many), and the "+N more types" line in the link colour, unless folded."""
     if box is None:
         return
     x0, y0 = box[0], box[1]
@@ -45,18 +48,22 @@ def draw_legend(painter, rows, box, metrics, palette, title: str, folded: bool) 
     painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0))
     painter.drawRect(rect)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    line = metrics.height() + 2
     hint = QColor(palette.color(QPalette.ColorRole.Text))
     hint.setAlpha(160)
     painter.setPen(hint)
     painter.drawText(QPointF(x0 + 8, y0 + 4 + metrics.ascent()), title)
     if folded:
         return
-    for k, (colour, name) in enumerate(rows, start=1):
-        y = y0 + 4 + k * line
-        painter.setBrush(colour)
+    line = legend.line
+    for k, (c, name, _count) in enumerate(legend.shown):
+        x, y = cell(legend, box, k)
+        painter.setBrush(colours[c])
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.drawEllipse(QPointF(x0 + 12, y + line / 2 - 1), 5, 5)
+        painter.drawEllipse(QPointF(x + 12, y + line / 2 - 1), 5, 5)
         painter.setPen(palette.color(QPalette.ColorRole.Text))
-        painter.drawText(QPointF(x0 + 24, y + metrics.ascent()), name)
+        painter.drawText(QPointF(x + 24, y + metrics.ascent()), name)
+    if legend.link:
+        x, y = cell(legend, box, len(legend.shown))
+        painter.setPen(palette.color(QPalette.ColorRole.Link))
+        painter.drawText(QPointF(x + 8, y + metrics.ascent()), legend.link)
     painter.setBrush(Qt.BrushStyle.NoBrush)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 import numpy as np
-from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMainWindow,
     QMenu,
     QPushButton,
     QSpinBox,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service.types import ChangeSet, LayoutParams, counted
 from limbic.service import graph_view
+from limbic.ui.common import window_fit
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.ui.graph import build
 from limbic.ui.graph.canvas import GraphCanvas
@@ -69,7 +71,6 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self._hits: set[int] = set()
         self._opened_here: int | None = None
         self._pending_ids: set[int] = set()
-        self._fit_after_layout = False
         self._layout_kind = ""
         self.runner = LayoutRunner(self)
         self.runner.snapshot.connect(self.on_snapshot)
@@ -249,7 +250,6 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
             if fresh.any():
                 self._start_layout(scene, pinned | ~fresh, SETTLE_LAYOUT, "settle")
         else:
-            self._fit_after_layout = True
             self._start_layout(scene, pinned, LOCAL_LAYOUT, "local")
         self.shown.emit(LOCAL)
 
@@ -288,7 +288,6 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.canvas.set_scene(scene, fit=not keep)
         self._describe_whole()
         if (missing.all() or unfinished) and scene.n > 1:
-            self._fit_after_layout = not keep
             self._start_layout(scene, None, whole_params(scene.n), "whole")
         elif missing.any():
             self._start_layout(scene, ~missing, SETTLE_LAYOUT, "whole")
@@ -303,14 +302,12 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         s = self.canvas.scene
         if self.mode != WHOLE or s.n < 2:
             return
-        self._fit_after_layout = True
         self._start_layout(s, None, whole_params(s.n), "whole", fresh=True)
 
     # -- layout -----------------------------------------------------------------------------
 
     def _start_layout(self, scene: Scene, pinned, params: LayoutParams, kind: str, fresh: bool = False) -> None:
         self._layout_kind = kind
-        self._layout_view = (self.canvas.view.cx, self.canvas.view.cy, self.canvas.view.scale)
         self.runner.start(scene.n, scene.src, scene.dst, initial=None if fresh else scene.pos, pinned=pinned,
                           params=params, seed=int(scene.n))
         self.stop_button.setVisible(kind == "whole")
@@ -337,10 +334,9 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
 
     def _layout_ended(self, converged: bool) -> None:
         self.stop_button.hide()
-        view_untouched = self._layout_view == (self.canvas.view.cx, self.canvas.view.cy, self.canvas.view.scale)
-        if self._fit_after_layout and view_untouched:
+        # The laid-out picture is framed unless the person has panned or zoomed since it was last framed.
+        if self.canvas.auto_fit:
             self.canvas.fit()
-        self._fit_after_layout = False
         s = self.canvas.scene
         if self.mode == WHOLE:
             self._describe_whole()
@@ -455,10 +451,30 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
 
 
 class GraphDock(QDockWidget):
-    """The panel as a dock beside the editor."""
+    """The panel as a dock beside the editor; it keeps its share of the window's width when the window is resized."""
 
     def __init__(self, parts: GraphParts) -> None:
         super().__init__("Graph", parts.host)
         self.setObjectName("graphDock")
         self.panel = GraphPanel(parts)
         self.setWidget(self.panel)
+        parts.host.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        # A main window gives all the width it gains to its central area: the graph stayed a narrow strip at
+        # 1600 px. The dock keeps the share of the width it had (the person's own choice when they dragged it).
+        if event.type() == QEvent.Type.Resize and not self.isFloating() and self.isVisible():
+            old = event.oldSize().width()
+            if old > 0 and old != event.size().width():
+                share = self.width() / old
+                QTimer.singleShot(0, lambda: self._keep_share(share))
+        return False
+
+    def _keep_share(self, share: float) -> None:
+        host = self.parentWidget()
+        if not isinstance(host, QMainWindow) or self.isFloating() or not self.isVisible():
+            return
+        room = host.width() - window_fit.central_min_width(host) - 12  # the dock's separator and frame
+        wanted = max(window_fit.MIN_DOCK_W, min(int(share * host.width()), room))
+        if abs(wanted - self.width()) > 2:
+            host.resizeDocks([self], [wanted], Qt.Orientation.Horizontal)
