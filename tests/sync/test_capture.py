@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from limbic.engine.store import changes
-from limbic.engine.sync import folder as files, state
+from limbic.engine.sync import capture, folder as files
 from tests.sync.replicas import Replica
 
 
@@ -41,7 +41,7 @@ def test_each_change_is_published_once_with_increasing_stamps_even_when_the_cloc
     a = Replica(tmp_path, "a")
     a.graph.upsert_entity("One")
     a.sync(folder)
-    monkeypatch.setattr(state, "wall_clock", lambda: 1_000)  # the clock jumps back to 1970
+    monkeypatch.setattr(capture, "_ms", lambda at: 1_000)  # the clock jumps back to 1970
     a.graph.upsert_entity("Two")
     a.graph.upsert_entity("Three")
     assert a.sync(folder).sent == 2

@@ -333,9 +333,11 @@ class Applier:
             self.conflict("entity", real_gid, ROW_FIELD, "deleted_here", values, None, False)
             # The rows deleted with it come back too: the other device kept them all.
             for dep_kind in ("observation", "relation", "reflection"):
-                for (dep_gid,) in self.db.execute(
-                    "SELECT gid FROM sync_tombstone WHERE kind = ? AND change_id = ?", (dep_kind, change_id)
+                for dep_id, dep_gid in self.db.execute(
+                    "SELECT row_id, gid FROM sync_tombstone WHERE kind = ? AND change_id = ?", (dep_kind, change_id)
                 ).fetchall():
-                    if rows.current(self.db, dep_kind, dep_gid) is None:
+                    dep = rows.deleted_values(self.db, dep_kind, dep_id, change_id) or {}
+                    mine = real_gid in (dep.get("entity"), dep.get("from"), dep.get("to"))
+                    if mine and rows.current(self.db, dep_kind, dep_gid) is None:
                         self._restore(dep_kind, dep_gid, depth + 1)
         return new_id
