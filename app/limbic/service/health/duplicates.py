@@ -7,6 +7,13 @@ then judged on every kind of evidence (name, meaning against the graph's own nei
 distribution, shared observations, shared neighbours, type), and the reasons are kept as
 sentences. Evidence against counts too: one name with words the other lacks ("Postgres backup
 job"), a relation between the two, types that do not fit.
+
+On a small graph (up to ``vectors.SMALL`` entities) the distribution meaning is judged against is
+learned from too few pairs to hide everything under it, so a second tier, marked as less sure,
+offers the weaker pairs a person would still want to see: one name inside the other ("Marta" and
+"Marta Quintero"), an abbreviation, and entities that are each other's nearest in meaning (a
+translation: "Ciudad de México" and "Mexico City"). Each finding names the entity a merge keeps
+by default, the better name (``survivor``), with the reason.
 """
 
 from __future__ import annotations
@@ -19,11 +26,11 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from limbic.engine.graph.graph import Graph, shown
-from limbic.service.health import text
+from limbic.service.health import survivor, text
 from limbic.service.health.dismiss import dismissed, key_of
 from limbic.service.health.findings import Finding
 from limbic.service.health.load import GraphData, Handle
-from limbic.service.health.vectors import Meaning
+from limbic.service.health.vectors import SMALL, Meaning
 
 logger = logging.getLogger(__name__)
 
@@ -31,6 +38,9 @@ BLOCK_CAP = 40  # a word or observation shared by more entities says nothing abo
 NAME_FLOOR = 0.78  # names less alike than this are no evidence either way
 MIN_SCORE = 0.45  # below this a pair is not worth the person's time
 DETAILED = 3000  # pairs judged again with near-identical observations and reasons
+SECOND_TIER = 30  # less sure pairs offered at most, on a small graph
+MUTUAL_Z = 3.0  # each other's nearest in meaning, and this far above how close either is to the rest
+LESS_SURE = "Less sure: this graph is small, so weaker pairs are shown too."
 SAME_RELATIONS = frozenset({"same_as", "alias", "alias_of", "duplicate", "duplicate_of", "also_known_as", "aka",
                             "same as", "is the same as"})
 GENERIC_TYPES = frozenset({"", "generic", "entity", "thing", "note", "concept", "other", "unknown"})
@@ -193,6 +203,55 @@ def judge(data: GraphData, prep: _Prepared, meaning: Meaning, a: int, b: int, de
     return score, reasons
 
 
+def _weaker_pairs(data: GraphData, prep: _Prepared, meaning: Meaning) -> dict[tuple[int, int], str]:
+    """Pairs with a weaker sign of being one thing, each with the sentence that names the sign."""
+    out: dict[tuple[int, int], str] = {}
+    names = prep.names
+    for members in _name_blocks(prep):
+        for a, b in _pairs_of(members):
+            if names[a].numbers != names[b].numbers or (a, b) in out:
+                continue
+            na, nb = data.names[a], data.names[b]
+            if survivor.abbreviates(na, nb) or survivor.abbreviates(nb, na):
+                out[(a, b)] = "One name may be an abbreviation of the other."
+            elif names[a].core < names[b].core or names[b].core < names[a].core:
+                short, long = (na, nb) if len(names[a].core) < len(names[b].core) else (nb, na)
+                out[(a, b)] = f"One name is inside the other (“{shown(short, 30)}” in “{shown(long, 40)}”)."
+    for pair, z in meaning.mutual.items():
+        if z >= MUTUAL_Z and pair not in out:
+            out[pair] = ("Each is the other's closest in meaning in this graph: another language or other words "
+                         "may name the same thing.")
+    return out
+
+
+def _finding(data: GraphData, a: int, b: int, score: float, reasons: list[str], tier: int = 1) -> Finding:
+    """The finding of a pair, the entity a merge keeps by default first, with the reason it is kept."""
+    sides = [survivor.Side(data.names[p], len(data.neighbours[p]), len(data.observations[p])) for p in (a, b)]
+    keep, why = survivor.choose(*sides)
+    first, second = (a, b) if keep == 0 else (b, a)
+    detail: dict = {"keep": data.names[first], "keep_reason": why}
+    if tier > 1:
+        detail["tier"] = tier
+    return Finding("duplicates", [data.ids[first], data.ids[second]], [data.names[first], data.names[second]],
+                   score, reasons, detail)
+
+
+def _second_tier(graph_pairs: dict[tuple[int, int], str], data: GraphData, prep: _Prepared, meaning: Meaning,
+                 skip: set[str], min_score: float) -> list[Finding]:
+    """The less sure pairs of a small graph: same or generic types, not related to each other, not dismissed."""
+    out: list[Finding] = []
+    for (a, b), why in graph_pairs.items():
+        if key_of([data.ids[a], data.ids[b]]) in skip or data.related.get((a, b)):
+            continue  # already listed, dismissed, or recorded as two related things on purpose
+        if _types_fit(prep, data, a, b)[0] < 0.9:
+            continue
+        score, reasons = judge(data, prep, meaning, a, b, detailed=True)
+        if score < min_score:
+            out.append(_finding(data, a, b, score, [LESS_SURE, why] + reasons, tier=2))
+    out.sort(key=lambda f: (-f.score, f.entities))
+    return out[:SECOND_TIER]
+
+
 def duplicate_candidates(graph: Graph, data: GraphData, meaning: Meaning, handle: Handle,
                          min_score: float = MIN_SCORE, limit: int | None = 500) -> list[Finding]:
     """Pairs that may be one entity, best first, without the ones the person dismissed."""
@@ -215,7 +274,10 @@ def duplicate_candidates(graph: Graph, data: GraphData, meaning: Meaning, handle
             continue
         score, reasons = judge(data, prep, meaning, a, b, detailed=True)
         if score >= min_score:
-            out.append(Finding("duplicates", ids, [data.names[a], data.names[b]], score, reasons))
+            out.append(_finding(data, a, b, score, reasons))
     out.sort(key=lambda f: (-f.score, f.entities))
+    if len(data) <= SMALL:  # after every sure pair, however many: the less sure ones never push one out
+        out += _second_tier(_weaker_pairs(data, prep, meaning), data, prep, meaning,
+                            gone | {key_of(f.ids) for f in out}, min_score)
     logger.info("health: %d candidate pairs, %d duplicates reported", len(pairs), len(out))
     return out[:limit] if limit else out

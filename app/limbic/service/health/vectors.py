@@ -22,6 +22,7 @@ logger = logging.getLogger(__name__)
 
 EXACT_LIMIT = 12_000  # up to this many vectors every pair is compared
 NEIGHBOURS = 5  # nearest neighbours kept per vector
+SMALL = 1000  # up to this many vectors the graph's own distribution says little: weaker pairs are offered too
 _BLOCK = 512
 
 
@@ -36,6 +37,9 @@ class Meaning:
     std: np.ndarray = field(default_factory=lambda: np.ones(0, dtype=np.float32))  # by row: its spread
     nearest: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.float32))  # sorted nearest-neighbour z
     pairs: list[tuple[int, int]] = field(default_factory=list)  # entity positions, low first
+    # Pairs each the other's nearest by meaning, with how far they stand out (z): on a small graph the
+    # quantile above is learned from too few pairs, and a translation can fall under it.
+    mutual: dict[tuple[int, int], float] = field(default_factory=dict)
 
     def percentile(self, z: float) -> float:
         """Share of the graph's nearest-neighbour pairs that stand out less than ``z`` (0..1)."""
@@ -109,6 +113,14 @@ def meaning(graph, data: GraphData, handle: Handle, keep_quantile: float = 0.75)
     np.maximum.at(best, a, z)
     np.maximum.at(best, b, z)
     out.nearest = np.sort(best[np.isfinite(best)])
+    if n <= SMALL:
+        top = np.full(n, -np.inf, dtype=np.float32)
+        np.maximum.at(top, a, s)
+        np.maximum.at(top, b, s)
+        both = (s >= top[a]) & (s >= top[b])
+        for x, y, zz in zip(pos_of_row[a[both]].tolist(), pos_of_row[b[both]].tolist(), z[both].tolist()):
+            if x >= 0 and y >= 0:
+                out.mutual[(min(x, y), max(x, y))] = float(zz)
     if len(out.nearest):
         cut = float(np.quantile(out.nearest, keep_quantile))
         keep = z >= cut
