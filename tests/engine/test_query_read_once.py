@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from limbic.engine.search.query import Query
 from tests.bench import search_golden
 
 GOLDEN = Path(__file__).with_name("search_golden.json")
@@ -26,7 +27,11 @@ def test_every_mode_answers_as_the_golden_file_says(golden_graph):
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert [e["query"] for e in expected] == [q[:100] for q in queries]
     got = search_golden.snapshot(graph, queries)
-    changed = [(e["query"], k) for e, g in zip(expected, got) for k in e if e[k] != g.get(k)]
+    # A query naming a time is answered differently since time is matched (test_search_time.py):
+    # every other answer must be as it was.
+    timeless = [Query.read(q).time is None for q in queries]
+    assert timeless.count(False) == 2  # "... in 2001." and "Session 2026-03-28"
+    changed = [(e["query"], k) for e, g, t in zip(expected, got, timeless) if t for k in e if e[k] != g.get(k)]
     assert not changed, f"{len(changed)} answers changed, first {changed[:5]}"
 
 

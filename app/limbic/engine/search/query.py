@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 from limbic.engine.search import readable as readable_words
 from limbic.engine.text import stemming
 from limbic.engine.text.stopwords import content_terms
+from limbic.engine.text.time_expressions import TimeMatch, find_time
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
@@ -68,11 +70,12 @@ class Query:
     ends_in_word: bool  # the whole text's last character is part of a word: that word may be unfinished
     identifier: bool  # a short query with digits or joined words: held as an exact phrase, it ranks first
     name_key: str  # the text as names compare (``normalise_name``)
+    time: TimeMatch | None = None  # the time it names, read relative to the time of asking
     _readable: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def read(cls, query: object) -> Query:
-        """Read a query's text once: everything the steps of a search need from it."""
+    def read(cls, query: object, now: datetime | None = None) -> Query:
+        """Read a query's text once: everything the steps of a search need from it (``now``: the time of asking)."""
         text = clean_query(query)
         words = split(text)
         distinct = list(dict.fromkeys(words))
@@ -90,11 +93,19 @@ class Query:
             ends_in_word=bool(text) and _TOKEN.fullmatch(text[-1]) is not None,
             identifier=bool(_IDENTIFIER.search(text)) and 1 <= len(terms) <= MAX_IDENTIFIER_TOKENS,
             name_key=normalise_name(text),
+            time=find_time(capped, now or datetime.now().astimezone()),
         )
 
     @property
     def capped(self) -> str:
-        """The text the model encodes: its first MAX_QUERY_CHARS."""
+        """The text the model encodes: its first MAX_QUERY_CHARS, without the time it names.
+
+        The model does not read dates (a vector for "16 June, 2023" is near every dated text): the
+        time is matched against when things happened instead. A query that is nothing but a time
+        keeps its words, or nothing would be left to encode.
+        """
+        if self.time is not None and _TOKEN.search(self.time.rest):
+            return self.time.rest
         return self.text[:MAX_QUERY_CHARS]
 
     @cached_property
@@ -112,9 +123,9 @@ class Query:
         return self._readable[key]
 
 
-def as_query(query: str | Query) -> Query:
-    """The query read (a text is read here; a query already read is kept)."""
-    return query if isinstance(query, Query) else Query.read(query)
+def as_query(query: str | Query, now: datetime | None = None) -> Query:
+    """The query read (a text is read here, relative to ``now``; a query already read is kept)."""
+    return query if isinstance(query, Query) else Query.read(query, now)
 
 
 def query_terms(query: str | Query, cap: int = MAX_QUERY_TOKENS) -> list[str]:

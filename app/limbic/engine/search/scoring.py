@@ -57,6 +57,9 @@ class ScoringParams:
     blend_alpha: float = BLEND_ALPHA
     base_relevance: str = field(default=BASE_ADAPTIVE)
     floor: bool = True  # say "no good match" when only chance-level meaning hits were found
+    # What happened in the time a query names ("in June 2023") ranks before the rest, which follows
+    # (docs/search.md, "Questions that name a time": a multiplier was measured against it).
+    time_first: bool = True
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, object] | None) -> ScoringParams:
@@ -73,7 +76,7 @@ class ScoringParams:
             if key == "base_relevance":
                 if value in BASE_CHOICES:
                     changes[key] = value
-            elif key == "floor":
+            elif key in ("floor", "time_first"):
                 changes[key] = bool(value)
             elif key == "expansion_factor":
                 changes[key] = max(1, int(value))  # type: ignore[arg-type]

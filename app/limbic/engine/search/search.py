@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.graph import signals
 
-from limbic.engine.search import crosslingual, readable, scoring
+from limbic.engine.search import crosslingual, readable, scoring, when
 
 from limbic.engine.text import stemming
 
@@ -68,6 +68,7 @@ class SearchResult:
     knn_rank: int | None = None
     fts_rank: int | None = None
     exact: bool = False
+    time_match: bool | None = None  # whether it happened in the time the query names (None: it names none)
 
 
 @dataclass
@@ -78,6 +79,13 @@ class SearchResponse:
     terms: list[str] = field(default_factory=list)  # the query's tokens, for highlighting
     note: str | None = None
     no_match: bool = False  # nothing in the graph matches the query well enough to show
+    time_label: str | None = None  # the time the query names ("June 2023"), if it names one
+
+    def time_note(self, result: SearchResult) -> str | None:
+        """The breakdown's line for a hit's time: "June 2023 ✓" when it happened then, "June 2023 ✗" when not."""
+        if self.time_label is None or result.time_match is None:
+            return None
+        return f"{self.time_label} {'✓' if result.time_match else '✗'}"
 
     @property
     def no_match_sentence(self) -> str:
@@ -102,6 +110,9 @@ class SearchResponse:
             }
             if self.mode == MODE_HYBRID:
                 item["rrf_score"] = round(r.rrf_score, 6)
+            note = self.time_note(r)
+            if note is not None:  # only a query naming a time says so: other replies stay as they were
+                item["scoring"]["time"] = note
             items.append(item)
         out: dict = {"mode": self.mode, "results": items}
         if self.no_match:
@@ -300,15 +311,17 @@ def search(
     entity_type: str | None = None,
     status: str | None = None,
     branches: str = "both",
+    now: datetime | None = None,
 ) -> SearchResponse:
     """Run the six steps; ``record=False`` is a search that leaves no trace (preview, evaluation).
 
     ``branches``: "both" (hybrid), "meaning" (vectors only) or "words" (full text only); ``query``: the
-    text, or a ``Query`` already read (a caller asking one text several ways reads it once).
+    text, or a ``Query`` already read (a caller asking one text several ways reads it once); ``now``:
+    the time of asking, which "last week" counts from (the clock's when not given).
     """
     params = params or ScoringParams()
     limit = max(1, min(int(limit), MAX_LIMIT))
-    q = as_query(query)  # the one reading of the text: every step below gets what it learned
+    q = as_query(query, now)  # the one reading of the text: every step below gets what it learned
     query, terms = q.text, list(q.terms)
     use_vectors = graph.vectors_ready
     if not query.strip():
@@ -388,8 +401,9 @@ def search(
     if not candidates:
         return SearchResponse(query, mode, terms=terms, no_match=True)
 
-    # 4. Limbic re-ranking.
-    ranked = rank(graph, candidates, mode, params, tiers, meaning, early)[:limit]
+    # 4. Limbic re-ranking; what happened in the time the query names counts more.
+    timed = when.matching(graph.db, [c.entity_id for c in candidates], q.time) if q.time is not None else None
+    ranked = rank(graph, candidates, mode, params, tiers, meaning, early, timed)[:limit]
 
     # 5. Hydrate.
     entities = graph.entities_by_ids([r.entity_id for r in ranked])
@@ -400,7 +414,7 @@ def search(
             continue
         r.name, r.entity_type, r.observations = ent.name, ent.entity_type, ent.observation_texts
         results.append(r)
-    response = SearchResponse(query, mode, results, terms)
+    response = SearchResponse(query, mode, results, terms, time_label=q.time.label if q.time is not None else None)
 
     # 6. Record access signals (best effort; never changes the answer).
     if record and results:
@@ -416,10 +430,12 @@ def rank(
     tiers: dict[int, int] | None = None,
     meaning: scoring.MeaningStats | None = None,
     known: dict[int, signals.EntitySignals] | None = None,
+    timed: set[int] | None = None,
 ) -> list[SearchResult]:
     """Score fused candidates with the limbic formula; exact matches first, then best score first.
 
-    ``known``: signals already loaded for some candidates.
+    ``known``: signals already loaded for some candidates; ``timed``: those that happened in the time
+    the query names (None: it names none), which come next after exact matches (``params.time_first``).
     """
     tiers = tiers or {}
     now = datetime.now(timezone.utc)
@@ -431,7 +447,9 @@ def rank(
     for cand, base in zip(candidates, bases):
         s = sig[cand.entity_id]
         imp = scoring.importance(s.access_count, max_access, s.degree, s.access_days, max_days, params)
-        temp = scoring.temporal(signals.hours_since(s.last_access or s.created_at, now), params)
+        in_time = None if timed is None else cand.entity_id in timed
+        # A question about then is not answered better by what was touched lately: recency waits.
+        temp = 1.0 if in_time else scoring.temporal(signals.hours_since(s.last_access or s.created_at, now), params)
         pairs = [(count, signals.hours_since(last, now)) for other, (count, last) in s.cooc.items() if other != cand.entity_id]
         cooc = scoring.cooc_boost(pairs, params)
         score = scoring.limbic_score(base, imp, temp, cooc, params) * scoring.status_factor(s.status)
@@ -439,7 +457,9 @@ def rank(
             SearchResult(
                 cand.entity_id, "", "", [], score, base, imp, temp, cooc, cand.distance, cand.rrf_score,
                 cand.branch, cand.knn_rank, cand.fts_rank, tiers.get(cand.entity_id, TIER_NONE) > TIER_NONE,
+                in_time,
             )
         )
-    out.sort(key=lambda r: (-tiers.get(r.entity_id, TIER_NONE), -r.limbic_score, -r.rrf_score))
+    first = timed if timed is not None and params.time_first else set()
+    out.sort(key=lambda r: (-tiers.get(r.entity_id, TIER_NONE), r.entity_id not in first, -r.limbic_score, -r.rrf_score))
     return out

@@ -1,0 +1,131 @@
+"""When an entity's facts happened: the dates written in its name and observations, and its recorded times.
+
+A question that names a time ("what did Maria share on 16 June, 2023?", "¿qué pasó en marzo?") is
+matched against these. Only absolute dates count as written ones ("16 June, 2023", "June 16, 2023",
+"16 de junio de 2023", "June 2023", "2023-06-16"): a note's "yesterday" was relative to a day nobody
+recorded, and a bare year in prose ("a 1999 cohort") says what a text is about more often than when
+it happened. Texts are read only when a query names a time, and each text once (a cache keyed by the
+text's hash), so a query without time pays nothing and a repeated one little.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import OrderedDict
+from datetime import date, datetime, timedelta, timezone
+from typing import TYPE_CHECKING
+
+from limbic.engine.text import time_words as W
+
+if TYPE_CHECKING:
+    from limbic.engine.store.db import Database
+    from limbic.engine.text.time_expressions import TimeMatch
+
+Interval = tuple[date, date]  # half-open: [first day, first day after)
+
+_MONTH = "|".join(sorted((re.escape(m) for m in (*W.MONTHS, *W.MONTH_ABBREVIATIONS)), key=len, reverse=True))
+_DAY = r"(\d{1,2})(?:st|nd|rd|th|º)?"
+_YEAR = r"((?:1[6-9]|20)\d\d)"
+_DATES = re.compile(
+    rf"\b(?:(\d{{4}})-(\d{{1,2}})-(\d{{1,2}})"  # 2023-06-16
+    rf"|{_DAY}\s+(?:de\s+)?({_MONTH})\.?,?\s+(?:de\s+|del\s+)?{_YEAR}"  # 16 June, 2023 / 16 de junio de 2023
+    rf"|({_MONTH})\.?\s+{_DAY},?\s+{_YEAR}"  # June 16, 2023
+    rf"|({_MONTH})\.?,?\s+(?:de\s+|del\s+)?{_YEAR})\b",  # June 2023 / junio de 2023
+    re.IGNORECASE,
+)
+_MONTH_NUMBER = {**W.MONTHS, **W.MONTH_ABBREVIATIONS}
+CACHE_TEXTS = 200_000  # texts whose dates are remembered: a few tens of MB at most
+_cache: OrderedDict[bytes, tuple[Interval, ...]] = OrderedDict()
+
+
+def _day(year: int, month: int, day: int) -> Interval | None:
+    try:
+        first = date(year, month, day)
+    except ValueError:
+        return None
+    return first, first + timedelta(days=1)
+
+
+def _month(year: int, month: int) -> Interval | None:
+    if not 1 <= month <= 12:
+        return None
+    first = date(year, month, 1)
+    return first, date(year + month // 12, month % 12 + 1, 1)
+
+
+def _read(text: str) -> tuple[Interval, ...]:
+    found: list[Interval] = []
+    for m in _DATES.finditer(text):
+        g = m.groups()
+        if g[0]:
+            interval = _day(int(g[0]), int(g[1]), int(g[2]))
+        elif g[3]:
+            interval = _day(int(g[5]), _MONTH_NUMBER[g[4].lower()], int(g[3]))
+        elif g[6]:
+            interval = _day(int(g[8]), _MONTH_NUMBER[g[6].lower()], int(g[7]))
+        else:
+            interval = _month(int(g[10]), _MONTH_NUMBER[g[9].lower()])
+        if interval is not None:
+            found.append(interval)
+    return tuple(found)
+
+
+def written_dates(text: str) -> tuple[Interval, ...]:
+    """The absolute dates written in ``text``, each as the half-open interval of days it names."""
+    if not any(c.isdigit() for c in text):
+        return ()
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    hit = _cache.get(key)
+    if hit is not None:
+        _cache.move_to_end(key)
+        return hit
+    found = _read(text)
+    _cache[key] = found
+    if len(_cache) > CACHE_TEXTS:
+        _cache.popitem(last=False)
+    return found
+
+
+def _recorded_day(stamp: str | None) -> Interval | None:
+    """The local calendar day of a stored UTC time ("2026-10-03 02:48:39")."""
+    if not stamp:
+        return None
+    try:
+        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    first = moment.astimezone().date()
+    return first, first + timedelta(days=1)
+
+
+def overlaps(interval: Interval, match: TimeMatch) -> bool:
+    """True when the days of ``interval`` meet those the time expression names (an open side reaches any day)."""
+    first, after = interval
+    return (match.end is None or first < match.end) and (match.start is None or after > match.start)
+
+
+def matching(db: Database, ids: list[int], match: TimeMatch) -> set[int]:
+    """The entities among ``ids`` whose facts happened in the time named: a date written in their name or
+    observations, or their creation, last change or an observation's recording on one of its days."""
+    if not ids:
+        return set()
+    marks = ",".join("?" * len(ids))
+    found: set[int] = set()
+    for entity_id, name, created, updated in db.execute(
+        f"SELECT id, name, created_at, updated_at FROM entities WHERE id IN ({marks})", ids
+    ):
+        days = [d for d in (_recorded_day(created), _recorded_day(updated)) if d is not None]
+        if any(overlaps(d, match) for d in (*days, *written_dates(name))):
+            found.add(entity_id)
+    for entity_id, content, created in db.execute(
+        f"SELECT entity_id, content, created_at FROM observations WHERE entity_id IN ({marks})", ids
+    ):
+        if entity_id in found:
+            continue
+        day = _recorded_day(created)
+        if (day is not None and overlaps(day, match)) or any(overlaps(d, match) for d in written_dates(content)):
+            found.add(entity_id)
+    return found
