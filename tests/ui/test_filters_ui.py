@@ -100,3 +100,27 @@ def test_browser_shows_pinned_and_recent_and_filters_by_words_and_relation(qtbot
         qtbot.keyClick(b.text, Qt.Key.Key_Return)  # Enter opens the first of the list
     assert w.editor.name_edit.text() == b.names()[0]
     b.close()
+
+
+def test_filters_are_visible_with_an_empty_query_say_what_they_hide_and_clear_filters_clears_the_type(qtbot,
+                                                                                                      sample_window):
+    w = sample_window
+    line = w.search_filters.line
+    assert not line.isVisible()
+    search(qtbot, w, "", "Person")
+    # An empty query: the filter is in view, with how many entities it leaves.
+    qtbot.waitUntil(lambda: "entities match" in line.plain(), timeout=10_000)
+    assert line.isVisible() and "type Person" in line.plain()
+    assert not w.status.last_message.startswith("Filtered")
+    # A forgotten type: the search says how many hits it hides.
+    people = search(qtbot, w, "backup", "Person")
+    assert all(r.entity_type == "Person" for r in people)
+    qtbot.waitUntil(lambda: "hidden by them" in line.plain(), timeout=10_000)
+    # Clear filters is on while only the type is set, and clears the type.
+    w.search_filters.action.trigger()
+    bar = w.search_filters.bar
+    assert bar.clear_button.isEnabled()
+    with qtbot.waitSignal(w.results_shown, timeout=10_000):
+        bar.clear_button.click()
+    assert w.search_bar.entity_type() == "" and not line.isVisible()
+    assert any(r.entity_type != "Person" for r in (w.model.result(i) for i in range(w.model.rowCount())))

@@ -7,7 +7,7 @@ days; the bar's ``value()`` is a ``SearchFilter`` that the service applies in it
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta, timezone
 from typing import Callable
 
@@ -17,8 +17,9 @@ from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QPushBu
 from limbic.engine.errors import ValidationError
 from limbic.service.filters import STATUSES, SearchFilter, check
 from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.search.filter_line import COUNT_LIMIT, FilterLine, count_hidden, count_matching
 from limbic.ui.search.search_bar import SearchBar
-from limbic.ui.workers.worker import Engine
+from limbic.ui.workers.worker import RESULT_LIMIT, Engine
 
 logger = logging.getLogger(__name__)
 
@@ -171,7 +172,11 @@ class FilterBar(QWidget):
         self.relation.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _show_clear(self) -> None:
-        self.clear_button.setEnabled(not self.value().is_empty())
+        self.clear_button.setEnabled(not self.value().is_empty() or self.also_active())
+
+    def also_active(self) -> bool:
+        """Whether a filter outside the bar is on (the search bar's type): Clear filters clears it too."""
+        return False
 
 
 @dataclass(frozen=True)
@@ -199,6 +204,14 @@ class SearchFilters(QObject):
         layout = parts.search_bar.parentWidget().layout()
         layout.insertWidget(layout.indexOf(parts.search_bar) + 1, self.bar)
         self.bar.hide()
+        self.line = FilterLine(parts.hooks.parent)
+        layout.insertWidget(layout.indexOf(self.bar) + 1, self.line)
+        self.line.clear_requested.connect(self.clear_all)
+        self.bar.also_active = lambda: bool(parts.search_bar.entity_type())
+        self.bar.clear_button.clicked.disconnect(self.bar.clear)
+        self.bar.clear_button.clicked.connect(self.clear_all)
+        parts.search_bar.types.currentIndexChanged.connect(self._show_filters)
+        parts.engine.results_ready.connect(self.on_results)
         self.action = parts.hooks.add_action(menu, "Search &filters", self.toggle, "Ctrl+Shift+F",
                                              tip="Narrow the search by relation type, status and dates")
         self.action.setCheckable(True)
@@ -228,6 +241,48 @@ class SearchFilters(QObject):
             self.p.status.say(str(exc), 10_000)
             return
         self.p.engine.search_filter = None if flt.is_empty() else flt
-        if not flt.is_empty():
+        if not flt.is_empty() and self.p.search_bar.text().strip():
             self.p.status.say(f"Filtered: {flt.describe()}.", 4000)
+        self._show_filters()
         self.p.rerun_search()
+
+    def active(self) -> SearchFilter:
+        """Every filter on now: the bar's (while shown) and the search bar's type."""
+        flt = self.p.engine.search_filter or SearchFilter()
+        return replace(flt, entity_type=self.p.search_bar.entity_type())
+
+    def clear_all(self) -> None:
+        """Clear filters: the bar's choices and the type, one search again."""
+        types = self.p.search_bar.types
+        types.blockSignals(True)
+        types.setCurrentIndex(0)
+        types.blockSignals(False)
+        self.bar.clear()  # its ``changed`` searches again
+
+    def _show_filters(self) -> None:
+        self.bar._show_clear()
+        self.line.set_filters(self.active().describe())
+
+    def on_results(self, request_id: int, response) -> None:
+        """Say what the filters left or hid, once the answer they shaped is in."""
+        if request_id != self.p.engine.searches.latest:
+            return
+        flt = self.active()
+        self.line.set_filters(flt.describe())
+        if flt.is_empty() or not self.p.hooks.catalog():
+            return
+        engine = self.p.engine
+        query = response.query.strip()
+        if not query:
+            engine.read("filter-note", count_matching, flt, on_done=self._say_matching)
+            return
+        shown = frozenset(r.entity_id for r in response.results)
+        engine.read("filter-note", count_hidden, query, shown, RESULT_LIMIT, engine.worker.params,
+                    self.p.search_bar.branch_choice(), on_done=self._say_hidden)
+
+    def _say_matching(self, count: int) -> None:
+        many = f"{count}+" if count > COUNT_LIMIT else str(count)
+        self.line.set_note(f"{many} {'entity matches' if count == 1 else 'entities match'}; type to search them")
+
+    def _say_hidden(self, count: int) -> None:
+        self.line.set_note(f"{count} {'hit' if count == 1 else 'hits'} hidden by them" if count else "")
