@@ -91,6 +91,7 @@ class ResultModel(QAbstractListModel):
         self.query = ""
         self.empty_text = ""  # what the empty list says ("No good match for …")
         self.best = 0.0  # the best hit's score: each row shows its own as a share of it
+        self.time_label: str | None = None  # the time the query names ("June 2023"), if any
 
     def set_response(self, response: SearchResponse) -> None:
         """Replace the list with a new search's hits."""
@@ -102,12 +103,13 @@ class ResultModel(QAbstractListModel):
         self.query = response.query
         self.empty_text = response.no_match_sentence if response.no_match else ""
         self.best = max((r.limbic_score for r in self._results), default=0.0)
+        self.time_label = response.time_label
         self.endResetModel()
 
     def clear(self) -> None:
         self.beginResetModel()
         self._results, self._snippets, self.terms, self.query = [], [], [], ""
-        self.empty_text = ""
+        self.empty_text, self.time_label = "", None
         self.endResetModel()
 
     def result(self, row: int) -> SearchResult | None:
@@ -153,6 +155,8 @@ class ResultModel(QAbstractListModel):
                          zip(FACTOR_WORDS, (r.base_relevance, r.importance, r.temporal, r.cooc_boost))) + "<br>"
             f"cosine distance {dist} · RRF {r.rrf_score:.4f} · {', '.join(ranks) or 'exact name'}"
             + ("<br>exact name match" if r.exact else "")
+            + (f"<br>{html.escape(note)}: {'happened' if r.time_match else 'did not happen'} in the time asked about"
+               if (note := time_text(r, self.time_label)) else "")
         )
 
 
@@ -235,10 +239,20 @@ def share_text(score: float, best: float) -> str:
     return "<1%" if 0 < pct < 1 else f"{pct:.0f}%"
 
 
-def numbers_text(r: SearchResult, fits, best: float = 0.0) -> str:
-    """The hit's score as a share of the best hit's, in the longest form that ``fits`` the row."""
+def time_text(r: SearchResult, label: str | None) -> str | None:
+    """Whether the hit happened in the time the query names: "June 2023 ✓" or "June 2023 ✗" (None: it names none)."""
+    if label is None or r.time_match is None:
+        return None
+    return f"{label} {'✓' if r.time_match else '✗'}"
+
+
+def numbers_text(r: SearchResult, fits, best: float = 0.0, time_label: str | None = None) -> str:
+    """The hit's score as a share of the best hit's, and its time match, in the longest form that ``fits`` the row."""
     share = share_text(r.limbic_score, best or r.limbic_score)
+    note = time_text(r, time_label)
     forms = (f"{share} of the best hit", share)
+    if note is not None:  # the match is what the person asked for: it stays longest
+        forms = (f"{note} · {share} of the best hit", f"{note} · {share}", note)
     return next((form for form in forms if fits(form)), forms[-1])
 
 
@@ -423,7 +437,8 @@ class ResultDelegate(QStyledItemDelegate):
             x = bar_x + bar_w + (8 if labelled else 4)
         painter.setPen(muted)
         avail = rect.right() - x
-        numbers = numbers_text(r, lambda text: fm_s.horizontalAdvance(text) <= avail, best)
+        numbers = numbers_text(r, lambda text: fm_s.horizontalAdvance(text) <= avail, best,
+                               getattr(model, "time_label", None))
         painter.drawText(QRect(x, y, avail, fm_s.height()), _ALIGN_VR, fm_s.elidedText(numbers, _ELIDE_L, avail))
         painter.restore()
 
