@@ -59,3 +59,59 @@ def test_health_view_reviews_merges_and_dismisses_by_keyboard(qtbot, tmp_path, s
     qtbot.waitUntil(lambda: view.report is not None, timeout=60_000)
     assert gone not in [set(f.entities) for f in view.report.findings["duplicates"]]
     view.close()
+
+
+def _planted_pairs(tmp_path, sample_db_template):
+    path = tmp_path / "pairs.db"
+    shutil.copyfile(sample_db_template, path)
+    g = Graph(Database(path))
+    try:
+        g.upsert_entity("Jose Garcia", "Person", ["Accountant of the Harbor ledger"])
+        g.upsert_entity("José García", "Person", ["Accountant of the Harbor ledger", "Lives in Valencia"])
+        g.add_relation("Jose Garcia", "Harbor API", "works_on")  # better connected, yet the accents stay
+        g.upsert_entity("NYC", "Place", ["Where the Harbor office is"])
+        g.upsert_entity("New York City", "Place", ["Where the Harbor office is"])
+        g.upsert_entity("Marta", "Person", ["Joined the Monday call"])
+    finally:
+        g.db.close()
+    return path
+
+
+def test_health_view_has_buttons_and_keeps_the_better_name(qtbot, tmp_path, sample_db_template):
+    w = make_window(qtbot, _planted_pairs(tmp_path, sample_db_template))
+    w.organise.health_action.trigger()
+    view = w.organise.health_view
+    qtbot.waitUntil(lambda: view.report is not None, timeout=60_000)
+    # A button beside every key, the key shown on it.
+    for button, key in ((view.merge_button, "(M)"), (view.swap_button, "(S)"), (view.skip_button, "(J)"),
+                        (view.dismiss_button, "(D)"), (view.open_button, "(O)")):
+        assert key in button.text() and not button.isHidden()
+    assert view.dismiss_button.text() == "Not duplicates (D)"
+    found = view.report.findings["duplicates"]
+    pairs = [set(f.entities) for f in found]
+
+    nyc = found[pairs.index({"NYC", "New York City"})]
+    view.findings.setCurrentRow(pairs.index({"NYC", "New York City"}))
+    assert nyc.entities[0] == "New York City"
+    assert "Merging keeps “New York City”: the full form, not the abbreviation." in view.detail.toPlainText()
+
+    # A small graph: the less sure pair is offered, marked in the list and in the detail.
+    marta = next(i for i, p in enumerate(pairs) if p == {"Marta", "Marta Quintero"})
+    assert view.findings.item(marta).text().startswith("less sure")
+    view.findings.setCurrentRow(marta)
+    assert "Less sure than the others" in view.detail.toPlainText()
+
+    # The merge by buttons alone: preview, then merge; the accented name stays.
+    row = pairs.index({"Jose Garcia", "José García"})
+    view.findings.setCurrentRow(row)
+    assert "Merging keeps “José García”: has accents." in view.detail.toPlainText()
+    assert not view.swap_button.isEnabled()  # nothing to swap before the preview
+    with qtbot.waitSignal(view.previewed, timeout=10_000):
+        qtbot.mouseClick(view.merge_button, Qt.MouseButton.LeftButton)
+    assert view.plan.target.entity.name == "José García" and view.merge_button.text() == "Merge now (M)"
+    assert view.swap_button.isEnabled()
+    with qtbot.waitSignal(view.merged, timeout=30_000):
+        qtbot.mouseClick(view.merge_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Jose Garcia" not in w.catalog.names.values(), timeout=10_000)
+    assert "José García" in w.catalog.names.values()
+    view.close()

@@ -4,9 +4,11 @@ Counts per kind on the left, the findings of one kind in the middle, the reasons
 possible duplicate, the merge preview side by side) on the right. The scan runs in a process of
 its own on a read-only connection (a thread here only waits for it), with progress, so the window
 and searches go on meanwhile.
-Keyboard-driven: J or Down goes to the next finding, K or Up back, M previews the merge of a
-duplicate (M again, or Enter, merges it; S swaps which one stays), D dismisses a finding for
-good, O opens the entity, R checks again, Esc closes. Nothing is merged without the person.
+Buttons beside the keys, each showing its key: J or Down (Skip) goes to the next finding, K or Up
+back, M previews the merge of a duplicate (M again, or Enter, merges it; S keeps the other one),
+D says they are not duplicates (or dismisses another finding) for good, O opens the entity, R
+checks again, Esc closes. A merge keeps the better name by default, and says why. Nothing is
+merged without the person.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import logging
 import threading
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -35,47 +37,11 @@ from PySide6.QtWidgets import (
 from limbic.engine.errors import Cancelled, LimbicError
 from limbic.service import health
 from limbic.service.health.merge import MergePlan, merge, plan_merge
+from limbic.ui.health.wording import finding_html, finding_row, keeps, plan_html
 
 logger = logging.getLogger(__name__)
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-def plan_html(plan: MergePlan) -> str:
-    """The merge preview: the two entities and what the merged one would hold, side by side."""
-    def column(title: str, name: str, etype: str, status: str, obs: list[str], rels: list[str]) -> str:
-        items = "".join(f"<li>{o}</li>" for o in obs) or "<li><i>none</i></li>"
-        rel = "".join(f"<li>{r}</li>" for r in rels) or "<li><i>none</i></li>"
-        return (f"<td valign='top' width='33%'><b>{title}</b><br><big>{html.escape(name)}</big><br>"
-                f"{html.escape(etype)} · {html.escape(status)}<p>Observations</p><ul>{items}</ul>"
-                f"<p>Relations</p><ul>{rel}</ul></td>")
-
-    def rels_of(view) -> list[str]:
-        out = [f"{html.escape(r.relation_type)} → {html.escape(r.to_name)}" for r in view.outgoing]
-        return out + [f"{html.escape(r.relation_type)} ← {html.escape(r.from_name)}" for r in view.incoming]
-
-    src, tgt = plan.source, plan.target
-    merged_obs = [(f"<b>+ {html.escape(o)}</b>" if o in plan.added else html.escape(o)) for o in plan.observations]
-    merged_obs += [f"<s>{html.escape(o)}</s> <i>({'already there' if o.strip() == t.strip() else 'already there in other words'})</i>"
-                   for o, t in plan.dropped]
-    merged_rels = [(("<b>+ " if r.moved else "") + (f"{html.escape(r.relation_type)} → {html.escape(r.other_name)}"
-                    if r.outgoing else f"{html.escape(r.relation_type)} ← {html.escape(r.other_name)}")
-                    + ("</b>" if r.moved else "")) for r in plan.relations]
-    for sentence in plan.dropped_relations:  # the relation struck out, the reason readable
-        what, _, why = sentence.rpartition(": ")
-        merged_rels.append(f"<s>{html.escape(what)}</s> <i>({html.escape(why.rstrip('.'))})</i>" if what
-                           else f"<i>{html.escape(sentence)}</i>")
-    conflicts = "".join(f"<p><b>The {c.field}s differ:</b> “{html.escape(c.target)}” (kept) and "
-                        f"“{html.escape(c.source)}”; choose below.</p>" for c in plan.conflicts)
-    return ("<table width='100%' cellspacing='8'><tr>"
-            + column("Goes", src.entity.name, src.entity.entity_type, src.entity.status,
-                     [html.escape(o) for o in src.entity.observation_texts], rels_of(src))
-            + column("Stays", tgt.entity.name, tgt.entity.entity_type, tgt.entity.status,
-                     [html.escape(o) for o in tgt.entity.observation_texts], rels_of(tgt))
-            + column("After the merge", plan.name, plan.entity_type, plan.status, merged_obs, merged_rels)
-            + "</tr></table>" + conflicts
-            + "<p>Press <b>M</b> or <b>Enter</b> to merge (undo with Ctrl+Z), <b>S</b> to keep the other one, "
-              "<b>Esc</b> to go back.</p>")
 
 
 class HealthView(QDialog):
@@ -125,9 +91,23 @@ class HealthView(QDialog):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.detail, 1)
         rl.addWidget(self.type_choice)
-        keys = QLabel("J/K next and previous · M merge preview, M again to merge · S swap which one stays · "
-                      "D dismiss · O open · R check again · Esc close", self, objectName="healthKeys")
+        keys = QLabel("J/K next and previous · Esc close", self, objectName="healthKeys")
         keys.setWordWrap(True)
+        # Every key has its button, named in words with the key on it: the keys alone were a secret.
+        self.merge_button = QPushButton("Merge… (M)", self, objectName="healthMerge")
+        self.swap_button = QPushButton("Keep the other (S)", self, objectName="healthSwap")
+        self.skip_button = QPushButton("Skip (J)", self, objectName="healthSkip")
+        self.dismiss_button = QPushButton("Not duplicates (D)", self, objectName="healthDismiss")
+        self.open_button = QPushButton("Open (O)", self, objectName="healthOpen")
+        buttons = QHBoxLayout()
+        for button, slot in ((self.merge_button, self.on_merge_key), (self.swap_button, self.swap),
+                             (self.skip_button, self.next), (self.dismiss_button, self.dismiss),
+                             (self.open_button, self.open_current)):
+            button.clicked.connect(slot)
+            button.setAutoDefault(False)  # Enter belongs to the merge, not to whichever button was last clicked
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(keys)
         split = QSplitter(self)
         split.addWidget(self.kinds)
         split.addWidget(self.findings)
@@ -137,7 +117,7 @@ class HealthView(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
-        layout.addWidget(keys)
+        layout.addLayout(buttons)
         self.resize(1280, 720)
         self.kinds.currentRowChanged.connect(self._show_kind)
         self.findings.currentRowChanged.connect(self._show_finding)
@@ -151,6 +131,20 @@ class HealthView(QDialog):
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
         self._fill_kinds()
+        self._sync_buttons()
+
+    def _sync_buttons(self) -> None:
+        """The buttons fit the finding on screen: merge and keep-the-other for a duplicate, dismiss for the rest."""
+        f = self.current_finding()
+        duplicate = f is not None and f.kind == "duplicates"
+        self.merge_button.setVisible(duplicate)
+        self.merge_button.setText("Merge now (M)" if self.plan is not None else "Merge… (M)")
+        self.swap_button.setVisible(duplicate)
+        self.swap_button.setEnabled(self.plan is not None)
+        self.dismiss_button.setText("Not duplicates (D)" if duplicate or f is None else "Dismiss (D)")
+        for button in (self.merge_button, self.skip_button, self.dismiss_button, self.open_button):
+            button.setEnabled(f is not None)
+        self.skip_button.setEnabled(f is not None and self.findings.currentRow() < self.findings.count() - 1)
 
     # -- the scan ------------------------------------------------------------------------
 
@@ -240,7 +234,11 @@ class HealthView(QDialog):
         self.findings.blockSignals(True)
         self.findings.clear()
         # One call for the whole list: hundreds of findings arrive at once and the window must not wait.
-        self.findings.addItems([f"{f.score:.2f}   " + "  ⇄  ".join(f.entities) for f in found])
+        self.findings.addItems([finding_row(f) for f in found])
+        muted = self.palette().color(QPalette.ColorRole.PlaceholderText)
+        for row, f in enumerate(found):
+            if f.detail.get("tier", 1) > 1:  # the less sure pairs look it
+                self.findings.item(row).setForeground(muted)
         if found:
             self.findings.setCurrentRow(0)
         self.findings.blockSignals(False)
@@ -248,18 +246,16 @@ class HealthView(QDialog):
             self._show_finding()
         else:
             self.detail.setHtml("<p>Nothing found here.</p>" if self.report else "<p>Checking…</p>")
+            self._sync_buttons()
 
     def _show_finding(self, _row: int = 0) -> None:
         self.plan = None
         self.type_choice.hide()
+        self._sync_buttons()
         f = self.current_finding()
         if f is None:
             return
-        names = " and ".join(f"“{html.escape(n)}”" for n in f.entities)
-        reasons = "".join(f"<li>{html.escape(r)}</li>" for r in f.reasons)
-        hint = ("<p>Press <b>M</b> to see what a merge would leave, <b>D</b> if they are not the same.</p>"
-                if f.kind == "duplicates" else "<p>Press <b>O</b> to open it, <b>D</b> to dismiss this finding.</p>")
-        self.detail.setHtml(f"<h3>{names}</h3><p>Score {f.score:.2f}</p><ul>{reasons}</ul>{hint}")
+        self.detail.setHtml(finding_html(f))
 
     def next(self) -> None:
         self.findings.setCurrentRow(min(self.findings.count() - 1, self.findings.currentRow() + 1))
@@ -316,7 +312,10 @@ class HealthView(QDialog):
 
     def _on_plan(self, plan: MergePlan) -> None:
         self.plan = plan
-        self.detail.setHtml(plan_html(plan))
+        f = self.current_finding()
+        kept = keeps(f) if f is not None and plan.target.entity.id == f.ids[0] else ""
+        self.detail.setHtml((f"<p><b>{html.escape(kept)}</b></p>" if kept else "") + plan_html(plan))
+        self._sync_buttons()
         conflict = next((c for c in plan.conflicts if c.field == "type"), None)
         self.type_choice.clear()
         if conflict is not None:
@@ -341,6 +340,7 @@ class HealthView(QDialog):
             return
         chosen = self.type_choice.currentData() if self.type_choice.isVisible() else None
         self.plan = None
+        self._sync_buttons()
         self.engine.run("merge", merge, plan.source.entity.id, plan.target.entity.id, chosen, None, what="merging",
                         on_done=self._on_merged, on_failed=lambda failure: self.detail.setHtml(
                             f"<p>The merge was not made: {html.escape(failure.message)}</p>"))

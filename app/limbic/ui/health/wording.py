@@ -1,0 +1,71 @@
+"""What the Health view says: a finding, the merge preview, a row of the list, in words a newcomer reads."""
+
+from __future__ import annotations
+
+import html
+
+from limbic.service import health
+from limbic.service.health.merge import MergePlan
+
+LESS_SURE = "less sure"  # the mark of a second-tier duplicate in the list
+
+
+def keeps(f: health.Finding) -> str:
+    """Which entity a merge keeps by default and why: keeps “José García”: has accents."""
+    kept, why = f.detail.get("keep"), f.detail.get("keep_reason")
+    return f"Merging keeps “{kept}”: {why}." if kept and why else ""
+
+
+def finding_row(f: health.Finding) -> str:
+    """One line of the findings list: how sure, then the names (the one a merge keeps first)."""
+    sure = LESS_SURE if f.detail.get("tier", 1) > 1 else f"{f.score:.2f}"
+    return f"{sure}   " + "  ⇄  ".join(f.entities)
+
+
+def finding_html(f: health.Finding) -> str:
+    """The detail of a finding: the names, how sure, which one a merge keeps and why, the reasons."""
+    names = " and ".join(f"“{html.escape(n)}”" for n in f.entities)
+    reasons = "".join(f"<li>{html.escape(r)}</li>" for r in f.reasons)
+    sure = (f"<p><i>Less sure than the others (score {f.score:.2f}): shown because this graph is small.</i></p>"
+            if f.detail.get("tier", 1) > 1 else f"<p>Score {f.score:.2f}</p>")
+    keep = f"<p><b>{html.escape(keeps(f))}</b></p>" if f.kind == "duplicates" and keeps(f) else ""
+    hint = ("<p>Merge (M) shows what a merge would leave first; Not duplicates (D) if they are two things.</p>"
+            if f.kind == "duplicates" else "<p>Open (O) to look at it, Dismiss (D) if it is fine as it is.</p>")
+    return f"<h3>{names}</h3>{sure}{keep}<ul>{reasons}</ul>{hint}"
+
+
+def plan_html(plan: MergePlan) -> str:
+    """The merge preview: the two entities and what the merged one would hold, side by side."""
+    def column(title: str, name: str, etype: str, status: str, obs: list[str], rels: list[str]) -> str:
+        items = "".join(f"<li>{o}</li>" for o in obs) or "<li><i>none</i></li>"
+        rel = "".join(f"<li>{r}</li>" for r in rels) or "<li><i>none</i></li>"
+        return (f"<td valign='top' width='33%'><b>{title}</b><br><big>{html.escape(name)}</big><br>"
+                f"{html.escape(etype)} · {html.escape(status)}<p>Observations</p><ul>{items}</ul>"
+                f"<p>Relations</p><ul>{rel}</ul></td>")
+
+    def rels_of(view) -> list[str]:
+        out = [f"{html.escape(r.relation_type)} → {html.escape(r.to_name)}" for r in view.outgoing]
+        return out + [f"{html.escape(r.relation_type)} ← {html.escape(r.from_name)}" for r in view.incoming]
+
+    src, tgt = plan.source, plan.target
+    merged_obs = [(f"<b>+ {html.escape(o)}</b>" if o in plan.added else html.escape(o)) for o in plan.observations]
+    merged_obs += [f"<s>{html.escape(o)}</s> <i>({'already there' if o.strip() == t.strip() else 'already there in other words'})</i>"
+                   for o, t in plan.dropped]
+    merged_rels = [(("<b>+ " if r.moved else "") + (f"{html.escape(r.relation_type)} → {html.escape(r.other_name)}"
+                    if r.outgoing else f"{html.escape(r.relation_type)} ← {html.escape(r.other_name)}")
+                    + ("</b>" if r.moved else "")) for r in plan.relations]
+    for sentence in plan.dropped_relations:  # the relation struck out, the reason readable
+        what, _, why = sentence.rpartition(": ")
+        merged_rels.append(f"<s>{html.escape(what)}</s> <i>({html.escape(why.rstrip('.'))})</i>" if what
+                           else f"<i>{html.escape(sentence)}</i>")
+    conflicts = "".join(f"<p><b>The {c.field}s differ:</b> “{html.escape(c.target)}” (kept) and "
+                        f"“{html.escape(c.source)}”; choose below.</p>" for c in plan.conflicts)
+    return ("<table width='100%' cellspacing='8'><tr>"
+            + column("Goes", src.entity.name, src.entity.entity_type, src.entity.status,
+                     [html.escape(o) for o in src.entity.observation_texts], rels_of(src))
+            + column("Stays", tgt.entity.name, tgt.entity.entity_type, tgt.entity.status,
+                     [html.escape(o) for o in tgt.entity.observation_texts], rels_of(tgt))
+            + column("After the merge", plan.name, plan.entity_type, plan.status, merged_obs, merged_rels)
+            + "</tr></table>" + conflicts
+            + "<p><b>Merge now (M)</b> or Enter merges (Ctrl+Z undoes it), <b>Keep the other (S)</b> swaps which one "
+              "stays, Esc goes back.</p>")
