@@ -62,7 +62,10 @@ def test_named_roles_carry_the_score_breakdown(qtbot):
     assert second.data(Roles.Branch) == "text"
     assert first.data(Roles.Cooc) == 1.5
     assert b"entityId" in model.roleNames().values()
-    assert "RRF" in first.data(0x03)  # the tooltip explains the numbers
+    tip = first.data(0x03)  # the tooltip says why the hit is there in words, without cosines or fusion scores
+    assert "matches your words" in tip and "close in meaning" in tip and "often used: a little" in tip
+    assert "recently used: a lot" in tip and "linked with the other hits: some" in tip
+    assert not any(jargon in tip for jargon in ("RRF", "cosine", "rel (", "imp (", "co-occurrence"))
 
 
 def test_best_observation_prefers_most_terms_and_falls_back_to_first():

@@ -141,23 +141,24 @@ class ResultModel(QAbstractListModel):
         return None
 
     def _tooltip(self, r: SearchResult) -> str:
-        dist = "—" if r.distance is None else f"{r.distance:.3f}"
-        ranks = []
-        if r.knn_rank is not None:
-            ranks.append(f"meaning rank {r.knn_rank}")
-        if r.fts_rank is not None:
-            ranks.append(f"text rank {r.fts_rank}")
+        # In words a person reads: what found it and how much each bar lifted it, no cosine or fusion numbers.
+        found = (["has the name you typed"] if r.exact else []) + (["matches your words"] if r.fts_rank is not None else []) \
+            + (["close in meaning"] if r.knn_rank is not None else [])
+        lifts = [f"{FACTOR_WORDS[label]}: {amount_words(value, scale)}" for (label, _role, scale, _tip), value in
+                 zip(BARS[1:], (r.importance, r.temporal, r.cooc_boost))]
         return (
             f"<b>{html.escape(r.name)}</b> ({html.escape(r.entity_type)})<br>"
-            f"{share_text(r.limbic_score, self.best)} of the best hit's score ({r.limbic_score:.3f}), "
-            f"which grows with each of the four bars:<br>"
-            + " · ".join(f"{label} ({FACTOR_WORDS[label]}) {value:.3f}" for label, value in
-                         zip(FACTOR_WORDS, (r.base_relevance, r.importance, r.temporal, r.cooc_boost))) + "<br>"
-            f"cosine distance {dist} · RRF {r.rrf_score:.4f} · {', '.join(ranks) or 'exact name'}"
-            + ("<br>exact name match" if r.exact else "")
+            f"{share_text(r.limbic_score, self.best)} of the best hit. Why it is here:<br>"
+            + "<br>".join(f"• {line}" for line in (found or ["found by " + branch_label(r)]) + lifts)
             + (f"<br>{html.escape(note)}: {'happened' if r.time_match else 'did not happen'} in the time asked about"
                if (note := time_text(r, self.time_label)) else "")
         )
+
+
+def amount_words(value: float, scale: float | None) -> str:
+    """How much a bar holds, in words: "a lot", "some", "a little" or "no" (the bar's own fill, read aloud)."""
+    frac = value / (1.0 + value) if scale is None else value / scale
+    return "a lot" if frac >= 0.66 else "some" if frac >= 0.33 else "a little" if frac > 0.05 else "no"
 
 
 def _blend(top: QColor, bottom: QColor) -> QColor:
@@ -189,13 +190,14 @@ _GETTERS = {
     int(Roles.Result): lambda m, r, row: r,
 }
 
-# One word per factor, the same in the bars and in the tooltip.
-FACTOR_WORDS = {"rel": "base relevance", "imp": "importance", "time": "recency", "co": "co-occurrence"}
+# What each bar means, in the words the tooltip uses.
+FACTOR_WORDS = {"rel": "matches what you asked", "imp": "often used", "time": "recently used",
+                "co": "linked with the other hits"}
 BARS = (
-    ("rel", Roles.BaseRelevance, 1.0, "rel: base relevance (how well it matches)"),
-    ("imp", Roles.Importance, IMPORTANCE_SCALE, "imp: importance (use, relations, use on several days)"),
-    ("time", Roles.Temporal, 1.0, "time: recency (how lately it was used)"),
-    ("co", Roles.Cooc, None, "co: co-occurrence (found together with the other hits)"),
+    ("rel", Roles.BaseRelevance, 1.0, "rel: matches your words or is close in meaning"),
+    ("imp", Roles.Importance, IMPORTANCE_SCALE, "imp: often used (opened, related, used on several days)"),
+    ("time", Roles.Temporal, 1.0, "time: recently used"),
+    ("co", Roles.Cooc, None, "co: linked with the other hits"),
 )
 PAD = 8
 BAR_W = 38
