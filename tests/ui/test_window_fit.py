@@ -80,3 +80,36 @@ def test_the_window_and_its_graph_panel_fit_the_screen(tmp_path, screen, scale):
     assert width <= area_w and height <= area_h, out.stdout
     assert (after_w, after_h) == (width, height), out.stdout  # the graph panel did not resize the window
     assert min_w <= area_w and min_h <= area_h, out.stdout
+
+
+@pytest.mark.parametrize("screen", [(1366, 768), (1280, 800)])
+def test_activity_and_graph_panels_share_the_room_of_a_laptop_screen(tmp_path, screen):
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": screen[0], "height": screen[1],
+                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    code = (
+        "import sys\n"
+        "from PySide6.QtWidgets import QApplication\n"
+        "app = QApplication(sys.argv)\n"
+        "from limbic.ui.shell.main_window import MainWindow\n"
+        "w = MainWindow(sys.argv[1])\n"
+        "w.show(); app.processEvents()\n"
+        "area = w.screen().availableGeometry()\n"
+        "first = w.width()\n"
+        "w.activity.show(); app.processEvents(); app.processEvents()\n"
+        "with_activity = w.width()\n"
+        "w.graph.graph_panel(); app.processEvents(); app.processEvents()\n"
+        "tabbed = int(w.activity.dock in w.tabifiedDockWidgets(w.graph.dock))\n"
+        "floating = int(w.activity.dock.isFloating() or w.graph.dock.isFloating())\n"
+        "print(area.width(), first, with_activity, w.width(), w.minimumSizeHint().width(), tabbed, floating)\n"
+        "w.engine.stop()\n"
+    )
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", PYTHONPATH=str(ROOT / "app"),
+               LIMBIC_HOME=str(tmp_path / "home"))
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "g.db")], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    area_w, first, with_activity, with_both, min_w, tabbed, floating = map(int, out.stdout.split()[-7:])
+    assert with_activity == first and with_both == first, out.stdout  # opening a panel never widens the window
+    assert min_w <= min(1024, area_w), out.stdout  # nor makes it need the whole screen (it needed 1516 px)
+    assert tabbed and not floating, out.stdout  # the two panels share one column as tabs

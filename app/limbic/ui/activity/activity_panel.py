@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QDockWidget,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Session
 
 ROLE = Qt.ItemDataRole.UserRole + 20  # ("session", id) / ("change", id) / ("item", entity id)
@@ -80,22 +80,24 @@ class ActivityPanel(QWidget):
         self.revert_button = QPushButton("Revert…", self, objectName="revertButton")
         self.pause_button = QPushButton("Pause this assistant", self, objectName="pauseButton")
 
-        filters = QHBoxLayout()
-        filters.addWidget(self.client, 2)
-        filters.addWidget(self.kind, 1)
-        filters.addWidget(self.entity, 2)
-        filters.addWidget(self.unreviewed)
-        actions = QHBoxLayout()
-        for b in (self.review_button, self.review_all_button, self.revert_button, self.pause_button):
+        # Both rows wrap in a narrow dock: their one-row widths held the window wider than a laptop's screen.
+        self.client.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.client.setMinimumContentsLength(14)
+        self.entity.setMinimumWidth(120)
+        filter_row = QWidget(self, objectName="activityFilters")
+        filters = FlowLayout(filter_row)
+        for w in (self.client, self.kind, self.entity, self.unreviewed):
+            filters.addWidget(w)
+        action_row = QWidget(self, objectName="activityActions")
+        actions = FlowLayout(action_row)
+        for b in (self.review_button, self.review_all_button, self.revert_button, self.pause_button, self.may_write):
             actions.addWidget(b)
-        actions.addStretch(1)
-        actions.addWidget(self.may_write)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addLayout(filters)
+        layout.addWidget(filter_row)
         layout.addWidget(self.note)
         layout.addWidget(self.tree, 1)
-        layout.addLayout(actions)
+        layout.addWidget(action_row)
 
         self.data: PanelData | None = None
         self._filling = False

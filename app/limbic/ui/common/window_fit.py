@@ -66,8 +66,8 @@ def central_min_width(window: QMainWindow) -> int:
 def place_dock(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
     """Give a right-hand dock ``wanted`` pixels or what the central area can spare, whichever is less.
 
-    The window keeps its width; when not even the dock's minimum is free it floats beside the
-    window instead (on a small or strongly scaled screen).
+    The window keeps its width; a dock joins an open one in the same area as a tab; when not even
+    the dock's minimum is free it floats beside the window instead (on a small or strongly scaled screen).
     """
     dock.setMinimumWidth(MIN_DOCK_W)
     room = window.width() - central_min_width(window) - 12  # the dock's separator and frame
@@ -78,4 +78,13 @@ def place_dock(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
         dock.setGeometry(area.right() + 1 - width, area.y() + 40, width, min(window.height(), area.height() - 80))
         return
     dock.setFloating(False)
+    beside = [d for d in window.findChildren(QDockWidget) if d is not dock and d.isVisible() and not d.isFloating()
+              and window.dockWidgetArea(d) == window.dockWidgetArea(dock)]
+    if beside:
+        # Side panels share one column as tabs: side by side they needed more than a laptop's width,
+        # stacked each was too short to read.
+        window.tabifyDockWidget(beside[0], dock)
+        dock.show()
+        dock.raise_()
+        return
     window.resizeDocks([dock], [max(MIN_DOCK_W, min(wanted, room))], Qt.Orientation.Horizontal)
