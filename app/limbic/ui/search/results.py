@@ -79,6 +79,9 @@ def highlight_html(text: str, terms: list[str], color: str) -> str:
     return "".join(out)
 
 
+TAIL_SHARE = 0.03  # hits scoring under this share of the best one are left out
+
+
 class ResultModel(QAbstractListModel):
     """The hits of the latest search, best first."""
 
@@ -91,12 +94,16 @@ class ResultModel(QAbstractListModel):
         self.query = ""
         self.empty_text = ""  # what the empty list says ("No good match for …")
         self.best = 0.0  # the best hit's score: each row shows its own as a share of it
+        self.cut = 0  # hits left out for scoring under TAIL_SHARE of the best one
         self.time_label: str | None = None  # the time the query names ("June 2023"), if any
 
     def set_response(self, response: SearchResponse) -> None:
         """Replace the list with a new search's hits."""
         self.beginResetModel()
-        self._results = list(response.results)
+        best = max((r.limbic_score for r in response.results), default=0.0)
+        # A long tail of "<1% of the best hit" rows is noise that buries the count of real hits.
+        self._results = [r for r in response.results if best <= 0 or r.limbic_score >= best * TAIL_SHARE]
+        self.cut = len(response.results) - len(self._results)
         self.terms = list(response.terms)
         self._snippets = [snippet(best_observation(r.observations, self.terms), self.terms) for r in self._results]
         self.mode = response.mode
@@ -109,8 +116,16 @@ class ResultModel(QAbstractListModel):
     def clear(self) -> None:
         self.beginResetModel()
         self._results, self._snippets, self.terms, self.query = [], [], [], ""
-        self.empty_text, self.time_label = "", None
+        self.empty_text, self.time_label, self.cut = "", None, 0
         self.endResetModel()
+
+    def count_text(self) -> str:
+        """"12 results", with the weak ones left out said: "12 results · 5 weak matches not shown"."""
+        n = len(self._results)
+        text = f"{n} result{'s' if n != 1 else ''}"
+        if self.cut:
+            text += f" · {self.cut} weak match{'es' if self.cut != 1 else ''} (under {TAIL_SHARE:.0%} of the best) not shown"
+        return text
 
     def result(self, row: int) -> SearchResult | None:
         return self._results[row] if 0 <= row < len(self._results) else None

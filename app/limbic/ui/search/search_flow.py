@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from PySide6.QtCore import QObject, Slot
-from PySide6.QtWidgets import QStackedWidget, QWidget
+from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
 
 from limbic.service import organise
 from limbic.ui.common.hooks import EntityOpener, StatusLine, WindowHooks
@@ -38,6 +38,7 @@ class SearchParts:
     home: HomeList  # what an empty query shows
     lists: QStackedWidget  # shows one of ``results``, ``home`` and ``empty_hint``
     empty_hint: QWidget  # what an empty graph shows
+    count: QLabel  # "12 results" above the list
     status: StatusLine
     entities: EntityOpener
     hooks: WindowHooks
@@ -67,7 +68,21 @@ class SearchFlow(QObject):
 
     def on_query_changed(self, text: str, entity_type: str) -> None:
         """The search bar's text or type filter changed: ask again."""
+        model = self.p.model
+        if model.empty_text:  # the last query's "No good match" is not this one's answer
+            model.empty_text = "Searching…"
+            self.p.results.viewport().update()
         self.p.engine.search(text, entity_type, self.p.bar.branch_choice())
+
+    def settle_model(self) -> bool:
+        """The model just loaded: search again unless hits are on screen (they would re-rank under the person).
+
+        True when it searched again.
+        """
+        if self.p.model.query.strip() and self.p.model.rowCount():
+            return False
+        self.rerun()
+        return True
 
     def rerun(self) -> None:
         """Run the current query again (the graph, the model or the settings changed)."""
@@ -84,13 +99,18 @@ class SearchFlow(QObject):
         self.shown_request = request_id
         if not response.query.strip():
             p.engine.read("home", organise.home, on_done=p.home.set_home)
+        # The same query again (an assistant's write, a save): the selected hit stays selected.
+        previous = p.model.result(p.results.currentIndex().row()) if p.model.query == response.query else None
         p.model.set_response(response)
         if response.query.strip():
             p.bar.set_mode(response.mode)
         else:
             p.bar.show_expected_mode(p.semantic_on())
         if p.model.rowCount():
-            p.results.setCurrentIndex(p.model.index(0, 0))
+            keep = next((row for row in range(p.model.rowCount())
+                         if previous is not None and p.model.result(row).entity_id == previous.entity_id), 0)
+            p.results.setCurrentIndex(p.model.index(keep, 0))
+            p.results.scrollTo(p.model.index(keep, 0))
         elif response.query.strip():
             sentence = response.no_match_sentence if response.no_match else f"No results for “{response.query.strip()}”."
             p.status.say(sentence, 4000)
@@ -108,6 +128,8 @@ class SearchFlow(QObject):
         empty = catalog is not None and catalog.counts.get("entities", 0) == 0
         home = not p.model.query.strip()
         p.lists.setCurrentWidget(p.empty_hint if empty else p.home if home else p.results)
+        p.count.setText(p.model.count_text())
+        p.count.setVisible(not empty and not home and p.model.rowCount() > 0)
 
     def on_home_open(self, entity_id: int) -> None:
         """An entity opened from the empty-search lists (an access)."""

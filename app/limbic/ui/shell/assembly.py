@@ -52,7 +52,7 @@ def assemble(window: Any) -> None:
         reload=entities.reload, ask_conflict=window.activity.ask_conflict, step_done=window.step_done.emit))
     window.search = SearchFlow(SearchParts(
         engine=engine, bar=window.search_bar, results=window.results, model=window.model,
-        home=window.home, lists=window.left, empty_hint=window.empty_hint, status=status,
+        home=window.home, lists=window.left, empty_hint=window.empty_hint, count=window.result_count, status=status,
         entities=entities, hooks=hooks, open_entity_id=lambda: editor.entity_id,
         semantic_on=lambda: bool(window.model_name), arrived=window.results_arrived.emit,
         shown=window.results_shown.emit))

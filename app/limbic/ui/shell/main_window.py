@@ -132,6 +132,9 @@ class MainWindow(QMainWindow):
         layout = QVBoxLayout(central)
         layout.setContentsMargins(10, 10, 10, 4)
         layout.addWidget(self.search_bar)
+        self.result_count = QLabel("", central, objectName="resultCount")
+        self.result_count.hide()
+        layout.addWidget(self.result_count)
         layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
         self.status = StatusPanel(self)
@@ -377,7 +380,8 @@ class MainWindow(QMainWindow):
             self._new_graph_note = ""  # said once; it stays in view until now
         elif not self.open_error:
             self.status.say(f"Model {name} ready.", 3000)
-        self.rerun_search()
+        if not self.search.settle_model() and not self.open_error:
+            self.status.say(f"Model {name} ready: the next search uses meaning too.", 6000)
 
     @Slot(str)
     def on_model_failed(self, reason: str) -> None:
