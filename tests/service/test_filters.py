@@ -39,7 +39,7 @@ def test_date_ranges_include_both_days_and_bad_ranges_say_why(sample):
     with pytest.raises(ValidationError, match="ends .* before it starts"):
         browse(sample, SearchFilter(created_from="2024-05-01", created_to="2024-04-01"))
     with pytest.raises(ValidationError, match="not a date"):
-        browse(sample, SearchFilter(updated_from="yesterday"))
+        browse(sample, SearchFilter(updated_from="soonish"))
     with pytest.raises(ValidationError, match="status filter is one of"):
         browse(sample, SearchFilter(status="finished"))
 
@@ -89,3 +89,22 @@ def test_browser_sections_pinned_and_recent(sample):
     assert [i.name for i in browse(sample, SearchFilter(text="chess"), view="recent")] == ["Chess"]
     with pytest.raises(ValidationError):
         browse(sample, view="favourites")
+
+
+def test_dates_may_be_said_as_a_person_says_them_in_english_or_spanish(sample):
+    from datetime import datetime
+
+    from limbic.service.filters import resolve
+
+    asked = datetime(2024, 3, 13, 10, 0).astimezone()  # a Wednesday
+    week = resolve(SearchFilter(updated_from="last week", updated_to="last week"), asked)
+    assert (week.updated_from, week.updated_to) == ("2024-03-04", "2024-03-10")
+    march = resolve(SearchFilter(created_from="en marzo", created_to="en marzo"), asked)
+    assert (march.created_from, march.created_to) == ("2024-03-01", "2024-03-31")
+    assert resolve(SearchFilter(updated_from="2024-03-01"), asked).updated_from == "2024-03-01"
+    chess = _dated(sample, "Chess", "2024-01-10 08:00:00", "2024-02-20 12:00:00")
+    _dated(sample, "Running", "2024-02-01 00:00:00", "2024-03-06 00:00:00")
+    ids = [i.entity_id for i in browse(sample, SearchFilter(updated_from="February 2024", updated_to="febrero de 2024"))]
+    assert ids == [chess]
+    with pytest.raises(ValidationError, match="not a date like 2026-04-30 or a time like"):
+        browse(sample, SearchFilter(updated_from="report last week"))  # words besides the time are not a date

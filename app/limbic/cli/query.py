@@ -29,9 +29,13 @@ def cmd_embed(args: argparse.Namespace) -> int:
 
 def cmd_search(args: argparse.Namespace) -> int:
     """limbic search QUERY: the hybrid search, printed or as JSON."""
-    from limbic.service.filters import SearchFilter, filtered_search
+    from limbic.service.filters import SearchFilter, day_bound, filtered_search
     from limbic.service.types import ScoringParams
 
+    # Since: changed on or after that day; until: already there by that day. Both read dates or what a
+    # person says ("last week", "en marzo"); a time that is none is refused before the graph is opened.
+    since = day_bound(args.since, "from", "--since") if getattr(args, "since", None) else ""
+    until = day_bound(args.until, "to", "--until") if getattr(args, "until", None) else ""
     opened = open_for(args, existing=True)
     try:
         # Answer with what is embedded now; the backlog is embedded on demand (``limbic embed``).
@@ -41,7 +45,7 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(f"Note: {waiting} entities wait for embedding and are found by their words only "
                   "(run `limbic embed`).", file=sys.stderr)
         params = ScoringParams.from_overrides(config.load_settings().scoring)
-        flt = SearchFilter(status=getattr(args, "status", None) or "")
+        flt = SearchFilter(status=getattr(args, "status", None) or "", updated_from=since, created_to=until)
         response = filtered_search(opened.graph, args.query, flt, args.limit, params=params, record=not args.no_record)
         if args.json:
             print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
@@ -98,6 +102,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--no-record", action="store_true", help="do not record access signals")
     p.add_argument("--status", choices=["active", "paused", "done", "archived"], help="only entities with this status")
+    p.add_argument("--since", help="only entities changed on or after this day: 2026-03-01, \"last week\", \"en marzo\"")
+    p.add_argument("--until", help="only entities created by the end of this day or time: 2026-03-31, \"yesterday\"")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("embed", parents=[common], help="embed the entities that wait for a vector")

@@ -214,6 +214,10 @@ register(
                 "type": "integer", "minimum": 1, "maximum": memory.MAX_SEARCH_LIMIT,
                 "description": f"How many results (default {memory.DEFAULT_SEARCH_LIMIT})",
             },
+            "since": _string("Optional: only entities changed on or after this day: 2026-03-01, "
+                             "or a time as people say it (\"last week\", \"en marzo\")", maxLength=200),
+            "until": _string("Optional: only entities created by the end of this day or time: 2026-03-31, "
+                             "\"yesterday\", \"el mes pasado\"", maxLength=200),
         }, required=["query"]),
         _object(
             {

@@ -8,8 +8,8 @@ SQL matches and then cuts to the limit, so a filter never just hides rows of a s
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, fields
-from datetime import date
+from dataclasses import dataclass, fields, replace
+from datetime import date, datetime, timedelta
 
 from limbic.engine.graph import signals
 from limbic.engine.errors import ValidationError
@@ -17,6 +17,7 @@ from limbic.engine.graph.graph import Graph
 from limbic.engine.graph.graph_history import STATUSES  # noqa: F401 - the UI offers these
 from limbic.engine.search.scoring import ScoringParams
 from limbic.engine.search.search import MAX_LIMIT, SearchResponse, search
+from limbic.engine.text.time_expressions import find_time
 from limbic.service import organise
 
 logger = logging.getLogger(__name__)
@@ -29,7 +30,8 @@ RECENT_LIMIT = 50
 
 @dataclass(frozen=True)
 class SearchFilter:
-    """What a list is narrowed to; empty fields narrow nothing. Dates are ``YYYY-MM-DD``, both ends included."""
+    """What a list is narrowed to; empty fields narrow nothing. Dates are ``YYYY-MM-DD`` or what a person
+    says of a time ("last week", "en marzo", ``resolve``), both ends included."""
 
     entity_type: str = ""
     relation_type: str = ""  # the entity has an active relation of this type, either way
@@ -65,20 +67,43 @@ class SearchFilter:
         return ", ".join(parts)
 
 
-def _day(value: str, what: str) -> date:
+def day_bound(value: str, side: str, what: str = "", now: datetime | None = None) -> str:
+    """A range's end as ``YYYY-MM-DD`` ("" when open): a date, or a time expression's first day (``side``
+    "from") or last day ("to"), read relative to ``now``; anything else is refused with a sentence."""
+    value = value.strip()
     try:
-        return date.fromisoformat(value)
+        return date.fromisoformat(value).isoformat()
     except ValueError:
-        raise ValidationError(f"The {what} date “{value}” is not a date like 2026-04-30.") from None
+        pass
+    found = find_time(value, now or datetime.now().astimezone())
+    # The whole text must be the time: "report last week" is words, not a date.
+    if found is None or found.rest.strip(" ,.;:¿?¡!"):
+        raise ValidationError(f"The {what} date “{value}” is not a date like 2026-04-30 or a time like "
+                              "“last week” or “en marzo”.")
+    day = found.start if side == "from" else (found.end - timedelta(days=1) if found.end is not None else None)
+    return day.isoformat() if day is not None else ""
+
+
+def resolve(flt: SearchFilter, now: datetime | None = None) -> SearchFilter:
+    """The filter with every date written as ``YYYY-MM-DD``: "last week" as updated-from becomes its Monday,
+    as updated-until its Sunday (relative to ``now``, the time of asking)."""
+    changes = {}
+    for name in ("updated_from", "updated_to", "created_from", "created_to"):
+        value = getattr(flt, name)
+        if value:
+            what, side = name.split("_")
+            changes[name] = day_bound(value, side, f"{what}-{'from' if side == 'from' else 'until'}", now)
+    return replace(flt, **changes) if changes else flt
 
 
 def check(flt: SearchFilter) -> None:
     """Refuse a filter that cannot mean anything, with a sentence (unknown status, a range that ends first)."""
+    flt = resolve(flt)
     if flt.status and flt.status not in STATUSES:
         raise ValidationError(f"A status filter is one of {', '.join(STATUSES)}, not “{flt.status}”.")
     for what, start, end in (("updated", flt.updated_from, flt.updated_to), ("created", flt.created_from, flt.created_to)):
-        first = _day(start, f"{what}-from") if start else None
-        last = _day(end, f"{what}-until") if end else None
+        first = date.fromisoformat(start) if start else None  # resolved above: dates, or "" for an open side
+        last = date.fromisoformat(end) if end else None
         if first and last and first > last:
             raise ValidationError(f"The {what} range ends ({end}) before it starts ({start}).")
 
@@ -90,6 +115,7 @@ def _like(word: str) -> str:
 def where_sql(flt: SearchFilter) -> tuple[str, list]:
     """The filter as SQL conditions over ``entities e`` ("" for none) and their parameters."""
     check(flt)
+    flt = resolve(flt)
     conditions: list[str] = []
     params: list = []
     if flt.entity_type:

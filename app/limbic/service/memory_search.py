@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import Graph
 from limbic.engine.search.scoring import ScoringParams
 from limbic.service import memory_args as A
@@ -19,6 +20,8 @@ def search(
     graph: Graph,
     query: Any,
     limit: Any = None,
+    since: Any = None,
+    until: Any = None,
     *,
     record: bool = True,
     params: ScoringParams | None = None,
@@ -34,7 +37,15 @@ def search(
 
     text = A.query_arg(query)
     limit = A.int_arg(limit, "limit", DEFAULT_SEARCH_LIMIT, 1, MAX_SEARCH_LIMIT)
-    response = hybrid_search(graph, text, limit, record=record, params=params)
+    if since is None and until is None:
+        response = hybrid_search(graph, text, limit, record=record, params=params)
+    else:
+        from limbic.service.filters import SearchFilter, day_bound, filtered_search
+
+        # Since: changed on or after that day; until: already there by that day ("last week", "en marzo").
+        flt = SearchFilter(updated_from=day_bound(_time_arg(since, "since"), "from", "since") if since is not None else "",
+                           created_to=day_bound(_time_arg(until, "until"), "to", "until") if until is not None else "")
+        response = filtered_search(graph, text, flt, limit, params=params, record=record)
     out = response.to_json()
     notes = []
     if response.mode == "fts":
@@ -45,6 +56,13 @@ def search(
     if notes:
         out["note"] = " ".join(notes)
     return out
+
+
+def _time_arg(value: Any, name: str) -> str:
+    """A ``since``/``until`` argument: a text, or a sentence saying what it must be."""
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationError(f"“{name}” is a date like 2026-04-30 or a time like “last week”.")
+    return value
 
 
 def _bound(results: list[dict]) -> bool:

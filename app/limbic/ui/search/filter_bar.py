@@ -1,7 +1,7 @@
 """Filters for the search and the browser: relation type, status, and when entities were updated or created.
 
-Each date range is a preset (today, the last 7 or 30 days, the last year) or a range between two
-days; the bar's ``value()`` is a ``SearchFilter`` that the service applies in its query.
+Each date range is a preset (today, the last 7 or 30 days, the last year), a range between two
+days, or a time as people say it ("last week", "en marzo", "hace dos semanas"); the bar's ``value()`` is a ``SearchFilter`` that the service applies in its query.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Callable
 
 from PySide6.QtCore import QDate, QObject, Qt, Signal
-from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from limbic.engine.errors import ValidationError
 from limbic.service.filters import STATUSES, SearchFilter, check
@@ -25,9 +25,10 @@ logger = logging.getLogger(__name__)
 
 ANY_RELATION = "Any relation"
 ANY_STATUS = "Any status"
-# (value, label, days back from today; None for "any time", -1 for a range of two days)
+# (value, label, days back from today; None for "any time", -1 for a range of two days, -2 for words)
 DATE_PRESETS = (("", "any time", None), ("today", "today", 0), ("7d", "in the last 7 days", 6),
-                ("30d", "in the last 30 days", 29), ("1y", "in the last year", 364), ("range", "between…", -1))
+                ("30d", "in the last 30 days", 29), ("1y", "in the last year", 364), ("range", "between…", -1),
+                ("said", "as you say it…", -2))
 
 
 def today_utc() -> date:
@@ -57,6 +58,11 @@ class DateRange(QWidget):
             edit.dateChanged.connect(self.changed)
         self.dash = QLabel("–", self)
         self.dash.hide()
+        # The same words a search understands: the service reads them into days ("last week": Monday to Sunday).
+        self.said = QLineEdit(self, objectName=f"{what}Said", placeholderText="last week, en marzo, 2026-03-01")
+        self.said.setAccessibleName(f"{what.capitalize()} when, in words")
+        self.said.hide()
+        self.said.editingFinished.connect(self.changed)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
@@ -65,6 +71,7 @@ class DateRange(QWidget):
         layout.addWidget(self.start)
         layout.addWidget(self.dash)
         layout.addWidget(self.end)
+        layout.addWidget(self.said)
         self.preset.currentIndexChanged.connect(self._on_preset)
 
     def _on_preset(self) -> None:
@@ -75,6 +82,7 @@ class DateRange(QWidget):
         between = self.preset.currentData() == "range"
         for widget in (self.start, self.dash, self.end):
             widget.setVisible(between)
+        self.said.setVisible(self.preset.currentData() == "said")
 
     def bounds(self) -> tuple[str, str]:
         """("YYYY-MM-DD" or "", "YYYY-MM-DD" or "")."""
@@ -82,6 +90,9 @@ class DateRange(QWidget):
         days = next(d for v, _label, d in DATE_PRESETS if v == value)
         if days is None:
             return "", ""
+        if days == -2:  # one time for both ends: its first day and its last
+            said = self.said.text().strip()
+            return said, said
         if days < 0:
             return self.start.date().toString("yyyy-MM-dd"), self.end.date().toString("yyyy-MM-dd")
         today = today_utc()
