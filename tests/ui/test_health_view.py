@@ -99,7 +99,7 @@ def test_health_view_has_buttons_and_keeps_the_better_name(qtbot, tmp_path, samp
     marta = next(i for i, p in enumerate(pairs) if p == {"Marta", "Marta Quintero"})
     assert view.findings.item(marta).text().startswith("less sure")
     view.findings.setCurrentRow(marta)
-    assert "Less sure than the others" in view.detail.toPlainText()
+    assert "Less sure than the pairs above it" in view.detail.toPlainText()
 
     # The merge by buttons alone: preview, then merge; the accented name stays.
     row = pairs.index({"Jose Garcia", "José García"})

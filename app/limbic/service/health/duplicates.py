@@ -159,8 +159,8 @@ def judge(data: GraphData, prep: _Prepared, meaning: Meaning, a: int, b: int, de
         pct = meaning.percentile(z)
         e_vec = min(1.0, max(0.0, (pct - 0.75) / 0.2))
         if detailed and e_vec > 0:
-            reasons.append(f"Their meanings are close: cosine {sim:.3f}, which stands out from the rest of the graph "
-                           f"more than {min(99.9, pct * 100):.1f}% of nearest-neighbour pairs do.")
+            reasons.append(f"They are close in meaning: closer than {min(99.9, pct * 100):.0f}% of the closest pairs "
+                           "in this graph are.")
     oa, ob = prep.obs[a], prep.obs[b]
     e_obs = 0.0
     smaller = min(len(oa), len(ob))

@@ -91,8 +91,7 @@ class HealthView(QDialog):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.detail, 1)
         rl.addWidget(self.type_choice)
-        keys = QLabel("J/K next and previous · Esc close", self, objectName="healthKeys")
-        keys.setWordWrap(True)
+        keys = QLabel("K or Up: back · Esc: close", self, objectName="healthKeys")
         # Every key has its button, named in words with the key on it: the keys alone were a secret.
         self.merge_button = QPushButton("Merge… (M)", self, objectName="healthMerge")
         self.swap_button = QPushButton("Keep the other (S)", self, objectName="healthSwap")

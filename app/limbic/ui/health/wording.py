@@ -25,9 +25,10 @@ def finding_row(f: health.Finding) -> str:
 def finding_html(f: health.Finding) -> str:
     """The detail of a finding: the names, how sure, which one a merge keeps and why, the reasons."""
     names = " and ".join(f"“{html.escape(n)}”" for n in f.entities)
-    reasons = "".join(f"<li>{html.escape(r)}</li>" for r in f.reasons)
-    sure = (f"<p><i>Less sure than the others (score {f.score:.2f}): shown because this graph is small.</i></p>"
-            if f.detail.get("tier", 1) > 1 else f"<p>Score {f.score:.2f}</p>")
+    less_sure = f.detail.get("tier", 1) > 1
+    reasons = "".join(f"<li>{html.escape(r)}</li>" for r in f.reasons if not (less_sure and r.startswith("Less sure")))
+    sure = ("<p><i>Less sure than the pairs above it: shown because this graph is small.</i></p>"
+            if less_sure else f"<p>Score {f.score:.2f}</p>")
     keep = f"<p><b>{html.escape(keeps(f))}</b></p>" if f.kind == "duplicates" and keeps(f) else ""
     hint = ("<p>Merge (M) shows what a merge would leave first; Not duplicates (D) if they are two things.</p>"
             if f.kind == "duplicates" else "<p>Open (O) to look at it, Dismiss (D) if it is fine as it is.</p>")
