@@ -216,6 +216,9 @@ class Recorder:
             db = self.db
             # A lost or malformed table (until `limbic check --repair`) turns recording off, not writing.
             self.installed = not db.readonly and tables_ok(db)
+            from limbic.engine.store import recorded  # below: it reads this module's change id
+
+            recorded.install(db)  # recorded-time history, kept whether or not the log can be written
             if self.installed:
                 for ddl in LATE_INDEXES:
                     db.execute(ddl)

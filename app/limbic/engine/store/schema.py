@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from limbic.engine.store.activity import NEXT_CHANGE_SQL, SCHEMA_V5
+from limbic.engine.store.recorded import SCHEMA_V8
 
 # The text as written (exact names and phrases, highlighting) and its words' stems (stemming.py),
 # which the text branch searches.
@@ -215,4 +216,5 @@ def SCHEMA_V7(conn) -> None:  # noqa: N802 - one of the migrations, named like t
 
 
 # Each is SQL, or a function of the connection for a step that must look before it changes.
-MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7]  # v5: activity.py
+# v8: recorded-time history kept for good (recorded.py), with what an older file's log holds folded in.
+MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8]  # v5: activity.py

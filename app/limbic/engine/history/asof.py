@@ -1,0 +1,65 @@
+"""The graph of a past moment, rebuilt row for row from the recorded history into a graph in memory.
+
+A version holds its row's whole value, so the rebuilt graph has the ids, texts and times the file
+had then, and everything that reads a graph (export, an entity's page, search by text) reads it
+unchanged. Its vectors are not rebuilt: search of a past moment ranks by text, names and links.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.engine.store.recorded import COLUMNS, TABLE
+from limbic.engine.text.stemming import STEMMER_VERSION
+from limbic.engine.vectors.index import FTS_STEMS_KEY
+
+_ORDER = ("entity", "observation", "relation", "reflection")  # parents before the rows that name them
+
+
+def versions_at(db: Database, at: str, kind: str | None = None) -> Iterator[tuple[str, int, str | None, dict]]:
+    """(kind, row id, global id, value) of every row as it was recorded at ``at``."""
+    where = "recorded_from <= ? AND (recorded_to IS NULL OR recorded_to > ?)"
+    params: tuple = (at, at)
+    if kind is not None:
+        where += " AND kind = ?"
+        params += (kind,)
+    for k, row_id, gid, value in db.execute(
+        f"SELECT kind, row_id, gid, value FROM history WHERE {where} ORDER BY kind, row_id", params
+    ):
+        yield k, row_id, gid, json.loads(value)
+
+
+def rebuild(db: Database, at: str) -> Database:
+    """A new in-memory graph file holding the rows ``db`` held at ``at`` (a stored time)."""
+    past = Database(":memory:")
+    rows: dict[str, list] = {k: [] for k in _ORDER}
+    for kind, row_id, gid, value in versions_at(db, at):
+        if kind in rows:
+            rows[kind].append((row_id, gid, value))
+    conn = past.conn
+    conn.execute("PRAGMA foreign_keys = OFF")  # an observation names the newer one that superseded it
+    conn.execute("BEGIN")
+    try:
+        for kind in _ORDER:
+            cols = COLUMNS[kind]
+            sql = (f"INSERT INTO {TABLE[kind]}(id, gid, {', '.join(cols)}) "
+                   f"VALUES (?, ?, {', '.join('?' * len(cols))})")
+            conn.executemany(sql, [(row_id, gid, *[value.get(c) for c in cols]) for row_id, gid, value in rows[kind]])
+        # The full-text rows are filled when the graph opens, quietly: they are new, not out of date.
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FTS_STEMS_KEY, STEMMER_VERSION))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        past.close()
+        raise
+    finally:
+        conn.execute("PRAGMA foreign_keys = ON")
+    return past
+
+
+def graph_at(db: Database, at: str) -> Graph:
+    """The graph of ``at``, read-only by intent (writing to it changes nothing in the file)."""
+    return Graph(rebuild(db, at))
