@@ -112,6 +112,10 @@ def test_filters_are_visible_with_an_empty_query_say_what_they_hide_and_clear_fi
     qtbot.waitUntil(lambda: "entities match" in line.plain(), timeout=10_000)
     assert line.isVisible() and "type Person" in line.plain()
     assert not w.status.last_message.startswith("Filtered")
+    # And the list is what the filter leaves, not the unfiltered recent entities.
+    qtbot.waitUntil(lambda: w.home.item(0) is not None and w.home.item(0).text().startswith("Matching"), timeout=10_000)
+    rows = [w.home.item(i).text() for i in range(1, w.home.count())]
+    assert rows and all(r.endswith("·  Person") for r in rows)
     # A forgotten type: the search says how many hits it hides.
     people = search(qtbot, w, "backup", "Person")
     assert all(r.entity_type == "Person" for r in people)

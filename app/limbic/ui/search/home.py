@@ -6,9 +6,10 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
 
-from limbic.service.organise import Home
+from limbic.service.organise import Home, Item
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+MATCH_LIMIT = 500  # entities listed for filters with an empty query
 SECTIONS = (("pinned", "Pinned"), ("opened", "Recently opened"), ("changed", "Recently changed"))
 
 
@@ -43,6 +44,22 @@ class HomeList(QListWidget):
         if self.count() == 0:
             QListWidgetItem("Type to search; entities you open, change or pin will be listed here.", self).setFlags(
                 Qt.ItemFlag.NoItemFlags)
+        self.step_selection(0)
+
+    def set_matching(self, items: list[Item]) -> None:
+        """The entities the search filters leave, newest change first (an empty query with filters on)."""
+        self.clear()
+        bold = QFont(self.font())
+        bold.setBold(True)
+        header = QListWidgetItem(f"Matching the filters ({len(items)}{'+' if len(items) >= MATCH_LIMIT else ''})", self)
+        header.setFlags(Qt.ItemFlag.ItemIsEnabled)
+        header.setFont(bold)
+        for item in items:
+            row = QListWidgetItem(f"   {item.name}  ·  {item.entity_type}", self)
+            row.setData(ID_ROLE, item.entity_id)
+            row.setToolTip(f"{item.name} ({item.entity_type}); last changed {item.updated_at} UTC")
+        if not items:
+            QListWidgetItem("No entity matches the filters.", self).setFlags(Qt.ItemFlag.NoItemFlags)
         self.step_selection(0)
 
     def _header_size(self):

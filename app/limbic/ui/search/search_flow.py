@@ -8,15 +8,16 @@ window hooks it needs (``SearchParts``), never the window.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtWidgets import QLabel, QStackedWidget, QWidget
 
 from limbic.service import organise
+from limbic.service.filters import SearchFilter, browse
 from limbic.ui.common.hooks import EntityOpener, StatusLine, WindowHooks
-from limbic.ui.search.home import HomeList
+from limbic.ui.search.home import MATCH_LIMIT, HomeList
 from limbic.ui.search.results import ResultList, ResultModel
 from limbic.ui.search.search_bar import SearchBar
 from limbic.ui.workers.worker import Engine
@@ -98,7 +99,11 @@ class SearchFlow(QObject):
             return  # a newer query is on its way: never show stale results
         self.shown_request = request_id
         if not response.query.strip():
-            p.engine.read("home", organise.home, on_done=p.home.set_home)
+            flt = replace(p.engine.search_filter or SearchFilter(), entity_type=p.bar.entity_type())
+            if flt.is_empty():
+                p.engine.read("home", organise.home, on_done=p.home.set_home)
+            else:  # filters on and no words: the list is what they leave, never an unfiltered one
+                p.engine.read("home", browse, flt, "date", "all", MATCH_LIMIT, on_done=p.home.set_matching)
         # The same query again (an assistant's write, a save): the selected hit stays selected.
         previous = p.model.result(p.results.currentIndex().row()) if p.model.query == response.query else None
         p.model.set_response(response)
