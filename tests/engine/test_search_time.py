@@ -92,3 +92,19 @@ def test_a_reply_to_a_query_naming_no_time_is_as_it_was(turns):
     assert resp.time_label is None
     assert all("time" not in i["scoring"] for i in resp.to_json()["results"])
     assert all(r.time_match is None for r in resp.results)
+
+
+def test_an_evaluation_asks_its_questions_at_the_time_it_is_given(graph):
+    from limbic.engine.evaluation import Collection, evaluate, import_collection
+
+    coll = Collection(
+        docs=[("a", "Meeting on 14 January 2020", "the budget was approved by the board"),
+              ("b", "Meeting on 2 March 2020", "the budget was approved by the board again")],
+        queries={"q": "was the budget approved last week?"},
+        qrels={"q": {"a": 1}},
+    )
+    import_collection(graph, coll)
+    january = evaluate(graph, coll, now=datetime(2020, 1, 22, 9, 0).astimezone())
+    march = evaluate(graph, coll, now=datetime(2020, 3, 11, 9, 0).astimezone())
+    assert january["hybrid"]["ndcg@10"] == 1.0  # last week held 14 January
+    assert march["hybrid"]["ndcg@10"] < 1.0  # last week held 2 March

@@ -10,6 +10,7 @@ import statistics
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 
 from limbic.engine.search import scoring
@@ -96,11 +97,13 @@ def evaluate(
     coll: Collection,
     params: ScoringParams | None = None,
     progress: Callable[[int, int], None] | None = None,
+    now: datetime | None = None,
 ) -> dict[str, dict[str, float]]:
     """Mean nDCG@10 and Recall@100 of each branch alone, plain RRF, the seed's hybrid, the fixed blend and the default.
 
     A hit whose document id is the query's own id is dropped before scoring, as BEIR does
-    (ArguAna's queries are also documents of its corpus).
+    (ArguAna's queries are also documents of its corpus). ``now``: the time the questions are asked
+    ("last week" counts from it; the clock's when not given), so a run can be repeated.
     """
     params = params or ScoringParams()
     seed = replace(params, base_relevance=scoring.BASE_SEED)
@@ -112,7 +115,7 @@ def evaluate(
     runs: dict[str, list[tuple[float, float]]] = {m: [] for m in METHODS}
     for n, (qid, text) in enumerate(coll.queries.items(), start=1):
         rels = coll.qrels[qid]
-        query = Query.read(text)  # read once for the branches and the three rankings
+        query = Query.read(text, now)  # read once for the branches and the three rankings
         fts = fts_branch(graph, query, k)
         knn = (knn_branch(graph, graph.embedder.encode_query(text), k, passage_weight(graph, query))
                if graph.vectors_ready else [])
