@@ -108,3 +108,9 @@ def test_an_evaluation_asks_its_questions_at_the_time_it_is_given(graph):
     march = evaluate(graph, coll, now=datetime(2020, 3, 11, 9, 0).astimezone())
     assert january["hybrid"]["ndcg@10"] == 1.0  # last week held 14 January
     assert march["hybrid"]["ndcg@10"] < 1.0  # last week held 2 March
+
+
+def test_a_date_inside_a_long_passage_is_its_content_not_the_time_asked_about():
+    passage = ("The creative commons is a more effective means for artists to build their reach " * 5) + "since 2008."
+    assert Query.read(passage, ASKED).time is None
+    assert Query.read("What did the artists build since 2008?", ASKED).time is not None

@@ -38,6 +38,10 @@ OPEN_WORD_CHARS = 100
 # entities holding it as an exact phrase rank above the rest.
 _IDENTIFIER = re.compile(r"\d|[^\W_][-_:./#@][^\W_]", re.UNICODE)
 MAX_IDENTIFIER_TOKENS = 6
+# A question names its time in a few words; in a pasted passage a date is what it is about, not when to
+# look. Measured on the tuning collections: the longest question naming a time has 25 words, the
+# shortest ArguAna argument holding a date 73 (docs/search.md, "Questions that name a time").
+MAX_TIME_QUERY_WORDS = 48
 
 
 def clean_query(query: object) -> str:
@@ -93,7 +97,7 @@ class Query:
             ends_in_word=bool(text) and _TOKEN.fullmatch(text[-1]) is not None,
             identifier=bool(_IDENTIFIER.search(text)) and 1 <= len(terms) <= MAX_IDENTIFIER_TOKENS,
             name_key=normalise_name(text),
-            time=find_time(capped, now or datetime.now().astimezone()),
+            time=find_time(capped, now or datetime.now().astimezone()) if len(words) <= MAX_TIME_QUERY_WORDS else None,
         )
 
     @property
