@@ -124,7 +124,10 @@ def test_filters_are_visible_with_an_empty_query_say_what_they_hide_and_clear_fi
     w.search_filters.action.trigger()
     bar = w.search_filters.bar
     assert bar.clear_button.isEnabled()
+    bar.status.setCurrentIndex(bar.status.findData("active"))
+    assert w.status.last_message.startswith("Filtered")
     with qtbot.waitSignal(w.results_shown, timeout=10_000):
         bar.clear_button.click()
     assert w.search_bar.entity_type() == "" and not line.isVisible()
+    assert not w.status.last_message.startswith("Filtered")  # nothing is filtered any more
     assert any(r.entity_type != "Person" for r in (w.model.result(i) for i in range(w.model.rowCount())))

@@ -254,6 +254,8 @@ class SearchFilters(QObject):
         self.p.engine.search_filter = None if flt.is_empty() else flt
         if not flt.is_empty() and self.p.search_bar.text().strip():
             self.p.status.say(f"Filtered: {flt.describe()}.", 4000)
+        elif flt.is_empty() and getattr(self.p.status, "last_message", "").startswith("Filtered:"):
+            self.p.status.say("Filters cleared: searching everything.", 3000)  # not a stale "Filtered…"
         self._show_filters()
         self.p.rerun_search()
 
