@@ -46,7 +46,11 @@ def cmd_search(args: argparse.Namespace) -> int:
                   "(run `limbic embed`).", file=sys.stderr)
         params = ScoringParams.from_overrides(config.load_settings().scoring)
         flt = SearchFilter(status=getattr(args, "status", None) or "", updated_from=since, created_to=until)
-        response = filtered_search(opened.graph, args.query, flt, args.limit, params=params, record=not args.no_record)
+        if getattr(args, "as_of", None):
+            response = _search_as_of(opened.graph, args, params)
+        else:
+            response = filtered_search(opened.graph, args.query, flt, args.limit, params=params,
+                                       record=not args.no_record)
         if args.json:
             print(json.dumps(response.to_json(), ensure_ascii=False, indent=2))
             return 0
@@ -63,6 +67,17 @@ def cmd_search(args: argparse.Namespace) -> int:
     finally:
         opened.close()
     return 0
+
+
+def _search_as_of(graph, args: argparse.Namespace, params):
+    from limbic.service.history import search_as_of
+
+    if args.since or args.until:
+        raise LimbicError("--as-of searches one past date; it does not combine with --since or --until.")
+    response, by_words = search_as_of(graph, args.query, args.as_of, args.limit, params, args.status or "")
+    if by_words:
+        print(f"Note: {by_words} entities read differently then and are found by their words only.", file=sys.stderr)
+    return response
 
 
 def cmd_info(args: argparse.Namespace) -> int:
@@ -104,6 +119,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--status", choices=["active", "paused", "done", "archived"], help="only entities with this status")
     p.add_argument("--since", help="only entities changed on or after this day: 2026-03-01, \"last week\", \"en marzo\"")
     p.add_argument("--until", help="only entities created by the end of this day or time: 2026-03-31, \"yesterday\"")
+    p.add_argument("--as-of", help="search the graph as it was on this date (YYYY-MM-DD) or time, in UTC")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("embed", parents=[common], help="embed the entities that wait for a vector")

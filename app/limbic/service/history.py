@@ -77,6 +77,22 @@ def _page(source: Graph, live: Graph, name: str) -> dict:
     }
 
 
+def search_as_of(graph: Graph, query: str, when: str, limit: int = 10, params=None, status: str = ""):
+    """Search the graph of ``when``: its texts then; today's vectors for the entities whose text is unchanged.
+
+    Returns (the response, how many entities were found by their words only because their text changed).
+    """
+    from limbic.engine.history.past_vectors import borrow_vectors
+    from limbic.service.filters import SearchFilter, filtered_search
+
+    with graph_as_of(graph, when) as past:
+        left = int(past.db.scalar("SELECT count(*) FROM entities"))
+        if graph.embedder is not None:
+            _, left = borrow_vectors(graph.db, past, graph.embedder)
+        response = filtered_search(past, query, SearchFilter(status=status), limit, params=params, record=False)
+    return response, left
+
+
 def changes_between(graph: Graph, since: str, until: str | None = None) -> list[dict]:
     """What was added, changed, ended and deleted, per entity, between two dates (``until``: now)."""
     start = moment(graph, since)
