@@ -144,3 +144,21 @@ def test_full_text_search_follows_what_sync_applied(pair):
     b.sync(folder)
     names = [hit.name for hit in search(b.graph, "zeppelin").results]
     assert names and names[0] == "Bob"
+
+
+def test_a_removal_naming_a_merged_entity_by_its_other_id_still_applies(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
+    settle([a, b], folder)  # both joined: from now on their changes travel one by one
+    a.graph.upsert_entity("Ada", "Person", ["one"])
+    b.graph.upsert_entity("Ada", "Person", ["two"])
+    # The merged entity keeps the smaller id: b's here, so a's changes name it by the other one.
+    a.graph.db.execute("UPDATE entities SET gid = ? WHERE name = 'Ada'", ("f" * 32,))
+    b.graph.db.execute("UPDATE entities SET gid = ? WHERE name = 'Ada'", ("0" * 32,))
+    a.graph.delete_observation(_obs(a, "one"))
+    settle([a, b], folder)
+    for r in (a, b):
+        assert sorted(t for (t,) in r.graph.db.execute("SELECT content FROM observations")) == ["two"], r.device.name
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    assert conflicts.list_conflicts(b.graph) == []
