@@ -240,3 +240,9 @@ def test_any_mix_of_time_words_is_read_or_left_without_an_error(pieces, now):
     if found is not None:
         assert 0 <= found.span[0] < found.span[1] <= len(text)
         assert found.start is None or found.end is None or found.start < found.end
+
+
+@pytest.mark.parametrize("text", ["0¹", "²³ May", "3¹st of the month", "in ²⁰²³", "¹/²/2023"])
+def test_superscript_digits_are_no_date_and_raise_nothing(text):
+    # str.isdigit() is true for "²", which int() cannot read: such text is simply not a date.
+    assert find_time(text, datetime(2024, 3, 14)) is None

@@ -104,6 +104,10 @@ def _may_hold_time(text: str) -> bool:
     return not W.TRIGGERS.isdisjoint(_WORD.findall(_fold(text)))
 
 
+def _ascii_digits(text: str) -> bool:
+    return text.isascii() and text.isdigit()
+
+
 def _tokens(text: str) -> list[_Token]:
     tokens = []
     for m in _CHUNK.finditer(text):
@@ -118,9 +122,9 @@ def _tokens(text: str) -> list[_Token]:
         word = stripped[:-2] if stripped.endswith(("'s", "’s")) else stripped  # "last month's invoices"
         if word.isalpha():  # most tokens: told by a string method, no pattern
             tokens.append(_Token("word", _fold(word), 0, start, end, word))
-        elif not stripped[0].isdigit():
+        elif not _ascii_digits(stripped[0]):  # "²" and "٣" are digits to str.isdigit, not in a date
             tokens.append(_Token("other", "", 0, start, end, stripped))
-        elif stripped.isdigit() and len(stripped) <= 4:
+        elif _ascii_digits(stripped) and len(stripped) <= 4:
             tokens.append(_Token("num", "", int(stripped), start, end, stripped))
         elif o := _ORDINAL.fullmatch(stripped):
             tokens.append(_Token("ord", "", int(o.group(1)), start, end, stripped))
