@@ -17,7 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCREEN = "1920x1200x24"
-SIZES = ((1280, 800), (1600, 1000))  # the first is the README's; files of the others end in -WxH
+SIZES = ((1280, 800), (1366, 768), (1600, 1000))  # the first is the README's; files of the others end in -WxH
 SHOTS = [
     # (file stem, query, entity opened in the editor)
     ("search", "charged twice when the payment network timed out", None),
@@ -113,6 +113,7 @@ def shoot(scheme: str, out: Path, size: tuple[int, int]) -> int:
     shoot_new_states(app, window, scheme, out)
     shoot_pickers(app, window, scheme, out)
     shoot_graph(app, window, out, scheme, size)
+    shoot_panels(app, window, out, scheme, size)
     window.close()
     shutil.rmtree(home, ignore_errors=True)
     return 0
@@ -153,6 +154,19 @@ def shoot_graph(app, window, out: Path, scheme: str, size: tuple[int, int]) -> N
         _save(window, out, f"{stem}-{scheme}.png")
 
 
+def shoot_panels(app, window, out: Path, scheme: str, size: tuple[int, int]) -> None:
+    """Graph and Activity open together at the window's size: they share one column as tabs."""
+    from limbic.ui.shell.app import _wait
+
+    window.resize(*size)
+    window.graph.graph_panel()
+    window.activity.show()
+    _wait(app, lambda: window.activity.dock.isVisible(), 10_000)
+    _wait(app, lambda: False, 600)
+    _save(window, out, f"panels-{scheme}.png")
+    window.activity.dock.hide()
+
+
 def shoot_pickers(app, window, scheme: str, out: Path) -> None:
     """The command palette and the quick switcher over the window, and the search filters."""
     from PySide6.QtGui import QPainter
@@ -170,7 +184,7 @@ def shoot_pickers(app, window, scheme: str, out: Path) -> None:
     window.search_bar.on_debounced()
     _wait(app, lambda: False, 800)
     window.palette_action.trigger()
-    window.palette.field.setText("imp")
+    window.palette.field.setText("export csv")
     _wait(app, lambda: False, 400)
     over_window(window.palette, f"palette-{scheme}.png")
     window.palette.hide()
@@ -190,6 +204,13 @@ def shoot_pickers(app, window, scheme: str, out: Path) -> None:
     _save(window, out, f"filters-{scheme}.png")
     filters.bar.clear()
     filters.action.trigger()
+    # A filter with an empty query: the line above the list names it, the list is what it leaves.
+    window.search_bar.edit.clear()
+    window.search_bar.types.setCurrentIndex(max(0, window.search_bar.types.findData("Person")))
+    _wait(app, lambda: "entities match" in filters.line.plain(), 10_000)
+    _wait(app, lambda: False, 400)
+    _save(window, out, f"filters-empty-query-{scheme}.png")
+    filters.clear_all()
     window.status._clear()  # the filter's passing message is not part of the next shots
 
 
