@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QMainWindow, QMenuBar, QStackedWidget, QWidget
+from PySide6.QtWidgets import QLabel, QMainWindow, QMenuBar, QStackedWidget, QWidget
 
 from limbic.service.types import SearchResponse, SearchResult
 from limbic.ui.common.hooks import WindowHooks
@@ -93,7 +93,7 @@ def test_the_search_runs_on_its_parts_alone(qtbot):
     arrived, shown = [], []
     flow = SearchFlow(SearchParts(
         engine=engine, bar=bar, results=results, model=model, home=home, lists=lists, empty_hint=hint,
-        status=status, entities=entities, hooks=_hooks(host, guarded), open_entity_id=lambda: None,
+        count=QLabel(host), status=status, entities=entities, hooks=_hooks(host, guarded), open_entity_id=lambda: None,
         semantic_on=lambda: True, arrived=arrived.append, shown=shown.append))
 
     bar.edit.setText("harbor")

@@ -99,7 +99,7 @@ class SearchFlow(QObject):
             return  # a newer query is on its way: never show stale results
         self.shown_request = request_id
         if not response.query.strip():
-            flt = replace(p.engine.search_filter or SearchFilter(), entity_type=p.bar.entity_type())
+            flt = replace(getattr(p.engine, "search_filter", None) or SearchFilter(), entity_type=p.bar.entity_type())
             if flt.is_empty():
                 p.engine.read("home", organise.home, on_done=p.home.set_home)
             else:  # filters on and no words: the list is what they leave, never an unfiltered one
