@@ -76,12 +76,12 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     opened = open_for(args, load_model=False, existing=True)
     try:
-        if getattr(args, "as_of", None):
+        if getattr(args, "as_of", None) or getattr(args, "valid_at", None):
             if args.output or getattr(args, "format", "jsonl") != "jsonl":
-                raise LimbicError("--as-of exports JSONL to standard output; redirect it to a file with > FILE.")
+                raise LimbicError("--as-of and --valid-at export JSONL to standard output; redirect it with > FILE.")
             from limbic.cli.history import export_as_of
 
-            export_as_of(opened.graph, args.as_of)
+            export_as_of(opened.graph, args.as_of, args.valid_at)
             return 0
         if getattr(args, "format", "jsonl") != "jsonl":
             return _export_folder(args, opened.graph)
@@ -110,4 +110,5 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--format", choices=["jsonl", "markdown", "csv"], default="jsonl", help="default: jsonl")
     p.add_argument("--force", action="store_true", help="replace a file (or write into a folder) that is not an earlier export of the same kind")
     p.add_argument("--as-of", help="the graph as it was on this date (YYYY-MM-DD, the end of that day) or time, in UTC")
+    p.add_argument("--valid-at", help="only what held in the world on this date or time, as the graph knows now")
     p.set_defaults(func=cmd_export)

@@ -15,7 +15,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
     opened = open_for(args, load_model=False, existing=True)
     try:
-        page = entity_page(opened.graph, args.name, args.as_of)
+        page = entity_page(opened.graph, args.name, args.as_of, args.valid_at)
     finally:
         opened.close()
     if args.json:
@@ -23,14 +23,20 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     print(f"{page['name']} ({page['entityType']}, {page['status']}), since {page['createdAt']}")
     for o in page["observations"]:
-        print(f"  - {o['content']}")
+        print(f"  - {o['content']}{_held(o)}")
     for o in page["superseded"]:
         print(f"  ~ {o['content']}  (superseded {o['supersededAt']})")
     for r in page["relations"]:
         periods = ", ".join(f"{p['from']} to {p['until'] or 'now'}" for p in r["periods"])
         state = "" if r["active"] else f"  (ended {r['endedAt'] or ''})".replace(" )", ")")
-        print(f"  {r['from']} —{r['relationType']}→ {r['to']}{state}" + (f"  [{periods}]" if periods else ""))
+        print(f"  {r['from']} —{r['relationType']}→ {r['to']}{state}{_held(r)}" + (f"  [{periods}]" if periods else ""))
     return 0
+
+
+def _held(item: dict) -> str:
+    if "validFrom" not in item and "validUntil" not in item:
+        return ""
+    return f"  (held {item.get('validFrom') or '…'} to {item.get('validUntil') or '…'})"
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -55,11 +61,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
     return 0
 
 
-def export_as_of(graph, when: str) -> None:
-    """The JSONL of ``when`` on standard output (limbic export --as-of)."""
+def export_as_of(graph, when: str | None, valid_at: str | None = None) -> None:
+    """The JSONL of ``when`` (and what held at ``valid_at``) on standard output (limbic export --as-of/--valid-at)."""
     from limbic.service.history import export_as_of as _export
 
-    _export(graph, when, sys.stdout)
+    _export(graph, when, sys.stdout, valid_at)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -67,6 +73,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("show", parents=[common], help="one entity: observations, relations and their periods")
     p.add_argument("name")
     p.add_argument("--as-of", help="as it was on this date (YYYY-MM-DD, the end of that day) or time, in UTC")
+    p.add_argument("--valid-at", help="only what held in the world on this date or time, as the graph knows now")
     p.add_argument("--json", action="store_true", help="print it as JSON")
     p.set_defaults(func=cmd_show)
 

@@ -46,7 +46,7 @@ def cmd_search(args: argparse.Namespace) -> int:
                   "(run `limbic embed`).", file=sys.stderr)
         params = ScoringParams.from_overrides(config.load_settings().scoring)
         flt = SearchFilter(status=getattr(args, "status", None) or "", updated_from=since, created_to=until)
-        if getattr(args, "as_of", None):
+        if getattr(args, "as_of", None) or getattr(args, "valid_at", None):
             response = _search_as_of(opened.graph, args, params)
         else:
             response = filtered_search(opened.graph, args.query, flt, args.limit, params=params,
@@ -73,8 +73,9 @@ def _search_as_of(graph, args: argparse.Namespace, params):
     from limbic.service.history import search_as_of
 
     if args.since or args.until:
-        raise LimbicError("--as-of searches one past date; it does not combine with --since or --until.")
-    response, by_words = search_as_of(graph, args.query, args.as_of, args.limit, params, args.status or "")
+        raise LimbicError("--as-of and --valid-at search one date; they do not combine with --since or --until.")
+    response, by_words = search_as_of(graph, args.query, args.as_of, args.limit, params, args.status or "",
+                                      args.valid_at)
     if by_words:
         print(f"Note: {by_words} entities read differently then and are found by their words only.", file=sys.stderr)
     return response
@@ -120,6 +121,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--since", help="only entities changed on or after this day: 2026-03-01, \"last week\", \"en marzo\"")
     p.add_argument("--until", help="only entities created by the end of this day or time: 2026-03-31, \"yesterday\"")
     p.add_argument("--as-of", help="search the graph as it was on this date (YYYY-MM-DD) or time, in UTC")
+    p.add_argument("--valid-at", help="only what held in the world on this date or time, as the graph knows now")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("embed", parents=[common], help="embed the entities that wait for a vector")

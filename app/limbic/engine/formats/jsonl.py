@@ -310,7 +310,7 @@ def iter_export_lines(graph: Graph, extra: bool = True) -> Iterator[str]:
     for ent in graph.iter_entities():
         obj = {"type": "entity", "name": ent.name, "entityType": ent.entity_type, "observations": ent.observation_texts}
         if extra:
-            obj.update(jsonl_extra.entity_keys(ent))
+            obj.update(jsonl_extra.entity_keys(ent, graph))
         yield json.dumps(obj, ensure_ascii=False)
     for rel in graph.all_relations(ended=extra):
         obj = {"type": "relation", "from": rel.from_name, "to": rel.to_name, "relationType": rel.relation_type}

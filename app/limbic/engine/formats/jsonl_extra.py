@@ -4,7 +4,10 @@ Entity lines may carry ``status``, ``createdAt``, ``updatedAt``, ``observationKi
 ``observationDates`` (parallel to ``observations``) and ``superseded`` (observations kept as
 history: ``content``, ``kind``, ``createdAt``, ``supersededAt``, ``supersededBy`` = the text that
 replaced it). Relation lines may carry ``context``, ``createdAt``, ``endedAt`` and ``active``
-(an ended relation is exported with ``"active": false``). Lines of ``"type": "reflection"`` hold
+(an ended relation is exported with ``"active": false``). Valid time (when a fact held in the
+world): ``observationValidity`` on an entity line (parallel to ``observations``, each ``null`` or
+``[validFrom, validUntil]`` with either ``null``), ``validFrom``/``validUntil`` on a superseded
+observation and on a relation line. Lines of ``"type": "reflection"`` hold
 reflections: ``about`` (entity, relation, session, global), ``entity`` or ``from``/``to``/
 ``relationType``, ``ref``, ``author``, ``content``, ``mood``, ``createdAt``. A reference reader
 skips what it does not know; Limbic reads everything back.
@@ -18,13 +21,24 @@ from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import clean_name, clean_observation
 from limbic.engine.graph.graph_history import REFLECTION_TARGETS, clean_stamp, clean_status
 from limbic.engine.formats.jsonl_records import EntityRecord, ReflectionRecord, RelationRecord
+from limbic.engine.store.values import clean_valid
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Entity, Graph, Relation
     from limbic.engine.graph.graph_history import Reflection
 
-ENTITY_KEYS = ("status", "createdAt", "updatedAt", "observationKinds", "observationDates", "superseded")
-RELATION_KEYS = ("context", "createdAt", "endedAt", "active")
+ENTITY_KEYS = ("status", "createdAt", "updatedAt", "observationKinds", "observationDates", "superseded",
+               "observationValidity")
+RELATION_KEYS = ("context", "createdAt", "endedAt", "active", "validFrom", "validUntil")
+
+
+def _validity(value: object) -> tuple[str | None, str | None] | None:
+    """A ``[validFrom, validUntil]`` pair (either may be null), or None for no valid time."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValidationError('"observationValidity" must hold, per observation, null or [validFrom, validUntil].')
+    return clean_valid(value[0], "validFrom"), clean_valid(value[1], "validUntil")
 
 
 def _text(obj: dict, key: str, what: str) -> str | None:
@@ -56,6 +70,10 @@ def entity_extra(obj: dict, n_obs: int) -> dict | None:
     out["updated"] = clean_stamp(_text(obj, "updatedAt", "a date"))
     out["kinds"] = _list(obj, "observationKinds", n_obs) or [None] * n_obs
     out["dates"] = [clean_stamp(d) for d in (_list(obj, "observationDates", n_obs) or [None] * n_obs)]
+    validity = obj.get("observationValidity")
+    if validity is not None and (not isinstance(validity, list) or len(validity) != n_obs):
+        raise ValidationError('"observationValidity" must be a list, one entry per observation.')
+    out["valid"] = [_validity(v) for v in validity] if validity is not None else [None] * n_obs
     superseded = obj.get("superseded") or []
     if not isinstance(superseded, list) or not all(isinstance(s, dict) for s in superseded):
         raise ValidationError('"superseded" must be a list of objects.')
@@ -66,6 +84,8 @@ def entity_extra(obj: dict, n_obs: int) -> dict | None:
             clean_stamp(_text(s, "createdAt", "a date")),
             clean_stamp(_text(s, "supersededAt", "a date")),
             _text(s, "supersededBy", "the text that replaced it"),
+            (clean_valid(s.get("validFrom"), "validFrom"), clean_valid(s.get("validUntil"), "validUntil"))
+            if ("validFrom" in s or "validUntil" in s) else None,
         )
         for s in superseded
     ]
@@ -80,8 +100,11 @@ def relation_extra(obj: dict) -> dict | None:
     if not isinstance(active, bool):
         raise ValidationError('"active" must be true or false.')
     ended = clean_stamp(_text(obj, "endedAt", "a date"))
+    valid = None
+    if "validFrom" in obj or "validUntil" in obj:
+        valid = (clean_valid(obj.get("validFrom"), "validFrom"), clean_valid(obj.get("validUntil"), "validUntil"))
     return {"context": context, "created": clean_stamp(_text(obj, "createdAt", "a date")), "ended": ended,
-            "active": active and ended is None}
+            "active": active and ended is None, "valid": valid}
 
 
 def reflection_record(obj: dict, line: int) -> ReflectionRecord:
@@ -107,19 +130,31 @@ def write_entity(graph: Graph, rec: EntityRecord) -> int:
     x = rec.extra
     entity_id, _ = graph.merge_entity(rec.name, rec.entity_type, x["status"], x["created"], x["updated"])
     ids = {}
-    for content, kind, date in zip(rec.observations, x["kinds"], x["dates"]):
+    for content, kind, date, valid in zip(rec.observations, x["kinds"], x["dates"], x["valid"]):
         ids[content], _ = graph.merge_observation(entity_id, content, kind, date or x["created"])
-    for content, kind, created, superseded_at, _by in x["superseded"]:
+        _set_valid(graph, "observations", ids[content], valid)
+    for content, kind, created, superseded_at, _by, valid in x["superseded"]:
         ids.setdefault(content, graph.merge_observation(entity_id, content, kind, created, superseded_at or created)[0])
-    for content, _kind, _created, superseded_at, by in x["superseded"]:
+        _set_valid(graph, "observations", ids[content], valid)
+    for content, _kind, _created, superseded_at, by, _valid in x["superseded"]:
         graph.link_superseded(ids[content], ids.get(by) if by != content else None, superseded_at)
     return entity_id
+
+
+def _set_valid(graph: Graph, table: str, row_id: int | None, valid: tuple | None) -> None:
+    # Only a line that says when its fact held changes it: a line without valid time keeps what is stored.
+    if valid is not None and row_id is not None:
+        graph.db.execute(f"UPDATE {table} SET valid_from = ?, valid_until = ? WHERE id = ?", (*valid, row_id))
 
 
 def write_relation(graph: Graph, rec: RelationRecord) -> None:
     x = rec.extra
     a, b = graph.entity_id(rec.source), graph.entity_id(rec.target)
     graph.merge_relation(a, b, rec.relation_type, x["context"], x["active"], x["created"], x["ended"])
+    if x.get("valid") is not None:
+        rel = graph.db.scalar("SELECT id FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?",
+                              (a, b, rec.relation_type))
+        _set_valid(graph, "relations", rel, x["valid"])
 
 
 def write_reflection(graph: Graph, rec: ReflectionRecord) -> bool:
@@ -140,8 +175,26 @@ def write_reflection(graph: Graph, rec: ReflectionRecord) -> bool:
     return True
 
 
-def entity_keys(ent: Entity) -> dict:
+def _has_valid_time(graph: Graph) -> bool:
+    # A read-only file of an older schema cannot be upgraded and has no valid time to export.
+    known = getattr(graph.db, "_has_valid_time", None)
+    if known is None:
+        known = "valid_from" in {r[1] for r in graph.db.execute("PRAGMA table_info(relations)")}
+        graph.db._has_valid_time = known  # type: ignore[attr-defined]
+    return known
+
+
+def _valid_of(graph: Graph | None, ent: Entity) -> dict[int, tuple]:
+    if graph is None or not ent.observations or not _has_valid_time(graph):
+        return {}
+    return {r[0]: (r[1], r[2]) for r in graph.db.execute(
+        "SELECT id, valid_from, valid_until FROM observations WHERE entity_id = ? "
+        "AND (valid_from IS NOT NULL OR valid_until IS NOT NULL)", (ent.id,))}
+
+
+def entity_keys(ent: Entity, graph: Graph | None = None) -> dict:
     current = [o for o in ent.observations if o.current]
+    valid = _valid_of(graph, ent)
     out: dict = {"status": ent.status, "createdAt": ent.created_at, "updatedAt": ent.updated_at}
     if any(o.kind != "note" for o in current):
         out["observationKinds"] = [o.kind for o in current]
@@ -154,6 +207,11 @@ def entity_keys(ent: Entity) -> dict:
              "supersededBy": by_id.get(o.superseded_by)}
             for o in ent.superseded
         ]
+        for entry, o in zip(out["superseded"], ent.superseded):
+            if o.id in valid:
+                entry["validFrom"], entry["validUntil"] = valid[o.id]
+    if any(o.id in valid for o in current):
+        out["observationValidity"] = [list(valid[o.id]) if o.id in valid else None for o in current]
     return out
 
 
@@ -165,6 +223,10 @@ def relation_keys(graph: Graph, rel: Relation) -> dict:
         out["active"] = False
         if rel.ended_at:
             out["endedAt"] = rel.ended_at
+    start, until = (graph.db.one("SELECT valid_from, valid_until FROM relations WHERE id = ?", (rel.id,))
+                    if _has_valid_time(graph) else (None, None))
+    if start is not None or until is not None:
+        out["validFrom"], out["validUntil"] = start, until
     return out
 
 

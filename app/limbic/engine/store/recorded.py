@@ -50,8 +50,9 @@ TABLE = {"entity": "entities", "observation": "observations", "relation": "relat
 COLUMNS = {
     "entity": ("name", "entity_type", "status", "created_at", "updated_at"),
     "observation": ("entity_id", "content", "kind", "created_at", "superseded_by", "superseded_at",
-                    "similarity_flag"),
-    "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "created_at", "ended_at"),
+                    "similarity_flag", "valid_from", "valid_until"),
+    "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "created_at", "ended_at",
+                 "valid_from", "valid_until"),
     "reflection": ("target_type", "entity_id", "relation_id", "target_ref", "author", "content", "mood",
                    "created_at"),
 }
@@ -219,8 +220,17 @@ def fold(conn) -> str:
     return since
 
 
+# Valid time: when an observation or a relation held in the world (a date or a date and time), if known.
+VALID_COLUMNS = {"observations": ("valid_from", "valid_until"), "relations": ("valid_from", "valid_until")}
+
+
 def SCHEMA_V8(conn) -> None:  # noqa: N802 - one of the migrations, named like the others
-    """Schema 8: the history table, with what the file can still tell folded in."""
+    """Schema 8: valid time, and the history table with what the file can still tell folded in."""
+    for table, columns in VALID_COLUMNS.items():
+        have = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        for column in columns:
+            if column not in have:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} TEXT")
     fresh = not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'history'").fetchall()
     conn.execute(HISTORY_DDL)
     if fresh:

@@ -101,3 +101,30 @@ def clean_observation(content: object, what: str = "An observation") -> str:
 def clean_reflection(content: object) -> str:
     """Validate a reflection's text: as an observation's, and said of a reflection."""
     return clean_observation(content, "A reflection")
+
+
+def clean_valid(value: object, key: str = "valid_from") -> str | None:
+    """A valid-time bound as stored: ``YYYY-MM-DD``, or ``YYYY-MM-DD HH:MM:SS`` in UTC; None when empty.
+
+    Refused in one sentence when it is not a date, so a typo never turns into "always true".
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            if len(text) == 10:
+                return datetime.strptime(text, "%Y-%m-%d").strftime("%Y-%m-%d")
+            parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+            if parsed.tzinfo is not None:
+                parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+            return parsed.strftime(TIME_FORMAT)
+        except ValueError:
+            pass
+    raise ValidationError(f"{key} must be a date (YYYY-MM-DD) or a date and time (YYYY-MM-DD HH:MM:SS, UTC), "
+                          f"not {shown(value, 40)!r}.")
+
+
+def valid_end(until: str | None) -> str | None:
+    """The last moment a bound of ``valid_until`` still holds: a bare date counts to the end of its day."""
+    return until + " 23:59:59" if until is not None and len(until) == 10 else until
