@@ -114,3 +114,16 @@ def test_a_date_inside_a_long_passage_is_its_content_not_the_time_asked_about():
     passage = ("The creative commons is a more effective means for artists to build their reach " * 5) + "since 2008."
     assert Query.read(passage, ASKED).time is None
     assert Query.read("What did the artists build since 2008?", ASKED).time is not None
+
+
+def test_a_date_an_observation_only_mentions_is_marked_but_does_not_rank_first(graph):
+    graph.upsert_entity("Final report", "Note", ["Denver won the final of the 2015 season, played on 7 February 2016"])
+    graph.upsert_entity("Ticket sales", "Note", ["Tickets for the final went on sale in December 2015"])
+    graph.upsert_entity("Season review, December 2015", "Note", ["A dull season of football"])
+    resp = search(graph, "Who won the final in 2015?", record=False, now=ASKED)
+    by_name = {r.name: r for r in resp.results}
+    # Dated by its name, it happened then: first. Mentioning December 2015, the sale is marked, not lifted.
+    assert resp.results[0].name == "Season review, December 2015"
+    assert [r.name for r in resp.results][1] == "Final report"
+    assert by_name["Ticket sales"].time_match is True and resp.time_note(by_name["Ticket sales"]) == "2015 ✓"
+    assert by_name["Final report"].time_match is False  # "2015 season" is a bare year: content, not a date

@@ -430,12 +430,12 @@ def rank(
     tiers: dict[int, int] | None = None,
     meaning: scoring.MeaningStats | None = None,
     known: dict[int, signals.EntitySignals] | None = None,
-    timed: set[int] | None = None,
+    timed: when.Matches | None = None,
 ) -> list[SearchResult]:
     """Score fused candidates with the limbic formula; exact matches first, then best score first.
 
     ``known``: signals already loaded for some candidates; ``timed``: those that happened in the time
-    the query names (None: it names none), which come next after exact matches (``params.time_first``).
+    the query names (None: it names none); those dated then come next after exact matches (``params.time_first``).
     """
     tiers = tiers or {}
     now = datetime.now(timezone.utc)
@@ -460,6 +460,6 @@ def rank(
                 in_time,
             )
         )
-    first = timed if timed is not None and params.time_first else set()
+    first = timed.dated if timed is not None and params.time_first else set()
     out.sort(key=lambda r: (-tiers.get(r.entity_id, TIER_NONE), r.entity_id not in first, -r.limbic_score, -r.rrf_score))
     return out

@@ -1,5 +1,10 @@
 """When an entity's facts happened: the dates written in its name and observations, and its recorded times.
 
+Two strengths: an entity *dated* then (a date in its name, "Session of 16 June 2023", or its recorded
+times) happened then; one whose observations only *mention* a date of then may be about something else
+that happened then ("the 2015 season" in a paragraph about a final played in February 2016). Search
+ranks the first kind first and only marks the second (measured: docs/search.md).
+
 A question that names a time ("what did Maria share on 16 June, 2023?", "¿qué pasó en marzo?") is
 matched against these. Only absolute dates count as written ones ("16 June, 2023", "June 16, 2023",
 "16 de junio de 2023", "June 2023", "2023-06-16"): a note's "yesterday" was relative to a day nobody
@@ -14,7 +19,7 @@ import hashlib
 import re
 from collections import OrderedDict
 from datetime import date, datetime, timedelta, timezone
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from limbic.engine.text import time_words as W
 
@@ -107,13 +112,24 @@ def overlaps(interval: Interval, match: TimeMatch) -> bool:
     return (match.end is None or first < match.end) and (match.start is None or after > match.start)
 
 
-def matching(db: Database, ids: list[int], match: TimeMatch) -> set[int]:
-    """The entities among ``ids`` whose facts happened in the time named: a date written in their name or
-    observations, or their creation, last change or an observation's recording on one of its days."""
+class Matches(NamedTuple):
+    """The entities that happened in a time: dated then, or mentioning a date of then in an observation."""
+
+    dated: set[int]  # a date in the name, or created, changed or an observation recorded then
+    mentioned: set[int]  # only an observation writes a date of then
+
+    def __contains__(self, entity_id: object) -> bool:
+        return entity_id in self.dated or entity_id in self.mentioned
+
+
+def matching(db: Database, ids: list[int], match: TimeMatch) -> Matches:
+    """The entities among ``ids`` whose facts happened in the time named: dated then (a date written in
+    their name, their creation, last change or an observation's recording), or an observation mentions it."""
     if not ids:
-        return set()
+        return Matches(set(), set())
     marks = ",".join("?" * len(ids))
     found: set[int] = set()
+    mentioned: set[int] = set()
     for entity_id, name, created, updated in db.execute(
         f"SELECT id, name, created_at, updated_at FROM entities WHERE id IN ({marks})", ids
     ):
@@ -126,6 +142,9 @@ def matching(db: Database, ids: list[int], match: TimeMatch) -> set[int]:
         if entity_id in found:
             continue
         day = _recorded_day(created)
-        if (day is not None and overlaps(day, match)) or any(overlaps(d, match) for d in written_dates(content)):
+        if day is not None and overlaps(day, match):
             found.add(entity_id)
-    return found
+            mentioned.discard(entity_id)
+        elif entity_id not in mentioned and any(overlaps(d, match) for d in written_dates(content)):
+            mentioned.add(entity_id)
+    return Matches(found, mentioned)
