@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
+
+from limbic.engine.store.db import Database
+from limbic.engine.graph.graph import Graph
 from limbic.ui.search.results import TAIL_SHARE
 from tests.ui.conftest import search
+
+
+@pytest.fixture
+def assistant(sample_window, embedder):
+    """Another program writing the window's file, as `limbic mcp` would."""
+    g = Graph(Database(sample_window.db_path), embedder)
+    g.db.origin = "assistant"
+    yield g
+    g.db.close()
 
 
 def _selected(w):
@@ -20,6 +33,20 @@ def test_the_selected_hit_stays_selected_when_the_same_query_runs_again(qtbot, s
     w.rerun_search()  # what an assistant's write does to the results on screen
     qtbot.waitUntil(lambda: w.search.shown_request > latest, timeout=30_000)
     assert _selected(w).entity_id == chosen
+
+
+def test_an_assistants_write_leaves_the_opened_hit_selected(qtbot, sample_window, assistant):
+    w = sample_window
+    search(qtbot, w, "harbor")
+    chosen = w.model.result(3)
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.results.clicked.emit(w.model.index(3, 0))  # the person opens the fourth hit
+    with assistant.write():  # new hits for the same query push the ranks about
+        assistant.upsert_entity("Harbor load test", "Note", ["Harbor API load test on harbor-prod, 2k requests/s"])
+        assistant.upsert_entity("Harbor runbook", "Note", ["What to do when Harbor pages at night"])
+    shown = lambda: {w.model.result(i).name for i in range(w.model.rowCount())}  # noqa: E731
+    qtbot.waitUntil(lambda: "Harbor runbook" in shown(), timeout=30_000)
+    assert _selected(w).entity_id == chosen.entity_id
 
 
 def test_the_model_arriving_does_not_re_rank_hits_on_screen(qtbot, sample_window):
