@@ -35,6 +35,6 @@ def test_since_and_until_narrow_the_search(dated):
 
 def test_the_schema_offers_since_and_until():
     spec = next(t for t in TOOLS if t.name == "search")
-    assert list(spec.input_schema["properties"]) == ["query", "limit", "since", "until"]
+    assert list(spec.input_schema["properties"]) == ["query", "limit", "since", "until", "as_of", "valid_at"]
     assert unknown_argument(spec, {"query": "x", "since": "last week", "until": "2026-03-01"}) is None
     assert spec.input_schema["required"] == ["query"]

@@ -29,7 +29,7 @@ REFERENCE_TOOLS = {
 }
 
 
-HISTORY_TOOLS = {"end_relation", "set_entity_status", "add_reflection", "search_reflections"}
+HISTORY_TOOLS = {"end_relation", "set_entity_status", "add_reflection", "search_reflections", "graph_changes"}
 HEALTH_TOOLS = {"find_duplicate_observations", "consolidation_report", "find_split_candidates", "analyze_entity_split"}
 
 

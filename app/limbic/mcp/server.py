@@ -21,7 +21,7 @@ from pathlib import Path
 
 from limbic import __version__
 from limbic.engine.errors import DatabaseError, LimbicError
-from limbic.mcp import tools_health, tools_history  # noqa: F401  (each tool module registers its tools)
+from limbic.mcp import tools_health, tools_history, tools_time  # noqa: F401  (each tool module registers its tools)
 from limbic.mcp import activity as mcp_activity
 from limbic.mcp import wire_json
 from limbic.mcp.protocol import ClientInfo, Request, Session
