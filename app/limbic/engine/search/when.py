@@ -92,18 +92,15 @@ def written_dates(text: str) -> tuple[Interval, ...]:
     return found
 
 
-def _recorded_day(stamp: str | None) -> Interval | None:
-    """The local calendar day of a stored UTC time ("2026-10-03 02:48:39")."""
-    if not stamp:
-        return None
+def _stamp(day: date | None, default: str) -> str:
+    """The stored UTC time ("YYYY-MM-DD HH:MM:SS") at which local ``day`` starts; ``default`` for an open side."""
+    if day is None:
+        return default
     try:
-        moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    first = moment.astimezone().date()
-    return first, first + timedelta(days=1)
+        moment = datetime.combine(day, datetime.min.time()).astimezone().astimezone(timezone.utc)
+    except (OverflowError, ValueError):  # a day at the calendar's ends: as far as stored times go
+        return default
+    return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
 def overlaps(interval: Interval, match: TimeMatch) -> bool:
@@ -124,27 +121,32 @@ class Matches(NamedTuple):
 
 def matching(db: Database, ids: list[int], match: TimeMatch) -> Matches:
     """The entities among ``ids`` whose facts happened in the time named: dated then (a date written in
-    their name, their creation, last change or an observation's recording), or an observation mentions it."""
+    their name, their creation, last change or an observation's recording), or an observation mentions it.
+
+    Recorded times are compared in SQL, as stored (UTC text, whose order is time order), against the
+    instants the named local days start and end; only texts holding a digit are read for dates.
+    """
     if not ids:
         return Matches(set(), set())
     marks = ",".join("?" * len(ids))
+    lo, hi = _stamp(match.start, ""), _stamp(match.end, "9999")
     found: set[int] = set()
+    for entity_id, name, recorded in db.execute(
+        f"SELECT id, name, (created_at >= ?1 AND created_at < ?2) OR (updated_at >= ?1 AND updated_at < ?2) "
+        f"FROM entities WHERE id IN ({','.join(f'?{i + 3}' for i in range(len(ids)))})", [lo, hi, *ids]
+    ):
+        if recorded or any(overlaps(d, match) for d in written_dates(name)):
+            found.add(entity_id)
+    found.update(row[0] for row in db.execute(
+        f"SELECT DISTINCT entity_id FROM observations WHERE entity_id IN ({marks}) AND created_at >= ? AND created_at < ?",
+        [*ids, lo, hi],
+    ))
     mentioned: set[int] = set()
-    for entity_id, name, created, updated in db.execute(
-        f"SELECT id, name, created_at, updated_at FROM entities WHERE id IN ({marks})", ids
+    for entity_id, content in db.execute(
+        f"SELECT entity_id, content FROM observations WHERE entity_id IN ({marks}) AND content GLOB '*[0-9]*'", ids
     ):
-        days = [d for d in (_recorded_day(created), _recorded_day(updated)) if d is not None]
-        if any(overlaps(d, match) for d in (*days, *written_dates(name))):
-            found.add(entity_id)
-    for entity_id, content, created in db.execute(
-        f"SELECT entity_id, content, created_at FROM observations WHERE entity_id IN ({marks})", ids
-    ):
-        if entity_id in found:
-            continue
-        day = _recorded_day(created)
-        if day is not None and overlaps(day, match):
-            found.add(entity_id)
-            mentioned.discard(entity_id)
-        elif entity_id not in mentioned and any(overlaps(d, match) for d in written_dates(content)):
+        if entity_id not in found and entity_id not in mentioned and any(
+            overlaps(d, match) for d in written_dates(content)
+        ):
             mentioned.add(entity_id)
     return Matches(found, mentioned)
