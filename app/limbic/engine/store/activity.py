@@ -144,6 +144,10 @@ def _trigger_ddl(kind: str) -> list[str]:
     return out
 
 
+# More connection-local triggers to create with the recorder's (recorded.py adds the history's).
+INSTALLERS: list = []
+
+
 class Recorder:
     """A connection's side of the activity log: its origin and session, the tool of the commits under way."""
 
@@ -216,9 +220,8 @@ class Recorder:
             db = self.db
             # A lost or malformed table (until `limbic check --repair`) turns recording off, not writing.
             self.installed = not db.readonly and tables_ok(db)
-            from limbic.engine.store import recorded  # below: it reads this module's change id
-
-            recorded.install(db)  # recorded-time history, kept whether or not the log can be written
+            for install in INSTALLERS:  # recorded-time history, kept whether or not the log can be written
+                install(db)
             if self.installed:
                 for ddl in LATE_INDEXES:
                     db.execute(ddl)

@@ -19,6 +19,7 @@ import json
 from typing import TYPE_CHECKING
 
 from limbic.engine.store import values as _values
+from limbic.engine.store import activity as _activity
 from limbic.engine.store.activity import NEXT_CHANGE_SQL
 
 if TYPE_CHECKING:
@@ -140,6 +141,9 @@ def install(db: Database) -> None:
         if db.has_table(table):
             for ddl in trigger_ddl(kind):
                 db.execute(ddl)
+
+
+_activity.INSTALLERS.append(lambda db: install(db))  # looked up at each call: a benchmark may switch it off
 
 
 # -- schema 8: the table, and what an older file's activity log still holds folded in ------------------
