@@ -42,3 +42,17 @@ def test_a_since_that_is_no_time_is_one_sentence(tmp_path, capsys):
     assert main(["--db", db, "search", "deployment", "--since", "soonish"]) == 1
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "“soonish” is not a date" in err and "Traceback" not in err
+
+
+def test_a_question_naming_a_time_says_which_hits_happened_then(tmp_path, capsys):
+    db = str(tmp_path / "g.db")
+    graph = Graph(Database(db), None)
+    graph.upsert_entity("Standup of 16 June 2023", "Meeting", ["we chose the new deployment tool"])
+    graph.upsert_entity("Standup of 2 August 2023", "Meeting", ["we chose the new deployment tool again"])
+    graph.db.close()
+    assert main(["--db", db, "search", "which deployment tool did we choose in June 2023?", "--no-record"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(" 1. Standup of 16 June 2023") and lines[0].endswith("June 2023 ✓")
+    assert any(line.endswith("June 2023 ✗") for line in lines)
+    assert main(["--db", db, "search", "deployment tool", "--no-record"]) == 0
+    assert "✓" not in capsys.readouterr().out

@@ -60,7 +60,9 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(f"No results ({response.mode}).")
         for i, r in enumerate(response.results, start=1):
             dist = "—" if r.distance is None else f"{r.distance:.3f}"
-            print(f"{i:>2}. {r.name} ({r.entity_type})  score {r.limbic_score:.3f}  distance {dist}  via {r.branch}")
+            note = response.time_note(r)
+            print(f"{i:>2}. {r.name} ({r.entity_type})  score {r.limbic_score:.3f}  distance {dist}  via {r.branch}"
+                  + (f"  {note}" if note else ""))
             if r.observations:
                 print(f"    {r.observations[0][:110]}")
         print(f"[{response.mode}]", file=sys.stderr)
