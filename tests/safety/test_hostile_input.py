@@ -238,7 +238,7 @@ def test_cli_imports_bom_crlf_duplicates_and_dangling_relations(tmp_path, capsys
     src.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(json.dumps(x).encode() for x in lines) + b"\r\n")
     assert main(["import", "--db", str(tmp_path / "g.db"), str(src)]) == 0
     out = capsys.readouterr().out
-    assert "1 relation skipped because an end is missing (line 3)" in out
+    assert "1 relation skipped because an end is missing (line 3: “Nobody” is not in the file or the graph)" in out
     g = Graph(Database(tmp_path / "g.db"))
     assert g.get_entity("Ada").observation_texts == ["first", "second"]
     g.db.close()

@@ -111,7 +111,11 @@ def _import_path(graph: Graph, path: Path, progress, cancelled, embed: bool, kin
     notes = backup_before_import(graph)
     summary = import_records(graph, entities, relations, progress, cancelled, embed, reflections)
     summary.notes += notes
-    return summary
+    if not summary.skipped_relations:
+        return summary
+    from limbic.service.importers.jsonl_report import name_missing_ends
+
+    return name_missing_ends(graph, summary, relations, reflections)
 
 
 def import_any(graph: Graph, path: str, job=None):
