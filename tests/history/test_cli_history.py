@@ -88,3 +88,8 @@ def test_a_date_it_cannot_answer_for_gets_one_sentence(graph_file, capsys, when,
     assert main(["--db", graph_file, "export", "--as-of", when]) == 1
     err = capsys.readouterr().err
     assert sentence in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_info_says_from_when_the_history_reaches(graph_file, capsys):
+    assert main(["--db", graph_file, "info"]) == 0
+    assert "history since: 2025-01-01 09:00:00 UTC" in capsys.readouterr().out

@@ -71,6 +71,13 @@ def cmd_search(args: argparse.Namespace) -> int:
     return 0
 
 
+def _history_start(graph) -> str:
+    from limbic.service.history import history_start
+
+    start = history_start(graph)
+    return f"{start} UTC (export --as-of, show, diff)" if start else "— (upgrade the file to keep its history)"
+
+
 def _search_as_of(graph, args: argparse.Namespace, params):
     from limbic.service.history import search_as_of
 
@@ -103,6 +110,7 @@ def cmd_info(args: argparse.Namespace) -> int:
             ("model", model),
             ("dimension", g.embedder.dim if g.embedder else g.db.get_meta("model_dim") or "—"),
             ("stored vectors' model", g.db.get_meta("model_name") or "—"),
+            ("history since", _history_start(g)),
         ]
         for key, value in lines:
             print(f"{key:>22}: {value}")

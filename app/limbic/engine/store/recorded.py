@@ -41,7 +41,6 @@ CREATE TABLE IF NOT EXISTS history (
 CREATE INDEX IF NOT EXISTS history_open ON history(kind, row_id) WHERE recorded_to IS NULL;
 CREATE INDEX IF NOT EXISTS history_from ON history(recorded_from);
 CREATE INDEX IF NOT EXISTS history_to ON history(recorded_to) WHERE recorded_to IS NOT NULL;
-CREATE INDEX IF NOT EXISTS history_gid ON history(gid);
 """
 # Where the activity log's folding starts: the earliest moment an upgraded file's history reaches.
 SINCE_KEY = "history_since"
