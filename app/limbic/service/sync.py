@@ -7,12 +7,20 @@ the user's settings (``config.py``), never in the graph file.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import platform
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+
+try:  # the sync lock: flock where there is one, a byte-range lock on Windows
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+    import msvcrt
 
 from limbic import config
 from limbic.engine.errors import LimbicError
@@ -22,8 +30,8 @@ from limbic.engine.store.graph_identity import graph_id as _graph_id
 from limbic.engine.sync import conflicts as _conflicts, folder as _files, state as _state
 from limbic.engine.sync.exchange import Device, Exchange, SyncError, exchange as _exchange, new_device_id
 
-__all__ = ["Device", "Exchange", "SyncError", "SyncJob", "SyncStatus", "exchange", "list_conflicts",
-           "resolve_conflict", "status", "this_device"]
+__all__ = ["Device", "Exchange", "SyncError", "SyncJob", "SyncStatus", "exchange", "exchange_if_free", "list_conflicts",
+           "resolve_conflict", "status", "sync_lock", "this_device"]
 
 KEEPS = _conflicts.KEEPS
 
@@ -77,6 +85,13 @@ def set_device_name(name: str) -> None:
 def remembered_folder(db_path: Path | str) -> Path | None:
     folder = config.load_settings().sync_folders.get(_key(db_path))
     return Path(folder) if folder else None
+
+
+def forget_folder(db_path: Path | str) -> None:
+    """Stop syncing this graph file from this machine (the folder and the other devices keep what they have)."""
+    settings = config.load_settings()
+    if settings.sync_folders.pop(_key(db_path), None) is not None:
+        config.save_settings(settings)
 
 
 def _remember(db_path: Path | str, folder: Path | None = None, device: Device | None = None) -> None:
@@ -209,3 +224,55 @@ def list_conflicts(target: Graph | OpenGraph | Path | str, resolved: bool = Fals
 def resolve_conflict(target: Graph | OpenGraph | Path | str, conflict_id: int, keep: str) -> _conflicts.SyncConflict:
     """Keep mine, theirs or both for one conflict; the choice is published at the next exchange."""
     return _with_graph(target, lambda g: _conflicts.resolve(g, conflict_id, keep))
+
+
+def lock_path(db_path: Path | str) -> Path:
+    """The lock file that lets one program at a time sync this graph file (in the user's folder, never the sync folder)."""
+    digest = hashlib.sha1(_key(db_path).encode("utf-8")).hexdigest()[:16]
+    return config.data_dir() / "sync-locks" / f"{digest}.lock"
+
+
+@contextmanager
+def sync_lock(db_path: Path | str) -> Iterator[bool]:
+    """Hold this file's sync lock while the block runs; yields False (and holds nothing) when another program has it."""
+    path = lock_path(db_path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            _lock_fd(fd)
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            _unlock_fd(fd)
+    finally:
+        os.close(fd)
+
+
+def _lock_fd(fd: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    else:  # Windows: a byte-range lock on the first byte
+        msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+
+
+def _unlock_fd(fd: int) -> None:
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    else:
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+
+def exchange_if_free(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None,
+                     *, confirm: bool = False, job: SyncJob | None = None) -> Exchange | None:
+    """``exchange`` under this file's sync lock; None when another program is syncing it right now."""
+    path = target.graph.db.path if isinstance(target, OpenGraph) else (
+        target.db.path if isinstance(target, Graph) else Path(target))
+    with sync_lock(path) as held:
+        if not held:
+            return None
+        return exchange(target, folder, confirm=confirm, job=job)

@@ -124,14 +124,17 @@ def import_any(graph: Graph, path: str, job=None):
     return import_path(graph, path, progress=job.progress if job else None, cancelled=job.cancelled if job else None)
 
 
-def export_job(graph: Graph, fmt: str, folder: str, job) -> str:
-    """``Engine.run(..., job=...)`` form of the folder exports: one sentence for the status bar."""
+def export_job(graph: Graph, fmt: str, folder: str, force: bool = False, job=None) -> str:
+    """``Engine.run(..., job=...)`` form of the folder exports: one sentence for the status bar.
+
+    ``force``: the person agreed to write into a folder that is not an earlier export of ``fmt``.
+    """
     if fmt == "markdown":
         from limbic.service.importers.markdown_export import export_markdown
 
-        n = export_markdown(graph, Path(folder), progress=job.progress)
+        n = export_markdown(graph, Path(folder), progress=job.progress if job else None, force=force)
         return f"Exported {counted(n, 'note')} to {folder}."
     from limbic.service.importers.csv_io import export_csv
 
-    entities, relations = export_csv(graph, Path(folder))
+    entities, relations = export_csv(graph, Path(folder), force=force)
     return f"Exported {counted(entities, 'entity row')} and {counted(relations, 'relation row')} to {folder}."

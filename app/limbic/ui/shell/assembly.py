@@ -17,6 +17,7 @@ from limbic.ui.search.search_flow import SearchFlow, SearchParts
 from limbic.ui.shell.file_menu import FileMenu, FileParts
 from limbic.ui.shell.organise_menu import OrganiseMenu, OrganiseParts
 from limbic.ui.shell.undo import UndoController, UndoParts
+from limbic.ui.sync.sync_flow import SyncFlow, SyncParts
 
 
 def window_hooks(window: Any) -> WindowHooks:
@@ -32,7 +33,8 @@ def assemble(window: Any) -> None:
     window.files = FileMenu(FileParts(
         engine=engine, editor=editor, status=status, hooks=hooks, sample_button=window.sample_button,
         import_button=window.import_button, db_path=lambda: window.db_path, open_database=window.open_database,
-        rerun_search=lambda: window.search.rerun(), clear_undo=lambda: window.undo.clear(), quit=window.close))
+        rerun_search=lambda: window.search.rerun(), clear_undo=lambda: window.undo.clear(), quit=window.close,
+        sync=lambda: window.sync.choose()))
 
     def entity_shown(entity_id: int) -> None:
         # The pin action and the highlighted hit follow the open entity before anyone hears of it.
@@ -64,3 +66,6 @@ def assemble(window: Any) -> None:
         reload=entities.reload, search_hits=window.search.hit_ids, start_folder=window.files.start_folder,
         remember_folder=window.files.remember_folder, changes_shown=window.changes_shown,
         results_shown=window.results_shown, entity_shown=window.entity_shown))
+    window.sync = SyncFlow(SyncParts(
+        engine=engine, status=status, hooks=hooks, add_badge=status.addPermanentWidget,
+        open_entity=entities.open_entity))

@@ -49,6 +49,7 @@ class FileParts:
     rerun_search: Callable[[], None]
     clear_undo: Callable[[], None]  # the undo steps speak of a graph that is no longer there
     quit: Callable[[], object]  # File → Quit
+    sync: Callable[[], object] | None = None  # File → Sync… (choose the folder and this device's name)
 
 
 class FileMenu(QObject):
@@ -82,6 +83,9 @@ class FileMenu(QObject):
         self.restore_backup_action = add(f, "Restore from bac&kup…", self.on_restore_backup,
                                          tip="Replace the graph with one of its backups, listed with their dates")
         self.sample_action = add(f, "Load the &sample graph", self.load_sample)
+        if self.p.sync is not None:
+            self.sync_action = add(f, "S&ync…", self.p.sync,
+                                   tip="Keep this graph the same on every device through a folder they all sync")
         f.addSeparator()
         self.settings_action = add(f, "Se&ttings…", self.on_settings, "Ctrl+,")
         f.addSeparator()
@@ -263,6 +267,9 @@ class FileMenu(QObject):
 
     def remember_db(self, path: str) -> None:
         """A file that opened joins Open recent."""
+        # Read again first: sync keeps this device's id and each file's folder in the same settings, and
+        # saving a copy read at start would forget them (the next sync would take the file for a clone).
+        self.settings = config.load_settings()
         recent = [p for p in self.settings.recent_dbs if p != path]
         self.settings.recent_dbs = [path, *recent][:10]
         config.save_settings(self.settings)
@@ -318,6 +325,9 @@ class FileMenu(QObject):
     def apply_settings(self, new: config.Settings) -> None:
         """Save the settings and apply what changed: file, model, scoring constants."""
         old = self.settings
+        current = config.load_settings()  # sync's own entries may have changed since the dialog was filled
+        new.sync_folders, new.sync_devices = current.sync_folders, current.sync_devices
+        new.sync_device_name = current.sync_device_name
         self.settings = new
         config.save_settings(new)
         self.p.engine.set_params(ScoringParams.from_overrides(new.scoring))

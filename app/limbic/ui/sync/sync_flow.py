@@ -1,0 +1,249 @@
+"""Sync in the background: the folder watched, local commits followed, one exchange at a time on the engine's thread.
+
+The exchange is an ordinary operation queued to the engine's worker (never a long job: edits are not
+refused meanwhile), so the window never waits for the folder. A status-bar item says where sync
+stands and opens the Conflicts view.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
+from PySide6.QtWidgets import QMessageBox, QToolButton, QWidget
+
+from limbic.service import sync as service_sync
+from limbic.service.types import Graph, counted
+from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.sync.conflicts_view import ConflictsView, make_view
+from limbic.ui.sync.sync_dialog import SyncDialog
+from limbic.ui.workers.worker import Engine
+
+logger = logging.getLogger(__name__)
+
+FOLDER_DEBOUNCE_MS = 1_500  # a sync tool writes a segment in several steps: wait until it is quiet
+COMMIT_DEBOUNCE_MS = 3_000  # a burst of edits goes out as one segment
+RETRY_MS = 30_000  # the folder unreachable, or another program syncing this file
+
+
+def exchange_op(graph: Graph, folder: str, confirm: bool) -> tuple[object, list]:
+    """One exchange under the file's sync lock, then the open conflicts (run on the engine's thread)."""
+    result = service_sync.exchange_if_free(graph, folder, confirm=confirm)
+    return result, service_sync.list_conflicts(graph)
+
+
+def conflicts_op(graph: Graph) -> list:
+    """The open conflicts."""
+    return service_sync.list_conflicts(graph)
+
+
+def resolve_op(graph: Graph, conflict_id: int, keep: str) -> list:
+    """Keep one side of a conflict; the open conflicts that remain."""
+    service_sync.resolve_conflict(graph, conflict_id, keep)
+    return service_sync.list_conflicts(graph)
+
+
+@dataclass(frozen=True)
+class SyncParts:
+    """What sync in the window works with."""
+
+    engine: Engine
+    status: StatusLine
+    hooks: WindowHooks
+    add_badge: Callable[[QWidget], None]  # a permanent item of the status bar
+    open_entity: Callable[[str], None]
+
+
+class SyncFlow(QObject):
+    """Owns the folder watcher, the debounce timers, the status item and the Conflicts view."""
+
+    def __init__(self, parts: SyncParts) -> None:
+        super().__init__(parts.hooks.parent)
+        self.p = parts
+        self.db_path: Path | None = None
+        self.folder: Path | None = None
+        self.state = "off"  # off | syncing | synced | conflicts | unreachable | waiting
+        self.conflicts: list = []
+        self.running = False
+        self._again = False
+        self._confirm = False
+        self.exchanges = 0  # finished exchanges (tests wait on it)
+        self.last_result = None
+        self.ask_confirm: Callable[[list[str]], bool] = self._ask_confirm
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.directoryChanged.connect(lambda _path: self.schedule(FOLDER_DEBOUNCE_MS))
+        self.timer = QTimer(self, singleShot=True)
+        self.timer.timeout.connect(self.sync_now)
+        self.button = QToolButton(objectName="syncStatus")
+        self.button.setAutoRaise(True)
+        self.button.clicked.connect(self.show_conflicts)
+        self.button.hide()
+        parts.add_badge(self.button)
+        self.view: ConflictsView | None = None
+        engine = parts.engine
+        engine.worker.opened.connect(self.on_opened)
+        engine.worker.outside_changes.connect(lambda _changes: self.on_commit())
+        engine.changes_applied.connect(lambda _changes: self.on_commit())
+
+    # -- the folder and its watcher ---------------------------------------------------------
+
+    def on_opened(self, catalog) -> None:
+        """Another file: its own folder (or none), synced at once."""
+        self.db_path = Path(catalog.path)
+        self.conflicts = []
+        self.use_folder(service_sync.remembered_folder(self.db_path))
+
+    def use_folder(self, folder: Path | None) -> None:
+        self.folder = folder
+        self._watch()
+        if folder is None:
+            self.timer.stop()
+            self._set_state("off")
+        else:
+            self.schedule(0)
+
+    def _watch(self) -> None:
+        """Watch the folder's directories down to each device's, except this device's own."""
+        if self.watcher.directories():
+            self.watcher.removePaths(self.watcher.directories())
+        if self.folder is None or not self.folder.is_dir():
+            return
+        mine = service_sync.this_device(self.db_path).id if self.db_path else ""
+        paths = [self.folder]
+        root = self.folder / "Limbic"
+        if root.is_dir():
+            paths.append(root)
+            for graph_dir in (d for d in root.iterdir() if d.is_dir()):
+                paths.append(graph_dir)
+                paths.extend(d for d in graph_dir.iterdir() if d.is_dir() and d.name != mine)
+        self.watcher.addPaths([str(p) for p in paths])
+
+    # -- when to exchange -------------------------------------------------------------------
+
+    def on_commit(self) -> None:
+        """A commit to the file (this window's or another program's): published after a quiet spell."""
+        if self.folder is not None and not self.running:  # the exchange's own apply is no new work
+            self.schedule(COMMIT_DEBOUNCE_MS)
+
+    def schedule(self, delay_ms: int) -> None:
+        if self.folder is None:
+            return
+        if self.running:
+            self._again = True
+            return
+        if not self.timer.isActive() or self.timer.remainingTime() > delay_ms:
+            self.timer.start(delay_ms)
+
+    def sync_now(self) -> None:
+        """Queue one exchange on the engine's thread (at most one at a time)."""
+        if self.folder is None or self.db_path is None:
+            return
+        if self.running:
+            self._again = True
+            return
+        self.running, self._again = True, False
+        self._set_state("syncing")
+        confirm, self._confirm = self._confirm, False
+        self.p.engine.run("sync", exchange_op, str(self.folder), confirm, what="syncing",
+                          on_done=self._done, on_failed=self._failed)
+
+    def _done(self, value: tuple) -> None:
+        self.running = False
+        result, self.conflicts = value
+        self.last_result = result
+        self.exchanges += 1
+        self._watch()  # a new device's folder may have appeared
+        if self.view is not None:
+            self.view.set_conflicts(self.conflicts)
+        if result is None:  # another program (an assistant's server) syncs this file now
+            self._set_state("waiting")
+            self.timer.start(RETRY_MS)
+            return
+        if result.device_note:
+            self.p.status.say(result.device_note, 0)
+        if result.confirm_needed and self.ask_confirm(result.confirm_needed):
+            self._confirm, self._again = True, True
+        elif result.confirm_needed:
+            self.p.status.say("A batch from another device waits for your confirmation; File → Sync… asks again.")
+        elif result.received or result.sent:
+            self.p.status.say(f"Synced: {counted(result.sent, 'change')} sent, {counted(result.received, 'change')} received.")
+        self._set_state("conflicts" if self.conflicts else "synced")
+        if self._again:
+            self.schedule(0)
+
+    def _failed(self, failure) -> None:
+        self.running = False
+        self.exchanges += 1
+        self._set_state("unreachable", failure.message)
+        self.timer.start(RETRY_MS)
+
+    def _ask_confirm(self, sentences: list[str]) -> bool:
+        answer = QMessageBox.question(self.p.hooks.parent, "Apply these deletions?",
+                                      "\n".join(sentences) + "\n\nApply them to this graph?")
+        return answer == QMessageBox.StandardButton.Yes
+
+    # -- the status item --------------------------------------------------------------------
+
+    def _set_state(self, state: str, why: str = "") -> None:
+        self.state = state
+        texts = {"syncing": "Syncing…", "synced": "Synced", "waiting": "Sync waits",
+                 "unreachable": "Sync folder unreachable",
+                 "conflicts": counted(len(self.conflicts), "sync conflict")}
+        tips = {"synced": f"Every change is exchanged with {self.folder}. Click to see past conflicts.",
+                "syncing": f"Exchanging changes with {self.folder}.",
+                "waiting": "Another program is syncing this graph; this window tries again shortly.",
+                "unreachable": why or f"{self.folder} cannot be reached; sync resumes when it can.",
+                "conflicts": "Click to choose, for each, which value to keep."}
+        self.button.setVisible(state != "off")
+        self.button.setText(texts.get(state, ""))
+        self.button.setToolTip(tips.get(state, ""))
+        self.button.setAccessibleName(texts.get(state, "Sync"))
+
+    # -- File → Sync… and the Conflicts view ------------------------------------------------
+
+    def choose(self) -> None:
+        """File → Sync…: the folder and this device's name."""
+        if self.db_path is None:
+            return
+        dialog = SyncDialog(str(self.folder or ""), service_sync.device_name(), self.p.hooks.parent)
+        if dialog.exec() != SyncDialog.DialogCode.Accepted:
+            return
+        self.apply_choice(dialog.folder.text().strip(), dialog.name.text(), dialog.stop_asked)
+
+    def apply_choice(self, folder: str, name: str, stop: bool = False) -> None:
+        """Save the device name and start (or stop) syncing this file with ``folder``."""
+        service_sync.set_device_name(name)
+        if stop or not folder:
+            service_sync.forget_folder(self.db_path)
+            self.use_folder(None)
+            self.p.status.say("This graph no longer syncs from this device.")
+            return
+        if not Path(folder).expanduser().is_dir():
+            self.p.status.say(f"The sync folder {folder} does not exist; choose a folder that does.")
+            return
+        self.use_folder(Path(folder).expanduser())
+
+    def show_conflicts(self) -> ConflictsView:
+        """Open the Conflicts view (and read the conflicts again)."""
+        if self.view is None:
+            self.view = make_view(self.p.hooks.parent, self.resolve, self.p.open_entity)
+        self.view.set_conflicts(self.conflicts)
+        self.view.show()
+        self.view.raise_()
+        self.p.engine.run("sync-conflicts", conflicts_op, what="reading the conflicts", on_done=self._conflicts_read)
+        return self.view
+
+    def _conflicts_read(self, conflicts: list) -> None:
+        self.conflicts = conflicts
+        if self.view is not None:
+            self.view.set_conflicts(conflicts)
+        if self.state in ("synced", "conflicts"):
+            self._set_state("conflicts" if conflicts else "synced")
+
+    def resolve(self, conflict_id: int, keep: str) -> None:
+        """Keep one side; the choice goes out with the next exchange."""
+        self.p.engine.run("sync-resolve", resolve_op, conflict_id, keep, what="resolving the conflict",
+                          on_done=self._conflicts_read)
