@@ -52,6 +52,28 @@ class FileParts:
     sync: Callable[[], object] | None = None  # File → Sync… (choose the folder and this device's name)
 
 
+def importable_kind(path: str) -> str | None:
+    """What a file chosen to open as a graph is when it is something to import instead (in words), else None."""
+    file = Path(path)
+    suffix = file.suffix.lower()
+    if file.is_dir():
+        return "a folder"
+    if not file.is_file():
+        return None  # a new name: opening makes a new graph there
+    try:
+        with open(file, "rb") as fh:
+            head = fh.read(len(importers.SQLITE_MAGIC))
+    except OSError:
+        return None  # opening says why it cannot be read
+    if head.startswith(importers.SQLITE_MAGIC) or not head:
+        return None
+    if suffix in (".jsonl", ".json"):
+        return "a memory JSONL file"
+    if suffix == ".csv":
+        return "a CSV file"
+    return None
+
+
 class FileMenu(QObject):
     """The File and Help menus; owns the settings, the recent files and the file dialogs' last folder."""
 
@@ -288,8 +310,26 @@ class FileMenu(QObject):
     def on_open_database(self) -> None:
         """File → Open database."""
         path = self.ask_open_path("Open database", "Limbic database (*.db);;All files (*)")
-        if path:
-            self.switch_database(path)
+        if not path:
+            return
+        kind = importable_kind(path)
+        if kind is not None:
+            # Memory JSONL, CSV or notes are not a graph file: opening one would make a new, empty graph
+            # beside it (or fail); what the person wants is its contents, so offer to import them.
+            if self.ask_import(f"{Path(path).name} is {kind}, not a Limbic graph. Import it into the open graph "
+                               f"({self.p.db_path().name})?"):
+                self.import_path(path)
+            return
+        self.switch_database(path)
+
+    def ask_import(self, question: str) -> bool:
+        """Import or Cancel, for a file chosen to open that is not a graph; tests replace this method."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Not a graph file", question,
+                          QMessageBox.StandardButton.Cancel, self.p.hooks.parent)
+        do = box.addButton("Import", QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(do)
+        box.exec()
+        return box.clickedButton() is do
 
     def recent_databases(self) -> list[str]:
         """Recently opened graph files that still exist, newest first, without the open one."""
@@ -375,7 +415,21 @@ class FileMenu(QObject):
         """File → Export as Markdown or CSV, into a folder."""
         path = self.ask_folder(f"Export as {'Markdown notes' if fmt == 'markdown' else 'CSV files'} into a folder",
                                create=True)
-        if path:
-            self.p.engine.run("export", importers.export_job, fmt, path, what="exporting",
-                              job=f"Exporting to {Path(path).name}",
-                              on_done=lambda message: self.p.status.say(message, 15_000))
+        if not path:
+            return
+        from limbic.service.export_guard import folder_problem
+
+        # A folder that is not an earlier export of this kind (a vault, a Markdown export) is written
+        # into only when the person says so: its own files stay, the export's are added beside them.
+        problem = folder_problem(path, fmt)
+        force = False
+        if problem is not None:
+            problem = problem.split("; nothing was exported")[0]
+            if not self.ask_replace(f"{problem}. Write the {'notes' if fmt == 'markdown' else 'CSV files'} "
+                                    "into it anyway, beside what it holds?"):
+                self.p.status.say(f"Nothing was exported; {Path(path).name} was left as it is.")
+                return
+            force = True
+        self.p.engine.run("export", importers.export_job, fmt, path, force, what="exporting",
+                          job=f"Exporting to {Path(path).name}",
+                          on_done=lambda message: self.p.status.say(message, 15_000))
