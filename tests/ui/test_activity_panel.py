@@ -4,7 +4,6 @@ the conflict dialog naming the other assistant's write; the badge; who changed a
 from __future__ import annotations
 
 import anyio
-from PySide6.QtCore import QTimer
 
 from limbic.engine.store.db import Database
 from limbic.engine.graph.graph import Graph
@@ -61,6 +60,8 @@ def test_the_panel_lists_both_sessions_reverts_one_change_and_shows_the_conflict
     _select(panel, "“a1”")
     assert panel.revert_button.text() == "Revert this change…"
     panel.revert_button.click()
+    qtbot.waitUntil(lambda: w.activity.preview_dialog is not None, timeout=30_000)
+    w.activity.preview_dialog.take_button.click()
     try:
         qtbot.waitUntil(lambda: _observations(path, "X") == ["b1", "base"], timeout=30_000)
     except Exception:
@@ -70,23 +71,15 @@ def test_the_panel_lists_both_sessions_reverts_one_change_and_shows_the_conflict
     except Exception:
         raise AssertionError(f"{w.status.last_message!r} {w.activity.conflict_dialog!r} {panel.selected()!r} {panel.rows()!r}")
 
-    seen = {}
-
-    def answer():
-        dialog = w.activity.conflict_dialog
-        if dialog is None:
-            QTimer.singleShot(50, answer)
-            return
-        seen["rows"] = dialog.conflict_rows()
-        dialog.reject()  # leave everything as it is
-
     _select(panel, "alpha")
     assert panel.revert_button.text() == "Revert this session…"
-    QTimer.singleShot(50, answer)
     panel.revert_button.click()
-    qtbot.waitUntil(lambda: "rows" in seen, timeout=30_000)
-    (what, by), = seen["rows"]
-    assert "b1" in what and by == "beta"
+    # The preview names what it would keep: beta's observation on the entity alpha created.
+    qtbot.waitUntil(lambda: w.activity.preview_dialog is not None, timeout=30_000)
+    preview = w.activity.preview_dialog
+    (kept,) = preview.kept
+    assert "b1" in kept and "beta" in kept
+    preview.cancel_button.click()  # leave everything as it is
     assert _observations(path, "X") == ["b1", "base"]
 
     panel.review_all_button.click()

@@ -150,9 +150,16 @@ def plan_revert(graph: Graph, ref: str | list[int]) -> revert.Plan:
 
 
 def revert_changes(graph: Graph, ref: str | list[int], choice: str | None = None) -> revert.Plan:
-    """Take back a change or session; RevertConflict (nothing changed) unless ``choice`` (skip, into_existing)."""
+    """Take back a change or session; RevertConflict (nothing changed) unless ``choice`` (skip, into_existing).
+
+    What was taken back counts as reviewed: the person looked at it and decided, so the badge and the
+    session's row stop asking for a review of it.
+    """
     ids = ref if isinstance(ref, list) else revert.resolve_ref(graph, ref)
-    return revert.apply(graph, ids, choice)
+    done = revert.apply(graph, ids, choice)
+    if done.change_id is not None or done.already:
+        activity_log.mark_reviewed(graph.db, ids)
+    return done
 
 
 @dataclass

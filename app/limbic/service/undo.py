@@ -164,6 +164,22 @@ class TypeRenameStep(Step):
     undone: list[int] = field(default_factory=list)
 
 
+@dataclass
+class RevertStep(Step):
+    """A revert made in the Activity panel: undo takes the revert back (its own logged change), redo takes back again."""
+
+    label: str = ""
+    entity_id: int | None = None  # the entity open when it was made: shown again after undo or redo
+    live: list[int] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
+
+    def shown_after_undo(self, graph: Graph) -> int | None:
+        return _exists(graph, self.entity_id)
+
+    def shown_after_redo(self, graph: Graph) -> int | None:
+        return _exists(graph, self.entity_id)
+
+
 def undo_step(graph: Graph, step: Step, choice: str | None = None) -> int | None:
     """Service operation: take one step back (in one transaction); RevertConflict leaves everything as it is."""
     with graph.write():

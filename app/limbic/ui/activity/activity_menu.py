@@ -19,6 +19,8 @@ from limbic.service.activity import RevertConflict
 from limbic.ui.common import window_fit
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.activity.activity_panel import ActivityDock, ActivityPanel, ConflictDialog
+from limbic.ui.activity.revert_preview import GO, RevertPreview
+from limbic.service.undo import RevertStep
 from limbic.ui.workers.worker import Engine
 
 logger = logging.getLogger(__name__)
@@ -35,6 +37,10 @@ class ActivityParts:
     changes_shown: SignalInstance  # every change set the window refreshed for: the badge follows
     open_entity: Callable[[int], object]  # show an entity in the editor now
     hooks: WindowHooks
+    record_step: Callable[[object], None] = lambda _step: None  # a revert becomes the next Edit → Undo
+    open_entity_id: Callable[[], int | None] = lambda: None  # the entity in the editor, if any
+    reload: Callable[[int], object] = lambda _id: None  # show the editor's entity again as it is now
+    editor_dirty: Callable[[], bool] = lambda: False  # the editor holds unsaved edits (they are not replaced)
 
 
 class ActivityMenu(QObject):
@@ -45,6 +51,7 @@ class ActivityMenu(QObject):
         self.p = parts
         self.dock: ActivityDock | None = None  # made on first use
         self.conflict_dialog: ConflictDialog | None = None  # the conflict dialog on screen, if any (tests answer it)
+        self.preview_dialog: RevertPreview | None = None  # the revert preview on screen, if any (tests answer it)
         self.filters: dict = {}
 
     def build_menu(self, bar) -> None:
@@ -133,24 +140,57 @@ class ActivityMenu(QObject):
         else:
             run("review", activity.mark_reviewed, list(value), on_done=again)
 
-    def revert(self, target, choice: str | None = None) -> None:
-        """Take back a change or a session; a conflict opens the dialog, whose choice runs it again."""
+    def revert(self, target) -> None:
+        """Revert…: read what it would take back and keep, show that, and act only once the person chooses."""
         p = self.p
         kind, value = target
         ref = f"s{value}" if kind == "session" else list(value)
         what = "revert of this session" if kind == "session" else "revert of this change"
+        p.engine.run("revert-plan", activity.plan_revert, ref, what="reading what the revert would take back",
+                     on_done=lambda plan: self._preview(target, plan, what),
+                     on_failed=lambda failure: p.hooks.failed(what, failure.message))
+
+    def _preview(self, target, plan, what: str) -> None:
+        if plan.empty:
+            self.p.status.say("Nothing to take back: it is as it was already.", 8000)
+            return
+        dialog = RevertPreview(plan, what, self.p.hooks.parent)
+        self.preview_dialog = dialog
+
+        def finished(_result: int) -> None:
+            self.preview_dialog = None
+            dialog.deleteLater()
+            if dialog.choice is not None:
+                self._take_back(target, None if dialog.choice == GO else dialog.choice, what)
+
+        dialog.finished.connect(finished)
+        dialog.open()
+
+    def _take_back(self, target, choice: str | None, what: str) -> None:
+        """Take back as chosen; something changed since the preview opens the conflict dialog."""
+        p = self.p
+        kind, value = target
+        ref = f"s{value}" if kind == "session" else list(value)
+        shown = p.open_entity_id()
+        label = f"revert of session {value}" if kind == "session" else \
+            "revert of change " + ", ".join(f"#{i}" for i in value)
 
         def done(plan) -> None:
             taken = len(plan.pieces)
-            p.status.say(f"Reverted: {taken} piece{'s' if taken != 1 else ''} taken back." if taken
+            p.status.say(f"Reverted: {taken} piece{'s' if taken != 1 else ''} taken back (Ctrl+Z brings "
+                         f"{'them' if taken != 1 else 'it'} back)." if taken
                          else "Nothing to take back: it is as it was already.", 8000)
+            if plan.change_id is not None:
+                p.record_step(RevertStep(label, shown, live=[plan.change_id]))
+            if shown is not None and not p.editor_dirty():
+                p.reload(shown)  # the editor shows the entity as the revert left it
             self.refresh()
 
         def failed(failure) -> None:
             if isinstance(failure.error, RevertConflict):
-                choice = self.ask_conflict(failure.error.plan, what)
-                if choice is not None:
-                    self.revert(target, choice)
+                chosen = self.ask_conflict(failure.error.plan, what)
+                if chosen is not None:
+                    self._take_back(target, chosen, what)
                 return
             p.hooks.failed(what, failure.message)
 

@@ -38,8 +38,13 @@ def session_title(s: Session) -> str:
     total = s.total or len(s.changes)
     unreviewed = f", {s.unreviewed} unreviewed" if s.unreviewed and s.origin == "assistant" else ""
     reads = f" · read {s.reads} entit{'ies' if s.reads != 1 else 'y'}" if s.reads else ""
+    back = [c.reverted_by for c in s.changes if c.reverted_by]
+    if back and len(back) == len(s.changes) and not s.more:  # as `limbic activity` marks each change
+        taken = f" · taken back by #{max(back)}" if len(set(back)) == 1 else " · all taken back"
+    else:
+        taken = f" · {len(back)} taken back" if back else ""
     return (f"{s.who}{version} · {s.origin} · {s.started[11:16]}, {s.started[:10]} · "
-            f"{total} change{'s' if total != 1 else ''}{unreviewed}{reads}")
+            f"{total} change{'s' if total != 1 else ''}{unreviewed}{taken}{reads}")
 
 
 def change_title(c: Change) -> str:

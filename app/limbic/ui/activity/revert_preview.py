@@ -1,0 +1,91 @@
+"""The revert preview: what taking back a change or session would do and what it would keep, before it acts.
+
+It shows the plan ``service.activity.plan_revert`` made (nothing is changed while it is open): the
+pieces it takes back, each in the words the command line's ``limbic revert --dry-run`` prints, and
+the pieces it keeps because another writer changed them since, each naming who and when.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic.service.activity import INTO_EXISTING, SKIP, Plan
+
+GO = "go"  # no conflicts: take everything back
+
+
+def _list(parent: QWidget, name: str, lines: list[str]) -> QListWidget:
+    box = QListWidget(parent, objectName=name)
+    box.setWordWrap(True)  # each line is a sentence: shown whole
+    box.setTextElideMode(Qt.TextElideMode.ElideNone)
+    for line in lines:
+        item = QListWidgetItem(line)
+        item.setToolTip(line)
+        box.addItem(item)
+    return box
+
+
+class RevertPreview(QDialog):
+    """Take back or leave: the plan in two lists; ``choice`` says what the person chose (None: nothing)."""
+
+    def __init__(self, plan: Plan, what: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="revertPreview")
+        self.setWindowTitle(f"Preview of the {what}")
+        self.choice: str | None = None
+        kept_keys = {c.key for c in plan.conflicts}
+        taking = [p.undo or p.item.summary for p in plan.pieces if (p.kind, p.row_id) not in kept_keys]
+        self.kept = [c.sentence() for c in plan.conflicts]
+        intro = QLabel("Nothing has been changed yet.", self, wordWrap=True)
+        self.take_label = QLabel(f"It will take back {len(taking)} piece{'s' if len(taking) != 1 else ''}:"
+                                 if taking else "It takes nothing back: the rest is as it was already.",
+                                 self, wordWrap=True)
+        self.take_list = _list(self, "revertTakes", taking)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.take_label)
+        layout.addWidget(self.take_list, 2)
+        self.keep_list = _list(self, "revertKeeps", self.kept)
+        if self.kept:
+            keep_label = QLabel(f"It will keep {len(self.kept)} piece{'s' if len(self.kept) != 1 else ''} another "
+                                "writer changed since (their work stays as they left it):", self, wordWrap=True)
+            layout.addWidget(keep_label)
+            layout.addWidget(self.keep_list, 1)
+        else:
+            self.keep_list.hide()
+        if plan.already:
+            layout.addWidget(QLabel("Taken back before: " + ", ".join(f"#{i}" for i in plan.already) + ".", self,
+                                    wordWrap=True))
+        buttons = QDialogButtonBox(self)
+        label = "Keep theirs, take back the rest" if self.kept else "Take back"
+        self.take_button = buttons.addButton(label, QDialogButtonBox.ButtonRole.AcceptRole)
+        self.take_button.setObjectName("takeBackButton")
+        self.take_button.setEnabled(bool(taking))
+        self.take_button.clicked.connect(lambda: self._choose(SKIP if self.kept else GO))
+        self.into_button = None
+        if any(c.kind == "name_taken" for c in plan.conflicts):
+            self.into_button = buttons.addButton("Restore into the existing entity",
+                                                 QDialogButtonBox.ButtonRole.AcceptRole)
+            self.into_button.setObjectName("intoExistingButton")
+            self.into_button.clicked.connect(lambda: self._choose(INTO_EXISTING))
+        self.cancel_button = buttons.addButton("Leave everything as it is", QDialogButtonBox.ButtonRole.RejectRole)
+        self.cancel_button.setObjectName("cancelRevertButton")
+        self.cancel_button.clicked.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(720, 420)
+
+    def _choose(self, choice: str) -> None:
+        self.choice = choice
+        self.accept()
+
+    def taking(self) -> list[str]:
+        """The lines it would take back (for tests and accessibility tools)."""
+        return [self.take_list.item(i).text() for i in range(self.take_list.count())]
