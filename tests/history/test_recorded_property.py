@@ -9,7 +9,10 @@ from limbic.engine.formats.jsonl import iter_export_lines
 from limbic.engine.graph.graph import Graph
 from limbic.engine.history.asof import graph_at
 from limbic.engine.store import changes
+from limbic.engine.graph import revert
 from limbic.engine.store.db import Database
+from limbic.service.history import set_validity
+from limbic.service.organise import merge_entities
 from tests.history.conftest import Clock, patch_clock
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
@@ -30,6 +33,12 @@ op = st.one_of(
     st.tuples(st.just("unrelate"), st.sampled_from(NAMES), st.sampled_from(NAMES), st.sampled_from(["knows", "owns"])),
     st.tuples(st.just("end"), st.sampled_from(NAMES), st.sampled_from(NAMES), st.sampled_from(["knows", "owns"])),
     st.tuples(st.just("reflect"), st.sampled_from(NAMES), st.sampled_from(TEXTS)),
+    st.tuples(st.just("valid"), st.integers(0, 20), st.sampled_from([None, "2019-05-01", "2021-01-01 08:00:00"]),
+              st.sampled_from([None, "2022-12-31"])),
+    st.tuples(st.just("relvalid"), st.sampled_from(NAMES), st.sampled_from(NAMES), st.sampled_from(["knows", "owns"]),
+              st.sampled_from([None, "2020-01-01"])),
+    st.tuples(st.just("merge"), st.sampled_from(NAMES), st.sampled_from(NAMES)),
+    st.tuples(st.just("revert")),
 )
 
 
@@ -63,6 +72,16 @@ def _apply(g: Graph, step: tuple) -> None:
         g.end_relation(a[0], a[1], a[2])
     elif kind == "reflect":
         g.add_reflection(a[1], author="test", entity=a[0])
+    elif kind == "valid":
+        set_validity(g, pick(a[0]), a[1], a[2])
+    elif kind == "relvalid":
+        set_validity(g, relation=(a[0], a[1], a[2]), valid_from=a[3])
+    elif kind == "merge":
+        merge_entities(g, a[0], a[1])
+    elif kind == "revert":
+        last = g.db.scalar("SELECT max(id) FROM change_log WHERE reverted_by IS NULL AND reverts IS NULL")
+        if last is not None:
+            revert.apply(g, [last], choice=revert.SKIP)
 
 
 def _export(g: Graph) -> list[str]:
