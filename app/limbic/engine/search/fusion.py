@@ -89,8 +89,14 @@ def adaptive_base_relevance(
     mode: str,
     meaning: MeaningStats | None,
     signals: Signals = DEFAULT_SIGNALS,
+    carry: float = 0.0,
 ) -> list[float]:
-    """Base relevance in [0, 1] from both branches, each weighted by its own evidence for this query."""
+    """Base relevance in [0, 1] from both branches, each weighted by its own evidence for this query.
+
+    ``carry`` > 0: a candidate's positive meaning vote shrinks as its text (``Candidate.size``) is
+    shorter than the candidates' median, (size / median) ** carry: a short text near the query in
+    meaning says less than a long one as near.
+    """
     n = len(candidates)
     if n == 0:
         return []
@@ -114,6 +120,8 @@ def adaptive_base_relevance(
             sem = {i: sem.get(i, lowest) for i in range(n)}
         else:
             sem = _min_max_ref(raw, sims_ranked)
+        if carry > 0:
+            sem = _carried(sem, candidates, carry)
     text: dict[int, float] = {}
     if text_ranked:
         # Past the branch's best STATS_DEPTH hits, and for hits it did not return, full text says the
@@ -136,6 +144,20 @@ def adaptive_base_relevance(
         w_text = confirmation(candidates, by_knn, by_fts, meaning)
     fused = [sem.get(i, 0.0) + w_text * text.get(i, 0.0) for i in range(n)]
     return _relative(fused)
+
+
+def _carried(sem: dict[int, float], candidates: Sequence[Candidate], carry: float) -> dict[int, float]:
+    """Positive meaning votes scaled by how much each text carries against the candidates' median."""
+    sizes = sorted(c.size for c in candidates if c.size)
+    if not sizes:
+        return sem
+    median = sizes[len(sizes) // 2]
+    out = dict(sem)
+    for i, c in enumerate(candidates):
+        v = out.get(i)
+        if v is not None and v > 0 and c.size is not None and c.size < median:
+            out[i] = v * (max(c.size, 1) / median) ** carry
+    return out
 
 
 def _relative(scores: list[float]) -> list[float]:

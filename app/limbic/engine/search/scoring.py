@@ -60,6 +60,9 @@ class ScoringParams:
     # What happened in the time a query names ("in June 2023") ranks before the rest, which follows
     # (docs/search.md, "Questions that name a time": a multiplier was measured against it).
     time_first: bool = True
+    # How far the meaning vote for a text shorter than the candidates' median shrinks: its positive
+    # z-score times (size / median) ** carry, at most 1. 0: off (measured: docs/search.md).
+    carry: float = 0.0
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, object] | None) -> ScoringParams:
@@ -209,7 +212,7 @@ def base_relevance(
         return fused_base_relevance(candidates, mode)
     if params.base_relevance == BASE_BLEND:
         return blended_base_relevance(candidates, mode, params.blend_alpha)
-    return fusion.adaptive_base_relevance(candidates, mode, meaning)
+    return fusion.adaptive_base_relevance(candidates, mode, meaning, carry=params.carry)
 
 
 def importance(

@@ -1,0 +1,27 @@
+"""The meaning vote can weigh how much each text carries (``ScoringParams.carry``; off by default, measured)."""
+
+from __future__ import annotations
+
+from limbic.engine.search import fusion
+from limbic.engine.search.candidates import Candidate, MeaningStats
+
+
+def _candidates() -> list[Candidate]:
+    # Meaning prefers the short generic turn a little; the long one also holds the query's rare words.
+    sims = [0.80, 0.78] + [0.40 - 0.01 * i for i in range(8)]
+    sizes = [20, 180] + [150] * 8
+    out = []
+    for i, (sim, size) in enumerate(zip(sims, sizes)):
+        out.append(Candidate(i + 1, distance=1.0 - sim, knn_rank=i + 1, similarity=sim, size=size,
+                             fts_rank=1 if i == 1 else None, bm25=-3.0 if i == 1 else None))
+    return out
+
+
+def test_a_short_text_votes_less_by_meaning_when_carry_is_on():
+    cands = _candidates()
+    stats = MeaningStats(0.3, 0.1, 1000)
+    plain = fusion.adaptive_base_relevance(cands, "semantic", stats)
+    carried = fusion.adaptive_base_relevance(cands, "semantic", stats, carry=1.0)
+    assert plain[0] > plain[1]  # by meaning alone the short turn wins
+    assert carried[1] > carried[0]  # weighed by what it carries, it no longer does
+    assert fusion.adaptive_base_relevance(cands, "semantic", stats, carry=0.0) == plain
