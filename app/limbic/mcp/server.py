@@ -25,6 +25,7 @@ from limbic.mcp import tools_health, tools_history, tools_time  # noqa: F401  (e
 from limbic.mcp import activity as mcp_activity
 from limbic.mcp import wire_json
 from limbic.mcp.protocol import ClientInfo, Request, Session
+from limbic.mcp.sync import BackgroundSync
 from limbic.mcp.wire import INTERNAL_ERROR, INVALID_PARAMS, Wire
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, unknown_argument, wire_result
 from limbic.service import Outcome, memory, run
@@ -197,6 +198,7 @@ class MemoryServer:
             })
         self._clients: dict[ClientInfo, mcp_activity.Client] = {}
         self._stop = threading.Event()
+        self.sync = None if host.read_only else BackgroundSync(host.db_path)
 
     # -- tools ----------------------------------------------------------------------------
 
@@ -257,6 +259,8 @@ class MemoryServer:
             return
         if outcome.changes.graph_changed:
             self.session.resource_updated(RESOURCE_URI)
+            if self.sync is not None:
+                self.sync.written()
         try:
             text, structured = wire_result(spec, outcome.value)
         except Exception:
@@ -335,10 +339,14 @@ class MemoryServer:
         self.host.start()  # the file opens on the graph's thread while the handshake is answered
         watcher = threading.Thread(target=self.watch_others, name="limbic-watch", daemon=True)
         watcher.start()
+        if self.sync is not None:
+            self.sync.start()
         try:
             self.session.serve()
         finally:
             self._stop.set()
+            if self.sync is not None:
+                self.sync.stop()
 
 
 def _error(message: str) -> dict:

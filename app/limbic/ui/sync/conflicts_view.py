@@ -106,9 +106,9 @@ class ConflictsView(QDialog):
             self.mine.setPlainText("")
             self.theirs.setPlainText("")
             return
-        self.why.setText(f"{c.sentence()}  ·  {c.at}")
-        kept = {"mine": "  — kept now", "theirs": ""}
-        self.mine_title.setText(f"Mine ({c.my_device}){kept.get(c.kept, '')}")
+        self.why.setText(f"Met on {c.at}; the graph holds {'mine' if c.kept == 'mine' else 'theirs'} until you choose.")
+        # my_device may be this device's id: "this device" is what the person knows it by.
+        self.mine_title.setText(f"Mine (this device){'  — kept now' if c.kept == 'mine' else ''}")
         self.theirs_title.setText(f"Theirs ({c.their_device}){'  — kept now' if c.kept == 'theirs' else ''}")
         self.mine.setPlainText(shown_value(c.mine))
         self.theirs.setPlainText(shown_value(c.theirs))
