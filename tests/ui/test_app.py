@@ -55,7 +55,7 @@ def test_without_a_model_the_app_still_searches_full_text(qtbot, tmp_path, monke
     assert "does not exist" in w.status.model.toolTip()
     results = search(qtbot, w, "restic")
     assert results[0].name == "restic"
-    assert w.search_bar.mode.text() == "Full text"
+    assert w.search_bar.mode_text() == "Hybrid · words only"  # chosen, and what the missing model left
 
 
 def test_a_damaged_file_is_reported_in_a_sentence_and_left_alone(qtbot, tmp_path):

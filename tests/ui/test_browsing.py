@@ -56,7 +56,7 @@ def test_mode_switch_words_only_and_meaning_only(qtbot, sample_window):
     bar = w.search_bar
     bar.branches.setCurrentIndex(bar.branches.findData("words"))
     results = search(qtbot, w, "charged twice when the payment network timed out")
-    assert results and all(r.branch == "text" for r in results) and bar.mode.text() == "Full text"
+    assert results and all(r.branch == "text" for r in results) and bar.mode_text() == "Words only"
     bar.branches.setCurrentIndex(bar.branches.findData("meaning"))
     results = search(qtbot, w, "charged twice when the payment network timed out")
     assert results and all(r.branch == "meaning" for r in results)

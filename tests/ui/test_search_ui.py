@@ -18,7 +18,7 @@ def test_typing_a_query_shows_the_expected_top_hit(qtbot, window):
         qtbot.keyClicks(w.search_bar.edit, "charged twice when the payment network timed out")
     qtbot.waitUntil(lambda: w.model.query == "charged twice when the payment network timed out", timeout=30_000)
     assert w.model.result(0).name == "HAR-2291"
-    assert w.search_bar.mode.text() == "Hybrid"
+    assert w.search_bar.mode_text() == "Hybrid"
     # An exact identifier finds its entity through the text branch too.
     results = search(qtbot, w, "ORC-17")
     assert results[0].name == "ORC-17"

@@ -74,7 +74,7 @@ def test_the_badge_says_what_the_next_search_uses(qtbot, window):
     window.search_bar.edit.clear()
     window.rerun_search()
     qtbot.waitUntil(lambda: window.search.shown_request >= window.engine.searches.latest, timeout=WAIT)
-    assert window.search_bar.mode.text() == "Hybrid"  # the model is loaded: not "Full text"
+    assert window.search_bar.mode_text() == "Hybrid"  # the model is loaded: not "words only"
 
 
 def test_an_exact_name_hit_is_not_badged_as_found_by_meaning(qtbot, monkeypatch):

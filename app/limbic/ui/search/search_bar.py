@@ -1,4 +1,4 @@
-"""The search bar: a debounced query field, an entity-type filter and the mode indicator."""
+"""The search bar: a debounced query field, an entity-type filter and the search mode (chosen and used, in one place)."""
 
 from __future__ import annotations
 
@@ -6,19 +6,21 @@ import logging
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QWidget
-
-from limbic.ui.search.results import MODE_LABELS
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
 
 logger = logging.getLogger(__name__)
 
 DEBOUNCE_MS = 150
 ALL_TYPES = "All types"
 MODE_TIPS = {
-    "hybrid": "Hybrid: meaning (vectors) and exact words (full text) fused with RRF, then re-ranked by use.",
-    "semantic": "Semantic: no word of the query is in the graph, so only meaning was used.",
-    "fts": "Full text only: the model is not available, so only exact words are matched.",
+    "hybrid": "Meaning and exact words together, then ranked by how you use the graph.",
+    "semantic": "No word of the query is in the graph, so only meaning was used.",
+    "fts": "The model is not available, so only exact words are matched.",
 }
+# What a search used, as the mode switch adds it to the choice when the two differ ("Hybrid · words only").
+USED_WORDS = {"hybrid": "meaning and words", "semantic": "meaning only", "fts": "words only"}
+EXPECTED_MODE = {"both": "hybrid", "meaning": "semantic", "words": "fts"}  # what each choice uses when it can
+SWITCH_TIP = "Search by meaning and words (Hybrid), by meaning only, or by words only"
 
 
 # The person's choice of branches (engine.search's ``branches``), as the switch names them.
@@ -54,28 +56,27 @@ class SearchBar(QWidget):
         for value, label, tip in BRANCH_CHOICES:
             self.branches.addItem(label, value)
             self.branches.setItemData(self.branches.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.branches.setToolTip("Search by meaning and words (Hybrid), by meaning only, or by words only")
-        self.branches.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.mode = QLabel(self)
-        self.mode.setObjectName("modeLabel")
-        self.mode.setToolTip("The search mode in use")
-        # One width for every mode, so the bar does not shift when the mode changes.
-        widest = max(self.mode.fontMetrics().horizontalAdvance(label) for label in MODE_LABELS.values())
-        self.mode.setFixedWidth(widest + 24)
-        self.mode.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.branches.setToolTip(SWITCH_TIP)
+        # The one place the mode is shown: the choice, and what a search used when it could not follow
+        # it. One width for every text it can show, so the bar does not shift when the mode changes.
+        metrics = self.branches.fontMetrics()
+        widest = max(metrics.horizontalAdvance(f"{label} · {used}") for _, label, _ in BRANCH_CHOICES
+                     for used in USED_WORDS.values())
+        self.branches.setMinimumContentsLength(0)
+        self.branches.setMinimumWidth(widest + 48)
+        self.used_mode = ""
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.edit, 1)
         layout.addWidget(self.types)
         layout.addWidget(self.branches)
-        layout.addWidget(self.mode)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self.on_debounced)
         self.edit.textChanged.connect(self.on_text_changed)
         self.types.currentIndexChanged.connect(self.on_debounced)
-        self.branches.currentIndexChanged.connect(self.on_debounced)
+        self.branches.currentIndexChanged.connect(self.on_branch_chosen)
         self.edit.installEventFilter(self)
 
     def text(self) -> str:
@@ -102,9 +103,26 @@ class SearchBar(QWidget):
             self.on_debounced()
 
     def set_mode(self, mode: str) -> None:
-        self.mode.setText(MODE_LABELS.get(mode, mode))
-        self.mode.setToolTip(MODE_TIPS.get(mode, ""))
-        self.mode.setProperty("mode", mode)
+        """Show the mode a search used: the choice alone when it was followed, else the choice and what was used."""
+        self.used_mode = mode
+        for i, (_, label, _) in enumerate(BRANCH_CHOICES):
+            self.branches.setItemText(i, label)
+        at = self.branches.currentIndex()
+        if at < 0:
+            return
+        differs = mode != EXPECTED_MODE.get(self.branch_choice(), "hybrid")
+        if differs:
+            self.branches.setItemText(at, f"{BRANCH_CHOICES[at][1]} · {USED_WORDS.get(mode, mode)}")
+        self.branches.setToolTip(MODE_TIPS.get(mode, SWITCH_TIP) if differs else SWITCH_TIP)
+
+    def mode_text(self) -> str:
+        """What the mode switch shows (the choice, and what was used when it differs)."""
+        return self.branches.currentText()
+
+    def on_branch_chosen(self, _index: int) -> None:
+        """A new choice shows alone until a search says what it used."""
+        self.set_mode(EXPECTED_MODE.get(self.branch_choice(), "hybrid"))
+        self.on_debounced()
 
     def show_expected_mode(self, model_ready: bool) -> None:
         """With no query, the badge says what the next search will use (not what an empty one did)."""
