@@ -1,5 +1,6 @@
 """A revert from the Activity panel is previewed before it acts, refreshes the editor and the session's row,
-clears the badge, and joins Edit → Undo (which brings the assistant's observations back)."""
+clears the badge, and joins Edit → Undo (which brings the assistant's observations back); sessions that only
+read are listed when asked for, and an assistant's refused writes are shown in its session."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import anyio
 
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
-from tests.activity.writers import assistant, ok
+from limbic.service import activity
+from tests.activity.writers import assistant, call, ok
 from tests.ui.conftest import make_window, open_entity
 
 
@@ -93,3 +95,43 @@ def test_leaving_the_preview_changes_nothing(qtbot, tmp_path):
     qtbot.waitUntil(lambda: not w.engine.busy_job, timeout=30_000)
     assert _observations(path, "X") == ["a1", "a2", "base"]
     assert not w.undo.undo_action.isEnabled()
+
+
+def test_reading_sessions_are_hidden_until_asked_for_and_refused_writes_are_shown(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    g = Graph(Database(path))
+    g.create_entity("X", "Thing", ["base"])
+    activity.set_paused(g, "alpha", True)
+    activity.set_paused(g, "gamma", True)
+    g.db.close()
+
+    async def refused(client, text):
+        is_error, message, _ = await call(client, "add_observations",
+                                          observations=[{"entityName": "X", "contents": [text]}])
+        assert is_error and "paused" in message
+
+    async def run():
+        async with assistant(path, "reader") as r:
+            await ok(r, "open_nodes", names=["X"])
+        async with assistant(path, "alpha") as a:
+            await ok(a, "open_nodes", names=["X"])  # its session begins with this read
+            await refused(a, "a1")
+            await refused(a, "a2")
+        async with assistant(path, "gamma") as c:
+            await refused(c, "c1")  # before any session of its own
+    anyio.run(run)
+
+    w = make_window(qtbot, path, wait_model=False)
+    w.activity.show()
+    panel = w.activity.dock.panel
+    qtbot.waitUntil(lambda: panel.data is not None, timeout=30_000)
+    titles = [panel.tree.topLevelItem(i).text(0) for i in range(panel.tree.topLevelItemCount())]
+    assert not any(t.startswith("reader") for t in titles)  # it only read: not listed by default
+    (alpha,) = [t for t in titles if t.startswith("alpha")]
+    assert "2 writes refused" in alpha
+    assert any(r.startswith("Refused 2 writes (paused)") for r in panel.rows())
+    assert "“gamma”: Refused 1 write (paused)" in panel.note.text() and panel.note.isVisibleTo(panel)
+
+    panel.reads.setChecked(True)
+    qtbot.waitUntil(lambda: any(panel.tree.topLevelItem(i).text(0).startswith("reader")
+                                for i in range(panel.tree.topLevelItemCount())), timeout=30_000)

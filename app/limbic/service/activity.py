@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import activity_control, activity_log, revert
 from limbic.engine.store import changes as _changes
 from limbic.engine.graph.activity_log import MAX_KEEP_DAYS, Change, ReadCount, Session
 from limbic.engine.graph.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
-from limbic.engine.graph.graph import Graph
+from limbic.engine.graph.graph import Graph, now_utc
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "INTO_EXISTING", "MAX_KEEP_DAYS", "SKIP", "Change", "Conflict", "Plan", "ReadCount", "RevertConflict", "Session", "changes", "entity_history", "mark_reviewed", "reads_of", "record_reads",
@@ -94,14 +98,67 @@ def _same_client(a: str, b: str) -> bool:
 
 
 def write_refusal(graph: Graph, client: str) -> str | None:
-    """Why an assistant named ``client`` may not write now (paused, or all assistants stopped), or None."""
+    """Why an assistant named ``client`` may not write now (paused, or all assistants stopped), or None.
+
+    A refusal is counted in its session (``refused_writes``): the person sees what an assistant tried.
+    """
     if not activity_control.assistants_may_write(graph.db):
+        _count_refusal(graph, "assistants may not write")
         return activity_control.write_refusal(graph.db, "")
     name = client_name(client)
     if name and any(_same_client(name, paused) for paused in activity_control.paused_clients(graph.db)):
+        _count_refusal(graph, "paused")
         return activity_control.write_refusal(graph.db, next(
             p for p in activity_control.paused_clients(graph.db) if _same_client(name, p)))
     return None
+
+
+REFUSALS_KEY = "activity_refused_writes"  # JSON {"s12" or "c:alpha": [count, last time, why]}
+REFUSALS_KEPT = 200  # sessions and clients whose refusals are kept (the newest): one small meta value
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Writes refused: how many, the last one's time, and why (paused, or all assistants stopped)."""
+
+    count: int
+    last: str
+    why: str
+
+
+def _refusal_table(graph: Graph) -> dict[str, Refused]:
+    try:
+        raw = json.loads(graph.db.get_meta(REFUSALS_KEY) or "{}")
+        return {str(k): Refused(int(v[0]), str(v[1]), str(v[2])) for k, v in raw.items()}
+    except (ValueError, TypeError, IndexError, AttributeError):
+        return {}  # an unreadable value counts none
+
+
+def refused_writes(graph: Graph) -> tuple[dict[int, Refused], dict[str, Refused]]:
+    """Refused writes: by session id, and by client name for a connection that had no session yet."""
+    table = _refusal_table(graph)
+    sessions = {int(k[1:]): v for k, v in table.items() if k.startswith("s") and k[1:].isdigit()}
+    return sessions, {k[2:]: v for k, v in table.items() if k.startswith("c:")}
+
+
+def _count_refusal(graph: Graph, why: str) -> None:
+    # Best effort, as a read's note: a busy or read-only file refuses the write without counting it. A
+    # connection without a session is counted under its client's name: a refusal opens no session of its
+    # own (the connection's next write, perhaps under another name, would join it).
+    db = graph.db
+    if db.readonly:
+        return
+    try:
+        with db.transaction(retry=False):
+            now = now_utc()
+            session = db.activity.session_id
+            key = f"s{session}" if session is not None else f"c:{db.activity.client or db.activity.origin}"
+            table = _refusal_table(graph)
+            table[key] = Refused((table[key].count if key in table else 0) + 1, now, why)
+            kept = sorted(table, key=lambda k: table[k].last)[-REFUSALS_KEPT:]
+            db.set_meta(REFUSALS_KEY, json.dumps({k: [table[k].count, table[k].last, table[k].why] for k in kept}))
+    except Exception as exc:  # noqa: BLE001 - the refusal itself must reach the assistant whatever happens here
+        logger.info("refused write not counted: %s", exc)
 
 
 def set_paused(graph: Graph, client: str, paused: bool) -> None:
@@ -173,10 +230,13 @@ class PanelData:
     may_write: bool
     kept_past_retention: int
     keep_days: int
+    refused: dict[int, Refused] = field(default_factory=dict)  # writes refused, by session id
+    refused_clients: dict[str, Refused] = field(default_factory=dict)  # refused before their session began
 
 
 def _filters(graph: Graph, filters: dict | None) -> dict:
     filters = dict(filters or {})
+    filters["with_readers"] = bool(filters.pop("reads", False))  # sessions that only read: listed when asked
     entity = filters.pop("entity", None)
     if entity:
         found = graph.entity_id(entity) if isinstance(entity, str) else entity
@@ -192,16 +252,37 @@ PANEL_BUDGET = 300  # changes read in all when the panel opens; other sessions a
 def panel_data(graph: Graph, filters: dict | None = None) -> PanelData:
     """Sessions with their newest changes for the panel (bounded, so a huge log opens as fast as a small one)."""
     db = graph.db
+    chosen = _filters(graph, filters)
+    listed = activity_log.list_sessions(db, limit=PANEL_SESSIONS, max_changes=PANEL_CHANGES, budget=PANEL_BUDGET,
+                                        **chosen)
+    refused, refused_clients = refused_writes(graph)
     return PanelData(
-        activity_log.list_sessions(db, limit=PANEL_SESSIONS, max_changes=PANEL_CHANGES, budget=PANEL_BUDGET,
-                                   **_filters(graph, filters)),
+        _with_refusals(graph, listed, refused, chosen),
         activity_log.unreviewed_count(db),
         activity_log.client_names(db),
         activity_control.paused_clients(db),
         activity_control.assistants_may_write(db),
         activity_log.kept_past_retention(db),
         _changes.keep_days(db),
+        refused,
+        refused_clients,
     )
+
+
+def _with_refusals(graph: Graph, listed: list[Session], refused: dict[int, Refused], chosen: dict) -> list[Session]:
+    """The listed sessions and those whose only activity was refused writes (unless the filters are about changes)."""
+    if any(chosen.get(k) for k in ("unreviewed", "kind", "since")) or chosen.get("entity_id") is not None:
+        return listed
+    have = {s.id for s in listed}
+    wanted = [i for i in refused if i not in have]
+    if not wanted:
+        return listed
+    marks = ",".join("?" * len(wanted))
+    rows = graph.db.execute(f"SELECT id, origin, client, client_version, started FROM activity_session "
+                            f"WHERE id IN ({marks})", wanted).fetchall()
+    client = (chosen.get("client") or "").casefold()
+    extra = [Session(*r) for r in rows if not client or (r[2] or "").casefold() == client]
+    return sorted(listed + extra, key=lambda s: s.id, reverse=True)[:PANEL_SESSIONS]
 
 
 def session_changes(graph: Graph, session_id: int, filters: dict | None = None) -> Session | None:

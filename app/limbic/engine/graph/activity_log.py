@@ -148,12 +148,14 @@ def list_sessions(
     db: Database, client: str | None = None, since: str | None = None, unreviewed: bool = False,
     origin: str | None = None, entity_id: int | None = None, kind: str | None = None, limit: int = 200,
     items: bool = True, max_changes: int | None = None, budget: int | None = None, session: int | None = None,
+    with_readers: bool = True,
 ) -> list[Session]:
     """Sessions, newest first, each with its changes that match the filters (sessions without any are left out).
 
     ``client`` matches the client's name without case; ``since`` is a stored time or date
     (``YYYY-MM-DD``); ``unreviewed`` keeps changes not yet marked reviewed; ``kind`` one of
-    entity/observation/relation/reflection; ``entity_id`` changes that touched that entity.
+    entity/observation/relation/reflection; ``entity_id`` changes that touched that entity; ``with_readers``
+    False leaves out the sessions that only read.
     """
     if not has_log(db):
         return []
@@ -182,7 +184,7 @@ def list_sessions(
         params.append(kind)
     # A session that only read is listed too, unless the filters are about changes.
     readers, reader_params = "", []
-    if not (unreviewed or kind or entity_id is not None):
+    if with_readers and not (unreviewed or kind or entity_id is not None):
         readers = " OR (s.id IN (SELECT r.session FROM activity_read r WHERE r.at >= ?)"
         reader_params = [since or ""]
         for column, value in (("s.id", session), ("s.client", client), ("s.origin", origin)):

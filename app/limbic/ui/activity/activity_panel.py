@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.ui.common.flow_layout import FlowLayout
-from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Session
+from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Refused, Session
 
 ROLE = Qt.ItemDataRole.UserRole + 20  # ("session", id) / ("change", id) / ("item", entity id)
 KINDS = (("All kinds", ""), ("Entities", "entity"), ("Observations", "observation"), ("Relations", "relation"),
@@ -32,8 +32,8 @@ KINDS = (("All kinds", ""), ("Entities", "entity"), ("Observations", "observatio
 _OP_SIGN = {"add": "+", "remove": "−", "change": "~"}
 
 
-def session_title(s: Session) -> str:
-    """“beta 1.0 · assistant · 14:02, 3 Dec · 12 changes, 4 unreviewed”."""
+def session_title(s: Session, refused: Refused | None = None) -> str:
+    """“beta 1.0 · assistant · 14:02, 3 Dec · 12 changes, 4 unreviewed · 2 writes refused”."""
     version = f" {s.client_version}" if s.client_version else ""
     total = s.total or len(s.changes)
     unreviewed = f", {s.unreviewed} unreviewed" if s.unreviewed and s.origin == "assistant" else ""
@@ -43,8 +43,15 @@ def session_title(s: Session) -> str:
         taken = f" · taken back by #{max(back)}" if len(set(back)) == 1 else " · all taken back"
     else:
         taken = f" · {len(back)} taken back" if back else ""
+    no = f" · {refused.count} write{'s' if refused.count != 1 else ''} refused" if refused else ""
     return (f"{s.who}{version} · {s.origin} · {s.started[11:16]}, {s.started[:10]} · "
-            f"{total} change{'s' if total != 1 else ''}{unreviewed}{taken}{reads}")
+            f"{total} change{'s' if total != 1 else ''}{unreviewed}{taken}{no}{reads}")
+
+
+def refusal_line(r: Refused) -> str:
+    """The row under a session saying what was refused: “Refused 2 writes (paused), the last at 14:05; …”."""
+    return (f"Refused {r.count} write{'s' if r.count != 1 else ''} ({r.why}), the last at {r.last[11:16]} "
+            f"{r.last[:10]}; nothing of {'them' if r.count != 1 else 'it'} was written.")
 
 
 def change_title(c: Change) -> str:
@@ -74,6 +81,8 @@ class ActivityPanel(QWidget):
         self.entity = QLineEdit(self, objectName="activityEntity", placeholderText="Entity…")
         self.entity.setClearButtonEnabled(True)
         self.unreviewed = QCheckBox("Unreviewed only", self, objectName="activityUnreviewed")
+        self.reads = QCheckBox("Sessions that only read", self, objectName="activityReads",
+                               toolTip="Also list the sessions in which an assistant only read")
         self.may_write = QCheckBox("Assistants may write", self, objectName="assistantsMayWrite")
         self.note = QLabel("", self, objectName="activityNote", wordWrap=True)
         self.tree = QTreeWidget(self, objectName="activityTree")
@@ -91,7 +100,7 @@ class ActivityPanel(QWidget):
         self.entity.setMinimumWidth(120)
         filter_row = QWidget(self, objectName="activityFilters")
         filters = FlowLayout(filter_row)
-        for w in (self.client, self.kind, self.entity, self.unreviewed):
+        for w in (self.client, self.kind, self.entity, self.unreviewed, self.reads):
             filters.addWidget(w)
         action_row = QWidget(self, objectName="activityActions")
         actions = FlowLayout(action_row)
@@ -110,6 +119,7 @@ class ActivityPanel(QWidget):
         for w in (self.client, self.kind):
             w.currentIndexChanged.connect(lambda _i: self._filters_changed())
         self.unreviewed.toggled.connect(lambda _on: self._filters_changed())
+        self.reads.toggled.connect(lambda _on: self._filters_changed())
         self.entity.returnPressed.connect(self._filters_changed)
         self.tree.itemActivated.connect(self._on_activated)
         self.tree.itemExpanded.connect(self._on_expanded)
@@ -134,6 +144,8 @@ class ActivityPanel(QWidget):
             out["entity"] = self.entity.text().strip()
         if self.unreviewed.isChecked():
             out["unreviewed"] = True
+        if self.reads.isChecked():
+            out["reads"] = True
         return out
 
     def _filters_changed(self) -> None:
@@ -162,6 +174,8 @@ class ActivityPanel(QWidget):
             notes.append("Assistants may not write now.")
         if data.paused:
             notes.append("Paused: " + ", ".join(data.paused) + ".")
+        for client, r in sorted(data.refused_clients.items()):  # refused before any session of theirs began
+            notes.append(f"“{client}”: {refusal_line(r)}")
         if data.kept_past_retention:
             notes.append(f"{data.kept_past_retention} unreviewed assistant changes are older than the "
                          f"{data.keep_days}-day retention; they are kept until reviewed.")
@@ -176,8 +190,10 @@ class ActivityPanel(QWidget):
         self._bold = QFont(self.font())
         self._bold.setBold(True)
         for s in data.sessions:
-            top = QTreeWidgetItem([session_title(s)])
+            refused = data.refused.get(s.id)
+            top = QTreeWidgetItem([session_title(s, refused)])
             top.setData(0, ROLE, ("session", s.id))
+
             if s.unreviewed and s.origin == "assistant":  # the person's own work needs no review
                 top.setFont(0, self._bold)
             if s.loaded:
@@ -192,6 +208,9 @@ class ActivityPanel(QWidget):
             self.tree.addTopLevelItem(empty)
 
     def _add_calls(self, top: QTreeWidgetItem, s: Session) -> None:
+        refused = self.data.refused.get(s.id) if self.data is not None else None
+        if refused is not None:  # what it tried and was refused comes first: nothing else says so
+            top.addChild(QTreeWidgetItem([refusal_line(refused)]))
         for c in reversed(s.changes):  # newest call first; its diff lines are made when it is opened
             call = QTreeWidgetItem([change_title(c)])
             call.setData(0, ROLE, ("change", c.id))
