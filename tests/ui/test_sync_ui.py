@@ -118,3 +118,28 @@ def test_opening_another_file_keeps_this_devices_sync_settings(qtbot, tmp_path, 
     window.files.remember_db(str(tmp_path / "elsewhere.db"))  # the File menu saves its settings
     assert service_sync.remembered_folder(tmp_path / "mine.db") == folder.resolve()
     assert service_sync.this_device(tmp_path / "mine.db").id == device
+
+
+def test_a_batch_deleting_much_of_the_graph_asks_the_person_first(qtbot, tmp_path, monkeypatch):
+    _fast(monkeypatch)
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    _graph(a, *[(f"Person {i}", ["met once"]) for i in range(12)])
+    service_sync.exchange(a, folder)
+    service_sync.exchange(b, folder)
+    g = Graph(Database(b))
+    for i in range(12):
+        g.delete_entity(f"Person {i}")
+    g.db.close()
+    service_sync.exchange(b, folder)
+
+    window = make_window(qtbot, a, wait_model=False)
+    asked: list[list[str]] = []
+    answers = iter([False, True])
+    window.sync.ask_confirm = lambda sentences: asked.append(sentences) or next(answers)
+    qtbot.waitUntil(lambda: len(asked) == 1, timeout=30_000)
+    assert window.catalog.counts["entities"] == 12  # "No": nothing deleted, the batch waits
+    window.sync.sync_now()
+    qtbot.waitUntil(lambda: window.catalog.counts["entities"] == 0, timeout=30_000)
+    assert len(asked) == 2 and "12" in " ".join(asked[0])
