@@ -162,3 +162,52 @@ def test_a_removal_naming_a_merged_entity_by_its_other_id_still_applies(tmp_path
         assert sorted(t for (t,) in r.graph.db.execute("SELECT content FROM observations")) == ["two"], r.device.name
     assert synced_hash(a.graph) == synced_hash(b.graph)
     assert conflicts.list_conflicts(b.graph) == []
+
+
+def _texts(replica, name):
+    return sorted(t for (t,) in replica.graph.db.execute(
+        "SELECT o.content FROM observations o JOIN entities e ON e.id = o.entity_id WHERE e.name = ?", (name,)))
+
+
+def test_an_entity_created_on_both_and_deleted_on_one_before_it_saw_the_other_stays_everywhere(pair):
+    a, b, folder = pair
+    a.graph.upsert_entity("Cleo", "Cat", ["sleeps"])
+    b.graph.upsert_entity("Cleo", "Cat", ["purrs"])
+    a.graph.delete_entity("Cleo")  # the laptop never saw the desktop's Cleo
+    settle([a, b], folder)
+    for r in (a, b):
+        assert _texts(r, "Cleo") == ["purrs", "sleeps"], r.device.name
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    (on_b,) = conflicts.list_conflicts(b.graph)
+    assert "deleted on laptop" in on_b.sentence() and "delete again" in on_b.sentence()
+    conflicts.resolve(b.graph, on_b.id, "theirs")  # delete it after all: everywhere
+    settle([a, b], folder)
+    assert a.graph.entity_id("Cleo") is None and b.graph.entity_id("Cleo") is None
+
+
+def test_an_entity_created_again_after_its_deletion_was_seen_does_not_bring_the_old_one_back(pair):
+    a, b, folder = pair
+    a.graph.upsert_entity("Cleo", "Cat", ["sleeps"])
+    settle([a, b], folder)
+    a.graph.delete_entity("Cleo")
+    settle([a, b], folder)
+    b.graph.upsert_entity("Cleo", "Cat", ["purrs"])  # a new Cleo, made after the deletion arrived
+    settle([a, b], folder)
+    for r in (a, b):
+        assert _texts(r, "Cleo") == ["purrs"], r.device.name
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    assert conflicts.list_conflicts(a.graph) == conflicts.list_conflicts(b.graph) == []
+
+
+def test_a_text_added_on_both_beside_its_superseded_self_joins_the_current_row(pair):
+    a, b, folder = pair
+    a.graph.supersede_observation(_obs(a, "likes tea"), "likes coffee")
+    settle([a, b], folder)
+    a.graph.add_observations("Ada", ["likes tea"])  # back to tea on both: the old row stays superseded
+    b.graph.add_observations("Ada", ["likes tea"])
+    settle([a, b], folder)
+    for r in (a, b):
+        rows = sorted(r.graph.db.execute(
+            "SELECT superseded_by IS NULL FROM observations WHERE content = 'likes tea'").fetchall())
+        assert rows == [(0,), (1,)], r.device.name
+    assert synced_hash(a.graph) == synced_hash(b.graph)

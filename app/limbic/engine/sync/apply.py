@@ -99,7 +99,7 @@ class Applier:
                 continue
             self.out.items += 1
             if op == "add":
-                self._add(kind, gid, item.get("a") or {}, stamp)
+                self._add(kind, gid, item.get("a") or {}, stamp, item.get("gone"))
             elif op == "change":
                 self._change(kind, gid, item.get("b") or {}, item.get("a") or {}, stamp)
             elif op == "remove":
@@ -144,6 +144,8 @@ class Applier:
             entity_id, now = found
             before = item.get("b") or {}
             edited = any(not rows.same(now.get(k), before.get(k)) for k in ("name", "type", "status"))
+            if "seen" in item and set(state.known_as(self.db, gid)) - set(item["seen"]):
+                edited = True  # the same name created elsewhere and merged here: the deleter never saw it
             for kind, sql in (
                 ("observation", "SELECT gid FROM observations WHERE entity_id = ?"),
                 ("relation", "SELECT gid FROM relations WHERE from_entity = ?1 OR to_entity = ?1"),
@@ -164,7 +166,7 @@ class Applier:
 
     # -- additions ----------------------------------------------------------------------------
 
-    def _add(self, kind: str, gid: str, after: dict, stamp: str) -> None:
+    def _add(self, kind: str, gid: str, after: dict, stamp: str, item_gone: list[str] | None = None) -> None:
         found = rows.current(self.db, kind, gid)
         if found is not None:
             self._fields(kind, state.resolve_alias(self.db, gid), found, None, after, stamp)
@@ -174,8 +176,11 @@ class Applier:
             self.conflict(kind, gid, ROW_FIELD, "missing", None, after, True)
             return
         same = rows.twin(self.db, kind, columns)
+        revived = same is None and kind == "entity" and self._revive(columns["name"], gid, item_gone)
+        if revived:
+            same = rows.twin(self.db, kind, columns)
         if same is not None:
-            if kind == "entity" and self._renamed_here(same[1], stamp):
+            if kind == "entity" and not revived and self._renamed_here(same[1], stamp):
                 self._undo_rename(same[0], same[1], columns["name"])
             else:
                 keep = rows.merge_ids(self.db, kind, same[1], gid)
@@ -188,6 +193,18 @@ class Applier:
         if missing:
             self._fixups.append((kind, gid, after))
         self._touch(kind, row_id, "added")
+
+    def _revive(self, name: str, gid: str, gone: list[str] | None) -> bool:
+        """An entity of this name deleted here, its deletion not seen by the device that created this one:
+        the two were made at once, so the deletion had not seen all of the entity and gives way."""
+        seen = set(gone or ())
+        revived = False
+        for dead in state.deleted_entities(self.db, name):
+            if dead in seen or dead == gid or state.local_id(self.db, "entity", dead) is not None:
+                continue
+            if self._restore("entity", dead) is not None:
+                revived = True
+        return revived
 
     def _columns(self, kind: str, values: dict) -> tuple[dict, list[str] | None]:
         """Local columns of a row to write; missing None when the row it belongs to is nowhere."""
@@ -317,6 +334,9 @@ class Applier:
             if kind != "entity" and values.get(key) and rows.current(self.db, ref_kind, values[key]) is None:
                 if self._restore(ref_kind, values[key], depth + 1) is None:
                     return None
+        again = rows.current(self.db, kind, gid)
+        if again is not None:
+            return again[0]  # it came back with the entity it belongs to
         if values.get("superseded_by") and rows.current(self.db, "observation", values["superseded_by"]) is None:
             values["superseded_by"] = None
         if kind == "reflection" and values.get("relation") and rows.current(self.db, "relation", values["relation"]) is None:

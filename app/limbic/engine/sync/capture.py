@@ -80,6 +80,20 @@ def stamp_items(db: Database, items: list[dict], stamp: str, device: str) -> Non
             state.set_stamp(db, item["gid"], name, stamp, device)
 
 
+def _with_context(db: Database, item: dict, change_id: int) -> dict:
+    """An entity's deletion names every global id it had seen the entity by, its creation the deletions it
+    had seen of that name: a deletion then removes only what it saw, on every device alike (apply.py)."""
+    if item["k"] != "entity":
+        return item
+    if item["op"] == "remove":
+        item["seen"] = state.known_as(db, item["gid"])
+    elif item["op"] == "add" and (item["a"] or {}).get("name"):
+        gone = state.deleted_entities(db, item["a"]["name"], change_id)
+        if gone:
+            item["gone"] = gone
+    return item
+
+
 def unpublished(db: Database, device: str, limit: int = 50_000) -> tuple[list[dict], int]:
     """Inside a write transaction: this device's changes not published yet, stamped; and the last log id read."""
     upto = state.published_upto(db)
@@ -101,11 +115,12 @@ def unpublished(db: Database, device: str, limit: int = 50_000) -> tuple[list[di
             gid = state.gid_at(db, kind, row_id, change_id)
             if gid is None:
                 continue  # a row that never had a global id (a file written before sync, pruned since)
-            items.append({
+            item = {
                 "k": kind, "op": op, "gid": gid,
                 "b": translate(db, kind, json.loads(before) if before else None, change_id),
                 "a": translate(db, kind, json.loads(after) if after else None, change_id),
-            })
+            }
+            items.append(_with_context(db, item, change_id))
         if not items:
             continue
         stamp = state.tick(db, _ms(at)).text()
@@ -126,7 +141,8 @@ def whole_graph(db: Database, device: str) -> list[dict]:
             for key, ref_kind in REFS[kind].items():
                 if values.get(key) is not None:
                     values[key] = db.scalar(f"SELECT gid FROM {SYNCED_TABLES[ref_kind]} WHERE id = ?", (values[key],))
-            items.append({"k": kind, "op": "add", "gid": gids[row_id], "b": None, "a": values})
+            items.append(_with_context(db, {"k": kind, "op": "add", "gid": gids[row_id], "b": None, "a": values},
+                                       1 << 62))
     if not items:
         return []
     stamp = state.tick(db).text()

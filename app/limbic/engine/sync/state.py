@@ -121,3 +121,20 @@ def applied(db: Database) -> dict[str, int]:
     if me:
         out[me] = max(out.get(me, 0), int(db.get_meta(SEQ_KEY) or 0))
     return out
+
+
+def known_as(db: Database, gid: str) -> list[str]:
+    """Every global id this row goes by here: its own and those merged into it."""
+    return sorted({gid, *(r[0] for r in db.execute("SELECT gid FROM sync_alias WHERE target = ?", (gid,)))})
+
+
+def deleted_entities(db: Database, name: str, before_change: int | None = None) -> list[str]:
+    """Global ids (with those merged into them) of entities of this name deleted here before ``before_change``."""
+    sql = ("SELECT DISTINCT t.gid FROM sync_tombstone t JOIN change_item ci ON ci.change_id = t.change_id "
+           "AND ci.kind = 'entity' AND ci.row_id = t.row_id AND ci.op = 'remove' "
+           "WHERE t.kind = 'entity' AND json_extract(ci.before, '$.name') = ?")
+    params: tuple = (name,)
+    if before_change is not None:
+        sql += " AND t.change_id < ?"
+        params = (name, before_change)
+    return sorted({g for (gid,) in db.execute(sql, params).fetchall() for g in known_as(db, gid)})
