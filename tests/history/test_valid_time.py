@@ -113,3 +113,8 @@ def test_export_valid_at_from_the_command_line(g, capsys):
     assert json.loads(capsys.readouterr().out.splitlines()[0])["observations"] == ["lives in Oslo"]
     assert main(["--db", path, "export", "--valid-at", "next year"]) == 1
     assert "--valid-at must be a date" in capsys.readouterr().err
+
+
+def test_a_blank_valid_at_gets_a_sentence(g):
+    with pytest.raises(ValidationError, match="needs a date"):
+        export_as_of(g, None, io.StringIO(), valid_at="   ")

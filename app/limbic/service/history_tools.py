@@ -72,12 +72,10 @@ def graph_changes(graph: Graph, since: Any, until: Any = None) -> dict:
 def _validity(item: dict) -> tuple[str | None, str | None] | None:
     if "valid_from" not in item and "valid_until" not in item:
         return None
-    start, until = clean_valid(item.get("valid_from"), "valid_from"), clean_valid(item.get("valid_until"), "valid_until")
-    _valid._checked(start, until)
-    return start, until
+    return _valid.checked_bounds(item.get("valid_from"), item.get("valid_until"))
 
 
-def _split(items: Any, key: str) -> tuple[Any, list]:
+def _split(items: Any) -> tuple[Any, list]:
     """The items without their valid time (what the reference tool takes), and each one's valid time."""
     if not isinstance(items, list):
         return items, []
@@ -94,7 +92,7 @@ def _split(items: Any, key: str) -> tuple[Any, list]:
 
 def add_observations(graph: Graph, observations: Any) -> list[dict]:
     """add_observations; an item's ``valid_from``/``valid_until`` say when its new contents held in the world."""
-    plain, bounds = _split(observations, "observations")
+    plain, bounds = _split(observations)
     with graph.write(embed=False):  # as the tools it wraps: the server embeds in the background
         results = memory.add_observations(graph, plain)
         for item, result, bound in zip(plain, results, bounds):
@@ -111,7 +109,7 @@ def add_observations(graph: Graph, observations: Any) -> list[dict]:
 
 def create_relations(graph: Graph, relations: Any) -> list[dict]:
     """create_relations; an item's ``valid_from``/``valid_until`` say when the relation held in the world."""
-    plain, bounds = _split(relations, "relations")
+    plain, bounds = _split(relations)
     with graph.write(embed=False):
         results = memory.create_relations(graph, plain)
         for item, bound in zip(plain, bounds):

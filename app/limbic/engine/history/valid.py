@@ -16,7 +16,8 @@ from limbic.engine.store.db import Database
 from limbic.engine.store.values import clean_valid, valid_end
 
 
-def _checked(valid_from: object, valid_until: object) -> tuple[str | None, str | None]:
+def checked_bounds(valid_from: object, valid_until: object) -> tuple[str | None, str | None]:
+    """Both bounds as stored, or one sentence when either is not a date or they are in the wrong order."""
     start, until = clean_valid(valid_from, "valid_from"), clean_valid(valid_until, "valid_until")
     if start is not None and until is not None and valid_end(until) < start:
         raise ValidationError(f"valid_until ({until}) comes before valid_from ({start}).")
@@ -25,7 +26,7 @@ def _checked(valid_from: object, valid_until: object) -> tuple[str | None, str |
 
 def set_observation_validity(graph: Graph, obs_id: int, valid_from: object = None, valid_until: object = None) -> None:
     """Say when an observation held in the world (None leaves that side open)."""
-    start, until = _checked(valid_from, valid_until)
+    start, until = checked_bounds(valid_from, valid_until)
     with graph.write():
         entity_id = graph.db.scalar("SELECT entity_id FROM observations WHERE id = ?", (obs_id,))
         if entity_id is None:
@@ -37,7 +38,7 @@ def set_observation_validity(graph: Graph, obs_id: int, valid_from: object = Non
 def set_relation_validity(graph: Graph, source, target, relation_type: str, valid_from: object = None,
                           valid_until: object = None) -> None:
     """Say when a relation held in the world (None leaves that side open)."""
-    start, until = _checked(valid_from, valid_until)
+    start, until = checked_bounds(valid_from, valid_until)
     with graph.write():
         a, b = graph.resolve(source), graph.resolve(target)
         graph.db.execute(
@@ -51,7 +52,8 @@ def set_relation_validity(graph: Graph, source, target, relation_type: str, vali
 def day_or_moment(text: str) -> tuple[str, str]:
     """The span a --valid-at date names: a whole day for a bare date, one moment for a time."""
     value = clean_valid(text, "--valid-at")
-    assert value is not None
+    if value is None:
+        raise ValidationError("--valid-at needs a date: YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (UTC).")
     if len(value) == 10:
         return value + " 00:00:00", value + " 23:59:59"
     return value, value
