@@ -8,7 +8,7 @@ from datetime import datetime
 from limbic.engine.errors import ValidationError
 from limbic.engine.store import values
 from limbic.engine.store.db import Database
-from limbic.engine.store.recorded import SINCE_KEY, has_history
+from limbic.engine.store.recorded import SINCE_KEY, has_history, history_ok
 
 _FORMS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M")
 
@@ -37,7 +37,7 @@ def parse_moment(text: str) -> str:
 
 def history_start(db: Database) -> str | None:
     """The earliest moment the file's recorded history reaches (None: the file keeps none)."""
-    if not has_history(db):
+    if not has_history(db) or not history_ok(db):
         return None
     # Set when the history began (a new file, or an upgrade: as far back as the old log reached).
     return db.get_meta(SINCE_KEY) or db.scalar("SELECT min(recorded_from) FROM history")
@@ -54,7 +54,8 @@ def checked_moment(db: Database, text: str) -> str:
     start = history_start(db)
     if start is None:
         raise ValidationError(
-            f"{db.path.name} keeps no history of its past; open it once with this version of Limbic to upgrade it."
+            f"{db.path.name} keeps no readable history of its past: open it once with this version of Limbic to "
+            "upgrade it, or, if it was upgraded, run limbic check."
         )
     if at < start:
         raise ValidationError(f"The graph did not exist yet on {shown}: its history starts on {start} (UTC).")

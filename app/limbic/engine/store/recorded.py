@@ -16,6 +16,7 @@ and a program (or a test) that sets the clock sets history's too.
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING
 
 from limbic.engine.store import values as _values
@@ -68,6 +69,7 @@ _ITEM_KEYS = {
                    "created_at": "created_at"},
 }
 _NEXT = "(" + NEXT_CHANGE_SQL + ")"
+logger = logging.getLogger(__name__)
 
 
 def _json(kind: str, row: str) -> str:
@@ -121,14 +123,25 @@ class _Clock:
         return ":".join(x for x in (rec.origin, rec.client, rec.tool) if x)
 
 
+_NEEDED = ("kind", "row_id", "gid", "value", "recorded_from", "recorded_to", "ended", "change_id", "who")
+
+
 def has_history(db: Database) -> bool:
     """True when the file keeps recorded-time history (schema 8)."""
     return db.has_table("history")
 
 
+def history_ok(db: Database) -> bool:
+    """True when the history table has the shape the triggers write (a damaged one turns recording off, not writing)."""
+    return set(_NEEDED) <= {r[1] for r in db.execute("PRAGMA table_info(history)")}
+
+
 def install(db: Database) -> None:
     """Inside a write transaction: this connection's history triggers, where the file has the table."""
     if db.readonly or not has_history(db):
+        return
+    if not history_ok(db):
+        logger.warning("the history table of %s is damaged: changes are not recorded in it", db.path)
         return
     clock = getattr(db, "_history_clock", None)
     if clock is None:
