@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -121,9 +122,11 @@ class EntityEditor(QWidget):
         for rel_list in (self.out_list, self.in_list):
             rel_list.setWordWrap(True)  # long relation names wrap instead of being cut
             rel_list.setTextElideMode(Qt.TextElideMode.ElideNone)
-        # Lists show at least two rows; the window stays usable down to a small laptop's height.
+        # Lists show at least two rows; the window stays usable down to a small laptop's height. Wrapped rows
+        # are laid out again when the list's width changes (else a widened list keeps the narrow wrapping).
         for lst in (self.obs_list, self.out_list, self.in_list):
             lst.setMinimumHeight(44)
+            lst.setResizeMode(QListView.ResizeMode.Adjust)
         self.rel_type = QLineEdit(form, objectName="relationType", placeholderText="relation type")
         self.rel_type.setCompleter(_completer(self.rel_types_model, self.rel_type))
         self.rel_target = QLineEdit(form, objectName="relationTarget", placeholderText="target entity")
@@ -173,8 +176,12 @@ class EntityEditor(QWidget):
         self.splitter.setStretchFactor(2, 1)
         self._shares_kept = False  # once the person drags a handle, their sizes stay
         self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_shares_kept", True))
+        # Another program's additions while the person edits: said here, where the edits are.
+        self.outside_note = QLabel("", form, objectName="outsideNote", wordWrap=True)
+        self.outside_note.setVisible(False)
         layout = QVBoxLayout(form)
         layout.addLayout(head)
+        layout.addWidget(self.outside_note)
         layout.addWidget(self.splitter, 1)
         layout.addLayout(buttons)
 
@@ -205,6 +212,11 @@ class EntityEditor(QWidget):
     @property
     def entity_id(self) -> int | None:
         return self._original.entity_id if self._original else None
+
+    @property
+    def loaded_draft(self) -> EntityDraft | None:
+        """The entity as it was loaded, before the person's edits."""
+        return self._original
 
     @property
     def has_entity(self) -> bool:
@@ -271,19 +283,45 @@ class EntityEditor(QWidget):
         self.delete_button.setEnabled(getattr(self, "_editable", True))
         self.status_badge.set_status(e.status)
         self.status_badge.setEnabled(getattr(self, "_editable", True))
-        shown = self.history_panel.isVisible()
         self.history_panel.show_view(view)
-        if self.history_panel.isVisible() != shown:
-            self._share_space()
+        self._share_space()
+
+    def show_outside_note(self, text: str) -> None:
+        """Say what another program added while the person edits (empty: say nothing)."""
+        self.outside_note.setText(text)
+        self.outside_note.setVisible(bool(text))
 
     def _share_space(self) -> None:
-        """Observations, relations and history in 3 : 3 : 2 of the height (the history list would take the most)."""
+        """Each part gets the rows it holds when they fit, the rest in 3 : 3 : 2; short of room, by need."""
         sizes = self.splitter.sizes()
         if self._shares_kept or sum(sizes) <= 0:
             return
-        shares = (3, 3, 2) if self.history_panel.isVisible() else (3, 3, 0)
+        history = self.history_panel.isVisible()
+        parts = ((self.splitter.widget(0), (self.obs_list,)), (self.splitter.widget(1), (self.out_list, self.in_list)),
+                 (self.splitter.widget(2), (self.history_panel.list,)))
+        need, least = [], []
+        for i, (box, lists) in enumerate(parts):
+            if i == 2 and not history:
+                need.append(0)
+                least.append(0)
+                continue
+            chrome = max(0, box.sizeHint().height() - max(lst.sizeHint().height() for lst in lists))
+            rows = max(_rows_height(lst) for lst in lists)
+            need.append(chrome + rows)
+            least.append(chrome + 2 * (lists[0].fontMetrics().lineSpacing() + 4))
         total = sum(sizes)
-        self.splitter.setSizes([total * k // sum(shares) for k in shares])
+        shares = (3, 3, 2 if history else 0)
+        if sum(need) <= total:
+            spare = total - sum(need)
+            out = [n + spare * k // sum(shares) for n, k in zip(need, shares)]
+        else:  # each part its two rows; then observations, relations and history in turn get what they hold
+            spare = max(0, total - sum(least))
+            out = list(least)
+            for i, n in enumerate(need):
+                more = min(spare, max(0, n - out[i]))
+                out[i] += more
+                spare -= more
+        self.splitter.setSizes(out)
 
     def new_entity(self) -> None:
         """Start a new, empty entity."""
@@ -297,6 +335,7 @@ class EntityEditor(QWidget):
 
     def clear(self) -> None:
         self._original = None
+        self.show_outside_note("")
         self._set_dirty(False)
         self.stack.setCurrentIndex(0)
 
@@ -307,6 +346,7 @@ class EntityEditor(QWidget):
     def _load(self, draft: EntityDraft) -> None:
         self._loading = True
         self._original = draft
+        self.show_outside_note("")
         self.name_edit.setText(draft.name)
         self.type_edit.setEditText(draft.entity_type)
         self.obs_list.clear()
@@ -445,3 +485,11 @@ class EntityEditor(QWidget):
     def on_delete(self) -> None:
         if self.entity_id is not None and self._original is not None:
             self.delete_requested.emit(self.entity_id, self._original.name)
+
+
+def _rows_height(lst: QListWidget) -> int:
+    """The height a list needs to show every row whole (each row as wrapped at the list's width now)."""
+    frame = 2 * lst.frameWidth() + 8
+    if not lst.count():
+        return frame + 2 * (lst.fontMetrics().lineSpacing() + 4)
+    return frame + sum(max(lst.sizeHintForRow(i), lst.visualItemRect(lst.item(i)).height()) for i in range(lst.count()))

@@ -249,6 +249,14 @@ class EntityFlow(QObject):
 
     # -- other programs' changes ------------------------------------------------------------
 
+    def _note_outside(self, view: EntityView) -> None:
+        """While the person edits: “2 new observations from beta since you started editing”."""
+        editor = self.p.editor
+        base = editor.loaded_draft
+        if base is None or base.entity_id != view.entity.id or not editor.is_dirty():
+            return
+        editor.show_outside_note(outside_words(base, view))
+
     def follow_changes(self, done: ChangeSet) -> None:
         """Another program changed or deleted the open entity: show it again, or say what happened."""
         editor, status = self.p.editor, self.p.status
@@ -261,8 +269,29 @@ class EntityFlow(QObject):
             else:
                 status.say("This entity was changed by another program; when you save, only your own "
                            "changes are applied.", 0)
+                # The edits stay on screen; what arrived meanwhile is said in the editor, where the person looks.
+                self.p.engine.read("entity-outside", ops.open_view, entity_id, what="reading the entity",
+                                   on_done=self._note_outside)
         elif entity_id in done.removed:
             editor.clear()
             status.say("The entity you had open was deleted by another program.", 0)
         else:
             self.reload(entity_id)
+
+
+def outside_words(base: EntityDraft, view: EntityView) -> str:
+    """What the stored entity holds that the editor's draft began without, and from whom, in one sentence."""
+    had = {text for _, text in base.observations}
+    new = [o.content for o in view.entity.observations if o.current and o.content not in had]
+    if not new:
+        return "Another program changed this entity since you started editing; saving keeps both."
+    who = []
+    for c in reversed(view.changes):  # newest first: the writer of each new observation
+        for it in c.items:
+            if it.kind == "observation" and it.op == "add" and (it.after or {}).get("content") in new \
+                    and c.who not in who:
+                who.append(c.who)
+    source = " and ".join(who) if who else "another program"
+    n = len(new)
+    return (f"{n} new observation{'s' if n != 1 else ''} from {source} since you started editing; "
+            f"saving keeps {'them' if n != 1 else 'it'} and your edits.")

@@ -53,6 +53,8 @@ class EntityHistoryPanel(QGroupBox):
         self.show_superseded = QCheckBox("Show superseded observations", self, objectName="showSuperseded")
         self.list = QListWidget(self, objectName="historyList")
         self.list.setWordWrap(True)
+        self.list.setMinimumHeight(44)  # two rows: the editor gives it more when it holds more (and room allows)
+        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
         layout = QVBoxLayout(self)
         layout.addWidget(self.show_superseded)
         layout.addWidget(self.list)
@@ -88,6 +90,7 @@ class EntityHistoryPanel(QGroupBox):
             self._add(f"{c.who}, {c.at[:16]}: {c.summary}", "change", None)
         self.show_superseded.setText(f"Show superseded observations ({len(superseded)})")
         self.show_superseded.setEnabled(bool(superseded))
+        self.show_superseded.setVisible(bool(superseded))  # a greyed “(0)” row only took the list's room
         self.setVisible(bool(superseded or view.ended or view.reflections or view.changes or view.reads))
 
     def _add(self, text: str, kind: str, brush: QBrush | None, strike: bool = False) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
 from PySide6.QtWidgets import QPlainTextEdit, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from limbic.service.names import bidi_isolated
@@ -11,7 +11,27 @@ EDITOR_LINES = 5  # the in-place editor opens at least this tall
 
 
 class ObservationDelegate(QStyledItemDelegate):
-    """An observation may hold line breaks: edit it in a multi-line field, not a one-line box."""
+    """An observation may hold line breaks: edit it in a multi-line field, not a one-line box.
+
+    The row being edited grows to the field's height, so the rows under it move down instead of
+    being covered by it.
+    """
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._editing = QPersistentModelIndex()
+        self._editor_height = 0
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        if self._editing.isValid() and QModelIndex(self._editing) == index:
+            size.setHeight(max(size.height(), self._editor_height))
+        return size
+
+    def destroyEditor(self, editor: QWidget, index: QModelIndex) -> None:
+        super().destroyEditor(editor, index)
+        self._editing = QPersistentModelIndex()
+        self.sizeHintChanged.emit(index)  # the row shrinks back to its text
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         """Drawn with its bidi controls kept to its own lines (the text itself is not changed)."""
@@ -22,6 +42,9 @@ class ObservationDelegate(QStyledItemDelegate):
         editor = QPlainTextEdit(parent, objectName="observationEditor")
         editor.setTabChangesFocus(True)
         editor.setToolTip("Ctrl+Enter keeps the change, Esc drops it")
+        self._editing = QPersistentModelIndex(index)
+        self._editor_height = editor.fontMetrics().lineSpacing() * EDITOR_LINES + 8
+        self.sizeHintChanged.emit(index)  # the row opens to the field's height: the next rows move down
         return editor
 
     def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:
@@ -34,7 +57,7 @@ class ObservationDelegate(QStyledItemDelegate):
 
     def updateEditorGeometry(self, editor: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> None:
         rect = option.rect
-        rect.setHeight(max(rect.height(), editor.fontMetrics().lineSpacing() * EDITOR_LINES + 8))
+        rect.setHeight(max(rect.height(), self._editor_height))
         editor.setGeometry(rect)
 
     def eventFilter(self, editor: QObject, event: QEvent) -> bool:
