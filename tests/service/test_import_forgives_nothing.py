@@ -32,3 +32,32 @@ def test_both_missing_ends_are_named_and_the_rest_of_the_sentence_stays(text_gra
     assert sentence.startswith("1 entity read (1 new), 1 observation and 0 relations added; ")
     assert "(line 2: “Bo” and “Cy” are not in the file or the graph)" in sentence
     assert sentence.endswith(".") and not sentence.endswith("..")
+
+
+def test_a_csv_preview_names_ignored_columns_and_empty_entities_and_writes_nothing(text_graph, tmp_path):
+    from limbic.service.importers import preview_csv
+
+    path = tmp_path / "entities.csv"
+    path.write_text("name,type,notes\nAna,Person,likes tea\nBo,,\n", encoding="utf-8")
+    text_graph.upsert_entity("Ana", "Person", ["known"])
+    preview = preview_csv(text_graph, str(path))
+    (file,) = preview.files
+    assert file.kind == "entities" and file.ignored == ["notes"] and file.row_count == 2
+    assert file.used == [("name", "name"), ("type", "type")]
+    assert file.rows[0] == ["Ana", "Person", "likes tea"]
+    assert (preview.entities, preview.new_entities, preview.observations, preview.empty_entities) == (2, 1, 0, 1)
+    assert preview.problem is None and text_graph.entity_id("Bo") is None  # nothing written
+
+
+def test_kept_columns_become_observations_and_a_nameless_file_is_refused(text_graph, tmp_path):
+    from limbic.service.importers import import_csv_job, preview_csv
+
+    path = tmp_path / "entities.csv"
+    path.write_text("name,notes\nAna,likes tea\n", encoding="utf-8")
+    import_csv_job(text_graph, str(path), True)
+    assert text_graph.get_entity("Ana").observation_texts == ["notes: likes tea"]
+    nameless = tmp_path / "other.csv"
+    nameless.write_text("person,text\nAna,x\n", encoding="utf-8")
+    preview = preview_csv(text_graph, str(nameless))
+    assert preview.problem.startswith("Nothing in other.csv maps to a name")
+    assert preview.files[0].ignored == ["person"]  # text would be an observation

@@ -29,7 +29,7 @@ from limbic.service.importers.common import (
 )
 
 __all__ = ["ImportInputError", "ImportReport", "Progress", "backup_before_import", "count_before", "detect_kind",
-           "finish", "import_path", "KIND_NAMES", "KINDS"]
+           "finish", "import_csv_job", "import_path", "KIND_NAMES", "KINDS", "preview_csv"]
 
 logger = logging.getLogger(__name__)
 
@@ -77,17 +77,18 @@ def detect_kind(path: Path) -> str:
     return "jsonl"
 
 
-def import_path(graph: Graph, path, progress: Progress | None = None, cancelled=None, embed: bool = True, kind: str | None = None):
+def import_path(graph: Graph, path, progress: Progress | None = None, cancelled=None, embed: bool = True,
+                kind: str | None = None, keep_columns: bool = False):
     """Import any kind Limbic reads; returns an ImportReport (or the JSONL importer's summary).
 
     The import is a session of its own in the activity log (origin "import", named after the file).
     """
     path = Path(path)
     with graph.db.activity.session_as(ORIGIN_IMPORT, path.name), graph.db.activity.using("import"):
-        return _import_path(graph, path, progress, cancelled, embed, kind)
+        return _import_path(graph, path, progress, cancelled, embed, kind, keep_columns)
 
 
-def _import_path(graph: Graph, path: Path, progress, cancelled, embed: bool, kind: str | None):
+def _import_path(graph: Graph, path: Path, progress, cancelled, embed: bool, kind: str | None, keep_columns: bool):
     if graph.db.readonly:
         raise ImportInputError(graph.db.readonly_note or f"{graph.db.path} is open read-only; nothing was imported.")
     if str(graph.db.path) != ":memory:" and path.exists() and path.resolve() == graph.db.path.resolve():
@@ -104,7 +105,7 @@ def _import_path(graph: Graph, path: Path, progress, cancelled, embed: bool, kin
     if kind == "csv":
         from limbic.service.importers.csv_io import import_csv
 
-        return import_csv(graph, path, progress, cancelled, embed)
+        return import_csv(graph, path, progress, cancelled, embed, keep_columns)
     from limbic.engine.formats.jsonl import import_records, read_file_full
 
     entities, relations, reflections = read_file_full(path)  # all of it checked before the backup
@@ -138,3 +139,18 @@ def export_job(graph: Graph, fmt: str, folder: str, force: bool = False, job=Non
 
     entities, relations = export_csv(graph, Path(folder), force=force)
     return f"Exported {counted(entities, 'entity row')} and {counted(relations, 'relation row')} to {folder}."
+
+
+def preview_csv(graph: Graph, path: str, keep_columns: bool = False):
+    """What a CSV import of ``path`` would bring (columns read and ignored, first rows, counts), nothing written."""
+    from limbic.service.importers.csv_preview import preview_csv as preview
+
+    return preview(graph, path, keep_columns)
+
+
+def import_csv_job(graph: Graph, path: str, keep_columns: bool = False, job=None):
+    """``Engine.run(..., job=...)`` form of a CSV import the person previewed (``keep_columns``: the
+    columns nothing reads become observations)."""
+    refuse_graph_file(graph, Path(path), "imported")
+    return import_path(graph, path, progress=job.progress if job else None, cancelled=job.cancelled if job else None,
+                       kind="csv", keep_columns=keep_columns)

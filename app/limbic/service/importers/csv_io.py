@@ -38,6 +38,19 @@ SYNONYMS = {
 }
 
 
+# Every column each kind of file reads; any other column is ignored unless the person keeps it as observations.
+ENTITY_KNOWN = {*SYNONYMS["name"], *SYNONYMS["type"], *SYNONYMS["observation"], *SYNONYMS["observations"],
+                "status", "created_at", "updated_at", "kind", "superseded_at"}
+RELATION_KNOWN = {*SYNONYMS["from"], *SYNONYMS["to"], *SYNONYMS["type"], "context", "active", "created_at",
+                  "ended_at"}
+
+
+def ignored_columns(header: list[str], kind: str) -> list[str]:
+    """The columns of a file of ``kind`` that no part of the graph reads (empty header cells left out)."""
+    known = ENTITY_KNOWN if kind == "entities" else RELATION_KNOWN
+    return [h for h in header if h and h not in known]
+
+
 @dataclass
 class CsvGraph:
     entities: dict[str, dict] = field(default_factory=dict)  # name -> {type, status, created, updated, obs: [...]}
@@ -110,8 +123,12 @@ def _files(path: Path, skipped: list[str]) -> list[Path]:
     return files
 
 
-def read_csv(path: Path) -> CsvGraph:
-    """Read and validate the entity and relation files; raises ImportInputError naming file and row."""
+def read_csv(path: Path, keep_columns: bool = False) -> CsvGraph:
+    """Read and validate the entity and relation files; raises ImportInputError naming file and row.
+
+    ``keep_columns``: an entity file's columns no part of the graph reads become observations
+    ("column: value") instead of being left out.
+    """
     path = Path(path)
     out = CsvGraph()
     seen_any = False
@@ -123,10 +140,11 @@ def read_csv(path: Path) -> CsvGraph:
                 f"{file} has neither a name column (entities) nor from and to columns (relations)."
             )
         seen_any = True
+        extra = ignored_columns(header, kind) if keep_columns and kind == "entities" else []
         for n, row in rows:
             try:
                 if kind == "entities":
-                    _entity_row(out, row)
+                    _entity_row(out, row, extra)
                 else:
                     _relation_row(out, row, f"{file.name}, row {n}")
             except ValidationError as exc:
@@ -136,7 +154,7 @@ def read_csv(path: Path) -> CsvGraph:
     return out
 
 
-def _entity_row(out: CsvGraph, row: dict) -> None:
+def _entity_row(out: CsvGraph, row: dict, extra: list[str] = ()) -> None:
     name = clean_name(_col(row, "name"))
     etype = _col(row, "type").strip()
     ent = out.entities.setdefault(name, {"type": None, "status": None, "created": None, "updated": None, "obs": []})
@@ -148,6 +166,7 @@ def _entity_row(out: CsvGraph, row: dict) -> None:
     texts = [_col(row, "observation")]
     if not texts[0] and _col(row, "observations"):
         texts = _col(row, "observations").split("\n")
+    texts += [f"{column}: {row[column].strip()}" for column in extra if (row.get(column) or "").strip()]
     for text in texts:
         if text.strip():
             ent["obs"].append((clean_observation(text), _col(row, "kind").strip() or None, clean_stamp(_col(row, "superseded_at"))))
@@ -163,9 +182,11 @@ def _relation_row(out: CsvGraph, row: dict, where: str) -> None:
                           clean_stamp(_col(row, "created_at")), ended))
 
 
-def import_csv(graph: Graph, path, progress=None, cancelled=None, embed: bool = True) -> ImportReport:
-    """Import entity and relation CSV files: validate all, back up, one transaction, then embed."""
-    data = read_csv(Path(path))
+def import_csv(graph: Graph, path, progress=None, cancelled=None, embed: bool = True,
+               keep_columns: bool = False) -> ImportReport:
+    """Import entity and relation CSV files: validate all, back up, one transaction, then embed
+    (``keep_columns``: columns nothing reads become observations)."""
+    data = read_csv(Path(path), keep_columns)
     report = ImportReport("csv", str(path), entities_read=len(data.entities), skipped=list(data.skipped))
     report.notes += backup_before_import(graph)
     before = count_before(graph)

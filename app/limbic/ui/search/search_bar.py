@@ -60,10 +60,10 @@ class SearchBar(QWidget):
         # The one place the mode is shown: the choice, and what a search used when it could not follow
         # it. One width for every text it can show, so the bar does not shift when the mode changes.
         metrics = self.branches.fontMetrics()
-        widest = max(metrics.horizontalAdvance(f"{label} · {used}") for _, label, _ in BRANCH_CHOICES
-                     for used in USED_WORDS.values())
+        widest = max(metrics.horizontalAdvance(f"{label} · {USED_WORDS[used]}") for value, label, _ in BRANCH_CHOICES
+                     for used in ("semantic", "fts") if used != EXPECTED_MODE[value])
         self.branches.setMinimumContentsLength(0)
-        self.branches.setMinimumWidth(widest + 48)
+        self.branches.setMinimumWidth(widest + 36)
         self.used_mode = ""
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

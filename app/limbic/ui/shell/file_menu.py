@@ -84,6 +84,7 @@ class FileMenu(QObject):
         self.report_shown = False  # an import's bad lines have their own dialog: its end shows no second box
         self.import_problems = None
         self.backups_dialog = None
+        self.csv_preview = None  # the preview of a CSV import while it is open
 
     def build_menus(self, bar) -> QMenu:
         """The File menu (Help comes last: ``build_help_menu``)."""
@@ -168,12 +169,36 @@ class FileMenu(QObject):
 
     def import_path(self, path: str) -> None:
         """Import a file or folder of any kind Limbic reads as a long job (progress, cancel); the results
-        and counts follow its commits."""
+        and counts follow its commits. CSV is previewed first: its columns are the person's own."""
+        try:
+            csv = importers.detect_kind(Path(path)) == "csv"
+        except importers.ImportInputError:
+            csv = False  # the import itself says why in a sentence
+        if csv:
+            self.p.engine.read("csv-preview", importers.preview_csv, path, what="reading the CSV files",
+                               on_done=self.show_csv_preview)
+            return
+        self.run_import(path, importers.import_any)
+
+    def run_import(self, path: str, fn, *args: object) -> None:
+        """The import job of ``fn(graph, path, *args)``, its sentence when it ends."""
         name = Path(path).name
-        self.p.engine.run("import", importers.import_any, path, what="importing", job=f"Importing {name}",
+        self.p.engine.run("import", fn, path, *args, what="importing", job=f"Importing {name}",
                         on_done=lambda summary: self.p.status.say(f"Imported {name}: {summary.describe()}", 15_000,
                                                                   details=summary.details()),
                         on_failed=self.on_import_failed)
+
+    def show_csv_preview(self, preview) -> None:
+        """What a CSV import would bring; it runs only after Import (never when nothing maps to a name)."""
+        from limbic.ui.dialogs.csv_preview import CsvPreviewDialog
+
+        dialog = CsvPreviewDialog(preview, self.p.hooks.parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.csv_preview = dialog
+        dialog.accepted.connect(lambda: self.run_import(preview.path, importers.import_csv_job, dialog.keep_columns()))
+        dialog.rejected.connect(lambda: self.p.status.say(
+            f"{Path(preview.path).name} was not imported." if preview.problem is None else preview.problem))
+        dialog.open()
 
     def on_import_failed(self, failure) -> None:
         """Bad lines get a dialog listing each (it stays until dismissed); other failures a sentence."""
