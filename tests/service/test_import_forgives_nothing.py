@@ -61,3 +61,30 @@ def test_kept_columns_become_observations_and_a_nameless_file_is_refused(text_gr
     preview = preview_csv(text_graph, str(nameless))
     assert preview.problem.startswith("Nothing in other.csv maps to a name")
     assert preview.files[0].ignored == ["person"]  # text would be an observation
+
+
+def test_an_import_is_one_undo_step_that_takes_back_only_what_it_brought(text_graph, tmp_path):
+    from limbic.service.importers.import_undo import import_step
+    from limbic.service.undo import redo_step, undo_step
+
+    text_graph.upsert_entity("Ana", "Person", ["was here before"])
+    path = _jsonl(tmp_path / "m.jsonl",
+                  {"type": "entity", "name": "Ana", "entityType": "Person", "observations": ["from the file"]},
+                  {"type": "entity", "name": "Bo", "entityType": "Person", "observations": ["new"]},
+                  {"type": "relation", "from": "Ana", "to": "Bo", "relationType": "knows"})
+    step = import_step("m.jsonl", import_path(text_graph, path))
+    assert step is not None and step.label == "import of “m.jsonl”"
+    undo_step(text_graph, step)
+    assert text_graph.entity_id("Bo") is None
+    assert text_graph.get_entity("Ana").observation_texts == ["was here before"]
+    redo_step(text_graph, step)
+    assert text_graph.get_entity("Bo").observation_texts == ["new"]
+    assert sorted(text_graph.get_entity("Ana").observation_texts) == ["from the file", "was here before"]
+
+
+def test_an_import_that_changed_nothing_is_no_undo_step(text_graph, tmp_path):
+    from limbic.service.importers.import_undo import import_step
+
+    path = _jsonl(tmp_path / "m.jsonl", {"type": "entity", "name": "Ana", "entityType": "Person", "observations": []})
+    import_path(text_graph, path)
+    assert import_step("m.jsonl", import_path(text_graph, path)) is None  # the second time adds nothing

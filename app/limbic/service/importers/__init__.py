@@ -85,7 +85,21 @@ def import_path(graph: Graph, path, progress: Progress | None = None, cancelled=
     """
     path = Path(path)
     with graph.db.activity.session_as(ORIGIN_IMPORT, path.name), graph.db.activity.using("import"):
-        return _import_path(graph, path, progress, cancelled, embed, kind, keep_columns)
+        report = _import_path(graph, path, progress, cancelled, embed, kind, keep_columns)
+        # The import's own commits (its session's), so that Edit → Undo can take exactly them back.
+        report.change_ids = session_changes(graph, graph.db.activity.session_id)
+        return report
+
+
+def session_changes(graph: Graph, session: int | None) -> list[int]:
+    """The change_log ids of a session's commits that changed the graph (not only its vectors), oldest first."""
+    if session is None:
+        return []
+    if not graph.db.has_table("change_item"):
+        return []
+    return [int(row[0]) for row in graph.db.execute(
+        "SELECT id FROM change_log WHERE session = ? AND EXISTS (SELECT 1 FROM change_item WHERE change_id = change_log.id) "
+        "ORDER BY id", (session,))]
 
 
 def _import_path(graph: Graph, path: Path, progress, cancelled, embed: bool, kind: str | None, keep_columns: bool):

@@ -13,6 +13,7 @@ from limbic.ui.common.hooks import WindowHooks
 from limbic.ui.editor.entity_flow import EntityFlow, EntityParts
 from limbic.ui.graph.menu import GraphMenu
 from limbic.ui.graph.parts import GraphParts
+from limbic.ui.search.home import ID_ROLE as HOME_ID
 from limbic.ui.search.search_flow import SearchFlow, SearchParts
 from limbic.ui.shell.file_menu import FileMenu, FileParts
 from limbic.ui.shell.organise_menu import OrganiseMenu, OrganiseParts
@@ -26,6 +27,19 @@ def window_hooks(window: Any) -> WindowHooks:
                        refused_during_job=window.refused_during_job, failed=window.on_failed)
 
 
+def _highlight_only(window: Any, entity_id: int) -> None:
+    """The left lists highlight the open entity or nothing: after following a relation, never the one before."""
+    home = window.home
+    rows = [i for i in range(home.count()) if home.item(i).data(HOME_ID) == entity_id]
+    if rows:
+        home.setCurrentRow(rows[0])
+    else:
+        home.clearSelection()
+    current = window.results.currentIndex()
+    if current.isValid() and window.model.result(current.row()).entity_id != entity_id:
+        window.results.clearSelection()
+
+
 def assemble(window: Any) -> None:
     """Make the window's parts (``window`` is the MainWindow whose widgets and engine exist already)."""
     hooks = window_hooks(window)
@@ -34,12 +48,13 @@ def assemble(window: Any) -> None:
         engine=engine, editor=editor, status=status, hooks=hooks, sample_button=window.sample_button,
         import_button=window.import_button, db_path=lambda: window.db_path, open_database=window.open_database,
         rerun_search=lambda: window.search.rerun(), clear_undo=lambda: window.undo.clear(), quit=window.close,
-        sync=lambda: window.sync.choose()))
+        sync=lambda: window.sync.choose(), record_step=lambda step: window.undo.push_step(step)))
 
     def entity_shown(entity_id: int) -> None:
         # The pin action and the highlighted hit follow the open entity before anyone hears of it.
         window.organise.update_pin_action()
         window.search.select_result(entity_id)
+        _highlight_only(window, entity_id)
         window.entity_shown.emit(entity_id)
 
     window.entities = entities = EntityFlow(EntityParts(

@@ -50,6 +50,7 @@ class FileParts:
     clear_undo: Callable[[], None]  # the undo steps speak of a graph that is no longer there
     quit: Callable[[], object]  # File → Quit
     sync: Callable[[], object] | None = None  # File → Sync… (choose the folder and this device's name)
+    record_step: Callable[[object], None] | None = None  # an import joins Edit → Undo
 
 
 def importable_kind(path: str) -> str | None:
@@ -181,12 +182,19 @@ class FileMenu(QObject):
         self.run_import(path, importers.import_any)
 
     def run_import(self, path: str, fn, *args: object) -> None:
-        """The import job of ``fn(graph, path, *args)``, its sentence when it ends."""
+        """The import job of ``fn(graph, path, *args)``, its sentence when it ends; it joins Edit → Undo."""
         name = Path(path).name
+
+        def done(summary) -> None:
+            from limbic.service.importers.import_undo import import_step
+
+            step = import_step(name, summary)
+            if step is not None and self.p.record_step is not None:
+                self.p.record_step(step)
+            self.p.status.say(f"Imported {name}: {summary.describe()}", 15_000, details=summary.details())
+
         self.p.engine.run("import", fn, path, *args, what="importing", job=f"Importing {name}",
-                        on_done=lambda summary: self.p.status.say(f"Imported {name}: {summary.describe()}", 15_000,
-                                                                  details=summary.details()),
-                        on_failed=self.on_import_failed)
+                          on_done=done, on_failed=self.on_import_failed)
 
     def show_csv_preview(self, preview) -> None:
         """What a CSV import would bring; it runs only after Import (never when nothing maps to a name)."""
