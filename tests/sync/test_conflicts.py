@@ -211,3 +211,14 @@ def test_a_text_added_on_both_beside_its_superseded_self_joins_the_current_row(p
             "SELECT superseded_by IS NULL FROM observations WHERE content = 'likes tea'").fetchall())
         assert rows == [(0,), (1,)], r.device.name
     assert synced_hash(a.graph) == synced_hash(b.graph)
+
+
+def test_an_entity_renamed_away_from_a_name_the_other_device_created_at_once_becomes_one(pair):
+    a, b, folder = pair
+    a.graph.upsert_entity("Cleo", "Cat", ["sleeps"])
+    b.graph.upsert_entity("Cleo", "Cat", ["purrs"])
+    a.graph.rename_entity("Cleo", "Cleopatra")  # before the laptop saw the desktop's Cleo
+    settle([a, b], folder)
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    for r in (a, b):
+        assert len(r.graph.db.execute("SELECT id FROM entities WHERE name LIKE 'Cleo%'").fetchall()) == 1

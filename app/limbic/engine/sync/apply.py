@@ -99,7 +99,7 @@ class Applier:
                 continue
             self.out.items += 1
             if op == "add":
-                self._add(kind, gid, item.get("a") or {}, stamp, item.get("gone"))
+                self._add(kind, gid, item.get("a") or {}, stamp, item.get("gone"), item.get("renamed"))
             elif op == "change":
                 self._change(kind, gid, item.get("b") or {}, item.get("a") or {}, stamp)
             elif op == "remove":
@@ -166,7 +166,8 @@ class Applier:
 
     # -- additions ----------------------------------------------------------------------------
 
-    def _add(self, kind: str, gid: str, after: dict, stamp: str, item_gone: list[str] | None = None) -> None:
+    def _add(self, kind: str, gid: str, after: dict, stamp: str, item_gone: list[str] | None = None,
+             item_renamed: list[str] | None = None) -> None:
         found = rows.current(self.db, kind, gid)
         if found is not None:
             self._fields(kind, state.resolve_alias(self.db, gid), found, None, after, stamp)
@@ -179,6 +180,9 @@ class Applier:
         revived = same is None and kind == "entity" and self._revive(columns["name"], gid, item_gone)
         if revived:
             same = rows.twin(self.db, kind, columns)
+        elif same is None and kind == "entity":
+            same = self._renamed_away(columns["name"], item_renamed)
+            revived = same is not None
         if same is not None:
             if kind == "entity" and not revived and self._renamed_here(same[1], stamp):
                 self._undo_rename(same[0], same[1], columns["name"])
@@ -205,6 +209,16 @@ class Applier:
             if self._restore("entity", dead) is not None:
                 revived = True
         return revived
+
+    def _renamed_away(self, name: str, renamed: list[str] | None) -> tuple[int, str] | None:
+        """An entity here renamed away from this name, the rename not seen by the device that created this
+        one: where that creation arrived first, the two merged by the old name, so they merge here too."""
+        seen = set(renamed or ())
+        for gid in state.renamed_entities(self.db, name):
+            found = rows.current(self.db, "entity", gid)
+            if found is not None and gid not in seen and not set(state.known_as(self.db, gid)) & seen:
+                return found[0], state.resolve_alias(self.db, gid)
+        return None
 
     def _columns(self, kind: str, values: dict) -> tuple[dict, list[str] | None]:
         """Local columns of a row to write; missing None when the row it belongs to is nowhere."""

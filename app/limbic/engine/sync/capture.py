@@ -91,6 +91,9 @@ def _with_context(db: Database, item: dict, change_id: int) -> dict:
         gone = state.deleted_entities(db, item["a"]["name"], change_id)
         if gone:
             item["gone"] = gone
+        renamed = state.renamed_entities(db, item["a"]["name"], change_id)
+        if renamed:
+            item["renamed"] = renamed
     return item
 
 

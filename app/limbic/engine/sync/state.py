@@ -138,3 +138,15 @@ def deleted_entities(db: Database, name: str, before_change: int | None = None) 
         sql += " AND t.change_id < ?"
         params = (name, before_change)
     return sorted({g for (gid,) in db.execute(sql, params).fetchall() for g in known_as(db, gid)})
+
+
+def renamed_entities(db: Database, name: str, before_change: int | None = None) -> list[str]:
+    """Global ids (with those merged into them) of entities here that were renamed away from this name."""
+    sql = ("SELECT DISTINCT row_id, change_id FROM change_item WHERE kind = 'entity' AND op = 'change' "
+           "AND json_extract(before, '$.name') = ? AND json_extract(after, '$.name') IS NOT ?")
+    params: tuple = (name, name)
+    if before_change is not None:
+        sql += " AND change_id < ?"
+        params = (name, name, before_change)
+    gids = {gid_at(db, "entity", row_id, change_id) for row_id, change_id in db.execute(sql, params).fetchall()}
+    return sorted({g for gid in gids if gid for g in known_as(db, resolve_alias(db, gid))})
