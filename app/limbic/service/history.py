@@ -24,15 +24,17 @@ def history_start(graph: Graph) -> str | None:
 
 
 @contextlib.contextmanager
-def graph_as_of(graph: Graph, when: str | None, valid_at: str | None = None) -> Iterator[Graph]:
+def graph_as_of(graph: Graph, when: str | None, valid_at: str | None = None,
+                searched: bool = False) -> Iterator[Graph]:
     """The graph as it was recorded at ``when`` (None: now), narrowed to what held in the world at ``valid_at``.
 
-    Both are dates as a person writes them; the graph is in memory, for the block's duration.
+    Both are dates as a person writes them; the graph is in memory, for the block's duration, with
+    a full-text index only when it will be ``searched``.
     """
     at = moment(graph, when) if when else values.now_utc()
     if valid_at:
         valid.day_or_moment(valid_at)  # an unreadable date is refused before anything is built
-    db = asof.rebuild(graph.db, at)
+    db = asof.rebuild(graph.db, at, text_index=searched)
     try:
         if valid_at:
             valid.keep_valid_at(db, valid_at)
@@ -121,7 +123,7 @@ def search_as_of(graph: Graph, query: str, when: str | None, limit: int = 10, pa
     from limbic.engine.history.past_vectors import borrow_vectors
     from limbic.service.filters import SearchFilter, filtered_search
 
-    with graph_as_of(graph, when, valid_at) as past:
+    with graph_as_of(graph, when, valid_at, searched=True) as past:
         left = int(past.db.scalar("SELECT count(*) FROM entities"))
         if graph.embedder is not None:
             _, left = borrow_vectors(graph.db, past, graph.embedder)

@@ -51,7 +51,7 @@ def search(graph: Graph, query: Any, limit: Any = None, since: Any = None, until
     from limbic.engine.history.past_vectors import borrow_vectors
 
     options["record"] = False  # reading the past is not a use of today's entities
-    with graph_as_of(graph, as_of, valid_at) as past:
+    with graph_as_of(graph, as_of, valid_at, searched=True) as past:
         if graph.embedder is not None:
             borrow_vectors(graph.db, past, graph.embedder)
         return memory_search.search(past, query, limit, since, until, **options)

@@ -32,8 +32,16 @@ def versions_at(db: Database, at: str, kind: str | None = None) -> Iterator[tupl
         yield k, row_id, gid, json.loads(value)
 
 
-def rebuild(db: Database, at: str) -> Database:
-    """A new in-memory graph file holding the rows ``db`` held at ``at`` (a stored time)."""
+# An empty full-text row beside no entity: the opening takes the index as present and does not fill it.
+_NO_TEXT_INDEX = "INSERT INTO entity_fts(rowid, name, entity_type, obs_text, stem_name, stem_text) VALUES (0, '', '', '', '', '')"
+
+
+def rebuild(db: Database, at: str, text_index: bool = True) -> Database:
+    """A new in-memory graph file holding the rows ``db`` held at ``at`` (a stored time).
+
+    ``text_index`` False: its full-text index is left empty (an export or an entity's page does not
+    read it, and filling it is most of the cost on a large graph).
+    """
     past = Database(":memory:")
     rows: dict[str, list] = {k: [] for k in _ORDER}
     for kind, row_id, gid, value in versions_at(db, at):
@@ -50,6 +58,8 @@ def rebuild(db: Database, at: str) -> Database:
             conn.executemany(sql, [(row_id, gid, *[value.get(c) for c in cols]) for row_id, gid, value in rows[kind]])
         # The full-text rows are filled when the graph opens, quietly: they are new, not out of date.
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FTS_STEMS_KEY, STEMMER_VERSION))
+        if not text_index:
+            conn.execute(_NO_TEXT_INDEX)
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")
@@ -60,6 +70,6 @@ def rebuild(db: Database, at: str) -> Database:
     return past
 
 
-def graph_at(db: Database, at: str) -> Graph:
+def graph_at(db: Database, at: str, text_index: bool = True) -> Graph:
     """The graph of ``at``, read-only by intent (writing to it changes nothing in the file)."""
-    return Graph(rebuild(db, at))
+    return Graph(rebuild(db, at, text_index))
