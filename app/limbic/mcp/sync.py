@@ -1,16 +1,20 @@
 """Sync for `limbic mcp`: when the graph file has a sync folder, exchange with it in the background.
 
 After the server's writes (debounced, so a burst of tool calls goes out as one segment) and every
-so often to take in the other devices' changes. The exchange opens its own connection on its own
-thread, so no answer waits for it; what it applies reaches this server as any other writer's
-commits do. Only one program syncs a file at a time (the service's lock file): a server that finds
+so often to take in the other devices' changes. The exchange runs in a short-lived process of its
+own (``python -m limbic.mcp.sync FILE``), watched from a thread, so no answer waits for it and no
+second connection in this process can disturb the server's file locks (SQLite's POSIX locks are
+per process); what it applies reaches this server as any other writer's commits do. Only one program syncs a file at a time (the service's lock file): a server that finds
 it taken tries again at its next turn.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -22,6 +26,7 @@ logger = logging.getLogger(__name__)
 
 DEBOUNCE_SECONDS = float(os.environ.get("LIMBIC_SYNC_DEBOUNCE", "2.0"))  # quiet time after a write
 RECEIVE_SECONDS = 30.0  # how often the folder is read when nothing is written here
+EXCHANGE_SECONDS = 1800  # an exchange that takes longer is stopped; the next one resumes the work
 
 
 class BackgroundSync:
@@ -80,19 +85,38 @@ class BackgroundSync:
         if folder is None:
             return
         try:
-            result = service_sync.exchange_if_free(self.db_path, folder)
-            self.last_error = None
-            if result is None:
+            done = subprocess.run([sys.executable, "-m", "limbic.mcp.sync", str(self.db_path)], capture_output=True,
+                                  text=True, timeout=EXCHANGE_SECONDS, env=os.environ.copy())
+            lines = done.stdout.strip().splitlines()
+            report = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-500:] or "no answer"}
+            self.last_error = report.get("error")
+            if self.last_error:
+                logger.warning("sync: %s", self.last_error)
+            elif report.get("busy"):
                 logger.info("another program syncs %s now; trying again later", self.db_path)
-            elif result.sent or result.received:
-                logger.info("synced: %d sent, %d received, %d conflicts", result.sent, result.received, result.conflicts)
-            if result is not None and result.confirm_needed:
-                logger.warning("sync waits for a person: %s", " ".join(result.confirm_needed))
-        except LimbicError as exc:  # the folder unreachable, a newer schema: said in the log, tried again later
+            elif report.get("sent") or report.get("received"):
+                logger.info("synced: %s sent, %s received, %s conflicts", report["sent"], report["received"],
+                            report["conflicts"])
+            if report.get("confirm_needed"):
+                logger.warning("sync waits for a person: %s", " ".join(report["confirm_needed"]))
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
             self.last_error = str(exc)
-            logger.warning("sync: %s", exc)
-        except Exception:
-            self.last_error = "unexpected"
-            logger.exception("sync failed")
+            logger.warning("sync could not run: %s", exc)
         finally:
             self.exchanges += 1
+
+
+def exchange_once(db_path: Path) -> dict:
+    """One exchange of this file under its sync lock, as the report the server logs."""
+    try:
+        result = service_sync.exchange_if_free(db_path)
+    except LimbicError as exc:  # the folder unreachable, a newer schema: one sentence
+        return {"error": str(exc)}
+    if result is None:
+        return {"busy": True}
+    return {"sent": result.sent, "received": result.received, "conflicts": result.conflicts,
+            "confirm_needed": result.confirm_needed}
+
+
+if __name__ == "__main__":  # the server's exchange process
+    print(json.dumps(exchange_once(Path(sys.argv[1]))))
