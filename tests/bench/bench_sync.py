@@ -216,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--days", type=int, default=30)
     ap.add_argument("--per-day", type=int, default=10_000)
+    ap.add_argument("--parts", default="first,capture,month", help="which parts to run (steady needs first)")
     ap.add_argument("--first-sync-child", nargs=2, metavar=("DB", "FOLDER"))
     args = ap.parse_args(argv)
     if args.first_sync_child:
@@ -224,12 +225,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         os.environ["LIMBIC_HOME"] = str(work / "home")
-        first = first_sync(work, args.entities)
-        steady = steady_state(first, args.changes)
-        cap = capture(work, args.rounds)
-        folder = month(work, args.days, args.per_day)
-        report = {"first_sync": {k: v for k, v in first.items() if not isinstance(v, Path)}, "steady_state": steady,
-                  "capture": cap, "month": folder}
+        parts = set(args.parts.split(","))
+        report: dict = {}
+        if "first" in parts:
+            first = first_sync(work, args.entities)
+            report["first_sync"] = {k: v for k, v in first.items() if not isinstance(v, Path)}
+            report["steady_state"] = steady_state(first, args.changes)
+        if "capture" in parts:
+            report["capture"] = capture(work, args.rounds)
+        if "month" in parts:
+            report["month"] = month(work, args.days, args.per_day)
     out = Path("bench-results")
     out.mkdir(exist_ok=True)
     (out / "bench_sync.json").write_text(json.dumps(report, indent=2))
