@@ -222,3 +222,15 @@ def test_an_entity_renamed_away_from_a_name_the_other_device_created_at_once_bec
     assert synced_hash(a.graph) == synced_hash(b.graph)
     for r in (a, b):
         assert len(r.graph.db.execute("SELECT id FROM entities WHERE name LIKE 'Cleo%'").fetchall()) == 1
+
+
+def test_a_deletion_that_gives_way_keeps_the_relations_pointing_at_the_entity_too(pair):
+    a, b, folder = pair
+    a.graph.add_relation("Bob", "Ada", "admires")
+    settle([a, b], folder)
+    a.graph.delete_entity("Ada")
+    b.graph.add_observations("Ada", ["still matters"])
+    settle([a, b], folder)
+    for r in (a, b):
+        assert r.graph.db.scalar("SELECT count(*) FROM relations WHERE relation_type = 'admires'") == 1, r.device.name
+    assert synced_hash(a.graph) == synced_hash(b.graph)

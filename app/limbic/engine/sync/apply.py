@@ -103,9 +103,10 @@ class Applier:
             elif op == "change":
                 self._change(kind, gid, item.get("b") or {}, item.get("a") or {}, stamp)
             elif op == "remove":
-                owner = self._owner(kind, item.get("b") or {}, gid)
-                if owner in blocked:
-                    continue
+                before = item.get("b") or {}
+                owners = {self._owner(kind, before, gid), state.resolve_alias(self.db, before.get("to"))}
+                if owners & blocked:
+                    continue  # it goes with an entity whose deletion gave way (both ends of a relation)
                 self._remove(kind, gid, item.get("b") or {}, stamp)
         for kind, gid, values in self._fixups:  # references to rows added later in the same change
             found = rows.current(self.db, kind, gid)
