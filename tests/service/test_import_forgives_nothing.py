@@ -88,3 +88,10 @@ def test_an_import_that_changed_nothing_is_no_undo_step(text_graph, tmp_path):
     path = _jsonl(tmp_path / "m.jsonl", {"type": "entity", "name": "Ana", "entityType": "Person", "observations": []})
     import_path(text_graph, path)
     assert import_step("m.jsonl", import_path(text_graph, path)) is None  # the second time adds nothing
+
+
+def test_an_import_without_preview_says_which_columns_it_ignored(text_graph, tmp_path):
+    path = tmp_path / "entities.csv"
+    path.write_text("name,notes,price\nAna,likes tea,3\n", encoding="utf-8")
+    sentence = import_path(text_graph, path).describe()
+    assert "columns were ignored (entities.csv: notes, price)" in sentence

@@ -57,6 +57,7 @@ class CsvGraph:
     relations: list[tuple] = field(default_factory=list)  # (row, from, to, type, context, active, created, ended)
     where: dict[str, str] = field(default_factory=dict)  # relation key -> "file, row N"
     skipped: list[str] = field(default_factory=list)  # "file: why" (symbolic links, never followed)
+    ignored: list[str] = field(default_factory=list)  # "file: column, column" that nothing read
 
 
 def _read_rows(path: Path, explicit: bool = False) -> tuple[list[str], list[tuple[int, dict]]]:
@@ -141,6 +142,8 @@ def read_csv(path: Path, keep_columns: bool = False) -> CsvGraph:
             )
         seen_any = True
         extra = ignored_columns(header, kind) if keep_columns and kind == "entities" else []
+        if not extra and ignored_columns(header, kind):
+            out.ignored.append(f"{file.name}: {', '.join(ignored_columns(header, kind))}")
         for n, row in rows:
             try:
                 if kind == "entities":
@@ -188,6 +191,9 @@ def import_csv(graph: Graph, path, progress=None, cancelled=None, embed: bool = 
     (``keep_columns``: columns nothing reads become observations)."""
     data = read_csv(Path(path), keep_columns)
     report = ImportReport("csv", str(path), entities_read=len(data.entities), skipped=list(data.skipped))
+    if data.ignored:  # said, never dropped silently
+        report.notes.append(f"{'a column was' if sum(c.count(',') + 1 for c in data.ignored) == 1 else 'columns were'} "
+                            f"ignored ({'; '.join(data.ignored)})")
     report.notes += backup_before_import(graph)
     before = count_before(graph)
     total = len(data.entities) + len(data.relations)
