@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from limbic.ui.search.home import ID_ROLE
 from tests.ui.conftest import open_entity, search
 
 
@@ -22,6 +23,9 @@ def test_empty_query_lists_opened_changed_and_pinned(qtbot, sample_window):
     open_entity(qtbot, w, "Chess")
     w.search_bar.focus()
     qtbot.waitUntil(lambda: w.home.currentItem() is not None, timeout=5_000)
+    assert w.home.currentItem().data(ID_ROLE) == w.editor.entity_id  # the list highlights the open entity
+    for _ in range(w.home.count()):  # up to the top of the list
+        qtbot.keyClick(w.search_bar.edit, Qt.Key.Key_Up)
     with qtbot.waitSignal(w.entity_shown, timeout=30_000) as shown:
         qtbot.keyClick(w.search_bar.edit, Qt.Key.Key_Return)
     assert shown.args == [w.home.entity_ids()[0]]  # the pinned one, listed first

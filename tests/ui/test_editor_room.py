@@ -72,3 +72,34 @@ def test_an_assistants_observation_during_edits_is_said_in_the_editor(qtbot, tmp
     qtbot.waitUntil(lambda: ed.outside_note.isVisible(), timeout=30_000)
     assert ed.outside_note.text().startswith("1 new observation from beta since you started editing")
     assert ed.is_dirty() and "my own note" in [ed.obs_list.item(i).text() for i in range(ed.obs_list.count())]
+
+
+def _highlighted(w):
+    """The entity id of the row the left list highlights (the home list with an empty query), or None."""
+    from limbic.ui.search.home import ID_ROLE
+
+    items = w.home.selectedItems()
+    return items[0].data(ID_ROLE) if items else None
+
+
+def test_after_following_a_relation_the_list_no_longer_highlights_the_previous_entity(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    _hub(path)
+    w = _window(qtbot, path)
+    qtbot.waitUntil(lambda: w.home.count() > 0 and _highlighted(w) is not None, timeout=10_000)
+    first = _highlighted(w)
+    ed = open_entity(qtbot, w, first)
+    assert _highlighted(w) == first
+    target = ed.out_list.item(0) if ed.out_list.count() else ed.in_list.item(0)
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000) as shown:
+        ed.on_follow(target)
+    assert shown.args[0] != first
+    assert _highlighted(w) in (None, shown.args[0])
+    # The list read again (as after any change) still highlights the open entity or nothing.
+    refills = []
+    fill = w.home.set_home
+    w.home.set_home = lambda home: (fill(home), refills.append(home))
+    w.search_bar.edit.clear()
+    w.search.rerun()
+    qtbot.waitUntil(lambda: bool(refills), timeout=30_000)
+    assert _highlighted(w) in (None, shown.args[0])

@@ -23,6 +23,23 @@ class HomeList(QListWidget):
         self.setObjectName("homeList")
         self.setAccessibleName("Pinned, recently opened and recently changed entities")
         self.itemActivated.connect(self._on_activated)
+        self.shown_entity: int | None = None  # the editor's entity: the row a refill highlights
+
+    def highlight(self, entity_id: int | None) -> None:
+        """Highlight the open entity's row, or none: never the entity open before it (a relation was followed)."""
+        self.shown_entity = entity_id
+        rows = [i for i in range(self.count()) if self.item(i).data(ID_ROLE) == entity_id]
+        if rows:
+            self.setCurrentRow(rows[0])
+        else:
+            self.clearSelection()
+            self.setCurrentRow(-1)
+
+    def _after_fill(self) -> None:
+        if self.shown_entity is not None:
+            self.highlight(self.shown_entity)
+        else:
+            self.step_selection(0)
 
     def set_home(self, home: Home) -> None:
         self.clear()
@@ -44,7 +61,7 @@ class HomeList(QListWidget):
         if self.count() == 0:
             QListWidgetItem("Type to search; entities you open, change or pin will be listed here.", self).setFlags(
                 Qt.ItemFlag.NoItemFlags)
-        self.step_selection(0)
+        self._after_fill()
 
     def set_matching(self, items: list[Item]) -> None:
         """The entities the search filters leave, newest change first (an empty query with filters on)."""
@@ -60,7 +77,7 @@ class HomeList(QListWidget):
             row.setToolTip(f"{item.name} ({item.entity_type}); last changed {item.updated_at} UTC")
         if not items:
             QListWidgetItem("No entity matches the filters.", self).setFlags(Qt.ItemFlag.NoItemFlags)
-        self.step_selection(0)
+        self._after_fill()
 
     def _header_size(self):
         """A title row a little taller than an entity row: the sections stand apart."""

@@ -13,7 +13,6 @@ from limbic.ui.common.hooks import WindowHooks
 from limbic.ui.editor.entity_flow import EntityFlow, EntityParts
 from limbic.ui.graph.menu import GraphMenu
 from limbic.ui.graph.parts import GraphParts
-from limbic.ui.search.home import ID_ROLE as HOME_ID
 from limbic.ui.search.search_flow import SearchFlow, SearchParts
 from limbic.ui.shell.file_menu import FileMenu, FileParts
 from limbic.ui.shell.organise_menu import OrganiseMenu, OrganiseParts
@@ -29,12 +28,7 @@ def window_hooks(window: Any) -> WindowHooks:
 
 def _highlight_only(window: Any, entity_id: int) -> None:
     """The left lists highlight the open entity or nothing: after following a relation, never the one before."""
-    home = window.home
-    rows = [i for i in range(home.count()) if home.item(i).data(HOME_ID) == entity_id]
-    if rows:
-        home.setCurrentRow(rows[0])
-    else:
-        home.clearSelection()
+    window.home.highlight(entity_id)
     current = window.results.currentIndex()
     if current.isValid() and window.model.result(current.row()).entity_id != entity_id:
         window.results.clearSelection()
