@@ -95,3 +95,15 @@ def test_an_import_without_preview_says_which_columns_it_ignored(text_graph, tmp
     path.write_text("name,notes,price\nAna,likes tea,3\n", encoding="utf-8")
     sentence = import_path(text_graph, path).describe()
     assert "columns were ignored (entities.csv: notes, price)" in sentence
+
+
+def test_a_csv_preview_names_the_relation_ends_that_are_nowhere(text_graph, tmp_path):
+    from limbic.service.importers import preview_csv
+
+    (tmp_path / "entities.csv").write_text("name\nAna\n", encoding="utf-8")
+    (tmp_path / "relations.csv").write_text("from,to,type\nAna,Bo,knows\nAna,Ana,self\n", encoding="utf-8")
+    text_graph.upsert_entity("Cy", "Person", [])
+    preview = preview_csv(text_graph, str(tmp_path / "entities.csv"))
+    assert (preview.relations, preview.skipped_relations, preview.missing) == (2, 1, ["Bo"])
+    assert preview.counts_sentence().endswith(
+        "; 1 relation would be skipped because “Bo” is in neither the files nor the graph.")

@@ -49,6 +49,8 @@ class CsvPreview:
     observations: int = 0
     empty_entities: int = 0  # entities the file gives nothing but a name
     relations: int = 0
+    missing: list[str] = field(default_factory=list)  # relation ends in neither the files nor the graph
+    skipped_relations: int = 0  # relations that would be skipped for those ends
     problem: str | None = None
 
     @property
@@ -63,6 +65,10 @@ class CsvPreview:
         if self.empty_entities:
             text += (f"; {counted(self.empty_entities, 'entity')} would have nothing but "
                      f"{'its' if self.empty_entities == 1 else 'their'} name")
+        if self.skipped_relations:
+            names = ", ".join(f"“{n}”" for n in self.missing[:5]) + ("…" if len(self.missing) > 5 else "")
+            text += (f"; {counted(self.skipped_relations, 'relation')} would be skipped because "
+                     f"{names} {'is' if len(self.missing) == 1 else 'are'} in neither the files nor the graph")
         return text + "."
 
 
@@ -100,4 +106,10 @@ def preview_csv(graph: Graph | None, path: str, keep_columns: bool = False) -> C
     preview.relations = len(data.relations)
     preview.new_entities = (preview.entities if graph is None
                             else sum(1 for name in data.entities if graph.entity_id(name) is None))
+    missing: dict[str, None] = {}
+    for _, a, b, *_rest in data.relations:
+        gone = [n for n in (a, b) if n not in data.entities and (graph is None or graph.entity_id(n) is None)]
+        missing.update(dict.fromkeys(gone))
+        preview.skipped_relations += bool(gone)
+    preview.missing = list(missing)
     return preview
