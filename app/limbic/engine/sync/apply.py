@@ -191,6 +191,9 @@ class Applier:
                 keep = rows.merge_ids(self.db, kind, same[1], gid)
                 found = rows.current(self.db, kind, keep)
                 self._fields(kind, keep, found, None, after, stamp)
+                if (stamp, self.remote) > state.get_stamp(self.db, keep, ROW_FIELD):
+                    # Created on both: its existence is as recent as its name, which is no rename.
+                    state.set_stamp(self.db, keep, ROW_FIELD, stamp, self.remote)
                 return
         row_id = rows.insert(self.db, kind, gid, columns, self.now)
         for name in [ROW_FIELD, *after]:
@@ -365,6 +368,10 @@ class Applier:
         new_id = rows.insert(self.db, kind, real_gid, columns, self.now)
         self._touch(kind, new_id, "added")
         if kind == "entity":
+            # Its existence is as old as its name again: the deletion's stamp must not read as a rename.
+            name_stamp = state.get_stamp(self.db, real_gid, "name")
+            if name_stamp[0]:
+                state.set_stamp(self.db, real_gid, ROW_FIELD, *name_stamp)
             self.conflict("entity", real_gid, ROW_FIELD, "deleted_here", values, None, False)
             # The rows deleted with it come back too: the other device kept them all.
             for dep_kind in ("observation", "relation", "reflection"):
