@@ -135,3 +135,26 @@ def test_reading_sessions_are_hidden_until_asked_for_and_refused_writes_are_show
     panel.reads.setChecked(True)
     qtbot.waitUntil(lambda: any(panel.tree.topLevelItem(i).text(0).startswith("reader")
                                 for i in range(panel.tree.topLevelItemCount())), timeout=30_000)
+
+
+def test_a_revert_that_takes_the_open_entity_back_empties_the_editor(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    Graph(Database(path)).db.close()
+
+    async def run():
+        async with assistant(path, "alpha") as a:
+            await ok(a, "create_entities", entities=[{"name": "Y", "entityType": "Thing", "observations": ["y1"]}])
+    anyio.run(run)
+    w = make_window(qtbot, path, wait_model=False)
+    editor = open_entity(qtbot, w, "Y")
+    w.activity.show()
+    panel = w.activity.dock.panel
+    qtbot.waitUntil(lambda: panel.data is not None and any(s.who == "alpha" for s in panel.data.sessions),
+                    timeout=30_000)
+    row = next(i for i in range(panel.tree.topLevelItemCount()) if panel.tree.topLevelItem(i).text(0).startswith("alpha"))
+    panel.tree.setCurrentItem(panel.tree.topLevelItem(row))
+    panel.revert_button.click()
+    qtbot.waitUntil(lambda: w.activity.preview_dialog is not None, timeout=30_000)
+    w.activity.preview_dialog.take_button.click()
+    qtbot.waitUntil(lambda: editor.entity_id is None, timeout=30_000)
+    assert "with the entity you had open" in w.status.last_message

@@ -41,6 +41,7 @@ class ActivityParts:
     open_entity_id: Callable[[], int | None] = lambda: None  # the entity in the editor, if any
     reload: Callable[[int], object] = lambda _id: None  # show the editor's entity again as it is now
     editor_dirty: Callable[[], bool] = lambda: False  # the editor holds unsaved edits (they are not replaced)
+    clear_editor: Callable[[], None] = lambda: None  # the open entity is gone (the revert took its creation back)
 
 
 class ActivityMenu(QObject):
@@ -182,8 +183,15 @@ class ActivityMenu(QObject):
                          else "Nothing to take back: it is as it was already.", 8000)
             if plan.change_id is not None:
                 p.record_step(RevertStep(label, shown, live=[plan.change_id]))
-            if shown is not None and not p.editor_dirty():
+            removed = {x.row_id for x in plan.pieces if x.kind == "entity" and x.before is None}
+            if shown is not None and shown in removed:
+                p.clear_editor()
+                p.status.say(f"Reverted: {taken} piece{'s' if taken != 1 else ''} taken back, with the entity "
+                             "you had open (Ctrl+Z brings it back).", 8000)
+            elif shown is not None and not p.editor_dirty():
                 p.reload(shown)  # the editor shows the entity as the revert left it
+            elif shown is not None:
+                p.status.say("Reverted; your unsaved edits are kept: saving applies only them.", 8000)
             self.refresh()
 
         def failed(failure) -> None:

@@ -59,7 +59,7 @@ def assemble(window: Any) -> None:
         engine=engine, host=window, status=status, add_badge=status.addPermanentWidget,
         changes_shown=window.changes_shown, open_entity=entities.load_entity, hooks=hooks,
         record_step=lambda step: window.undo.push_step(step), open_entity_id=lambda: editor.entity_id,
-        reload=entities.reload, editor_dirty=editor.is_dirty))
+        reload=entities.reload, editor_dirty=editor.is_dirty, clear_editor=editor.clear))
     window.undo = UndoController(UndoParts(
         engine=engine, editor=editor, status=status, hooks=hooks, readonly=lambda: window.readonly,
         reload=entities.reload, ask_conflict=window.activity.ask_conflict, step_done=window.step_done.emit))
