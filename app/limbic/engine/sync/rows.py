@@ -78,7 +78,8 @@ def twin(db: Database, kind: str, columns: dict) -> tuple[int, str] | None:
     elif kind == "observation":
         # A text can be both superseded and current on one entity: the current row is the one meant.
         row = db.one("SELECT id, gid FROM observations WHERE entity_id = ? AND content = ? "
-                     "ORDER BY (superseded_at IS NOT NULL OR superseded_by IS NOT NULL), id LIMIT 1", (columns["entity_id"], columns["content"]))
+                     "ORDER BY (superseded_at IS NOT NULL OR superseded_by IS NOT NULL), id LIMIT 1",
+                     (columns["entity_id"], columns["content"]))
     elif kind == "relation":
         row = db.one("SELECT id, gid FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?",
                      (columns["from_entity"], columns["to_entity"], columns["relation_type"]))
