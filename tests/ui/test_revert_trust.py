@@ -73,6 +73,9 @@ def test_a_session_revert_is_previewed_then_refreshes_everything_and_can_be_undo
     w.undo.undo_action.trigger()
     qtbot.waitUntil(lambda: _observations(path, "X") == ["a1", "a2", "base"], timeout=30_000)
     qtbot.waitUntil(lambda: _editor_observations(editor) == ["a1", "a2", "base"], timeout=30_000)
+    # The session's changes hold again: its row no longer says they were taken back.
+    qtbot.waitUntil(lambda: any(r.startswith("alpha") and "taken back" not in r for r in panel.rows()),
+                    timeout=30_000)
 
 
 def test_leaving_the_preview_changes_nothing(qtbot, tmp_path):

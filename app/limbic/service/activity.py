@@ -257,7 +257,7 @@ def panel_data(graph: Graph, filters: dict | None = None) -> PanelData:
                                         **chosen)
     refused, refused_clients = refused_writes(graph)
     return PanelData(
-        _with_refusals(graph, listed, refused, chosen),
+        _still_taken_back(graph, _with_refusals(graph, listed, refused, chosen)),
         activity_log.unreviewed_count(db),
         activity_log.client_names(db),
         activity_control.paused_clients(db),
@@ -267,6 +267,32 @@ def panel_data(graph: Graph, filters: dict | None = None) -> PanelData:
         refused,
         refused_clients,
     )
+
+
+def _still_taken_back(graph: Graph, sessions: list[Session]) -> list[Session]:
+    """A change whose revert was itself taken back (Edit → Undo of the revert) is live again: not marked taken back."""
+    reverted_by: dict[int, int | None] = {}
+    todo = {c.reverted_by for s in sessions for c in s.changes if c.reverted_by}
+    while todo:  # follow each chain of reverts of reverts (undo, redo, undo…)
+        ids = sorted(todo)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            found = dict(graph.db.execute(f"SELECT id, reverted_by FROM change_log WHERE id IN "
+                                          f"({','.join('?' * len(chunk))})", chunk).fetchall())
+            reverted_by.update({i: found.get(i) for i in chunk})
+        todo = {v for v in reverted_by.values() if v and v not in reverted_by}
+
+    def live_revert(change_id: int) -> bool:
+        depth, at = 0, change_id
+        while reverted_by.get(at) and depth < 1000:
+            at, depth = reverted_by[at], depth + 1
+        return depth % 2 == 0  # taken back an even number of times: the revert holds
+
+    for s in sessions:
+        for c in s.changes:
+            if c.reverted_by and not live_revert(c.reverted_by):
+                c.reverted_by = None
+    return sessions
 
 
 def _with_refusals(graph: Graph, listed: list[Session], refused: dict[int, Refused], chosen: dict) -> list[Session]:
@@ -289,4 +315,4 @@ def session_changes(graph: Graph, session_id: int, filters: dict | None = None) 
     """One session with its newest matching changes (the panel reads a session when it is opened)."""
     found = activity_log.list_sessions(graph.db, limit=1, max_changes=PANEL_CHANGES, session=session_id,
                                        **_filters(graph, filters))
-    return found[0] if found else None
+    return _still_taken_back(graph, found)[0] if found else None
