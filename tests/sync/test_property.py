@@ -174,13 +174,3 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch) -> None:
 @given(ops=st.lists(op, min_size=6, max_size=25), seed=st.integers(0, 2**16))
 def test_three_devices_converge_through_a_misbehaving_folder(tmp_path_factory, monkeypatch, ops, seed):
     _run(tmp_path_factory.mktemp("sync"), ops, seed, monkeypatch)
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=False, reason=(
-    "long runs of creations, deletions and renames of the same names on three devices can still "
-    "diverge (see docs/sync.md, Limits)"))
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=st.lists(op, min_size=1, max_size=60), seed=st.integers(0, 2**16))
-def test_three_devices_converge_through_a_misbehaving_folder_many_times(tmp_path_factory, monkeypatch, ops, seed):
-    _run(tmp_path_factory.mktemp("sync"), ops, seed, monkeypatch)
