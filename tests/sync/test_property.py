@@ -13,7 +13,6 @@ import random
 import shutil
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from limbic.engine import check
