@@ -7,6 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from limbic.engine.errors import ValidationError
+import limbic.mcp.server  # noqa: F401 - the server's tool modules add their arguments to the tools
 from limbic.mcp.tools import TOOLS, unknown_argument
 from limbic.service.memory_search import search
 
