@@ -36,10 +36,12 @@ def test_every_relation_is_shown_whole_at_1366_by_768(qtbot, tmp_path):
     ed = open_entity(qtbot, w, "Hub")
     lst = ed.in_list
     qtbot.waitUntil(lambda: lst.count() == 8, timeout=10_000)
-    qtbot.wait(50)  # let the layout settle (no timing is asserted)
-    last = lst.visualItemRect(lst.item(lst.count() - 1))
-    assert last.bottom() <= lst.viewport().height(), (last, lst.viewport().height(), ed.splitter.sizes())
-    assert last.height() > lst.visualItemRect(lst.item(0)).height()  # the long name wraps
+    last = lambda: lst.visualItemRect(lst.item(lst.count() - 1))  # noqa: E731
+    try:  # once the layout has settled (the share follows the splitter's size)
+        qtbot.waitUntil(lambda: last().bottom() < lst.viewport().height(), timeout=10_000)
+    except Exception:
+        raise AssertionError(f"{last()} {lst.viewport().height()} {ed.splitter.sizes()}")
+    assert last().height() > lst.visualItemRect(lst.item(0)).height()  # the long name wraps
 
 
 def test_an_observation_edited_in_place_leaves_the_next_one_in_view(qtbot, tmp_path):

@@ -6,7 +6,7 @@ import bisect
 
 import logging
 
-from PySide6.QtCore import QStringListModel, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -176,6 +176,7 @@ class EntityEditor(QWidget):
         self.splitter.setStretchFactor(2, 1)
         self._shares_kept = False  # once the person drags a handle, their sizes stay
         self.splitter.splitterMoved.connect(lambda *_: setattr(self, "_shares_kept", True))
+        self.splitter.installEventFilter(self)
         # Another program's additions while the person edits: said here, where the edits are.
         self.outside_note = QLabel("", form, objectName="outsideNote", wordWrap=True)
         self.outside_note.setVisible(False)
@@ -286,6 +287,13 @@ class EntityEditor(QWidget):
         self.history_panel.show_view(view)
         self._share_space()
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        # The room follows the splitter's size (the window's, or the lines the dates above it wrap to),
+        # shared again once the new size is laid out.
+        if watched is self.splitter and event.type() == QEvent.Type.Resize and self._original is not None:
+            QTimer.singleShot(0, self._share_space)
+        return super().eventFilter(watched, event)
+
     def show_outside_note(self, text: str) -> None:
         """Say what another program added while the person edits (empty: say nothing)."""
         self.outside_note.setText(text)
@@ -305,7 +313,9 @@ class EntityEditor(QWidget):
                 need.append(0)
                 least.append(0)
                 continue
-            chrome = max(0, box.sizeHint().height() - max(lst.sizeHint().height() for lst in lists))
+            laid_out = box.height() > lists[0].height() > 0  # measured as laid out; else as the hints say
+            chrome = (box.height() - lists[0].height() if laid_out
+                      else max(0, box.sizeHint().height() - max(lst.sizeHint().height() for lst in lists)))
             rows = max(_rows_height(lst) for lst in lists)
             need.append(chrome + rows)
             least.append(chrome + 2 * (lists[0].fontMetrics().lineSpacing() + 4))
@@ -489,7 +499,8 @@ class EntityEditor(QWidget):
 
 def _rows_height(lst: QListWidget) -> int:
     """The height a list needs to show every row whole (each row as wrapped at the list's width now)."""
-    frame = 2 * lst.frameWidth() + 8
+    frame = max(2 * lst.frameWidth(), lst.height() - lst.viewport().height()) + 8
     if not lst.count():
         return frame + 2 * (lst.fontMetrics().lineSpacing() + 4)
+    lst.doItemsLayout()  # rows wrapped at the list's width now, not at the width of its last (delayed) layout
     return frame + sum(max(lst.sizeHintForRow(i), lst.visualItemRect(lst.item(i)).height()) for i in range(lst.count()))
