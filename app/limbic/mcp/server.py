@@ -198,7 +198,9 @@ class MemoryServer:
             })
         self._clients: dict[ClientInfo, mcp_activity.Client] = {}
         self._stop = threading.Event()
-        self.sync = None if host.read_only else BackgroundSync(host.db_path)
+        # A host without a file of its own (a stand-in, a read-only server) has nothing to sync.
+        path = getattr(host, "db_path", None)
+        self.sync = None if path is None or getattr(host, "read_only", True) else BackgroundSync(path)
 
     # -- tools ----------------------------------------------------------------------------
 
