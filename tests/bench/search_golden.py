@@ -32,7 +32,9 @@ from limbic.engine.vectors.embeddings import Embedder
 
 logger = logging.getLogger(__name__)
 
-EVAL = Path("/work/shared/eval")
+# The public collections beside the checkout (shared/eval), where CI and development keep them.
+EVAL = next((p for p in (Path(__file__).resolve().parents[3] / "shared" / "eval", Path("/work/shared/eval"))
+             if p.is_dir()), Path(__file__).resolve().parents[3] / "shared" / "eval")
 # The clock every score is computed at, and the age every entity of the small graph is given.
 FROZEN_NOW = datetime(2026, 6, 1, 12, 0, 0, tzinfo=timezone.utc)
 CREATED = "2026-05-01 08:00:00"
