@@ -31,6 +31,7 @@ from limbic.service.entities import EntityDraft, EntityView
 from limbic.ui.editor import create_target
 from limbic.ui.editor.entity_history import EntityHistoryPanel, StatusBadge
 from limbic.ui.editor.observation_delegate import ObservationDelegate
+from limbic.ui.editor.space import rows_height as _rows_height, shared_out
 
 logger = logging.getLogger(__name__)
 
@@ -319,19 +320,7 @@ class EntityEditor(QWidget):
             rows = max(_rows_height(lst) for lst in lists)
             need.append(chrome + rows)
             least.append(chrome + 2 * (lists[0].fontMetrics().lineSpacing() + 4))
-        total = sum(sizes)
-        shares = (3, 3, 2 if history else 0)
-        if sum(need) <= total:
-            spare = total - sum(need)
-            out = [n + spare * k // sum(shares) for n, k in zip(need, shares)]
-        else:  # each part its two rows; then observations, relations and history in turn get what they hold
-            spare = max(0, total - sum(least))
-            out = list(least)
-            for i, n in enumerate(need):
-                more = min(spare, max(0, n - out[i]))
-                out[i] += more
-                spare -= more
-        self.splitter.setSizes(out)
+        self.splitter.setSizes(shared_out(sum(sizes), need, least, (3, 3, 2 if history else 0)))
 
     def new_entity(self) -> None:
         """Start a new, empty entity."""
@@ -495,12 +484,3 @@ class EntityEditor(QWidget):
     def on_delete(self) -> None:
         if self.entity_id is not None and self._original is not None:
             self.delete_requested.emit(self.entity_id, self._original.name)
-
-
-def _rows_height(lst: QListWidget) -> int:
-    """The height a list needs to show every row whole (each row as wrapped at the list's width now)."""
-    frame = max(2 * lst.frameWidth(), lst.height() - lst.viewport().height()) + 8
-    if not lst.count():
-        return frame + 2 * (lst.fontMetrics().lineSpacing() + 4)
-    lst.doItemsLayout()  # rows wrapped at the list's width now, not at the width of its last (delayed) layout
-    return frame + sum(max(lst.sizeHintForRow(i), lst.visualItemRect(lst.item(i)).height()) for i in range(lst.count()))

@@ -1,0 +1,29 @@
+"""How the editor's lists share its height: each the rows it holds when they fit, the rest by shares."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QListWidget
+
+
+def shared_out(total: int, need: list[int], least: list[int], shares: tuple[int, ...]) -> list[int]:
+    """Heights for the parts: what each needs plus the spare by ``shares``; short of room, by need in turn."""
+    if sum(need) <= total:
+        spare = total - sum(need)
+        return [n + spare * k // sum(shares) for n, k in zip(need, shares)]
+    # Each part its two rows; then observations, relations and history in turn get what they hold.
+    spare = max(0, total - sum(least))
+    out = list(least)
+    for i, n in enumerate(need):
+        more = min(spare, max(0, n - out[i]))
+        out[i] += more
+        spare -= more
+    return out
+
+
+def rows_height(lst: QListWidget) -> int:
+    """The height a list needs to show every row whole (each row as wrapped at the list's width now)."""
+    frame = max(2 * lst.frameWidth(), lst.height() - lst.viewport().height()) + 8
+    if not lst.count():
+        return frame + 2 * (lst.fontMetrics().lineSpacing() + 4)
+    lst.doItemsLayout()  # rows wrapped at the list's width now, not at the width of its last (delayed) layout
+    return frame + sum(max(lst.sizeHintForRow(i), lst.visualItemRect(lst.item(i)).height()) for i in range(lst.count()))
