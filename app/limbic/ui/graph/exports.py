@@ -52,11 +52,11 @@ class GraphExportsMixin:
             return
         if self.mode == WHOLE and self.canvas.scene.n:  # with the positions on screen
             nodes, edges = self._export_nodes(np.arange(self.canvas.scene.n))
-            self.engine.run("graph-export", graph_export.export_nodes, path, nodes, edges,
+            self.engine.run(f"graph-export:{path}", graph_export.export_nodes, path, nodes, edges,
                             on_done=lambda n: self._done(f"Exported {n:,} {'entity' if n == 1 else 'entities'} to {path}."),
                             on_failed=self._on_failed, what="exporting the graph")
         else:
-            self.engine.run("graph-export", graph_export.export_whole_graph, path,
+            self.engine.run(f"graph-export:{path}", graph_export.export_whole_graph, path,
                             on_done=lambda n: self._done(f"Exported {n:,} {'entity' if n == 1 else 'entities'} to {path}."),
                             on_failed=self._on_failed, what="exporting the graph")
 
@@ -74,7 +74,7 @@ class GraphExportsMixin:
         if not path:
             return
         nodes, edges = self._export_nodes(self.visible_indices())
-        self.engine.run("graph-export", graph_export.export_nodes, path, nodes, edges,
+        self.engine.run(f"graph-export:{path}", graph_export.export_nodes, path, nodes, edges,
                         on_done=lambda n: self._done(f"Exported {n:,} {'entity' if n == 1 else 'entities'} to {path}."),
                         on_failed=self._on_failed, what="exporting the graph")
 
