@@ -92,6 +92,17 @@ _JSON = {
         "'created_at', {r}.created_at)"
     ),
 }
+# The column each key of an item's JSON (above) comes from, per kind: what reads items back into rows uses it.
+ITEM_COLUMNS = {
+    "entity": {"name": "name", "type": "entity_type", "status": "status", "created_at": "created_at"},
+    "observation": {"entity": "entity_id", "content": "content", "kind": "kind", "created_at": "created_at",
+                    "superseded_by": "superseded_by", "superseded_at": "superseded_at"},
+    "relation": {"from": "from_entity", "to": "to_entity", "type": "relation_type", "context": "context",
+                 "active": "active", "created_at": "created_at", "ended_at": "ended_at"},
+    "reflection": {"target_type": "target_type", "entity": "entity_id", "relation": "relation_id",
+                   "target_ref": "target_ref", "author": "author", "content": "content", "mood": "mood",
+                   "created_at": "created_at"},
+}
 _TABLE = {"entity": "entities", "observation": "observations", "relation": "relations", "reflection": "reflections"}
 _ENTITY_OF = {"entity": "{r}.id", "observation": "{r}.entity_id", "relation": "{r}.from_entity", "reflection": "{r}.entity_id"}
 _OTHER_OF = {"relation": "{r}.to_entity"}

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store import values as _values
 from limbic.engine.store import activity as _activity
-from limbic.engine.store.activity import NEXT_CHANGE_SQL
+from limbic.engine.store.activity import ITEM_COLUMNS, NEXT_CHANGE_SQL
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
@@ -57,17 +57,8 @@ COLUMNS = {
     "reflection": ("target_type", "entity_id", "relation_id", "target_ref", "author", "content", "mood",
                    "created_at"),
 }
-# The activity log's item keys (activity.py) under the column names a version uses.
-_ITEM_KEYS = {
-    "entity": {"name": "name", "type": "entity_type", "status": "status", "created_at": "created_at"},
-    "observation": {"entity": "entity_id", "content": "content", "kind": "kind", "created_at": "created_at",
-                    "superseded_by": "superseded_by", "superseded_at": "superseded_at"},
-    "relation": {"from": "from_entity", "to": "to_entity", "type": "relation_type", "context": "context",
-                 "active": "active", "created_at": "created_at", "ended_at": "ended_at"},
-    "reflection": {"target_type": "target_type", "entity": "entity_id", "relation": "relation_id",
-                   "target_ref": "target_ref", "author": "author", "content": "content", "mood": "mood",
-                   "created_at": "created_at"},
-}
+# The activity log's item keys under the column names a version uses.
+_ITEM_KEYS = ITEM_COLUMNS
 _NEXT = "(" + NEXT_CHANGE_SQL + ")"
 logger = logging.getLogger(__name__)
 

@@ -7,22 +7,14 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.sync import state
+from limbic.engine.store.activity import ITEM_COLUMNS
 from limbic.engine.sync.capture import REFS
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
 
 # The JSON key of each column (as the activity log writes rows), per kind.
-COLUMNS = {
-    "entity": {"name": "name", "type": "entity_type", "status": "status", "created_at": "created_at"},
-    "observation": {"entity": "entity_id", "content": "content", "kind": "kind", "created_at": "created_at",
-                    "superseded_by": "superseded_by", "superseded_at": "superseded_at"},
-    "relation": {"from": "from_entity", "to": "to_entity", "type": "relation_type", "context": "context",
-                 "active": "active", "created_at": "created_at", "ended_at": "ended_at"},
-    "reflection": {"target_type": "target_type", "entity": "entity_id", "relation": "relation_id",
-                   "target_ref": "target_ref", "author": "author", "content": "content", "mood": "mood",
-                   "created_at": "created_at"},
-}
+COLUMNS = ITEM_COLUMNS
 DEFAULTS = {"status": "active", "kind": "note", "type": "Generic", "active": 1, "author": ""}
 
 
