@@ -53,3 +53,27 @@ def test_the_contract_keeps_storage_below_the_features_built_on_it(tmp_path):
     assert broken.returncode != 0
     assert re.search(r"The engine's rooms: storage at the bottom BROKEN", broken.stdout)
     assert "limbic.engine.store.tables -> limbic.engine.graph.graph" in broken.stdout
+
+
+def test_what_the_service_lends_of_the_engine_is_types_and_constants():
+    lent = {name: getattr(types, name) for name in types.__all__}
+    operations = {name for name, value in lent.items()
+                  if callable(value) and not inspect.isclass(value) and name != "counted"}
+    assert operations == set()  # ``counted`` is the one plural rule, a wording helper with no graph
+    assert {"Graph", "ChangeSet", "ScoringParams", "SearchResponse"} <= set(lent)
+    assert all(inspect.isclass(lent[n]) for n in ("Graph", "ChangeSet", "Cursor", "ScoringParams", "LayoutParams"))
+
+
+def test_no_front_end_module_imports_an_engine_module_but_errors():
+    # The same rule read from the source, imports inside functions included (import-linter sees them too).
+    offenders = []
+    app = Path(limbic.__file__).parent
+    pattern = re.compile(r"^\s*(?:from\s+(limbic\.engine[\w.]*)\s+import|import\s+(limbic\.engine[\w.]*)|"
+                         r"from\s+limbic\s+import\s+engine\b)", re.M)
+    for front in ("ui", "cli", "mcp"):
+        for path in (app / front).rglob("*.py"):
+            for match in pattern.finditer(path.read_text(encoding="utf-8")):
+                module = match.group(1) or match.group(2) or "limbic.engine"
+                if module != "limbic.engine.errors":
+                    offenders.append(f"{path.relative_to(app)}: {module}")
+    assert offenders == []
