@@ -44,3 +44,7 @@ class ModelError(LimbicError):
 
 class Cancelled(LimbicError):
     """A long job was cancelled by the user."""
+
+
+class NameTakenError(ValidationError):
+    """A name or alias another entity already goes by (an alias is unique like a name, without case)."""

@@ -405,6 +405,10 @@ def describe_item(it: Item, names: dict[int, str]) -> str:
         if not (it.before or {}).get("active") and (it.after or {}).get("active"):
             return f"related again {arrow}"
         return f"changed relation {arrow}"
+    if it.kind == "alias":
+        alias = _clip((it.after or it.before or {}).get("alias"), 40)
+        return {ADD: f"gave “{owner}” the alias “{alias}”", REMOVE: f"removed the alias “{alias}” of “{owner}”"}.get(
+            it.op, f"changed the alias “{alias}” of “{owner}”")
     what = "reflection" + (f" on “{owner}”" if it.entity_id else "")
     return {ADD: f"added a {what}", REMOVE: f"removed a {what}"}.get(it.op, f"changed a {what}")
 

@@ -14,6 +14,7 @@ from limbic.engine.store import tables
 from limbic.engine.vectors import index
 from limbic.engine.store.db import Database
 from limbic.engine.errors import NotFoundError, ValidationError
+from limbic.engine.graph.aliases import GraphAliases
 from limbic.engine.graph.graph_history import GraphHistory
 # What a stored value may be lives below this module and graph_history (re-exported: used from here).
 from limbic.engine.store.values import (DEFAULT_TYPE, MAX_NAME_CHARS, MAX_OBSERVATION_CHARS, MAX_TYPE_CHARS,  # noqa: F401
@@ -76,7 +77,7 @@ class Entity:
 EntityRef = int | str
 
 
-class Graph(GraphHistory):
+class Graph(GraphHistory, GraphAliases):
     """The knowledge graph on one database; optionally with an embedder for vectors."""
 
     def __init__(self, db: Database, embedder: Embedder | None = None) -> None:
@@ -109,10 +110,7 @@ class Graph(GraphHistory):
         return index.pending_count(self.db) if self.embedder else int(self.db.scalar("SELECT count(*) FROM entities"))
 
     def embed_pending(self, progress=None, cancelled=None, only=None) -> int:
-        """Embed the entities that have no vector yet (after an import or a change of model).
-
-        ``only``: embed just the waiting ones among these ids (what an import brought).
-        """
+        """Embed the entities waiting for a vector (after an import or a change of model); ``only``: just these ids."""
         if self.embedder is None:
             return 0
         return index.embed_pending(self.db, self.embedder, progress=progress, cancelled=cancelled, only=only)
@@ -196,12 +194,13 @@ class Graph(GraphHistory):
         )
 
     def resolve(self, ref: EntityRef) -> int:
-        """The id of the entity ``ref`` names (an id or a name); NotFoundError when there is none."""
+        """The id of the entity ``ref`` names (an id, a name or an alias); NotFoundError when there is none."""
         if isinstance(ref, int):
             if self.db.scalar("SELECT 1 FROM entities WHERE id = ?", (ref,)) is None:
                 raise NotFoundError(f"There is no entity with id {ref}.")
             return ref
         entity_id = self.entity_id(ref)
+        entity_id = self.alias_owner(ref) if entity_id is None else entity_id
         if entity_id is None:
             raise NotFoundError(f"There is no entity named “{shown(ref)}”.")
         return entity_id
@@ -289,12 +288,9 @@ class Graph(GraphHistory):
 
     def counts(self) -> dict[str, int]:
         q = self.db.scalar
-        return {
-            "entities": int(q("SELECT count(*) FROM entities")),
-            "observations": int(q("SELECT count(*) FROM observations")),
-            "relations": int(q("SELECT count(*) FROM relations WHERE active = 1")),
-            "vectors": int(q("SELECT count(*) FROM embedding_state")),
-        }
+        return {"entities": int(q("SELECT count(*) FROM entities")), "observations": int(q("SELECT count(*) FROM observations")),
+                "relations": int(q("SELECT count(*) FROM relations WHERE active = 1")),
+                "vectors": int(q("SELECT count(*) FROM embedding_state"))}
 
     # -- entity writes -------------------------------------------------------------------
 
@@ -312,6 +308,7 @@ class Graph(GraphHistory):
                 # A name differing only in case is the same entity: merged into it, spelled as it is.
                 row = self.db.one("SELECT id, entity_type FROM entities WHERE id = ?", (other,))
             if row is None:
+                self.check_name_free(name)
                 self.db.execute(
                     "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)",
                     (name, etype or DEFAULT_TYPE, now, now),
@@ -346,6 +343,7 @@ class Graph(GraphHistory):
         with self.write():
             if self.entity_id(name) is not None:
                 raise ValidationError(f"An entity named “{name}” already exists.")
+            self.check_name_free(name)
             taken = self.db.scalar("SELECT 1 FROM entities WHERE id = ?", (entity_id,)) is not None
             self.db.execute(
                 "INSERT INTO entities(id, name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
@@ -384,6 +382,8 @@ class Graph(GraphHistory):
             other = self.entity_id(new_name)
             if other is not None and other != entity_id:
                 raise ValidationError(self._taken(new_name, other))
+            self.check_name_free(new_name, entity_id)
+            self.remove_alias(entity_id, new_name)  # renamed to one of its aliases: that is its name now
             self.db.execute("UPDATE entities SET name = ? WHERE id = ?", (new_name, entity_id))
             self._touch(entity_id)
             self.db.note_flag("names")

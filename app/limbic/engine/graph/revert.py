@@ -40,9 +40,11 @@ _CURRENT = {
     "reflection": "SELECT json_object('target_type', target_type, 'entity', entity_id, 'relation', relation_id, "
                   "'target_ref', target_ref, 'author', author, 'content', content, 'mood', mood, 'created_at', created_at) "
                   "FROM reflections WHERE id = ?",
+    "alias": "SELECT json_object('entity', entity_id, 'alias', alias, 'created_at', created_at) FROM entity_aliases "
+             "WHERE id = ?",
 }
 _INFO_ONLY = ("from_name", "to_name")  # names kept for the words; the ids decide
-_ORDER = {"entity": 0, "observation": 1, "relation": 2, "reflection": 3}
+_ORDER = {"entity": 0, "observation": 1, "relation": 2, "reflection": 3, "alias": 4}
 
 
 @dataclass
@@ -242,6 +244,10 @@ def _dependents(db, entity_id: int, ours: set[tuple[str, int]]) -> list[tuple[st
     ):
         if ("relation", rid) not in ours:
             found.append(("relation", rid, f"a relation “{shown(rtype, 30)}”"))
+    if db.has_table("entity_aliases"):
+        for aid, alias in db.execute("SELECT id, alias FROM entity_aliases WHERE entity_id = ?", (entity_id,)):
+            if ("alias", aid) not in ours:
+                found.append(("alias", aid, f"the alias “{shown(alias, 40)}”"))
     if db.has_table("reflections"):
         for (fid,) in db.execute("SELECT id FROM reflections WHERE entity_id = ?", (entity_id,)):
             if ("reflection", fid) not in ours:
@@ -361,13 +367,15 @@ _COLUMNS = {
     "observation": ("entity_id", "content", "kind", "created_at", "superseded_by", "superseded_at"),
     "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "created_at", "ended_at"),
     "reflection": ("target_type", "entity_id", "relation_id", "target_ref", "author", "content", "mood", "created_at"),
+    "alias": ("entity_id", "alias", "created_at"),
 }
 _KEYS = {
     "observation": ("entity", "content", "kind", "created_at", "superseded_by", "superseded_at"),
     "relation": ("from", "to", "type", "context", "active", "created_at", "ended_at"),
     "reflection": ("target_type", "entity", "relation", "target_ref", "author", "content", "mood", "created_at"),
+    "alias": ("entity", "alias", "created_at"),
 }
-_TABLES = {"observation": "observations", "relation": "relations", "reflection": "reflections"}
+_TABLES = {"observation": "observations", "relation": "relations", "reflection": "reflections", "alias": "entity_aliases"}
 
 
 def _values(kind: str, state: dict, moved: dict[int, int]) -> list:
@@ -400,6 +408,8 @@ def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> bool:
                 "SELECT 1 FROM observations WHERE entity_id = ? AND content = ?", values[:2]
             ):
                 return False  # the same observation is there again
+            if x.kind == "alias" and (graph.alias_owner(values[1]) is not None or graph.entity_id(values[1]) is not None):
+                return False  # another entity goes by that name now
             taken = db.scalar(f"SELECT 1 FROM {table} WHERE id = ?", (x.row_id,)) is not None
             db.execute(f"INSERT INTO {table}(id, {', '.join(cols)}) VALUES (?, {', '.join('?' * len(cols))})",
                        (None if taken else x.row_id, *values))

@@ -66,7 +66,7 @@ CREATE INDEX IF NOT EXISTS activity_read_entity ON activity_read(entity_id);
 CREATE INDEX IF NOT EXISTS activity_read_session ON activity_read(session);
 """
 
-KINDS = ("entity", "observation", "relation", "reflection")
+KINDS = ("entity", "observation", "relation", "reflection", "alias")
 ADD, REMOVE, CHANGE = "add", "remove", "change"
 
 # The id the open transaction's change_log row will get (see the module's docstring).
@@ -91,6 +91,7 @@ _JSON = {
         "'target_ref', {r}.target_ref, 'author', {r}.author, 'content', {r}.content, 'mood', {r}.mood, "
         "'created_at', {r}.created_at)"
     ),
+    "alias": "json_object('entity', {r}.entity_id, 'alias', {r}.alias, 'created_at', {r}.created_at)",
 }
 # The column each key of an item's JSON (above) comes from, per kind: what reads items back into rows uses it.
 ITEM_COLUMNS = {
@@ -102,9 +103,12 @@ ITEM_COLUMNS = {
     "reflection": {"target_type": "target_type", "entity": "entity_id", "relation": "relation_id",
                    "target_ref": "target_ref", "author": "author", "content": "content", "mood": "mood",
                    "created_at": "created_at"},
+    "alias": {"entity": "entity_id", "alias": "alias", "created_at": "created_at"},
 }
-_TABLE = {"entity": "entities", "observation": "observations", "relation": "relations", "reflection": "reflections"}
-_ENTITY_OF = {"entity": "{r}.id", "observation": "{r}.entity_id", "relation": "{r}.from_entity", "reflection": "{r}.entity_id"}
+_TABLE = {"entity": "entities", "observation": "observations", "relation": "relations", "reflection": "reflections",
+          "alias": "entity_aliases"}
+_ENTITY_OF = {"entity": "{r}.id", "observation": "{r}.entity_id", "relation": "{r}.from_entity", "reflection": "{r}.entity_id",
+              "alias": "{r}.entity_id"}
 _OTHER_OF = {"relation": "{r}.to_entity"}
 # An update is recorded only when something a person sees changed (not updated_at or revision).
 _WATCHED = {
@@ -112,6 +116,7 @@ _WATCHED = {
     "observation": ("entity_id", "content", "kind", "superseded_by", "superseded_at"),
     "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "ended_at"),
     "reflection": ("entity_id", "relation_id", "content", "mood", "author"),
+    "alias": ("entity_id", "alias"),
 }
 
 
@@ -237,7 +242,7 @@ class Recorder:
                 for ddl in LATE_INDEXES:
                     db.execute(ddl)
                 for kind in KINDS:
-                    if kind == "reflection" and not db.has_table("reflections"):
+                    if not db.has_table(_TABLE[kind]):  # reflections (v4) or aliases (v9) in an older file
                         continue
                     for ddl in _trigger_ddl(kind):
                         db.execute(ddl)

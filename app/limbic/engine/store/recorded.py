@@ -46,7 +46,8 @@ CREATE INDEX IF NOT EXISTS history_to ON history(recorded_to) WHERE recorded_to 
 # Where the activity log's folding starts: the earliest moment an upgraded file's history reaches.
 SINCE_KEY = "history_since"
 
-TABLE = {"entity": "entities", "observation": "observations", "relation": "relations", "reflection": "reflections"}
+TABLE = {"entity": "entities", "observation": "observations", "relation": "relations", "reflection": "reflections",
+         "alias": "entity_aliases"}
 # The columns a version keeps (all but the id, the global id and the revision counter).
 COLUMNS = {
     "entity": ("name", "entity_type", "status", "created_at", "updated_at"),
@@ -56,6 +57,7 @@ COLUMNS = {
                  "valid_from", "valid_until"),
     "reflection": ("target_type", "entity_id", "relation_id", "target_ref", "author", "content", "mood",
                    "created_at"),
+    "alias": ("entity_id", "alias", "created_at"),
 }
 # The activity log's item keys under the column names a version uses.
 _ITEM_KEYS = ITEM_COLUMNS

@@ -146,8 +146,8 @@ def SCHEMA_V6(conn) -> None:  # noqa: N802 - one of the migrations, named like t
 # without one, so every writer, present or past, makes rows that can travel. A row's global id is
 # remembered when it is deleted (sync_tombstone), so a change published later still names it. The
 # sync tables: what was applied from each device, merged ids, each field's last stamp, conflicts.
-SYNCED_TABLES = {"entity": "entities", "observation": "observations", "relation": "relations",
-                 "reflection": "reflections"}
+V7_SYNCED = {"entity": "entities", "observation": "observations", "relation": "relations", "reflection": "reflections"}
+SYNCED_TABLES = {**V7_SYNCED, "alias": "entity_aliases"}  # v9 added aliases
 NEW_GID = "lower(hex(randomblob(16)))"
 SCHEMA_V7_SYNC = """
 CREATE TABLE IF NOT EXISTS sync_tombstone (
@@ -199,22 +199,48 @@ CREATE INDEX IF NOT EXISTS sync_conflicts_open ON sync_conflicts(resolved_at);
 
 def SCHEMA_V7(conn) -> None:  # noqa: N802 - one of the migrations, named like the others
     conn.execute(SCHEMA_V7_SYNC)
-    for kind, table in SYNCED_TABLES.items():
-        if "gid" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
-            conn.execute(f"ALTER TABLE {table} ADD COLUMN gid TEXT")
-        conn.execute(f"UPDATE {table} SET gid = {NEW_GID} WHERE gid IS NULL")
-        conn.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_gid ON {table}(gid)")
-        conn.execute(
-            f"CREATE TRIGGER IF NOT EXISTS limbic_gid_{kind} AFTER INSERT ON {table} WHEN NEW.gid IS NULL BEGIN "
-            f"UPDATE {table} SET gid = {NEW_GID} WHERE id = NEW.id; END"
-        )
-        conn.execute(
-            f"CREATE TRIGGER IF NOT EXISTS limbic_gone_{kind} BEFORE DELETE ON {table} WHEN OLD.gid IS NOT NULL BEGIN "
-            f"INSERT INTO sync_tombstone(kind, row_id, gid, change_id) VALUES ('{kind}', OLD.id, OLD.gid, "
-            f"({NEXT_CHANGE_SQL})); END"
-        )
+    for kind, table in V7_SYNCED.items():
+        _sync_ids(conn, kind, table)
+
+
+def _sync_ids(conn, kind: str, table: str) -> None:
+    """A synced table's global ids: the column, one for each row, and the triggers giving and remembering them."""
+    if "gid" not in {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}:
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN gid TEXT")
+    conn.execute(f"UPDATE {table} SET gid = {NEW_GID} WHERE gid IS NULL")
+    conn.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_gid ON {table}(gid)")
+    conn.execute(
+        f"CREATE TRIGGER IF NOT EXISTS limbic_gid_{kind} AFTER INSERT ON {table} WHEN NEW.gid IS NULL BEGIN "
+        f"UPDATE {table} SET gid = {NEW_GID} WHERE id = NEW.id; END"
+    )
+    conn.execute(
+        f"CREATE TRIGGER IF NOT EXISTS limbic_gone_{kind} BEFORE DELETE ON {table} WHEN OLD.gid IS NOT NULL BEGIN "
+        f"INSERT INTO sync_tombstone(kind, row_id, gid, change_id) VALUES ('{kind}', OLD.id, OLD.gid, "
+        f"({NEXT_CHANGE_SQL})); END"
+    )
+
+
+# v9: an entity's other names (aliases). An alias is unique without case, like a name (the NOCASE index
+# folds A-Z; graph/aliases.py compares accented letters); it goes with its entity, and travels in sync.
+SCHEMA_V9_ALIASES = """
+CREATE TABLE IF NOT EXISTS entity_aliases (
+    id         INTEGER PRIMARY KEY,
+    entity_id  INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+    alias      TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    gid        TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS entity_aliases_nocase ON entity_aliases(alias COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS entity_aliases_entity ON entity_aliases(entity_id);
+"""
+
+
+def SCHEMA_V9(conn) -> None:  # noqa: N802 - one of the migrations, named like the others
+    conn.execute(SCHEMA_V9_ALIASES)
+    _sync_ids(conn, "alias", SYNCED_TABLES["alias"])
 
 
 # Each is SQL, or a function of the connection for a step that must look before it changes.
 # v8: recorded-time history kept for good (recorded.py), with what an older file's log holds folded in.
-MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8]  # v5: activity.py
+MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,  # v5: activity.py
+                    SCHEMA_V9]

@@ -24,6 +24,7 @@ REFS = {
     "relation": {"from": "entity", "to": "entity"},
     "reflection": {"entity": "entity", "relation": "relation"},
     "entity": {},
+    "alias": {"entity": "entity"},
 }
 INFO_ONLY = ("from_name", "to_name")  # names kept for the activity panel's words; the ids decide
 ROW_FIELD = "_row"  # the stamp of a row's existence (its removal)
@@ -40,6 +41,8 @@ _ROWS = {
     "reflection": "SELECT id, json_object('target_type', target_type, 'entity', entity_id, 'relation', relation_id, "
                   "'target_ref', target_ref, 'author', author, 'content', content, 'mood', mood, "
                   "'created_at', created_at) FROM reflections ORDER BY id",
+    "alias": "SELECT id, json_object('entity', entity_id, 'alias', alias, 'created_at', created_at) "
+             "FROM entity_aliases ORDER BY id",
 }
 
 
