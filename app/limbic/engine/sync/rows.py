@@ -75,6 +75,10 @@ def twin(db: Database, kind: str, columns: dict) -> tuple[int, str] | None:
     elif kind == "relation":
         row = db.one("SELECT id, gid FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?",
                      (columns["from_entity"], columns["to_entity"], columns["relation_type"]))
+    elif kind == "alias":
+        # One alias names one entity: the same alias given on two devices is one row, whichever entity
+        # it went to (the entity field's stamps then decide, and the loser is kept as a conflict).
+        row = db.one("SELECT id, gid FROM entity_aliases WHERE alias = ? COLLATE NOCASE", (columns["alias"],))
     else:
         return None
     return (int(row[0]), row[1]) if row else None
