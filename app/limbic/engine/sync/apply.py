@@ -151,6 +151,7 @@ class Applier:
                 ("observation", "SELECT gid FROM observations WHERE entity_id = ?"),
                 ("relation", "SELECT gid FROM relations WHERE from_entity = ?1 OR to_entity = ?1"),
                 ("reflection", "SELECT gid FROM reflections WHERE entity_id = ?"),
+                ("alias", "SELECT gid FROM entity_aliases WHERE entity_id = ?"),
             ):
                 for (dep,) in self.db.execute(sql, (entity_id,)).fetchall():
                     theirs = removed.get(dep)
@@ -374,7 +375,7 @@ class Applier:
                 state.set_stamp(self.db, real_gid, ROW_FIELD, *name_stamp)
             self.conflict("entity", real_gid, ROW_FIELD, "deleted_here", values, None, False)
             # The rows deleted with it come back too: the other device kept them all.
-            for dep_kind in ("observation", "relation", "reflection"):
+            for dep_kind in ("observation", "relation", "reflection", "alias"):
                 for dep_id, dep_gid in self.db.execute(
                     "SELECT row_id, gid FROM sync_tombstone WHERE kind = ? AND change_id = ?", (dep_kind, change_id)
                 ).fetchall():
