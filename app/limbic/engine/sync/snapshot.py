@@ -71,6 +71,8 @@ def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, so
         stamp = state.clock(snap).text()
         items = []
         for kind, table in SYNCED_TABLES.items():
+            if not snap.has_table(table):
+                continue  # a snapshot written before schema 9 holds no aliases
             gids = {r[0]: r[1] for r in snap.execute(f"SELECT id, gid FROM {table}")}
             ref_gids = {k: {r[0]: r[1] for r in snap.execute(f"SELECT id, gid FROM {SYNCED_TABLES[k]}")}
                         for k in set(REFS[kind].values())}
