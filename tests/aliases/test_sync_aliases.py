@@ -1,0 +1,59 @@
+"""Aliases travel through a sync folder; the same alias given to two entities on two devices is a conflict."""
+
+from __future__ import annotations
+
+import pytest
+
+from limbic.engine.sync import conflicts
+from tests.sync.replicas import Replica, settle
+
+
+@pytest.fixture
+def pair(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
+    a.graph.upsert_entity("New York City", "Place")
+    a.graph.upsert_entity("Newcastle", "Place")
+    settle([a, b], folder)
+    yield a, b, folder
+    a.close()
+    b.close()
+
+
+def _aliases(replica) -> dict[str, list[str]]:
+    g = replica.graph
+    return {g.db.scalar("SELECT name FROM entities WHERE id = ?", (i,)): v for i, v in g.aliases_by_entity().items()}
+
+
+def test_an_alias_added_and_removed_travels(pair):
+    a, b, folder = pair
+    a.graph.add_alias("New York City", "NYC")
+    settle([a, b], folder)
+    assert _aliases(b) == {"New York City": ["NYC"]}
+    b.graph.remove_alias("New York City", "NYC")
+    settle([a, b], folder)
+    assert _aliases(a) == {}
+
+
+def test_an_alias_in_a_first_publish_travels(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
+    try:
+        a.graph.upsert_entity("New York City", "Place")
+        a.graph.add_alias("New York City", "Big Apple")
+        settle([a, b], folder)
+        assert _aliases(b) == {"New York City": ["Big Apple"]}
+    finally:
+        a.close()
+        b.close()
+
+
+def test_the_same_alias_on_two_entities_keeps_one_owner_everywhere_and_shows_the_other(pair):
+    a, b, folder = pair
+    a.graph.add_alias("New York City", "NY")
+    b.graph.add_alias("Newcastle", "ny")
+    settle([a, b], folder)
+    assert _aliases(a) == _aliases(b) and len(_aliases(a)) == 1  # one owner, the same on both devices
+    assert conflicts.list_conflicts(a.graph) and conflicts.list_conflicts(b.graph)  # never a silent loss
