@@ -27,6 +27,7 @@ class EntityView:
     reflections: list = field(default_factory=list)  # Reflection: about it or its relations
     changes: list = field(default_factory=list)  # activity_log.Change: who changed it and when (the editor's view)
     reads: list = field(default_factory=list)  # activity_log.ReadCount: which assistants read it this week
+    aliases: list[str] = field(default_factory=list)  # its other names, in the order given
 
 
 @dataclass
@@ -75,7 +76,8 @@ def load_view(graph: Graph, ref: int | str) -> EntityView:
     outgoing, incoming = graph.relations_of(entity.id)
     all_out, all_in = graph.relations_of(entity.id, ended=True)
     ended = [r for r in all_out + all_in if not r.active]
-    return EntityView(entity, outgoing, incoming, ended, graph.reflections_of(entity.id))
+    aliases = graph.aliases_by_entity([entity.id]).get(entity.id, [])
+    return EntityView(entity, outgoing, incoming, ended, graph.reflections_of(entity.id), aliases=aliases)
 
 
 def open_view(graph: Graph, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> EntityView:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import Graph, shown
+from limbic.service.aliases import keep_names, names_kept_by_merge
 from limbic.service.entities import EntitySnapshot, EntityView, load_view, snapshot
 from limbic.service.undo import MergeStep, TypeRenameStep, pending_change, recorded
 
@@ -128,8 +129,10 @@ def merge_entities(graph: Graph, source: int | str, target: int | str) -> MergeS
         for r in src.incoming:
             if r.from_id not in (sid, tid):
                 graph.add_relation(r.from_id, tid, r.relation_type, r.context)
+        names = names_kept_by_merge(graph, sid, tid)
         _merge_signals(graph, sid, tid)
         graph.delete_entity(sid)
+        keep_names(graph, tid, names)  # the merged-away name still finds the survivor
         target_after = load_view(graph, tid)
     label = f"merge of “{shown(snap.name, 30)}” into “{shown(target_after.entity.name, 30)}”"
     return MergeStep(snap, target_before, target_after, label, live=recorded(graph, change_id))

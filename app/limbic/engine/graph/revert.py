@@ -308,7 +308,8 @@ def _perform(graph: Graph, p: Plan, choice: str | None) -> list[Piece]:
         if x.kind == "entity" and x.after is None:
             moved[x.row_id] = _restore_entity(graph, x)
             done.add(id(x))
-    for x in sorted(pieces, key=lambda x: (_ORDER[x.kind], x.row_id)):
+    # An alias added is taken off before one removed comes back: a merge moves a name from row to row.
+    for x in sorted(pieces, key=lambda x: (_ORDER[x.kind], x.kind == "alias" and x.before is not None, x.row_id)):
         if x.kind == "entity" and x.after is not None and x.before is not None:
             _set_entity(graph, x.row_id, x.before)
             done.add(id(x))
@@ -408,8 +409,8 @@ def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> bool:
                 "SELECT 1 FROM observations WHERE entity_id = ? AND content = ?", values[:2]
             ):
                 return False  # the same observation is there again
-            if x.kind == "alias" and (graph.alias_owner(values[1]) is not None or graph.entity_id(values[1]) is not None):
-                return False  # another entity goes by that name now
+            if x.kind == "alias" and graph.alias_owner(values[1]) is not None:
+                return False  # another entity goes by that alias now
             taken = db.scalar(f"SELECT 1 FROM {table} WHERE id = ?", (x.row_id,)) is not None
             db.execute(f"INSERT INTO {table}(id, {', '.join(cols)}) VALUES (?, {', '.join('?' * len(cols))})",
                        (None if taken else x.row_id, *values))

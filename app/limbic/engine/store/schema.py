@@ -222,9 +222,11 @@ def _sync_ids(conn, kind: str, table: str) -> None:
 
 # v9: an entity's other names (aliases). An alias is unique without case, like a name (the NOCASE index
 # folds A-Z; graph/aliases.py compares accented letters); it goes with its entity, and travels in sync.
+# Ids are never reused: a merge removes an alias and adds it again in one commit, which the activity
+# log (and so revert) must see as two rows, not as one row changed.
 SCHEMA_V9_ALIASES = """
 CREATE TABLE IF NOT EXISTS entity_aliases (
-    id         INTEGER PRIMARY KEY,
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
     entity_id  INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
     alias      TEXT NOT NULL,
     created_at TEXT NOT NULL,

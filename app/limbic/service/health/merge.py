@@ -17,6 +17,7 @@ from rapidfuzz import fuzz
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import Graph, shown
+from limbic.service.aliases import keep_names, names_kept_by_merge
 from limbic.service.entities import EntitySnapshot, EntityView, load_view, snapshot
 from limbic.service.health import text
 from limbic.service.organise import _merge_signals
@@ -58,6 +59,7 @@ class MergePlan:
     dropped: list[tuple[str, str]] = field(default_factory=list)  # (source's observation, the target's it repeats)
     relations: list[MergedRelation] = field(default_factory=list)
     dropped_relations: list[str] = field(default_factory=list)  # sentences
+    aliases: list[str] = field(default_factory=list)  # names the survivor will also go by (the source's)
 
     @property
     def name(self) -> str:
@@ -81,6 +83,7 @@ class MergePlan:
                                 for r in self.relations if r.moved],
             "dropped_relations": self.dropped_relations,
             "conflicts": [{"field": c.field, "target": c.target, "source": c.source} for c in self.conflicts],
+            "aliases": self.aliases,
         }
 
 
@@ -134,6 +137,7 @@ def plan_merge(graph: Graph, source: int | str, target: int | str, entity_type: 
         plan.observations.append(o)
         kept.append((o, text.observation_key(o)))
     sid, tid = src.entity.id, tgt.entity.id
+    plan.aliases = names_kept_by_merge(graph, sid, tid)
     have_out = {(r.relation_type, r.to_id) for r in tgt.outgoing}
     have_in = {(r.relation_type, r.from_id) for r in tgt.incoming}
     plan.relations = [MergedRelation(r.relation_type, r.to_id, r.to_name, True, r.context)
@@ -195,6 +199,7 @@ def merge(graph: Graph, source: int | str, target: int | str, entity_type: str |
                     graph.add_relation(r.other_id, tid, r.relation_type, r.context)
         _merge_signals(graph, sid, tid)
         graph.delete_entity(sid)
+        keep_names(graph, tid, plan.aliases)  # "NYC" still finds the survivor
         if plan.entity_type != plan.target.entity.entity_type:
             graph.set_entity_type(tid, plan.entity_type)
         _set_status(graph, tid, plan.status)
