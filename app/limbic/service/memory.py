@@ -86,6 +86,10 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
         todo = []
         for i, name, etype, obs, status in wanted:
             key = name_key(name)
+            if (owner := A.alias_of(graph, name)) is not None or (owner := _alias_owner_name(graph, name)):
+                problems.add(i, f"“{shown(name)}” is an alias of the entity “{shown(owner)}”, so it cannot name another "
+                                "entity: use that name (add_observations adds to it)")
+                continue
             if A.exact_id(graph, name) is not None or seen.get(key) == name:
                 continue  # the reference skips an existing name, and Limbic a repeat
             other = seen.get(key)
@@ -104,6 +108,14 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
                 graph.set_status(entity_id, status)
             created.append(_entity_json(name, etype, list(dict.fromkeys(obs))))
     return created
+
+
+def _alias_owner_name(graph: Graph, name: str) -> str | None:
+    """The entity having ``name`` as an alias in another case (a new entity cannot take it either)."""
+    if A.exact_id(graph, name, aliases=False) is not None or graph.case_variant(name) is not None:
+        return None
+    owner = graph.alias_owner(name)
+    return graph.db.scalar("SELECT name FROM entities WHERE id = ?", (owner,)) if owner is not None else None
 
 
 def _entity_item(item: Any, budget: A.Budget) -> tuple[str, str, list[str], str | None]:
@@ -192,7 +204,7 @@ def add_observations(graph: Graph, observations: Any) -> list[dict]:
                 problems.add(i, A.not_found(graph, name), missing=True)
                 continue
             old = problems.check(i, supersede_item, graph, entity_id, contents, supersedes) if supersedes is not None else None
-            plans.append((name, entity_id, contents, kind, old))
+            plans.append((unicode_name(graph, entity_id, name), entity_id, contents, kind, old))  # an alias: the real name
         problems.raise_if_any()
         for name, entity_id, contents, kind, old in plans:
             if old is not None:
@@ -233,6 +245,10 @@ def delete_entities(graph: Graph, entity_names: Any) -> str:
     deleted: list[str] = []
     not_found: list[str] = []
     with graph.write(embed=False):
+        for n in names:
+            if (owner := A.alias_of(graph, n)) is not None:
+                raise ValidationError(f"“{shown(n)}” is an alias of “{shown(owner)}”, and delete_entities takes an entity's "
+                                      f"own name, so nothing was deleted (to delete it, name “{shown(owner)}”).")
         ids = {n: A.exact_id(graph, n) for n in names}
         for n in names:
             (deleted if ids[n] is not None else not_found).append(n)

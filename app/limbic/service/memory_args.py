@@ -155,11 +155,23 @@ def unstorable(value: str) -> bool:
     return any(0xD800 <= ord(ch) <= 0xDFFF for ch in value)
 
 
-def exact_id(graph: Graph, name: str) -> int | None:
-    """The entity whose name is exactly ``name`` (as NFC), as the reference matches names; no case folding."""
+def exact_id(graph: Graph, name: str, aliases: bool = True) -> int | None:
+    """The entity whose name is exactly ``name`` (as NFC), as the reference matches names; no case folding.
+
+    Then (``aliases``) the entity with exactly that alias: a merged-away name keeps reaching its entity.
+    """
     if not isinstance(name, str) or unstorable(name):
         return None
-    return graph.db.scalar("SELECT id FROM entities WHERE name = ?", (unicodedata.normalize("NFC", name),))
+    found = graph.db.scalar("SELECT id FROM entities WHERE name = ?", (unicodedata.normalize("NFC", name),))
+    return graph.exact_alias_owner(name) if found is None and aliases else found
+
+
+def alias_of(graph: Graph, name: str) -> str | None:
+    """The name of the entity ``name`` is exactly an alias of (and not the name of), or None."""
+    if exact_id(graph, name, aliases=False) is not None:
+        return None
+    owner = graph.exact_alias_owner(name) if isinstance(name, str) and not unstorable(name) else None
+    return graph.db.scalar("SELECT name FROM entities WHERE id = ?", (owner,)) if owner is not None else None
 
 
 def not_found(graph: Graph, name: str) -> str:

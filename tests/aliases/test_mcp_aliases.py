@@ -1,0 +1,55 @@
+"""MCP with aliases: every read and write naming an entity by an alias lands on it and names it by its name."""
+
+from __future__ import annotations
+
+import pytest
+
+from limbic.engine.errors import ValidationError
+from limbic.service import memory, memory_history
+
+
+def ent(name, etype="Place", obs=()):
+    return {"name": name, "entityType": etype, "observations": list(obs)}
+
+
+@pytest.fixture
+def g(text_graph):
+    memory.create_entities(text_graph, [ent("New York City", obs=["a big city"]), ent("Paris")])
+    text_graph.add_alias("New York City", "NYC")
+    return text_graph
+
+
+def test_open_nodes_by_alias_shows_the_entity_under_its_name(g):
+    assert memory.open_nodes(g, ["NYC"])["entities"] == [ent("New York City", obs=["a big city"])]
+
+
+def test_writes_by_alias_land_on_the_entity_and_name_it(g):
+    assert memory.add_observations(g, [{"entityName": "NYC", "contents": ["never sleeps"]}]) == [
+        {"entityName": "New York City", "addedObservations": ["never sleeps"]}]
+    assert memory.create_relations(g, [{"from": "NYC", "to": "Paris", "relationType": "twinned_with"}]) == [
+        {"from": "New York City", "to": "Paris", "relationType": "twinned_with"}]
+    assert memory_history.end_relation(g, relations=[{"from": "NYC", "to": "Paris", "relationType": "twinned_with"}])[
+        "ended"][0]["from"] == "New York City"
+    assert memory.delete_relations(g, [{"from": "NYC", "to": "Paris", "relationType": "twinned_with"}]) == (
+        "Relations deleted successfully")
+    assert memory.delete_observations(g, [{"entityName": "NYC", "observations": ["never sleeps"]}]) == (
+        "Observations deleted successfully")
+    assert memory_history.set_entity_status(g, [{"name": "NYC", "status": "paused"}]) == [
+        {"name": "New York City", "status": "paused"}]
+    assert [e["name"] for e in memory.read_graph(g)["entities"]] == ["New York City", "Paris"]  # no duplicate
+
+
+def test_creating_an_entity_named_by_an_alias_is_refused_naming_the_entity(g):
+    before = memory.read_graph(g)
+    for name in ("NYC", "nyc"):
+        with pytest.raises(ValidationError, match="alias of the entity “New York City”"):
+            memory.create_entities(g, [ent(name)])
+    assert memory.read_graph(g) == before
+
+
+def test_delete_entities_by_alias_deletes_nothing_and_names_the_entity(g):
+    before = memory.read_graph(g)
+    with pytest.raises(ValidationError, match="^“NYC” is an alias of “New York City”.*nothing was deleted"):
+        memory.delete_entities(g, ["Paris", "NYC"])
+    assert memory.read_graph(g) == before
+    assert memory.delete_entities(g, ["New York City"]) == "Entities deleted successfully"
