@@ -364,9 +364,14 @@ class Applier:
         if missing:
             return None
         real_gid = state.resolve_alias(self.db, gid)
-        if rows.twin(self.db, kind, columns) is not None:
-            return None
-        new_id = rows.insert(self.db, kind, real_gid, columns, self.now)
+        twin = rows.twin(self.db, kind, columns)
+        if twin is not None:
+            # The same thing was made here again since (a name, a text): it comes back as that row, as
+            # on a device where the deletion arrived after both and the two merged by their name.
+            real_gid = self._merge_restored(kind, twin, real_gid, values)
+            new_id = twin[0]
+        else:
+            new_id = rows.insert(self.db, kind, real_gid, columns, self.now)
         self._touch(kind, new_id, "added")
         if kind == "entity":
             # Its existence is as old as its name again: the deletion's stamp must not read as a rename.
@@ -384,3 +389,26 @@ class Applier:
                     if mine and rows.current(self.db, dep_kind, dep_gid) is None:
                         self._restore(dep_kind, dep_gid, depth + 1)
         return new_id
+
+    def _merge_restored(self, kind: str, twin: tuple[int, str], gid: str, values: dict) -> str:
+        """A deleted row coming back onto its twin: one row under the smaller id, each field by its stamp."""
+        twin_id, twin_gid = twin
+        theirs = {k: state.get_stamp(self.db, gid, k) for k in values}
+        mine = {k: state.get_stamp(self.db, twin_gid, k) for k in theirs}
+        # Its existence is as old as its fields: the deletion's stamp under the old id must not read as a rename.
+        existence = max([state.get_stamp(self.db, twin_gid, ROW_FIELD), *theirs.values()])
+        keep = rows.merge_ids(self.db, kind, twin_gid, gid)
+        state.set_stamp(self.db, keep, ROW_FIELD, *existence)
+        now = rows.current(self.db, kind, keep)[1]
+        wanted = {}
+        for key, value in values.items():
+            if key in rows.COLUMNS[kind] and not rows.same(now.get(key), value) and theirs[key] > mine[key]:
+                wanted[key] = value
+        for key, stamp in theirs.items():
+            if stamp > mine[key]:
+                state.set_stamp(self.db, keep, key, *stamp)
+        if wanted:
+            columns, missing = rows.local_values(self.db, kind, {**now, **wanted})
+            if not missing:
+                rows.update(self.db, kind, twin_id, {rows.COLUMNS[kind][k]: columns[rows.COLUMNS[kind][k]] for k in wanted})
+        return keep
