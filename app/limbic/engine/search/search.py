@@ -206,7 +206,8 @@ def _text_branch(db: Database, query: Query, k: int, rows: int, tiers: bool, mea
     to meaning, or is all there is (no ``meaning`` branch).
     """
     fulltext, flat = _fts_scored(db, query, k, rows, meaning)
-    return fulltext, (_exact_tiers(db, query, k) if tiers and (fulltext or flat or not meaning) else {}), flat
+    exact = _exact_tiers(db, query, k) if tiers and (fulltext or flat or not meaning) else {}
+    return fulltext, ({**exact, **_alias_tiers(db, query)} if tiers else exact), flat
 
 
 def _both_branches(graph: Graph, side: SideReader, query: Query, k: int, rows: int, weight: float):
@@ -232,7 +233,8 @@ def _both_branches(graph: Graph, side: SideReader, query: Query, k: int, rows: i
                 job.result()
         raise
     fulltext = job.result() if job is not None else []
-    return fulltext, (tiers if fulltext or plan.flat else {}), plan.flat, vector, semantic, meaning, early
+    tiers = {**(tiers if fulltext or plan.flat else {}), **_alias_tiers(graph.db, query)}
+    return fulltext, tiers, plan.flat, vector, semantic, meaning, early
 
 
 def fts_branch(graph: Graph, query: str | Query, k: int) -> list[int]:
@@ -264,6 +266,15 @@ def _exact_tiers(db: Database, query: Query, k: int) -> dict[int, int]:
         if normalise_name(name) == wanted:
             tiers[entity_id] = TIER_NAME
     return tiers
+
+
+def _alias_tiers(db: Database, query: Query) -> dict[int, int]:
+    """An alias names its entity as its name does ("NYC": New York City); one index probe, so always looked for."""
+    if not query.name_key or not db.has_table("entity_aliases"):
+        return {}
+    return {entity_id: TIER_NAME for entity_id, alias in db.execute(
+        "SELECT entity_id, alias FROM entity_aliases WHERE alias = ? COLLATE NOCASE", (query.text.strip(),))
+        if normalise_name(alias) == query.name_key}
 
 
 def passage_weight(graph: Graph, query: str | Query) -> float:
