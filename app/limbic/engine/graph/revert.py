@@ -34,9 +34,11 @@ _CURRENT = {
     "entity": "SELECT json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at) "
               "FROM entities WHERE id = ?",
     "observation": "SELECT json_object('entity', entity_id, 'content', content, 'kind', kind, 'created_at', created_at, "
-                   "'superseded_by', superseded_by, 'superseded_at', superseded_at) FROM observations WHERE id = ?",
+                   "'superseded_by', superseded_by, 'superseded_at', superseded_at, 'valid_from', valid_from, "
+                   "'valid_until', valid_until) FROM observations WHERE id = ?",
     "relation": "SELECT json_object('from', from_entity, 'to', to_entity, 'type', relation_type, 'context', context, "
-                "'active', active, 'created_at', created_at, 'ended_at', ended_at) FROM relations WHERE id = ?",
+                "'active', active, 'created_at', created_at, 'ended_at', ended_at, 'valid_from', valid_from, "
+                "'valid_until', valid_until) FROM relations WHERE id = ?",
     "reflection": "SELECT json_object('target_type', target_type, 'entity', entity_id, 'relation', relation_id, "
                   "'target_ref', target_ref, 'author', author, 'content', content, 'mood', mood, 'created_at', created_at) "
                   "FROM reflections WHERE id = ?",
@@ -118,8 +120,9 @@ def _current(db, kind: str, row_id: int) -> dict | None:
 def _same(a: dict | None, b: dict | None) -> bool:
     if a is None or b is None:
         return a is b
-    strip = lambda d: {k: v for k, v in d.items() if k not in _INFO_ONLY}  # noqa: E731
-    return strip(a) == strip(b)
+    # A change recorded before valid time was logged has no such keys: only the keys both name compare.
+    keys = (a.keys() & b.keys()) - set(_INFO_ONLY)
+    return all(a[k] == b[k] for k in keys)
 
 
 def _who(db, change_id: int | None) -> tuple[str, str]:
@@ -365,14 +368,17 @@ def _remove_entity(graph: Graph, entity_id: int) -> bool:
 
 
 _COLUMNS = {
-    "observation": ("entity_id", "content", "kind", "created_at", "superseded_by", "superseded_at"),
-    "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "created_at", "ended_at"),
+    "observation": ("entity_id", "content", "kind", "created_at", "superseded_by", "superseded_at", "valid_from",
+                    "valid_until"),
+    "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "created_at", "ended_at",
+                 "valid_from", "valid_until"),
     "reflection": ("target_type", "entity_id", "relation_id", "target_ref", "author", "content", "mood", "created_at"),
     "alias": ("entity_id", "alias", "created_at"),
 }
 _KEYS = {
-    "observation": ("entity", "content", "kind", "created_at", "superseded_by", "superseded_at"),
-    "relation": ("from", "to", "type", "context", "active", "created_at", "ended_at"),
+    "observation": ("entity", "content", "kind", "created_at", "superseded_by", "superseded_at", "valid_from",
+                    "valid_until"),
+    "relation": ("from", "to", "type", "context", "active", "created_at", "ended_at", "valid_from", "valid_until"),
     "reflection": ("target_type", "entity", "relation", "target_ref", "author", "content", "mood", "created_at"),
     "alias": ("entity", "alias", "created_at"),
 }
@@ -414,8 +420,10 @@ def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> bool:
             taken = db.scalar(f"SELECT 1 FROM {table} WHERE id = ?", (x.row_id,)) is not None
             db.execute(f"INSERT INTO {table}(id, {', '.join(cols)}) VALUES (?, {', '.join('?' * len(cols))})",
                        (None if taken else x.row_id, *values))
-        else:
-            db.execute(f"UPDATE {table} SET {', '.join(c + ' = ?' for c in cols)} WHERE id = ?", (*values, x.row_id))
+        else:  # only what the recorded row names (one logged before valid time leaves it as it is)
+            kept = [(c, v) for c, k, v in zip(cols, _KEYS[x.kind], values) if k in x.before]
+            db.execute(f"UPDATE {table} SET {', '.join(c + ' = ?' for c, _ in kept)} WHERE id = ?",
+                       (*[v for _, v in kept], x.row_id))
         touched = [v for k, v in zip(_KEYS[x.kind], values) if k in ("entity", "from", "to") and v is not None]
     for entity_id in touched:
         if db.scalar("SELECT 1 FROM entities WHERE id = ?", (entity_id,)) is not None:

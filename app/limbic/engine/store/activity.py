@@ -78,11 +78,11 @@ _JSON = {
     "entity": "json_object('name', {r}.name, 'type', {r}.entity_type, 'status', {r}.status, 'created_at', {r}.created_at)",
     "observation": (
         "json_object('entity', {r}.entity_id, 'content', {r}.content, 'kind', {r}.kind, 'created_at', {r}.created_at, "
-        "'superseded_by', {r}.superseded_by, 'superseded_at', {r}.superseded_at)"
+        "'superseded_by', {r}.superseded_by, 'superseded_at', {r}.superseded_at{valid})"
     ),
     "relation": (
         "json_object('from', {r}.from_entity, 'to', {r}.to_entity, 'type', {r}.relation_type, 'context', {r}.context, "
-        "'active', {r}.active, 'created_at', {r}.created_at, 'ended_at', {r}.ended_at, "
+        "'active', {r}.active, 'created_at', {r}.created_at, 'ended_at', {r}.ended_at{valid}, "
         "'from_name', (SELECT name FROM main.entities WHERE id = {r}.from_entity), "
         "'to_name', (SELECT name FROM main.entities WHERE id = {r}.to_entity))"
     ),
@@ -93,13 +93,18 @@ _JSON = {
     ),
     "alias": "json_object('entity', {r}.entity_id, 'alias', {r}.alias, 'created_at', {r}.created_at)",
 }
+# Valid time (schema 8) in the JSON of observations and relations; a file still being upgraded has none yet.
+_VALID = ", 'valid_from', {r}.valid_from, 'valid_until', {r}.valid_until"
+VALID_COLUMNS = ("valid_from", "valid_until")
 # The column each key of an item's JSON (above) comes from, per kind: what reads items back into rows uses it.
 ITEM_COLUMNS = {
     "entity": {"name": "name", "type": "entity_type", "status": "status", "created_at": "created_at"},
     "observation": {"entity": "entity_id", "content": "content", "kind": "kind", "created_at": "created_at",
-                    "superseded_by": "superseded_by", "superseded_at": "superseded_at"},
+                    "superseded_by": "superseded_by", "superseded_at": "superseded_at",
+                    "valid_from": "valid_from", "valid_until": "valid_until"},
     "relation": {"from": "from_entity", "to": "to_entity", "type": "relation_type", "context": "context",
-                 "active": "active", "created_at": "created_at", "ended_at": "ended_at"},
+                 "active": "active", "created_at": "created_at", "ended_at": "ended_at",
+                 "valid_from": "valid_from", "valid_until": "valid_until"},
     "reflection": {"target_type": "target_type", "entity": "entity_id", "relation": "relation_id",
                    "target_ref": "target_ref", "author": "author", "content": "content", "mood": "mood",
                    "created_at": "created_at"},
@@ -113,8 +118,9 @@ _OTHER_OF = {"relation": "{r}.to_entity"}
 # An update is recorded only when something a person sees changed (not updated_at or revision).
 _WATCHED = {
     "entity": ("name", "entity_type", "status", "created_at"),
-    "observation": ("entity_id", "content", "kind", "superseded_by", "superseded_at"),
-    "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "ended_at"),
+    "observation": ("entity_id", "content", "kind", "superseded_by", "superseded_at", "valid_from", "valid_until"),
+    "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "ended_at", "valid_from",
+                 "valid_until"),
     "reflection": ("entity_id", "relation_id", "content", "mood", "author"),
     "alias": ("entity_id", "alias"),
 }
@@ -141,23 +147,29 @@ def tables_ok(db: Database) -> bool:
     )
 
 
-def _trigger_ddl(kind: str) -> list[str]:
+def _trigger_ddl(kind: str, valid: bool = True) -> list[str]:
     table = _TABLE[kind]
     other = _OTHER_OF.get(kind, "NULL")
+    watched = [c for c in _WATCHED[kind] if valid or c not in VALID_COLUMNS]
     out = []
     for event, op, row in (("INSERT", ADD, "NEW"), ("DELETE", REMOVE, "OLD"), ("UPDATE", CHANGE, "NEW")):
         when = ""
         if event == "UPDATE":
-            when = " WHEN " + " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in _WATCHED[kind])
-        before = _JSON[kind].format(r="OLD") if event != "INSERT" else "NULL"
-        after = _JSON[kind].format(r="NEW") if event != "DELETE" else "NULL"
+            when = " WHEN " + " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in watched)
+        before = _json(kind, "OLD", valid) if event != "INSERT" else "NULL"
+        after = _json(kind, "NEW", valid) if event != "DELETE" else "NULL"
+        out.append(f"DROP TRIGGER IF EXISTS temp.limbic_log_{kind}_{op}")  # one made before an upgrade
         out.append(
-            f"CREATE TEMP TRIGGER IF NOT EXISTS limbic_log_{kind}_{op} AFTER {event} ON main.{table}{when} BEGIN "
+            f"CREATE TEMP TRIGGER limbic_log_{kind}_{op} AFTER {event} ON main.{table}{when} BEGIN "
             "INSERT INTO main.change_item(change_id, kind, op, row_id, entity_id, other_id, before, after) VALUES "
             f"({_NEXT}, '{kind}', '{op}', {row}.id, {_ENTITY_OF[kind].format(r=row)}, {other.format(r=row)}, "
             f"{before}, {after}); END"
         )
     return out
+
+
+def _json(kind: str, row: str, valid: bool) -> str:
+    return _JSON[kind].format(r=row, valid=_VALID.format(r=row) if valid else "")
 
 
 # More connection-local triggers to create with the recorder's (recorded.py adds the history's).
@@ -244,7 +256,9 @@ class Recorder:
                 for kind in KINDS:
                     if not db.has_table(_TABLE[kind]):  # reflections (v4) or aliases (v9) in an older file
                         continue
-                    for ddl in _trigger_ddl(kind):
+                    valid = kind not in ("observation", "relation") or "valid_from" in {
+                        r[1] for r in db.execute(f"PRAGMA table_info({_TABLE[kind]})")}
+                    for ddl in _trigger_ddl(kind, valid):
                         db.execute(ddl)
         return bool(self.installed)
 

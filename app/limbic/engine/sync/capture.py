@@ -33,11 +33,11 @@ _ROWS = {
     "entity": "SELECT id, json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at) "
               "FROM entities ORDER BY id",
     "observation": "SELECT id, json_object('entity', entity_id, 'content', content, 'kind', kind, "
-                   "'created_at', created_at, 'superseded_by', superseded_by, 'superseded_at', superseded_at) "
-                   "FROM observations ORDER BY id",
+                   "'created_at', created_at, 'superseded_by', superseded_by, 'superseded_at', superseded_at, "
+                   "'valid_from', valid_from, 'valid_until', valid_until) FROM observations ORDER BY id",
     "relation": "SELECT id, json_object('from', from_entity, 'to', to_entity, 'type', relation_type, "
-                "'context', context, 'active', active, 'created_at', created_at, 'ended_at', ended_at) "
-                "FROM relations ORDER BY id",
+                "'context', context, 'active', active, 'created_at', created_at, 'ended_at', ended_at, "
+                "'valid_from', valid_from, 'valid_until', valid_until) FROM relations ORDER BY id",
     "reflection": "SELECT id, json_object('target_type', target_type, 'entity', entity_id, 'relation', relation_id, "
                   "'target_ref', target_ref, 'author', author, 'content', content, 'mood', mood, "
                   "'created_at', created_at) FROM reflections ORDER BY id",

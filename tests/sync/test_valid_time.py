@@ -1,0 +1,77 @@
+"""Valid time travels: when an observation or a relation held in the world reaches every device."""
+
+from __future__ import annotations
+
+import pytest
+
+from limbic.engine.history.valid import set_observation_validity, set_relation_validity
+from limbic.engine.sync import snapshot
+from tests.sync.replicas import Replica, settle
+
+
+@pytest.fixture
+def pair(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
+    a.graph.upsert_entity("Ada", "Person", ["lives in Paris"])
+    a.graph.upsert_entity("Bob", "Person", ["plays chess"])
+    a.graph.add_relation("Ada", "Bob", "works with")
+    settle([a, b], folder)
+    yield a, b, folder
+    a.close()
+    b.close()
+
+
+def _valid(replica) -> tuple:
+    db = replica.graph.db
+    obs = db.one("SELECT valid_from, valid_until FROM observations WHERE content = 'lives in Paris'")
+    rel = db.one("SELECT valid_from, valid_until FROM relations WHERE relation_type = 'works with'")
+    return tuple(obs), tuple(rel)
+
+
+def test_an_edit_of_valid_time_on_one_device_reaches_the_other(pair):
+    a, b, folder = pair
+    obs = a.graph.db.scalar("SELECT id FROM observations WHERE content = 'lives in Paris'")
+    set_observation_validity(a.graph, obs, "2019-03-01", "2023-06-30")
+    set_relation_validity(a.graph, "Ada", "Bob", "works with", "2020-01-01", None)
+    settle([a, b], folder)
+    assert _valid(b) == (("2019-03-01", "2023-06-30"), ("2020-01-01", None))
+    # And back: cleared on the other device, cleared here.
+    obs_b = b.graph.db.scalar("SELECT id FROM observations WHERE content = 'lives in Paris'")
+    set_observation_validity(b.graph, obs_b, None, None)
+    settle([a, b], folder)
+    assert _valid(a) == ((None, None), ("2020-01-01", None))
+
+
+def test_valid_time_edited_on_both_devices_settles_on_one_value_everywhere(pair):
+    a, b, folder = pair
+    set_relation_validity(a.graph, "Ada", "Bob", "works with", "2020-01-01", None)
+    set_relation_validity(b.graph, "Ada", "Bob", "works with", "2021-05-01", "2022-01-01")
+    settle([a, b], folder)
+    assert _valid(a) == _valid(b)
+    assert _valid(a)[1] in (("2020-01-01", None), ("2021-05-01", "2022-01-01"))
+
+
+def test_a_new_device_gets_valid_times_from_the_first_publish_and_from_a_snapshot(tmp_path, monkeypatch):
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 2)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a = Replica(tmp_path, "laptop")
+    a.graph.upsert_entity("Ada", "Person", ["lives in Paris"])
+    a.graph.upsert_entity("Bob", "Person", ["plays chess"])
+    a.graph.add_relation("Ada", "Bob", "works with")
+    obs = a.graph.db.scalar("SELECT id FROM observations WHERE content = 'lives in Paris'")
+    set_observation_validity(a.graph, obs, "2019-03-01", None)
+    set_relation_validity(a.graph, "Ada", "Bob", "works with", None, "2024-12-31")
+    b = Replica(tmp_path, "desktop")
+    settle([a, b], folder)  # b takes a's first publish of its whole graph
+    assert _valid(b) == (("2019-03-01", None), (None, "2024-12-31"))
+    for i in range(4):  # a snapshot is written and a's first segments compacted away
+        a.graph.upsert_entity(f"E{i}", "T", [f"note {i}"])
+        settle([a, b], folder, rounds=1)
+    c = Replica(tmp_path, "phone")
+    settle([a, b, c], folder)
+    assert _valid(c) == (("2019-03-01", None), (None, "2024-12-31"))
+    for r in (a, b, c):
+        r.close()
