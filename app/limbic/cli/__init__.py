@@ -1,4 +1,4 @@
-"""The command line: launch the app, import, export, search, info, show, diff, eval, check, backup, restore, mcp, activity, revert.
+"""The command line: launch the app, import, export, search, info, show, alias, diff, eval, check, backup, restore, mcp, activity, revert.
 
 Each command lives in a module of this package with a ``register(sub, common)`` that adds its
 sub-parser and sets ``func``; a new command is a new module and one entry in ``COMMANDS``.
@@ -16,13 +16,13 @@ import sys
 import apsw
 
 from limbic import __version__
-from limbic.cli import activity, evaluate, graph_io, health, history, query, safety, serve, sync
+from limbic.cli import activity, aliases, evaluate, graph_io, health, history, query, safety, serve, sync
 from limbic.engine.errors import LimbicError
 
 logger = logging.getLogger(__name__)
 
 # The command modules, in the order `limbic --help` lists their commands.
-COMMANDS = (graph_io, query, history, safety, serve, activity, health, sync, evaluate)
+COMMANDS = (graph_io, query, history, aliases, safety, serve, activity, health, sync, evaluate)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -22,6 +22,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         print(json.dumps(page, ensure_ascii=False, indent=2))
         return 0
     print(f"{page['name']} ({page['entityType']}, {page['status']}), since {page['createdAt']}")
+    if page.get("aliases"):
+        print(f"  also known as: {', '.join(page['aliases'])}")
     for o in page["observations"]:
         print(f"  - {o['content']}{_held(o)}")
     for o in page["superseded"]:

@@ -90,6 +90,7 @@ def _page(source: Graph, live: Graph, name: str) -> dict:
                          for o in ent.observations if o.current],
         "superseded": [{"content": o.content, "supersededAt": o.superseded_at} for o in ent.superseded],
         "relations": relations,
+        **({"aliases": names} if (names := source.aliases_of(entity_id)) else {}),  # only when it has some
     }
 
 
