@@ -30,7 +30,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from limbic.ui.graph import labels, legend as legends
-from limbic.ui.graph.paint import draw_legend, is_dark, mix, polygon
+from limbic.ui.graph.paint import draw_discs, draw_legend, draw_points, is_dark, mix, polygon
 from limbic.ui.graph.scene import (
     KIND_MORE,
     KIND_SUGGESTION,
@@ -179,6 +179,10 @@ class GraphCanvas(QWidget):
         vis_idx = np.flatnonzero(vis)
         colours = [QColor(c) for c in s.colours(dark)]
         colour_idx = s.colour_index()
+        drawn_idx = colour_idx  # ghosts (gone since the time slider's date) take the faded copy of their colour
+        if s.ghost.any():
+            drawn_idx = colour_idx + len(colours) * s.ghost
+            colours += [mix(c, palette.color(QPalette.ColorRole.Base), 0.3) for c in colours]
         text = palette.color(QPalette.ColorRole.Text)
         # Edges in a solid colour mixed with the background: blending a translucent line costs
         # about six times as much per pixel, and at thousands of edges that is most of a frame.
@@ -192,10 +196,15 @@ class GraphCanvas(QWidget):
                                     width, height, PIXEL_BUDGET_MOVING if moving else PIXEL_BUDGET)
         solid = drawn[~s.dashed[drawn]] if len(s.dashed) else drawn
         dashed = drawn[s.dashed[drawn]] if len(s.dashed) else drawn[:0]
+        gone = solid[s.ghost_edges[solid]] if len(s.ghost_edges) else solid[:0]
+        solid = solid[~s.ghost_edges[solid]] if len(gone) else solid
         # Smooth lines cost several times more than hairlines: only for a few edges.
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, len(drawn) <= SMOOTH_EDGES)
         painter.setPen(QPen(edge_colour, 1.2 if len(drawn) <= SMOOTH_EDGES else 0))
         self._draw_lines(painter, screen, s, solid)
+        if len(gone):
+            painter.setPen(QPen(mix(edge_colour, palette.color(QPalette.ColorRole.Base), 0.5), 0, Qt.PenStyle.DotLine))
+            self._draw_lines(painter, screen, s, gone)
         if len(dashed):
             pen = QPen(accent, 1.4, Qt.PenStyle.DashLine)
             painter.setPen(pen)
@@ -208,9 +217,9 @@ class GraphCanvas(QWidget):
 
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, few)
         if len(vis_idx) <= DISC_LIMIT:
-            self._draw_discs(painter, screen, r_px, vis_idx, colours, colour_idx, palette)
+            draw_discs(painter, s, screen, r_px, vis_idx, colours, drawn_idx, palette)
         else:  # round points when a few hundred, squares past that (round caps cost ten times more)
-            self._draw_points(painter, screen, r_px, vis_idx, colours, colour_idx, round_caps=few)
+            draw_points(painter, screen, r_px, vis_idx, colours, drawn_idx, round_caps=few)
         self._draw_marks(painter, screen, r_px, vis_idx, accent, text)
 
         font = QFont(painter.font())
@@ -269,39 +278,6 @@ class GraphCanvas(QWidget):
         seg[0::2] = a
         seg[1::2] = b
         painter.drawLines(polygon(seg))
-
-    def _draw_points(self, painter, screen, r_px, vis_idx, colours, colour_idx, round_caps: bool = False) -> None:
-        """Many nodes: one ``drawPoints`` call per colour and size class."""
-        size = np.clip(np.round(2 * r_px[vis_idx]), 2, 40 if round_caps else 8).astype(np.int64)
-        key = colour_idx[vis_idx] * 64 + size
-        order = np.argsort(key, kind="stable")
-        keys, starts = np.unique(key[order], return_index=True)
-        bounds = list(starts) + [len(order)]
-        for g, k in enumerate(keys):
-            members = vis_idx[order[bounds[g]:bounds[g + 1]]]
-            pen = QPen(colours[int(k // 64)], float(k % 64))
-            pen.setCapStyle(Qt.PenCapStyle.RoundCap if round_caps else Qt.PenCapStyle.SquareCap)
-            painter.setPen(pen)
-            painter.drawPoints(polygon(screen[members]))
-
-    def _draw_discs(self, painter, screen, r_px, vis_idx, colours, colour_idx, palette) -> None:
-        outline = QPen(palette.color(QPalette.ColorRole.Base), 1.2)
-        s = self.scene
-        for i in vis_idx:
-            x, y = screen[i]
-            r = float(r_px[i])
-            colour = colours[int(colour_idx[i])]
-            if s.kinds[i] == KIND_SUGGESTION:
-                painter.setPen(QPen(colour, 2.0, Qt.PenStyle.DashLine))
-                painter.setBrush(palette.color(QPalette.ColorRole.Base))
-            elif s.kinds[i] == KIND_MORE:
-                painter.setPen(QPen(colour, 1.5, Qt.PenStyle.DotLine))
-                painter.setBrush(palette.color(QPalette.ColorRole.AlternateBase))
-            else:
-                painter.setPen(outline)
-                painter.setBrush(colour)
-            painter.drawEllipse(QPointF(x, y), r, r)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
 
     def _draw_marks(self, painter, screen, r_px, vis_idx, accent, text) -> None:
         """Rings: search hits, the centre, the selected node."""
@@ -403,6 +379,7 @@ class GraphCanvas(QWidget):
             return f"{s.labels[index]}: click to show them"
         kind = s.type_names[int(s.types[index])] if int(s.types[index]) < len(s.type_names) else ""
         extra = " · suggested by meaning, not linked" if s.kinds[index] == KIND_SUGGESTION else ""
+        extra += " · gone since this date" if len(s.ghost) and s.ghost[index] else ""
         return f"{s.labels[index]} ({kind}) · {int(s.degree[index])} relations{extra}"
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API

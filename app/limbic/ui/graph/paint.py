@@ -1,4 +1,5 @@
-"""Painting helpers of the graph canvas: a QPolygonF straight from numpy, opaque colour mixes, the theme's lightness, the legend."""
+"""Painting helpers of the graph canvas: a QPolygonF straight from numpy, opaque colour mixes, the theme's lightness,
+the legend, nodes as points or discs."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from PySide6.QtGui import QColor, QPainter, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
 from limbic.ui.graph.legend import cell
+from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION
 
 
 def polygon(points: np.ndarray) -> QPolygonF:
@@ -66,4 +68,43 @@ def draw_legend(painter, legend, colours, box, metrics, palette, title: str, fol
         x, y = cell(legend, box, len(legend.shown))
         painter.setPen(palette.color(QPalette.ColorRole.Link))
         painter.drawText(QPointF(x + 8, y + metrics.ascent()), legend.link)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+
+
+def draw_points(painter, screen, r_px, vis_idx, colours, colour_idx, round_caps: bool = False) -> None:
+    """Many nodes: one ``drawPoints`` call per colour and size class."""
+    size = np.clip(np.round(2 * r_px[vis_idx]), 2, 40 if round_caps else 8).astype(np.int64)
+    key = colour_idx[vis_idx] * 64 + size
+    order = np.argsort(key, kind="stable")
+    keys, starts = np.unique(key[order], return_index=True)
+    bounds = list(starts) + [len(order)]
+    for g, k in enumerate(keys):
+        members = vis_idx[order[bounds[g]:bounds[g + 1]]]
+        pen = QPen(colours[int(k // 64)], float(k % 64))
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap if round_caps else Qt.PenCapStyle.SquareCap)
+        painter.setPen(pen)
+        painter.drawPoints(polygon(screen[members]))
+
+
+def draw_discs(painter, s, screen, r_px, vis_idx, colours, colour_idx, palette) -> None:
+    """Few nodes: each an outlined disc; suggestions, "+N more" nodes and removed ones (faded) outlined apart."""
+    outline = QPen(palette.color(QPalette.ColorRole.Base), 1.2)
+    types = len(s.type_names) + 1
+    for i in vis_idx:
+        x, y = screen[i]
+        r = float(r_px[i])
+        colour = colours[int(colour_idx[i])]
+        if s.kinds[i] == KIND_SUGGESTION:
+            painter.setPen(QPen(colour, 2.0, Qt.PenStyle.DashLine))
+            painter.setBrush(palette.color(QPalette.ColorRole.Base))
+        elif s.kinds[i] == KIND_MORE:
+            painter.setPen(QPen(colour, 1.5, Qt.PenStyle.DotLine))
+            painter.setBrush(palette.color(QPalette.ColorRole.AlternateBase))
+        elif len(s.ghost) and s.ghost[i]:  # removed since the slider's date: faded, with its own colour dashed round it
+            painter.setPen(QPen(colours[int(colour_idx[i]) - types], 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(colour)
+        else:
+            painter.setPen(outline)
+            painter.setBrush(colour)
+        painter.drawEllipse(QPointF(x, y), r, r)
     painter.setBrush(Qt.BrushStyle.NoBrush)

@@ -39,6 +39,7 @@ from limbic.ui.graph.linking import SuggestionLinkMixin
 from limbic.ui.graph.parts import GraphParts
 from limbic.ui.graph.runner import LayoutRunner
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
+from limbic.ui.graph.timeslider import TimeTravel
 
 logger = logging.getLogger(__name__)
 
@@ -134,9 +135,11 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         link_layout.addWidget(self.link_type)
         link_layout.addWidget(self.link_button)
         self.link_bar.hide()
+        self.time = TimeTravel(self)  # the time slider under the toolbar
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.toolbar)
+        layout.addWidget(self.time.bar)
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.link_bar)
         layout.addWidget(self.info)
@@ -317,14 +320,14 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
     @Slot(object, int)
     def on_snapshot(self, pos: np.ndarray, number: int) -> None:
         if number == self.runner.run_number:
-            self.canvas.set_positions(pos)
+            self.time.set_positions(pos)
 
     @Slot(object, int, bool)
     def on_layout_finished(self, pos: np.ndarray, number: int, converged: bool) -> None:
         if number != self.runner.run_number:
             return
         self.runner.restore_switch()
-        self.canvas.set_positions(pos)
+        self.time.set_positions(pos)
         self._layout_ended(converged)
 
     def stop_layout(self) -> None:
@@ -351,7 +354,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
     @Slot(object)
     def apply_changes(self, changes: ChangeSet) -> None:
         """Update the picture in place after commits (own or another program's); zoom and position stay."""
-        if changes is None or changes.empty:
+        if changes is None or changes.empty or self.time.hold(changes):
             return
         if self.mode == LOCAL:
             if self.centre_id is None:
@@ -396,6 +399,8 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
     # -- selection, search hits and the editor ----------------------------------------------
 
     def on_node_clicked(self, index: int) -> None:
+        if self.time.refuses(index):
+            return
         s = self.canvas.scene
         node_id, kind = int(s.ids[index]), int(s.kinds[index])
         if kind == KIND_MORE:
@@ -410,6 +415,8 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.p.open_entity(node_id)
 
     def on_node_activated(self, index: int) -> None:
+        if self.time.refuses(index):
+            return
         s = self.canvas.scene
         node_id = int(s.ids[index])
         if s.kinds[index] == KIND_MORE:

@@ -39,6 +39,9 @@ class Scene:
     rel_names: list[str] = field(default_factory=list)
     dashed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     highlight: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    # The time slider's marks: nodes and edges that existed at its date and are gone now, drawn faded.
+    ghost: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    ghost_edges: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     centre: int = -1  # node index drawn as the centre, -1 for none
 
     def __post_init__(self) -> None:
