@@ -294,8 +294,15 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
     """Where another device's first segments were compacted away, start from the newest snapshot covering them."""
     found = files.scan(folder, graph_id)
     done = state.applied(graph.db)
-    gaps = {dev: min(listing.segments) - 1 for dev, listing in found.items()
-            if dev != device.id and listing.segments and min(listing.segments) > done.get(dev, 0) + 1}
+    gaps = {}  # per device, the sequence a snapshot must reach: its first segments are gone (or all of them)
+    for dev, listing in found.items():
+        have = done.get(dev, 0)
+        if dev == device.id:
+            continue
+        if listing.segments and min(listing.segments) > have + 1:
+            gaps[dev] = min(listing.segments) - 1
+        elif not listing.segments and listing.snapshots and max(listing.snapshots) > have:
+            gaps[dev] = max(listing.snapshots)  # a folder holding only a snapshot
     if not gaps:
         return False
     best = None
