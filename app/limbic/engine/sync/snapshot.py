@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING
 from limbic.engine.store.db import Database
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.sync import folder as files, state
-from limbic.engine.sync.capture import REFS, _ROWS
+from limbic.engine.sync.capture import REFS
+from limbic.engine.sync.rows import COLUMNS
 from limbic.engine.sync.apply import Applier
 
 if TYPE_CHECKING:
@@ -63,43 +64,86 @@ def covered(path: Path) -> dict[str, int]:
     return out
 
 
+BATCH = 2_000  # rows applied at a time: the import's memory stays the same whatever the snapshot's size
+
+
+def _row_sql(snap: Database, kind: str) -> str:
+    """The snapshot's rows of one kind as (global id, JSON with references as global ids), streamed in order.
+
+    References become global ids in SQL, so no map of a table's ids is held in memory; an observation
+    comes after the one that superseded it, so every reference is to a row applied already.
+    """
+    table = SYNCED_TABLES[kind]
+    have = {r[1] for r in snap.execute(f"PRAGMA table_info({table})")}
+    pairs = []
+    for key, column in COLUMNS[kind].items():
+        if column not in have:
+            continue  # a snapshot of an older schema (valid time came with schema 8)
+        ref = REFS[kind].get(key)
+        value = f"(SELECT gid FROM {SYNCED_TABLES[ref]} WHERE id = t.{column})" if ref else f"t.{column}"
+        pairs.append(f"'{key}', {value}")
+    select = f"SELECT t.gid, json_object({', '.join(pairs)}) FROM {table} t"
+    if kind != "observation":
+        return select + " ORDER BY t.id"
+    return ("WITH RECURSIVE depth(id, n) AS (SELECT id, 0 FROM observations WHERE superseded_by IS NULL "
+            "UNION ALL SELECT o.id, depth.n + 1 FROM observations o JOIN depth ON o.superseded_by = depth.id "
+            "WHERE depth.n < 10000) "
+            f"{select} LEFT JOIN depth d ON d.id = t.id ORDER BY coalesce(d.n, 1 << 30), t.id")
+
+
+def _batches(cursor, size: int | None = None):
+    size = size or BATCH
+    batch = []
+    for row in cursor:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+# A snapshot's field stamp, kept where it is later than what is here (under the id the row goes by here).
+_STAMP_SQL = (
+    "INSERT INTO sync_stamp(gid, field, stamp, device) VALUES (coalesce((SELECT b.target FROM sync_alias a "
+    "JOIN sync_alias b ON b.gid = a.target WHERE a.gid = ?1), (SELECT target FROM sync_alias WHERE gid = ?1), ?1), "
+    "?2, ?3, ?4) ON CONFLICT(gid, field) DO UPDATE SET stamp = excluded.stamp, device = excluded.device "
+    "WHERE (excluded.stamp, excluded.device) > (sync_stamp.stamp, sync_stamp.device)"
+)
+
+
 def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, source_name: str) -> dict[str, int]:
-    """Apply a snapshot's rows here (in one transaction, under the device that wrote it); what it covered."""
+    """Apply a snapshot's rows here (in one transaction, under the device that wrote it); what it covered.
+
+    The rows are read and applied a batch at a time, so memory does not grow with the graph; the one
+    transaction keeps the import whole or absent. Vectors are not computed here: the graph is
+    searchable by text when this returns, and its entities wait to be embedded like any others.
+    """
     snap = Database(path, readonly=True)
+    db = graph.db
     try:
         vector = state.applied(snap)
         stamp = state.clock(snap).text()
-        items = []
-        for kind, table in SYNCED_TABLES.items():
-            if not snap.has_table(table):
-                continue  # a snapshot written before schema 9 holds no aliases
-            gids = {r[0]: r[1] for r in snap.execute(f"SELECT id, gid FROM {table}")}
-            ref_gids = {k: {r[0]: r[1] for r in snap.execute(f"SELECT id, gid FROM {SYNCED_TABLES[k]}")}
-                        for k in set(REFS[kind].values())}
-            for row_id, text in snap.execute(_ROWS[kind]):
-                values = json.loads(text)
-                for key, ref_kind in REFS[kind].items():
-                    if values.get(key) is not None:
-                        values[key] = ref_gids[ref_kind].get(values[key])
-                items.append({"k": kind, "op": "add", "gid": gids[row_id], "b": None, "a": values})
-        stamps = snap.execute("SELECT gid, field, stamp, device FROM sync_stamp").fetchall()
-        aliases = snap.execute("SELECT gid, target FROM sync_alias").fetchall()
+        with db.activity.session_as(f"{state.SYNC_ORIGIN}{source_name}"), db.activity.using("sync snapshot"), \
+                graph.write(embed=False):
+            db.conn.executemany("INSERT OR IGNORE INTO sync_alias(gid, target) VALUES (?, ?)",
+                                snap.execute("SELECT gid, target FROM sync_alias"))
+            applier = Applier(graph, me, my_name, source, source_name)
+            for kind, table in SYNCED_TABLES.items():
+                if not snap.has_table(table):
+                    continue  # a snapshot written before schema 9 holds no aliases
+                for batch in _batches(snap.execute(_row_sql(snap, kind))):
+                    items = [{"k": kind, "op": "add", "gid": gid, "b": None, "a": json.loads(text)}
+                             for gid, text in batch]
+                    applier.apply_change({"stamp": stamp, "items": items})
+            for batch in _batches(snap.execute("SELECT gid, field, stamp, device FROM sync_stamp"), 10 * BATCH):
+                db.conn.executemany(_STAMP_SQL, batch)
+            for device, seq in vector.items():
+                if device != me:
+                    db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "
+                               "SET seq = max(seq, excluded.seq)", (device, seq))
     finally:
         snap.close()
-    db = graph.db
-    with db.activity.session_as(f"{state.SYNC_ORIGIN}{source_name}"), db.activity.using("sync snapshot"), graph.write():
-        for gid, target in aliases:
-            db.execute("INSERT OR IGNORE INTO sync_alias(gid, target) VALUES (?, ?)", (gid, target))
-        applier = Applier(graph, me, my_name, source, source_name)
-        applier.apply_change({"stamp": stamp, "items": items})
-        for gid, field_name, stamp_text, device in stamps:
-            gid = state.resolve_alias(db, gid)
-            if (stamp_text, device) > state.get_stamp(db, gid, field_name):
-                state.set_stamp(db, gid, field_name, stamp_text, device)
-        for device, seq in vector.items():
-            if device != me:
-                db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "
-                           "SET seq = max(seq, excluded.seq)", (device, seq))
     return vector
 
 

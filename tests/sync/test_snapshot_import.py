@@ -1,0 +1,101 @@
+"""A new device starting from a snapshot: applied a batch at a time, whole or not at all, from a snapshot alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from limbic.engine.sync import apply, snapshot
+from limbic.engine.sync.exchange import SyncError
+from tests.sync.replicas import Replica, settle, synced_hash
+
+
+def _graph_with_history(replica: Replica) -> None:
+    g = replica.graph
+    for i in range(7):
+        g.upsert_entity(f"E{i}", "T", [f"note {i}", f"more {i}"])
+    for i in range(6):
+        g.add_relation(f"E{i}", f"E{i + 1}", "next")
+    # A chain of supersessions: each observation names one written after it.
+    first = g.db.scalar("SELECT id FROM observations WHERE content = 'note 0'")
+    second = g.supersede_observation(first, "note 0, corrected")
+    g.supersede_observation(second, "note 0, corrected again")
+
+
+def test_a_snapshot_applies_in_batches_and_gives_the_same_graph(tmp_path, monkeypatch):
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+    monkeypatch.setattr(snapshot, "BATCH", 3)
+    sizes: list[int] = []
+    real = apply.Applier.apply_change
+
+    def counted(self, change):
+        sizes.append(len(change.get("items", [])))
+        return real(self, change)
+
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a = Replica(tmp_path, "laptop")
+    _graph_with_history(a)
+    a.sync(folder)
+    a.graph.upsert_entity("After", "T", ["one more"])
+    a.sync(folder)  # a snapshot covers the first segment, which compaction removed
+    assert list(folder.rglob("snapshot-*.db")) and not list(folder.rglob("000001-*.seg"))
+    b = Replica(tmp_path, "desktop")
+    monkeypatch.setattr(apply.Applier, "apply_change", counted)
+    b.sync(folder)
+    monkeypatch.setattr(apply.Applier, "apply_change", real)
+    assert max(sizes) <= 3 and len(sizes) > 10  # never the whole snapshot at once
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    chain = b.graph.db.execute(
+        "SELECT o.content, s.content FROM observations o JOIN observations s ON s.id = o.superseded_by "
+        "ORDER BY o.content").fetchall()
+    assert chain == [("note 0", "note 0, corrected"), ("note 0, corrected", "note 0, corrected again")]
+    a.close()
+    b.close()
+
+
+def test_a_snapshot_stopped_midway_leaves_nothing_and_applies_whole_next_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+    monkeypatch.setattr(snapshot, "BATCH", 3)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a = Replica(tmp_path, "laptop")
+    _graph_with_history(a)
+    a.sync(folder)
+    a.graph.upsert_entity("After", "T", ["one more"])
+    a.sync(folder)
+    b = Replica(tmp_path, "desktop")
+    real, calls = apply.Applier.apply_change, [0]
+
+    def failing(self, change):
+        calls[0] += 1
+        if calls[0] == 4:
+            raise SyncError("stopped")
+        return real(self, change)
+
+    monkeypatch.setattr(apply.Applier, "apply_change", failing)
+    with pytest.raises(SyncError):
+        b.sync(folder)
+    db = b.graph.db
+    assert db.scalar("SELECT count(*) FROM entities") == 0
+    assert db.scalar("SELECT count(*) FROM sync_stamp") == 0 and db.scalar("SELECT count(*) FROM sync_applied") == 0
+    monkeypatch.setattr(apply.Applier, "apply_change", real)
+    settle([a, b], folder)
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    a.close()
+    b.close()
+
+
+def test_a_folder_holding_only_a_snapshot_lets_a_new_device_start(tmp_path, monkeypatch):
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a = Replica(tmp_path, "laptop")
+    _graph_with_history(a)
+    a.sync(folder)  # its one segment, then a snapshot covering it: with no other device, compaction removes the segment
+    assert not list(folder.rglob("*.seg")) and len(list(folder.rglob("snapshot-*.db"))) == 1
+    b = Replica(tmp_path, "desktop")
+    b.sync(folder)
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    assert b.graph.db.scalar("SELECT count(*) FROM entities") == 7
+    a.close()
+    b.close()
