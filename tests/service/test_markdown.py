@@ -95,8 +95,8 @@ def test_vault_syntax(text_graph, vault):
     }
     ana = text_graph.get_entity("Ana Pérez")
     assert ana.entity_type == "person" and ana.status == "active"
+    assert text_graph.aliases_of(ana.id) == ["Ana", "A. Pérez"]  # the front matter's aliases are its aliases
     assert [(o.content, o.kind) for o in ana.observations] == [
-        ("Ana", "alias"), ("A. Pérez", "alias"),
         ("Designs the [[Limbic|search app]] index.", "note"), ("Speaks Spanish", "note"),
         ("Lives in [[Madrid]]\nsince 2020", "note"),
     ]
@@ -165,7 +165,7 @@ def seeded(graph):
     graph.add_relation("Ana", "a/b: c?", "links_to")
     graph.add_relation("CON", "CON.", "differs_from")
     graph.set_status("SQLite", "done")
-    graph.add_observations("Ana", ["Ana P."], kind="alias")
+    graph.add_alias("Ana", "Ana P.")
 
 
 def test_export_then_import_gives_back_the_same_graph(text_graph, tmp_path):
@@ -188,6 +188,7 @@ def test_export_then_import_gives_back_the_same_graph(text_graph, tmp_path):
         return state
 
     assert core(other) == core(text_graph)
+    assert other.aliases_of("Ana") == text_graph.aliases_of("Ana") == ["Ana P."]  # `aliases:` front matter
     # The vault works as one: every wikilink in it resolves to a note in it.
     stems = {p.stem for p in out.glob("*.md")}
     assert all(t in stems for p in out.glob("*.md") for t in written_links(p))

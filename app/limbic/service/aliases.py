@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from limbic.engine.graph.graph import Graph, name_key
+from limbic.engine.errors import ValidationError
+from limbic.engine.graph.graph import Graph, name_key, shown
 
 
 def add_alias(graph: Graph, ref: int | str, alias: str) -> bool:
@@ -29,6 +30,20 @@ def names_kept_by_merge(graph: Graph, source_id: int, target_id: int) -> list[st
 def keep_names(graph: Graph, target_id: int, names: list[str]) -> None:
     """Inside the merge's write, once the source is deleted: its names become the survivor's aliases."""
     graph.add_aliases(target_id, names)
+
+
+def keep_aliases(graph: Graph, entity_id: int, aliases: list[str], where: str) -> list[str]:
+    """Inside an import's write: give the entity these aliases; a sentence for each one another entity goes by."""
+    name = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,)) or ""
+    refused = []
+    for alias in aliases:
+        if name_key(alias.strip()) == name_key(name):
+            continue  # a note may list its own name among its aliases
+        try:
+            graph.add_alias(entity_id, alias)
+        except ValidationError as exc:  # another entity goes by it, or it cannot be a name
+            refused.append(f"{where}: the alias “{shown(alias, 40)}” was not kept ({str(exc).rstrip('.')})")
+    return refused
 
 
 def alias_matches(graph: Graph, text: str, limit: int = 20) -> list[tuple[int, str, str]]:

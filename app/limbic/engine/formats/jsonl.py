@@ -213,6 +213,7 @@ def import_records(
     # Names that differ only in case are one entity: the first spelling met (in the graph, else in
     # the file) is kept, and every merge is reported.
     spelling: dict[str, str] = {}
+    with_aliases: list[tuple[EntityRecord, int]] = []
     with graph.write(embed=False):
         # Counted inside the write transaction: no other program's writes can fall in between.
         before = graph.counts()
@@ -224,6 +225,8 @@ def import_records(
                 entity_id = jsonl_extra.write_entity(graph, rec)
             else:
                 entity_id = graph.upsert_entity(name, rec.entity_type, rec.observations)
+            if rec.extra and rec.extra.get("aliases"):
+                with_aliases.append((rec, entity_id))
             stored = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,))
             spelling[name_key(original)] = stored
             if stored != original:
@@ -233,6 +236,8 @@ def import_records(
                     raise Cancelled("The import was cancelled; nothing was changed.")
                 if progress:
                     progress("graph", i, total)
+        for rec, entity_id in with_aliases:  # once every name is in: an alias must not be one of them
+            summary.notes += jsonl_extra.write_aliases(graph, rec, entity_id)
         for j, rel in enumerate(relations):
             source = spelling.get(name_key(rel.source), rel.source)
             target = spelling.get(name_key(rel.target), rel.target)

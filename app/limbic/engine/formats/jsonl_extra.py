@@ -9,16 +9,17 @@ world): ``observationValidity`` on an entity line (parallel to ``observations``,
 ``[validFrom, validUntil]`` with either ``null``), ``validFrom``/``validUntil`` on a superseded
 observation and on a relation line. Lines of ``"type": "reflection"`` hold
 reflections: ``about`` (entity, relation, session, global), ``entity`` or ``from``/``to``/
-``relationType``, ``ref``, ``author``, ``content``, ``mood``, ``createdAt``. A reference reader
-skips what it does not know; Limbic reads everything back.
+``relationType``, ``ref``, ``author``, ``content``, ``mood``, ``createdAt``. An entity line may
+carry ``aliases`` (its other names; only when it has some). A reference reader skips what it does
+not know; Limbic reads everything back.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from limbic.engine.errors import ValidationError
-from limbic.engine.graph.graph import clean_name, clean_observation
+from limbic.engine.errors import NameTakenError, ValidationError
+from limbic.engine.graph.graph import clean_name, clean_observation, shown
 from limbic.engine.graph.graph_history import REFLECTION_TARGETS, clean_stamp, clean_status
 from limbic.engine.formats.jsonl_records import EntityRecord, ReflectionRecord, RelationRecord
 from limbic.engine.store.values import clean_valid
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from limbic.engine.graph.graph_history import Reflection
 
 ENTITY_KEYS = ("status", "createdAt", "updatedAt", "observationKinds", "observationDates", "superseded",
-               "observationValidity")
+               "observationValidity", "aliases")
 RELATION_KEYS = ("context", "createdAt", "endedAt", "active", "validFrom", "validUntil")
 
 
@@ -74,6 +75,10 @@ def entity_extra(obj: dict, n_obs: int) -> dict | None:
     if validity is not None and (not isinstance(validity, list) or len(validity) != n_obs):
         raise ValidationError('"observationValidity" must be a list, one entry per observation.')
     out["valid"] = [_validity(v) for v in validity] if validity is not None else [None] * n_obs
+    aliases = obj.get("aliases") or []
+    if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+        raise ValidationError('"aliases" must be a list of texts (the entity\'s other names).')
+    out["aliases"] = [clean_name(a, "alias") for a in aliases]
     superseded = obj.get("superseded") or []
     if not isinstance(superseded, list) or not all(isinstance(s, dict) for s in superseded):
         raise ValidationError('"superseded" must be a list of objects.')
@@ -139,6 +144,17 @@ def write_entity(graph: Graph, rec: EntityRecord) -> int:
     for content, _kind, _created, superseded_at, by, _valid in x["superseded"]:
         graph.link_superseded(ids[content], ids.get(by) if by != content else None, superseded_at)
     return entity_id
+
+
+def write_aliases(graph: Graph, rec: EntityRecord, entity_id: int) -> list[str]:
+    """Give the entity its line's aliases (after every entity is written); what was not kept, in words."""
+    refused = []
+    for alias in rec.extra["aliases"]:
+        try:
+            graph.add_alias(entity_id, alias)
+        except NameTakenError as exc:
+            refused.append(f"line {rec.line}: the alias “{shown(alias, 40)}” was not kept ({str(exc).rstrip('.')})")
+    return refused
 
 
 def _set_valid(graph: Graph, table: str, row_id: int | None, valid: tuple | None) -> None:
@@ -212,6 +228,9 @@ def entity_keys(ent: Entity, graph: Graph | None = None) -> dict:
                 entry["validFrom"], entry["validUntil"] = valid[o.id]
     if any(o.id in valid for o in current):
         out["observationValidity"] = [list(valid[o.id]) if o.id in valid else None for o in current]
+    aliases = graph.aliases_by_entity([ent.id]).get(ent.id) if graph is not None else None
+    if aliases:
+        out["aliases"] = aliases
     return out
 
 

@@ -5,7 +5,8 @@ paragraphs and list items observations, its [[wikilinks]] relations.
   note, else the file name; a name two notes share falls back to the note's path.
 - type: front matter ``type``, else its first tag, else its folder (``Note`` at the top).
 - status, created, updated: front matter, else active and the file's modification time.
-- aliases (front matter) resolve links and are kept as observations of kind ``alias``.
+- aliases (front matter) resolve links and become the entity's aliases (an older import kept them as
+  observations of kind ``alias``, which the export still writes as aliases).
 - ``key:: [[Target]]`` (Dataview) and link-valued properties give typed relations; any other
   link is ``links_to``. ``[[Target|label]]``, ``[[Target#heading]]``, ``[[Target^block]]``,
   ``![[Note]]`` and ``[text](Note.md)`` all point at Target; links to notes that do not exist are
@@ -30,6 +31,7 @@ from limbic.engine.graph.graph import TIME_FORMAT, Graph, clean_name, clean_obse
 from limbic.engine.graph.graph_history import clean_stamp, clean_status
 from limbic.service.importers.common import ImportInputError, ImportReport, backup_before_import, count_before, finish
 from limbic.service.importers import frontmatter, vault_files
+from limbic.service.aliases import keep_aliases
 
 NOTE_SUFFIXES = (".md", ".markdown")
 DEFAULT_RELATION = "links_to"
@@ -393,8 +395,8 @@ def resolver(vault: Vault, graph: Graph | None = None):
         found = keys.get(t) or keys.get(t.rsplit("/", 1)[-1])
         if found is None and graph is not None:
             for candidate in dict.fromkeys((target.strip(), target.strip().rsplit("/", 1)[-1])):
-                if graph.entity_id(candidate) is not None:
-                    return candidate  # a link to an entity already in the graph, by name or by file name
+                if graph.entity_id(candidate) is not None or graph.alias_owner(candidate) is not None:
+                    return candidate  # a link to an entity already in the graph, by name, alias or file name
         return found
 
     return resolve
@@ -430,8 +432,9 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
                 if progress:
                     progress("graph", i, total)
             ids[note.name], _ = graph.merge_entity(note.name, note.entity_type, note.status, note.created, note.updated)
-            items = [(alias, ALIAS_KIND) for alias in note.aliases] + [(text, None) for text in note.observations]
-            graph.merge_observations(ids[note.name], items, note.created, cancelled)
+            graph.merge_observations(ids[note.name], [(text, None) for text in note.observations], note.created, cancelled)
+        for note in vault.notes:  # once every name is in: an alias must not be another note's name
+            report.notes += keep_aliases(graph, ids[note.name], note.aliases, str(note.path))
         for i, note in enumerate(vault.notes):
             if progress and i % 20 == 0:
                 progress("graph", len(vault.notes) + i, total)
@@ -440,7 +443,7 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
                 if target is None:
                     report.missing_links.setdefault(link.target, []).append(note.name)
                     continue
-                target_id = ids.get(target) or graph.entity_id(target)
+                target_id = ids.get(target) or graph.resolve(target)
                 if target_id == ids[note.name] and link.relation_type == DEFAULT_RELATION:
                     continue  # a note linking to itself by name
                 try:

@@ -85,11 +85,14 @@ def export_markdown(graph: Graph, folder, progress=None, force: bool = False) ->
     reflections: dict[str, list] = {}
     for refl in graph.all_reflections():
         reflections.setdefault(refl.about.split(" —", 1)[0] if refl.relation_id else refl.about, []).append(refl)
+    all_aliases = graph.aliases_by_entity()
     n = 0
     for n, ent in enumerate(graph.iter_entities(), start=1):
         if progress and n % 50 == 0:
             progress("export", n, len(names))
-        aliases = [o.content for o in ent.observations if o.kind == ALIAS_KIND and o.current]
+        # Its aliases, then what an older import kept as observations of kind alias.
+        legacy = [o.content for o in ent.observations if o.kind == ALIAS_KIND and o.current]
+        aliases = list(dict.fromkeys(all_aliases.get(ent.id, []) + legacy))
         props = {
             "name": ent.name if stems[ent.name] != ent.name else None,
             "type": ent.entity_type,
