@@ -1,4 +1,4 @@
-"""Jump to an entity by name: typo-tolerant matching over every name, recently opened first.
+"""Jump to an entity by name or alias: typo-tolerant matching over every name, recently opened first.
 
 This is the quick switcher's look-up (the window's Ctrl+O / Ctrl+P), a read over the reader's
 connection: names are matched with rapidfuzz after folding case and accents, so "marta quintro"
@@ -34,6 +34,7 @@ class NameMatch:
     entity_type: str
     score: float  # rapidfuzz's 0-100, plus the prefix and recency bonuses
     recent: bool = False  # among the recently opened
+    alias: str | None = None  # the alias that matched (better than its name): shown as why it is listed
 
 
 def fold(text: str) -> str:
@@ -66,21 +67,33 @@ def find_entities(graph: Graph, text: str, limit: int = SWITCHER_LIMIT) -> list[
             rest = sorted((r for r in rows if r[0] not in recent), key=lambda r: r[1].casefold())
             ordered += [r[0] for r in rest[: limit - len(ordered)]]
         return [NameMatch(i, by_id[i][1], by_id[i][2], 100.0, i in recent) for i in ordered[:limit]]
-    folded = [fold(r[1]) for r in rows]
+    # Aliases are matched like names, each standing for its entity ("NYC" finds New York City).
+    by_id = {r[0]: r for r in rows}
+    texts = [(r[0], r[1], None) for r in rows] + [(i, a, a) for i, a in _aliases(graph) if i in by_id]
+    folded = [fold(t[1]) for t in texts]
     # WRatio weighs whole-name, partial and word-order matches; the prefix and substring bonus puts a
     # name that contains what was typed above one that merely resembles it.
     hits = process.extract(query, folded, scorer=fuzz.WRatio, processor=None, score_cutoff=MIN_SCORE,
                            limit=max(limit * 4, 100))
-    matches = []
+    best_of: dict[int, NameMatch] = {}
     for _name, score, index in hits:
-        entity_id, name, entity_type = rows[index]
+        entity_id, _text, alias = texts[index]
+        _, name, entity_type = by_id[entity_id]
         name_folded = folded[index]
         if name_folded.startswith(query):
             score += 6.0
         elif query in name_folded:
             score += 3.0
         rank = recent.get(entity_id)
-        matches.append(NameMatch(entity_id, name, entity_type, score + _bonus(rank), rank is not None))
-    matches.sort(key=lambda m: (-m.score, m.name.casefold()))
+        match = NameMatch(entity_id, name, entity_type, score + _bonus(rank), rank is not None, alias)
+        if entity_id not in best_of or match.score > best_of[entity_id].score:
+            best_of[entity_id] = match
+    matches = sorted(best_of.values(), key=lambda m: (-m.score, m.name.casefold()))
     best = matches[0].score if matches else 0.0
     return [m for m in matches if m.score >= best - RELATIVE_GAP][:limit]
+
+
+def _aliases(graph: Graph) -> list[tuple[int, str]]:
+    if not graph.db.has_table("entity_aliases"):
+        return []  # a read-only file older than aliases
+    return [(r[0], r[1]) for r in graph.db.execute("SELECT entity_id, alias FROM entity_aliases")]

@@ -30,8 +30,13 @@ class QuickSwitcher(Picker):
                                  what="looking up names")
 
     def on_matches(self, matches: list[lookup.NameMatch]) -> None:
-        self.set_rows([(m.name, f"{m.entity_type} · recent" if m.recent else m.entity_type, m.entity_id, True)
-                       for m in matches])
+        self.set_rows([(m.name, _detail(m), m.entity_id, True) for m in matches])
 
     def open(self, entity_id: int) -> None:
         self.window_.open_entity(entity_id, record=True)
+
+
+def _detail(m: lookup.NameMatch) -> str:
+    """The second column: its type, and why it is listed when that was an alias (or it was opened lately)."""
+    parts = [m.entity_type] + ([f"alias “{m.alias}”"] if m.alias else []) + (["recent"] if m.recent else [])
+    return " · ".join(parts)
