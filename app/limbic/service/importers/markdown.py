@@ -5,6 +5,8 @@ paragraphs and list items observations, its [[wikilinks]] relations.
   note, else the file name; a name two notes share falls back to the note's path.
 - type: front matter ``type``, else its first tag, else its folder (``Note`` at the top).
 - status, created, updated: front matter, else active and the file's modification time.
+- valid_from / valid_until (front matter) and a ``(valid from … until …)`` suffix on a line say when
+  the note's facts held (``valid_marks``).
 - aliases (front matter) resolve links and become the entity's aliases (an older import kept them as
   observations of kind ``alias``, which the export still writes as aliases).
 - ``key:: [[Target]]`` (Dataview) and link-valued properties give typed relations; any other
@@ -30,7 +32,7 @@ from limbic.engine.errors import Cancelled, ValidationError
 from limbic.engine.graph.graph import TIME_FORMAT, Graph, clean_name, clean_observation, name_key
 from limbic.engine.graph.graph_history import clean_stamp, clean_status
 from limbic.service.importers.common import ImportInputError, ImportReport, backup_before_import, count_before, finish
-from limbic.service.importers import frontmatter, vault_files
+from limbic.service.importers import frontmatter, valid_marks, vault_files
 from limbic.service.aliases import keep_aliases
 
 NOTE_SUFFIXES = (".md", ".markdown")
@@ -44,7 +46,8 @@ HISTORY_MARKER = "%% Limbic: history below, for reading; the JSONL export carrie
 # Written at the top of each exported note (a comment: Obsidian does not show it).
 EXPORT_MARKER = "%% Limbic export: the list is the observations, Relations the relations %%"
 RELATIONS_HEADING = "## Relations"
-KNOWN_KEYS = {"name", "title", "type", "tags", "tag", "aliases", "alias", "status", "created", "updated", "modified"}
+KNOWN_KEYS = {"name", "title", "type", "tags", "tag", "aliases", "alias", "status", "created", "updated", "modified",
+              "valid_from", "valid_until"}
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 # [text](Note.md), [text](../Harbor%20API.md) and [text](<Harbor API.md>) (how Obsidian writes a name with spaces).
@@ -64,6 +67,7 @@ TAG_ONLY = re.compile(r"^\s*(?:#[A-Za-z_][\w/\-]*\s*)+$")  # a line of tags and 
 class Link:
     target: str  # as written, before resolving (no label, heading or block)
     relation_type: str
+    valid: valid_marks.Valid | None = None  # its line's own (valid …) period
 
 
 @dataclass
@@ -78,6 +82,8 @@ class Note:
     observations: list[str] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     self_links: int = 0
+    valid: dict[str, valid_marks.Valid] = field(default_factory=dict)  # observation text -> when it held
+    valid_default: valid_marks.Valid | None = None  # front matter valid_from / valid_until
 
 
 @dataclass
@@ -248,6 +254,10 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
     created = clean_stamp(str(props.get("created") or "")) or _mtime(where)
     updated = clean_stamp(str(props.get("updated") or props.get("modified") or "")) or _mtime(where)
     note = Note(rel, name, etype, status, min(created, updated), updated)
+    try:
+        note.valid_default = valid_marks.note_default(props)
+    except ValidationError as exc:
+        raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
     aliases = props.get("aliases") or props.get("alias")
     note.aliases = _as_list(aliases) if isinstance(aliases, list) else [a.strip() for a in str(aliases or "").split(",") if a.strip()]
     if raw_status is not None and status is None:
@@ -271,8 +281,7 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
     for block in _blocks(body):
         field_line = FIELD_LINE.match(block) if "\n" not in block else None
         if field_line and WIKILINK.search(field_line.group(2)):
-            links, _ = _links_in(field_line.group(2), field_line.group(1).strip())
-            note.links += links
+            _field_links(note, where, field_line)
             continue
         for key, value in INLINE_FIELD.findall(block):
             links, _ = _links_in(value, key.strip())
@@ -286,7 +295,7 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
         if not block or TAG_ONLY.match(block):
             continue  # an embedded picture or a line of tags is listed once below, not kept as text
         try:
-            note.observations.append(clean_observation(block))
+            _observe(note, block)
         except ValidationError as exc:
             raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
     all_tags = list(dict.fromkeys([t.lstrip("#") for t in tags if t] + TAG.findall(INLINE_CODE.sub("", body))))
@@ -310,22 +319,41 @@ def _without_attachments(block: str, found: list[str]) -> str:
     return re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", EMBED.sub(take, block)).strip()
 
 
+def _observe(note: Note, block: str) -> None:
+    """One observation, without its (valid …) suffix, whose period (or the note's) is kept beside it."""
+    text, valid = valid_marks.split(block)
+    text = clean_observation(text)
+    note.observations.append(text)
+    if (valid or note.valid_default) is not None:
+        note.valid[text] = valid or note.valid_default
+
+
+def _field_links(note: Note, where: Path, field_line: re.Match) -> None:
+    try:
+        value, valid = valid_marks.split(field_line.group(2))
+    except ValidationError as exc:
+        raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
+    links, _ = _links_in(value, field_line.group(1).strip())
+    for link in links:
+        link.valid = valid
+    note.links += links
+
+
 def _exported_body(note: Note, where: Path, body: str, relations_part: str) -> None:
     """A note Limbic exported: each list item before Relations is an observation as written (its links
     are text), each ``type:: [[Target]]`` after it a relation: importing it back changes nothing."""
     for block in _blocks(body):
         try:
-            note.observations.append(clean_observation(block))
+            _observe(note, block)
         except ValidationError as exc:
             raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
     for block in _blocks(relations_part):
         field_line = FIELD_LINE.match(block) if "\n" not in block else None
         if field_line and WIKILINK.search(field_line.group(2)):
-            links, _ = _links_in(field_line.group(2), field_line.group(1).strip())
-            note.links += links
+            _field_links(note, where, field_line)
             continue
         try:  # text written there by hand is kept, as in any note
-            note.observations.append(clean_observation(block))
+            _observe(note, block)
         except ValidationError as exc:
             raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
 
@@ -433,6 +461,7 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
                     progress("graph", i, total)
             ids[note.name], _ = graph.merge_entity(note.name, note.entity_type, note.status, note.created, note.updated)
             graph.merge_observations(ids[note.name], [(text, None) for text in note.observations], note.created, cancelled)
+            valid_marks.store_observations(graph, ids[note.name], note.valid)
         for note in vault.notes:  # once every name is in: an alias must not be another note's name
             report.notes += keep_aliases(graph, ids[note.name], note.aliases, str(note.path))
         for i, note in enumerate(vault.notes):
@@ -447,9 +476,10 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
                 if target_id == ids[note.name] and link.relation_type == DEFAULT_RELATION:
                     continue  # a note linking to itself by name
                 try:
-                    graph.merge_relation(ids[note.name], target_id, link.relation_type, created_at=note.created)
+                    rel_id, _ = graph.merge_relation(ids[note.name], target_id, link.relation_type, created_at=note.created)
                 except ValidationError:
-                    graph.merge_relation(ids[note.name], target_id, DEFAULT_RELATION, created_at=note.created)
+                    rel_id, _ = graph.merge_relation(ids[note.name], target_id, DEFAULT_RELATION, created_at=note.created)
+                valid_marks.store(graph, "relations", rel_id, link.valid or note.valid_default)
     if progress:
         progress("graph", total, total)
     return finish(graph, report, before, progress, cancelled, embed)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from limbic.engine.graph.graph import Graph
 from limbic.service.importers.common import ImportInputError
-from limbic.service.importers import frontmatter
+from limbic.service.importers import frontmatter, valid_marks
 from limbic.service.importers.markdown import ALIAS_KIND, EXPORT_MARKER, HISTORY_MARKER, RELATIONS_HEADING
 
 # Characters file systems (Windows the strictest) or Obsidian's links refuse in a file name.
@@ -80,6 +80,7 @@ def export_markdown(graph: Graph, folder, progress=None, force: bool = False) ->
         if old.lower().endswith(".md") and (folder / old).is_file():
             (folder / old).unlink()  # a note this export wrote before, for an entity no longer in the graph
     outgoing: dict[int, list] = {}
+    held = {t: valid_marks.periods(graph, t) for t in ("observations", "relations")}  # (valid …) suffixes
     for rel in graph.all_relations(ended=True):
         outgoing.setdefault(rel.from_id, []).append(rel)
     reflections: dict[str, list] = {}
@@ -104,11 +105,13 @@ def export_markdown(graph: Graph, folder, progress=None, force: bool = False) ->
         parts = [frontmatter.dump(props) + EXPORT_MARKER + "\n"]
         current = [o for o in ent.observations if o.current and o.kind != ALIAS_KIND]
         if current:
-            parts.append("\n".join(_item(o.content) for o in current) + "\n")
+            parts.append("\n".join(_item(o.content + valid_marks.suffix(*held["observations"].get(o.id, (None, None))))
+                                   for o in current) + "\n")
         rels = outgoing.get(ent.id, [])
         active = [r for r in rels if r.active]
         if active:
-            parts.append(f"{RELATIONS_HEADING}\n\n" + "\n".join(f"- {r.relation_type}:: {_link(stems, r.to_name)}" for r in active) + "\n")
+            parts.append(f"{RELATIONS_HEADING}\n\n" + "\n".join(f"- {r.relation_type}:: {_link(stems, r.to_name)}"
+                                                    f"{valid_marks.suffix(*held['relations'].get(r.id, (None, None)))}" for r in active) + "\n")
         history = [f"- ~~{o.content.splitlines()[0]}~~ (superseded {o.superseded_at})" for o in ent.superseded]
         history += [
             f"- ~~{r.relation_type} → {r.to_name.replace('[', '(').replace(']', ')')}~~ (ended {r.ended_at or 'at some point'})"
