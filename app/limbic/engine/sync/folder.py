@@ -120,6 +120,29 @@ def write_device_file(directory: Path, info: dict) -> None:
     os.replace(tmp, path)
 
 
+# Files whose checksum matched, by path, with the size and modification time they had then: a file
+# changes neither without being written again, so an exchange does not read every segment and the
+# whole snapshot (hundreds of megabytes) again each time it looks at the folder.
+_VERIFIED: dict[str, tuple[int, int, int, int]] = {}
+
+
+def _checksum_matches(entry: os.DirEntry, digest: str) -> bool:
+    info = entry.stat()
+    key = (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
+    if _VERIFIED.get(entry.path) == key:
+        return True
+    sha = hashlib.sha256()
+    with open(entry.path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            sha.update(block)
+    if sha.hexdigest()[:16] != digest:
+        return False
+    if len(_VERIFIED) > 10_000:
+        _VERIFIED.clear()
+    _VERIFIED[entry.path] = key
+    return True
+
+
 def _skip_reason(name: str) -> str | None:
     for pattern, why in _TOOL_FILES:
         if pattern.search(name):
@@ -151,11 +174,11 @@ def scan_device(directory: Path) -> DeviceFiles:
             continue
         seq, digest = int(match.group(1)), match.group(2)
         try:
-            data = Path(entry.path).read_bytes()
+            whole = _checksum_matches(entry, digest)
         except OSError:
             out.skipped.append(Skipped(Path(entry.path), "unreadable"))
             continue
-        if hashlib.sha256(data).hexdigest()[:16] != digest:
+        if not whole:
             out.skipped.append(Skipped(Path(entry.path), "incomplete (its checksum does not match yet)"))
             continue
         target = out.snapshots if name.startswith("snapshot-") else out.segments
