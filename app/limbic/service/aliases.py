@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import Graph, name_key, shown
+from limbic.service.undo import Step, _exists, pending_change, recorded
 
 
 def add_alias(graph: Graph, ref: int | str, alias: str) -> bool:
@@ -16,6 +19,34 @@ def remove_alias(graph: Graph, ref: int | str, alias: str) -> bool:
     """Take an alias off the entity; False when it had no such alias."""
     with graph.db.activity.using("remove alias"):
         return graph.remove_alias(ref, alias)
+
+
+@dataclass
+class AliasStep(Step):
+    """An alias given or taken off in the editor: one undoable step, like its other edits."""
+
+    entity_id: int
+    aliases: list[str]  # the entity's aliases once it is done (what the editor shows)
+    label: str = ""
+    live: list[int] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
+
+    def shown_after_undo(self, graph: Graph) -> int | None:
+        return _exists(graph, self.entity_id)
+
+    def shown_after_redo(self, graph: Graph) -> int | None:
+        return _exists(graph, self.entity_id)
+
+
+def change_alias(graph: Graph, entity_id: int, alias: str, add: bool) -> AliasStep:
+    """Service operation: give (``add``) or take off one alias; the step undoes it (``live`` empty: nothing changed)."""
+    with graph.db.activity.using("add alias" if add else "remove alias"), graph.write():
+        change_id = pending_change(graph)
+        changed = graph.add_alias(entity_id, alias) if add else graph.remove_alias(entity_id, alias)
+        after = graph.aliases_of(entity_id)
+        name = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,))
+    label = f"{'alias' if add else 'alias removal'} “{shown(alias.strip(), 30)}” of “{shown(name, 30)}”"
+    return AliasStep(entity_id, after, label, live=recorded(graph, change_id) if changed else [])
 
 
 def names_kept_by_merge(graph: Graph, source_id: int, target_id: int) -> list[str]:

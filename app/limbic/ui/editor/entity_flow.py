@@ -19,6 +19,7 @@ from limbic.service import entities as ops
 from limbic.service import undo as undo_ops
 from limbic.service.entities import ConflictError, EntityDraft, EntityView, set_status
 from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.editor.aliases import AliasFlow
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.editor.history import NavigationHistory
 from limbic.ui.workers.worker import Engine, Failure
@@ -56,6 +57,7 @@ class EntityFlow(QObject):
         editor.navigate_requested.connect(self.open_entity)
         editor.status_requested.connect(self.on_status_requested)
         editor.create_requested.connect(self.on_create_target)
+        self.alias_flow = AliasFlow(parts, editor.aliases)
 
     def build_actions(self, go_menu) -> None:
         """Go → Back and Forward."""
