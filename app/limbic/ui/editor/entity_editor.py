@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 
 from limbic.service.entities import EntityDraft, EntityView
 from limbic.ui.editor import create_target
-from limbic.ui.editor.aliases import AliasBar
 from limbic.ui.editor.entity_history import EntityHistoryPanel, StatusBadge
 from limbic.ui.editor.observation_delegate import ObservationDelegate
 from limbic.ui.editor.space import rows_height as _rows_height, shared_out
@@ -96,13 +95,7 @@ class EntityEditor(QWidget):
         head.addRow("&Name", self.name_edit)
         head.addRow("T&ype", self.type_edit)
         self.status_badge = StatusBadge(form)
-        self.aliases = AliasBar(form)  # written at once, not with the draft (aliases.py); beside the status,
-        status_row = QHBoxLayout()  # so the editor is no taller on a small screen
-        status_row.addWidget(self.status_badge)
-        status_row.addSpacing(12)
-        status_row.addWidget(QLabel("Also &known as", form, buddy=self.aliases.field))
-        status_row.addWidget(self.aliases, 1)
-        head.addRow(QLabel("Stat&us", form, buddy=self.status_badge), status_row)
+        head.addRow("Stat&us", self.status_badge)
         head.addRow("", self.meta)
 
         self.obs_list = QListWidget(form, objectName="observations")
@@ -247,7 +240,6 @@ class EntityEditor(QWidget):
             widget.setEnabled(editable)
         self.delete_button.setEnabled(editable and self.entity_id is not None)
         self.status_badge.setEnabled(editable and self.entity_id is not None)
-        self.aliases.set_editable(editable)
 
     def set_completions(self, names: list[str], relation_types: list[str], entity_types: list[str]) -> None:
         """Refresh what the name, relation type and entity type fields can complete."""
@@ -294,7 +286,6 @@ class EntityEditor(QWidget):
         self.status_badge.set_status(e.status)
         self.status_badge.setEnabled(getattr(self, "_editable", True))
         self.history_panel.show_view(view)
-        self.aliases.set_aliases(e.id, view.aliases)
         self._share_space()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
@@ -316,7 +307,7 @@ class EntityEditor(QWidget):
             return
         history = self.history_panel.isVisible()
         parts = ((self.splitter.widget(0), (self.obs_list,)), (self.splitter.widget(1), (self.out_list, self.in_list)),
-                 (self.splitter.widget(2), (self.history_panel.list,)))
+                 (self.splitter.widget(2), (self.history_panel.shown_list(),)))
         need, least = [], []
         for i, (box, lists) in enumerate(parts):
             if i == 2 and not history:
@@ -335,7 +326,6 @@ class EntityEditor(QWidget):
         """Start a new, empty entity."""
         self._load(EntityDraft(None, "", "Generic"))
         self.meta.setText("New entity: not saved yet")
-        self.aliases.set_aliases(None, [])
         self.delete_button.setEnabled(False)
         self.status_badge.set_status("active")
         self.status_badge.setEnabled(False)  # a status is set once the entity exists

@@ -5,10 +5,20 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QPalette
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGroupBox,
+    QListWidget,
+    QListWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from limbic.service.types import STATUSES
 from limbic.service.entities import EntityView
+from limbic.ui.editor.timeline import TimelineView
 
 STATUS_LABELS = {"active": "Active", "paused": "Paused", "done": "Done", "archived": "Archived"}
 KIND_ROLE = Qt.ItemDataRole.UserRole + 10  # "superseded", "ended", "reflection", "read", "change"
@@ -45,22 +55,44 @@ class StatusBadge(QComboBox):
 
 
 class EntityHistoryPanel(QGroupBox):
-    """Superseded observations (hidden unless asked for), ended relations greyed, reflections."""
+    """Two tabs: superseded observations (hidden unless asked for), ended relations greyed, reflections,
+    who changed it; and the timeline of the entity's whole life (read only when its tab is shown)."""
+
+    timeline_wanted = Signal()  # the Timeline tab came into view: its events are to be read
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("History and reflections", parent)
+        super().__init__("", parent)
         self.setObjectName("historyPanel")
-        self.show_superseded = QCheckBox("Show superseded observations", self, objectName="showSuperseded")
-        self.list = QListWidget(self, objectName="historyList")
+        self.tabs = QTabWidget(self, objectName="historyTabs")
+        self.tabs.setDocumentMode(True)
+        page = QWidget(self.tabs)
+        self.show_superseded = QCheckBox("Show superseded observations", page, objectName="showSuperseded")
+        self.list = QListWidget(page, objectName="historyList")
         self.list.setWordWrap(True)
         self.list.setMinimumHeight(44)  # two rows: the editor gives it more when it holds more (and room allows)
         self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
+        inner = QVBoxLayout(page)
+        inner.setContentsMargins(0, 4, 0, 0)
+        inner.addWidget(self.show_superseded)
+        inner.addWidget(self.list)
+        self.timeline = TimelineView(self.tabs)
+        self.tabs.addTab(page, "History and reflections")
+        self.tabs.addTab(self.timeline, "Timeline")
         layout = QVBoxLayout(self)
-        layout.addWidget(self.show_superseded)
-        layout.addWidget(self.list)
+        layout.setContentsMargins(6, 2, 6, 6)
+        layout.addWidget(self.tabs)
         self._view: EntityView | None = None
         self.show_superseded.toggled.connect(lambda _on: self._fill())
-        self.setVisible(False)  # shown only for an entity with history: it must not make the window taller
+        self.tabs.currentChanged.connect(lambda _i: self.timeline_shown() and self.timeline_wanted.emit())
+        self.setVisible(False)  # shown for a stored entity only (a new one has no life yet)
+
+    def timeline_shown(self) -> bool:
+        """True when the Timeline tab is the one in view."""
+        return self.tabs.currentWidget() is self.timeline
+
+    def shown_list(self) -> QListWidget:
+        """The list in view: what the editor measures when it shares its height."""
+        return self.timeline.list if self.timeline_shown() else self.list
 
     def show_view(self, view: EntityView | None) -> None:
         self._view = view
@@ -91,7 +123,11 @@ class EntityHistoryPanel(QGroupBox):
         self.show_superseded.setText(f"Show superseded observations ({len(superseded)})")
         self.show_superseded.setEnabled(bool(superseded))
         self.show_superseded.setVisible(bool(superseded))  # a greyed “(0)” row only took the list's room
-        self.setVisible(bool(superseded or view.ended or view.reflections or view.changes or view.reads))
+        has_history = bool(superseded or view.ended or view.reflections or view.changes or view.reads)
+        self.tabs.setTabEnabled(0, has_history)
+        if not has_history:
+            self.tabs.setCurrentWidget(self.timeline)  # every stored entity has a life to show
+        self.setVisible(True)
 
     def _add(self, text: str, kind: str, brush: QBrush | None, strike: bool = False) -> None:
         item = QListWidgetItem(text)

@@ -1,0 +1,149 @@
+"""The editor's timeline of the open entity, and the entity as it was at one of its moments (read-only)."""
+
+from __future__ import annotations
+
+import html
+from datetime import datetime, timezone
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic.service.timeline import TimelineEvent, dates_words
+
+EVENT_ROLE = Qt.ItemDataRole.UserRole + 30
+_STORED = "%Y-%m-%d %H:%M:%S"
+
+
+def when_words(at: str, now: datetime | None = None) -> str:
+    """A stored (UTC) time on this computer's clock: “3 Mar 14:02”, with the year when it is not this one."""
+    try:
+        moment = datetime.strptime(at[:19], _STORED).replace(tzinfo=timezone.utc).astimezone()
+    except ValueError:
+        return at
+    year = (now or datetime.now().astimezone()).year
+    day = f"{moment.day} {moment.strftime('%b')}" + (f" {moment.year}" if moment.year != year else "")
+    return f"{day} {moment.strftime('%H:%M')}"
+
+
+class TimelineView(QWidget):
+    """The open entity's events, newest first; choosing one asks to see the entity as it was then."""
+
+    event_chosen = Signal(object)  # TimelineEvent
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="timeline")
+        self.list = QListWidget(self, objectName="timelineList")
+        self.list.setWordWrap(True)
+        self.list.setMinimumHeight(44)
+        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.list.setAccessibleName("Timeline")
+        self.list.setToolTip("Click an event (or press Enter) to see the entity as it was then")
+        self.note = QLabel("", self, objectName="timelineNote", wordWrap=True)
+        self.note.setVisible(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.note)
+        layout.addWidget(self.list)
+        self.list.itemClicked.connect(self._chosen)
+        self.list.itemActivated.connect(self._chosen)
+
+    def show_events(self, events: list[TimelineEvent]) -> None:
+        """List the events (newest first, as given)."""
+        self.list.clear()
+        for e in events:
+            detail = e.detail if len(e.detail) <= 160 else e.detail[:159] + "…"
+            item = QListWidgetItem(f"{e.sentence} · {when_words(e.at)}\n    {detail}")
+            item.setToolTip(f"{e.at} UTC — click to see the entity as it was then")
+            item.setData(EVENT_ROLE, e)
+            self.list.addItem(item)
+        self.show_note("" if events else "Nothing is recorded about this entity yet.")
+
+    def show_note(self, text: str) -> None:
+        """One sentence above the list (empty: none)."""
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
+
+    def rows(self) -> list[str]:
+        """The lines shown (for tests and accessibility tools)."""
+        return [self.list.item(i).text() for i in range(self.list.count())]
+
+    def _chosen(self, item: QListWidgetItem) -> None:
+        event = item.data(EVENT_ROLE)
+        if event is not None:
+            self.event_chosen.emit(event)
+
+
+def _page_html(page: dict) -> str:
+    e = html.escape
+    out = [f"<h3>{e(page['name'])}</h3><p>{e(page['entityType'])} · {e(page['status'])} · "
+           f"created {e(when_words(page['createdAt']))}</p>"]
+    if page.get("aliases"):
+        out.append(f"<p>Also called: {e(', '.join(page['aliases']))}</p>")
+    out.append("<h4>Observations</h4>")
+    obs = page["observations"]
+    out.append("<ul>" + "".join(
+        f"<li>{e(o['content'])}{_dates(o)}</li>" for o in obs) + "</ul>" if obs else "<p><i>none</i></p>")
+    if page.get("superseded"):
+        out.append("<h4>Superseded by then</h4><ul>" + "".join(
+            f"<li><s>{e(o['content'])}</s> ({e(when_words(o['supersededAt'] or ''))})</li>"
+            for o in page["superseded"]) + "</ul>")
+    out.append("<h4>Relations</h4>")
+    rels = page["relations"]
+    if rels:
+        lines = []
+        for r in rels:
+            arrow = (f"{r['relationType']} → {r['to']}" if r["from"] == page["name"]
+                     else f"{r['relationType']} ← {r['from']}")
+            ended = f" (ended {when_words(r['endedAt'])})" if not r["active"] and r.get("endedAt") else ""
+            lines.append(f"<li>{e(arrow)}{e(ended)}{_dates(r)}</li>")
+        out.append("<ul>" + "".join(lines) + "</ul>")
+    else:
+        out.append("<p><i>none</i></p>")
+    return "".join(out)
+
+
+def _dates(row: dict) -> str:
+    words = dates_words(row.get("validFrom"), row.get("validUntil"))
+    return f" <span style='color:gray'>· {html.escape(words)}</span>" if words else ""
+
+
+class PastEntityView(QWidget):
+    """The entity as it was recorded at a moment: read-only, under a banner that says when, with a way back."""
+
+    back_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="pastEntityView")
+        self.banner = QLabel("", self, objectName="asOfBanner", wordWrap=True)
+        self.banner.setAccessibleName("As of")
+        self.back = QPushButton("Back to &now", self, objectName="backToNow",
+                                toolTip="Show the entity as it is now, with any unsaved edits (Esc)")
+        self.back.setShortcut("Esc")
+        self.body = QTextBrowser(self, objectName="pastEntity")
+        self.body.setOpenLinks(False)
+        head = QHBoxLayout()
+        head.addWidget(self.banner, 1)
+        head.addWidget(self.back, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(head)
+        layout.addWidget(self.body, 1)
+        self.back.clicked.connect(self.back_requested)
+        self.at = ""
+
+    def show_page(self, page: dict, at: str, event: TimelineEvent | None = None) -> None:
+        """Show ``page`` (the entity at ``at``, a stored time)."""
+        self.at = at
+        after = f" (just after: {event.sentence})" if event is not None and event.view_at == at else ""
+        self.banner.setText(f"<b>As of {html.escape(when_words(at))}</b>{html.escape(after)}: how "
+                            f"“{html.escape(page['name'])}” was then. Read-only.")
+        self.body.setHtml(_page_html(page))
