@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service.entities import EntityDraft, EntityView
 from limbic.ui.editor import create_target
+from limbic.ui.editor.aliases import AliasBar
 from limbic.ui.editor.entity_history import EntityHistoryPanel, StatusBadge
 from limbic.ui.editor.observation_delegate import ObservationDelegate
 from limbic.ui.editor.space import rows_height as _rows_height, shared_out
@@ -95,7 +96,13 @@ class EntityEditor(QWidget):
         head.addRow("&Name", self.name_edit)
         head.addRow("T&ype", self.type_edit)
         self.status_badge = StatusBadge(form)
-        head.addRow("Stat&us", self.status_badge)
+        self.aliases = AliasBar(form)  # written at once, not with the draft (aliases.py); beside the status,
+        status_row = QHBoxLayout()  # so the editor is no taller on a small screen
+        status_row.addWidget(self.status_badge)
+        status_row.addSpacing(12)
+        status_row.addWidget(QLabel("Also &known as", form, buddy=self.aliases.field))
+        status_row.addWidget(self.aliases, 1)
+        head.addRow(QLabel("Stat&us", form, buddy=self.status_badge), status_row)
         head.addRow("", self.meta)
 
         self.obs_list = QListWidget(form, objectName="observations")
@@ -240,6 +247,7 @@ class EntityEditor(QWidget):
             widget.setEnabled(editable)
         self.delete_button.setEnabled(editable and self.entity_id is not None)
         self.status_badge.setEnabled(editable and self.entity_id is not None)
+        self.aliases.set_editable(editable)
 
     def set_completions(self, names: list[str], relation_types: list[str], entity_types: list[str]) -> None:
         """Refresh what the name, relation type and entity type fields can complete."""
@@ -286,6 +294,7 @@ class EntityEditor(QWidget):
         self.status_badge.set_status(e.status)
         self.status_badge.setEnabled(getattr(self, "_editable", True))
         self.history_panel.show_view(view)
+        self.aliases.set_aliases(e.id, view.aliases)
         self._share_space()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
@@ -326,6 +335,7 @@ class EntityEditor(QWidget):
         """Start a new, empty entity."""
         self._load(EntityDraft(None, "", "Generic"))
         self.meta.setText("New entity: not saved yet")
+        self.aliases.set_aliases(None, [])
         self.delete_button.setEnabled(False)
         self.status_badge.set_status("active")
         self.status_badge.setEnabled(False)  # a status is set once the entity exists
