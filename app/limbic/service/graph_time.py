@@ -8,7 +8,6 @@ int64 arrays; a period still open ends at ``OPEN``.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -61,21 +60,20 @@ def exists_at(start: np.ndarray, end: np.ndarray, at: int) -> np.ndarray:
 
 
 def _periods(rows) -> list:
-    """(row id, from, to, last value) per period a row existed (a relation: was active), from its versions
-    ordered by row and time."""
+    """[row id, from, to, fields] per period a row existed (a relation: was active), from its versions
+    ordered by row and time (``to`` None: still open)."""
     out: list = []
-    current = None  # [row id, from, to, value]
-    for row_id, start, end, ended, value in rows:
-        data = json.loads(value)
-        alive = bool(data.get("active", 1))
+    current = None
+    for row_id, start, end, ended, active, *fields in rows:
+        alive = active is None or bool(active)
         if current is not None and (current[0] != row_id or not alive or current[2] != start):
             out.append(current)
             current = None
         if alive:
             if current is None:
-                current = [row_id, start, end, data]
+                current = [row_id, start, end, fields]
             else:
-                current[2], current[3] = end, data
+                current[2], current[3] = end, fields
         if current is not None and (end is None or ended == "delete"):
             out.append(current)
             current = None
@@ -84,10 +82,17 @@ def _periods(rows) -> list:
     return out
 
 
+# Read in SQL (times as seconds, the value's fields by name): no Python parsing per version.
+_FIELDS = {"entity": "NULL, json_extract(value, '$.name'), json_extract(value, '$.entity_type')",
+           "relation": "json_extract(value, '$.active'), json_extract(value, '$.from_entity'), "
+                       "json_extract(value, '$.to_entity'), json_extract(value, '$.relation_type')"}
+
+
 def _versions(graph: Graph, kind: str, where: str = "", params: tuple = ()):
     return graph.db.execute(
-        "SELECT row_id, recorded_from, recorded_to, ended, value FROM history "
-        f"WHERE kind = ? {where} ORDER BY row_id, recorded_from, id", (kind, *params))
+        "SELECT row_id, CAST(strftime('%s', recorded_from) AS INTEGER), CAST(strftime('%s', recorded_to) AS INTEGER), "
+        f"ended, {_FIELDS[kind]} FROM history WHERE kind = ? {where} ORDER BY row_id, recorded_from, id",
+        (kind, *params))
 
 
 def _touching(graph: Graph, ids: list[int]) -> list:
@@ -126,7 +131,7 @@ def lifetimes(graph: Graph, ids: Iterable[int] | None = None) -> Lifetimes:
     else:
         wanted = {int(i) for i in ids if int(i) > 0}
         for e in edges:
-            wanted.update((int(e[3]["from_entity"]), int(e[3]["to_entity"])))
+            wanted.update((int(e[3][0]), int(e[3][1])))
         ent_rows = []
         ordered = sorted(wanted)
         for at in range(0, len(ordered), _CHUNK):
@@ -137,21 +142,17 @@ def lifetimes(graph: Graph, ids: Iterable[int] | None = None) -> Lifetimes:
     lives = _periods(ent_rows)
     lt = Lifetimes(start=int(seconds([start])[0]), now=int(seconds([now])[0]))
     lt.entity_ids = np.asarray([e[0] for e in lives], dtype=np.int64)
-    lt.entity_from = seconds(e[1] for e in lives)
+    lt.entity_from = np.asarray([e[1] for e in lives], dtype=np.int64)
     lt.entity_to = _ends(lives)
-    lt.names = [str(e[3].get("name") or "") for e in lives]
-    lt.types = [str(e[3].get("entity_type") or "") for e in lives]
-    lt.edge_src = np.asarray([int(e[3]["from_entity"]) for e in edges], dtype=np.int64)
-    lt.edge_dst = np.asarray([int(e[3]["to_entity"]) for e in edges], dtype=np.int64)
-    lt.edge_type = [str(e[3].get("relation_type", "")) for e in edges]
-    lt.edge_from = seconds(e[1] for e in edges)
+    lt.names = [str(e[3][0] or "") for e in lives]
+    lt.types = [str(e[3][1] or "") for e in lives]
+    lt.edge_src = np.asarray([int(e[3][0]) for e in edges], dtype=np.int64)
+    lt.edge_dst = np.asarray([int(e[3][1]) for e in edges], dtype=np.int64)
+    lt.edge_type = [str(e[3][2] or "") for e in edges]
+    lt.edge_from = np.asarray([e[1] for e in edges], dtype=np.int64)
     lt.edge_to = _ends(edges)
     return lt
 
 
 def _ends(periods: list) -> np.ndarray:
-    out = np.full(len(periods), OPEN, dtype=np.int64)
-    closed = [k for k, p in enumerate(periods) if p[2] is not None]
-    if closed:
-        out[closed] = seconds(periods[k][2] for k in closed)
-    return out
+    return np.asarray([OPEN if p[2] is None else p[2] for p in periods], dtype=np.int64)

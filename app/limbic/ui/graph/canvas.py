@@ -203,7 +203,7 @@ class GraphCanvas(QWidget):
         painter.setPen(QPen(edge_colour, 1.2 if len(drawn) <= SMOOTH_EDGES else 0))
         self._draw_lines(painter, screen, s, solid)
         if len(gone):
-            painter.setPen(QPen(mix(edge_colour, palette.color(QPalette.ColorRole.Base), 0.5), 0, Qt.PenStyle.DotLine))
+            painter.setPen(QPen(mix(edge_colour, palette.color(QPalette.ColorRole.Base), 0.5), 0))
             self._draw_lines(painter, screen, s, gone)
         if len(dashed):
             pen = QPen(accent, 1.4, Qt.PenStyle.DashLine)

@@ -55,7 +55,7 @@ class Scene:
         self.radius = node_radius(self.degree) if len(self.degree) else np.zeros(0)
         if len(self.kinds):
             self.radius[self.kinds == KIND_MORE] = 9.0
-        self._index = {int(i): k for k, i in enumerate(self.ids)}
+        self._index = dict(zip(np.asarray(self.ids).tolist(), range(len(self.ids))))  # a slider step rebuilds it
 
     def index_of(self, entity_id: int) -> int:
         """The node index of an entity id, -1 if it is not shown."""

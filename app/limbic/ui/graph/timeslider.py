@@ -29,6 +29,12 @@ DEBOUNCE_MS = 40
 PLAY, PAUSE = "▶", "⏸"
 
 
+def _read_past(graph, now, ids, local, entity_types, relation_types):
+    """On the engine's thread: the lifetimes, and the picture of now joined with what was in it before."""
+    lt = graph_time.lifetimes(graph, ids)
+    return lt, (pasts.union(now, lt, local, entity_types, relation_types) if lt.known else None)
+
+
 class TimeBar(QWidget):
     """The controls: play, the slider, the date, "Now", and what the marks mean."""
 
@@ -81,6 +87,7 @@ class TimeTravel(QObject):
         self.lifetimes: graph_time.Lifetimes | None = None
         self.moment: pasts.Moment | None = None
         self._loading = False
+        self._asked_for = None  # the picture of now the lifetimes being read are for
         self._held: list = []  # change sets that came while a past date was shown
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.apply)
@@ -128,24 +135,31 @@ class TimeTravel(QObject):
         self._loading = True
         self.past = None
         self.bar.date_label.setText("Reading the history…")
-        now = self.now_scene
-        ids = None if self.panel.mode == "whole" else [int(i) for i in now.ids if i > 0]
-        self.panel.engine.run("graph-time", graph_time.lifetimes, ids, on_done=self._on_lifetimes,
-                              on_failed=self._on_failed, what="reading the graph's history")
+        p, now = self.panel, self.now_scene
+        self._asked_for = now
+        whole = p.mode == "whole"
+        ids = None if whole else [int(i) for i in now.ids if i > 0]
+        local = None if whole else pasts.inner_ids(now, p.depth.value())
+        # Both the read and the joining run on the engine's thread: at 20,000 nodes the join alone
+        # would hold the window for a tenth of a second.
+        p.engine.run("graph-time", _read_past, now, ids, local, None if whole else p.entity_types,
+                     None if whole else p.relation_types, on_done=self._on_past, on_failed=self._on_failed,
+                     what="reading the graph's history")
 
-    def _on_lifetimes(self, lt: graph_time.Lifetimes) -> None:
+    def _on_past(self, result) -> None:
         self._loading = False
+        lt, past = result
         if not self.active:
             return
-        if not lt.known:
+        if past is None:
             self.to_now()
             self.panel.info.setText("This graph keeps no history of its past to show.")
             return
-        self.lifetimes = lt
-        p = self.panel
-        local = None if p.mode == "whole" else pasts.inner_ids(self.now_scene, p.depth.value())
-        self.past = pasts.union(self.now_scene, lt, local, p.entity_types if local is not None else None,
-                                p.relation_types if local is not None else None)
+        if self._asked_for is not self.now_scene:  # the picture of now changed meanwhile: read again
+            self._load()
+            return
+        self.lifetimes, self.past = lt, past
+        past.scene.pos[: past.n_now] = self.now_scene.pos  # where the layout has moved them since
         self.bar.date_label.setText(graph_time.stored(self.at())[:16] + " UTC")
         self.apply()
 
