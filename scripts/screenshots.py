@@ -152,6 +152,59 @@ def shoot_graph(app, window, out: Path, scheme: str, size: tuple[int, int]) -> N
             _wait(app, lambda: bool(done) and not panel.runner.running, 60_000)
             _wait(app, lambda: False, 400)
         _save(window, out, f"{stem}-{scheme}.png")
+    shoot_time_slider(app, window, out, scheme)
+
+
+def _spread_history(graph) -> None:
+    """Give the sample graph a past: its entities arrive over six months, four are deleted three weeks ago.
+
+    The sample is imported in one go, so every row's recorded time is the same moment; the slider
+    needs a graph that grew.
+    """
+    import json
+
+    from limbic.engine.store.values import now_utc
+
+    db = graph.db
+    ids = [r[0] for r in db.execute("SELECT id FROM entities ORDER BY id")]
+    gone = [i for i in ids[5::9]][:4]
+    for entity_id in gone:
+        graph.delete_entity(entity_id)
+    now = now_utc()
+    back = {entity_id: 180 - 170 * k // max(len(ids) - 1, 1) for k, entity_id in enumerate(ids)}
+    with db.transaction():
+        for hid, kind, row_id, value in list(db.execute(
+                "SELECT h.id, h.kind, h.row_id, h.value FROM history h WHERE h.id = "
+                "(SELECT min(id) FROM history WHERE kind = h.kind AND row_id = h.row_id)")):
+            if kind == "entity":
+                days = back.get(row_id, 10)
+            elif kind in ("observation", "relation"):
+                v = json.loads(value)
+                ends = [v.get("entity_id")] if kind == "observation" else [v.get("from_entity"), v.get("to_entity")]
+                days = min(back.get(e, 10) for e in ends) - 1
+                days = max(days, 22) if set(ends) & set(gone) else days  # before its end was deleted
+            else:
+                continue
+            db.execute("UPDATE history SET recorded_from = datetime(?, ?) WHERE id = ?", (now, f"-{days} days", hid))
+        db.execute("UPDATE history SET recorded_to = datetime(?, '-21 days') WHERE ended = 'delete'", (now,))
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('history_since', datetime(?, '-181 days'))", (now,))
+
+
+def shoot_time_slider(app, window, out: Path, scheme: str) -> None:
+    """The whole graph as it was seven weeks ago: what came later hidden, what was deleted since faded."""
+    from limbic.ui.shell.app import _wait
+
+    panel = window.graph.graph_panel()
+    spread: list[object] = []
+    window.engine.run("shots-history", _spread_history, on_done=spread.append, on_failed=spread.append)
+    _wait(app, lambda: bool(spread), 30_000)
+    moved: list[str] = []
+    panel.time.moved.connect(moved.append)
+    panel.time.bar.slider.setValue(panel.time.bar.slider.maximum() * 72 // 100)
+    _wait(app, lambda: bool(moved), 30_000)
+    _wait(app, lambda: False, 600)
+    _save(window, out, f"graph-time-slider-{scheme}.png")
+    panel.time.to_now()
 
 
 def shoot_panels(app, window, out: Path, scheme: str, size: tuple[int, int]) -> None:
