@@ -35,7 +35,6 @@ def test_an_alias_resolves_to_its_entity_in_any_case(nyc):
     lambda g: g.add_alias("Paris", "nyc"),  # another entity's alias
     lambda g: g.add_alias("Paris", "new york city"),  # another entity's name
     lambda g: g.create_entity("NYC"),  # a new entity taking an alias
-    lambda g: g.upsert_entity("Nyc", "Place"),
     lambda g: g.rename_entity("Paris", "NYC"),  # a rename taking an alias
 ])
 def test_no_name_or_alias_points_at_two_entities(nyc, write):
@@ -45,6 +44,13 @@ def test_no_name_or_alias_points_at_two_entities(nyc, write):
     message = str(err.value)
     assert message.count(".") <= 2 and "\n" not in message and "New York City" in message
     assert (nyc.db.scalar("SELECT count(*) FROM entities"), nyc.aliases_by_entity()) == before  # nothing lost
+
+
+def test_an_upsert_or_import_by_an_alias_lands_on_its_entity(nyc):
+    assert nyc.upsert_entity("nyc", None, ["never sleeps"]) == nyc.entity_id("New York City")
+    entity_id, created = nyc.merge_entity("NYC", None)
+    assert (entity_id, created) == (nyc.entity_id("New York City"), False)
+    assert nyc.db.scalar("SELECT count(*) FROM entities") == 2
 
 
 def test_accented_aliases_are_one_alias_whatever_their_case(text_graph):

@@ -78,3 +78,14 @@ def test_an_obsidian_alias_that_is_another_notes_name_is_reported(text_graph, tm
     report = import_path(text_graph, vault)
     assert text_graph.aliases_of("New York City") == ["NYC"]
     assert "the alias “Paris” was not kept" in report.describe() and "alias “New York City”" not in report.describe()
+
+
+def test_a_jsonl_entity_named_by_an_alias_merges_into_its_entity_and_says_so(text_graph, tmp_path):
+    _seed(text_graph)
+    path = tmp_path / "old.jsonl"
+    path.write_text(json.dumps({"type": "entity", "name": "NYC", "entityType": "Place",
+                                "observations": ["never sleeps"]}) + "\n", encoding="utf-8")
+    summary = import_file(text_graph, path)
+    assert text_graph.db.scalar("SELECT count(*) FROM entities") == 2  # no duplicate made
+    assert text_graph.get_entity("New York City").observation_texts == ["a big city", "never sleeps"]
+    assert "line 1: “NYC” is an alias of “New York City” and was merged into it" in summary.describe()

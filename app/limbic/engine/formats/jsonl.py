@@ -229,7 +229,10 @@ def import_records(
                 with_aliases.append((rec, entity_id))
             stored = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,))
             spelling[name_key(original)] = stored
-            if stored != original:
+            if stored != original and name_key(stored) != name_key(original):  # the file's name is an alias here
+                summary.notes.append(f"line {rec.line}: “{shown(original, 40)}” is an alias of “{shown(stored, 40)}” "
+                                     "and was merged into it")
+            elif stored != original:
                 summary.merged_names.append((rec.line, original, stored))
             if i % step == 0:
                 if cancelled and cancelled():

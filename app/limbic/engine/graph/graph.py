@@ -304,11 +304,10 @@ class Graph(GraphHistory, GraphAliases):
         with self.write():
             now = now_utc()
             row = self.db.one("SELECT id, entity_type FROM entities WHERE name = ?", (name,))
-            if row is None and (other := self.case_variant(name)) is not None:
-                # A name differing only in case is the same entity: merged into it, spelled as it is.
+            if row is None and (other := self.case_variant(name) or self.alias_owner(name)) is not None:
+                # A name differing only in case, or an alias, is that entity: merged into it, spelled as it is.
                 row = self.db.one("SELECT id, entity_type FROM entities WHERE id = ?", (other,))
             if row is None:
-                self.check_name_free(name)
                 self.db.execute(
                     "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)",
                     (name, etype or DEFAULT_TYPE, now, now),
@@ -332,6 +331,7 @@ class Graph(GraphHistory, GraphAliases):
         existing = self.entity_id(name)
         if existing is not None:
             raise ValidationError(self._taken(name, existing))
+        self.check_name_free(name)
         return self.upsert_entity(name, entity_type, observations)
 
     def restore_entity(self, entity_id: int, name: str, entity_type: str, created_at: str,

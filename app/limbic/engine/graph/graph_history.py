@@ -215,6 +215,8 @@ class GraphHistory:
         status = clean_status(status) if status else None
         with self.write(embed=False):
             row = self.db.one("SELECT id, entity_type, status, created_at FROM entities WHERE name = ?", (name,))
+            if row is None and (owner := self.alias_owner(name)) is not None:  # an alias names that entity
+                row = self.db.one("SELECT id, entity_type, status, created_at FROM entities WHERE id = ?", (owner,))
             created = clean_stamp(created_at) or _g.now_utc()
             if row is None:
                 self.db.execute(
