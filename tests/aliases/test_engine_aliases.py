@@ -139,3 +139,15 @@ def test_a_version_1_file_is_upgraded_to_aliases(tmp_path):
         assert g.resolve("also kept") == g.entity_id("Kept")
     finally:
         g.db.close()
+
+
+def test_the_graph_at_a_past_moment_has_the_aliases_it_had_then(nyc):
+    from limbic.engine.history.asof import rebuild
+    from limbic.engine.store.values import now_utc
+
+    then = now_utc()
+    past = rebuild(nyc.db, then)
+    try:
+        assert Graph(past).resolve("NYC") == nyc.entity_id("New York City")
+    finally:
+        past.close()

@@ -16,7 +16,7 @@ from limbic.engine.store.recorded import COLUMNS, TABLE
 from limbic.engine.text.stemming import STEMMER_VERSION
 from limbic.engine.vectors.index import FTS_STEMS_KEY
 
-_ORDER = ("entity", "observation", "relation", "reflection")  # parents before the rows that name them
+_ORDER = ("entity", "observation", "relation", "reflection", "alias")  # parents before the rows that name them
 
 
 def versions_at(db: Database, at: str, kind: str | None = None) -> Iterator[tuple[str, int, str | None, dict]]:
