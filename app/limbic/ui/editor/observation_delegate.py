@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QStyledItemDelegate, QStyleOptionV
 from limbic.service.names import bidi_isolated
 
 EDITOR_LINES = 5  # the in-place editor opens at least this tall
+DATES_ROLE = Qt.ItemDataRole.UserRole + 31  # "since 2024-03-01 · until 2025-01-31": when it held in the world
 
 
 class ObservationDelegate(QStyledItemDelegate):
@@ -34,9 +35,12 @@ class ObservationDelegate(QStyledItemDelegate):
         self.sizeHintChanged.emit(index)  # the row shrinks back to its text
 
     def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex) -> None:
-        """Drawn with its bidi controls kept to its own lines (the text itself is not changed)."""
+        """Drawn with its bidi controls kept to its own lines, and when it held beside it (the text is not changed)."""
         super().initStyleOption(option, index)
         option.text = bidi_isolated(option.text)
+        dates = index.data(DATES_ROLE)
+        if dates:
+            option.text += f"   ({dates})"
 
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget:
         editor = QPlainTextEdit(parent, objectName="observationEditor")

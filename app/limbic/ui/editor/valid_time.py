@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from limbic.engine.errors import ValidationError
 from limbic.service.timeline import checked_dates
 
-DATES_ROLE = Qt.ItemDataRole.UserRole + 31  # "since 2024-03-01 · until 2025-01-31" beside an observation
 _HINT = "YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC); empty: open"
 
 

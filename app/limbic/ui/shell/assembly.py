@@ -11,6 +11,7 @@ from typing import Any
 from limbic.ui.activity.activity_menu import ActivityMenu, ActivityParts
 from limbic.ui.common.hooks import WindowHooks
 from limbic.ui.editor.entity_flow import EntityFlow, EntityParts
+from limbic.ui.editor.timeline_flow import TimelineFlow, TimelineParts
 from limbic.ui.graph.menu import GraphMenu
 from limbic.ui.graph.parts import GraphParts
 from limbic.ui.search.search_flow import SearchFlow, SearchParts
@@ -55,6 +56,9 @@ def assemble(window: Any) -> None:
         engine=engine, editor=editor, status=status, hooks=hooks,
         record_step=lambda step: window.undo.push_step(step), shown=entity_shown,
         saved=window.entity_saved.emit, deleted=window.entity_deleted.emit))
+    window.timeline = TimelineFlow(TimelineParts(
+        engine=engine, editor=editor, status=status, hooks=hooks, entity_shown=window.entity_shown,
+        record_step=lambda step: window.undo.push_step(step), reload=entities.reload))
     window.activity = ActivityMenu(ActivityParts(
         engine=engine, host=window, status=status, add_badge=status.addPermanentWidget,
         changes_shown=window.changes_shown, open_entity=entities.load_entity, hooks=hooks,
