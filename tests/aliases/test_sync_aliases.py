@@ -57,3 +57,13 @@ def test_the_same_alias_on_two_entities_keeps_one_owner_everywhere_and_shows_the
     settle([a, b], folder)
     assert _aliases(a) == _aliases(b) and len(_aliases(a)) == 1  # one owner, the same on both devices
     assert conflicts.list_conflicts(a.graph) and conflicts.list_conflicts(b.graph)  # never a silent loss
+
+
+def test_the_alias_conflict_names_both_entities(pair):
+    a, b, folder = pair
+    a.graph.add_alias("New York City", "NY")
+    b.graph.add_alias("Newcastle", "NY")
+    settle([a, b], folder)
+    (conflict,) = conflicts.list_conflicts(a.graph)
+    sentence = conflict.sentence()
+    assert "New York City" in sentence and "Newcastle" in sentence, sentence

@@ -76,6 +76,9 @@ def _load(graph: Graph, row, names: dict[str, str]) -> SyncConflict:
         entity = found[1]["name"] if found else None
         if entity is None and isinstance(kept_v, dict):
             entity = kept_v.get("name")
+    if kind == "alias" and field_name == "entity":  # which entity has the alias: said by its name, not its id
+        mine, theirs = ((rows.current(graph.db, "entity", v) or (0, {"name": v}))[1]["name"] if v else v
+                        for v in (mine, theirs))
     return SyncConflict(cid, kind, gid, entity, field_name, rule, mine, theirs, my_dev, names.get(their_dev, their_dev),
                         "mine" if mine_kept else "theirs", at, resolution)
 
