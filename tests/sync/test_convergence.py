@@ -47,3 +47,22 @@ def test_an_addition_to_an_entity_deleted_and_created_again_reaches_the_new_one(
     for r in (a, b, c):
         assert _texts(r, "Ada") == ["chess", "tea"], r.device.name
     _converged(a, b, c)
+
+
+def test_a_deleted_entity_brought_back_onto_its_new_namesake_brings_its_rows_along(trio):
+    a, b, c, folder = trio
+    b.graph.upsert_entity("Ada", "Person", ["chess"])
+    settle([a, b, c], folder)
+    a.graph.set_entity_type("Ada", "Poet")  # not knowing of the deletion below
+    c.graph.delete_entity("Ada")
+    c.sync(folder)
+    c.graph.upsert_entity("Ada", "Person", ["tea"])  # Ada again, after the deletion
+    # The new Ada's id is the smaller one: the old one comes back under it.
+    c.graph.db.execute("UPDATE entities SET gid = ? WHERE name = 'Ada'", ("0" * 32,))
+    c.sync(folder)
+    a.sync(folder)  # the deletion gives way to the edit; the new Ada merges by name
+    c.sync(folder)  # the edit brings the old Ada back onto the new one, with the rows deleted with it
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == ["chess", "tea"], r.device.name
+    _converged(a, b, c)

@@ -385,7 +385,7 @@ class Applier:
                     "SELECT row_id, gid FROM sync_tombstone WHERE kind = ? AND change_id = ?", (dep_kind, change_id)
                 ).fetchall():
                     dep = rows.deleted_values(self.db, dep_kind, dep_id, change_id) or {}
-                    mine = real_gid in (dep.get("entity"), dep.get("from"), dep.get("to"))
+                    mine = real_gid in {state.resolve_alias(self.db, dep.get(k)) for k in ("entity", "from", "to")}
                     if mine and rows.current(self.db, dep_kind, dep_gid) is None:
                         self._restore(dep_kind, dep_gid, depth + 1)
         return new_id
