@@ -135,3 +135,20 @@ def test_the_slider_is_worked_from_the_keyboard(qtbot, story_window):
     assert names(panel.canvas.scene) == {"Ann", "Bob"}
     qtbot.keyClick(slider, Qt.Key.Key_End)
     assert not panel.time.active and names(panel.canvas.scene) == {"Ann", "Bob", "Dan"}
+
+
+def test_a_picture_read_before_a_deletion_shows_the_deleted_entity_once():
+    """The picture of now still holds an entity deleted since it was read: its past life stands for it, not a copy."""
+    import numpy as np
+
+    from limbic.service.graph_time import OPEN, Lifetimes
+    from limbic.ui.graph import past as pasts
+    from limbic.ui.graph.scene import Scene
+
+    lt = Lifetimes(start=0, now=100, entity_ids=np.array([1, 2]), entity_from=np.array([0, 10]),
+                   entity_to=np.array([OPEN, 50]), names=["Ann", "Cat"], types=["Person", "Pet"])
+    now = Scene(ids=np.array([1, 2]), pos=np.zeros((2, 2)), types=np.zeros(2, np.int32), type_names=["Person"],
+                degree=np.zeros(2, np.int32), kinds=np.zeros(2, np.int8), labels=["Ann", "Cat"], statuses=["", ""])
+    moment = pasts.scene_at(pasts.union(now, lt), 20)
+    assert moment.scene.labels == ["Ann", "Cat"] and moment.scene.ghost.tolist() == [False, True]
+    assert pasts.scene_at(pasts.union(now, lt), 60).scene.labels == ["Ann"]

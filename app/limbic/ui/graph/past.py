@@ -76,7 +76,10 @@ def union(now: Scene, lt: Lifetimes, local: set[int] | None = None, entity_types
     # earlier life, an entity no longer linked to a local view) may join as a node of the past.
     open_of = {int(i): k for k, i in enumerate(lt.entity_ids.tolist()) if lt.entity_to[k] == OPEN}
     matched = [open_of.get(int(i), -1) for i in now.ids.tolist()]
-    node_from = np.asarray([lt.entity_from[k] if k >= 0 else ALWAYS for k in matched], dtype=np.int64)
+    known = set(lt.entity_ids.tolist())
+    # A node of now with no open period was deleted after the picture was read: its periods stand for it.
+    node_from = np.asarray([lt.entity_from[k] if k >= 0 else OPEN if int(i) in known else ALWAYS
+                            for k, i in zip(matched, now.ids.tolist())], dtype=np.int64)
     node_to = np.full(n_now, OPEN, dtype=np.int64)
     # A suggestion is about now: it never stands in a past picture.
     node_from[(now.kinds != KIND_ENTITY) & (now.kinds != KIND_MORE)] = OPEN

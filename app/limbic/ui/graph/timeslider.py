@@ -98,6 +98,7 @@ class TimeTravel(QObject):
         b.now_button.clicked.connect(self.to_now)
         b.play_button.clicked.connect(self.toggle_play)
         panel.shown.connect(self._on_shown)
+        panel.updated.connect(self._on_shown)  # a change read before the past was shown lands after it
 
     # -- the date -------------------------------------------------------------------------------
 
@@ -245,7 +246,7 @@ class TimeTravel(QObject):
 
     # -- the panel's hooks ------------------------------------------------------------------------
 
-    def _on_shown(self, _mode: str) -> None:
+    def _on_shown(self, _mode: str = "") -> None:
         """The panel drew a new picture of now (another centre, depth or mode): its past is read again."""
         if self.active:
             self.now_scene = self.panel.canvas.scene
