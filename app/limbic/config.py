@@ -92,6 +92,9 @@ class Settings:
     sync_device_name: str | None = None
     sync_devices: dict[str, str] = field(default_factory=dict)
     sync_folders: dict[str, str] = field(default_factory=dict)
+    # Per graph file (by its resolved path): when it was last opened here (UTC), so "what changed since
+    # I last opened this graph" has a date to start from.
+    last_opened: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -106,6 +109,7 @@ class Settings:
             "sync_device_name": self.sync_device_name,
             "sync_devices": dict(self.sync_devices),
             "sync_folders": dict(self.sync_folders),
+            "last_opened": dict(self.last_opened),
         }
 
 
@@ -148,6 +152,7 @@ def load_settings() -> Settings:
         sync_device_name=raw.get("sync_device_name") if isinstance(raw.get("sync_device_name"), str) else None,
         sync_devices=_str_map(raw.get("sync_devices")),
         sync_folders=_str_map(raw.get("sync_folders")),
+        last_opened=_str_map(raw.get("last_opened")),
     )
 
 
