@@ -111,6 +111,7 @@ def shoot(scheme: str, out: Path, size: tuple[int, int]) -> int:
         _save(window, out, f"{stem}-{scheme}.png")
         state[stem] = True
     shoot_new_states(app, window, scheme, out)
+    shoot_aliases(app, window, scheme, out)
     shoot_pickers(app, window, scheme, out)
     shoot_graph(app, window, out, scheme, size)
     shoot_panels(app, window, out, scheme, size)
@@ -321,6 +322,43 @@ def shoot_new_states(app, window, scheme: str, out: Path) -> None:
     _wait(app, lambda: False, 400)
     _save(settings, out, f"settings-{scheme}.png")
     settings.close()
+
+
+def shoot_aliases(app, window, scheme: str, out: Path) -> None:
+    """An entity with aliases in the editor, and the quick switcher finding it by one."""
+    from PySide6.QtGui import QPainter
+
+    from limbic.service.aliases import change_alias
+    from limbic.ui.shell.app import _wait
+
+    loaded: list[int] = []
+    window.entity_shown.connect(loaded.append)
+    window.open_entity("Harbor API")
+    _wait(app, lambda: bool(loaded), 30_000)
+    window.entity_shown.disconnect(loaded.append)
+    for alias in ("HAR", "the payments API"):
+        done: list[object] = []
+        window.engine.run(f"shot-{alias}", change_alias, window.editor.entity_id, alias, True, on_done=done.append)
+        _wait(app, lambda: bool(done), 30_000)
+        window.editor.aliases.set_aliases(window.editor.entity_id, done[0].aliases)
+    window.editor.aliases.field.setText("Harbor")
+    window.search_bar.edit.setFocus()
+    _wait(app, lambda: False, 400)
+    _save(window, out, f"aliases-editor-{scheme}.png")
+    window.editor.aliases.field.clear()
+    switcher = window.switcher
+    filled: list[bool] = []
+    switcher.filled.connect(lambda: filled.append(True))
+    window.switcher_action.trigger()
+    switcher.field.setText("payments api")
+    _wait(app, lambda: len(filled) >= 2, 10_000)
+    _wait(app, lambda: False, 400)
+    image = window.grab().toImage()  # the popup is a window of its own: painted where it stands
+    painter = QPainter(image)
+    painter.drawPixmap(window.mapFromGlobal(switcher.mapToGlobal(switcher.rect().topLeft())), switcher.grab())
+    painter.end()
+    _save(image, out, f"aliases-switcher-{scheme}.png")
+    switcher.hide()
 
 
 if __name__ == "__main__":

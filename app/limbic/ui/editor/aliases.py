@@ -8,7 +8,7 @@ and removing are each one step on Edit → Undo. ``AliasFlow`` runs them on the 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
@@ -91,9 +91,9 @@ class AliasFlow(QObject):
 
     _keys = itertools.count()
 
-    def __init__(self, parts: EntityParts, bar: AliasBar) -> None:
+    def __init__(self, parts: EntityParts, bar: AliasBar, reload: Callable[[int], object]) -> None:
         super().__init__(parts.hooks.parent)
-        self.p, self.bar = parts, bar
+        self.p, self.bar, self.reload = parts, bar, reload
         bar.alias_requested.connect(self.on_requested)
 
     def on_requested(self, entity_id: int, alias: str, add: bool) -> None:
@@ -113,6 +113,8 @@ class AliasFlow(QObject):
             if add:
                 self.bar.field.clear()
             self.bar.set_aliases(step.entity_id, step.aliases)
+            if step.live and not self.p.editor.is_dirty():
+                self.reload(step.entity_id)  # its history lists the change too; a draft being edited is left alone
         name = alias.strip()
         if not step.live:
             self.p.status.say(f"“{name}” was already {'an alias' if add else 'not an alias'} of this entity.", 5000)

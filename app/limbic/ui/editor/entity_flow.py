@@ -57,7 +57,7 @@ class EntityFlow(QObject):
         editor.navigate_requested.connect(self.open_entity)
         editor.status_requested.connect(self.on_status_requested)
         editor.create_requested.connect(self.on_create_target)
-        self.alias_flow = AliasFlow(parts, editor.aliases)
+        self.alias_flow = AliasFlow(parts, editor.aliases, self.reload)
 
     def build_actions(self, go_menu) -> None:
         """Go → Back and Forward."""
