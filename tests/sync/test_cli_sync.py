@@ -62,6 +62,9 @@ def test_conflicts_are_listed_and_resolved_from_the_command_line(tmp_path, capsy
     assert main(["conflicts", "--db", str(b), "--json"]) == 0
     (c,) = json.loads(capsys.readouterr().out)
     assert {c["mine"], c["theirs"]} == {"likes black tea", "likes green tea"}
+    sides = (c["my_device"], c["their_device"])
+    assert all(set(side) == {"id", "name"} and side["id"] and side["name"] for side in sides), sides
+    assert sides[0]["id"] != sides[1]["id"]
     assert main(["conflicts", "--db", str(b)]) == 0
     assert f"{c['id']}: " in capsys.readouterr().out
     assert main(["conflicts", "resolve", str(c["id"]), "--keep", "both", "--db", str(b)]) == 0

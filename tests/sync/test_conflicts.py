@@ -49,6 +49,18 @@ def test_the_same_field_edited_on_both_keeps_the_later_and_shows_the_other(pair)
     assert "changed on both devices" in on_b.sentence()
 
 
+def test_a_conflict_names_both_devices_alike_by_id_and_by_name(pair):
+    a, b, folder = pair
+    b.graph.set_entity_type("Ada", "Scientist")
+    a.graph.set_entity_type("Ada", "Poet")
+    settle([a, b], folder)
+    for here, there in ((a, b), (b, a)):
+        (c,) = conflicts.list_conflicts(here.graph)
+        shown = c.to_json()
+        assert shown["my_device"] == {"id": here.device.id, "name": here.device.name}, here.device.name
+        assert shown["their_device"] == {"id": there.device.id, "name": there.device.name}, here.device.name
+
+
 def test_adding_observations_on_both_is_a_union_and_the_same_text_is_one(pair):
     a, b, folder = pair
     a.graph.add_observations("Ada", ["from a", "said twice"])

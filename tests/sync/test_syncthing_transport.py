@@ -294,6 +294,6 @@ def test_two_graphs_converge_through_syncthing_with_the_conflict_shown_on_both(p
                                       (desktop, "countess", "mathematician", "laptop")):
         (conflict,) = json.loads(side.limbic("conflicts", "--json"))
         assert (conflict["entity"], conflict["field"]) == ("Ada Lovelace", "type"), conflict
-        assert (conflict["mine"], conflict["theirs"], conflict["their_device"]) == (mine, theirs, other), conflict
+        assert (conflict["mine"], conflict["theirs"], conflict["their_device"]["name"]) == (mine, theirs, other), conflict
         # The value kept is the one both graphs hold: the same decision on each device.
         assert conflict[conflict["kept"]] == winner, conflict

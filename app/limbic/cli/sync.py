@@ -78,7 +78,7 @@ def cmd_conflicts(args: argparse.Namespace) -> int:
             print("No sync conflicts.")
         for c in found:
             done = f" [resolved: {c.resolved}]" if c.resolved else ""
-            print(f"{c.id}: {c.sentence()} — {c.their_device}, {c.at[:16]}{done}")
+            print(f"{c.id}: {c.sentence()} — {c.their_device_name or c.their_device}, {c.at[:16]}{done}")
         return 0
     finally:
         opened.close()

@@ -40,26 +40,30 @@ class SyncConflict:
     rule: str
     mine: object  # this device's value (None: deleted or absent)
     theirs: object
-    my_device: str
+    my_device: str  # device ids, as the folder names them
     their_device: str
     kept: str  # "mine" or "theirs": which value the graph holds now
     at: str
     resolved: str | None = None
+    my_device_name: str = ""  # device names, as each device calls itself ("" when never told)
+    their_device_name: str = ""
 
     def sentence(self) -> str:
         """One line: what, which field, both values."""
         what = f"{self.kind} of “{shown(self.entity or '?', 40)}”" if self.kind != "entity" else f"“{shown(self.entity or '?', 40)}”"
-        why = _RULES.get(self.rule, self.rule).format(lost_name=self.their_device)
+        why = _RULES.get(self.rule, self.rule).format(lost_name=self.their_device_name or self.their_device)
         if self.rule == "field" or self.rule == "rename_taken":
             return (f"{what}: {self.field} {why}: mine “{shown(str(self.mine), 40)}”, "
                     f"theirs “{shown(str(self.theirs), 40)}” (kept: {self.kept})")
         return f"{what}: {why}"
 
     def to_json(self) -> dict:
+        """The conflict for ``limbic conflicts --json``: each side's device by id and by name alike."""
         return {"id": self.id, "kind": self.kind, "gid": self.gid, "entity": self.entity, "field": self.field,
-                "rule": self.rule, "mine": self.mine, "theirs": self.theirs, "my_device": self.my_device,
-                "their_device": self.their_device, "kept": self.kept, "at": self.at, "resolved": self.resolved,
-                "sentence": self.sentence()}
+                "rule": self.rule, "mine": self.mine, "theirs": self.theirs,
+                "my_device": {"id": self.my_device, "name": self.my_device_name or None},
+                "their_device": {"id": self.their_device, "name": self.their_device_name or None},
+                "kept": self.kept, "at": self.at, "resolved": self.resolved, "sentence": self.sentence()}
 
 
 _COLS = "id, kind, gid, entity_gid, field, rule, kept, lost, kept_device, lost_device, mine_kept, at, resolution"
@@ -79,12 +83,18 @@ def _load(graph: Graph, row, names: dict[str, str]) -> SyncConflict:
     if kind == "alias" and field_name == "entity":  # which entity has the alias: said by its name, not its id
         mine, theirs = ((rows.current(graph.db, "entity", v) or (0, {"name": v}))[1]["name"] if v else v
                         for v in (mine, theirs))
-    return SyncConflict(cid, kind, gid, entity, field_name, rule, mine, theirs, my_dev, names.get(their_dev, their_dev),
-                        "mine" if mine_kept else "theirs", at, resolution)
+    return SyncConflict(cid, kind, gid, entity, field_name, rule, mine, theirs, my_dev, their_dev,
+                        "mine" if mine_kept else "theirs", at, resolution,
+                        names.get(my_dev, ""), names.get(their_dev, ""))
 
 
 def device_names(graph: Graph) -> dict[str, str]:
-    return {r[0]: r[1] for r in graph.db.execute("SELECT device, name FROM sync_applied") if r[1]}
+    """Each device's name by its id: the others' as their segments gave it, this one's as it last synced."""
+    names = {r[0]: r[1] for r in graph.db.execute("SELECT device, name FROM sync_applied") if r[1]}
+    me, my_name = graph.db.get_meta(state.DEVICE_KEY), graph.db.get_meta(state.DEVICE_NAME_KEY)
+    if me and my_name:
+        names[me] = my_name
+    return names
 
 
 def list_conflicts(graph: Graph, resolved: bool = False) -> list[SyncConflict]:

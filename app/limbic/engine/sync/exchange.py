@@ -174,6 +174,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
             if upto > state.published_upto(db):
                 db.set_meta(state.UPTO_KEY, str(upto))
             db.set_meta(state.DEVICE_KEY, device.id)
+            db.set_meta(state.DEVICE_NAME_KEY, device.name)
         if not changes or first:
             break
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 FORMAT = 1  # the segment format; a segment names the schema it was written by besides
 HLC_KEY = "sync_hlc"  # the clock's last stamp
 DEVICE_KEY = "sync_device"  # the device that last published from this file
+DEVICE_NAME_KEY = "sync_device_name"  # that device's name (conflicts name both sides by id and name)
 SEQ_KEY = "sync_seq"  # the last sequence that device published
 UPTO_KEY = "sync_published_upto"  # the last change_log id published (or passed over: sync's own)
 JOINED_KEY = "sync_joined"  # set once the graph has been joined to a folder

@@ -107,9 +107,10 @@ class ConflictsView(QDialog):
             self.theirs.setPlainText("")
             return
         self.why.setText(f"Met on {c.at}; the graph holds {'mine' if c.kept == 'mine' else 'theirs'} until you choose.")
-        # my_device may be this device's id: "this device" is what the person knows it by.
+        # "this device" is what the person knows it by, whatever name the others see.
         self.mine_title.setText(f"Mine (this device){'  — kept now' if c.kept == 'mine' else ''}")
-        self.theirs_title.setText(f"Theirs ({c.their_device}){'  — kept now' if c.kept == 'theirs' else ''}")
+        their_device = c.their_device_name or c.their_device
+        self.theirs_title.setText(f"Theirs ({their_device}){'  — kept now' if c.kept == 'theirs' else ''}")
         self.mine.setPlainText(shown_value(c.mine))
         self.theirs.setPlainText(shown_value(c.theirs))
 
