@@ -152,3 +152,11 @@ def test_a_picture_read_before_a_deletion_shows_the_deleted_entity_once():
     moment = pasts.scene_at(pasts.union(now, lt), 20)
     assert moment.scene.labels == ["Ann", "Cat"] and moment.scene.ghost.tolist() == [False, True]
     assert pasts.scene_at(pasts.union(now, lt), 60).scene.labels == ["Ann"]
+
+
+def test_the_time_bar_fits_the_narrowest_graph_panel(qtbot, story_window):
+    from limbic.ui.common import window_fit
+
+    panel = story_window.graph.graph_panel()
+    go_to(qtbot, panel, "2025-02-15 00:00:00")  # the longest texts: a date, and what the marks mean
+    assert panel.time.bar.minimumSizeHint().width() <= window_fit.MIN_DOCK_W - 12  # the panel's margins

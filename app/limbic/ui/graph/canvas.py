@@ -302,8 +302,9 @@ class GraphCanvas(QWidget):
             painter.drawText(QPointF(box[0] + 1, (box[1] + box[3]) / 2 + metrics.ascent() / 2 - 1), text)
         halo = palette.color(QPalette.ColorRole.Base)
         halo.setAlpha(200)
-        painter.setPen(palette.color(QPalette.ColorRole.Text))
-        for _, box, text in placed:
+        ghost = self.scene.ghost if len(self.scene.ghost) == self.scene.n else np.zeros(self.scene.n, dtype=bool)
+        for node, box, text in placed:  # a node gone since the slider's date is named in a fainter colour
+            painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText if ghost[node] else QPalette.ColorRole.Text))
             painter.fillRect(QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1]), halo)
             painter.drawText(QPointF(box[0] + 2, (box[1] + box[3]) / 2 + metrics.ascent() / 2 - 1), text)
 

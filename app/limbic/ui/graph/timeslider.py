@@ -48,10 +48,11 @@ class TimeBar(QWidget):
         self.slider.setRange(0, STEPS)
         self.slider.setValue(STEPS)
         self.slider.setPageStep(PAGE)
-        self.slider.setMinimumWidth(80)
+        self.slider.setMinimumWidth(60)
         self.slider.setAccessibleName("Date shown in the graph")
         self.slider.setToolTip("Drag to a date: the graph shows what existed then (arrow keys step, Home goes to the start)")
         self.date_label = QLabel("Now", self, objectName="graphTimeDate")
+        self.date_label.setToolTip("The date shown, in UTC")
         self.now_button = QToolButton(self, text="Now")
         self.now_button.setToolTip("Show the graph as it is now")
         self.now_button.setEnabled(False)
@@ -116,7 +117,7 @@ class TimeTravel(QObject):
             return
         self.bar.now_button.setEnabled(True)
         if self.lifetimes is not None:
-            self.bar.date_label.setText(graph_time.stored(self.at(value))[:16] + " UTC")
+            self.bar.date_label.setText(graph_time.stored(self.at(value))[:16])
         if not self.active:
             self._start()
         if self.playing:
@@ -161,7 +162,7 @@ class TimeTravel(QObject):
             return
         self.lifetimes, self.past = lt, past
         past.scene.pos[: past.n_now] = self.now_scene.pos  # where the layout has moved them since
-        self.bar.date_label.setText(graph_time.stored(self.at())[:16] + " UTC")
+        self.bar.date_label.setText(graph_time.stored(self.at())[:16])
         self.apply()
 
     def _on_failed(self, failure) -> None:
