@@ -43,31 +43,35 @@ def rebuild(db: Database, at: str, text_index: bool = True) -> Database:
     read it, and filling it is most of the cost on a large graph).
     """
     past = Database(":memory:")
-    rows: dict[str, list] = {k: [] for k in _ORDER}
-    for kind, row_id, gid, value in versions_at(db, at):
-        if kind in rows:
-            rows[kind].append((row_id, gid, value))
     conn = past.conn
     conn.execute("PRAGMA foreign_keys = OFF")  # an observation names the newer one that superseded it
     conn.execute("BEGIN")
     try:
         for kind in _ORDER:
+            # One query per table, its columns read out of the JSON by SQLite, streamed into the copy;
+            # a later version of a row doubled by damage replaces the earlier (limbic check mends them).
             cols = COLUMNS[kind]
-            sql = (f"INSERT INTO {TABLE[kind]}(id, gid, {', '.join(cols)}) "
-                   f"VALUES (?, ?, {', '.join('?' * len(cols))})")
-            conn.executemany(sql, [(row_id, gid, *[value.get(c) for c in cols]) for row_id, gid, value in rows[kind]])
+            conn.executemany(
+                f"INSERT OR REPLACE INTO {TABLE[kind]}(id, gid, {', '.join(cols)}) "
+                f"VALUES (?, ?, {', '.join('?' * len(cols))})",
+                db.execute(_select_sql(kind), (at,)),
+            )
         # The full-text rows are filled when the graph opens, quietly: they are new, not out of date.
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FTS_STEMS_KEY, STEMMER_VERSION))
         if not text_index:
             conn.execute(_NO_TEXT_INDEX)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
-        past.close()
+        past.close()  # an in-memory file: closing drops it
         raise
-    finally:
-        conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA foreign_keys = ON")
     return past
+
+
+def _select_sql(kind: str) -> str:
+    return ("SELECT row_id, gid, " + ", ".join(f"json_extract(value, '$.{c}')" for c in COLUMNS[kind])
+            + f" FROM history WHERE kind = '{kind}' AND recorded_from <= ?1 "
+            "AND (recorded_to IS NULL OR recorded_to > ?1) ORDER BY row_id, recorded_from, id")
 
 
 def graph_at(db: Database, at: str, text_index: bool = True) -> Graph:
