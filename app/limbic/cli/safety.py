@@ -38,13 +38,16 @@ def cmd_check(args: argparse.Namespace) -> int:
             done.append("full-text index rebuilt")
         if result.reindexed:
             done.append("SQLite indexes rebuilt")
+        if result.history_records:
+            done.append(f"{result.history_records} recorded-history records closed or added")
         if result.vectors_dropped:
             done.append(f"{result.vectors_dropped} vectors dropped")
         if result.embedded:
             done.append(f"{result.embedded} entities embedded")
         print(f"Repaired: {', '.join(done) or 'nothing to do'}; the graph itself was not changed.")
     if args.json:
-        print(json.dumps({**report.__dict__, "consistent": report.consistent, "file_ok": report.file_ok}, indent=2))
+        print(json.dumps({**report.__dict__, "history": report.history.__dict__, "consistent": report.consistent,
+                          "file_ok": report.file_ok}, indent=2))
     else:
         print(report.summary())
         for line in report.lines():

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import apsw
 import numpy as np
 
-from limbic.engine.store import tables
+from limbic.engine.store import recorded_check, tables
 
 from limbic.engine.vectors import index, index_chunks, vector_index
 from limbic.engine.store.db import FTS_DDL, Database
@@ -56,6 +56,7 @@ class CheckReport:
     tables: dict[str, str] = field(default_factory=dict)  # derived or signal table -> "missing" / "malformed"
     indexes_missing: list[str] = field(default_factory=list)
     lost: str | None = None  # the file lost commits with its write-ahead log (Database.lost_note)
+    history: recorded_check.HistoryDamage = field(default_factory=recorded_check.HistoryDamage)
 
     @property
     def file_ok(self) -> bool:
@@ -66,7 +67,8 @@ class CheckReport:
         """How many FTS and vector disagreements there are (each fixable by repair)."""
         fts = len(self.fts_missing) + len(self.fts_orphans) + len(self.fts_stale) + bool(self.fts_index_error)
         vec = len(self.vec_missing) + len(self.vec_orphans) + len(self.vec_stale) + len(self.vec_bad) + len(self.windows_bad)
-        return fts + vec + (self.model_matches is False) + len(self.tables) + len(self.indexes_missing)
+        return (fts + vec + (self.model_matches is False) + len(self.tables) + len(self.indexes_missing)
+                + self.history.count)
 
     @property
     def consistent(self) -> bool:
@@ -99,6 +101,7 @@ class CheckReport:
         ):
             if ids:
                 out.append(f"{len(ids)} {what} (ids {', '.join(map(str, ids[:SAMPLE]))}{'…' if len(ids) > SAMPLE else ''}).")
+        out += self.history.lines(SAMPLE)
         if self.model_matches is False:
             out.append(f"The vectors were made by {self.stored_model or 'an unknown model'}, not by {self.model_name}.")
         if self.pending:
@@ -195,6 +198,7 @@ def check_graph(db: Database, embedder: Embedder | None = None, integrity: bool 
             except apsw.Error as exc:  # damage bad enough that SQLite cannot even walk the file
                 report.integrity = [str(exc)]
         try:
+            report.history = recorded_check.find(db)
             _check_derived(db, embedder, report)
         except (apsw.Error, UnicodeDecodeError) as exc:  # a damaged page can hold text that is not UTF-8
             report.integrity.append(f"reading the graph failed ({type(exc).__name__})")
@@ -309,6 +313,7 @@ class RepairReport:
     reindexed: bool = False
     tables_recreated: list[str] = field(default_factory=list)
     tables_set_aside: list[str] = field(default_factory=list)  # malformed usage history, kept under these names
+    history_records: int = 0  # recorded-history versions closed or added so the history agrees with the graph
 
 
 def _rebuild_fts(db: Database) -> None:
@@ -324,7 +329,8 @@ def repair(
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
 ) -> RepairReport:
-    """Rebuild what is derived (FTS rows, vectors, SQLite indexes) from the graph; never touches the graph."""
+    """Rebuild what is derived (FTS rows, vectors, SQLite indexes) from the graph, and mend its recorded
+    history by closing or adding versions; never touches the graph."""
     if db.readonly:
         raise DatabaseError(db.readonly_note or f"{db.path} is open read-only; it cannot be repaired.")
     before = check_graph(db, embedder)
@@ -357,6 +363,8 @@ def repair(
             db.execute("DELETE FROM embedding_state")
             index_chunks.drop_table(db)
         result.vectors_dropped = len(drop)
+        if before.history.count:
+            result.history_records = recorded_check.repair(db)
     if embedder is not None:
         # A change of model drops every vector; then everything pending is embedded in batches.
         index.prepare_vectors(db, embedder)
