@@ -199,10 +199,19 @@ def changed_since(graph: Graph, since: str, until: str | None = None) -> Changed
         raise ValidationError(f"{graph.db.path.name} keeps no history of its changes yet: open it once with this "
                               "version of Limbic to upgrade it.")
     note = ""
-    if since < start:
-        since, note = start, f"The graph's history starts on {start[:16]} (UTC): changes before then are not known."
+    if since < start:  # what the history holds from its start is listed, and the start is said
+        note = f"The graph's history starts on {start[:16]} (UTC): changes before then are not known."
     changes = [c.to_json() for c in _diff.diff(graph.db, since, end)]
     if len(changes) > MAX_CHANGED:
         note = (note + " " if note else "") + f"{len(changes):,} entities changed: the first {MAX_CHANGED:,} by name are listed."
         changes = changes[:MAX_CHANGED]
     return ChangedSince(since, changes, note)
+
+
+def changes_since(graph: Graph, typed: str | None, last_opened: str | None) -> ChangedSince:
+    """What changed since a typed date or time (``typed``), or since ``last_opened`` when ``typed`` is None."""
+    if typed is None:
+        if not last_opened:
+            raise ValidationError("This graph was not opened here before: give a date, such as “last week”.")
+        return changed_since(graph, last_opened)
+    return changed_since(graph, since_moment(typed))

@@ -19,6 +19,7 @@ from limbic.service.activity import RevertConflict
 from limbic.ui.common import window_fit
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.activity.activity_panel import ActivityDock, ActivityPanel, ConflictDialog
+from limbic.ui.activity.changes_since import ChangesSince
 from limbic.ui.activity.revert_preview import GO, RevertPreview
 from limbic.service.undo import RevertStep
 from limbic.ui.workers.worker import Engine
@@ -54,6 +55,8 @@ class ActivityMenu(QObject):
         self.conflict_dialog: ConflictDialog | None = None  # the conflict dialog on screen, if any (tests answer it)
         self.preview_dialog: RevertPreview | None = None  # the revert preview on screen, if any (tests answer it)
         self.filters: dict = {}
+        self.changes = ChangesSince(parts.engine, self, parts.open_entity)
+        parts.engine.worker.opened.connect(lambda catalog: self.changes.on_opened(catalog.path))
 
     def build_menu(self, bar) -> None:
         """Activity → Activity panel, Mark all reviewed; the badge in the status bar."""
@@ -62,6 +65,9 @@ class ActivityMenu(QObject):
         self.panel_action = p.hooks.add_action(menu, "&Activity panel", self.show, "Ctrl+Shift+A",
                                          tip="What each assistant and program changed: review and take back")
         self.review_all_action = p.hooks.add_action(menu, "Mark all &reviewed", lambda: self.review(("all", None)))
+        self.changes_action = p.hooks.add_action(menu, "What &changed since…", self.show_changes,
+                                                 tip="Per entity, what was added, changed, ended and deleted "
+                                                     "since a date or since you last opened this graph")
         self.badge = QToolButton(p.hooks.parent, objectName="activityBadge")
         self.badge.setAutoRaise(True)
         self.badge.clicked.connect(self.show)
@@ -90,6 +96,7 @@ class ActivityMenu(QObject):
             panel.revert_requested.connect(self.revert)
             panel.pause_requested.connect(self.pause_assistant)
             panel.writes_switched.connect(self.switch_assistant_writes)
+            self.changes.attach(panel.changes)
             panel.session_requested.connect(
                 lambda sid: p.engine.run("activity-session", activity.session_changes, sid, self.filters,
                                          on_done=panel.show_session, what="reading the activity log"))
@@ -101,6 +108,13 @@ class ActivityMenu(QObject):
         self.dock.show()
         self.dock.raise_()
         self.refresh()
+
+    def show_changes(self) -> None:
+        """Activity → What changed since…: the panel's tab, since the last opening (or a week ago)."""
+        self.show()
+        self.dock.panel.tabs.setCurrentWidget(self.dock.panel.changes)
+        self.dock.panel.changes.since.setFocus()
+        self.changes.ask_default()
 
     def _on_filters(self, filters: dict) -> None:
         self.filters = filters

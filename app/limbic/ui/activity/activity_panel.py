@@ -17,12 +17,14 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from limbic.ui.activity.changes_since import ChangesSinceView
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Refused, Session
 
@@ -106,12 +108,22 @@ class ActivityPanel(QWidget):
         actions = FlowLayout(action_row)
         for b in (self.review_button, self.review_all_button, self.revert_button, self.pause_button, self.may_write):
             actions.addWidget(b)
+        # Who did what (sessions) in one tab; what changed since a date, entity by entity, in the other.
+        self.tabs = QTabWidget(self, objectName="activityTabs")
+        self.tabs.setDocumentMode(True)
+        sessions = QWidget(self.tabs)
+        inner = QVBoxLayout(sessions)
+        inner.setContentsMargins(0, 6, 0, 0)
+        inner.addWidget(filter_row)
+        inner.addWidget(self.note)
+        inner.addWidget(self.tree, 1)
+        inner.addWidget(action_row)
+        self.changes = ChangesSinceView(self.tabs)
+        self.tabs.addTab(sessions, "Sessions")
+        self.tabs.addTab(self.changes, "What changed since…")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
-        layout.addWidget(filter_row)
-        layout.addWidget(self.note)
-        layout.addWidget(self.tree, 1)
-        layout.addWidget(action_row)
+        layout.addWidget(self.tabs)
 
         self.data: PanelData | None = None
         self._filling = False

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-from datetime import datetime, timezone
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -18,20 +17,9 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.timeline import TimelineEvent, dates_words
+from limbic.ui.common.when import when_words
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole + 30
-_STORED = "%Y-%m-%d %H:%M:%S"
-
-
-def when_words(at: str, now: datetime | None = None) -> str:
-    """A stored (UTC) time on this computer's clock: “3 Mar 14:02”, with the year when it is not this one."""
-    try:
-        moment = datetime.strptime(at[:19], _STORED).replace(tzinfo=timezone.utc).astimezone()
-    except ValueError:
-        return at
-    year = (now or datetime.now().astimezone()).year
-    day = f"{moment.day} {moment.strftime('%b')}" + (f" {moment.year}" if moment.year != year else "")
-    return f"{day} {moment.strftime('%H:%M')}"
 
 
 class TimelineView(QWidget):

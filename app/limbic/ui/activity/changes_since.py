@@ -1,0 +1,212 @@
+"""“What changed since…”: per entity, what was added, changed, ended and deleted since a date, a typed
+time (“last week”, “en marzo”) or the previous time this graph was opened here.
+
+The view is a tab of the Activity panel; ``ChangesSince`` remembers each graph's openings in the
+user's settings and runs the reads on the engine's reader (``service.timeline.changes_since``).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from PySide6.QtCore import QDate, QObject, Qt, Signal
+from PySide6.QtWidgets import (
+    QDateEdit,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from limbic import config
+from limbic.service import timeline
+from limbic.service.timeline import ChangedSince
+from limbic.ui.common.when import when_words
+from limbic.ui.workers.worker import Engine, Failure
+
+NAME_ROLE = Qt.ItemDataRole.UserRole + 40  # the entity's name (None: deleted, nothing to open)
+_SIGN = {"added": "+", "deleted": "−", "ended": "ended:", "changed": "changed:"}
+
+
+def detail_line(d: dict) -> str:
+    """One change of an entity in a few words: “+ “plays chess””, “ended: works_at Acme”, “renamed: A → B”."""
+    kind, change = d.get("kind"), d.get("change")
+    if kind == "entity":
+        label = {"renamed": "renamed", "retyped": "type", "status": "status"}.get(change, change)
+        return f"{label}: {d.get('from')} → {d.get('to')}"
+    what = {"observation": "", "relation": "relation ", "reflection": "reflection "}.get(kind, f"{kind} ")
+    if change == "changed" and kind == "observation":
+        return f"edited: “{d.get('from')}” → “{d.get('to')}”"
+    text = f"“{d.get('text')}”" if kind != "relation" else d.get("text", "")
+    if change == "ended" and kind == "observation":
+        return f"superseded: {text}"
+    return f"{_SIGN.get(change, change)} {what}{text}".replace("  ", " ")
+
+
+def entity_line(c: dict) -> str:
+    """“Ann — added”, “Ann — 3 changes”, “Old name — deleted”."""
+    if c["what"] in ("added", "deleted"):
+        return f"{c['entity']} — {c['what']}"
+    n = len(c["details"])
+    return f"{c['entity']} — {n} change{'s' if n != 1 else ''}"
+
+
+class ChangesSinceView(QWidget):
+    """Since when (typed, picked, or the last opening), and what changed since, entity by entity."""
+
+    asked = Signal(object)  # the typed text, or None: since the last opening
+    open_requested = Signal(str)  # an entity's name
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent, objectName="changesSince")
+        self.since = QLineEdit(self, objectName="sinceEdit",
+                               placeholderText="2026-03-01, “last week”, “en marzo”…")
+        self.since.setAccessibleName("Since")
+        self.since.setClearButtonEnabled(True)
+        self.picker = QDateEdit(self, objectName="sinceDate", calendarPopup=True)
+        self.picker.setDisplayFormat("yyyy-MM-dd")
+        self.picker.setDate(QDate.currentDate().addDays(-7))
+        self.picker.setToolTip("Pick the day to start from")
+        self.last_button = QPushButton("Since I last opened it", self, objectName="sinceLastOpened",
+                                       toolTip="What changed since the previous time this graph was opened here")
+        self.show_button = QPushButton("Show", self, objectName="sinceShow")
+        self.note = QLabel("", self, objectName="sinceNote", wordWrap=True)
+        self.tree = QTreeWidget(self, objectName="changesTree")
+        self.tree.setHeaderHidden(True)
+        self.tree.setAccessibleName("What changed")
+        self.tree.setToolTip("Double-click or Enter on an entity to open it")
+        row = QHBoxLayout()
+        row.addWidget(QLabel("&Since", self, buddy=self.since))
+        row.addWidget(self.since, 1)
+        row.addWidget(self.picker)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.last_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.show_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 6, 0, 0)
+        layout.addLayout(row)
+        layout.addLayout(buttons)
+        layout.addWidget(self.note)
+        layout.addWidget(self.tree, 1)
+        self.since.returnPressed.connect(self._ask_typed)
+        self.show_button.clicked.connect(self._ask_typed)
+        self.picker.dateChanged.connect(self._picked)
+        self.last_button.clicked.connect(lambda: self.asked.emit(None))
+        self.tree.itemActivated.connect(self._activated)
+
+    def _ask_typed(self) -> None:
+        self.asked.emit(self.since.text())
+
+    def _picked(self, day: QDate) -> None:
+        self.since.setText(day.toString("yyyy-MM-dd"))
+        self._ask_typed()
+
+    def show_changes(self, report: ChangedSince, said: str) -> None:
+        """List what changed; ``said`` opens the sentence above it (“Since you last opened it (3 Mar 14:02)”)."""
+        self.tree.clear()
+        for c in report.changes:
+            top = QTreeWidgetItem([entity_line(c)])
+            top.setData(0, NAME_ROLE, None if c["what"] == "deleted" else c["entity"])
+            for d in c["details"]:
+                child = QTreeWidgetItem([detail_line(d)])
+                child.setData(0, NAME_ROLE, top.data(0, NAME_ROLE))
+                top.addChild(child)
+            self.tree.addTopLevelItem(top)
+        if len(report.changes) <= 20:
+            self.tree.expandAll()
+        n = len(report.changes)
+        counted = f"{n} entit{'ies' if n != 1 else 'y'} changed." if n else "Nothing changed."
+        self.note.setText(" ".join(x for x in (f"{said}: {counted}", report.note) if x))
+
+    def show_error(self, sentence: str) -> None:
+        """Say why nothing can be listed; the list is emptied rather than left speaking of another date."""
+        self.tree.clear()
+        self.note.setText(sentence)
+
+    def rows(self) -> list[str]:
+        """Every row's text, depth-first (for tests and accessibility tools)."""
+        out = []
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            out.append(top.text(0))
+            out.extend("  " + top.child(j).text(0) for j in range(top.childCount()))
+        return out
+
+    def _activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        name = item.data(0, NAME_ROLE)
+        if name:
+            self.open_requested.emit(name)
+        else:
+            self.note.setText(f"{item.text(0).split(' — ')[0]} was deleted: there is nothing to open "
+                              "(Edit → Undo or the Activity panel can bring it back).")
+
+
+def note_opening(path: str, at: str | None = None) -> str | None:
+    """Remember that the graph at ``path`` opens now; returns when it was opened before (None: never here)."""
+    key = str(Path(path).resolve())
+    settings = config.load_settings()  # read again: other parts save the same settings file
+    previous = settings.last_opened.get(key)
+    settings.last_opened[key] = at or datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
+    config.save_settings(settings)
+    return previous
+
+
+class ChangesSince(QObject):
+    """Keeps the previous opening of the open graph and answers the view's questions."""
+
+    def __init__(self, engine: Engine, parent: QObject | None = None,
+                 open_entity: Callable[[str], object] = lambda _name: None) -> None:
+        super().__init__(parent)
+        self.engine = engine
+        self.open_entity = open_entity
+        self.previous: str | None = None  # when the open graph was opened before this time
+        self.view: ChangesSinceView | None = None
+        self._path = ""
+
+    def on_opened(self, path: str) -> None:
+        """A graph opened: the opening before this one is the default “since”."""
+        if path == self._path:
+            return  # the same file opened again (after a restore or a failure): still the same visit
+        self._path = path
+        try:
+            self.previous = note_opening(path)
+        except OSError:  # a settings file that cannot be written: the feature still answers typed dates
+            self.previous = None
+
+    def attach(self, view: ChangesSinceView) -> None:
+        """The view in the Activity panel is made: its questions come here."""
+        self.view = view
+        view.asked.connect(self.ask)
+        view.open_requested.connect(self.open_entity)
+
+    def ask(self, typed: str | None) -> None:
+        """List what changed since ``typed`` (None: since the last opening)."""
+        if self.view is None:
+            return
+        said = (f"Since {typed.strip()}" if typed is not None else
+                f"Since you last opened it ({when_words(self.previous)})" if self.previous else "Since the last opening")
+        self.engine.read("changes-since", timeline.changes_since, typed, self.previous,
+                         what="reading what changed", on_done=lambda report: self._show(report, said),
+                         on_failed=self._failed)
+
+    def ask_default(self) -> None:
+        """Since the last opening when there was one, else since the day picked (a week ago)."""
+        if self.previous:
+            self.ask(None)
+        elif self.view is not None:
+            self.view._picked(self.view.picker.date())
+
+    def _show(self, report: ChangedSince, said: str) -> None:
+        if self.view is not None:
+            self.view.show_changes(report, said)
+
+    def _failed(self, failure: Failure) -> None:
+        if self.view is not None:
+            self.view.show_error(failure.message)
