@@ -174,40 +174,47 @@ def main() -> int:
 
     # 2. New dates, in a shuffled order (each one far from the last), each shown and painted.
     def show(value: int) -> tuple[float, float]:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         travel.bar.slider.setValue(value)
         travel.apply()  # what the pause after a drag runs (the benchmark does not wait for the pause)
-        t1 = time.perf_counter()
         canvas.repaint()
-        return time.perf_counter() - t0, time.perf_counter() - t1
+        return time.perf_counter() - t0, time.process_time() - c0
 
     values = np.random.default_rng(3).permutation(np.linspace(5, timeslider.STEPS - 5, 60).astype(int))
-    redraw, sizes = [], []
+    redraw, redraw_cpu, sizes = [], [], []
     for v in values:
-        total, _paint = show(int(v))
+        total, cpu = show(int(v))
         redraw.append(total)
+        redraw_cpu.append(cpu)
         sizes.append(travel.moment.scene.n)
     travel._debounce.stop()
-    results["new_date"] = {"redraw_ms": stats_ms(redraw), "nodes_shown": [int(min(sizes)), int(max(sizes))]}
+    # CPU time of the whole process beside the wall clock: on a machine shared with other work the
+    # wall clock also counts the time the window waited for a processor.
+    results["new_date"] = {"redraw_ms": stats_ms(redraw), "redraw_cpu_ms": stats_ms(redraw_cpu),
+                           "nodes_shown": [int(min(sizes)), int(max(sizes))]}
     print(f"a new date, filtered and painted: median {statistics.median(redraw) * 1000:.1f} ms, p95 "
-          f"{results['new_date']['redraw_ms']['p95']:.1f} ms ({min(sizes):,}–{max(sizes):,} nodes shown)")
+          f"{results['new_date']['redraw_ms']['p95']:.1f} ms (CPU time p50 {results['new_date']['redraw_cpu_ms']['p50']:.1f}, "
+          f"p95 {results['new_date']['redraw_cpu_ms']['p95']:.1f} ms; {min(sizes):,}–{max(sizes):,} nodes shown)")
 
     # 3. Playing from the start to now: each frame one step.
     travel.bar.slider.setValue(0)
     travel.apply()
     travel.toggle_play()
     travel._player.stop()  # frames driven here, back to back
-    frames, paints = [], []
+    frames, paints, frames_cpu = [], [], []
     while travel.playing:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         travel.play_step()
         t1 = time.perf_counter()
         canvas.repaint()
         frames.append(time.perf_counter() - t0)
+        frames_cpu.append(time.process_time() - c0)
         paints.append(time.perf_counter() - t1)
-    results["playing"] = {"frames": len(frames), "frame_ms": stats_ms(frames), "paint_ms": stats_ms(paints)}
+    results["playing"] = {"frames": len(frames), "frame_ms": stats_ms(frames), "frame_cpu_ms": stats_ms(frames_cpu),
+                          "paint_ms": stats_ms(paints)}
     print(f"playing: {len(frames)} frames, frame (step + paint) p50 {results['playing']['frame_ms']['p50']:.1f} ms, "
-          f"p95 {results['playing']['frame_ms']['p95']:.1f} ms; paint alone p95 {results['playing']['paint_ms']['p95']:.1f} ms")
+          f"p95 {results['playing']['frame_ms']['p95']:.1f} ms (CPU time p50 {results['playing']['frame_cpu_ms']['p50']:.1f}, "
+          f"p95 {results['playing']['frame_cpu_ms']['p95']:.1f} ms); paint alone p95 {results['playing']['paint_ms']['p95']:.1f} ms")
     results["load_average_1min_at_end"] = round(os.getloadavg()[0], 2)
     window.close()
     RESULTS.mkdir(exist_ok=True)
@@ -225,12 +232,13 @@ def markdown(r: dict) -> str:
         f"at the end. Command: `{r['command']}`. Canvas {r['canvas'][0]} × {r['canvas'][1]}.", "",
         f"Graph: {g['entities_now']:,} entities and {g['relations_now']:,} relations now, {g['entities_deleted']:,} "
         f"entities deleted during the year, {g['history_rows']:,} history rows.", "",
-        "| | median / p50 | p95 | target |", "|---|---:|---:|---:|",
-        f"| first move (periods read, past picture built, painted) | {f['ms']} ms | | |",
-        f"| a new date: filtered and painted | {d['redraw_ms']['p50']:.1f} ms | {d['redraw_ms']['p95']:.1f} ms | ≤ 100 ms |",
+        "| | median / p50 | p95 | CPU time p50 / p95 | target (p95) |", "|---|---:|---:|---:|---:|",
+        f"| first move (periods read, past picture built, painted) | {f['ms']} ms | | | |",
+        f"| a new date: filtered and painted | {d['redraw_ms']['p50']:.1f} ms | {d['redraw_ms']['p95']:.1f} ms | "
+        f"{d['redraw_cpu_ms']['p50']:.1f} / {d['redraw_cpu_ms']['p95']:.1f} ms | ≤ 100 ms |",
         f"| playing: frame (one step filtered and painted) | {p['frame_ms']['p50']:.1f} ms | {p['frame_ms']['p95']:.1f} ms "
-        f"| ≤ 20 ms |",
-        f"| playing: paint alone | {p['paint_ms']['p50']:.1f} ms | {p['paint_ms']['p95']:.1f} ms | |", "",
+        f"| {p['frame_cpu_ms']['p50']:.1f} / {p['frame_cpu_ms']['p95']:.1f} ms | ≤ 20 ms |",
+        f"| playing: paint alone | {p['paint_ms']['p50']:.1f} ms | {p['paint_ms']['p95']:.1f} ms | | |", "",
         f"The first move's work on the UI thread (the picture of the date filtered, set and painted): "
         f"{f['ui_thread_ms']} ms; the rest runs on the engine's thread. UI-thread stall meanwhile: worst "
         f"{f['stall_worst_ms']} ms, p99 {f['stall_p99_ms']} ms. "
