@@ -160,3 +160,11 @@ def test_the_time_bar_fits_the_narrowest_graph_panel(qtbot, story_window):
     panel = story_window.graph.graph_panel()
     go_to(qtbot, panel, "2025-02-15 00:00:00")  # the longest texts: a date, and what the marks mean
     assert panel.time.bar.minimumSizeHint().width() <= window_fit.MIN_DOCK_W - 12  # the panel's margins
+
+
+def test_relayout_waits_for_now(qtbot, story_window):
+    panel = whole(qtbot, story_window)
+    go_to(qtbot, panel, "2025-02-15 00:00:00")
+    assert not panel.relayout_button.isEnabled()  # it would lay out the past picture's nodes as if they were now's
+    panel.time.to_now()
+    assert panel.relayout_button.isEnabled()

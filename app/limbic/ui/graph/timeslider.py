@@ -129,6 +129,7 @@ class TimeTravel(QObject):
         """The first step back from now: keep the picture of now and read its lifetimes."""
         self.active = True
         self.now_scene = self.panel.canvas.scene
+        self.panel.relayout_button.setEnabled(False)  # a layout lays out the picture of now, not a past one
         self._load()
 
     def _load(self) -> None:
@@ -207,6 +208,7 @@ class TimeTravel(QObject):
             return
         self.active = False
         self.moment = None
+        self.panel.relayout_button.setEnabled(True)
         if self.now_scene is not None:
             self.panel.canvas.set_scene(self.now_scene, fit=False)
             if self.panel.mode == "whole":
