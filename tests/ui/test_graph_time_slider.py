@@ -168,3 +168,13 @@ def test_relayout_waits_for_now(qtbot, story_window):
     assert not panel.relayout_button.isEnabled()  # it would lay out the past picture's nodes as if they were now's
     panel.time.to_now()
     assert panel.relayout_button.isEnabled()
+
+
+def test_a_past_picture_exported_as_svg_keeps_the_faded_marks(qtbot, story_window):
+    from limbic.ui.graph.svg import svg_text
+
+    panel = whole(qtbot, story_window)
+    go_to(qtbot, panel, "2025-02-15 00:00:00")
+    c = panel.canvas
+    text = svg_text(c.scene, c.view, c.width(), c.height(), False, "#ffffff", "#000000")
+    assert text.count('fill-opacity="0.3"') == 1 and "<title>Cat</title>" in text

@@ -40,6 +40,8 @@ def svg_text(scene: Scene, view: ViewTransform, width: int, height: int, dark: b
             style = f'fill="{background}" stroke="{colour}" stroke-width="2" stroke-dasharray="4 3"'
         elif scene.kinds[i] == KIND_MORE:
             style = f'fill="{background}" stroke="{colour}" stroke-width="1.5" stroke-dasharray="2 2"'
+        elif len(scene.ghost) == scene.n and scene.ghost[i]:  # gone since the time slider's date
+            style = f'fill="{colour}" fill-opacity="0.3" stroke="{colour}" stroke-width="1.5" stroke-dasharray="4 3"'
         else:
             style = f'fill="{colour}" stroke="{background}" stroke-width="1"'
         out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r[i]:.1f}" {style}><title>{title}</title></circle>')
