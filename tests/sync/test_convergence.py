@@ -66,3 +66,21 @@ def test_a_deleted_entity_brought_back_onto_its_new_namesake_brings_its_rows_alo
     for r in (a, b, c):
         assert _texts(r, "Ada") == ["chess", "tea"], r.device.name
     _converged(a, b, c)
+
+
+def test_a_row_removed_on_its_own_stays_removed_when_its_entitys_deletion_gives_way(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["chess", "tea"])
+    settle([a, b, c], folder)
+    c.graph.delete_entity("Ada")
+    c.sync(folder)
+    b.sync(folder)  # Ada and both texts deleted here
+    tea, chess = (a.graph.db.scalar("SELECT id FROM observations WHERE content = ?", (t,)) for t in ("tea", "chess"))
+    a.graph.delete_observation(tea)  # not knowing of the deletion
+    a.graph.edit_observation(chess, "chess, weekly")
+    a.sync(folder)  # the deletion gives way to the edit here
+    b.sync(folder)  # tea's removal finds it gone; the edit brings Ada back, without tea
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == ["chess, weekly"], r.device.name
+    _converged(a, b, c)

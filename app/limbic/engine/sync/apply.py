@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
 
 _ORDER = {"entity": 0, "observation": 1, "relation": 2, "reflection": 3}
+# The stamp of a removal of a row that was gone here already (deleted with its entity): when that
+# entity's deletion later gives way, the row stays removed, as where the removal came first.
+REMOVED_ALONE = "_removed"
 
 
 @dataclass
@@ -316,6 +319,8 @@ class Applier:
     def _remove(self, kind: str, gid: str, before: dict, stamp: str) -> None:
         found = rows.current(self.db, kind, gid)
         if found is None:
+            if kind != "entity" and rows.tombstone(self.db, kind, gid) is not None:
+                state.set_stamp(self.db, state.resolve_alias(self.db, gid), REMOVED_ALONE, stamp, self.remote)
             return  # gone here too
         row_id, now = found
         if kind != "entity":
@@ -386,7 +391,8 @@ class Applier:
                 ).fetchall():
                     dep = rows.deleted_values(self.db, dep_kind, dep_id, change_id) or {}
                     mine = real_gid in {state.resolve_alias(self.db, dep.get(k)) for k in ("entity", "from", "to")}
-                    if mine and rows.current(self.db, dep_kind, dep_gid) is None:
+                    alone = state.get_stamp(self.db, state.resolve_alias(self.db, dep_gid), REMOVED_ALONE)[0]
+                    if mine and not alone and rows.current(self.db, dep_kind, dep_gid) is None:
                         self._restore(dep_kind, dep_gid, depth + 1)
         return new_id
 
