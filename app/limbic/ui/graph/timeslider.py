@@ -27,6 +27,7 @@ PLAY_STEP = 5  # slider positions per played frame: a hundred frames from start 
 PLAY_MS = 120
 DEBOUNCE_MS = 40
 PLAY, PAUSE = "▶", "⏸"
+HINT = "Drag to a date to see the graph as it was then."
 
 
 def _read_past(graph, now, ids, local, entity_types, relation_types):
@@ -56,9 +57,9 @@ class TimeBar(QWidget):
         self.now_button = QToolButton(self, text="Now")
         self.now_button.setToolTip("Show the graph as it is now")
         self.now_button.setEnabled(False)
-        self.marks = QLabel(self, objectName="graphTimeMarks")
+        # Always shown (a hint at now): appearing on the first move would shrink the canvas and reframe it.
+        self.marks = QLabel(HINT, self, objectName="graphTimeMarks")
         self.marks.setWordWrap(True)  # wraps in a narrow panel rather than widening the window
-        self.marks.hide()
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.play_button)
@@ -191,7 +192,6 @@ class TimeTravel(QObject):
         if m.added:
             parts.append(f"{counted(m.added, 'entity')} added since (not shown)")
         self.bar.marks.setText(" · ".join(parts) if parts else "Nothing added or removed since this date.")
-        self.bar.marks.show()
 
     def to_now(self) -> None:
         """Back to the graph as it is now; the changes made meanwhile come in."""
@@ -203,7 +203,7 @@ class TimeTravel(QObject):
         slider.blockSignals(False)
         self.bar.date_label.setText("Now")
         self.bar.now_button.setEnabled(False)
-        self.bar.marks.hide()
+        self.bar.marks.setText(HINT)
         if not self.active:
             return
         self.active = False
