@@ -115,6 +115,7 @@ def shoot(scheme: str, out: Path, size: tuple[int, int]) -> int:
     shoot_pickers(app, window, scheme, out)
     shoot_graph(app, window, out, scheme, size)
     shoot_panels(app, window, out, scheme, size)
+    shoot_timeline(app, window, out, scheme)
     window.close()
     shutil.rmtree(home, ignore_errors=True)
     return 0
@@ -218,6 +219,64 @@ def shoot_panels(app, window, out: Path, scheme: str, size: tuple[int, int]) -> 
     _wait(app, lambda: window.activity.dock.isVisible(), 10_000)
     _wait(app, lambda: False, 600)
     _save(window, out, f"panels-{scheme}.png")
+    window.activity.dock.hide()
+
+
+def _a_life(graph) -> None:
+    """Give Harbor API a recent life as an assistant would write it: an observation replaced, another
+    added with the dates it held, a relation ended."""
+    entity_id = graph.entity_id("Harbor API")
+    pause = lambda: time.sleep(1.1)  # noqa: E731 - recorded times are to the second: one edit a second
+    with graph.db.activity.session_as("assistant", "Claude"):
+        ent = graph.get_entity(entity_id)
+        current = [o for o in ent.observations if o.current]
+        if current:
+            graph.supersede_observation(current[-1].id, current[-1].content.rstrip(".") + ", since the March release.")
+        pause()
+        graph.add_observations(entity_id, ["Rate limits were raised to 600 requests a minute."])
+        outgoing, _incoming = graph.relations_of(entity_id)
+        pause()
+        if outgoing:
+            graph.end_relation(entity_id, outgoing[0].to_id, outgoing[0].relation_type)
+
+
+def shoot_timeline(app, window, out: Path, scheme: str) -> None:
+    """The editor's timeline of an entity, the entity as it was at one of its events, and the Activity
+    panel's “What changed since…”."""
+    from limbic.service.history import set_validity
+    from limbic.ui.shell.app import _wait
+
+    def life(graph) -> None:
+        _a_life(graph)
+        time.sleep(1.1)
+        obs = graph.db.scalar("SELECT id FROM observations WHERE content LIKE 'Rate limits were raised%'")
+        if obs is not None:
+            set_validity(graph, obs_id=obs, valid_from="2026-03-01")
+
+    window.graph.dock.hide()
+    done: list[object] = []
+    window.engine.run("shots-life", life, on_done=done.append, on_failed=done.append)
+    _wait(app, lambda: bool(done), 30_000)
+    loaded: list[int] = []
+    window.entity_shown.connect(loaded.append)
+    window.open_entity("Harbor API")
+    _wait(app, lambda: bool(loaded), 30_000)
+    panel = window.editor.history_panel
+    panel.tabs.setCurrentWidget(panel.timeline)
+    _wait(app, lambda: panel.timeline.list.count() > 3, 30_000)
+    _wait(app, lambda: False, 600)
+    _save(window, out, f"timeline-{scheme}.png")
+    view = panel.timeline
+    view._chosen(view.list.item(3))  # an event of today's: how it was halfway through the assistant's edits
+    _wait(app, window.timeline.showing_past, 30_000)
+    _wait(app, lambda: False, 400)
+    _save(window, out, f"timeline-past-{scheme}.png")
+    window.timeline.back_to_now()
+    window.activity.show_changes()
+    changes = window.activity.dock.panel.changes
+    _wait(app, lambda: changes.tree.topLevelItemCount() > 0 or "changed" in changes.note.text(), 30_000)
+    _wait(app, lambda: False, 600)
+    _save(window, out, f"what-changed-since-{scheme}.png")
     window.activity.dock.hide()
 
 

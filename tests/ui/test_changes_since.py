@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from limbic import config
 from limbic.engine.graph.graph import Graph
+from limbic.engine.store.values import now_utc
 from limbic.engine.store.db import Database
 from limbic.ui.activity.changes_since import note_opening
 from limbic.ui.shell.palette import window_commands
@@ -37,6 +38,8 @@ def test_since_the_last_opening_by_default_and_an_entity_opens_from_the_list(qtb
     key = str(path.resolve())
     opened = config.load_settings().last_opened[key]
     assert opened > "2000-01-01 00:00:00"  # …and this window's opening is remembered in its place
+    # Recorded times are to the second: the other program writes in a later second than the opening.
+    qtbot.waitUntil(lambda: now_utc() > opened, timeout=5_000)
     _changes_since_the_last_opening(path)
     w = make_window(qtbot, path, wait_model=False)
     qtbot.waitUntil(lambda: w.activity.changes.previous == opened, timeout=10_000)

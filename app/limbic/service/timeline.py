@@ -82,10 +82,10 @@ def _event(e: timeline.Event) -> TimelineEvent:
     if e.what in ("renamed", "retyped", "status"):
         detail = f"{e.before} → {e.text}"
     elif e.what == "edited":
-        detail = f"{e.before} → {e.text}"
+        detail = f"“{e.before}” → “{e.text}”"
     elif e.what == "dated":
         now = dates_words(*(e.after.split(" · ") + [""])[:2]) if e.after.strip(" ·") else "dates cleared"
-        detail = f"{e.text} ({now})"
+        detail = f"“{e.text}” ({now})" if e.kind == "observation" else f"{e.text} ({now})"
     return TimelineEvent(e.at, who, f"{who} {did}", detail, e.kind, e.what)
 
 

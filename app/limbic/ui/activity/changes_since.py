@@ -179,12 +179,21 @@ class ChangesSince(QObject):
             self.previous = note_opening(path)
         except OSError:  # a settings file that cannot be written: the feature still answers typed dates
             self.previous = None
+        self._say_last()
+
+    def _say_last(self) -> None:
+        if self.view is not None:
+            self.view.last_button.setEnabled(bool(self.previous))
+            self.view.last_button.setToolTip(
+                f"What changed since this graph was last opened here, {when_words(self.previous)}"
+                if self.previous else "This graph was not opened here before")
 
     def attach(self, view: ChangesSinceView) -> None:
         """The view in the Activity panel is made: its questions come here."""
         self.view = view
         view.asked.connect(self.ask)
         view.open_requested.connect(self.open_entity)
+        self._say_last()
 
     def ask(self, typed: str | None) -> None:
         """List what changed since ``typed`` (None: since the last opening)."""

@@ -49,7 +49,10 @@ class TimelineView(QWidget):
         self.list.clear()
         for e in events:
             detail = e.detail if len(e.detail) <= 160 else e.detail[:159] + "…"
-            item = QListWidgetItem(f"{e.sentence} · {when_words(e.at)}\n    {detail}")
+            if e.kind in ("observation", "alias") and e.what not in ("edited", "dated"):  # quoted already
+                detail = f"“{detail}”"
+            # One row an event (wrapped when long): the panel is short on a small screen.
+            item = QListWidgetItem(f"{e.sentence} · {when_words(e.at)} — {detail}")
             item.setToolTip(f"{e.at} UTC — click to see the entity as it was then")
             item.setData(EVENT_ROLE, e)
             self.list.addItem(item)
@@ -113,6 +116,9 @@ class PastEntityView(QWidget):
         super().__init__(parent, objectName="pastEntityView")
         self.banner = QLabel("", self, objectName="asOfBanner", wordWrap=True)
         self.banner.setAccessibleName("As of")
+        # Set apart from the page under it: this is not the entity as it is, and nothing here can be edited.
+        self.banner.setStyleSheet("QLabel#asOfBanner { background: palette(alternate-base); padding: 6px; "
+                                  "border: 1px solid palette(mid); border-radius: 4px; }")
         self.back = QPushButton("Back to &now", self, objectName="backToNow",
                                 toolTip="Show the entity as it is now, with any unsaved edits (Esc)")
         self.back.setShortcut("Esc")
