@@ -89,31 +89,41 @@ def stamp_items(db: Database, items: list[dict], stamp: str, device: str) -> Non
 _SET_STAMP = "INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)"
 
 
-class _Names:
-    """The names entities here were deleted under or renamed away from, read once per publish.
+class Names:
+    """The names entities here were deleted under or renamed away from: a filter read from the log once.
 
     Most names have neither; asking the log about every created entity's name read the whole log
-    each time (hours for a first publish of 100,000 entities).
+    each time (hours for the first publish, or the first sync, of 100,000 entities). Renames logged
+    since the last look are read on the next one (by item id), so the filter stays a superset.
     """
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.deleted: set[str] | None = None
         self.renamed: set[str] = set()
+        self._seen = 0  # the last change item read for renames
 
     def load(self) -> None:
-        if self.deleted is not None:
-            return
-        self.deleted = {r[0] for r in self.db.execute(
-            "SELECT DISTINCT json_extract(ci.before, '$.name') FROM sync_tombstone t JOIN change_item ci "
-            "ON ci.change_id = t.change_id AND ci.kind = 'entity' AND ci.row_id = t.row_id AND ci.op = 'remove' "
-            "WHERE t.kind = 'entity'")}
-        self.renamed = {r[0] for r in self.db.execute(
-            "SELECT DISTINCT json_extract(before, '$.name') FROM change_item WHERE kind = 'entity' AND op = 'change' "
-            "AND json_extract(before, '$.name') IS NOT json_extract(after, '$.name')")}
+        if self.deleted is None:
+            self.deleted = {r[0] for r in self.db.execute(
+                "SELECT DISTINCT json_extract(ci.before, '$.name') FROM sync_tombstone t JOIN change_item ci "
+                "ON ci.change_id = t.change_id AND ci.kind = 'entity' AND ci.row_id = t.row_id "
+                "AND ci.op = 'remove' WHERE t.kind = 'entity'")}
+        for item_id, name in self.db.execute(
+                "SELECT id, CASE WHEN kind = 'entity' AND op = 'change' AND json_extract(before, '$.name') IS NOT "
+                "json_extract(after, '$.name') THEN json_extract(before, '$.name') END FROM change_item WHERE id > ? "
+                "ORDER BY id", (self._seen,)):
+            self._seen = item_id
+            if name is not None:
+                self.renamed.add(name)
+
+    def maybe_renamed(self, name: str) -> bool:
+        """False when no entity here was ever renamed away from ``name`` (True: ask the log)."""
+        self.load()
+        return name in self.renamed
 
 
-def _with_context(db: Database, item: dict, change_id: int, names: _Names | None = None) -> dict:
+def _with_context(db: Database, item: dict, change_id: int, names: Names | None = None) -> dict:
     """An entity's deletion names every global id it had seen the entity by, its creation the deletions it
     had seen of that name: a deletion then removes only what it saw, on every device alike (apply.py)."""
     if item["k"] != "entity":
@@ -121,7 +131,7 @@ def _with_context(db: Database, item: dict, change_id: int, names: _Names | None
     if item["op"] == "remove":
         item["seen"] = state.known_as(db, item["gid"])
     elif item["op"] == "add" and (item["a"] or {}).get("name"):
-        names = names or _Names(db)
+        names = names or Names(db)
         names.load()
         name = item["a"]["name"]
         gone = state.deleted_entities(db, name, change_id) if name in (names.deleted or ()) else []
@@ -141,9 +151,10 @@ def unpublished(db: Database, device: str, limit: int = 50_000) -> tuple[list[di
     ).fetchall()
     out: list[dict] = []
     last = upto
-    names = _Names(db)
+    names = Names(db)
     clock = state.clock(db)
     stamps: list[tuple[str, str, str, str]] = []
+    seen: dict[str, dict[str, list[str]]] = {}  # this batch's field stamps by row, not written yet
     for change_id, at, origin in rows:
         last = change_id
         if origin.startswith(state.SYNC_ORIGIN):
@@ -167,12 +178,28 @@ def unpublished(db: Database, device: str, limit: int = 50_000) -> tuple[list[di
             continue
         clock = _next(clock, _ms(at))
         stamp = clock.text()
-        stamps += _stamp_rows(items, stamp, device)
+        _note_seen(db, items, seen)
+        for row in _stamp_rows(items, stamp, device):
+            stamps.append(row)
+            seen.setdefault(row[0], {})[row[1]] = [row[2], row[3]]
         out.append({"cid": change_id, "at": at, "origin": origin, "stamp": stamp, "items": items})
     if out:  # the clock and the stamps written once for the whole batch
         db.set_meta(state.HLC_KEY, clock.text())
         db.conn.executemany(_SET_STAMP, stamps)
     return out, last
+
+
+def _note_seen(db: Database, items: list[dict], batch: dict[str, dict[str, list[str]]]) -> None:
+    """Each removal names the stamps of the writes to its row it had seen: an edit it had not seen then
+    wins over it wherever the two meet, whichever arrives first (apply.py)."""
+    for item in items:
+        if item["op"] != "remove":
+            continue
+        gid = state.resolve_alias(db, item["gid"])
+        saw = {f: [s, d] for f, s, d in db.execute("SELECT field, stamp, device FROM sync_stamp WHERE gid = ?", (gid,))}
+        for known in dict.fromkeys((gid, item["gid"])):
+            saw.update(batch.get(known, {}))
+        item["saw"] = {f: v for f, v in saw.items() if not f.startswith("_")}
 
 
 def _next(last: state.Stamp, physical_ms: int) -> state.Stamp:
@@ -184,7 +211,7 @@ def _next(last: state.Stamp, physical_ms: int) -> state.Stamp:
 def whole_graph(db: Database, device: str) -> list[dict]:
     """Inside a write transaction: every row of the graph as one change of additions (a first publish)."""
     items = []
-    names = _Names(db)
+    names = Names(db)
     for kind in SYNCED_TABLES:
         gids = {r[0]: r[1] for r in db.execute(f"SELECT id, gid FROM {SYNCED_TABLES[kind]}")}
         for row_id, text in db.execute(_ROWS[kind]):
