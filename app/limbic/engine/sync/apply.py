@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import now_utc
 from limbic.engine.sync import rows, state
-from limbic.engine.sync.capture import REFS, ROW_FIELD
+from limbic.engine.sync.capture import REFS, ROW_FIELD, Names
 from limbic.engine.vectors import index
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ class Applier:
         self.out = Outcome()
         self.now = now_utc()
         self.upto = state.published_upto(self.db)
+        self.names = Names(self.db)  # which names were ever renamed away from, read from the log once
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
@@ -221,6 +222,8 @@ class Applier:
     def _renamed_away(self, name: str, renamed: list[str] | None) -> tuple[int, str] | None:
         """An entity here renamed away from this name, the rename not seen by the device that created this
         one: where that creation arrived first, the two merged by the old name, so they merge here too."""
+        if not self.names.maybe_renamed(name):
+            return None  # asking the log for every added entity read all of it each time
         seen = set(renamed or ())
         for gid in state.renamed_entities(self.db, name):
             found = rows.current(self.db, "entity", gid)
