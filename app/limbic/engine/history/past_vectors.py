@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from limbic.engine.graph.graph import Graph
+from limbic.engine.history import past_index
 from limbic.engine.store.db import Database
 from limbic.engine.vectors import index
 
 EMBED_AT_MOST = 200  # past texts embedded again for one search (a few seconds on a laptop)
+_LOOKUPS_AT_MOST = 2_000  # beyond this many vectors to borrow, reading them all in one pass is faster
 
 if TYPE_CHECKING:
     from limbic.engine.vectors.embeddings import Embedder
@@ -30,17 +32,19 @@ def borrow_vectors(live: Database, past: Graph, embedder: Embedder) -> tuple[int
     past.embedder = embedder
     index.prepare_vectors(past.db, embedder)
     stored = {r[0]: r[1] for r in live.execute("SELECT entity_id, text_hash FROM embedding_state")}
-    sources, vectors, left = [], [], 0
-    for (entity_id,) in past.db.execute("SELECT id FROM entities ORDER BY id").fetchall():
-        src = index.load_source(past.db, entity_id)
-        blob = None
-        if src is not None and stored.get(entity_id) == src.digest():
-            blob = live.scalar(f"SELECT embedding FROM {index.VEC_TABLE} WHERE rowid = ?", (entity_id,))
-        if blob is None:
-            left += 1
-            continue
-        sources.append(src)
-        vectors.append(np.frombuffer(blob, dtype=np.float32))
+    same = {src.entity_id: src for src in past_index.sources(past.db) if stored.get(src.entity_id) == src.digest()}
+    del stored
+    left = int(past.db.scalar("SELECT count(*) FROM entities")) - len(same)
+    sources, vectors = [], []
+    # Many: one pass over today's vectors keeps those of the unchanged entities; few: a lookup each.
+    rows = (live.execute(f"SELECT rowid, embedding FROM {index.VEC_TABLE}") if len(same) > _LOOKUPS_AT_MOST else
+            ((i, live.scalar(f"SELECT embedding FROM {index.VEC_TABLE} WHERE rowid = ?", (i,))) for i in list(same)))
+    for entity_id, blob in rows:
+        src = same.pop(entity_id, None)
+        if src is not None and blob is not None:
+            sources.append(src)
+            vectors.append(np.frombuffer(blob, dtype=np.float32))
+    left += len(same)  # marked embedded, but without a vector
     if sources:
         with past.db.transaction():
             index.write_vectors(past.db, sources, np.stack(vectors), [True] * len(sources))
