@@ -175,6 +175,41 @@ def _current(conn, kind: str) -> dict[int, tuple[str | None, dict]]:
     return out
 
 
+def _updated_times(conn) -> dict[int, list[str]]:
+    """Per entity, the times its log says it was added or changed: when its updated_at was set."""
+    out: dict[int, list[str]] = {}
+    for at, changes in conn.execute("SELECT at, changes FROM change_log ORDER BY id"):
+        try:
+            data = json.loads(changes)
+        except ValueError:
+            continue
+        for entity_id in {*data.get("added", ()), *data.get("changed", ())}:
+            out.setdefault(entity_id, []).append(at)
+    return out
+
+
+def _split_updated(row: tuple, times) -> list[tuple]:
+    """An entity's version cut where its updated_at changed within it, each part with that time.
+
+    Schema 7's log kept no updated_at, so a version of it from the log would show one time for
+    its whole period; the log's times of the entity's changes say when it moved on. A version of
+    today's row is cut only up to its updated_at (a later change left it as it was).
+    """
+    kind, row_id, gid, value, start, end, ended, change_id = row
+    last = value.get("updated_at") if end is None else None
+    cuts = sorted({t for t in times if t > (start or "") and (end is None or t < end) and (last is None or t <= last)})
+    if not cuts:
+        return [row]
+    bounds = [start, *cuts]
+    parts = []
+    for i, begin in enumerate(bounds):
+        final = i == len(bounds) - 1
+        part = value if final and end is None else {**value, "updated_at": begin or value.get("updated_at")}
+        parts.append((kind, row_id, gid, part, begin, end if final else bounds[i + 1],
+                      ended if final else "change", change_id if final else None))
+    return parts
+
+
 def fold(conn) -> str:
     """Write the versions an older file can still tell: its log's before/after rows, then today's rows.
 
@@ -211,6 +246,8 @@ def fold(conn) -> str:
                 gid, value = current[row_id]
                 start = open_from if open_value is not None else (value.get("created_at") or "")
                 rows.append((kind, row_id, gid, value, start, None, None, None))
+    bumps = _updated_times(conn) if has_log else {}
+    rows = [part for row in rows for part in (_split_updated(row, bumps.get(row[1], ())) if row[0] == "entity" else [row])]
     for kind, row_id, gid, value, start, end, ended, change_id in rows:
         start = start or "0001-01-01 00:00:00"
         since = start if since is None or start < since else since
