@@ -34,3 +34,9 @@ def test_a_merged_away_name_finds_the_survivor(g, how):
     assert g.resolve("NYC") == g.entity_id("New York City")
     with pytest.raises(NotFoundError):
         g.resolve("Gotham")
+
+
+def test_the_merge_preview_says_which_names_the_survivor_keeps(g):
+    from limbic.ui.health.wording import plan_html
+
+    assert "Also known as afterwards:</b> “NYC”, “Big Apple”" in plan_html(plan_merge(g, "NYC", "New York City"))

@@ -61,12 +61,14 @@ def plan_html(plan: MergePlan) -> str:
                            else f"<i>{html.escape(sentence)}</i>")
     conflicts = "".join(f"<p><b>The {c.field}s differ:</b> “{html.escape(c.target)}” (kept) and "
                         f"“{html.escape(c.source)}”; choose below.</p>" for c in plan.conflicts)
+    names = ", ".join(f"“{html.escape(a)}”" for a in plan.aliases)  # the name that goes still finds it
+    aliases = f"<p><b>Also known as afterwards:</b> {names}</p>" if plan.aliases else ""
     return ("<table width='100%' cellspacing='8'><tr>"
             + column("Goes", src.entity.name, src.entity.entity_type, src.entity.status,
                      [html.escape(o) for o in src.entity.observation_texts], rels_of(src))
             + column("Stays", tgt.entity.name, tgt.entity.entity_type, tgt.entity.status,
                      [html.escape(o) for o in tgt.entity.observation_texts], rels_of(tgt))
             + column("After the merge", plan.name, plan.entity_type, plan.status, merged_obs, merged_rels)
-            + "</tr></table>" + conflicts
+            + "</tr></table>" + aliases + conflicts
             + "<p><b>Merge now (M)</b> or Enter merges (Ctrl+Z undoes it), <b>Keep the other (S)</b> swaps which one "
               "stays, Esc goes back.</p>")
