@@ -122,3 +122,32 @@ def test_a_typed_since_is_read_as_the_day_it_starts():
         timeline.since_moment("banana", now)
     with pytest.raises(ValidationError):
         timeline.since_moment("", now)
+
+
+def test_the_entity_at_each_event_is_what_the_whole_graph_of_that_moment_says(g, clock):
+    """The page read from the entity's own versions equals the one the rebuilt graph of that moment gives."""
+    from limbic.service.history import entity_page
+
+    ann = g.entity_id("Ann")
+    g.create_entity("Initech", "Company")
+    for step in (lambda: g.add_observations("Ann", ["plays chess"]),
+                 lambda: g.add_relation("Ann", "Acme", "works_at"),
+                 lambda: g.add_relation("Initech", "Ann", "employs"),
+                 lambda: g.supersede_observation(_obs(g, "lives in Oslo"), "lives in Bergen"),
+                 lambda: g.rename_entity("Acme", "Acme Corp"),
+                 lambda: g.end_relation("Ann", "Acme Corp", "works_at"),
+                 lambda: timeline.set_dates(g, ann, "2024-01-01", "", obs_id=_obs(g, "plays chess")),
+                 lambda: g.delete_observation(_obs(g, "plays chess"))):
+        clock.advance(60)
+        step()
+    events = timeline.entity_timeline(g, ann)
+    assert len(events) >= 8
+    for e in events:
+        mine = timeline.entity_then(g, ann, e.view_at)
+        whole = entity_page(g, ann, e.view_at)
+        assert mine["name"] == whole["name"] and mine["status"] == whole["status"]
+        assert mine["observations"] == [{k: o[k] for k in o if k in ("content", "createdAt", "validFrom", "validUntil")}
+                                        for o in whole["observations"]]
+        assert [o["content"] for o in mine["superseded"]] == [o["content"] for o in whole["superseded"]]
+        rel = lambda r: (r["from"], r["to"], r["relationType"], r["active"], r["endedAt"])  # noqa: E731
+        assert sorted(map(rel, mine["relations"])) == sorted(map(rel, whole["relations"]))

@@ -95,11 +95,11 @@ def entity_timeline(graph: Graph, entity_id: int) -> list[TimelineEvent]:
 
 
 def entity_then(graph: Graph, entity_id: int, at: str) -> dict:
-    """The entity as it was recorded at ``at`` (a stored time): the page ``limbic show --as-of`` prints."""
-    try:
-        return history.entity_page(graph, entity_id, at)
-    except NotFoundError:
-        raise NotFoundError(f"The entity did not exist yet on {at} (UTC).") from None
+    """The entity as it was recorded at ``at`` (a stored time), in the shape ``limbic show --as-of`` prints."""
+    page = timeline.entity_at(graph.db, entity_id, at)
+    if page is None:
+        raise NotFoundError(f"The entity did not exist yet on {at} (UTC).")
+    return page
 
 
 # -- valid time in the editor ---------------------------------------------------------------------

@@ -150,3 +150,48 @@ def _compare(kind: str, a: dict, b: dict, text: str, add) -> None:
             add("restarted", text)
     if kind in ("observation", "relation") and _valid(a) != _valid(b):
         add("dated", text, " · ".join(x or "" for x in _valid(a)), " · ".join(x or "" for x in _valid(b)))
+
+
+def _name_at(db: Database, entity_id: int, at: str) -> str | None:
+    value = db.scalar("SELECT value FROM history WHERE kind = 'entity' AND row_id = ? AND recorded_from <= ? "
+                      "AND (recorded_to IS NULL OR recorded_to > ?) ORDER BY id DESC LIMIT 1", (entity_id, at, at))
+    return json.loads(value)["name"] if value else None
+
+
+def entity_at(db: Database, entity_id: int, at: str) -> dict | None:
+    """The entity as recorded at ``at`` (a stored time), as ``limbic show`` pages it; None: it did not exist then.
+
+    Read from its own rows' versions only (not the whole graph rebuilt), so a click on a timeline
+    event answers at once on a large graph.
+    """
+    if not has_history(db) or not history_ok(db):
+        return None
+    live = [(kind, row_id, json.loads(value)) for _id, kind, row_id, value, rec_from, rec_to, _e, _w
+            in _rows(db, entity_id) if rec_from <= at and (rec_to is None or rec_to > at)]
+    ent = next((v for kind, _r, v in live if kind == "entity"), None)
+    if ent is None:
+        return None
+    page: dict = {"name": ent["name"], "entityType": ent["entity_type"], "status": ent["status"],
+                  "createdAt": ent["created_at"], "observations": [], "superseded": [], "relations": []}
+    aliases = []
+    for kind, _row_id, v in sorted(live, key=lambda x: (x[0], x[1])):
+        if kind == "observation":
+            if v["superseded_at"] is None:
+                page["observations"].append({"content": v["content"], "createdAt": v["created_at"], **_dates(v)})
+            else:
+                page["superseded"].append({"content": v["content"], "supersededAt": v["superseded_at"]})
+        elif kind == "relation":
+            ends = {i: (ent["name"] if i == entity_id else _name_at(db, i, at) or "?")
+                    for i in (v["from_entity"], v["to_entity"])}
+            page["relations"].append({"from": ends[v["from_entity"]], "to": ends[v["to_entity"]],
+                                      "relationType": v["relation_type"], "active": bool(v["active"]),
+                                      "endedAt": v["ended_at"], **_dates(v)})
+        elif kind == "alias":
+            aliases.append(v["alias"])
+    if aliases:
+        page["aliases"] = sorted(aliases, key=str.casefold)
+    return page
+
+
+def _dates(v: dict) -> dict:
+    return {k: v[c] for k, c in (("validFrom", "valid_from"), ("validUntil", "valid_until")) if v.get(c)}
