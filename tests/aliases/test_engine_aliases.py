@@ -151,3 +151,13 @@ def test_the_graph_at_a_past_moment_has_the_aliases_it_had_then(nyc):
         assert Graph(past).resolve("NYC") == nyc.entity_id("New York City")
     finally:
         past.close()
+
+
+def test_the_activity_panel_lists_alias_changes_by_kind_and_reverts_one(nyc):
+    from limbic.service import activity
+
+    nyc.create_entity("Gotham")
+    (session,) = activity.sessions(nyc, kind="alias")
+    assert [c.summary for c in session.changes] == ["gave “New York City” the alias “NYC”"]
+    plan = activity.revert_changes(nyc, [session.changes[0].id])
+    assert plan.lines() == ["removed the alias “NYC” of “New York City”"] and nyc.aliases_of("New York City") == []

@@ -30,7 +30,7 @@ from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan
 
 ROLE = Qt.ItemDataRole.UserRole + 20  # ("session", id) / ("change", id) / ("item", entity id)
 KINDS = (("All kinds", ""), ("Entities", "entity"), ("Observations", "observation"), ("Relations", "relation"),
-         ("Reflections", "reflection"))
+         ("Reflections", "reflection"), ("Aliases", "alias"))
 _OP_SIGN = {"add": "+", "remove": "−", "change": "~"}
 
 
