@@ -6,7 +6,6 @@ import pytest
 
 from limbic.engine.history.valid import set_observation_validity, set_relation_validity
 from limbic.service.importers import import_path
-from limbic.service.importers.common import ImportInputError
 from limbic.service.importers.markdown_export import export_markdown
 
 
@@ -80,16 +79,16 @@ def test_valid_time_survives_a_markdown_export_and_import(text_graph, tmp_path, 
     assert (_obs_valid(g, "Ada"), _rel_valid(g)) == before
 
 
-@pytest.mark.parametrize("note", [
-    "---\nvalid_from: someday\n---\ntext\n",
-    "- lived there (valid from 2024-02-31)\n",
-    "- lived there (valid from 2025-01-01 until 2024-01-01)\n",
+@pytest.mark.parametrize("note, kept", [
+    ("---\nvalid_from: someday\n---\nlived there\n", ["valid_from: someday", "lived there"]),
+    ("---\nvalid_from: 2025-01-01\nvalid_until: 2024-01-01\n---\nlived there\n",
+     ["valid_from: 2025-01-01", "valid_until: 2024-01-01", "lived there"]),
+    ("- lived there (valid from 2024-02-31)\n", ["lived there (valid from 2024-02-31)"]),
+    ("- lived there (valid from 2025-01-01 until 2024-01-01)\n", ["lived there (valid from 2025-01-01 until 2024-01-01)"]),
 ])
-def test_a_period_that_is_not_a_date_stops_the_import_naming_the_note(text_graph, tmp_path, note):
+def test_a_period_that_is_not_one_stays_in_the_text_as_written(text_graph, tmp_path, note, kept):
     v = tmp_path / "v"
     v.mkdir()
     (v / "Ada.md").write_text(note, encoding="utf-8")
-    with pytest.raises(ImportInputError) as err:
-        import_path(text_graph, v)
-    assert "Ada.md" in str(err.value) and "\n" not in str(err.value)
-    assert text_graph.db.scalar("SELECT count(*) FROM entities") == 0  # nothing written
+    import_path(text_graph, v)
+    assert _obs_valid(text_graph, "Ada") == {text: (None, None) for text in kept}

@@ -254,10 +254,8 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
     created = clean_stamp(str(props.get("created") or "")) or _mtime(where)
     updated = clean_stamp(str(props.get("updated") or props.get("modified") or "")) or _mtime(where)
     note = Note(rel, name, etype, status, min(created, updated), updated)
-    try:
-        note.valid_default = valid_marks.note_default(props)
-    except ValidationError as exc:
-        raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
+    note.valid_default, kept = valid_marks.note_default(props)
+    note.observations += kept  # a period that is not one stays in the note as written, as an unknown status does
     aliases = props.get("aliases") or props.get("alias")
     note.aliases = _as_list(aliases) if isinstance(aliases, list) else [a.strip() for a in str(aliases or "").split(",") if a.strip()]
     if raw_status is not None and status is None:
@@ -281,7 +279,7 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
     for block in _blocks(body):
         field_line = FIELD_LINE.match(block) if "\n" not in block else None
         if field_line and WIKILINK.search(field_line.group(2)):
-            _field_links(note, where, field_line)
+            _field_links(note, field_line)
             continue
         for key, value in INLINE_FIELD.findall(block):
             links, _ = _links_in(value, key.strip())
@@ -328,11 +326,8 @@ def _observe(note: Note, block: str) -> None:
         note.valid[text] = valid or note.valid_default
 
 
-def _field_links(note: Note, where: Path, field_line: re.Match) -> None:
-    try:
-        value, valid = valid_marks.split(field_line.group(2))
-    except ValidationError as exc:
-        raise ImportInputError(f"{where}: {str(exc).rstrip('.')}.") from None
+def _field_links(note: Note, field_line: re.Match) -> None:
+    value, valid = valid_marks.split(field_line.group(2))
     links, _ = _links_in(value, field_line.group(1).strip())
     for link in links:
         link.valid = valid
@@ -350,7 +345,7 @@ def _exported_body(note: Note, where: Path, body: str, relations_part: str) -> N
     for block in _blocks(relations_part):
         field_line = FIELD_LINE.match(block) if "\n" not in block else None
         if field_line and WIKILINK.search(field_line.group(2)):
-            _field_links(note, where, field_line)
+            _field_links(note, field_line)
             continue
         try:  # text written there by hand is kept, as in any note
             _observe(note, block)

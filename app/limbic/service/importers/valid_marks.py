@@ -5,6 +5,7 @@
 - A list item, paragraph or relation line may end with its own period:
   ``(valid from 2024-03-01 until 2025-01-31)``, ``(valid from 2024-03-01)`` or ``(valid until 2025-01-31)``;
   ``(valid 2024-03-01 – 2025-01-31)`` is read too. A bound is a date or a date and time (UTC).
+- What is not a period (``valid_from: soon``, ``(valid from 2024-02-31)``) stays in the note's text.
 
 Limbic's Markdown export writes the suffix on each observation and relation that carries valid time,
 so exporting and importing back keeps it.
@@ -13,6 +14,8 @@ so exporting and importing back keeps it.
 from __future__ import annotations
 
 import re
+
+from limbic.engine.errors import ValidationError
 
 Valid = tuple[str | None, str | None]
 
@@ -32,18 +35,32 @@ def checked(valid_from: object, valid_until: object) -> Valid | None:
 
 
 def split(text: str) -> tuple[str, Valid | None]:
-    """``text`` without its ``(valid …)`` suffix, and the period the suffix names (None: it has none)."""
+    """``text`` without its ``(valid …)`` suffix, and the period the suffix names.
+
+    None when it has none, or when the suffix is no period (a day that does not exist, an end
+    before the start): then it stays part of the text, so nothing written is lost.
+    """
     m = MARK.search(text)
     if m is None:
         return text, None
     start = m.group("a") or m.group("d")
     until = m.group("b") or m.group("c") or m.group("e")
-    return text[: m.start()].rstrip(), checked(start, until)
+    try:
+        return text[: m.start()].rstrip(), checked(start, until)
+    except ValidationError:
+        return text, None
 
 
-def note_default(props: dict) -> Valid | None:
-    """The front matter's period for the whole note, or None."""
-    return checked(_scalar(props.get("valid_from")), _scalar(props.get("valid_until")))
+def note_default(props: dict) -> tuple[Valid | None, list[str]]:
+    """The front matter's period for the whole note (or None), and ``key: value`` texts of what is no period.
+
+    A ``valid_from`` or ``valid_until`` that is not a date is kept as an observation, as written.
+    """
+    raw = {key: _scalar(props.get(key)) for key in ("valid_from", "valid_until")}
+    try:
+        return checked(raw["valid_from"], raw["valid_until"]), []
+    except ValidationError:
+        return None, [f"{key}: {value}" for key, value in raw.items() if value is not None]
 
 
 def _scalar(value: object) -> object:
