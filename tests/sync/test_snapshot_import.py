@@ -99,3 +99,34 @@ def test_a_folder_holding_only_a_snapshot_lets_a_new_device_start(tmp_path, monk
     assert b.graph.db.scalar("SELECT count(*) FROM entities") == 7
     a.close()
     b.close()
+
+
+def test_a_device_started_from_a_snapshot_weighs_later_changes_by_each_field_s_own_time(tmp_path, monkeypatch):
+    """The snapshot's per-field stamps come with its rows: not the snapshot's time stamped on every field,
+    which made a change made elsewhere before the snapshot but arriving after it lose on that device alone."""
+    from limbic.engine.sync import state
+
+    now = [1_700_000_000_000]
+    monkeypatch.setattr(state, "wall_clock", lambda: now[0])
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, c = Replica(tmp_path, "laptop"), Replica(tmp_path, "phone")
+    a.graph.upsert_entity("Ada", "Person", ["likes tea"])
+    settle([a, c], folder, rounds=1)
+    now[0] += 60_000
+    c.graph.set_entity_type("Ada", "Scientist")  # made on the phone, which then stays offline
+    for i in range(3):  # the laptop goes on: snapshots later than the phone's change
+        now[0] += 60_000
+        a.graph.upsert_entity(f"E{i}", "T", [f"note {i}"])
+        a.sync(folder)
+    b = Replica(tmp_path, "desktop")
+    b.sync(folder)
+    assert b.graph.db.scalar("SELECT count(*) FROM entities") == 4  # it started from the laptop's snapshot
+    now[0] += 60_000
+    settle([a, b, c], folder)
+    types = [r.graph.db.scalar("SELECT entity_type FROM entities WHERE name = 'Ada'") for r in (a, b, c)]
+    assert types == ["Scientist"] * 3
+    assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)
+    for r in (a, b, c):
+        r.close()

@@ -103,12 +103,16 @@ def _batches(cursor, size: int | None = None):
         yield batch
 
 
-# A snapshot's field stamp, kept where it is later than what is here (under the id the row goes by here).
+# A snapshot's field stamp (under the id the row goes by here), kept where it is later than what is here
+# or where the import itself stamped the field with the snapshot's clock (?5, ?6): a value the snapshot
+# brought is as old as the snapshot says, not as new as the snapshot, or a change made elsewhere
+# before the snapshot but arriving after it would lose on this device alone.
 _STAMP_SQL = (
     "INSERT INTO sync_stamp(gid, field, stamp, device) VALUES (coalesce((SELECT b.target FROM sync_alias a "
     "JOIN sync_alias b ON b.gid = a.target WHERE a.gid = ?1), (SELECT target FROM sync_alias WHERE gid = ?1), ?1), "
     "?2, ?3, ?4) ON CONFLICT(gid, field) DO UPDATE SET stamp = excluded.stamp, device = excluded.device "
-    "WHERE (excluded.stamp, excluded.device) > (sync_stamp.stamp, sync_stamp.device)"
+    "WHERE (excluded.stamp, excluded.device) > (sync_stamp.stamp, sync_stamp.device) "
+    "OR (sync_stamp.stamp = ?5 AND sync_stamp.device = ?6)"
 )
 
 
@@ -136,7 +140,8 @@ def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, so
                     items = [{"k": kind, "op": "add", "gid": gid, "b": None, "a": json.loads(text)}
                              for gid, text in batch]
                     applier.apply_change({"stamp": stamp, "items": items})
-            for batch in _batches(snap.execute("SELECT gid, field, stamp, device FROM sync_stamp"), 10 * BATCH):
+            for batch in _batches(snap.execute("SELECT gid, field, stamp, device, ?, ? FROM sync_stamp",
+                                               (stamp, source)), 10 * BATCH):
                 db.conn.executemany(_STAMP_SQL, batch)
             for device, seq in vector.items():
                 if device != me:
