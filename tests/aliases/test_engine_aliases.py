@@ -161,3 +161,18 @@ def test_the_activity_panel_lists_alias_changes_by_kind_and_reverts_one(nyc):
     assert [c.summary for c in session.changes] == ["gave “New York City” the alias “NYC”"]
     plan = activity.revert_changes(nyc, [session.changes[0].id])
     assert plan.lines() == ["removed the alias “NYC” of “New York City”"] and nyc.aliases_of("New York City") == []
+
+
+def test_what_changed_between_two_moments_names_an_alias_given(text_graph, monkeypatch):
+    from limbic.engine.history.diff import diff
+    from limbic.engine.store import values
+
+    clock = iter(["2026-01-01 10:00:00", "2026-01-02 10:00:00", "2026-01-03 10:00:00", "2026-01-04 10:00:00"])
+    now = {"t": next(clock)}
+    monkeypatch.setattr(values, "now_utc", lambda: now["t"])
+    text_graph.create_entity("New York City", "Place")
+    now["t"] = next(clock)
+    text_graph.add_alias("New York City", "NYC")
+    (change,) = diff(text_graph.db, "2026-01-01 12:00:00", "2026-01-02 12:00:00")
+    assert change.entity == "New York City"
+    assert change.details == [{"kind": "alias", "change": "added", "text": "NYC"}]

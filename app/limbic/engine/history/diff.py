@@ -24,7 +24,7 @@ class EntityChange:
 
 
 def _state(db: Database, at: str) -> dict[str, dict[int, dict]]:
-    out: dict[str, dict[int, dict]] = {"entity": {}, "observation": {}, "relation": {}, "reflection": {}}
+    out: dict[str, dict[int, dict]] = {"entity": {}, "observation": {}, "relation": {}, "reflection": {}, "alias": {}}
     for kind, row_id, _gid, value in versions_at(db, at):
         out.setdefault(kind, {})[row_id] = value
     return out
@@ -93,6 +93,13 @@ def diff(db: Database, before: str, after: str) -> list[EntityChange]:
         if b is None and owner not in new_names:
             continue
         entry(owner).details.append({"kind": "reflection", "change": change, "text": (b or a)["content"]})
+    for i in old["alias"].keys() | new["alias"].keys():  # a name given or taken off (a merge gives one)
+        a, b = old["alias"].get(i), new["alias"].get(i)
+        owner = (b or a)["entity_id"]
+        if a == b or (b is None and owner not in new_names):
+            continue
+        change = ADDED if a is None else DELETED if b is None else CHANGED
+        entry(owner).details.append({"kind": "alias", "change": change, "text": (b or a)["alias"]})
     return sorted(out.values(), key=lambda c: (c.entity.casefold(), c.entity))
 
 
