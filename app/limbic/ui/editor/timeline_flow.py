@@ -144,7 +144,8 @@ class TimelineFlow(QObject):
                 item.setText(f"{label}   ({words})" if words else label)
 
     def _menu(self, lst: QListWidget, pos) -> None:
-        item = lst.itemAt(pos)
+        # A right-click has made its row current already; the menu key asks at the list's middle: the current row.
+        item = lst.currentItem() or lst.itemAt(pos)
         if item is None:
             return
         lst.setCurrentItem(item)
