@@ -181,3 +181,13 @@ def test_a_past_picture_exported_as_svg_keeps_the_faded_marks(qtbot, story_windo
     c = panel.canvas
     text = svg_text(c.scene, c.view, c.width(), c.height(), False, "#ffffff", "#000000")
     assert text.count('fill-opacity="0.3"') == 1 and "<title>Cat</title>" in text
+
+
+def test_play_runs_on_its_own_until_now(qtbot, story_window):
+    panel = whole(qtbot, story_window)
+    travel = panel.time
+    travel._player.setInterval(0)  # frames as fast as the window can draw them
+    travel.toggle_play()  # at now: from the start of the history
+    assert travel.bar.slider.value() < STEPS and travel.bar.play_button.text() == "⏸"
+    qtbot.waitUntil(lambda: not travel.playing, timeout=WAIT)
+    assert travel.bar.slider.value() == STEPS and not travel.active and travel.bar.play_button.text() == "▶"
