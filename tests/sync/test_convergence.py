@@ -84,3 +84,21 @@ def test_a_row_removed_on_its_own_stays_removed_when_its_entitys_deletion_gives_
     for r in (a, b, c):
         assert _texts(r, "Ada") == ["chess, weekly"], r.device.name
     _converged(a, b, c)
+
+
+def test_an_edit_the_deletion_had_not_seen_wins_even_when_it_sets_the_value_the_deletion_saw(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["chess"])
+    settle([a, b, c], folder)
+    b.graph.set_entity_type("Ada", "Cat")
+    b.sync(folder)
+    c.sync(folder)  # c sees b's type
+    c.graph.delete_entity("Ada")  # having seen b's edit, not a's below
+    c.sync(folder)
+    a.graph.set_entity_type("Ada", "Cat")  # the same value, later, not knowing of b's edit or the deletion
+    a.sync(folder)  # the edit is published; b's edit and the deletion arrive, the deletion gives way
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == ["chess"], r.device.name
+        assert r.graph.get_entity("Ada").entity_type == "Cat", r.device.name
+    _converged(a, b, c)

@@ -111,7 +111,7 @@ class Applier:
                 owners = {self._owner(kind, before, gid), state.resolve_alias(self.db, before.get("to"))}
                 if owners & blocked:
                     continue  # it goes with an entity whose deletion gave way (both ends of a relation)
-                self._remove(kind, gid, item.get("b") or {}, stamp)
+                self._remove(kind, gid, item, stamp)
         for kind, gid, values in self._fixups:  # references to rows added later in the same change
             found = rows.current(self.db, kind, gid)
             if found is not None:
@@ -129,6 +129,33 @@ class Applier:
             if values:
                 out[side] = {k: (state.resolve_alias(self.db, v) if k in refs and v else v) for k, v in values.items()}
         return out
+
+    def _changed_unseen(self, kind: str, gid: str, row_id: int, removal: dict, now: dict) -> bool:
+        """The row was written here in a way the removal had not seen: an edit it did not know wins over it.
+
+        A removal names the stamps of the writes it had seen (``saw``); a later stamp here, or a change
+        made here and not published yet (it will be stamped after everything seen), is an edit it did
+        not see. The verdict is the same on every device, whichever of the two arrived first. Older
+        segments without ``saw`` compare the values it removed with the values here.
+        """
+        if self._pending_here(kind, row_id):
+            return True
+        saw = removal.get("saw")
+        if saw is None:
+            before = removal.get("b") or {}
+            return any(k in rows.COLUMNS[kind] and not rows.same(now.get(k), v) for k, v in before.items())
+        for field_name, stamp, device in self.db.execute(
+            "SELECT field, stamp, device FROM sync_stamp WHERE gid = ?", (state.resolve_alias(self.db, gid),)
+        ).fetchall():
+            if not field_name.startswith("_") and (stamp, device) > tuple(saw.get(field_name) or ("", "")):
+                return True
+        return False
+
+    def _unseen_by_deletion(self, gid: str, before: dict, after: dict, stamp: str) -> bool:
+        """A change arriving after its row's deletion sets a field later than the write the deletion saw."""
+        real = state.resolve_alias(self.db, gid)
+        return any((stamp, self.remote) > state.get_stamp(self.db, real, k)
+                   for k, v in after.items() if not rows.same(before.get(k), v))
 
     def _owner(self, kind: str, before: dict, gid: str) -> str | None:
         if kind == "entity":
@@ -148,7 +175,7 @@ class Applier:
                 continue
             entity_id, now = found
             before = item.get("b") or {}
-            edited = any(not rows.same(now.get(k), before.get(k)) for k in ("name", "type", "status"))
+            edited = self._changed_unseen("entity", gid, entity_id, item, now)
             if "seen" in item and set(state.known_as(self.db, gid)) - set(item["seen"]):
                 edited = True  # the same name created elsewhere and merged here: the deleter never saw it
             for kind, sql in (
@@ -160,9 +187,7 @@ class Applier:
                 for (dep,) in self.db.execute(sql, (entity_id,)).fetchall():
                     theirs = removed.get(dep)
                     mine = rows.current(self.db, kind, dep)
-                    if theirs is None or mine is None or any(
-                        not rows.same(mine[1].get(k), v) for k, v in (theirs.get("b") or {}).items()
-                    ):
+                    if theirs is None or mine is None or self._changed_unseen(kind, dep, mine[0], theirs, mine[1]):
                         edited = True
             if edited:
                 blocked.add(gid)
@@ -275,6 +300,8 @@ class Applier:
     def _change(self, kind: str, gid: str, before: dict, after: dict, stamp: str) -> None:
         found = rows.current(self.db, kind, gid)
         if found is None:
+            if rows.tombstone(self.db, kind, gid) is not None and not self._unseen_by_deletion(gid, before, after, stamp):
+                return  # every value it sets lost to one the deletion had seen: the deletion holds
             restored = self._restore(kind, gid)
             if restored is None:
                 self.conflict(kind, gid, ROW_FIELD, "missing", None, after, True)
@@ -319,7 +346,7 @@ class Applier:
 
     # -- removals -----------------------------------------------------------------------------
 
-    def _remove(self, kind: str, gid: str, before: dict, stamp: str) -> None:
+    def _remove(self, kind: str, gid: str, item: dict, stamp: str) -> None:
         found = rows.current(self.db, kind, gid)
         if found is None:
             if kind != "entity" and rows.tombstone(self.db, kind, gid) is not None:
@@ -327,8 +354,7 @@ class Applier:
             return  # gone here too
         row_id, now = found
         if kind != "entity":
-            edited = [k for k, v in before.items() if k in rows.COLUMNS[kind] and not rows.same(now.get(k), v)]
-            if edited or self._pending_here(kind, row_id):
+            if self._changed_unseen(kind, state.resolve_alias(self.db, gid), row_id, item, now):
                 self.conflict(kind, state.resolve_alias(self.db, gid), ROW_FIELD, "deleted_there", now, None, True)
                 return
         entity = rows.entity_of(self.db, kind, row_id)
