@@ -124,6 +124,8 @@ class GraphAliases:
         return False
 
     def _alias_touched(self, entity_id: int) -> None:
-        self._touch(entity_id)
+        # Changed, but not its text: no full-text row or vector to make again (``_touch`` would queue both).
+        self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (now_utc(), entity_id))
+        self.db.note("changed", (entity_id,))
         self.db.note_flag("names")  # completion and the quick switcher list aliases with the names
 
