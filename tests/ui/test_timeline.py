@@ -98,3 +98,21 @@ def test_dates_are_set_shown_beside_the_row_and_undone(qtbot, tmp_path, monkeypa
     qtbot.waitUntil(lambda: ed.obs_list.item(0).data(DATES_ROLE) == "since 2024-03-01 · until 2025-01-31",
                     timeout=10_000)
     assert ed.out_list.item(0).text() == "works_at → Acme"
+
+
+def test_a_read_only_file_shows_its_timeline_and_refuses_dates_with_a_sentence(qtbot, tmp_path, monkeypatch):
+    import os
+
+    _graph(tmp_path / "g.db", monkeypatch)
+    real_access = os.access
+    monkeypatch.setattr("limbic.engine.store.db.os.access",
+                        lambda p, mode: False if mode == os.W_OK else real_access(p, mode))
+    w = make_window(qtbot, tmp_path / "g.db", wait_model=False)
+    ed = open_entity(qtbot, w, "Ann")
+    assert w.readonly
+    _timeline(qtbot, w)  # reading the past needs no writing
+    asked = []
+    w.timeline.make_dialog = lambda *a: asked.append(a)
+    ed.obs_list.setCurrentRow(0)
+    w.timeline.ask_dates(ed.obs_list)
+    assert asked == [] and "read-only" in w.status.last_message

@@ -38,6 +38,7 @@ class TimelineParts:
     entity_shown: SignalInstance  # an entity is now in the editor (its id)
     record_step: Callable[[object], None]  # a change of dates becomes the next Undo
     reload: Callable[[int], object]  # show the editor's entity again as it is now
+    readonly: Callable[[], bool] = lambda: False  # the open file cannot be written
 
 
 class TimelineFlow(QObject):
@@ -175,6 +176,9 @@ class TimelineFlow(QObject):
         editor = self.p.editor
         base = editor.loaded_draft
         if base is None or base.entity_id is None or lst is None or self.p.hooks.refused_during_job("Setting dates"):
+            return
+        if self.p.readonly():
+            self.p.status.say("This graph file is open read-only: dates cannot be set.")
             return
         item = lst.currentItem()
         target = self._row(lst, item, base) if item is not None else None

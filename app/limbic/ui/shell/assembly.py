@@ -58,7 +58,8 @@ def assemble(window: Any) -> None:
         saved=window.entity_saved.emit, deleted=window.entity_deleted.emit))
     window.timeline = TimelineFlow(TimelineParts(
         engine=engine, editor=editor, status=status, hooks=hooks, entity_shown=window.entity_shown,
-        record_step=lambda step: window.undo.push_step(step), reload=entities.reload))
+        record_step=lambda step: window.undo.push_step(step), reload=entities.reload,
+        readonly=lambda: window.readonly))
     window.activity = ActivityMenu(ActivityParts(
         engine=engine, host=window, status=status, add_badge=status.addPermanentWidget,
         changes_shown=window.changes_shown, open_entity=entities.load_entity, hooks=hooks,
