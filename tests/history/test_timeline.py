@@ -151,3 +151,19 @@ def test_the_entity_at_each_event_is_what_the_whole_graph_of_that_moment_says(g,
         assert [o["content"] for o in mine["superseded"]] == [o["content"] for o in whole["superseded"]]
         rel = lambda r: (r["from"], r["to"], r["relationType"], r["active"], r["endedAt"])  # noqa: E731
         assert sorted(map(rel, mine["relations"])) == sorted(map(rel, whole["relations"]))
+
+
+def test_aliases_retypes_and_status_are_in_the_timeline_and_in_the_page_of_then(g, clock):
+    ann = g.entity_id("Ann")
+    clock.advance(60)
+    g.add_alias("Ann", "Annie")
+    clock.advance(60)
+    g.set_status("Ann", "paused")
+    clock.advance(60)
+    g.remove_alias("Ann", "Annie")
+    events = timeline.entity_timeline(g, ann)
+    said = [(e.sentence, e.detail) for e in events[:3]]
+    assert said == [("You removed an alias", "Annie"), ("You set its status", "active → paused"),
+                    ("You added an alias", "Annie")]
+    assert timeline.entity_then(g, ann, events[1].at)["aliases"] == ["Annie"]
+    assert "aliases" not in timeline.entity_then(g, ann, events[0].at)
