@@ -14,7 +14,9 @@ before vectors are rebuilt.
 2. Steady state: ``--changes`` observations added on A (one commit each) and published as one
    segment; on B, the time from the segment's arrival to the last change found by a search.
 3. Capture: an MCP-like write (``memory.add_observations`` through ``service.run``) on a graph
-   joined to a folder and on one never joined; rounds interleave the two, median per round.
+   joined to a folder and on one never joined; rounds interleave the two, median per round; the
+   joined graph publishes each burst of writes as an MCP server's background exchange would, and
+   that publish is reported per write beside the write (``capture``).
 4. Folder size: ``--days`` days of ``--per-day`` changes (commits of 10 observations), both
    devices exchanging ten times a day, snapshots and compaction as shipped; size at each day's end.
 """
@@ -73,13 +75,37 @@ def _hits(db_path: Path, query: str) -> list[str]:
         g.db.close()
 
 
-def first_sync_child(db: str, folder: str) -> None:
-    """In its own process: B's first exchange; prints seconds and peak RSS as JSON."""
+def first_sync_child(db: str, folder: str, last: str = "") -> None:
+    """In its own process: B's first exchange, then a text search for ``last``; seconds and peak RSS as JSON."""
     start = time.perf_counter()
     result = service_sync.exchange(Path(db), Path(folder))
     seconds = time.perf_counter() - start
+    hits = _hits(Path(db), last) if last else []
+    searchable = time.perf_counter() - start
     print(json.dumps({"seconds": round(seconds, 2), "peak_rss_mb": round(peak_rss_mb(), 1),
-                      "received": result.received}))
+                      "received": result.received, "time_to_text_search_s": round(searchable, 2),
+                      "found": bool(hits) and hits[0] == last}))
+
+
+def vector_rate(db_path: Path, sample: int) -> dict:
+    """The model's work apart: embed ``sample`` of the entities waiting for a vector; the rate and the whole estimate."""
+    from limbic.engine.session import open_graph
+
+    opened = open_graph(db_path, load_model=True, origin="cli")
+    try:
+        g = opened.graph
+        if g.embedder is None:
+            return {"model": None}
+        pending = g.pending_embeddings()
+        ids = [r[0] for r in g.db.execute("SELECT id FROM entities ORDER BY id LIMIT ?", (sample,))]
+        t0 = time.perf_counter()
+        done = g.embed_pending(only=ids)
+        seconds = time.perf_counter() - t0
+    finally:
+        opened.close()
+    rate = done / seconds if seconds else 0.0
+    return {"pending": pending, "sample": done, "sample_s": round(seconds, 1), "entities_per_s": round(rate, 1),
+            "estimate_all_min": round(pending / rate / 60, 1) if rate else None}
 
 
 def first_sync(work: Path, entities: int) -> dict:
@@ -102,18 +128,16 @@ def first_sync(work: Path, entities: int) -> dict:
         snapshot.take(g, directory, seq)
         snapshot_s = time.perf_counter() - t0
         compacted = snapshot.compact(folder, gid, me)
-        # One more change published: a device whose only file is a snapshot offers no gap to start from
-        # (``_start_from_snapshot`` looks for missing first segments), as in a folder in everyday use.
+        # One more change published after the snapshot, as in a folder in everyday use.
         with g.write(embed=False):
             g.add_observations("Entity 0", ["joined the folder"])
     finally:
         g.db.close()
     service_sync.exchange(a, folder)
-    out = subprocess.run([sys.executable, "-m", "tests.bench.bench_sync", "--first-sync-child", str(b), str(folder)],
-                         capture_output=True, text=True, env=os.environ.copy(), check=True)
-    child = json.loads(out.stdout.strip().splitlines()[-1])
     name = f"Entity {entities - 1}"
-    hits = _hits(b, name)
+    out = subprocess.run([sys.executable, "-m", "tests.bench.bench_sync", "--first-sync-child", str(b), str(folder),
+                          name], capture_output=True, text=True, env=os.environ.copy(), check=True)
+    child = json.loads(out.stdout.strip().splitlines()[-1])
     gb = Graph(Database(b))
     try:
         vectors = int(gb.db.scalar(f"SELECT count(*) FROM {VEC_TABLE}")) if gb.db.has_table(VEC_TABLE) else 0
@@ -123,8 +147,9 @@ def first_sync(work: Path, entities: int) -> dict:
     return {"entities": entities, "build_s": round(build_s, 1), "join_s": round(join_s, 1),
             "snapshot_s": round(snapshot_s, 1), "segments_compacted": compacted,
             "first_sync_s": child["seconds"], "first_sync_peak_rss_mb": child["peak_rss_mb"],
-            "entities_on_b": count, "text_search_finds_last_entity": bool(hits) and hits[0] == name,
-            "vectors_on_b": vectors, "folder": folder, "a": a, "b": b}
+            "time_to_text_search_s": child["time_to_text_search_s"], "entities_on_b": count,
+            "text_search_finds_last_entity": child["found"], "vectors_on_b": vectors,
+            "folder": folder, "a": a, "b": b}
 
 
 def steady_state(first: dict, changes: int) -> dict:
@@ -151,7 +176,15 @@ def steady_state(first: dict, changes: int) -> dict:
             "apply_s": round(applied_s, 2), "arrival_to_visible_s": round(visible_s, 2), "found": bool(hits)}
 
 
-def capture(work: Path, rounds: int, writes: int = 200) -> dict:
+def capture(work: Path, rounds: int, writes: int = 200, burst: int = 20) -> dict:
+    """The same MCP-like writes on a graph with a sync folder and on one without, rounds interleaved.
+
+    The writes' own time is what a caller waits for. Capture's work (the change log's rows turned into
+    a segment, stamps, the file) runs after a burst, in the exchange an MCP server starts in the
+    background once writes are quiet: here after every ``burst`` writes, in this process, and
+    counted per write beside the write. Starting that exchange's own process is a fixed cost per
+    exchange, not per write, measured apart.
+    """
     folder = work / "CaptureSync"
     folder.mkdir()
     paths = {"with": work / "cap_with.db", "without": work / "cap_without.db"}
@@ -160,23 +193,37 @@ def capture(work: Path, rounds: int, writes: int = 200) -> dict:
     service_sync.exchange(paths["with"], folder)
     graphs = {k: Graph(Database(p)) for k, p in paths.items()}
     medians: dict[str, list[float]] = {"with": [], "without": []}
+    publish: list[float] = []  # per write, each round
     rng = random.Random(11)
     try:
         for _ in range(rounds):
             for kind in ("without", "with"):
-                g, times = graphs[kind], []
-                for _ in range(writes):
-                    item = [{"entityName": f"Entity {rng.randrange(2000)}", "contents": [_text(rng)]}]
-                    t0 = time.perf_counter()
-                    run(g, memory.add_observations, item)
-                    times.append(time.perf_counter() - t0)
+                g, times, spent = graphs[kind], [], 0.0
+                for _ in range(0, writes, burst):
+                    for _ in range(burst):
+                        item = [{"entityName": f"Entity {rng.randrange(2000)}", "contents": [_text(rng)]}]
+                        t0 = time.perf_counter()
+                        run(g, memory.add_observations, item)
+                        times.append(time.perf_counter() - t0)
+                    if kind == "with":
+                        t0 = time.perf_counter()
+                        service_sync.exchange(g, folder)
+                        spent += time.perf_counter() - t0
                 medians[kind].append(statistics.median(times))
+                if kind == "with":
+                    publish.append(spent / writes)
     finally:
         for g in graphs.values():
             g.db.close()
-    w, wo = statistics.median(medians["with"]), statistics.median(medians["without"])
-    return {"rounds": rounds, "writes_per_round": writes, "with_ms": round(w * 1000, 3),
-            "without_ms": round(wo * 1000, 3), "ratio": round(w / wo, 3)}
+    w, wo, pub = statistics.median(medians["with"]), statistics.median(medians["without"]), statistics.median(publish)
+    t0 = time.perf_counter()  # the MCP server's exchange process, with nothing left to send
+    subprocess.run([sys.executable, "-m", "limbic.mcp.sync", str(paths["with"])], capture_output=True,
+                   env=os.environ.copy(), check=True)
+    process_s = time.perf_counter() - t0
+    return {"rounds": rounds, "writes_per_round": writes, "burst": burst, "with_ms": round(w * 1000, 3),
+            "without_ms": round(wo * 1000, 3), "ratio": round(w / wo, 3),
+            "publish_ms_per_write": round(pub * 1000, 3), "with_and_publish_ratio": round((w + pub) / wo, 3),
+            "exchange_process_s": round(process_s, 2)}
 
 
 def month(work: Path, days: int, per_day: int, entities: int = 2000) -> dict:
@@ -217,7 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--days", type=int, default=30)
     ap.add_argument("--per-day", type=int, default=10_000)
     ap.add_argument("--parts", default="first,capture,month", help="which parts to run (steady needs first)")
-    ap.add_argument("--first-sync-child", nargs=2, metavar=("DB", "FOLDER"))
+    ap.add_argument("--first-sync-child", nargs="+", metavar="DB FOLDER [NAME]")
+    ap.add_argument("--vector-sample", type=int, default=500, help="entities embedded to time the model apart")
     args = ap.parse_args(argv)
     if args.first_sync_child:
         first_sync_child(*args.first_sync_child)
@@ -231,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
             first = first_sync(work, args.entities)
             report["first_sync"] = {k: v for k, v in first.items() if not isinstance(v, Path)}
             report["steady_state"] = steady_state(first, args.changes)
+            report["first_sync"]["vector_rebuild"] = vector_rate(first["b"], args.vector_sample)
         if "capture" in parts:
             report["capture"] = capture(work, args.rounds)
         if "month" in parts:
