@@ -97,11 +97,13 @@ def forget_folder(db_path: Path | str) -> None:
 def _remember(db_path: Path | str, folder: Path | None = None, device: Device | None = None) -> None:
     settings = config.load_settings()
     key = _key(db_path)
+    known = (settings.sync_folders.get(key), settings.sync_devices.get(key))
     if folder is not None:
         settings.sync_folders[key] = os.path.realpath(folder)
     if device is not None:
         settings.sync_devices[key] = device.id
-    config.save_settings(settings)
+    if (settings.sync_folders.get(key), settings.sync_devices.get(key)) != known:
+        config.save_settings(settings)  # not rewritten (and flushed to disk) on every exchange
 
 
 def _folder_for(db_path: Path, folder: Path | str | None) -> Path:
