@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
@@ -191,3 +192,22 @@ def test_play_runs_on_its_own_until_now(qtbot, story_window):
     assert travel.bar.slider.value() < STEPS and travel.bar.play_button.text() == "⏸"
     qtbot.waitUntil(lambda: not travel.playing, timeout=WAIT)
     assert travel.bar.slider.value() == STEPS and not travel.active and travel.bar.play_button.text() == "▶"
+
+
+def test_show_added_draws_what_came_later_as_outlines(qtbot, story_window):
+    panel = whole(qtbot, story_window)
+    go_to(qtbot, panel, "2025-02-15 00:00:00")
+    bar = panel.time.bar
+    assert bar.show_added.isVisibleTo(panel) and "Dan" not in names(panel.canvas.scene)
+    with qtbot.waitSignal(panel.time.moved, timeout=WAIT):
+        bar.show_added.setChecked(True)
+    scene = panel.canvas.scene
+    added = {scene.labels[i] for i in range(scene.n) if scene.added[i]}
+    assert added == {"Dan"} and names(scene, ghost=True) == {"Cat"}
+    dan = scene.labels.index("Dan")
+    assert all(scene.ghost_edges[j] for j in range(len(scene.src)) if dan in (scene.src[j], scene.dst[j]))
+    assert "outlined: 1 entity added since" in bar.marks.text()
+    assert panel.info.text() == "3 entities · 2 relations then"  # Ann, Bob and Cat; knows and owns: Dan is not counted
+    panel.canvas.repaint()  # outlines paint
+    go_to(qtbot, panel, "2025-01-15 00:00:00")
+    assert {panel.canvas.scene.labels[i] for i in np.flatnonzero(panel.canvas.scene.added)} == {"Dan"}

@@ -179,10 +179,10 @@ class GraphCanvas(QWidget):
         vis_idx = np.flatnonzero(vis)
         colours = [QColor(c) for c in s.colours(dark)]
         colour_idx = s.colour_index()
-        drawn_idx = colour_idx  # ghosts (gone since the time slider's date) take the faded copy of their colour
-        if s.ghost.any():
-            drawn_idx = colour_idx + len(colours) * s.ghost
-            colours += [mix(c, palette.color(QPalette.ColorRole.Base), 0.3) for c in colours]
+        drawn_idx = colour_idx  # the time slider's marks take a faded copy of their colour: gone since, came later
+        if s.ghost.any() or s.added.any():
+            drawn_idx = colour_idx + len(colours) * (s.ghost + 2 * s.added)
+            colours += [mix(c, palette.color(QPalette.ColorRole.Base), a) for a in (0.3, 0.12) for c in colours]
         text = palette.color(QPalette.ColorRole.Text)
         # Edges in a solid colour mixed with the background: blending a translucent line costs
         # about six times as much per pixel, and at thousands of edges that is most of a frame.
@@ -303,6 +303,7 @@ class GraphCanvas(QWidget):
         halo = palette.color(QPalette.ColorRole.Base)
         halo.setAlpha(200)
         ghost = self.scene.ghost if len(self.scene.ghost) == self.scene.n else np.zeros(self.scene.n, dtype=bool)
+        ghost = ghost | self.scene.added if len(self.scene.added) == self.scene.n else ghost
         for node, box, text in placed:  # a node gone since the slider's date is named in a fainter colour
             painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText if ghost[node] else QPalette.ColorRole.Text))
             painter.fillRect(QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1]), halo)
@@ -381,6 +382,7 @@ class GraphCanvas(QWidget):
         kind = s.type_names[int(s.types[index])] if int(s.types[index]) < len(s.type_names) else ""
         extra = " · suggested by meaning, not linked" if s.kinds[index] == KIND_SUGGESTION else ""
         extra += " · gone since this date" if len(s.ghost) and s.ghost[index] else ""
+        extra += " · came after this date" if len(s.added) and s.added[index] else ""
         return f"{s.labels[index]} ({kind}) · {int(s.degree[index])} relations{extra}"
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API

@@ -103,6 +103,9 @@ def draw_discs(painter, s, screen, r_px, vis_idx, colours, colour_idx, palette) 
         elif len(s.ghost) and s.ghost[i]:  # removed since the slider's date: faded, with its own colour dashed round it
             painter.setPen(QPen(colours[int(colour_idx[i]) - types], 1.5, Qt.PenStyle.DashLine))
             painter.setBrush(colour)
+        elif len(s.added) and s.added[i]:  # came after the slider's date: an outline in its own colour
+            painter.setPen(QPen(colours[int(colour_idx[i]) - 2 * types], 1.5))
+            painter.setBrush(colour)
         else:
             painter.setPen(outline)
             painter.setBrush(colour)

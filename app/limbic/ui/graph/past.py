@@ -40,6 +40,8 @@ class Moment:
     added: int  # entities shown now that did not exist then (not drawn)
     removed: int  # entities drawn that are gone since (faded)
     shown: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # union indices drawn
+    entities_then: int = 0
+    relations_then: int = 0
 
 
 def _inner(now: Scene, depth: int) -> set[int]:
@@ -148,17 +150,26 @@ def _ends_at(ends: np.ndarray, starts: np.ndarray, lives: dict[int, list[int]], 
     return out
 
 
-def scene_at(past: Past, at: int) -> Moment:
-    """The picture at ``at`` (seconds since 1970): what existed then, the gone-since faded."""
+def scene_at(past: Past, at: int, show_added: bool = False) -> Moment:
+    """The picture at ``at`` (seconds since 1970): what existed then, the gone-since faded; with
+    ``show_added``, the entities and relations of now that came later too, drawn as outlines."""
     u = past.scene
     then = exists_at(past.node_from, past.node_to, at)
-    shown = np.flatnonzero(then)
+    later = np.zeros(u.n, dtype=bool)  # entities of now that did not exist yet
+    later[: past.n_now] = (u.kinds[: past.n_now] == KIND_ENTITY) & ~then[: past.n_now] & (
+        past.node_from[: past.n_now] != OPEN)
+    visible = then | later if show_added else then
+    shown = np.flatnonzero(visible)
     remap = np.full(u.n, -1, dtype=np.int64)
     remap[shown] = np.arange(len(shown))
-    edges = np.flatnonzero(exists_at(past.edge_from, past.edge_to, at) & then[u.src] & then[u.dst])
+    edge_then = exists_at(past.edge_from, past.edge_to, at)
+    edge_later = (past.edge_to == OPEN) & (past.edge_from > at) if show_added else np.zeros(len(u.src), dtype=bool)
+    edges = np.flatnonzero((edge_then | edge_later) & visible[u.src] & visible[u.dst])
     src, dst = remap[u.src[edges]].astype(np.int32), remap[u.dst[edges]].astype(np.int32)
     ghost = shown >= past.n_now
-    ghost_edges = (past.edge_to[edges] != OPEN) | ghost[src] | ghost[dst]
+    added = later[shown]
+    ghost_edges = ((past.edge_to[edges] != OPEN) | edge_later[edges] | ghost[src] | ghost[dst] | added[src]
+                   | added[dst])
     if past.live_degree:
         degree = (np.bincount(src, minlength=len(shown)) + np.bincount(dst, minlength=len(shown))).astype(np.int32)
     else:
@@ -168,9 +179,9 @@ def scene_at(past: Past, at: int) -> Moment:
         ids=u.ids[shown], pos=u.pos[shown], types=u.types[shown], type_names=u.type_names, degree=degree,
         kinds=u.kinds[shown], labels=[labels[i] for i in shown.tolist()], statuses=[statuses[i] for i in shown.tolist()],
         src=src, dst=dst, rels=u.rels[edges], rel_names=u.rel_names, dashed=np.zeros(len(edges), dtype=bool),
-        highlight=u.highlight[shown], ghost=ghost, ghost_edges=ghost_edges,
+        highlight=u.highlight[shown], ghost=ghost, ghost_edges=ghost_edges, added=added,
         centre=int(remap[u.centre]) if u.centre >= 0 else -1,
     )
-    now_entities = u.kinds[: past.n_now] == KIND_ENTITY
-    added = int((now_entities & ~then[: past.n_now] & (past.node_from[: past.n_now] != OPEN)).sum())
-    return Moment(scene, added, int(ghost.sum()), shown)
+    entities_then = int(((u.kinds == KIND_ENTITY) & then).sum())
+    relations_then = int((edge_then[edges] & ~added[src] & ~added[dst]).sum())
+    return Moment(scene, int(later.sum()), int(ghost.sum()), shown, entities_then, relations_then)

@@ -42,6 +42,7 @@ class Scene:
     # The time slider's marks: nodes and edges that existed at its date and are gone now, drawn faded.
     ghost: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     ghost_edges: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    added: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # came after the date: outlined
     centre: int = -1  # node index drawn as the centre, -1 for none
 
     def __post_init__(self) -> None:

@@ -13,7 +13,7 @@ import logging
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSlider, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSlider, QToolButton, QVBoxLayout, QWidget
 
 from limbic.service import graph_time
 from limbic.service.types import counted
@@ -60,6 +60,10 @@ class TimeBar(QWidget):
         # Always shown (a hint at now): appearing on the first move would shrink the canvas and reframe it.
         self.marks = QLabel(HINT, self, objectName="graphTimeMarks")
         self.marks.setWordWrap(True)  # wraps in a narrow panel rather than widening the window
+        self.show_added = QCheckBox("Show added", self)
+        self.show_added.setToolTip("Also draw, as outlines, the entities and relations that came after the date shown")
+        self.show_added.hide()
+        self.marks.setMinimumHeight(self.show_added.sizeHint().height())  # the line keeps its height as it comes and goes
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.play_button)
@@ -70,7 +74,11 @@ class TimeBar(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(row)
-        layout.addWidget(self.marks)
+        under = QHBoxLayout()
+        under.setContentsMargins(0, 0, 0, 0)
+        under.addWidget(self.marks, 1)
+        under.addWidget(self.show_added)
+        layout.addLayout(under)
 
 
 class TimeTravel(QObject):
@@ -99,6 +107,7 @@ class TimeTravel(QObject):
         b.slider.valueChanged.connect(self._on_value)
         b.now_button.clicked.connect(self.to_now)
         b.play_button.clicked.connect(self.toggle_play)
+        b.show_added.toggled.connect(lambda _on: self.apply())
         panel.shown.connect(self._on_shown)
         panel.updated.connect(self._on_shown)  # a change read before the past was shown lands after it
 
@@ -176,22 +185,23 @@ class TimeTravel(QObject):
         """Show the picture of the slider's date (once the lifetimes are read)."""
         if not self.active or self.past is None:
             return
-        self.moment = pasts.scene_at(self.past, self.at())
+        self.moment = pasts.scene_at(self.past, self.at(), self.bar.show_added.isChecked())
         self.panel.canvas.set_scene(self.moment.scene, fit=False)
         self._describe()
         self.moved.emit(graph_time.stored(self.at()))
 
     def _describe(self) -> None:
         m = self.moment
-        s = m.scene
-        self.panel.info.setText(f"{counted(int((s.kinds == 0).sum()), 'entity')} · {counted(len(s.src), 'relation')}"
-                                f" then")
+        self.panel.info.setText(f"{counted(m.entities_then, 'entity')} · {counted(m.relations_then, 'relation')} then")
         parts = []
         if m.removed:
             parts.append(f"◌ faded: {counted(m.removed, 'entity')} gone since")
         if m.added:
-            parts.append(f"{counted(m.added, 'entity')} added since (not shown)")
+            shown = self.bar.show_added.isChecked()
+            parts.append(f"○ outlined: {counted(m.added, 'entity')} added since" if shown
+                         else f"{counted(m.added, 'entity')} added since (not shown)")
         self.bar.marks.setText(" · ".join(parts) if parts else "Nothing added or removed since this date.")
+        self.bar.show_added.setVisible(bool(m.added) or self.bar.show_added.isChecked())
 
     def to_now(self) -> None:
         """Back to the graph as it is now; the changes made meanwhile come in."""
@@ -204,6 +214,7 @@ class TimeTravel(QObject):
         self.bar.date_label.setText("Now")
         self.bar.now_button.setEnabled(False)
         self.bar.marks.setText(HINT)
+        self.bar.show_added.hide()
         if not self.active:
             return
         self.active = False
