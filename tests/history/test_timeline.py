@@ -97,6 +97,15 @@ def test_dates_are_set_shown_and_undone_and_bad_ones_change_nothing(g, clock):
     assert any(e.what == "dated" for e in timeline.entity_timeline(g, ann))
 
 
+def test_who_is_said_in_words():
+    assert timeline.who_words("assistant:Claude:add_observations") == "Claude"
+    assert timeline.who_words("sync:laptop:sync") == "sync:laptop"
+    assert timeline.who_words("import:notes.jsonl:import") == "An import of notes.jsonl"
+    assert timeline.who_words("app:undo") == "You"
+    assert timeline.who_words("cli:add") == "The command line"
+    assert timeline.who_words("") == "Someone"
+
+
 def test_what_changed_since_a_moment(g, clock):
     since = clock.advance(60)
     clock.advance(1)

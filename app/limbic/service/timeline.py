@@ -27,6 +27,8 @@ def who_words(who: str) -> str:
     parts = who.split(":")
     if parts[0] == "assistant" and len(parts) > 1:
         return parts[1]  # the client's name ("Claude")
+    if parts[0] == "import" and len(parts) > 2:
+        return f"An import of {parts[1]}"  # the file's name (the last part is the tool)
     return _ORIGINS.get(parts[0], parts[0])
 
 
