@@ -53,3 +53,7 @@ def test_delete_entities_by_alias_deletes_nothing_and_names_the_entity(g):
         memory.delete_entities(g, ["Paris", "NYC"])
     assert memory.read_graph(g) == before
     assert memory.delete_entities(g, ["New York City"]) == "Entities deleted successfully"
+
+
+def test_search_nodes_finds_an_entity_by_an_alias(g):
+    assert [e["name"] for e in memory.search_nodes(g, "nyc")["entities"]] == ["New York City"]

@@ -404,7 +404,7 @@ def graph_resource(graph: Graph) -> dict:
 
 
 def search_nodes(graph: Graph, query: Any) -> dict:
-    """The reference's search: every entity whose name, type or a current observation contains the query (any case).
+    """The reference's search: every entity whose name, type, a current observation or an alias contains the query (any case).
 
     Relations with at least one end among the found entities come with them. Past the safety cap
     (``READ_CAP_*``) the answer is cut, with ``total_entities`` and a ``note`` saying so.
@@ -412,11 +412,13 @@ def search_nodes(graph: Graph, query: Any) -> dict:
     needle = A.query_arg(query).lower()
     _ensure_lower(graph)
     current = " AND o.superseded_at IS NULL" if graph.db.has_history() else ""
+    aliases = (" OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND instr(limbic_lower(a.alias), ?1))"
+               if graph.db.has_table("entity_aliases") else "")  # an alias is one of its names
     ids = [
         r[0]
         for r in graph.db.execute(
             "SELECT id FROM entities e WHERE instr(limbic_lower(e.name), ?1) OR instr(limbic_lower(e.entity_type), ?1) "
-            f"OR EXISTS (SELECT 1 FROM observations o WHERE o.entity_id = e.id{current} AND instr(limbic_lower(o.content), ?1)) "
+            f"OR EXISTS (SELECT 1 FROM observations o WHERE o.entity_id = e.id{current} AND instr(limbic_lower(o.content), ?1)){aliases} "
             "ORDER BY id",
             (needle,),
         )
