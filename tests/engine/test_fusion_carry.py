@@ -25,3 +25,27 @@ def test_a_short_text_votes_less_by_meaning_when_carry_is_on():
     assert plain[0] > plain[1]  # by meaning alone the short turn wins
     assert carried[1] > carried[0]  # weighed by what it carries, it no longer does
     assert fusion.adaptive_base_relevance(cands, "semantic", stats, carry=0.0) == plain
+
+
+def test_what_a_text_carries_is_its_rare_words_not_its_length(graph):
+    from limbic.engine.search import carry
+    from limbic.engine.search.flat_terms import text_rows
+
+    for i in range(30):
+        graph.upsert_entity(f"Turn {i}", "Turn", [f"John: thanks, I will see you at the party then, take care {i}"])
+    generic = graph.upsert_entity("Long goodbye", "Turn", ["John: thanks, I will, I will, see you, take care, see you at the party then"])
+    specific = graph.upsert_entity("Zanzibar", "Turn", ["Maria: Zanzibar cloves"])
+    cands = [Candidate(generic), Candidate(specific)]
+    carry.measure(graph.db, cands, text_rows(graph.db))
+    # The longer text of the graph's commonest words carries less than three rare words.
+    assert cands[1].size > cands[0].size > 0
+
+
+def test_the_carry_can_spare_what_full_text_found():
+    cands = _candidates()
+    stats = MeaningStats(0.3, 0.1, 1000)
+    cands[1].size = 10  # the text hit now carries least
+    both = fusion.adaptive_base_relevance(cands, "semantic", stats, carry=1.0)
+    spared = fusion.adaptive_base_relevance(cands, "semantic", stats, carry=1.0, carry_unshared=True)
+    assert both[0] > both[1]  # damped, the text hit falls behind
+    assert spared[1] == max(spared)  # spared, it is not damped; the meaning-only short turn is

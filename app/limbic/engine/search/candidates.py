@@ -29,7 +29,7 @@ class Candidate:
     fts_rank: int | None = None
     bm25: float | None = None  # FTS5's bm25(): lower is better
     similarity: float | None = None  # cosine similarity to the query, also for text-only hits
-    size: int | None = None  # characters of its name and observations: how much its text carries
+    size: float | None = None  # how much its text carries (engine/search/carry.py), read only when weighed
 
     @property
     def branch(self) -> str:

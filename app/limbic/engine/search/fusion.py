@@ -90,12 +90,14 @@ def adaptive_base_relevance(
     meaning: MeaningStats | None,
     signals: Signals = DEFAULT_SIGNALS,
     carry: float = 0.0,
+    carry_unshared: bool = False,
 ) -> list[float]:
     """Base relevance in [0, 1] from both branches, each weighted by its own evidence for this query.
 
-    ``carry`` > 0: a candidate's positive meaning vote shrinks as its text (``Candidate.size``) is
-    shorter than the candidates' median, (size / median) ** carry: a short text near the query in
-    meaning says less than a long one as near.
+    ``carry`` > 0: a candidate's positive meaning vote shrinks as its text carries less than the
+    candidates' median (``Candidate.size``), (size / median) ** carry: a text that says nothing
+    specific, near the query in meaning, says less than one as near that does. ``carry_unshared``:
+    only for candidates the text branch did not find (sharing none of the query's words that count).
     """
     n = len(candidates)
     if n == 0:
@@ -121,7 +123,7 @@ def adaptive_base_relevance(
         else:
             sem = _min_max_ref(raw, sims_ranked)
         if carry > 0:
-            sem = _carried(sem, candidates, carry)
+            sem = _carried(sem, candidates, carry, carry_unshared)
     text: dict[int, float] = {}
     if text_ranked:
         # Past the branch's best STATS_DEPTH hits, and for hits it did not return, full text says the
@@ -146,7 +148,7 @@ def adaptive_base_relevance(
     return _relative(fused)
 
 
-def _carried(sem: dict[int, float], candidates: Sequence[Candidate], carry: float) -> dict[int, float]:
+def _carried(sem: dict[int, float], candidates: Sequence[Candidate], carry: float, unshared: bool = False) -> dict[int, float]:
     """Positive meaning votes scaled by how much each text carries against the candidates' median."""
     sizes = sorted(c.size for c in candidates if c.size)
     if not sizes:
@@ -155,8 +157,10 @@ def _carried(sem: dict[int, float], candidates: Sequence[Candidate], carry: floa
     out = dict(sem)
     for i, c in enumerate(candidates):
         v = out.get(i)
+        if unshared and c.bm25 is not None:
+            continue
         if v is not None and v > 0 and c.size is not None and c.size < median:
-            out[i] = v * (max(c.size, 1) / median) ** carry
+            out[i] = v * (max(c.size, median * 1e-3) / median) ** carry
     return out
 
 

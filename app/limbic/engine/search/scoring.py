@@ -60,9 +60,11 @@ class ScoringParams:
     # What happened in the time a query names ("in June 2023") ranks before the rest, which follows
     # (docs/search.md, "Questions that name a time": a multiplier was measured against it).
     time_first: bool = True
-    # How far the meaning vote for a text shorter than the candidates' median shrinks: its positive
-    # z-score times (size / median) ** carry, at most 1. 0: off (measured: docs/search.md).
+    # How far the meaning vote for a text that carries less than the candidates' median shrinks: its
+    # positive z-score times (carried / median) ** carry, at most 1. 0: off (measured: docs/search.md).
     carry: float = 0.0
+    # The carry only for candidates the text branch did not find.
+    carry_unshared: bool = False
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, object] | None) -> ScoringParams:
@@ -79,7 +81,7 @@ class ScoringParams:
             if key == "base_relevance":
                 if value in BASE_CHOICES:
                     changes[key] = value
-            elif key in ("floor", "time_first"):
+            elif key in ("floor", "time_first", "carry_unshared"):
                 changes[key] = bool(value)
             elif key == "expansion_factor":
                 changes[key] = max(1, int(value))  # type: ignore[arg-type]
@@ -212,7 +214,8 @@ def base_relevance(
         return fused_base_relevance(candidates, mode)
     if params.base_relevance == BASE_BLEND:
         return blended_base_relevance(candidates, mode, params.blend_alpha)
-    return fusion.adaptive_base_relevance(candidates, mode, meaning, carry=params.carry)
+    return fusion.adaptive_base_relevance(candidates, mode, meaning, carry=params.carry,
+                                          carry_unshared=params.carry_unshared)
 
 
 def importance(

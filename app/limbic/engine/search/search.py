@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.graph import signals
 
-from limbic.engine.search import crosslingual, readable, scoring, when
+from limbic.engine.search import carry, crosslingual, readable, scoring, when
 
 from limbic.engine.text import stemming
 
@@ -413,7 +413,7 @@ def search(
         return SearchResponse(query, mode, terms=terms, no_match=True)
 
     if params.carry > 0 and vector is not None:
-        _sizes(graph.db, candidates)
+        carry.measure(graph.db, candidates, rows or text_rows(graph.db))
     # 4. Limbic re-ranking; what happened in the time the query names counts more.
     timed = when.matching(graph.db, [c.entity_id for c in candidates], q.time) if q.time is not None else None
     ranked = rank(graph, candidates, mode, params, tiers, meaning, early, timed)[:limit]
@@ -433,17 +433,6 @@ def search(
     if record and results:
         signals.record_access(graph.db, [r.entity_id for r in results])
     return response
-
-
-def _sizes(db: Database, candidates: list[Candidate]) -> None:
-    """Each candidate's ``size``: the characters of its name and observations."""
-    ids = [c.entity_id for c in candidates]
-    marks = ",".join("?" * len(ids))
-    sizes = dict(db.execute(
-        f"SELECT e.id, length(e.name) + coalesce((SELECT sum(length(o.content)) FROM observations o "
-        f"WHERE o.entity_id = e.id), 0) FROM entities e WHERE e.id IN ({marks})", ids))
-    for c in candidates:
-        c.size = sizes.get(c.entity_id)
 
 
 def rank(

@@ -1,0 +1,71 @@
+"""How much a candidate's text carries: the rarity of its distinct words, summed (its information, not its length).
+
+A turn like "Thanks, John. I definitely will!" is near many questions in meaning and says nothing
+specific: its words are the graph's commonest. A text's specific content is measured as the sum, over
+its distinct words, of their inverse document frequency in the graph's own full-text vocabulary, so
+a short text holding one rare name carries more than a long one made of common words, and no word
+count is fixed. Read only when ``ScoringParams.carry`` is set.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import unicodedata
+import weakref
+from collections.abc import Sequence
+
+import apsw
+
+from limbic.engine.search.candidates import Candidate
+from limbic.engine.store.db import Database
+from limbic.engine.text.stemming import words
+
+# Document frequencies are reused while the graph's size stays within 1 % and for this long.
+CACHE_SECONDS = 300.0
+_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def fold(word: str) -> str:
+    """A lower-case word as FTS5's unicode61 tokenizer stores it: accents off."""
+    if word.isascii():
+        return word
+    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+
+
+def _frequencies(db: Database, terms: set[str], rows: int) -> dict[str, int]:
+    now = time.monotonic()
+    cache = _cache.get(db)
+    if cache is None or now - cache[0] > CACHE_SECONDS or abs(cache[1] - rows) > rows // 100:
+        cache = _cache[db] = (now, rows, {})
+    known: dict[str, int] = cache[2]
+    wanted = [t for t in terms if t not in known]
+    for start in range(0, len(wanted), 500):
+        part = wanted[start:start + 500]
+        try:
+            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_carry USING fts5vocab(main, entity_fts, 'row')")
+            found = dict(db.execute(
+                f"SELECT term, doc FROM temp.limbic_fts_carry WHERE term IN ({','.join('?' * len(part))})", part))
+        except apsw.Error:
+            return {}
+        for t in part:
+            known[t] = int(found.get(t, 0))
+    return known
+
+
+def measure(db: Database, candidates: Sequence[Candidate], rows: int) -> None:
+    """Set each candidate's ``size`` to its specific content: Σ log(n / df) over its distinct words."""
+    ids = [c.entity_id for c in candidates]
+    if not ids or rows <= 0:
+        return
+    marks = ",".join("?" * len(ids))
+    # The full-text row holds the current text (superseded observations are history, not what it says).
+    texts = dict(db.execute(
+        f"SELECT rowid, name || ' ' || obs_text FROM entity_fts WHERE rowid IN ({marks})", ids))
+    terms = {i: {fold(w) for w in words(t or "")} for i, t in texts.items()}
+    df = _frequencies(db, set().union(*terms.values()) if terms else set(), rows)
+    for c in candidates:
+        held = terms.get(c.entity_id)
+        if held is None:
+            continue
+        c.size = sum(math.log(rows / max(1, min(rows, df.get(t, 1)))) for t in held)
