@@ -45,7 +45,9 @@ class GraphAliases:
         """The entity with exactly this alias (as NFC, case kept), as exact-name look-ups match."""
         if not isinstance(name, str) or not self._has_aliases() or _unstorable(name):
             return None
-        return self.db.scalar(f"SELECT entity_id FROM {TABLE} WHERE alias = ?", (unicodedata.normalize("NFC", name),))
+        # The NOCASE index finds the row; the plain comparison keeps only the exact spelling.
+        return self.db.scalar(f"SELECT entity_id FROM {TABLE} WHERE alias = ?1 COLLATE NOCASE AND alias = ?1",
+                              (unicodedata.normalize("NFC", name),))
 
     def aliases_of(self, ref) -> list[str]:
         """The entity's aliases, in the order they were given."""
