@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.graph import signals
 
-from limbic.engine.search import carry, crosslingual, readable, scoring, when
+from limbic.engine.search import bare, carry, crosslingual, readable, scoring, when
 
 from limbic.engine.text import stemming
 
@@ -416,7 +416,7 @@ def search(
         carry.measure(graph.db, candidates, rows or text_rows(graph.db))
     # 4. Limbic re-ranking; what happened in the time the query names counts more.
     timed = when.matching(graph.db, [c.entity_id for c in candidates], q.time) if q.time is not None else None
-    ranked = rank(graph, candidates, mode, params, tiers, meaning, early, timed)[:limit]
+    ranked = rank(graph, candidates, mode, params, tiers, meaning, early, timed, q)[:limit]
 
     # 5. Hydrate.
     entities = graph.entities_by_ids([r.entity_id for r in ranked])
@@ -444,11 +444,13 @@ def rank(
     meaning: scoring.MeaningStats | None = None,
     known: dict[int, signals.EntitySignals] | None = None,
     timed: when.Matches | None = None,
+    query: Query | None = None,
 ) -> list[SearchResult]:
     """Score fused candidates with the limbic formula; exact matches first, then best score first.
 
     ``known``: signals already loaded for some candidates; ``timed``: those that happened in the time
-    the query names (None: it names none); those dated then come next after exact matches (``params.time_first``).
+    the query names (None: it names none); those dated then come next after exact matches (``params.time_first``);
+    ``query``: what was asked, so that an entity that is only a name follows those whose observations hold it.
     """
     tiers = tiers or {}
     now = datetime.now(timezone.utc)
@@ -473,6 +475,7 @@ def rank(
                 in_time,
             )
         )
+    bare.hold_below(graph.db, query, out, tiers)
     first = timed.dated if timed is not None and params.time_first else set()
     out.sort(key=lambda r: (-tiers.get(r.entity_id, TIER_NONE), r.entity_id not in first, -r.limbic_score, -r.rrf_score))
     return out
