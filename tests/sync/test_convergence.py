@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from limbic.engine.sync import capture
 from tests.sync.replicas import Replica, settle, synced_hash
 
 
@@ -96,9 +97,27 @@ def test_an_edit_the_deletion_had_not_seen_wins_even_when_it_sets_the_value_the_
     c.graph.delete_entity("Ada")  # having seen b's edit, not a's below
     c.sync(folder)
     a.graph.set_entity_type("Ada", "Cat")  # the same value, later, not knowing of b's edit or the deletion
-    a.sync(folder)  # the edit is published; b's edit and the deletion arrive, the deletion gives way
+    with pytest.MonkeyPatch.context() as later:  # stamped later than b's edit, even within the same second
+        later.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        a.sync(folder)  # the edit is published; b's edit and the deletion arrive, the deletion gives way
     settle([a, b, c], folder)
     for r in (a, b, c):
         assert _texts(r, "Ada") == ["chess"], r.device.name
         assert r.graph.get_entity("Ada").entity_type == "Cat", r.device.name
+    _converged(a, b, c)
+
+
+def test_an_entity_renamed_while_deleted_elsewhere_comes_back_renamed_beside_its_old_names_new_holder(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    settle([a, b, c], folder)
+    a.graph.rename_entity("Ada", "Ada King")  # not knowing of the deletion
+    b.graph.delete_entity("Ada")
+    b.graph.upsert_entity("Ada", "Person", ["chess"])  # a new Ada, after the deletion
+    b.sync(folder)
+    a.sync(folder)  # the deletion gives way to the rename; the new Ada is another entity
+    b.sync(folder)  # the rename brings the old Ada back, under its new name
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert (_texts(r, "Ada"), _texts(r, "Ada King")) == (["chess"], ["tea"]), r.device.name
     _converged(a, b, c)

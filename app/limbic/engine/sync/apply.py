@@ -212,7 +212,7 @@ class Applier:
         if revived:
             same = rows.twin(self.db, kind, columns)
         elif same is None and kind == "entity":
-            same = self._renamed_away(columns["name"], item_renamed)
+            same = self._renamed_away(columns["name"], [*(item_renamed or ()), *(item_gone or ())])
             revived = same is not None
         if same is not None:
             if kind == "entity" and not revived and self._renamed_here(same[1], stamp):
@@ -302,7 +302,10 @@ class Applier:
         if found is None:
             if rows.tombstone(self.db, kind, gid) is not None and not self._unseen_by_deletion(gid, before, after, stamp):
                 return  # every value it sets lost to one the deletion had seen: the deletion holds
-            restored = self._restore(kind, gid)
+            real = state.resolve_alias(self.db, gid)
+            newer = {k: v for k, v in after.items() if k in rows.COLUMNS[kind] and not rows.same(before.get(k), v)
+                     and (stamp, self.remote) > state.get_stamp(self.db, real, k)}
+            restored = self._restore(kind, gid, newer=newer)
             if restored is None:
                 self.conflict(kind, gid, ROW_FIELD, "missing", None, after, True)
                 return
@@ -374,8 +377,12 @@ class Applier:
         if entity is not None:
             self.out.entities.add(entity)
 
-    def _restore(self, kind: str, gid: str, depth: int = 0) -> int | None:
-        """Bring back a row deleted here that another device changed meanwhile (an edit beats a delete)."""
+    def _restore(self, kind: str, gid: str, depth: int = 0, newer: dict | None = None) -> int | None:
+        """Bring back a row deleted here that another device changed meanwhile (an edit beats a delete).
+
+        ``newer``: the values the change bringing it back sets and wins with. It comes back with them, as
+        where the change arrived before the deletion: renamed, it does not merge with a namesake of its old name.
+        """
         gone = rows.tombstone(self.db, kind, gid)
         if gone is None or depth > 3:
             return None
@@ -383,6 +390,10 @@ class Applier:
         values = rows.deleted_values(self.db, kind, row_id, change_id)
         if values is None:
             return None
+        if newer and kind == "entity" and "name" in newer and self.db.scalar(
+                "SELECT 1 FROM entities WHERE name = ?", (newer["name"],)):
+            newer = {k: v for k, v in newer.items() if k != "name"}  # the rename gives way there too (_fields)
+        values.update(newer or {})
         for key, ref_kind in (("entity", "entity"), ("from", "entity"), ("to", "entity")):
             if kind != "entity" and values.get(key) and rows.current(self.db, ref_kind, values[key]) is None:
                 if self._restore(ref_kind, values[key], depth + 1) is None:
