@@ -121,3 +121,21 @@ def test_an_entity_renamed_while_deleted_elsewhere_comes_back_renamed_beside_its
     for r in (a, b, c):
         assert (_texts(r, "Ada"), _texts(r, "Ada King")) == (["chess"], ["tea"]), r.device.name
     _converged(a, b, c)
+
+
+def test_an_entity_deleted_before_its_graph_joined_is_not_brought_back_by_a_namesake(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b, c = (Replica(tmp_path, n) for n in ("alpha", "beta", "gamma"))
+    try:
+        b.graph.upsert_entity("Bob", "Person", ["chess"])
+        b.graph.delete_entity("Bob")  # before b ever synced: no other device knows of this Bob
+        a.graph.upsert_entity("Bob", "Person", ["cats"])
+        a.sync(folder)
+        settle([a, b, c], folder)
+        for r in (a, b, c):
+            assert _texts(r, "Bob") == ["cats"], r.device.name
+        _converged(a, b, c)
+    finally:
+        for r in (a, b, c):
+            r.close()

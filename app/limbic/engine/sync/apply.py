@@ -237,9 +237,13 @@ class Applier:
         the two were made at once, so the deletion had not seen all of the entity and gives way."""
         seen = set(gone or ())
         revived = False
+        joined = state.joined_after(self.db)
         for dead in state.deleted_entities(self.db, name):
             if dead in seen or dead == gid or state.local_id(self.db, "entity", dead) is not None:
                 continue
+            gone = rows.tombstone(self.db, "entity", dead)
+            if gone is not None and gone[1] <= joined:
+                continue  # deleted before this graph joined: no other device ever knew of it
             if self._restore("entity", dead) is not None:
                 revived = True
         return revived
@@ -250,7 +254,7 @@ class Applier:
         if not self.names.maybe_renamed(name):
             return None  # asking the log for every added entity read all of it each time
         seen = set(renamed or ())
-        for gid in state.renamed_entities(self.db, name):
+        for gid in state.renamed_entities(self.db, name, since=state.joined_after(self.db)):
             found = rows.current(self.db, "entity", gid)
             if found is not None and gid not in seen and not set(state.known_as(self.db, gid)) & seen:
                 return found[0], state.resolve_alias(self.db, gid)

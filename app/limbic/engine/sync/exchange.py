@@ -143,7 +143,7 @@ def _adopt(graph: Graph, folder: Path, graph_id: str, device: Device, own: files
     db.set_meta(state.SEQ_KEY, str(seq))
     db.set_meta(state.UPTO_KEY, str(max(state.published_upto(db), int(seg.header.get("upto") or 0))))
     if seg.header.get("joined"):
-        db.set_meta(state.JOINED_KEY, "1")
+        db.set_meta(state.JOINED_KEY, str(int(seg.header.get("upto") or 0)))
     return True
 
 
@@ -158,7 +158,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
             if first:
                 changes = capture.whole_graph(db, device.id)
                 upto = int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log"))
-                db.set_meta(state.JOINED_KEY, "1")
+                db.set_meta(state.JOINED_KEY, str(upto))  # what came before travels as the graph, not as changes
             else:
                 changes, upto = capture.unpublished(db, device.id, MAX_CHANGES_PER_SEGMENT)
             if changes:

@@ -18,7 +18,7 @@ DEVICE_KEY = "sync_device"  # the device that last published from this file
 DEVICE_NAME_KEY = "sync_device_name"  # that device's name (conflicts name both sides by id and name)
 SEQ_KEY = "sync_seq"  # the last sequence that device published
 UPTO_KEY = "sync_published_upto"  # the last change_log id published (or passed over: sync's own)
-JOINED_KEY = "sync_joined"  # set once the graph has been joined to a folder
+JOINED_KEY = "sync_joined"  # set once the graph has been joined to a folder: the last change before it
 SYNC_ORIGIN = "sync:"  # origins of changes applied from another device (never published again)
 
 # The wall clock in milliseconds; tests replace it to skew one device's clock.
@@ -65,6 +65,15 @@ def observe(db: Database, seen: Stamp) -> None:
 def joined(db: Database) -> bool:
     """Whether this graph was ever joined to a sync folder."""
     return bool(db.has_table("meta") and db.get_meta(JOINED_KEY))
+
+
+def joined_after(db: Database) -> int:
+    """The last change_log id made before this graph joined a folder: what came before was never published
+    change by change (the first publish sent the graph as it then was)."""
+    try:
+        return int(db.get_meta(JOINED_KEY) or 0)
+    except ValueError:
+        return 0
 
 
 def published_upto(db: Database) -> int:
@@ -141,13 +150,14 @@ def deleted_entities(db: Database, name: str, before_change: int | None = None) 
     return sorted({g for (gid,) in db.execute(sql, params).fetchall() for g in known_as(db, gid)})
 
 
-def renamed_entities(db: Database, name: str, before_change: int | None = None) -> list[str]:
-    """Global ids (with those merged into them) of entities here that were renamed away from this name."""
+def renamed_entities(db: Database, name: str, before_change: int | None = None, since: int = 0) -> list[str]:
+    """Global ids (with those merged into them) of entities here that were renamed away from this name
+    (by a change after ``since``)."""
     sql = ("SELECT DISTINCT row_id, change_id FROM change_item WHERE kind = 'entity' AND op = 'change' "
-           "AND json_extract(before, '$.name') = ? AND json_extract(after, '$.name') IS NOT ?")
-    params: tuple = (name, name)
+           "AND json_extract(before, '$.name') = ? AND json_extract(after, '$.name') IS NOT ? AND change_id > ?")
+    params: tuple = (name, name, since)
     if before_change is not None:
         sql += " AND change_id < ?"
-        params = (name, name, before_change)
+        params = (name, name, since, before_change)
     gids = {gid_at(db, "entity", row_id, change_id) for row_id, change_id in db.execute(sql, params).fetchall()}
     return sorted({g for gid in gids if gid for g in known_as(db, resolve_alias(db, gid))})
