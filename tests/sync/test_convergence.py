@@ -139,3 +139,21 @@ def test_an_entity_deleted_before_its_graph_joined_is_not_brought_back_by_a_name
     finally:
         for r in (a, b, c):
             r.close()
+
+
+def test_two_deletions_of_one_entity_give_way_alike_to_an_edit_neither_saw(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["rain", "cats"])
+    settle([a, b, c], folder)
+    c.graph.add_observations("Ada", ["more"])
+    c.graph.delete_entity("Ada")
+    a.graph.delete_entity("Ada")  # the same entity, deleted on two devices
+    cats = b.graph.db.scalar("SELECT id FROM observations WHERE content = 'cats'")
+    b.graph.edit_observation(cats, "chess")  # not knowing of either deletion
+    a.sync(folder)
+    b.sync(folder)  # the edit is published; a's deletion gives way here
+    c.sync(folder)  # a's deletion finds Ada gone; b's edit brings her back with every row deleted with her
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == ["chess", "more", "rain"], r.device.name
+    _converged(a, b, c)

@@ -96,6 +96,7 @@ class Applier:
         state.observe(self.db, state.Stamp.parse(stamp))
         items = [self._canonical(item) for item in change.get("items", [])]
         blocked = self._blocked_deletions(items)
+        doomed = {state.resolve_alias(self.db, i["gid"]) for i in items if i.get("k") == "entity" and i.get("op") == "remove"}
         self._fixups: list[tuple[str, str, dict]] = []
         for item in items:
             kind, op, gid = item.get("k"), item.get("op"), item.get("gid")
@@ -111,7 +112,7 @@ class Applier:
                 owners = {self._owner(kind, before, gid), state.resolve_alias(self.db, before.get("to"))}
                 if owners & blocked:
                     continue  # it goes with an entity whose deletion gave way (both ends of a relation)
-                self._remove(kind, gid, item, stamp)
+                self._remove(kind, gid, item, stamp, alone=not owners & doomed)
         for kind, gid, values in self._fixups:  # references to rows added later in the same change
             found = rows.current(self.db, kind, gid)
             if found is not None:
@@ -353,10 +354,10 @@ class Applier:
 
     # -- removals -----------------------------------------------------------------------------
 
-    def _remove(self, kind: str, gid: str, item: dict, stamp: str) -> None:
+    def _remove(self, kind: str, gid: str, item: dict, stamp: str, alone: bool = True) -> None:
         found = rows.current(self.db, kind, gid)
         if found is None:
-            if kind != "entity" and rows.tombstone(self.db, kind, gid) is not None:
+            if kind != "entity" and alone and rows.tombstone(self.db, kind, gid) is not None:
                 state.set_stamp(self.db, state.resolve_alias(self.db, gid), REMOVED_ALONE, stamp, self.remote)
             return  # gone here too
         row_id, now = found
