@@ -157,3 +157,21 @@ def test_two_deletions_of_one_entity_give_way_alike_to_an_edit_neither_saw(trio)
     for r in (a, b, c):
         assert _texts(r, "Ada") == ["chess", "more", "rain"], r.device.name
     _converged(a, b, c)
+
+
+def test_an_entity_brought_back_takes_along_a_namesake_made_and_deleted_after_it(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Bob", "Person", ["rain"])
+    settle([a, b, c], folder)
+    b.graph.delete_entity("Bob")
+    b.graph.upsert_entity("Bob", "Person", ["tea"])  # a new Bob, deleted in turn
+    b.graph.delete_entity("Bob")
+    b.sync(folder)
+    rain = a.graph.db.scalar("SELECT id FROM observations WHERE content = 'rain'")
+    a.graph.edit_observation(rain, "chess")  # not knowing of either deletion
+    a.sync(folder)  # both deletions give way: the old Bob stays, the new one merges into him by name
+    b.sync(folder)  # the edit brings the old Bob back here, and the new one with him
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Bob") == ["chess", "tea"], r.device.name
+    _converged(a, b, c)

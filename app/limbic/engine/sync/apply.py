@@ -439,6 +439,12 @@ class Applier:
                     alone = state.get_stamp(self.db, state.resolve_alias(self.db, dep_gid), REMOVED_ALONE)[0]
                     if mine and not alone and rows.current(self.db, dep_kind, dep_gid) is None:
                         self._restore(dep_kind, dep_gid, depth + 1)
+            # A namesake made here after this deletion and deleted since: where this entity lived on, the
+            # namesake merged with it by name, and its deletion gave way to the part it had never seen.
+            for later in state.deleted_entities(self.db, values.get("name") or ""):
+                gone_later = rows.tombstone(self.db, "entity", later)
+                if gone_later is not None and gone_later[1] > change_id and state.local_id(self.db, "entity", later) is None:
+                    self._restore("entity", later, depth + 1)
         return new_id
 
     def _merge_restored(self, kind: str, twin: tuple[int, str], gid: str, values: dict) -> str:
