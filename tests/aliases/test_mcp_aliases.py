@@ -57,3 +57,12 @@ def test_delete_entities_by_alias_deletes_nothing_and_names_the_entity(g):
 
 def test_search_nodes_finds_an_entity_by_an_alias(g):
     assert [e["name"] for e in memory.search_nodes(g, "nyc")["entities"]] == ["New York City"]
+
+
+def test_a_reply_without_an_alias_echoes_the_name_as_given(g):
+    import unicodedata
+
+    memory.create_entities(g, [ent("Café")])
+    given = unicodedata.normalize("NFD", "Café")  # the same name, decomposed: matched as NFC, echoed as given
+    assert memory.add_observations(g, [{"entityName": given, "contents": ["open late"]}])[0]["entityName"] == given
+    assert memory_history.set_entity_status(g, [{"name": given, "status": "done"}])[0]["name"] == given

@@ -204,7 +204,7 @@ def add_observations(graph: Graph, observations: Any) -> list[dict]:
                 problems.add(i, A.not_found(graph, name), missing=True)
                 continue
             old = problems.check(i, supersede_item, graph, entity_id, contents, supersedes) if supersedes is not None else None
-            plans.append((unicode_name(graph, entity_id, name), entity_id, contents, kind, old))  # an alias: the real name
+            plans.append((A.alias_of(graph, name) or name, entity_id, contents, kind, old))  # an alias: the real name
         problems.raise_if_any()
         for name, entity_id, contents, kind, old in plans:
             if old is not None:

@@ -117,7 +117,7 @@ def set_entity_status(graph: Graph, entities: Any) -> list[dict]:
         for entity_id, name, status in plans:
             if graph.db.scalar("SELECT status FROM entities WHERE id = ?", (entity_id,)) != status:
                 graph.set_status(entity_id, status)
-            out.append({"name": graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,)), "status": status})
+            out.append({"name": A.alias_of(graph, name) or name, "status": status})  # an alias: the real name
     return out
 
 
