@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from limbic.engine.errors import ValidationError
+from limbic.engine.history.valid import checked_bounds
 
 Valid = tuple[str | None, str | None]
 
@@ -28,8 +29,6 @@ MARK = re.compile(
 
 def checked(valid_from: object, valid_until: object) -> Valid | None:
     """Both bounds as stored (None when neither is given); a bound that is not a date raises ValidationError."""
-    from limbic.engine.history.valid import checked_bounds
-
     start, until = checked_bounds(valid_from, valid_until)
     return None if start is None and until is None else (start, until)
 
