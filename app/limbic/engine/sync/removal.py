@@ -1,0 +1,210 @@
+"""Removals from another device, and the rule that an edit beats a delete, decided alike everywhere.
+
+A removal names the stamps of the writes it had seen (``saw``). Where this device holds a write it
+had not seen, the removal gives way: the row (or the entity, with every row deleted with it) stays.
+Where the removal arrived first, a later change it had not seen brings the row back. Either way
+every device ends with the same rows, with a conflict asking to delete again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from limbic.engine.store.schema import SYNCED_TABLES
+from limbic.engine.sync import rows, state
+from limbic.engine.sync.capture import ROW_FIELD
+from limbic.engine.vectors import index
+
+if TYPE_CHECKING:
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
+
+# The stamp of a removal of a row that was gone here already (deleted with its entity): when that
+# entity's deletion later gives way, the row stays removed, as where the removal came first.
+REMOVED_ALONE = "_removed"
+
+
+class Removals:
+    """The removal rules of ``apply.Applier`` (which provides the attributes and helpers named here)."""
+
+    graph: Graph
+    db: Database
+    remote: str
+    now: str
+
+    def _changed_unseen(self, kind: str, gid: str, row_id: int, removal: dict, now: dict) -> bool:
+        """The row was written here in a way the removal had not seen: an edit it did not know wins over it.
+
+        A removal names the stamps of the writes it had seen (``saw``); a later stamp here, or a change
+        made here and not published yet (it will be stamped after everything seen), is an edit it did
+        not see. The verdict is the same on every device, whichever of the two arrived first. Older
+        segments without ``saw`` compare the values it removed with the values here.
+        """
+        if self._pending_here(kind, row_id):
+            return True
+        saw = removal.get("saw")
+        if saw is None:
+            before = removal.get("b") or {}
+            return any(k in rows.COLUMNS[kind] and not rows.same(now.get(k), v) for k, v in before.items())
+        for field_name, stamp, device in self.db.execute(
+            "SELECT field, stamp, device FROM sync_stamp WHERE gid = ?", (state.resolve_alias(self.db, gid),)
+        ).fetchall():
+            if not field_name.startswith("_") and (stamp, device) > tuple(saw.get(field_name) or ("", "")):
+                return True
+        return False
+
+    def _unseen_by_deletion(self, gid: str, before: dict, after: dict, stamp: str) -> bool:
+        """A change arriving after its row's deletion sets a field later than the write the deletion saw."""
+        real = state.resolve_alias(self.db, gid)
+        return any((stamp, self.remote) > state.get_stamp(self.db, real, k)
+                   for k, v in after.items() if not rows.same(before.get(k), v))
+
+    def _blocked_deletions(self, items: list[dict]) -> set[str]:
+        """Entities this change deletes that were changed here meanwhile: the edit wins, the entity stays."""
+        removed = {state.resolve_alias(self.db, i["gid"]): i for i in items if i.get("op") == "remove"}
+        blocked = set()
+        for item in items:
+            if item.get("k") != "entity" or item.get("op") != "remove":
+                continue
+            gid = state.resolve_alias(self.db, item["gid"])
+            found = rows.current(self.db, "entity", gid)
+            if found is None:
+                continue
+            entity_id, now = found
+            before = item.get("b") or {}
+            edited = self._changed_unseen("entity", gid, entity_id, item, now)
+            if "seen" in item and set(state.known_as(self.db, gid)) - set(item["seen"]):
+                edited = True  # the same name created elsewhere and merged here: the deleter never saw it
+            for kind, sql in (
+                ("observation", "SELECT gid FROM observations WHERE entity_id = ?"),
+                ("relation", "SELECT gid FROM relations WHERE from_entity = ?1 OR to_entity = ?1"),
+                ("reflection", "SELECT gid FROM reflections WHERE entity_id = ?"),
+                ("alias", "SELECT gid FROM entity_aliases WHERE entity_id = ?"),
+            ):
+                for (dep,) in self.db.execute(sql, (entity_id,)).fetchall():
+                    theirs = removed.get(dep)
+                    mine = rows.current(self.db, kind, dep)
+                    if theirs is None or mine is None or self._changed_unseen(kind, dep, mine[0], theirs, mine[1]):
+                        edited = True
+            if edited:
+                blocked.add(gid)
+                self.conflict("entity", gid, ROW_FIELD, "deleted_there", now, None, True,
+                              lost_stamp="")
+        return blocked
+
+
+    def _remove(self, kind: str, gid: str, item: dict, stamp: str, alone: bool = True) -> None:
+        found = rows.current(self.db, kind, gid)
+        if found is None:
+            if kind != "entity" and alone and rows.tombstone(self.db, kind, gid) is not None:
+                state.set_stamp(self.db, state.resolve_alias(self.db, gid), REMOVED_ALONE, stamp, self.remote)
+            return  # gone here too
+        row_id, now = found
+        if kind != "entity":
+            if self._changed_unseen(kind, state.resolve_alias(self.db, gid), row_id, item, now):
+                self.conflict(kind, state.resolve_alias(self.db, gid), ROW_FIELD, "deleted_there", now, None, True)
+                return
+        entity = rows.entity_of(self.db, kind, row_id)
+        if kind == "entity":
+            self.db.note("relations", self.graph._neighbours(row_id) - {row_id})
+            self.graph._dirty.update(r[0] for r in self.db.execute(
+                "SELECT from_entity FROM relations WHERE to_entity = ? AND from_entity != ?", (row_id, row_id)))
+            index.delete_index_rows(self.db, row_id)
+            self.db.execute("DELETE FROM entities WHERE id = ?", (row_id,))
+            self.db.note("removed", (row_id,))
+            self.db.note_flag("names")
+            self.graph._dirty.discard(row_id)
+        else:
+            self._touch(kind, row_id)
+            self.db.execute(f"DELETE FROM {SYNCED_TABLES[kind]} WHERE id = ?", (row_id,))
+        state.set_stamp(self.db, state.resolve_alias(self.db, gid), ROW_FIELD, stamp, self.remote)
+        if entity is not None:
+            self.out.entities.add(entity)
+
+    def _restore(self, kind: str, gid: str, depth: int = 0, newer: dict | None = None) -> int | None:
+        """Bring back a row deleted here that another device changed meanwhile (an edit beats a delete).
+
+        ``newer``: the values the change bringing it back sets and wins with. It comes back with them, as
+        where the change arrived before the deletion: renamed, it does not merge with a namesake of its old name.
+        """
+        gone = rows.tombstone(self.db, kind, gid)
+        if gone is None or depth > 3:
+            return None
+        row_id, change_id = gone
+        values = rows.deleted_values(self.db, kind, row_id, change_id)
+        if values is None:
+            return None
+        if newer and kind == "entity" and "name" in newer and self.db.scalar(
+                "SELECT 1 FROM entities WHERE name = ?", (newer["name"],)):
+            newer = {k: v for k, v in newer.items() if k != "name"}  # the rename gives way there too (_fields)
+        values.update(newer or {})
+        for key, ref_kind in (("entity", "entity"), ("from", "entity"), ("to", "entity")):
+            if kind != "entity" and values.get(key) and rows.current(self.db, ref_kind, values[key]) is None:
+                if self._restore(ref_kind, values[key], depth + 1) is None:
+                    return None
+        again = rows.current(self.db, kind, gid)
+        if again is not None:
+            return again[0]  # it came back with the entity it belongs to
+        if values.get("superseded_by") and rows.current(self.db, "observation", values["superseded_by"]) is None:
+            values["superseded_by"] = None
+        if kind == "reflection" and values.get("relation") and rows.current(self.db, "relation", values["relation"]) is None:
+            values["relation"] = None
+        columns, missing = rows.local_values(self.db, kind, values)
+        if missing:
+            return None
+        real_gid = state.resolve_alias(self.db, gid)
+        twin = rows.twin(self.db, kind, columns)
+        if twin is not None:
+            # The same thing was made here again since (a name, a text): it comes back as that row, as
+            # on a device where the deletion arrived after both and the two merged by their name.
+            real_gid = self._merge_restored(kind, twin, real_gid, values)
+            new_id = twin[0]
+        else:
+            new_id = rows.insert(self.db, kind, real_gid, columns, self.now)
+        self._touch(kind, new_id, "added")
+        if kind == "entity":
+            # Its existence is as old as its name again: the deletion's stamp must not read as a rename.
+            name_stamp = state.get_stamp(self.db, real_gid, "name")
+            if name_stamp[0]:
+                state.set_stamp(self.db, real_gid, ROW_FIELD, *name_stamp)
+            self.conflict("entity", real_gid, ROW_FIELD, "deleted_here", values, None, False)
+            # The rows deleted with it come back too: the other device kept them all.
+            for dep_kind in ("observation", "relation", "reflection", "alias"):
+                for dep_id, dep_gid in self.db.execute(
+                    "SELECT row_id, gid FROM sync_tombstone WHERE kind = ? AND change_id = ?", (dep_kind, change_id)
+                ).fetchall():
+                    dep = rows.deleted_values(self.db, dep_kind, dep_id, change_id) or {}
+                    mine = real_gid in {state.resolve_alias(self.db, dep.get(k)) for k in ("entity", "from", "to")}
+                    alone = state.get_stamp(self.db, state.resolve_alias(self.db, dep_gid), REMOVED_ALONE)[0]
+                    if mine and not alone and rows.current(self.db, dep_kind, dep_gid) is None:
+                        self._restore(dep_kind, dep_gid, depth + 1)
+            # A namesake made here after this deletion and deleted since: where this entity lived on, the
+            # namesake merged with it by name, and its deletion gave way to the part it had never seen.
+            for later in state.deleted_entities(self.db, values.get("name") or ""):
+                gone_later = rows.tombstone(self.db, "entity", later)
+                if gone_later is not None and gone_later[1] > change_id and state.local_id(self.db, "entity", later) is None:
+                    self._restore("entity", later, depth + 1)
+        return new_id
+
+    def _merge_restored(self, kind: str, twin: tuple[int, str], gid: str, values: dict) -> str:
+        """A deleted row coming back onto its twin: one row under the smaller id, each field by its stamp."""
+        twin_id, twin_gid = twin
+        theirs = {k: state.get_stamp(self.db, gid, k) for k in values}
+        mine = {k: state.get_stamp(self.db, twin_gid, k) for k in theirs}
+        # Its existence is as old as its fields: the deletion's stamp under the old id must not read as a rename.
+        existence = max([state.get_stamp(self.db, twin_gid, ROW_FIELD), *theirs.values()])
+        keep = rows.merge_ids(self.db, kind, twin_gid, gid)
+        state.set_stamp(self.db, keep, ROW_FIELD, *existence)
+        now = rows.current(self.db, kind, keep)[1]
+        wanted = {}
+        for key, value in values.items():
+            if key in rows.COLUMNS[kind] and not rows.same(now.get(key), value) and theirs[key] > mine[key]:
+                wanted[key] = value
+        for key, stamp in theirs.items():
+            if stamp > mine[key]:
+                state.set_stamp(self.db, keep, key, *stamp)
+        if wanted:
+            columns, missing = rows.local_values(self.db, kind, {**now, **wanted})
+            if not missing:
+                rows.update(self.db, kind, twin_id, {rows.COLUMNS[kind][k]: columns[rows.COLUMNS[kind][k]] for k in wanted})
+        return keep
