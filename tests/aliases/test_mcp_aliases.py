@@ -66,3 +66,37 @@ def test_a_reply_without_an_alias_echoes_the_name_as_given(g):
     given = unicodedata.normalize("NFD", "Café")  # the same name, decomposed: matched as NFC, echoed as given
     assert memory.add_observations(g, [{"entityName": given, "contents": ["open late"]}])[0]["entityName"] == given
     assert memory_history.set_entity_status(g, [{"name": given, "status": "done"}])[0]["name"] == given
+
+
+def test_through_the_server_a_write_by_alias_names_the_entity(tmp_path):
+    """The real `limbic mcp` over stdio: the tools of valid time resolve an alias too."""
+    import anyio
+
+    from limbic.engine.graph.graph import Graph as _Graph
+    from limbic.engine.store.db import Database as _Database
+    from tests.mcp.conftest import connect, ok
+
+    path = tmp_path / "g.db"
+    seeded = _Graph(_Database(path))
+    seeded.create_entity("New York City", "Place")
+    seeded.create_entity("Paris", "Place")
+    seeded.add_alias("New York City", "NYC")
+    seeded.db.close()
+
+    async def scenario():
+        async with connect(path, model=False) as c:
+            added = await ok(c, "add_observations", observations=[
+                {"entityName": "NYC", "contents": ["never sleeps"], "valid_from": "2020-01-01"}])
+            assert added == {"results": [{"entityName": "New York City", "addedObservations": ["never sleeps"]}]}
+            related = await ok(c, "create_relations", relations=[
+                {"from": "NYC", "to": "Paris", "relationType": "twinned_with", "valid_from": "2020-01-01"}])
+            assert related["relations"][0]["from"] == "New York City"
+            opened = await ok(c, "open_nodes", names=["NYC"])
+            assert [e["name"] for e in opened["entities"]] == ["New York City"]
+
+    anyio.run(scenario)
+    check = _Graph(_Database(path))
+    try:
+        assert check.db.scalar("SELECT valid_from FROM observations WHERE content = 'never sleeps'") == "2020-01-01"
+    finally:
+        check.db.close()
