@@ -55,6 +55,10 @@ def test_the_timeline_lists_the_entity_life_and_an_event_shows_it_as_it_was(qtbo
     assert "As of" in flow.past.banner.text() and "Read-only" in flow.past.banner.text()
     text = flow.past.body.toPlainText()
     assert "lives in Oslo" in text and "plays chess" not in text and "works_at" not in text
+    assert not flow.past.earlier.isEnabled() and flow.past.later.isEnabled()
+    flow.past.later.click()  # the next event: Claude's observation added
+    qtbot.waitUntil(lambda: "plays chess" in flow.past.body.toPlainText(), timeout=10_000)
+    assert "works_at" not in flow.past.body.toPlainText() and flow.past.earlier.isEnabled()
     ed.name_edit.setText("Ann (edited)")  # an unsaved edit made before looking back is still there after
     flow.past.back.click()
     assert not flow.showing_past() and ed.stack.currentIndex() == 1 and ed.name_edit.text() == "Ann (edited)"

@@ -111,6 +111,7 @@ class PastEntityView(QWidget):
     """The entity as it was recorded at a moment: read-only, under a banner that says when, with a way back."""
 
     back_requested = Signal()
+    step_requested = Signal(int)  # -1: the event before this one, +1: the one after
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="pastEntityView")
@@ -124,19 +125,35 @@ class PastEntityView(QWidget):
         self.back.setShortcut("Esc")
         self.body = QTextBrowser(self, objectName="pastEntity")
         self.body.setOpenLinks(False)
+        self.earlier = QPushButton("◀ &Earlier", self, objectName="pastEarlier",
+                                   toolTip="The entity just after the event before this one")
+        self.later = QPushButton("La&ter ▶", self, objectName="pastLater",
+                                 toolTip="The entity just after the next event")
         head = QHBoxLayout()
         head.addWidget(self.banner, 1)
-        head.addWidget(self.back, 0, Qt.AlignmentFlag.AlignTop)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.back)
+        steps = QHBoxLayout()
+        steps.addWidget(self.earlier)
+        steps.addWidget(self.later)
+        buttons.addLayout(steps)
+        buttons.addStretch(1)
+        head.addLayout(buttons)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(head)
         layout.addWidget(self.body, 1)
         self.back.clicked.connect(self.back_requested)
+        self.earlier.clicked.connect(lambda: self.step_requested.emit(-1))
+        self.later.clicked.connect(lambda: self.step_requested.emit(+1))
         self.at = ""
 
-    def show_page(self, page: dict, at: str, event: TimelineEvent | None = None) -> None:
-        """Show ``page`` (the entity at ``at``, a stored time)."""
+    def show_page(self, page: dict, at: str, event: TimelineEvent | None = None, earlier: bool = False,
+                  later: bool = False) -> None:
+        """Show ``page`` (the entity at ``at``, a stored time); ``earlier``/``later``: there are events either side."""
         self.at = at
+        self.earlier.setEnabled(earlier)
+        self.later.setEnabled(later)
         after = f" (just after: {event.sentence})" if event is not None and event.view_at == at else ""
         self.banner.setText(f"<b>As of {html.escape(when_words(at))}</b>{html.escape(after)}: how "
                             f"“{html.escape(page['name'])}” was then. Read-only.")

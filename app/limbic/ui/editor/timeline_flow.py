@@ -20,7 +20,7 @@ from limbic.service.timeline import Dates, TimelineEvent
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.editor.entity_editor import ID_ROLE, REL_ROLE, EntityEditor
 from limbic.ui.editor.observation_delegate import DATES_ROLE
-from limbic.ui.editor.timeline import PastEntityView
+from limbic.ui.editor.timeline import EVENT_ROLE, PastEntityView
 from limbic.ui.editor.valid_time import DatesDialog
 from limbic.ui.workers.worker import Engine, Failure
 
@@ -57,6 +57,8 @@ class TimelineFlow(QObject):
         self.panel.timeline_wanted.connect(self.read_timeline)
         self.timeline_view.event_chosen.connect(self.show_moment)
         self.past.back_requested.connect(self.back_to_now)
+        self.past.step_requested.connect(self.step)
+        self._shown_row = -1  # the timeline row whose moment the past view shows
         parts.entity_shown.connect(self.on_entity_shown)
         self.dates_action = QAction("When it &held…", editor)
         self.dates_action.setToolTip("Say when this observation or relation held in the world, or clear it")
@@ -107,11 +109,31 @@ class TimelineFlow(QObject):
                            on_done=lambda page: self._show_page(entity_id, page, event),
                            on_failed=lambda f: self.p.status.say(f.message))
 
+    def step(self, delta: int) -> None:
+        """From the moment shown, the one of the event before (-1) or after (+1) it."""
+        rows = self.timeline_view.list
+        if not 0 <= self._shown_row < rows.count():
+            return
+        at = rows.item(self._shown_row).data(EVENT_ROLE).view_at
+        row = self._shown_row - delta  # the list is newest first
+        # Events of one commit share a moment (and a picture): a step goes to the next moment.
+        while 0 <= row < rows.count() and rows.item(row).data(EVENT_ROLE).view_at == at:
+            row -= delta
+        if 0 <= row < rows.count():
+            rows.setCurrentRow(row)
+            self.show_moment(rows.item(row).data(EVENT_ROLE))
+
     def _show_page(self, entity_id: int, page: dict, event: TimelineEvent) -> None:
         editor = self.p.editor
         if editor.entity_id != entity_id:
             return
-        self.past.show_page(page, event.view_at, event)
+        rows = self.timeline_view.list
+        self._shown_row = next((i for i in range(rows.count()) if rows.item(i).data(EVENT_ROLE) is event), -1)
+        moments = [rows.item(i).data(EVENT_ROLE).view_at for i in range(rows.count())]
+        shown = self._shown_row
+        self.past.show_page(page, event.view_at, event,
+                            earlier=shown >= 0 and any(m != event.view_at for m in moments[shown + 1:]),
+                            later=shown >= 0 and any(m != event.view_at for m in moments[:shown]))
         editor.stack.setCurrentWidget(self.past)
         self.past.back.setFocus()
 
