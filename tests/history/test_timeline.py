@@ -127,6 +127,7 @@ def test_a_typed_since_is_read_as_the_day_it_starts():
     assert timeline.since_moment("2026-03-01 10:00", now) == "2026-03-01 10:00:00"
     start = timeline.since_moment("last week", now)
     assert start[:10] in ("2026-03-08", "2026-03-09")  # Monday the 9th, at local midnight in UTC
+    assert timeline.since_moment("en marzo", now)[:10] in ("2026-02-28", "2026-03-01")  # its first day
     with pytest.raises(ValidationError):
         timeline.since_moment("banana", now)
     with pytest.raises(ValidationError):
