@@ -1,7 +1,7 @@
 """The graph view's time slider: drag to a date and the picture shows what existed then; play through the range.
 
-The first move reads when every entity and relation of the picture existed (one read, on the
-engine's thread); each step after that filters those periods in memory (``past.scene_at``).
+The first move reads when every entity and relation of the picture existed (one read, off the
+window's thread); each step after that filters those periods in memory (``past.scene_at``).
 Dragging only moves the date shown at once: the picture follows after a short pause
 (``DEBOUNCE_MS``), so a fast drag never queues redraws. While a past date is shown the window's
 changes wait, and "Now" brings them in.
@@ -31,7 +31,7 @@ HINT = "Drag to a date to see the graph as it was then."
 
 
 def _read_past(graph, now, ids, local, entity_types, relation_types):
-    """On the engine's thread: the lifetimes, and the picture of now joined with what was in it before."""
+    """Off the window's thread: the lifetimes, and the picture of now joined with what was in it before."""
     lt = graph_time.lifetimes(graph, ids)
     return lt, (pasts.union(now, lt, local, entity_types, relation_types) if lt.known else None)
 
@@ -153,9 +153,10 @@ class TimeTravel(QObject):
         whole = p.mode == "whole"
         ids = None if whole else [int(i) for i in now.ids if i > 0]
         local = None if whole else pasts.inner_ids(now, p.depth.value())
-        # Both the read and the joining run on the engine's thread: at 20,000 nodes the join alone
-        # would hold the window for a tenth of a second.
-        p.engine.run("graph-time", _read_past, now, ids, local, None if whole else p.entity_types,
+        # Both the read and the joining run on the reader's connection, off the window's thread (at
+        # 20,000 nodes the join alone would hold the window for a tenth of a second) and beside any
+        # long job the engine's thread is running.
+        p.engine.read("graph-time", _read_past, now, ids, local, None if whole else p.entity_types,
                      None if whole else p.relation_types, on_done=self._on_past, on_failed=self._on_failed,
                      what="reading the graph's history")
 
