@@ -166,10 +166,28 @@ def _str_map(value: Any) -> dict[str, str]:
 def save_settings(settings: Settings) -> None:
     """Write the settings atomically (write a temporary file, then rename)."""
     path = settings_path()
+    _keep_newest_openings(settings, path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(settings.to_json(), indent=2), encoding="utf-8")
     os.replace(tmp, path)
+
+
+def _keep_newest_openings(settings: Settings, path: Path) -> None:
+    """Each file's latest opening wins over an older copy of the settings being saved.
+
+    The window notes an opening while other parts hold settings read earlier (the folder of the
+    last file dialog, the zoom, the settings dialog); saving one of them must not bring back the
+    previous opening time.
+    """
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if isinstance(raw, dict):
+        for key, at in _str_map(raw.get("last_opened")).items():
+            if at > settings.last_opened.get(key, ""):
+                settings.last_opened[key] = at
 
 
 def new_graph_note(path: Path) -> str:

@@ -75,3 +75,13 @@ def test_a_typed_time_a_picked_day_and_a_bad_date(qtbot, tmp_path):
     assert {view.tree.topLevelItem(i).text(0) for i in range(view.tree.topLevelItemCount())} == {
         "Ann — added", "Gone — added"}
     assert "history starts on" in view.note.text()  # the graph is newer than last week: said, not refused
+
+
+def test_an_older_copy_of_the_settings_saved_later_keeps_the_latest_opening(tmp_path):
+    stale = config.load_settings()  # read before the opening, as the window's file menu holds it
+    assert note_opening(str(tmp_path / "g.db"), "2026-03-01 10:00:00") is None
+    stale.zoom = 120
+    config.save_settings(stale)  # e.g. the zoom changed afterwards
+    now = config.load_settings()
+    assert now.zoom == 120 and now.last_opened[str((tmp_path / "g.db").resolve())] == "2026-03-01 10:00:00"
+    assert note_opening(str(tmp_path / "g.db"), "2026-03-02 10:00:00") == "2026-03-01 10:00:00"
