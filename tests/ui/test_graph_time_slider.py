@@ -93,6 +93,10 @@ def test_a_local_view_goes_back_too(qtbot, story_window):
     assert names(panel.canvas.scene, ghost=False) == {"Ann", "Bob"}
     assert names(panel.canvas.scene, ghost=True) == {"Cat"}
     assert panel.canvas.scene.labels[panel.canvas.scene.centre] == "Ann"
+    said = "3 entities · 2 relations"
+    assert panel.info.text().startswith("3 entities · 2 relations then")
+    qtbot.mouseClick(panel.time.bar.now_button, Qt.MouseButton.LeftButton)
+    assert names(panel.canvas.scene) == {"Ann", "Bob", "Dan"} and panel.info.text() == said
 
 
 def test_play_advances_to_now_and_stops_there(qtbot, story_window):

@@ -98,6 +98,7 @@ class TimeTravel(QObject):
         self.moment: pasts.Moment | None = None
         self._loading = False
         self._asked_for = None  # the picture of now the lifetimes being read are for
+        self._info_now = ""  # what the panel said under the picture of now
         self._held: list = []  # change sets that came while a past date was shown
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.apply)
@@ -139,6 +140,7 @@ class TimeTravel(QObject):
         """The first step back from now: keep the picture of now and read its lifetimes."""
         self.active = True
         self.now_scene = self.panel.canvas.scene
+        self._info_now = self.panel.info.text()
         self.panel.relayout_button.setEnabled(False)  # a layout lays out the picture of now, not a past one
         self._load()
 
@@ -223,8 +225,7 @@ class TimeTravel(QObject):
         self.panel.relayout_button.setEnabled(True)
         if self.now_scene is not None:
             self.panel.canvas.set_scene(self.now_scene, fit=False)
-            if self.panel.mode == "whole":
-                self.panel._describe_whole()
+            self.panel.info.setText(self._info_now)
         held, self._held = self._held, []
         for changes in held:
             self.panel.apply_changes(changes)
@@ -265,6 +266,7 @@ class TimeTravel(QObject):
         """The panel drew a new picture of now (another centre, depth or mode): its past is read again."""
         if self.active:
             self.now_scene = self.panel.canvas.scene
+            self._info_now = self.panel.info.text()
             self._load()
 
     def hold(self, changes) -> bool:
