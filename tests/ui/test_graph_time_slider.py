@@ -215,3 +215,13 @@ def test_show_added_draws_what_came_later_as_outlines(qtbot, story_window):
     panel.canvas.repaint()  # outlines paint
     go_to(qtbot, panel, "2025-01-15 00:00:00")
     assert {panel.canvas.scene.labels[i] for i in np.flatnonzero(panel.canvas.scene.added)} == {"Dan"}
+
+
+def test_a_change_that_rereads_everything_returns_to_now(qtbot, story_window):
+    from limbic.service.types import ChangeSet
+
+    panel = whole(qtbot, story_window)
+    go_to(qtbot, panel, "2025-02-15 00:00:00")
+    with qtbot.waitSignal(panel.shown, timeout=WAIT):
+        panel.apply_changes(ChangeSet(full=True))
+    assert not panel.time.active and names(panel.canvas.scene) == {"Ann", "Bob", "Dan"}

@@ -271,6 +271,9 @@ class TimeTravel(QObject):
 
     def hold(self, changes) -> bool:
         """While a past date is shown, a change waits for "Now" (True: it was held)."""
+        if self.active and getattr(changes, "full", False):
+            self.to_now()  # everything is read again (another file, an undo of much): the past read is stale
+            return False
         if self.active:
             self._held.append(changes)
         return self.active
