@@ -71,7 +71,6 @@ class Removals:
             if found is None:
                 continue
             entity_id, now = found
-            before = item.get("b") or {}
             edited = self._changed_unseen("entity", gid, entity_id, item, now)
             if "seen" in item and set(state.known_as(self.db, gid)) - set(item["seen"]):
                 edited = True  # the same name created elsewhere and merged here: the deleter never saw it
@@ -91,7 +90,6 @@ class Removals:
                 self.conflict("entity", gid, ROW_FIELD, "deleted_there", now, None, True,
                               lost_stamp="")
         return blocked
-
 
     def _remove(self, kind: str, gid: str, item: dict, stamp: str, alone: bool = True) -> None:
         found = rows.current(self.db, kind, gid)
