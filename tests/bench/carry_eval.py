@@ -7,8 +7,10 @@ Each FOLDER is a BEIR collection, imported and embedded once into DIR/NAME.db (t
 queries are kept in DIR/NAME.carry-qvec.npz, so a second run only ranks. Every query is searched
 with the default ranking and with each arm: MEASURE is ``specific`` (Σ IDF of the text's distinct
 words, what search uses), ``specific-unshared`` (the same, only for candidates the text branch did
-not find) or ``length`` (characters of name and observations, the first measure tried), CARRY the
-exponent. Printed per collection: nDCG@10 of each arm and its change from the default.
+not find), ``specific-by-query`` (the exponent scaled by how short the query is, ``passage_weight``) or ``length`` (characters of name and observations, the first measure tried), CARRY the
+exponent. Printed per collection: nDCG@10 of each arm and its change from the default, and the
+failure mode the carry is for: how many of the top 10 are, on average, texts of at most
+``SHORT_WORDS`` words that are not relevant ("Thanks, John. I definitely will!").
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ from limbic.engine.search.search import search
 from limbic.engine.session import open_graph
 
 _specific = carry_module.measure
+# What "a short generic turn" means for the failure count (a diagnostic only: search fixes no word count).
+SHORT_WORDS = 10
 
 
 def _length(db, candidates, rows) -> None:
@@ -42,7 +46,7 @@ def _length(db, candidates, rows) -> None:
         c.size = sizes.get(c.entity_id)
 
 
-def _cached_encoder(graph, file: Path):
+def cached_encoder(graph, file: Path):
     """The embedder's query encoding, remembered in ``file`` by text."""
     known: dict[str, np.ndarray] = {}
     if file.exists():
@@ -70,15 +74,18 @@ def run(name: str, folder: Path, cache: Path, arms: list[str], limit: int | None
     graph = opened.graph
     try:
         import_collection(graph, coll, progress=lambda *a: None)
-        save = _cached_encoder(graph, cache / f"{name}.carry-qvec.npz")
+        save = cached_encoder(graph, cache / f"{name}.carry-qvec.npz")
         _, name_to_doc = entity_records(coll.docs)
         to_doc = {eid: name_to_doc.get(n, n) for eid, n in graph.db.execute("SELECT id, name FROM entities")}
         settings: dict[str, tuple[ScoringParams, object]] = {"default": (ScoringParams(), _specific)}
         for arm in arms:
             measure, exponent = arm.rsplit(":", 1)
-            params = replace(ScoringParams(), carry=float(exponent), carry_unshared=measure.endswith("-unshared"))
+            params = replace(ScoringParams(), carry=float(exponent), carry_unshared="-unshared" in measure,
+                             carry_by_query="-by-query" in measure)
             settings[arm] = (params, _length if measure.startswith("length") else _specific)
         scores: dict[str, list[float]] = {arm: [] for arm in settings}
+        short_docs = {doc for doc, _, text in coll.docs if len(text.split()) <= SHORT_WORDS}
+        shorts: dict[str, list[int]] = {arm: [] for arm in settings}
         qids = list(coll.queries)[:limit] if limit else list(coll.queries)
         for qid in qids:
             q = Query.read(coll.queries[qid])
@@ -87,8 +94,11 @@ def run(name: str, folder: Path, cache: Path, arms: list[str], limit: int | None
                 hits = search(graph, q, DEPTH + 1, record=False, params=params).results
                 docs = [d for d in (to_doc[r.entity_id] for r in hits) if d != qid][:DEPTH]
                 scores[arm].append(ndcg_at(docs, coll.qrels[qid]))
+                shorts[arm].append(sum(d in short_docs and d not in coll.qrels[qid] for d in docs))
         save()
-        return {arm: statistics.fmean(v) for arm, v in scores.items()}
+        out = {arm: statistics.fmean(v) for arm, v in scores.items()}
+        out.update({f"{arm} short": statistics.fmean(v) for arm, v in shorts.items()})
+        return out
     finally:
         carry_module.measure = _specific  # type: ignore[assignment]
         opened.close()
@@ -105,7 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     for item in args.collections:
         name, folder = item.split("=", 1)
         r = run(name, Path(folder), args.cache, args.arm or ["specific:1.0"], args.limit)
-        print(f"{name}: " + "; ".join(f"{arm} {v:.4f} ({v - r['default']:+.4f})" for arm, v in r.items()), flush=True)
+        arms = [a for a in r if not a.endswith(" short")]
+        print(f"{name}: " + "; ".join(
+            f"{arm} {r[arm]:.4f} ({r[arm] - r['default']:+.4f}, short wrong {r[arm + ' short']:.2f})" for arm in arms), flush=True)
     return 0
 
 

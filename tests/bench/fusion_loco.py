@@ -1,20 +1,25 @@
 """Fusion chosen by leave-one-collection-out: every ranking on every collection, then the choice.
 
-    PYTHONPATH=app nice python -m tests.bench.fusion_loco --cache DIR NAME=FOLDER [NAME=FOLDER ...]
+    PYTHONPATH=app:. nice python -m tests.bench.fusion_loco --cache DIR [--reuse] NAME=FOLDER [NAME=FOLDER ...]
 
 Each FOLDER is a BEIR collection (corpus.jsonl, queries.jsonl, qrels/*.tsv). Each is imported and
-embedded once into DIR/NAME.db and its queries encoded once into DIR/NAME.qvec.npy; later runs only
-rank. Both branches run once per query with the engine's own code (the text branch as search runs
-it, stems included); every method then ranks the same candidates, so the tables isolate the fusion.
+embedded once into DIR/NAME.db and its queries encoded once into DIR/NAME.carry-qvec.npz (by text,
+shared with ``tests.bench.carry_eval``); later runs only rank. Both branches run once per query with
+the engine's own code (the text branch as search runs it, stems included); every method then ranks
+the same candidates, so the tables isolate the fusion. A question that names a time is answered as
+search answers it: the model encodes the rest of it, and every method's list has the entities dated
+then first (friendsqa-dated, where every question names one, measures the rules under that order).
 
 Printed: one table per collection (BM25, KNN, plain RRF, blend, the fusion as it was, and each
 candidate rule), then for each collection the rule the *other* collections choose (best mean
-nDCG@10 over them) and what it scores on the one left out.
+nDCG@10 over them) and what it scores on the one left out. Each collection's means are kept in
+DIR/NAME.loco.json; ``--reuse`` takes them from there, so collections can be run apart and chosen among together.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 from collections.abc import Callable
@@ -27,9 +32,12 @@ from limbic.engine.search import fusion, scoring
 from limbic.engine.text import stemming
 from limbic.engine.vectors import index, vector_index
 from limbic.engine.evaluation import DEPTH, entity_records, import_collection, load_collection, ndcg_at, recall_at
+from limbic.engine.search import when
+from limbic.engine.search.query import Query
 from limbic.engine.search.search import fts_branch_scored, fts_terms, knn_evidence, passage_weight, similarities
 from limbic.engine.session import open_graph
 from limbic.engine.text.stopwords import BY_LANGUAGE
+from tests.bench.carry_eval import cached_encoder
 
 K = scoring.EXPANSION_FACTOR * (DEPTH + 1)
 
@@ -149,16 +157,12 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
         _, name_to_doc = entity_records(coll.docs)
         id_to_doc = {eid: name_to_doc.get(n, n) for eid, n in graph.db.execute("SELECT id, name FROM entities")}
         qids = list(coll.queries)
-        vec_file = cache / f"{name}.qvec.npy"
-        if vec_file.exists():
-            vecs = np.load(vec_file)
-        else:
-            vecs = np.stack([graph.embedder.encode_query(coll.queries[q]) for q in qids])
-            np.save(vec_file, vecs)
+        save = cached_encoder(graph, cache / f"{name}.carry-qvec.npz")
         runs: dict[str, list[float]] = {}
         for n, qid in enumerate(qids):
-            text, vector = coll.queries[qid], vecs[n]
-            fts = fts_branch_scored(graph, text, K)
+            q = Query.read(coll.queries[qid])
+            text, vector = q.text, graph.embedder.encode_query(q.capped)  # as search encodes it
+            fts = fts_branch_scored(graph, q, K)
             weight = passage_weight(graph, text)  # as search weighs long entities' windows
             knn, meaning = knn_evidence(graph, vector, K, weight)
             cands = candidates(graph, vector, knn, fts, weight)
@@ -184,6 +188,9 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
                 lists["knn − language"] = [i for i, _ in knn2]
                 lists["z-sum − language"] = _order(cands2, fusion.adaptive_base_relevance(
                     cands2, mode, meaning2, fusion.Signals(confirmation=False)))
+            if q.time is not None:  # what happened then first, as search orders it
+                dated = when.matching(graph.db, list({i for ids in lists.values() for i in ids}), q.time).dated
+                lists = {m: sorted(ids, key=lambda i: i not in dated) for m, ids in lists.items()}
             rels = coll.qrels[qid]
             for m, ids in lists.items():
                 docs = [d for d in (id_to_doc[i] for i in ids) if d != qid][:DEPTH]
@@ -191,6 +198,7 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
                 runs.setdefault(m + " R@100", []).append(recall_at(docs, rels))
             if (n + 1) % 200 == 0:
                 print(f"{name}: {n + 1}/{len(qids)}", file=sys.stderr, flush=True)
+        save()
     finally:
         opened.close()
     return runs
@@ -199,13 +207,21 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--cache", required=True, type=Path)
+    p.add_argument("--reuse", action="store_true", help="take a collection's means from DIR/NAME.loco.json when there")
     p.add_argument("collections", nargs="+", help="NAME=FOLDER")
     args = p.parse_args(argv)
     means: dict[str, dict[str, float]] = {}
     for spec in args.collections:
         name, folder = spec.split("=", 1)
-        runs = run_collection(name, Path(folder), args.cache)
-        means[name] = {m: statistics.fmean(v) for m, v in runs.items()}
+        kept = args.cache / f"{name}.loco.json"
+        if args.reuse and kept.exists():
+            saved = json.loads(kept.read_text(encoding="utf-8"))
+            runs, means[name] = {m: [0.0] * saved["queries"] for m in saved["means"]}, saved["means"]
+        else:
+            runs = run_collection(name, Path(folder), args.cache)
+            means[name] = {m: statistics.fmean(v) for m, v in runs.items()}
+            # Each collection's means are kept, so the choice can be made again with collections run apart.
+            kept.write_text(json.dumps({"queries": len(runs["bm25"]), "means": means[name]}), encoding="utf-8")
         print(f"\n{name} ({len(runs['bm25'])} queries)\n| method | nDCG@10 | Recall@100 |\n|---|---|---|")
         for m in runs:
             if not m.endswith(" R@100"):

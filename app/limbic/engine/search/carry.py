@@ -24,6 +24,8 @@ from limbic.engine.text.stemming import words
 # Document frequencies are reused while the graph's size stays within 1 % and for this long.
 CACHE_SECONDS = 300.0
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Texts whose measure is kept at most (then the cache starts again).
+MAX_KEPT = 200_000
 
 
 def fold(word: str) -> str:
@@ -33,12 +35,17 @@ def fold(word: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
 
 
-def _frequencies(db: Database, terms: set[str], rows: int) -> dict[str, int]:
+def _epoch(db: Database, rows: int) -> tuple[dict[str, int], dict[int, float]]:
+    """The document frequencies and the texts' measures known for this graph while its size holds."""
     now = time.monotonic()
     cache = _cache.get(db)
-    if cache is None or now - cache[0] > CACHE_SECONDS or abs(cache[1] - rows) > rows // 100:
-        cache = _cache[db] = (now, rows, {})
-    known: dict[str, int] = cache[2]
+    if (cache is None or now - cache[0] > CACHE_SECONDS or abs(cache[1] - rows) > rows // 100
+            or len(cache[3]) > MAX_KEPT):
+        cache = _cache[db] = (now, rows, {}, {})
+    return cache[2], cache[3]
+
+
+def _frequencies(db: Database, known: dict[str, int], terms: set[str]) -> None:
     wanted = [t for t in terms if t not in known]
     for start in range(0, len(wanted), 500):
         part = wanted[start:start + 500]
@@ -47,10 +54,9 @@ def _frequencies(db: Database, terms: set[str], rows: int) -> dict[str, int]:
             found = dict(db.execute(
                 f"SELECT term, doc FROM temp.limbic_fts_carry WHERE term IN ({','.join('?' * len(part))})", part))
         except apsw.Error:
-            return {}
+            return
         for t in part:
             known[t] = int(found.get(t, 0))
-    return known
 
 
 def measure(db: Database, candidates: Sequence[Candidate], rows: int) -> None:
@@ -62,10 +68,13 @@ def measure(db: Database, candidates: Sequence[Candidate], rows: int) -> None:
     # The full-text row holds the current text (superseded observations are history, not what it says).
     texts = dict(db.execute(
         f"SELECT rowid, name || ' ' || obs_text FROM entity_fts WHERE rowid IN ({marks})", ids))
-    terms = {i: {fold(w) for w in words(t or "")} for i, t in texts.items()}
-    df = _frequencies(db, set().union(*terms.values()) if terms else set(), rows)
+    df, measured = _epoch(db, rows)
+    # A text's measure is kept by its text's hash: reading the row is cheap, splitting it into words is not.
+    keys = {i: hash(t or "") for i, t in texts.items()}
+    terms = {i: {fold(w) for w in words(t or "")} for i, t in texts.items() if keys[i] not in measured}
+    _frequencies(db, df, set().union(*terms.values()) if terms else set())
+    for i, held in terms.items():
+        measured[keys[i]] = sum(math.log(rows / max(1, min(rows, df.get(t, 1)))) for t in held)
     for c in candidates:
-        held = terms.get(c.entity_id)
-        if held is None:
-            continue
-        c.size = sum(math.log(rows / max(1, min(rows, df.get(t, 1)))) for t in held)
+        if c.entity_id in keys:
+            c.size = measured[keys[c.entity_id]]

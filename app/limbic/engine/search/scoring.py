@@ -65,6 +65,9 @@ class ScoringParams:
     carry: float = 0.0
     # The carry only for candidates the text branch did not find.
     carry_unshared: bool = False
+    # The carry as far as the query is short: full for a question, none for a query as long as the
+    # model's window (as windows count, ``chunked_knn.passage_weight``).
+    carry_by_query: bool = False
 
     @classmethod
     def from_overrides(cls, overrides: Mapping[str, object] | None) -> ScoringParams:
@@ -81,7 +84,7 @@ class ScoringParams:
             if key == "base_relevance":
                 if value in BASE_CHOICES:
                     changes[key] = value
-            elif key in ("floor", "time_first", "carry_unshared"):
+            elif key in ("floor", "time_first", "carry_unshared", "carry_by_query"):
                 changes[key] = bool(value)
             elif key == "expansion_factor":
                 changes[key] = max(1, int(value))  # type: ignore[arg-type]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 import apsw
@@ -414,6 +414,8 @@ def search(
 
     if params.carry > 0 and vector is not None:
         carry.measure(graph.db, candidates, rows or text_rows(graph.db))
+        if params.carry_by_query:  # a question asks for what a text says; a whole text asks for its like
+            params = replace(params, carry=params.carry * weight)
     # 4. Limbic re-ranking; what happened in the time the query names counts more.
     timed = when.matching(graph.db, [c.entity_id for c in candidates], q.time) if q.time is not None else None
     ranked = rank(graph, candidates, mode, params, tiers, meaning, early, timed, q)[:limit]
