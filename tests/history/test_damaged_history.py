@@ -127,3 +127,23 @@ def test_cli_check_reports_and_repairs_history(tmp_path, clock, capsys):
     assert '"unrecorded"' in capsys.readouterr().out
     assert main(["--db", str(path), "check", "--no-model", "--repair"]) == 0
     assert "recorded-history records closed or added" in capsys.readouterr().out
+
+
+def test_a_past_moment_rebuilds_when_damage_doubled_a_unique_value(tmp_path, clock):
+    from limbic.engine.history.asof import graph_at
+
+    db = Database(tmp_path / "g.db")
+    g = Graph(db)
+    g.create_entity("Ann", "Person", ["likes tea"])
+    g.create_entity("Bob", "Person", ["plays chess"])
+    clock.advance(60)
+    with db.transaction():  # two rows of one moment holding the same global id, as no write makes them
+        gid = db.scalar("SELECT gid FROM history WHERE kind = 'observation' ORDER BY id LIMIT 1")
+        db.execute("UPDATE history SET gid = ? WHERE kind = 'observation'", (gid,))
+    past = graph_at(db, clock())
+    try:
+        assert past.db.scalar("SELECT count(*) FROM observations") == 1
+        assert sorted(e.name for e in past.iter_entities()) == ["Ann", "Bob"]
+    finally:
+        past.db.close()
+    db.close()

@@ -8,7 +8,10 @@ unchanged. Its vectors are not rebuilt: search of a past moment ranks by text, n
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
+
+import apsw
 
 from limbic.engine.graph.graph import Graph
 from limbic.engine.history import past_index
@@ -64,7 +67,7 @@ def rebuild(db: Database, at: str, text_index: bool = True) -> Database:
                 db.execute(_select_sql(kind), (at,)),
             )
         for _name, sql in indexes:
-            conn.execute(sql)
+            _make_index(conn, sql)
         # The full-text rows are made here, in bulk, so the opening finds them present and current.
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FTS_STEMS_KEY, STEMMER_VERSION))
         if text_index:
@@ -77,6 +80,17 @@ def rebuild(db: Database, at: str, text_index: bool = True) -> Database:
         raise
     conn.execute("PRAGMA foreign_keys = ON")
     return past
+
+
+def _make_index(conn, sql: str) -> None:
+    """Create one of the copy's indexes; a unique one that damage doubled keeps one row of each value."""
+    try:
+        conn.execute(sql)
+    except apsw.ConstraintError:
+        table, expr = re.search(r"ON (\w+)\((.*)\)$", sql).groups()
+        conn.execute(f"DELETE FROM {table} WHERE ({expr}) IS NOT NULL AND rowid NOT IN "
+                     f"(SELECT max(rowid) FROM {table} WHERE ({expr}) IS NOT NULL GROUP BY {expr})")
+        conn.execute(sql)
 
 
 def _select_sql(kind: str) -> str:
