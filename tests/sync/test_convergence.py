@@ -175,3 +175,23 @@ def test_an_entity_brought_back_takes_along_a_namesake_made_and_deleted_after_it
     for r in (a, b, c):
         assert _texts(r, "Bob") == ["chess", "tea"], r.device.name
     _converged(a, b, c)
+
+
+def test_a_namesake_made_after_one_deletion_joins_the_entity_a_later_deletion_did_not_see_it_in(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    settle([a, b, c], folder)
+    a.graph.delete_entity("Ada")
+    a.sync(folder)
+    c.graph.add_observations("Ada", ["chess"])  # not knowing of a's deletion
+    c.sync(folder)  # a's deletion gives way here
+    b.sync(folder)  # the deletion, then the addition bringing Ada back
+    b.graph.delete_entity("Ada")  # deleted again, with chess
+    b.sync(folder)
+    a.graph.upsert_entity("Ada", "Person", ["cats"])  # a new Ada, knowing only of its own deletion
+    a.sync(folder)  # chess brings the old Ada back, merged with the new; b's deletion never saw the new one
+    b.sync(folder)  # the new Ada arrives where b's own deletion holds: the old one comes back to join it
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == ["cats", "chess", "tea"], r.device.name
+    _converged(a, b, c)

@@ -46,6 +46,7 @@ class Applier(Removals):
         self.now = now_utc()
         self.upto = state.published_upto(self.db)
         self.names = Names(self.db)  # which names were ever renamed away from, read from the log once
+        self._gone_at: dict[str, list[str]] = {}  # the deletions of its name the addition being applied had seen
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
@@ -100,6 +101,7 @@ class Applier(Removals):
                 continue
             self.out.items += 1
             if op == "add":
+                self._gone_at = item.get("gone_at") or {}
                 self._add(kind, gid, item.get("a") or {}, stamp, item.get("gone"), item.get("renamed"))
             elif op == "change":
                 self._change(kind, gid, item.get("b") or {}, item.get("a") or {}, stamp)
@@ -176,14 +178,28 @@ class Applier(Removals):
         revived = False
         joined = state.joined_after(self.db)
         for dead in state.deleted_entities(self.db, name):
-            if dead in seen or dead == gid or state.local_id(self.db, "entity", dead) is not None:
+            if dead == gid or state.local_id(self.db, "entity", dead) is not None:
                 continue
             gone = rows.tombstone(self.db, "entity", dead)
             if gone is not None and gone[1] <= joined:
                 continue  # deleted before this graph joined: no other device ever knew of it
+            if dead in seen and not self._deleted_again(dead, gone):
+                continue
             if self._restore("entity", dead) is not None:
                 revived = True
         return revived
+
+    def _deleted_again(self, dead: str, gone: tuple[int, int] | None) -> bool:
+        """The deletion that holds here is a later one than the creator had seen (the entity came back in
+        between): where the creator's device had it back, the creation merged with it and that deletion
+        gave way, so it gives way here too."""
+        seen_at = self._gone_at.get(dead)
+        if seen_at is None:
+            return False
+        if gone is not None and gone[1] > self.upto and self.db.scalar(
+                "SELECT origin NOT LIKE 'sync:%' FROM change_log WHERE id = ?", (gone[1],)):
+            return True  # deleted here, not published yet: stamped after everything seen, the creation included
+        return state.get_stamp(self.db, state.resolve_alias(self.db, dead), ROW_FIELD) > tuple(seen_at)
 
     def _renamed_away(self, name: str, renamed: list[str] | None) -> tuple[int, str] | None:
         """An entity here renamed away from this name, the rename not seen by the device that created this

@@ -25,6 +25,7 @@ from limbic.engine.sync.apply import Applier
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
 
 logger = logging.getLogger(__name__)
 
@@ -161,6 +162,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
                 db.set_meta(state.JOINED_KEY, str(upto))  # what came before travels as the graph, not as changes
             else:
                 changes, upto = capture.unpublished(db, device.id, MAX_CHANGES_PER_SEGMENT)
+            _note_deletions_seen(db, changes)
             if changes:
                 seq = int(db.get_meta(state.SEQ_KEY) or 0) + 1
                 deps = {d: s for d, s in state.applied(db).items() if d != device.id}
@@ -177,6 +179,16 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
             db.set_meta(state.DEVICE_NAME_KEY, device.name)
         if not changes or first:
             break
+
+
+def _note_deletions_seen(db: Database, changes: list[dict]) -> None:
+    """A creation names the stamp of each deletion of its name it had seen: a later deletion of that entity
+    (after it came back) is one it had not seen (apply.py)."""
+    for change in changes:
+        for item in change.get("items", []):
+            if item.get("gone"):
+                item["gone_at"] = {g: list(state.get_stamp(db, state.resolve_alias(db, g), capture.ROW_FIELD))
+                                   for g in item["gone"]}
 
 
 def _deletions(graph: Graph, seg: files.Segment) -> int:
