@@ -75,3 +75,16 @@ def test_a_new_device_gets_valid_times_from_the_first_publish_and_from_a_snapsho
     assert _valid(c) == (("2019-03-01", None), (None, "2024-12-31"))
     for r in (a, b, c):
         r.close()
+
+
+def test_an_edit_of_valid_time_is_logged_and_said_in_words(pair):
+    from limbic.engine.graph import activity_log
+
+    a, _b, _folder = pair
+    obs = a.graph.db.scalar("SELECT id FROM observations WHERE content = 'lives in Paris'")
+    set_observation_validity(a.graph, obs, "2019-03-01", "2023-06-30")
+    set_relation_validity(a.graph, "Ada", "Bob", "works with", "2020-01-01", None)
+    last_two = [r[0] for r in a.graph.db.execute("SELECT id FROM change_log ORDER BY id DESC LIMIT 2")]
+    summaries = sorted(c.summary for c in activity_log.load_changes(a.graph.db, last_two))
+    assert summaries == ["held in the world from 2019-03-01 until 2023-06-30 in “Ada”: “lives in Paris”",
+                         "held in the world since 2020-01-01: Ada —works with→ Bob"]

@@ -361,6 +361,18 @@ def _names(db: Database, changes: Sequence[Change]) -> dict[int, str]:
     return names
 
 
+def _valid_changed(before: dict, after: dict) -> bool:
+    return any(before.get(k) != after.get(k) for k in ("valid_from", "valid_until"))
+
+
+def _period(values: dict) -> str:
+    """A valid time in words: “from 2020-01-01 until 2023-06-30”, “since …”, “until …”, “always”."""
+    start, until = values.get("valid_from"), values.get("valid_until")
+    if start and until:
+        return f"from {start} until {until}"
+    return f"since {start}" if start else f"until {until}" if until else "at any time (no dates)"
+
+
 def describe_item(it: Item, names: dict[int, str]) -> str:
     """One item in words: “added observation to “X”: …”, “renamed “X” → “Y””, “ended relation A —knows→ B”."""
     s = it.state
@@ -391,6 +403,8 @@ def describe_item(it: Item, names: dict[int, str]) -> str:
             return f"superseded in “{owner}”: “{_clip(b.get('content'))}”"
         if b.get("content") != a.get("content"):
             return f"edited in “{owner}”: “{_clip(b.get('content'), 40)}” → “{_clip(a.get('content'), 40)}”"
+        if _valid_changed(b, a):
+            return f"held in the world {_period(a)} in “{owner}”: “{text}”"
         return f"changed an observation of “{owner}”"
     if it.kind == "relation":
         a_name = _clip(names.get(s.get("from"), s.get("from_name") or "?"), 40)
@@ -404,6 +418,8 @@ def describe_item(it: Item, names: dict[int, str]) -> str:
             return f"ended relation {arrow}"
         if not (it.before or {}).get("active") and (it.after or {}).get("active"):
             return f"related again {arrow}"
+        if _valid_changed(it.before or {}, it.after or {}):
+            return f"held in the world {_period(it.after or {})}: {arrow}"
         return f"changed relation {arrow}"
     if it.kind == "alias":
         alias = _clip((it.after or it.before or {}).get("alias"), 40)
