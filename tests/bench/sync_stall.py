@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -126,6 +127,7 @@ def main() -> int:
         "exchanges": len(received), "publish_to_applied_s": round(applied[0] - start, 2) if applied[0] else None,
         "stalls_over_50ms": sum(1 for g in gaps if g > 50), "p999_ms": round(percentile(gaps, 99.9), 2)})
     window.close()
+    shutil.rmtree(home, ignore_errors=True)  # two graph files and a folder of segments
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     report = {"tick_ms": TICK_MS, "entities": args.entities, "prepare_s": round(prepare_s, 1),
               "load_average_1min": load, "phases": phases}
