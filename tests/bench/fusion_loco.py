@@ -132,7 +132,7 @@ def rules(graph, vector, cands, meaning) -> dict[str, list[int]]:
     """Every candidate fusion rule's ranking of one query's candidates."""
     mode = "hybrid" if any(c.bm25 is not None for c in cands) else "semantic"
     out = {
-        "stems + confirmation": _order(cands, fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals())),
+        "stems + confirmation": _order(cands, fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals(confirmation=True))),
         "z-sum, no confirmation": _order(cands, fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals(confirmation=False))),
     }
     out["z over the shared pool"] = _order(cands, _shared_pool(cands))
@@ -178,7 +178,7 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
                 "blend (no stems)": _order(before, scoring.blended_base_relevance(before, "hybrid" if raw else "semantic")),
                 "blend": _order(cands, scoring.blended_base_relevance(cands, mode)),
                 "default as it was (no stems)": _order(before, fusion.adaptive_base_relevance(
-                    before, "hybrid" if raw else "semantic", meaning, fusion.Signals())),
+                    before, "hybrid" if raw else "semantic", meaning, fusion.Signals(confirmation=True))),
                 **rules(graph, vector, cands, meaning),
             }
             if LANGUAGE_PROBE:
