@@ -88,3 +88,20 @@ def test_an_edit_of_valid_time_is_logged_and_said_in_words(pair):
     summaries = sorted(c.summary for c in activity_log.load_changes(a.graph.db, last_two))
     assert summaries == ["held in the world from 2019-03-01 until 2023-06-30 in “Ada”: “lives in Paris”",
                          "held in the world since 2020-01-01: Ada —works with→ Bob"]
+
+
+def test_a_file_from_before_valid_time_still_takes_changes_back(tmp_path, monkeypatch):
+    from limbic.engine.graph import revert
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store import db as db_module
+    from limbic.engine.store.db import Database
+
+    monkeypatch.setattr(db_module, "SCHEMA_VERSION", 7)  # as a file opened by a Limbic of schema 7 is
+    g = Graph(Database(tmp_path / "seven.db"))
+    g.upsert_entity("Ann", "Person", [])
+    g.add_observations("Ann", ["likes tea"])
+    revert.apply(g, [g.db.scalar("SELECT max(id) FROM change_log")])
+    assert g.db.scalar("SELECT count(*) FROM observations") == 0
+    revert.apply(g, [g.db.scalar("SELECT max(id) FROM change_log")])  # and back: the row is written again
+    assert g.db.scalar("SELECT content FROM observations") == "likes tea"
+    g.db.close()

@@ -112,8 +112,18 @@ class RevertConflict(LimbicError):
         super().__init__(f"Nothing was changed: another writer's work is in the way: {lines}{more}.")
 
 
+def _columns_of(db, table: str) -> set[str]:
+    return {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+
+
+_VALID_JSON = ", 'valid_from', valid_from, 'valid_until', valid_until"
+
+
 def _current(db, kind: str, row_id: int) -> dict | None:
-    text = db.scalar(_CURRENT[kind], (row_id,))
+    sql = _CURRENT[kind]
+    if _VALID_JSON in sql and "valid_from" not in _columns_of(db, _TABLES[kind]):
+        sql = sql.replace(_VALID_JSON, "")  # a file of a schema before valid time (8)
+    text = db.scalar(sql, (row_id,))
     return json.loads(text) if text else None
 
 
@@ -396,6 +406,7 @@ def _values(kind: str, state: dict, moved: dict[int, int]) -> list:
 def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> bool:
     """Take one row back; False when there was nothing left to do (its entity stays deleted, or it is back already)."""
     db, table, cols = graph.db, _TABLES[x.kind], _COLUMNS[x.kind]
+    have = _columns_of(db, table)  # a file not upgraded yet has no valid time
     if x.before is None:  # they added it: remove it
         db.execute(f"DELETE FROM {table} WHERE id = ?", (x.row_id,))
         if not db.conn.changes():
@@ -418,10 +429,12 @@ def _row(graph: Graph, x: Piece, moved: dict[int, int]) -> bool:
             if x.kind == "alias" and graph.alias_owner(values[1]) is not None:
                 return False  # another entity goes by that alias now
             taken = db.scalar(f"SELECT 1 FROM {table} WHERE id = ?", (x.row_id,)) is not None
-            db.execute(f"INSERT INTO {table}(id, {', '.join(cols)}) VALUES (?, {', '.join('?' * len(cols))})",
-                       (None if taken else x.row_id, *values))
+            back = [(c, v) for c, v in zip(cols, values) if c in have]
+            names, marks = ", ".join(c for c, _ in back), ", ".join("?" * len(back))
+            db.execute(f"INSERT INTO {table}(id, {names}) VALUES (?, {marks})",
+                       (None if taken else x.row_id, *[v for _, v in back]))
         else:  # only what the recorded row names (one logged before valid time leaves it as it is)
-            kept = [(c, v) for c, k, v in zip(cols, _KEYS[x.kind], values) if k in x.before]
+            kept = [(c, v) for c, k, v in zip(cols, _KEYS[x.kind], values) if k in x.before and c in have]
             db.execute(f"UPDATE {table} SET {', '.join(c + ' = ?' for c, _ in kept)} WHERE id = ?",
                        (*[v for _, v in kept], x.row_id))
         touched = [v for k, v in zip(_KEYS[x.kind], values) if k in ("entity", "from", "to") and v is not None]
