@@ -94,7 +94,7 @@ def run(name: str, folder: Path, cache: Path, arms: list[str], limit: int | None
                 hits = search(graph, q, DEPTH + 1, record=False, params=params).results
                 docs = [d for d in (to_doc[r.entity_id] for r in hits) if d != qid][:DEPTH]
                 scores[arm].append(ndcg_at(docs, coll.qrels[qid]))
-                shorts[arm].append(sum(d in short_docs and d not in coll.qrels[qid] for d in docs))
+                shorts[arm].append(sum(d in short_docs and d not in coll.qrels[qid] for d in docs[:10]))
         save()
         out = {arm: statistics.fmean(v) for arm, v in scores.items()}
         out.update({f"{arm} short": statistics.fmean(v) for arm, v in shorts.items()})

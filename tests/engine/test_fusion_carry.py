@@ -49,3 +49,30 @@ def test_the_carry_can_spare_what_full_text_found():
     spared = fusion.adaptive_base_relevance(cands, "semantic", stats, carry=1.0, carry_unshared=True)
     assert both[0] > both[1]  # damped, the text hit falls behind
     assert spared[1] == max(spared)  # spared, it is not damped; the meaning-only short turn is
+
+
+def test_a_query_as_long_as_a_window_is_not_carried(graph, monkeypatch):
+    from dataclasses import replace
+
+    from limbic.engine.search.scoring import ScoringParams
+    from limbic.engine.search.search import search
+
+    graph.upsert_entity("Short", "Turn", ["Maria: thanks, bye!"])
+    graph.upsert_entity("Cloves", "Turn", ["Maria: we brought cloves back from Zanzibar, the spice market smelled of them"])
+    seen: list[float] = []
+    weigh = fusion.adaptive_base_relevance
+
+    def spy(*args, carry=0.0, **kwargs):
+        seen.append(carry)
+        return weigh(*args, carry=carry, **kwargs)
+
+    monkeypatch.setattr(fusion, "adaptive_base_relevance", spy)
+    by_query = replace(ScoringParams(), carry=1.0, carry_by_query=True)
+    search(graph, " ".join(["Maria told John about the spice market in Zanzibar and the cloves"] * 30), record=False,
+           params=by_query)
+    search(graph, "what did Maria bring from Zanzibar?", record=False, params=by_query)
+    search(graph, "what did Maria bring from Zanzibar?", record=False, params=replace(by_query, carry_by_query=False))
+    long_carry, short_carry, plain = seen
+    assert long_carry == 0.0  # a whole text asks for its like: no carry
+    assert 0.5 < short_carry < 1.0  # a question is carried, a little less as it grows
+    assert plain == 1.0
