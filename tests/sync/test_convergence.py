@@ -195,3 +195,20 @@ def test_a_namesake_made_after_one_deletion_joins_the_entity_a_later_deletion_di
     for r in (a, b, c):
         assert _texts(r, "Ada") == ["cats", "chess", "tea"], r.device.name
     _converged(a, b, c)
+
+
+def test_an_edit_bringing_back_a_text_deleted_with_its_entity_is_not_merged_into_the_same_old_text(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    settle([a, b, c], folder)
+    tea = c.graph.db.scalar("SELECT id FROM observations WHERE content = 'tea'")
+    c.graph.edit_observation(tea, "green tea")  # not knowing of the deletion below
+    a.graph.delete_entity("Ada")
+    a.graph.upsert_entity("Ada", "Person", ["tea"])  # Ada again, with the old text again
+    a.sync(folder)
+    c.sync(folder)  # the deletion gives way to the edit; the new Ada merges with the old one by name
+    a.sync(folder)  # the edit brings the old text back, edited: not merged into the new "tea"
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == ["green tea", "tea"], r.device.name
+    _converged(a, b, c)

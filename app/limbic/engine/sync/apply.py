@@ -47,6 +47,7 @@ class Applier(Removals):
         self.upto = state.published_upto(self.db)
         self.names = Names(self.db)  # which names were ever renamed away from, read from the log once
         self._gone_at: dict[str, list[str]] = {}  # the deletions of its name the addition being applied had seen
+        self.newer_values: dict[tuple[str, str], dict] = {}
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
@@ -92,6 +93,7 @@ class Applier(Removals):
         stamp = change.get("stamp", "")
         state.observe(self.db, state.Stamp.parse(stamp))
         items = [self._canonical(item) for item in change.get("items", [])]
+        self.newer_values.clear()
         blocked = self._blocked_deletions(items)
         doomed = {state.resolve_alias(self.db, i["gid"]) for i in items if i.get("k") == "entity" and i.get("op") == "remove"}
         self._fixups: list[tuple[str, str, dict]] = []

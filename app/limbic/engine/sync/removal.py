@@ -31,6 +31,7 @@ class Removals:
     db: Database
     remote: str
     now: str
+    newer_values: dict[tuple[str, str], dict]  # what the change bringing a row back sets on it
 
     def _changed_unseen(self, kind: str, gid: str, row_id: int, removal: dict, now: dict) -> bool:
         """The row was written here in a way the removal had not seen: an edit it did not know wins over it.
@@ -128,6 +129,10 @@ class Removals:
         gone = rows.tombstone(self.db, kind, gid)
         if gone is None or depth > 3:
             return None
+        key = (kind, state.resolve_alias(self.db, gid))
+        if newer:  # it may come back first as a row deleted with its entity (below): with these values too
+            self.newer_values[key] = newer
+        newer = newer or self.newer_values.get(key)
         row_id, change_id = gone
         values = rows.deleted_values(self.db, kind, row_id, change_id)
         if values is None:
