@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import Graph, name_key, shown
-from limbic.service.undo import Step, _exists, pending_change, recorded
+from limbic.service.undo import OneEntityStep, pending_change, recorded
 
 
 def add_alias(graph: Graph, ref: int | str, alias: str) -> bool:
@@ -22,7 +22,7 @@ def remove_alias(graph: Graph, ref: int | str, alias: str) -> bool:
 
 
 @dataclass
-class AliasStep(Step):
+class AliasStep(OneEntityStep):
     """An alias given or taken off in the editor: one undoable step, like its other edits."""
 
     entity_id: int
@@ -30,12 +30,6 @@ class AliasStep(Step):
     label: str = ""
     live: list[int] = field(default_factory=list)
     undone: list[int] = field(default_factory=list)
-
-    def shown_after_undo(self, graph: Graph) -> int | None:
-        return _exists(graph, self.entity_id)
-
-    def shown_after_redo(self, graph: Graph) -> int | None:
-        return _exists(graph, self.entity_id)
 
 
 def change_alias(graph: Graph, entity_id: int, alias: str, add: bool) -> AliasStep:

@@ -164,20 +164,26 @@ class TypeRenameStep(Step):
     undone: list[int] = field(default_factory=list)
 
 
-@dataclass
-class RevertStep(Step):
-    """A revert made in the Activity panel: undo takes the revert back (its own logged change), redo takes back again."""
+class OneEntityStep(Step):
+    """A step that shows the same entity after undo and after redo, while it exists."""
 
-    label: str = ""
-    entity_id: int | None = None  # the entity open when it was made: shown again after undo or redo
-    live: list[int] = field(default_factory=list)
-    undone: list[int] = field(default_factory=list)
+    entity_id: int | None
 
     def shown_after_undo(self, graph: Graph) -> int | None:
         return _exists(graph, self.entity_id)
 
     def shown_after_redo(self, graph: Graph) -> int | None:
         return _exists(graph, self.entity_id)
+
+
+@dataclass
+class RevertStep(OneEntityStep):
+    """A revert made in the Activity panel: undo takes the revert back (its own logged change), redo takes back again."""
+
+    label: str = ""
+    entity_id: int | None = None  # the entity open when it was made: shown again after undo or redo
+    live: list[int] = field(default_factory=list)
+    undone: list[int] = field(default_factory=list)
 
 
 def undo_step(graph: Graph, step: Step, choice: str | None = None) -> int | None:
