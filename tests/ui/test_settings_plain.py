@@ -60,3 +60,17 @@ def test_the_mixing_choice_is_in_words_and_is_kept(qtbot):
     assert "blend" not in words and "fused" not in words and "A fixed share of each" in words
     box.setCurrentIndex(box.findData("blend"))
     assert dialog.result_settings().scoring == {"base_relevance": "blend"}
+
+
+def test_every_ranking_constant_has_a_plain_name_and_a_help_line(qtbot):
+    from dataclasses import fields
+
+    from limbic.service.types import ScoringParams
+    from limbic.ui.dialogs.settings_dialog import PARAM_WORDS
+
+    dialog = _dialog(qtbot)
+    for f in fields(ScoringParams):
+        words, help_text = PARAM_WORDS.get(f.name, ("", ""))
+        assert words and help_text, f"{f.name} is shown without words"
+        assert "_" not in words + help_text, f"{f.name}'s words are the code's"
+        assert dialog.help_labels[f.name].text() == help_text

@@ -49,6 +49,12 @@ PARAM_WORDS = {
     "base_relevance": ("Mixing meaning and words", "How hits by meaning and by exact words make one relevance."),
     "floor": ("Say “no good match”", "When meaning finds only chance-level hits, say so instead of listing them."),
     "time_first": ("A named time first", "A query naming a time (“in June 2023”) lists what happened then first."),
+    "carry": ("Texts that say little count less", "How much less a short, generic text (“Thanks, see you!”) counts "
+              "for being close in meaning; 0: not at all."),
+    "carry_unshared": ("…unless they share the query’s words", "Texts holding words of the query count in full, "
+                       "however little they say."),
+    "carry_by_query": ("…for questions more than long queries", "Texts that say little count less for a short "
+                       "question, and not at all for a query as long as a whole text."),
 }
 PARAM_HELP = {name: text for name, (_, text) in PARAM_WORDS.items()}  # tooltips
 # The choices of how relevance is made, in words (the stored value stays the short one).
