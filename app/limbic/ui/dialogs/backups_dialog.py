@@ -12,13 +12,13 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMessageBox,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from limbic.service.backups import BackupInfo
+from limbic.ui.dialogs.tables import read_only_table
 
 REASONS = {"manual": "taken by you", "auto": "automatic", "before-restore": "before a restore"}
 
@@ -43,10 +43,8 @@ class BackupsDialog(QDialog):
         self.setWindowTitle("Restore from backup")
         self.backups = backups
         self.graph_name = graph_name
-        self.table = QTableWidget(len(backups), 3, self, objectName="backupsTable")
-        self.table.setHorizontalHeaderLabels(["Taken (local time)", "Why", "Size"])
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = read_only_table(len(backups), ["Taken (local time)", "Why", "Size"], self, "backupsTable",
+                                     row_numbers=False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.table.horizontalHeader()

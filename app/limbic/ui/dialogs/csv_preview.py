@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service.importers.csv_preview import CsvPreview
 from limbic.service.types import counted
+from limbic.ui.dialogs.tables import read_only_table
 
 MAX_WIDTH = 1100  # within a 1366-px screen, with the window's edges beside it
 
@@ -77,9 +78,7 @@ class CsvPreviewDialog(QDialog):
 
     def _table(self, file) -> QTableWidget:
         """The first rows as in the file; an ignored column's heading and cells are struck through and greyed."""
-        table = QTableWidget(len(file.rows), len(file.header), self, objectName="csvRows")
-        table.setHorizontalHeaderLabels(file.header)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        table = read_only_table(len(file.rows), file.header, self, "csvRows")
         table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         table.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # a picture of the file: nothing in it to pick
         grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 
 # The settings dialog has its own module; it is still reached from here.
 from limbic.ui.dialogs.settings_dialog import PARAM_HELP, PARAM_WORDS, THEME_CHOICES, SettingsDialog  # noqa: F401
+from limbic.ui.dialogs.tables import read_only_table
 
 logger = logging.getLogger(__name__)
 
@@ -70,10 +70,7 @@ class ShortcutsDialog(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Keyboard shortcuts")
-        table = QTableWidget(len(SHORTCUTS), 2, self)
-        table.setHorizontalHeaderLabels(["Keys", "Action"])
-        table.verticalHeader().hide()
-        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        table = read_only_table(len(SHORTCUTS), ["Keys", "Action"], self, row_numbers=False)
         for row, (keys, action) in enumerate(SHORTCUTS):
             table.setItem(row, 0, QTableWidgetItem(keys))
             table.setItem(row, 1, QTableWidgetItem(action))

@@ -6,17 +6,17 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QDialog,
     QDialogButtonBox,
     QHeaderView,
     QLabel,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
+
+from limbic.ui.dialogs.tables import read_only_table
 
 
 class ImportProblemsDialog(QDialog):
@@ -33,10 +33,8 @@ class ImportProblemsDialog(QDialog):
         summary = QLabel(f"{Path(path).name} was not imported: {lines} cannot be read ({shown}). "
                          "Fix them and import the file again; the graph was left as it was.", self)
         summary.setWordWrap(True)
-        self.table = QTableWidget(len(problems), 2, self, objectName="problemsTable")
-        self.table.setHorizontalHeaderLabels(["Line", "Why it cannot be imported"])
-        self.table.verticalHeader().hide()
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table = read_only_table(len(problems), ["Line", "Why it cannot be imported"], self, "problemsTable",
+                                     row_numbers=False)
         self.table.setWordWrap(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
