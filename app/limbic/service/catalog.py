@@ -2,7 +2,8 @@
 
 The first read takes everything (``read_catalog``); after that a ``ChangeSet`` turns into a
 ``CatalogDelta`` that names only the entities whose names came or went, so a graph of 100k
-names is never read again because one entity changed.
+names is never read again because one entity changed. Aliases travel with the names: a relation's
+target completes to the entity an alias names ("NYC" offers "New York City").
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ class Catalog:
     names: dict[int, str]  # id -> name, for completion
     pending: int = 0
     readonly_note: str | None = None  # why the file opened read-only, if it did
+    aliases: dict[int, list[str]] = field(default_factory=dict)  # id -> its aliases (entities that have some)
 
 
 @dataclass
@@ -36,6 +38,7 @@ class CatalogDelta:
     relation_types: list[str] | None = None
     names: dict[int, str] = field(default_factory=dict)  # id -> current name, for new or renamed entities
     removed: list[int] = field(default_factory=list)
+    aliases: dict[int, list[str]] = field(default_factory=dict)  # id -> its aliases now, for each id in names
 
 
 def read_catalog(graph: Graph) -> Catalog:
@@ -49,6 +52,7 @@ def read_catalog(graph: Graph) -> Catalog:
         {r[0]: r[1] for r in db.execute("SELECT id, name FROM entities")},
         graph.pending_embeddings() if graph.embedder else 0,
         db.readonly_note if db.readonly else None,
+        graph.aliases_by_entity(),
     )
 
 
@@ -64,4 +68,7 @@ def catalog_delta(graph: Graph, changes: ChangeSet) -> CatalogDelta:
             marks = ",".join("?" * len(chunk))
             delta.names.update(graph.db.execute(f"SELECT id, name FROM entities WHERE id IN ({marks})", chunk).fetchall())
         delta.removed = sorted(changes.removed | (set(ids) - set(delta.names)))
+        # An alias given, taken off or kept by a merge marks its entity changed: its list is sent whole.
+        held = graph.aliases_by_entity(list(delta.names))
+        delta.aliases = {i: held.get(i, []) for i in delta.names}
     return delta

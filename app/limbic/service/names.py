@@ -1,4 +1,5 @@
-"""Names that hold characters a person cannot see (zero-width spaces, joiners, bidi controls), for the health report."""
+"""Names as a person sees them: invisible characters in them (for the health report), text drawn with its bidi
+controls kept in, and when two names are one."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import dataclass
 
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store.name_rules import BIDI_CONTROLS, char_label
+from limbic.engine.store.values import name_key
 
 # Letters that draw as nothing though Unicode calls them letters (Hangul fillers, braille blank).
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
@@ -67,3 +69,8 @@ def bidi_isolated(text: str) -> str:
         # The closing PDI also ends every embedding and override (U+202A–U+202E) opened inside it.
         out.append("\u2068" + line + _PDI * (depth + 1) if any(c in BIDI_CONTROLS for c in line) else line)
     return "\n".join(out)
+
+
+def same_name_key(name: str) -> str:
+    """What two names share when the graph counts them as one name (case and composition aside)."""
+    return name_key(name)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import bisect
-
 import logging
 
 from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt, QTimer, Signal
@@ -31,6 +29,7 @@ from limbic.service.entities import EntityDraft, EntityView
 from limbic.ui.editor import create_target
 from limbic.ui.editor.aliases import AliasBar
 from limbic.ui.editor.entity_history import EntityHistoryPanel, StatusBadge
+from limbic.ui.editor.name_completion import NameCompletions, TargetCompleter
 from limbic.ui.editor.observation_delegate import ObservationDelegate
 from limbic.ui.editor.space import rows_height as _rows_height, shared_out
 
@@ -64,8 +63,7 @@ class EntityEditor(QWidget):
         self._original: EntityDraft | None = None
         self._dirty = False
         self._loading = False
-        self.names_model = QStringListModel(self)
-        self._completion_names: list[str] = []
+        self.completions = NameCompletions(self)  # the target field's names and aliases
         self.rel_types_model = QStringListModel(self)
 
         self.stack = QStackedWidget(self)
@@ -138,7 +136,7 @@ class EntityEditor(QWidget):
         self.rel_type = QLineEdit(form, objectName="relationType", placeholderText="relation type")
         self.rel_type.setCompleter(_completer(self.rel_types_model, self.rel_type))
         self.rel_target = QLineEdit(form, objectName="relationTarget", placeholderText="target entity")
-        self.rel_target.setCompleter(_completer(self.names_model, self.rel_target))
+        self.rel_target.setCompleter(TargetCompleter(self.completions, self.rel_target))
         self.rel_add = QPushButton("Add &relation", form, toolTip="Relate this entity to the target")
         self.rel_remove = QPushButton("Remove", form, toolTip="Remove the selected relation (Delete)")
         rel_box = QGroupBox("Relations", form)
@@ -249,32 +247,27 @@ class EntityEditor(QWidget):
         self.status_badge.setEnabled(editable and self.entity_id is not None)
         self.aliases.set_editable(editable)
 
-    def set_completions(self, names: list[str], relation_types: list[str], entity_types: list[str]) -> None:
-        """Refresh what the name, relation type and entity type fields can complete."""
-        # Most saves change no name: skip rebuilding a list that can hold 100k names.
-        if names != self._completion_names:
-            self._completion_names = list(names)
-            self.names_model.setStringList(names)
+    @property
+    def names_model(self) -> QStringListModel:
+        """The entities' names alone (the merge dialog's choices), without their aliases."""
+        return QStringListModel(self.completions.names)
+
+    def set_completions(self, names: list[str], relation_types: list[str], entity_types: list[str],
+                        aliases: dict[int, list[str]] | None = None, id_names: dict[int, str] | None = None) -> None:
+        """Refresh what the name, relation type and entity type fields can complete (aliases: id -> its aliases)."""
+        self.completions.set_all(names, aliases, id_names)
         self._set_types(relation_types, entity_types)
 
     def update_completions(self, added: list[str], removed: list[str], relation_types: list[str],
                            entity_types: list[str]) -> None:
         """Insert and remove single names in the sorted completion list instead of rebuilding it."""
-        names = self._completion_names
-        model = self.names_model
-        for name in removed:
-            at = bisect.bisect_left(names, name)
-            if at < len(names) and names[at] == name:
-                del names[at]
-                model.removeRows(at, 1)
-        for name in added:
-            at = bisect.bisect_left(names, name)
-            if at < len(names) and names[at] == name:
-                continue
-            names.insert(at, name)
-            model.insertRows(at, 1)
-            model.setData(model.index(at, 0), name)
+        self.completions.update_names(added, removed)
         self._set_types(relation_types, entity_types)
+
+    def update_aliases(self, changed: dict[int, list[str]], id_names: dict[int, str], removed: list[int]) -> None:
+        """The aliases of changed entities (each list whole) and of deleted ones (gone) in the target's completion."""
+        if changed or removed:
+            self.completions.update_aliases(changed, id_names, removed)
 
     def _set_types(self, relation_types: list[str], entity_types: list[str]) -> None:
         self.rel_types_model.setStringList(relation_types)
@@ -444,6 +437,7 @@ class EntityEditor(QWidget):
         if not rtype or not target:
             self.rel_target.setFocus() if rtype else self.rel_type.setFocus()
             return
+        target = self.completions.target(target)  # "NYC", typed whole: the entity it names, never a new one
         existing = {tuple(self.out_list.item(i).data(REL_ROLE)) for i in range(self.out_list.count())}
         if (rtype, target) not in existing and not self._target_exists(target):
             entity_type = self._ask_create(target)
@@ -459,11 +453,7 @@ class EntityEditor(QWidget):
 
     def _target_exists(self, name: str) -> bool:
         """Whether ``name`` is an entity (names match ignoring case, as the graph does), or this one."""
-        key = name.casefold()
-        at = bisect.bisect_left(self._completion_names, name)
-        if at < len(self._completion_names) and self._completion_names[at] == name:
-            return True
-        return key == self.name_edit.text().strip().casefold() or any(n.casefold() == key for n in self._completion_names)
+        return name.casefold() == self.name_edit.text().strip().casefold() or self.completions.is_name(name)
 
     def _ask_create(self, name: str) -> str | None:
         """The type to create a missing target with, None to correct the name; tests replace this method."""
