@@ -331,7 +331,8 @@ class MainWindow(QMainWindow):
         self.catalog = catalog
         self.status.set_counts(catalog.counts)
         self.search_bar.set_types(catalog.entity_types)
-        self.editor.set_completions(sorted(catalog.names.values()), catalog.relation_types, catalog.entity_types)
+        self.editor.set_completions(sorted(catalog.names.values()), catalog.relation_types, catalog.entity_types,
+                                    catalog.aliases, catalog.names)
         self.search.show_current_list()
         if self._reopen_graph:
             mode, self._reopen_graph = self._reopen_graph, ""
@@ -364,6 +365,7 @@ class MainWindow(QMainWindow):
         catalog.names.update(delta.names)
         if delta.entity_types is not None or delta.relation_types is not None or gone or renamed or added:
             self.editor.update_completions(added, gone + renamed, catalog.relation_types, catalog.entity_types)
+        self.editor.update_aliases(delta.aliases, delta.names, delta.removed)
         self.search.show_current_list()
 
     @Slot(str)
