@@ -33,23 +33,34 @@ def _editor_observations(editor):
     return sorted(editor.obs_list.item(i).text() for i in range(editor.obs_list.count()))
 
 
-def test_a_session_revert_is_previewed_then_refreshes_everything_and_can_be_undone(qtbot, tmp_path):
-    path = tmp_path / "g.db"
+def _graph_with_x(path):
+    """A graph file holding X with one observation, closed again."""
     g = Graph(Database(path))
     g.create_entity("X", "Thing", ["base"])
     g.db.close()
-    w = make_window(qtbot, path, wait_model=False)
-    _alpha_writes(path)
-    qtbot.waitUntil(lambda: "2 unreviewed" in w.activity.badge.text(), timeout=30_000)
-    editor = open_entity(qtbot, w, "X")
-    qtbot.waitUntil(lambda: _editor_observations(editor) == ["a1", "a2", "base"], timeout=30_000)
 
+
+def _pick_alpha_session(qtbot, w):
+    """Show the Activity panel and select alpha's session once it is listed; returns the panel."""
     w.activity.show()
     panel = w.activity.dock.panel
     qtbot.waitUntil(lambda: panel.data is not None and any(s.who == "alpha" for s in panel.data.sessions),
                     timeout=30_000)
     row = next(i for i in range(panel.tree.topLevelItemCount()) if panel.tree.topLevelItem(i).text(0).startswith("alpha"))
     panel.tree.setCurrentItem(panel.tree.topLevelItem(row))
+    return panel
+
+
+def test_a_session_revert_is_previewed_then_refreshes_everything_and_can_be_undone(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    _graph_with_x(path)
+    w = make_window(qtbot, path, wait_model=False)
+    _alpha_writes(path)
+    qtbot.waitUntil(lambda: "2 unreviewed" in w.activity.badge.text(), timeout=30_000)
+    editor = open_entity(qtbot, w, "X")
+    qtbot.waitUntil(lambda: _editor_observations(editor) == ["a1", "a2", "base"], timeout=30_000)
+
+    panel = _pick_alpha_session(qtbot, w)
     assert panel.revert_button.text() == "Revert this session…"
     panel.revert_button.click()
 
@@ -80,17 +91,10 @@ def test_a_session_revert_is_previewed_then_refreshes_everything_and_can_be_undo
 
 def test_leaving_the_preview_changes_nothing(qtbot, tmp_path):
     path = tmp_path / "g.db"
-    g = Graph(Database(path))
-    g.create_entity("X", "Thing", ["base"])
-    g.db.close()
+    _graph_with_x(path)
     w = make_window(qtbot, path, wait_model=False)
     _alpha_writes(path)
-    w.activity.show()
-    panel = w.activity.dock.panel
-    qtbot.waitUntil(lambda: panel.data is not None and any(s.who == "alpha" for s in panel.data.sessions),
-                    timeout=30_000)
-    row = next(i for i in range(panel.tree.topLevelItemCount()) if panel.tree.topLevelItem(i).text(0).startswith("alpha"))
-    panel.tree.setCurrentItem(panel.tree.topLevelItem(row))
+    panel = _pick_alpha_session(qtbot, w)
     panel.revert_button.click()
     qtbot.waitUntil(lambda: w.activity.preview_dialog is not None, timeout=30_000)
     w.activity.preview_dialog.cancel_button.click()
@@ -150,12 +154,7 @@ def test_a_revert_that_takes_the_open_entity_back_empties_the_editor(qtbot, tmp_
     anyio.run(run)
     w = make_window(qtbot, path, wait_model=False)
     editor = open_entity(qtbot, w, "Y")
-    w.activity.show()
-    panel = w.activity.dock.panel
-    qtbot.waitUntil(lambda: panel.data is not None and any(s.who == "alpha" for s in panel.data.sessions),
-                    timeout=30_000)
-    row = next(i for i in range(panel.tree.topLevelItemCount()) if panel.tree.topLevelItem(i).text(0).startswith("alpha"))
-    panel.tree.setCurrentItem(panel.tree.topLevelItem(row))
+    panel = _pick_alpha_session(qtbot, w)
     panel.revert_button.click()
     qtbot.waitUntil(lambda: w.activity.preview_dialog is not None, timeout=30_000)
     w.activity.preview_dialog.take_button.click()
