@@ -100,6 +100,8 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device) -> tuple
     own = files.scan_device(files.device_dir(folder, graph_id, device.id))
     own_max = max(own.segments, default=0)
     note = None
+    if file_device == device.id and own_max <= file_seq:
+        return device, None  # the file and the folder agree: nothing to write (a commit costs a flush to disk)
     with db.transaction():
         if file_device and file_device != device.id:
             # Another device published from this file: it was copied here. Its segments are that device's.
@@ -154,6 +156,8 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
     directory = files.device_dir(folder, graph_id, device.id)
     files.write_device_file(directory, _device_info(graph, device))
     while True:
+        if _nothing_to_publish(db, device):
+            break  # no write transaction (and no flush to disk) for an exchange that only receives
         with db.transaction():
             first = not state.joined(db)
             if first:
@@ -175,10 +179,17 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
                 result.sent_segments += 1
             if upto > state.published_upto(db):
                 db.set_meta(state.UPTO_KEY, str(upto))
-            db.set_meta(state.DEVICE_KEY, device.id)
-            db.set_meta(state.DEVICE_NAME_KEY, device.name)
+            for key, value in ((state.DEVICE_KEY, device.id), (state.DEVICE_NAME_KEY, device.name)):
+                if db.get_meta(key) != value:
+                    db.set_meta(key, value)
         if not changes or first:
             break
+
+
+def _nothing_to_publish(db: Database, device: Device) -> bool:
+    """Joined, every change of the log passed over, and this device's id and name already recorded."""
+    return (state.joined(db) and int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log")) <= state.published_upto(db)
+            and db.get_meta(state.DEVICE_KEY) == device.id and db.get_meta(state.DEVICE_NAME_KEY) == device.name)
 
 
 def _note_deletions_seen(db: Database, changes: list[dict]) -> None:
