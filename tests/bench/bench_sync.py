@@ -176,14 +176,22 @@ def steady_state(first: dict, changes: int) -> dict:
             "apply_s": round(applied_s, 2), "arrival_to_visible_s": round(visible_s, 2), "found": bool(hits)}
 
 
+def _spread(values: list[float], scale: float = 1.0, digits: int = 3) -> dict:
+    """The median of the rounds' figures, with the lowest and highest (the machine is shared and noisy)."""
+    return {"median": round(statistics.median(values) * scale, digits), "min": round(min(values) * scale, digits),
+            "max": round(max(values) * scale, digits)}
+
+
 def capture(work: Path, rounds: int, writes: int = 200, burst: int = 20) -> dict:
     """The same MCP-like writes on a graph with a sync folder and on one without, rounds interleaved.
 
     The writes' own time is what a caller waits for. Capture's work (the change log's rows turned into
     a segment, stamps, the file) runs after a burst, in the exchange an MCP server starts in the
     background once writes are quiet: here after every ``burst`` writes, in this process, and
-    counted per write beside the write. Starting that exchange's own process is a fixed cost per
-    exchange, not per write, measured apart.
+    counted per write beside the write. Each round compares its own medians (the two kinds take
+    turns going first, so neither always runs on a machine the other has just warmed); the figures
+    are the median of the rounds, with their range. Starting that exchange's own process is a fixed
+    cost per exchange, not per write, measured apart.
     """
     folder = work / "CaptureSync"
     folder.mkdir()
@@ -194,10 +202,11 @@ def capture(work: Path, rounds: int, writes: int = 200, burst: int = 20) -> dict
     graphs = {k: Graph(Database(p)) for k, p in paths.items()}
     medians: dict[str, list[float]] = {"with": [], "without": []}
     publish: list[float] = []  # per write, each round
+    exchanges: list[float] = []  # each exchange's own time
     rng = random.Random(11)
     try:
-        for _ in range(rounds):
-            for kind in ("without", "with"):
+        for r in range(rounds):
+            for kind in (("without", "with") if r % 2 == 0 else ("with", "without")):
                 g, times, spent = graphs[kind], [], 0.0
                 for _ in range(0, writes, burst):
                     for _ in range(burst):
@@ -208,22 +217,30 @@ def capture(work: Path, rounds: int, writes: int = 200, burst: int = 20) -> dict
                     if kind == "with":
                         t0 = time.perf_counter()
                         service_sync.exchange(g, folder)
-                        spent += time.perf_counter() - t0
+                        exchanges.append(time.perf_counter() - t0)
+                        spent += exchanges[-1]
                 medians[kind].append(statistics.median(times))
                 if kind == "with":
                     publish.append(spent / writes)
     finally:
         for g in graphs.values():
             g.db.close()
+    ratios = [w / wo for w, wo in zip(medians["with"], medians["without"])]
+    with_publish = [(w + p) / wo for w, p, wo in zip(medians["with"], publish, medians["without"])]
     w, wo, pub = statistics.median(medians["with"]), statistics.median(medians["without"]), statistics.median(publish)
-    t0 = time.perf_counter()  # the MCP server's exchange process, with nothing left to send
-    subprocess.run([sys.executable, "-m", "limbic.mcp.sync", str(paths["with"])], capture_output=True,
-                   env=os.environ.copy(), check=True)
-    process_s = time.perf_counter() - t0
+    starts = []
+    for _ in range(3):  # the MCP server's exchange process, with nothing left to send
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "limbic.mcp.sync", str(paths["with"])], capture_output=True,
+                       env=os.environ.copy(), check=True)
+        starts.append(time.perf_counter() - t0)
     return {"rounds": rounds, "writes_per_round": writes, "burst": burst, "with_ms": round(w * 1000, 3),
             "without_ms": round(wo * 1000, 3), "ratio": round(w / wo, 3),
             "publish_ms_per_write": round(pub * 1000, 3), "with_and_publish_ratio": round((w + pub) / wo, 3),
-            "exchange_process_s": round(process_s, 2)}
+            "spread": {"with_ms": _spread(medians["with"], 1000), "without_ms": _spread(medians["without"], 1000),
+                       "ratio": _spread(ratios), "publish_ms_per_write": _spread(publish, 1000),
+                       "with_and_publish_ratio": _spread(with_publish)},
+            "exchange_ms": _spread(exchanges, 1000, 2), "exchange_process_s": round(statistics.median(starts), 2)}
 
 
 def month(work: Path, days: int, per_day: int, entities: int = 2000) -> dict:
