@@ -5,20 +5,18 @@ from __future__ import annotations
 import pytest
 
 from limbic.engine.sync import conflicts
-from tests.sync.replicas import Replica, settle
+from tests.sync.replicas import settle, two_devices
+
+
+def _two_places(graph):
+    graph.upsert_entity("New York City", "Place")
+    graph.upsert_entity("Newcastle", "Place")
 
 
 @pytest.fixture
 def pair(tmp_path):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
-    a.graph.upsert_entity("New York City", "Place")
-    a.graph.upsert_entity("Newcastle", "Place")
-    settle([a, b], folder)
-    yield a, b, folder
-    a.close()
-    b.close()
+    with two_devices(tmp_path, _two_places) as devices:
+        yield devices
 
 
 def _aliases(replica) -> dict[str, list[str]]:
@@ -37,17 +35,12 @@ def test_an_alias_added_and_removed_travels(pair):
 
 
 def test_an_alias_in_a_first_publish_travels(tmp_path):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
-    try:
-        a.graph.upsert_entity("New York City", "Place")
-        a.graph.add_alias("New York City", "Big Apple")
-        settle([a, b], folder)
+    def city(graph):
+        graph.upsert_entity("New York City", "Place")
+        graph.add_alias("New York City", "Big Apple")
+
+    with two_devices(tmp_path, city) as (_, b, _):
         assert _aliases(b) == {"New York City": ["Big Apple"]}
-    finally:
-        a.close()
-        b.close()
 
 
 def test_the_same_alias_on_two_entities_keeps_one_owner_everywhere_and_shows_the_other(pair):

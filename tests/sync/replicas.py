@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from limbic.engine.graph.graph import Graph
@@ -43,6 +45,25 @@ def synced_rows(graph: Graph) -> dict[str, list]:
 
 def synced_hash(graph: Graph) -> str:
     return hashlib.sha256(json.dumps(synced_rows(graph), sort_keys=True).encode()).hexdigest()
+
+
+@contextmanager
+def two_devices(root: Path, seed: Callable[[Graph], object] | None = None,
+                settled: bool = True) -> Iterator[tuple[Replica, Replica, Path]]:
+    """A laptop and a desktop sharing a new folder under ``root`` (``seed`` writes on the laptop, then both
+    settle unless ``settled`` is False); both graphs are closed afterwards."""
+    folder = root / "folder"
+    folder.mkdir()
+    a, b = Replica(root, "laptop"), Replica(root, "desktop")
+    try:
+        if seed is not None:
+            seed(a.graph)
+        if settled:
+            settle([a, b], folder)
+        yield a, b, folder
+    finally:
+        a.close()
+        b.close()
 
 
 def settle(replicas: list[Replica], folder: Path, rounds: int = 3, confirm: bool = True) -> None:

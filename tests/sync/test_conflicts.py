@@ -5,21 +5,19 @@ from __future__ import annotations
 import pytest
 
 from limbic.engine.sync import conflicts
-from tests.sync.replicas import Replica, settle, synced_hash, synced_rows
+from tests.sync.replicas import settle, synced_hash, synced_rows, two_devices
+
+
+def _ada_knows_bob(graph):
+    graph.upsert_entity("Ada", "Person", ["likes tea"])
+    graph.upsert_entity("Bob", "Person", ["plays chess"])
+    graph.add_relation("Ada", "Bob", "knows")
 
 
 @pytest.fixture
 def pair(tmp_path):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
-    a.graph.upsert_entity("Ada", "Person", ["likes tea"])
-    a.graph.upsert_entity("Bob", "Person", ["plays chess"])
-    a.graph.add_relation("Ada", "Bob", "knows")
-    settle([a, b], folder)
-    yield a, b, folder
-    a.close()
-    b.close()
+    with two_devices(tmp_path, _ada_knows_bob) as devices:
+        yield devices
 
 
 def _obs(replica, content):
@@ -159,21 +157,19 @@ def test_full_text_search_follows_what_sync_applied(pair):
 
 
 def test_a_removal_naming_a_merged_entity_by_its_other_id_still_applies(tmp_path):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
-    settle([a, b], folder)  # both joined: from now on their changes travel one by one
-    a.graph.upsert_entity("Ada", "Person", ["one"])
-    b.graph.upsert_entity("Ada", "Person", ["two"])
-    # The merged entity keeps the smaller id: b's here, so a's changes name it by the other one.
-    a.graph.db.execute("UPDATE entities SET gid = ? WHERE name = 'Ada'", ("f" * 32,))
-    b.graph.db.execute("UPDATE entities SET gid = ? WHERE name = 'Ada'", ("0" * 32,))
-    a.graph.delete_observation(_obs(a, "one"))
-    settle([a, b], folder)
-    for r in (a, b):
-        assert sorted(t for (t,) in r.graph.db.execute("SELECT content FROM observations")) == ["two"], r.device.name
-    assert synced_hash(a.graph) == synced_hash(b.graph)
-    assert conflicts.list_conflicts(b.graph) == []
+    # Both joined (settled) first: from now on their changes travel one by one.
+    with two_devices(tmp_path) as (a, b, folder):
+        a.graph.upsert_entity("Ada", "Person", ["one"])
+        b.graph.upsert_entity("Ada", "Person", ["two"])
+        # The merged entity keeps the smaller id: b's here, so a's changes name it by the other one.
+        a.graph.db.execute("UPDATE entities SET gid = ? WHERE name = 'Ada'", ("f" * 32,))
+        b.graph.db.execute("UPDATE entities SET gid = ? WHERE name = 'Ada'", ("0" * 32,))
+        a.graph.delete_observation(_obs(a, "one"))
+        settle([a, b], folder)
+        for r in (a, b):
+            assert sorted(t for (t,) in r.graph.db.execute("SELECT content FROM observations")) == ["two"], r.device.name
+        assert synced_hash(a.graph) == synced_hash(b.graph)
+        assert conflicts.list_conflicts(b.graph) == []
 
 
 def _texts(replica, name):

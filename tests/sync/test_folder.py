@@ -10,17 +10,13 @@ import pytest
 from limbic.engine.store.graph_identity import ensure_graph_id
 from limbic.engine.sync import exchange as exchange_module, folder as files
 from limbic.engine.sync.exchange import SyncError
-from tests.sync.replicas import Replica, settle, synced_hash
+from tests.sync.replicas import settle, synced_hash, two_devices
 
 
 @pytest.fixture
 def pair(tmp_path):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
-    yield a, b, folder
-    a.close()
-    b.close()
+    with two_devices(tmp_path, settled=False) as devices:
+        yield devices
 
 
 def _own(folder, replica):

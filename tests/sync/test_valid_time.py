@@ -6,21 +6,19 @@ import pytest
 
 from limbic.engine.history.valid import set_observation_validity, set_relation_validity
 from limbic.engine.sync import snapshot
-from tests.sync.replicas import Replica, settle
+from tests.sync.replicas import Replica, settle, two_devices
+
+
+def _ada_works_with_bob(graph):
+    graph.upsert_entity("Ada", "Person", ["lives in Paris"])
+    graph.upsert_entity("Bob", "Person", ["plays chess"])
+    graph.add_relation("Ada", "Bob", "works with")
 
 
 @pytest.fixture
 def pair(tmp_path):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
-    a.graph.upsert_entity("Ada", "Person", ["lives in Paris"])
-    a.graph.upsert_entity("Bob", "Person", ["plays chess"])
-    a.graph.add_relation("Ada", "Bob", "works with")
-    settle([a, b], folder)
-    yield a, b, folder
-    a.close()
-    b.close()
+    with two_devices(tmp_path, _ada_works_with_bob) as devices:
+        yield devices
 
 
 def _valid(replica) -> tuple:
@@ -58,9 +56,7 @@ def test_a_new_device_gets_valid_times_from_the_first_publish_and_from_a_snapsho
     folder = tmp_path / "folder"
     folder.mkdir()
     a = Replica(tmp_path, "laptop")
-    a.graph.upsert_entity("Ada", "Person", ["lives in Paris"])
-    a.graph.upsert_entity("Bob", "Person", ["plays chess"])
-    a.graph.add_relation("Ada", "Bob", "works with")
+    _ada_works_with_bob(a.graph)
     obs = a.graph.db.scalar("SELECT id FROM observations WHERE content = 'lives in Paris'")
     set_observation_validity(a.graph, obs, "2019-03-01", None)
     set_relation_validity(a.graph, "Ada", "Bob", "works with", None, "2024-12-31")
