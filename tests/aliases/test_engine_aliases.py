@@ -10,6 +10,7 @@ from limbic.engine.graph import activity_log, revert
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store import db as db_module
 from limbic.engine.store.db import Database
+from tests.old_files import write_v1_file
 
 
 @pytest.fixture
@@ -128,11 +129,7 @@ def test_an_older_file_is_upgraded_to_aliases(tmp_path, monkeypatch, version):
 
 def test_a_version_1_file_is_upgraded_to_aliases(tmp_path):
     path = tmp_path / "v1.db"
-    conn = apsw.Connection(str(path))
-    conn.execute(db_module._SCHEMA_V1)
-    conn.execute("INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES ('Kept', 'T', 'x', 'x')")
-    conn.execute("PRAGMA user_version = 1")
-    conn.close()
+    write_v1_file(path)
     g = Graph(Database(path))
     try:
         g.add_alias("Kept", "Also kept")

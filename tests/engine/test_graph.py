@@ -9,6 +9,7 @@ from limbic.engine.vectors import index
 from limbic.engine.store.db import SCHEMA_VERSION, Database
 from limbic.engine.errors import DatabaseError, NotFoundError, ValidationError
 from limbic.engine.graph.graph import Graph
+from tests.old_files import write_v1_file
 
 
 def fts_row(g: Graph, entity_id: int):
@@ -216,14 +217,8 @@ def test_fts_is_backfilled_when_empty(tmp_path):
 
 
 def test_a_version_1_file_is_upgraded_in_place(tmp_path):
-    from limbic.engine.store import db as db_module
-
     path = tmp_path / "v1.db"
-    conn = apsw.Connection(str(path))
-    conn.execute(db_module._SCHEMA_V1)
-    conn.execute("INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES ('Kept', 'T', 'x', 'x')")
-    conn.execute("PRAGMA user_version = 1")
-    conn.close()
+    write_v1_file(path)
     upgraded = Database(path)
     assert upgraded.user_version() == SCHEMA_VERSION
     assert upgraded.scalar("SELECT name FROM entities") == "Kept"
