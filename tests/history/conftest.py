@@ -41,3 +41,16 @@ def clock(monkeypatch) -> Clock:
     c = Clock()
     patch_clock(monkeypatch, c)
     return c
+
+
+def ann_and_companies(path, clock: Clock, *companies: str):
+    """A graph on ``path``: a minute in, Ann (who lives in Oslo) and each company named, in that order."""
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
+
+    graph = Graph(Database(path))
+    clock.advance(60)
+    graph.create_entity("Ann", "Person", ["lives in Oslo"])
+    for company in companies:
+        graph.create_entity(company, "Company")
+    return graph

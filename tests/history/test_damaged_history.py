@@ -6,13 +6,18 @@ from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
 
 
-def test_a_history_table_without_its_columns_does_not_stop_a_write(tmp_path):
-    path = tmp_path / "g.db"
+def _history_without_its_columns(path):
+    """A graph file holding Ann whose history table has none of its columns."""
     db = Database(path)
     Graph(db).create_entity("Ann", "Person")
     db.execute("DROP TABLE history")
     db.execute("CREATE TABLE history (id INTEGER PRIMARY KEY, note TEXT)")
     db.close()
+
+
+def test_a_history_table_without_its_columns_does_not_stop_a_write(tmp_path):
+    path = tmp_path / "g.db"
+    _history_without_its_columns(path)
     db = Database(path)
     g = Graph(db)
     g.create_entity("Bob", "Person", ["new"])
@@ -24,11 +29,7 @@ def test_asking_a_damaged_history_about_a_date_gets_a_sentence(tmp_path, capsys)
     from limbic.cli import main
 
     path = tmp_path / "g.db"
-    db = Database(path)
-    Graph(db).create_entity("Ann", "Person")
-    db.execute("DROP TABLE history")
-    db.execute("CREATE TABLE history (id INTEGER PRIMARY KEY, note TEXT)")
-    db.close()
+    _history_without_its_columns(path)
     assert main(["--db", str(path), "export", "--as-of", "2020-01-01"]) == 1
     err = capsys.readouterr().err
     assert "keeps no readable history" in err and "Traceback" not in err

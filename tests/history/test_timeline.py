@@ -6,17 +6,14 @@ import pytest
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import Graph
-from limbic.engine.store.db import Database
 from limbic.service import timeline
 from limbic.service.undo import undo_step
+from tests.history.conftest import ann_and_companies
 
 
 @pytest.fixture
 def g(tmp_path, clock):
-    graph = Graph(Database(tmp_path / "g.db"))
-    clock.advance(60)
-    graph.create_entity("Ann", "Person", ["lives in Oslo"])
-    graph.create_entity("Acme", "Company")
+    graph = ann_and_companies(tmp_path / "g.db", clock, "Acme")
     yield graph
     graph.db.close()
 

@@ -13,15 +13,12 @@ from limbic.engine.formats.jsonl import import_file, iter_export_lines
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
 from limbic.service.history import entity_page, export_as_of, set_validity
+from tests.history.conftest import ann_and_companies
 
 
 @pytest.fixture
 def g(tmp_path, clock):
-    graph = Graph(Database(tmp_path / "g.db"))
-    clock.advance(60)
-    graph.create_entity("Ann", "Person", ["lives in Oslo"])
-    graph.create_entity("Acme", "Company")
-    graph.create_entity("Initech", "Company")
+    graph = ann_and_companies(tmp_path / "g.db", clock, "Acme", "Initech")
     yield graph
     graph.db.close()
 
