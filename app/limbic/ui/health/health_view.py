@@ -17,7 +17,7 @@ import html
 import logging
 import threading
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -37,11 +37,28 @@ from PySide6.QtWidgets import (
 from limbic.engine.errors import Cancelled, LimbicError
 from limbic.service import health
 from limbic.service.health.merge import MergePlan, merge, plan_merge
+from limbic.ui.common import window_fit
 from limbic.ui.health.wording import finding_html, finding_row, keeps, plan_html
 
 logger = logging.getLogger(__name__)
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
+WANTED = QSize(1280, 720)  # room for the three columns and a merge preview side by side
+SMALLEST = QSize(900, 560)  # over a small window it still takes this much, if the screen has it
+
+
+def first_size(dialog: QWidget, parent: QWidget | None) -> QSize:
+    """The size it opens at: as wanted, within the screen and within the window it opens over.
+
+    A fixed 1280 × 720 was wider than a 1280-pixel laptop's screen once framed, and hid the whole
+    window with its side panels; over the window it leaves a margin of it in view.
+    """
+    area = window_fit.available(dialog).size()
+    size = window_fit.initial_size(area, (WANTED.width(), WANTED.height()))
+    if parent is not None:
+        over = parent.window().size() * window_fit.SCREEN_SHARE
+        size = size.boundedTo(over.expandedTo(SMALLEST)).boundedTo(size)
+    return size
 
 
 class HealthView(QDialog):
@@ -117,7 +134,7 @@ class HealthView(QDialog):
         layout.addLayout(top)
         layout.addWidget(split, 1)
         layout.addLayout(buttons)
-        self.resize(1280, 720)
+        self.resize(first_size(self, parent))
         self.kinds.currentRowChanged.connect(self._show_kind)
         self.findings.currentRowChanged.connect(self._show_finding)
         self.scanned.connect(self._on_scanned)
