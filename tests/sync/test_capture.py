@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+from limbic.engine.graph.graph import Graph
 from limbic.engine.store import changes
-from limbic.engine.sync import capture, folder as files
+from limbic.engine.store.db import Database
+from limbic.engine.sync import capture, exchange, folder as files, state
 from tests.sync.replicas import Replica
 
 
@@ -78,3 +80,64 @@ def test_a_segment_is_named_by_its_sequence_and_checksum_and_holds_global_ids_on
     (item,) = change["items"]
     gids = dict(a.graph.db.execute("SELECT name, gid FROM entities"))
     assert item["a"]["from"] == gids["Ada"] and item["a"]["to"] == gids["Bob"] and "from_name" not in item["a"]
+
+
+def _power_cut(replica, before):
+    """Bring back the file as it was on disk before the last commits (nothing but SQLite had it open)."""
+    replica.close()
+    replica.path.write_bytes(before.read_bytes())
+    for suffix in ("-wal", "-shm"):
+        replica.path.with_name(replica.path.name + suffix).unlink(missing_ok=True)
+    replica.graph = Graph(Database(replica.path))
+
+
+def test_segments_whose_publish_commit_was_lost_are_taken_back_not_sent_again(tmp_path, monkeypatch):
+    # A publish's commit is not flushed to disk at once: the segment is. After a power cut the file may
+    # not know it wrote its last segments; the next exchange takes them back as this device's own.
+    folder = tmp_path / "f"
+    folder.mkdir()
+    a, b = Replica(tmp_path, "a"), Replica(tmp_path, "b")
+    a.graph.upsert_entity("Ada", "Person", ["one"])
+    a.sync(folder)
+    a.graph.add_observations("Ada", ["two"])
+    a.graph.add_observations("Ada", ["three"])
+    before = tmp_path / "before.db"
+    a.graph.db.execute("VACUUM INTO ?", (str(before),))
+    monkeypatch.setattr(exchange, "MAX_CHANGES_PER_SEGMENT", 1)  # two segments, two commits lost
+    assert a.sync(folder).sent_segments == 2
+    clock = state.clock(a.graph.db)
+    _power_cut(a, before)
+    assert state.clock(a.graph.db) < clock and a.graph.db.get_meta(state.SEQ_KEY) == "1"
+    device = a.device.id
+    result = a.sync(folder)
+    assert result.device.id == device and result.device_note is None and result.sent == 0
+    assert state.clock(a.graph.db) == clock and a.graph.db.get_meta(state.SEQ_KEY) == "3"
+    a.graph.add_observations("Ada", ["four"])
+    assert a.sync(folder).sent == 1
+    b.sync(folder)
+    contents = [r[0] for r in b.graph.db.execute("SELECT content FROM observations ORDER BY content")]
+    assert contents == ["four", "one", "three", "two"]  # each once
+    assert [p.name[:6] for p in sorted((folder / "Limbic").glob(f"*/{device}/*.seg"))] == [
+        "000001", "000002", "000003", "000004"]
+
+
+def test_a_restored_file_whose_new_change_reuses_a_lost_change_number_is_a_new_device(tmp_path):
+    # The same change number, second and origin as a published change of the lost file, but other rows:
+    # not this file's segment, so the file goes on as a new device instead of taking it back.
+    folder = tmp_path / "f"
+    folder.mkdir()
+    a = Replica(tmp_path, "a")
+    a.graph.upsert_entity("Ada", "Person", ["one"])
+    a.sync(folder)
+    before = tmp_path / "before.db"
+    a.graph.db.execute("VACUUM INTO ?", (str(before),))
+    a.graph.add_observations("Ada", ["two"])
+    a.sync(folder)
+    lost = a.graph.db.one("SELECT id, at, origin FROM change_log ORDER BY id DESC LIMIT 1")
+    _power_cut(a, before)
+    a.graph.add_observations("Ada", ["other"])
+    a.graph.db.execute("UPDATE change_log SET at = ?, origin = ? WHERE id = ?", (lost[1], lost[2], lost[0]))
+    assert a.graph.db.scalar("SELECT max(id) FROM change_log") == lost[0]
+    result = a.sync(folder)
+    assert result.device_note and "new device" in result.device_note
+    assert {r[0] for r in a.graph.db.execute("SELECT content FROM observations")} == {"one", "two", "other"}

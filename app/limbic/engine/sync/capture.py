@@ -67,6 +67,16 @@ def translate(db: Database, kind: str, values: dict | None, change_id: int) -> d
     return out
 
 
+def change_gids(db: Database, change_id: int) -> list[str]:
+    """The global ids of the synced rows one change of the log touched, in order, as its published items name them."""
+    out = []
+    for kind, row_id in db.execute("SELECT kind, row_id FROM change_item WHERE change_id = ? ORDER BY id", (change_id,)):
+        gid = state.gid_at(db, kind, row_id, change_id) if kind in SYNCED_TABLES else None
+        if gid is not None:
+            out.append(gid)
+    return out
+
+
 def changed_fields(item: dict) -> list[str]:
     """The fields an item sets: all of an addition, those that differ in a change, the row for a removal."""
     before, after = item.get("b"), item.get("a")
