@@ -116,6 +116,7 @@ def shoot(scheme: str, out: Path, size: tuple[int, int]) -> int:
     shoot_graph(app, window, out, scheme, size)
     shoot_panels(app, window, out, scheme, size)
     shoot_timeline(app, window, out, scheme)
+    __import__("screenshot_states").shoot_states(app, window, out, scheme, size, _save)  # Health, revert, crowd
     window.close()
     shutil.rmtree(home, ignore_errors=True)
     return 0
