@@ -241,10 +241,11 @@ def _deletions(graph: Graph, seg: files.Segment) -> int:
 
 
 def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exchange, confirm: bool = False,
-         progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None) -> None:
-    """Apply every complete segment of the other devices that can apply now."""
+         progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None,
+         found: dict[str, files.DeviceFiles] | None = None) -> None:
+    """Apply every complete segment of the other devices that can apply now (``found``: the folder, scanned)."""
     db = graph.db
-    found = files.scan(folder, graph_id)
+    found = files.scan(folder, graph_id) if found is None else found
     done = state.applied(db)
     queues: dict[str, list[files.Segment]] = {}
     for dev, listing in sorted(found.items()):
@@ -328,15 +329,18 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     device, note = identify(graph, folder, graph_id, device)
     result = Exchange(device, device_note=note)
     publish(graph, folder, graph_id, device, result)
-    _start_from_snapshot(graph, folder, graph_id, device)
-    pull(graph, folder, graph_id, device, result, confirm=confirm, progress=progress, cancelled=cancelled)
+    found = files.scan(folder, graph_id)  # once: looking at every file of the folder is much of a short exchange
+    _start_from_snapshot(graph, folder, graph_id, device, found)
+    pull(graph, folder, graph_id, device, result, confirm=confirm, progress=progress, cancelled=cancelled, found=found)
     directory = files.device_dir(folder, graph_id, device.id)
-    own = files.scan_device(directory)
+    own = found.get(device.id) or files.DeviceFiles(device.id)  # neither the snapshot nor the pull writes here
     seq = int(graph.db.get_meta(state.SEQ_KEY) or 0)
-    if seq and seq - max(own.snapshots, default=0) >= snapshot.SNAPSHOT_EVERY:
+    taken = bool(seq and seq - max(own.snapshots, default=0) >= snapshot.SNAPSHOT_EVERY)
+    if taken:
         snapshot.take(graph, directory, seq)
     files.write_device_file(directory, _device_info(graph, device))
-    snapshot.compact(folder, graph_id, device.id)
+    if taken or own.snapshots:  # compaction removes only what a snapshot of this device covers
+        snapshot.compact(folder, graph_id, device.id)
     return result
 
 
@@ -346,9 +350,10 @@ def _device_info(graph: Graph, device: Device) -> dict:
     return {"id": device.id, "name": device.name, "schema": SCHEMA_VERSION, "applied": applied}
 
 
-def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Device) -> bool:
+def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Device,
+                         found: dict[str, files.DeviceFiles] | None = None) -> bool:
     """Where another device's first segments were compacted away, start from the newest snapshot covering them."""
-    found = files.scan(folder, graph_id)
+    found = files.scan(folder, graph_id) if found is None else found
     done = state.applied(graph.db)
     gaps = {}  # per device, the sequence a snapshot must reach: its first segments are gone (or all of them)
     for dev, listing in found.items():
