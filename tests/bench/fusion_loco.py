@@ -11,8 +11,9 @@ search answers it: the model encodes the rest of it, and every method's list has
 then first (friendsqa-dated, where every question names one, measures the rules under that order).
 
 Printed: one table per collection (BM25, KNN, plain RRF, blend, the fusion as it was, and each
-candidate rule), then for each collection the rule the *other* collections choose (best mean
-nDCG@10 over them) and what it scores on the one left out. Each collection's means are kept in
+candidate rule, equal votes with the meaning vote carried by query among them), then for each
+collection the rule the *other* collections choose (best mean nDCG@10 over them) and what it scores
+on the one left out. Each collection's means are kept in
 DIR/NAME.loco.json; ``--reuse`` takes them from there, so collections can be run apart and chosen among together.
 """
 
@@ -28,7 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from limbic import config
-from limbic.engine.search import fusion, scoring
+from limbic.engine.search import carry, fusion, scoring
+from limbic.engine.search.flat_terms import text_rows
 from limbic.engine.text import stemming
 from limbic.engine.vectors import index, vector_index
 from limbic.engine.evaluation import DEPTH, entity_records, import_collection, load_collection, ndcg_at, recall_at
@@ -40,6 +42,8 @@ from limbic.engine.text.stopwords import BY_LANGUAGE
 from tests.bench.carry_eval import cached_encoder
 
 K = scoring.EXPANSION_FACTOR * (DEPTH + 1)
+# The carry exponent of the "carry by query" rule (the one measured by ``tests.bench.carry_eval``).
+CARRY = 0.5
 
 
 LANGUAGE_PROBE = True
@@ -128,13 +132,17 @@ def _rank_committee(*scorings: list[float]) -> list[float]:
     return total
 
 
-def rules(graph, vector, cands, meaning) -> dict[str, list[int]]:
-    """Every candidate fusion rule's ranking of one query's candidates."""
+def rules(graph, vector, cands, meaning, weight: float = 1.0) -> dict[str, list[int]]:
+    """Every candidate fusion rule's ranking of one query's candidates (``weight``: ``passage_weight``)."""
     mode = "hybrid" if any(c.bm25 is not None for c in cands) else "semantic"
     out = {
         "stems + confirmation": _order(cands, fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals(confirmation=True))),
         "z-sum, no confirmation": _order(cands, fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals(confirmation=False))),
     }
+    # The same, the meaning vote weighed by what each text carries, as far as the query is short (as search does).
+    carry.measure(graph.db, cands, text_rows(graph.db))
+    out[f"z-sum + carry by query {CARRY}"] = _order(cands, fusion.adaptive_base_relevance(
+        cands, mode, meaning, fusion.Signals(confirmation=False), carry=CARRY * weight))
     out["z over the shared pool"] = _order(cands, _shared_pool(cands))
     minmax = fusion.adaptive_base_relevance(cands, mode, meaning, fusion.Signals(standardise=False))
     out["min-max votes"] = _order(cands, minmax)
@@ -179,7 +187,7 @@ def run_collection(name: str, folder: Path, cache: Path) -> dict[str, list[float
                 "blend": _order(cands, scoring.blended_base_relevance(cands, mode)),
                 "default as it was (no stems)": _order(before, fusion.adaptive_base_relevance(
                     before, "hybrid" if raw else "semantic", meaning, fusion.Signals(confirmation=True))),
-                **rules(graph, vector, cands, meaning),
+                **rules(graph, vector, cands, meaning, weight),
             }
             if LANGUAGE_PROBE:
                 shifted = language_shifted(graph, text, vector)
