@@ -298,10 +298,11 @@ class GraphCanvas(QWidget):
         colour = QColor(palette.color(QPalette.ColorRole.Text))
         colour.setAlpha(170)
         painter.setPen(colour)
-        for box, text in on_edges:
-            painter.drawText(QPointF(box[0] + 1, (box[1] + box[3]) / 2 + metrics.ascent() / 2 - 1), text)
         halo = palette.color(QPalette.ColorRole.Base)
         halo.setAlpha(200)
+        for box, text in on_edges:  # on the names' halo: in a crowded view bare letters drowned in the edges
+            painter.fillRect(QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1]), halo)
+            painter.drawText(QPointF(box[0] + 1, (box[1] + box[3]) / 2 + metrics.ascent() / 2 - 1), text)
         ghost = self.scene.ghost if len(self.scene.ghost) == self.scene.n else np.zeros(self.scene.n, dtype=bool)
         ghost = ghost | self.scene.added if len(self.scene.added) == self.scene.n else ghost
         for node, box, text in placed:  # a node gone since the slider's date is named in a fainter colour
