@@ -63,9 +63,9 @@ def device_name() -> str:
     return config.load_settings().sync_device_name or platform.node() or "this device"
 
 
-def this_device(db_path: Path | str) -> Device:
+def this_device(db_path: Path | str, settings: config.Settings | None = None) -> Device:
     """The device a graph file syncs as from this machine (an id is made and kept the first time)."""
-    settings = config.load_settings()
+    settings = settings or config.load_settings()
     key = _key(db_path)
     device_id = settings.sync_devices.get(key)
     if not device_id:
@@ -82,8 +82,8 @@ def set_device_name(name: str) -> None:
     config.save_settings(settings)
 
 
-def remembered_folder(db_path: Path | str) -> Path | None:
-    folder = config.load_settings().sync_folders.get(_key(db_path))
+def remembered_folder(db_path: Path | str, settings: config.Settings | None = None) -> Path | None:
+    folder = (settings or config.load_settings()).sync_folders.get(_key(db_path))
     return Path(folder) if folder else None
 
 
@@ -94,9 +94,13 @@ def forget_folder(db_path: Path | str) -> None:
         config.save_settings(settings)
 
 
-def _remember(db_path: Path | str, folder: Path | None = None, device: Device | None = None) -> None:
-    settings = config.load_settings()
+def _remember(db_path: Path | str, folder: Path | None = None, device: Device | None = None,
+              known_settings: config.Settings | None = None) -> None:
     key = _key(db_path)
+    if known_settings is not None and (folder is None or known_settings.sync_folders.get(key) == os.path.realpath(folder)) \
+            and (device is None or known_settings.sync_devices.get(key) == device.id):
+        return  # as remembered when the exchange began: the settings file is not read again
+    settings = config.load_settings()
     known = (settings.sync_folders.get(key), settings.sync_devices.get(key))
     if folder is not None:
         settings.sync_folders[key] = os.path.realpath(folder)
@@ -106,8 +110,8 @@ def _remember(db_path: Path | str, folder: Path | None = None, device: Device | 
         config.save_settings(settings)  # not rewritten (and flushed to disk) on every exchange
 
 
-def _folder_for(db_path: Path, folder: Path | str | None) -> Path:
-    chosen = Path(folder).expanduser() if folder else remembered_folder(db_path)
+def _folder_for(db_path: Path, folder: Path | str | None, settings: config.Settings | None = None) -> Path:
+    chosen = Path(folder).expanduser() if folder else remembered_folder(db_path, settings)
     if chosen is None:
         raise LimbicError("This graph has no sync folder yet; give one with `limbic sync --folder DIR`.")
     if not chosen.is_dir():
@@ -139,12 +143,14 @@ def exchange(target: Graph | OpenGraph | Path | str, folder: Path | str | None =
 
     def run(graph: Graph) -> Exchange:
         db_path = graph.db.path
-        chosen = _folder_for(db_path, folder)
-        me = device or this_device(db_path)
+        settings = config.load_settings()  # read once: an exchange after every burst of writes reads it often
+        chosen = _folder_for(db_path, folder, settings)
+        me = device or this_device(db_path, settings)
         result = _exchange(graph, chosen, me, confirm=confirm,
                            progress=job.report if job else None, cancelled=job.cancelled if job else None)
         if remember:
-            _remember(db_path, chosen, result.device if result.device.id != me.id or device is None else None)
+            _remember(db_path, chosen, result.device if result.device.id != me.id or device is None else None,
+                      settings)
         return result
 
     return _with_graph(target, run)
