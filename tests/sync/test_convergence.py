@@ -212,3 +212,24 @@ def test_an_edit_bringing_back_a_text_deleted_with_its_entity_is_not_merged_into
     for r in (a, b, c):
         assert _texts(r, "Ada") == ["green tea", "tea"], r.device.name
     _converged(a, b, c)
+
+
+def test_two_deletions_that_saw_the_same_entity_do_not_bring_it_back_onto_a_namesake_made_after_one(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    settle([a, b, c], folder)
+    c.graph.delete_entity("Ada")  # both deletions saw all of Ada; c's clock runs ahead of a's
+    with pytest.MonkeyPatch.context() as ahead:
+        ahead.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        c.sync(folder)
+    a.graph.delete_entity("Ada")
+    a.sync(folder)  # c's deletion finds Ada gone here
+    a.graph.upsert_entity("Ada", "Person", ["tea"])  # a new Ada, knowing of a's deletion only
+    a.sync(folder)
+    c.sync(folder)  # c's own, later-stamped deletion holds here: it is no later deletion of an Ada come back
+    settle([a, b, c], folder)
+    gids = {r.graph.db.scalar("SELECT o.gid FROM observations o JOIN entities e ON e.id = o.entity_id") for r in (a, b, c)}
+    assert len(gids) == 1, gids  # the new text, not the old one brought back and merged with it
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == ["tea"], r.device.name
+    _converged(a, b, c)

@@ -19,7 +19,7 @@ from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import now_utc
 from limbic.engine.sync import rows, state
 from limbic.engine.sync.capture import REFS, ROW_FIELD, Names
-from limbic.engine.sync.removal import Removals
+from limbic.engine.sync.removal import Removals, missed
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
@@ -94,7 +94,7 @@ class Applier(Removals):
         state.observe(self.db, state.Stamp.parse(stamp))
         items = [self._canonical(item) for item in change.get("items", [])]
         self.newer_values.clear()
-        blocked = self._blocked_deletions(items)
+        blocked = self._blocked_deletions(items, stamp)
         doomed = {state.resolve_alias(self.db, i["gid"]) for i in items if i.get("k") == "entity" and i.get("op") == "remove"}
         self._fixups: list[tuple[str, str, dict]] = []
         for item in items:
@@ -201,7 +201,7 @@ class Applier(Removals):
         if gone is not None and gone[1] > self.upto and self.db.scalar(
                 "SELECT origin NOT LIKE 'sync:%' FROM change_log WHERE id = ?", (gone[1],)):
             return True  # deleted here, not published yet: stamped after everything seen, the creation included
-        return state.get_stamp(self.db, state.resolve_alias(self.db, dead), ROW_FIELD) > tuple(seen_at)
+        return missed(self.db, dead, *seen_at)
 
     def _renamed_away(self, name: str, renamed: list[str] | None) -> tuple[int, str] | None:
         """An entity here renamed away from this name, the rename not seen by the device that created this

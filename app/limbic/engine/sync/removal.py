@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 # The stamp of a removal of a row that was gone here already (deleted with its entity): when that
 # entity's deletion later gives way, the row stays removed, as where the removal came first.
 REMOVED_ALONE = "_removed"
+# Marks a deletion of an entity (by its stamp and device) that had not seen all of it: it gave way here,
+# the entity came back after it, or this device knew writes it had not seen (``missed``).
+MISSED = "_missed:"
+
+
+def missed(db: Database, gid: str, stamp: str, device: str) -> bool:
+    """Whether the deletion of this entity stamped (stamp, device) is known here to have missed a write."""
+    field_name = f"{MISSED}{stamp}:{device}"
+    return any(state.get_stamp(db, g, field_name)[0] for g in state.known_as(db, state.resolve_alias(db, gid)))
 
 
 class Removals:
@@ -60,7 +69,35 @@ class Removals:
         return any((stamp, self.remote) > state.get_stamp(self.db, real, k)
                    for k, v in after.items() if not rows.same(before.get(k), v))
 
-    def _blocked_deletions(self, items: list[dict]) -> set[str]:
+    def _note_missed(self, gid: str, stamp: str, device: str) -> None:
+        if stamp:
+            state.set_stamp(self.db, state.resolve_alias(self.db, gid), f"{MISSED}{stamp}:{device}", stamp, device)
+
+    def _missed_gone(self, gid: str, items: list[dict], stamp: str) -> None:
+        """A deletion of an entity gone here already: where it had not seen a write to it or to a row deleted
+        with it that this device knows, it is marked as having missed it (as where it arrived first and gave way)."""
+        gone = rows.tombstone(self.db, "entity", gid)
+        if gone is None:
+            return
+        theirs = {state.resolve_alias(self.db, i["gid"]): i for i in items if i.get("op") == "remove"}
+        deleted = [("entity", gid, None)] + self.db.execute(
+            "SELECT kind, gid, row_id FROM sync_tombstone WHERE change_id = ? AND kind != 'entity'", (gone[1],)).fetchall()
+        for kind, row_gid, row_id in deleted:
+            row_gid = state.resolve_alias(self.db, row_gid)
+            item = theirs.get(row_gid)
+            if kind != "entity" and gid not in {state.resolve_alias(self.db, v) for k, v in (
+                    rows.deleted_values(self.db, kind, row_id, gone[1]) or {}).items() if k in ("entity", "from", "to")}:
+                continue
+            if item is None or "saw" not in item:
+                if item is None and kind != "entity":
+                    return self._note_missed(gid, stamp, self.remote)
+                continue
+            for field_name, f_stamp, device in self.db.execute(
+                    "SELECT field, stamp, device FROM sync_stamp WHERE gid = ?", (row_gid,)).fetchall():
+                if not field_name.startswith("_") and (f_stamp, device) > tuple(item["saw"].get(field_name) or ("", "")):
+                    return self._note_missed(gid, stamp, self.remote)
+
+    def _blocked_deletions(self, items: list[dict], stamp: str = "") -> set[str]:
         """Entities this change deletes that were changed here meanwhile: the edit wins, the entity stays."""
         removed = {state.resolve_alias(self.db, i["gid"]): i for i in items if i.get("op") == "remove"}
         blocked = set()
@@ -70,6 +107,7 @@ class Removals:
             gid = state.resolve_alias(self.db, item["gid"])
             found = rows.current(self.db, "entity", gid)
             if found is None:
+                self._missed_gone(gid, items, stamp)
                 continue
             entity_id, now = found
             edited = self._changed_unseen("entity", gid, entity_id, item, now)
@@ -88,6 +126,7 @@ class Removals:
                         edited = True
             if edited:
                 blocked.add(gid)
+                self._note_missed(gid, stamp, self.remote)
                 self.conflict("entity", gid, ROW_FIELD, "deleted_there", now, None, True,
                               lost_stamp="")
         return blocked
@@ -156,6 +195,8 @@ class Removals:
         if missing:
             return None
         real_gid = state.resolve_alias(self.db, gid)
+        if kind == "entity":  # the deletion that removed it here had not seen all of it
+            self._note_missed(real_gid, *state.get_stamp(self.db, real_gid, ROW_FIELD))
         twin = rows.twin(self.db, kind, columns)
         if twin is not None:
             # The same thing was made here again since (a name, a text): it comes back as that row, as
