@@ -20,6 +20,7 @@ from limbic.engine.store.activity import ADD, CHANGE, NEXT_CHANGE_SQL, REMOVE
 from limbic.engine.graph.activity_log import Change, Item, _names, describe_item, load_changes
 from limbic.engine.errors import LimbicError, NotFoundError, ValidationError
 from limbic.engine.graph.graph import now_utc, shown
+from limbic.engine.graph.revert_names import holder as name_holder
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
@@ -57,7 +58,7 @@ class Conflict:
     by: str  # who made it so ("beta", "Limbic")
     at: str  # when
     change_id: int | None  # their change
-    kind: str  # changed / depends / name_taken / gone
+    kind: str  # changed / depends / name_taken / alias_taken / gone
     key: tuple[str, int]  # (kind, row id) of our piece
 
     def sentence(self) -> str:
@@ -212,6 +213,8 @@ def _dependencies(graph: Graph, out: Plan, last: int, ours: set[tuple[str, int]]
     db = graph.db
     removing = {p.row_id for p in out.pieces if p.kind == "entity" and p.after is not None and p.before is None}
     restoring = {p.row_id for p in out.pieces if p.kind == "entity" and p.before is not None and p.after is None}
+    # Rows this revert takes off (the aliases a merge gave, the entities it made): their names are free.
+    freed = ({p.row_id for p in out.pieces if p.kind == "alias" and p.before is None}, removing)
     for p in out.pieces:
         if p.conflict:
             continue
@@ -233,6 +236,8 @@ def _dependencies(graph: Graph, out: Plan, last: int, ours: set[tuple[str, int]]
                 by, at = _who(db, added)
                 p.conflict = Conflict(f"an entity named “{shown(name, 40)}” exists again", by, at, added, "name_taken",
                                       (p.kind, p.row_id))
+            elif p.after is None or p.after.get("name") != name:
+                _name_in_the_way(graph, p, name, p.row_id, freed, "name_taken")
         elif p.kind != "entity" and p.before is not None:
             owners = [p.before.get(k) for k in (("from", "to") if p.kind == "relation" else ("entity",))]
             for owner in owners:
@@ -244,6 +249,22 @@ def _dependencies(graph: Graph, out: Plan, last: int, ours: set[tuple[str, int]]
                     p.conflict = Conflict(f"the entity of “{p.item.summary}” was deleted since", by, at, removed, "gone",
                                           (p.kind, p.row_id))
                     break
+            if p.kind == "alias" and not p.conflict and (p.after or {}).get("alias") != p.before.get("alias"):
+                _name_in_the_way(graph, p, p.before.get("alias", ""), p.before.get("entity"), freed, "alias_taken")
+
+
+def _name_in_the_way(graph: Graph, p: Piece, name: str, owner: int | None, freed: tuple[set[int], set[int]],
+                     kind: str) -> None:
+    """A conflict on ``p`` when another entity goes by the name it would give back (by its name or an alias)."""
+    found = name_holder(graph, name, owner, *freed)
+    if found is None:
+        return
+    entity_id, alias_row = found
+    other = shown(graph.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,)), 40)
+    added = _later_change(graph.db, *(("alias", alias_row) if alias_row else ("entity", entity_id)), 0, ADD)
+    by, at = _who(graph.db, added)
+    what = f"“{shown(name, 40)}” is an alias of “{other}” now" if alias_row else f"an entity named “{other}” exists now"
+    p.conflict = Conflict(what, by, at, added, kind, (p.kind, p.row_id))
 
 
 def _dependents(db, entity_id: int, ours: set[tuple[str, int]]) -> list[tuple[str, int, str]]:
@@ -337,6 +358,8 @@ def _perform(graph: Graph, p: Plan, choice: str | None) -> list[Piece]:
 def _restore_entity(graph: Graph, x: Piece) -> int:
     db, b = graph.db, x.before
     holder = graph.entity_id(b["name"])
+    if holder is None and x.conflict is not None:  # the name is another entity's alias now
+        holder = graph.alias_owner(b["name"])
     if holder is not None:
         graph._dirty.add(holder)
         db.note("changed", (holder,))
