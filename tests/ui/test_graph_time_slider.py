@@ -225,3 +225,20 @@ def test_a_change_that_rereads_everything_returns_to_now(qtbot, story_window):
     with qtbot.waitSignal(panel.shown, timeout=WAIT):
         panel.apply_changes(ChangeSet(full=True))
     assert not panel.time.active and names(panel.canvas.scene) == {"Ann", "Bob", "Dan"}
+
+
+def test_the_play_button_draws_an_icon_playing_and_paused(qtbot, story_window):
+    """The pause glyph (U+23F8) is missing from common fonts (a box under X11 with DejaVu): both states are icons."""
+    panel = whole(qtbot, story_window)
+    travel = panel.time
+    button = travel.bar.play_button
+    playing_icon = None
+    travel._player.setInterval(60_000)  # one frame at most while the test looks
+    travel.toggle_play()
+    try:
+        playing_icon = button.icon()
+        assert not playing_icon.isNull()
+    finally:
+        travel.stop()
+    resting_icon = button.icon()
+    assert not resting_icon.isNull() and resting_icon.cacheKey() != playing_icon.cacheKey()

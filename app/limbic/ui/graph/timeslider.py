@@ -13,7 +13,7 @@ import logging
 
 import numpy as np
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSlider, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSlider, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from limbic.service import graph_time
 from limbic.service.types import counted
@@ -43,7 +43,7 @@ class TimeBar(QWidget):
         super().__init__(parent)
         self.setObjectName("graphTimeBar")
         self.play_button = QToolButton(self, text=PLAY)
-        self.play_button.setToolTip("Play the graph's history up to now")
+        self.set_playing(False)
         self.play_button.setAccessibleName("Play the graph's history")
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, STEPS)
@@ -79,6 +79,16 @@ class TimeBar(QWidget):
         under.addWidget(self.marks, 1)
         under.addWidget(self.show_added)
         layout.addLayout(under)
+
+    def set_playing(self, playing: bool) -> None:
+        """Show pause while playing and play otherwise, as the style's icons (the text stays for tests and readers).
+
+        Drawn as text, the pause sign (U+23F8) was a missing-glyph box with the fonts a Linux desktop has.
+        """
+        pixmap = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
+        self.play_button.setIcon(self.style().standardIcon(pixmap))
+        self.play_button.setText(PAUSE if playing else PLAY)
+        self.play_button.setToolTip("Pause" if playing else "Play the graph's history up to now")
 
 
 class TimeTravel(QObject):
@@ -241,8 +251,7 @@ class TimeTravel(QObject):
         if self.bar.slider.value() >= STEPS:
             self.bar.slider.setValue(0)
         self.playing = True
-        self.bar.play_button.setText(PAUSE)
-        self.bar.play_button.setToolTip("Pause")
+        self.bar.set_playing(True)
         self._player.start()
 
     def play_step(self) -> None:
@@ -257,8 +266,7 @@ class TimeTravel(QObject):
         """Stop playing (the date shown stays)."""
         self.playing = False
         self._player.stop()
-        self.bar.play_button.setText(PLAY)
-        self.bar.play_button.setToolTip("Play the graph's history up to now")
+        self.bar.set_playing(False)
 
     # -- the panel's hooks ------------------------------------------------------------------------
 
