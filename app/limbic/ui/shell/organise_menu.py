@@ -45,7 +45,8 @@ class MergeDialog(QDialog):
         self.target.setCompleter(_completer(self.others, self.target))
         self.target.setPlaceholderText("Name of the entity to keep")
         text = QLabel(f"Merge “{source}” into another entity: its observations and relations move there, "
-                      "duplicates are kept once, and “" + source + "” is deleted. Edit → Undo takes it back.", self)
+                      f"duplicates are kept once, and “{source}” becomes an alias of the entity kept (the quick "
+                      "switcher, search and assistants still find it by that name). Edit → Undo takes it back.", self)
         text.setWordWrap(True)
         self.error = QLabel(self, objectName="dialogError")
         self.error.hide()
