@@ -188,10 +188,11 @@ def capture(work: Path, rounds: int, writes: int = 200, burst: int = 20) -> dict
     The writes' own time is what a caller waits for. Capture's work (the change log's rows turned into
     a segment, stamps, the file) runs after a burst, in the exchange an MCP server starts in the
     background once writes are quiet: here after every ``burst`` writes, in this process, and
-    counted per write beside the write. Each round compares its own medians (the two kinds take
-    turns going first, so neither always runs on a machine the other has just warmed); the figures
-    are the median of the rounds, with their range. Starting that exchange's own process is a fixed
-    cost per exchange, not per write, measured apart.
+    counted per write beside the write. The two graphs take turns write by write (each going first
+    in turn), so both see the same machine: on a shared one, whole rounds of one kind then the other
+    measured other programs' load as much as sync. The figures are the median of the rounds, with
+    their range. Starting that exchange's own process is a fixed cost per exchange, not per write,
+    measured apart.
     """
     folder = work / "CaptureSync"
     folder.mkdir()
@@ -205,23 +206,23 @@ def capture(work: Path, rounds: int, writes: int = 200, burst: int = 20) -> dict
     exchanges: list[float] = []  # each exchange's own time
     rng = random.Random(11)
     try:
-        for r in range(rounds):
-            for kind in (("without", "with") if r % 2 == 0 else ("with", "without")):
-                g, times, spent = graphs[kind], [], 0.0
-                for _ in range(0, writes, burst):
-                    for _ in range(burst):
+        for _ in range(rounds):
+            times: dict[str, list[float]] = {"with": [], "without": []}
+            spent = 0.0
+            for _ in range(0, writes, burst):
+                for _ in range(burst):
+                    for kind in sorted(graphs, reverse=len(times["with"]) % 2 == 1):
                         item = [{"entityName": f"Entity {rng.randrange(2000)}", "contents": [_text(rng)]}]
                         t0 = time.perf_counter()
-                        run(g, memory.add_observations, item)
-                        times.append(time.perf_counter() - t0)
-                    if kind == "with":
-                        t0 = time.perf_counter()
-                        service_sync.exchange(g, folder)
-                        exchanges.append(time.perf_counter() - t0)
-                        spent += exchanges[-1]
-                medians[kind].append(statistics.median(times))
-                if kind == "with":
-                    publish.append(spent / writes)
+                        run(graphs[kind], memory.add_observations, item)
+                        times[kind].append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                service_sync.exchange(graphs["with"], folder)
+                exchanges.append(time.perf_counter() - t0)
+                spent += exchanges[-1]
+            for kind in graphs:
+                medians[kind].append(statistics.median(times[kind]))
+            publish.append(spent / writes)
     finally:
         for g in graphs.values():
             g.db.close()
