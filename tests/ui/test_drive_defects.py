@@ -5,7 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QStringListModel
 from PySide6.QtWidgets import QLabel
 
+from limbic.ui.editor.observation_delegate import DATES_ROLE
 from limbic.ui.shell.organise_menu import MergeDialog
+from tests.ui.conftest import make_window, open_entity
 
 
 def test_the_merge_dialog_says_the_merged_away_name_stays_as_an_alias(qtbot):
@@ -14,3 +16,30 @@ def test_the_merge_dialog_says_the_merged_away_name_stays_as_an_alias(qtbot):
     qtbot.addWidget(dialog)
     words = " ".join(label.text() for label in dialog.findChildren(QLabel))
     assert "alias" in words and "is deleted" not in words
+
+
+def test_the_row_given_dates_stays_current_after_the_dialog(qtbot, tmp_path, monkeypatch):
+    """Right-click → When it held… → OK: the observation stayed unselected, so the next key went nowhere."""
+    from tests.ui.test_timeline import _graph
+
+    _graph(tmp_path / "g.db", monkeypatch)
+    w = make_window(qtbot, tmp_path / "g.db", wait_model=False)
+    ed = open_entity(qtbot, w, "Ann")
+    flow = w.timeline
+
+    def dialog(words, start, until):
+        d = flow.__class__.make_dialog(flow, words, start, until)
+        d.exec = lambda: (d.start.setText("2024-03-01"), d.accept(), d.result())[-1]
+        return d
+
+    flow.make_dialog = dialog
+    assert ed.obs_list.count() == 2
+    ed.obs_list.setCurrentRow(1)
+    ed.obs_list.setFocus()
+    chosen = ed.obs_list.item(1).text()
+    flow.ask_dates(ed.obs_list)
+    qtbot.waitUntil(lambda: any(ed.obs_list.item(i).data(DATES_ROLE) == "since 2024-03-01"
+                                for i in range(ed.obs_list.count())), timeout=10_000)
+    current = ed.obs_list.currentItem()
+    assert current is not None and current.text() == chosen and current.isSelected()
+    assert current.data(DATES_ROLE) == "since 2024-03-01"

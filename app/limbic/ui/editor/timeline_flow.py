@@ -64,6 +64,7 @@ class TimelineFlow(QObject):
         self.dates_action.setToolTip("Say when this observation or relation held in the world, or clear it")
         self.dates_action.triggered.connect(lambda: self.ask_dates(self._menu_for))
         self._menu_for: QListWidget | None = None  # the list whose menu is open
+        self._keep: tuple[int, QListWidget, tuple] | None = None  # the row given dates, current again after the reload
         for lst in (editor.obs_list, editor.out_list, editor.in_list):
             lst.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
             lst.customContextMenuRequested.connect(lambda pos, lst=lst: self._menu(lst, pos))
@@ -73,6 +74,9 @@ class TimelineFlow(QObject):
     def on_entity_shown(self, entity_id: int) -> None:
         """An entity was (re)loaded: its dates beside its rows, its timeline if the tab is in view."""
         self._timeline_of = None
+        keep, self._keep = self._keep, None
+        if keep is not None and keep[0] == entity_id:
+            self._make_current(*keep[1:])
         self.p.engine.read("entity-dates", timeline.entity_dates, entity_id, what="reading the dates",
                            on_done=lambda dates: self._show_dates(entity_id, dates))
         if self.panel.timeline_shown():
@@ -212,7 +216,19 @@ class TimelineFlow(QObject):
         dialog = self.make_dialog(words, start, until)
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return
+        self._keep = (base.entity_id, lst, key)
         self.save_dates(*dialog.values(), **args)
+
+    def _make_current(self, lst: QListWidget, key: tuple) -> None:
+        """The reloaded row of ``key`` is current again, so the next key acts on the row the person chose."""
+        editor = self.p.editor
+        for i in range(lst.count()):
+            item = lst.item(i)
+            found = (item.data(ID_ROLE) == key[1] if lst is editor.obs_list
+                     else item.data(REL_ROLE) is not None and tuple(item.data(REL_ROLE)) == tuple(key[1:]))
+            if found:
+                lst.setCurrentItem(item)
+                return
 
     def make_dialog(self, words: str, start: str | None, until: str | None) -> DatesDialog:
         """The dates dialog (tests answer it instead of a person)."""
@@ -235,6 +251,7 @@ class TimelineFlow(QObject):
         if editor.entity_id != entity_id:
             return
         if editor.is_dirty():  # the person's edits stay: only the dates beside the rows are read again
+            self._keep = None  # nothing is reloaded: the row is still the current one
             self.p.engine.read("entity-dates", timeline.entity_dates, entity_id, what="reading the dates",
                                on_done=lambda dates: self._show_dates(entity_id, dates))
         else:
