@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QStringListModel
 from PySide6.QtWidgets import QLabel
 
+from limbic.ui.common import window_fit
 from limbic.ui.editor.observation_delegate import DATES_ROLE
 from limbic.ui.shell.organise_menu import MergeDialog
 from tests.ui.conftest import make_window, open_entity
@@ -43,3 +44,19 @@ def test_the_row_given_dates_stays_current_after_the_dialog(qtbot, tmp_path, mon
     current = ed.obs_list.currentItem()
     assert current is not None and current.text() == chosen and current.isSelected()
     assert current.data(DATES_ROLE) == "since 2024-03-01"
+
+
+def test_the_activity_panel_takes_its_room_from_the_results_not_the_editor(qtbot, sample_window):
+    """At the window's first size on a 1366×768 screen the Activity panel left the editor at its minimum:
+    "Also known as" cut off and the alias field a few pixels wide, while the results kept twice that."""
+    w = sample_window
+    w.resize(1180, 706)
+    qtbot.waitUntil(lambda: w.width() == 1180)
+    w.splitter.setSizes([620, 540])  # the first run's split
+    open_entity(qtbot, w, "Harbor API")
+    w.activity.show()
+    qtbot.waitUntil(lambda: w.activity.dock.isVisible() and w.activity.dock.width() >= window_fit.MIN_DOCK_W)
+    qtbot.wait(50)
+    assert w.width() == 1180
+    results, editor = w.splitter.sizes()
+    assert editor >= 440 and results >= window_fit.MIN_RESULTS_W, (results, editor)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
 
@@ -18,6 +18,7 @@ logger = logging.getLogger(__name__)
 
 MIN_RESULTS_W = 250  # a result row's name, type and score stay readable
 MIN_EDITOR_W = 300
+COMFORT_EDITOR_W = 440  # the editor's rows (status and aliases, the two relation lists) read uncut
 MIN_DOCK_W = 280
 SCREEN_SHARE = 0.92  # a first window leaves a margin of the screen around it
 
@@ -39,6 +40,39 @@ def apply_minimums(results: QWidget, editor: QWidget, splitter: QSplitter) -> No
     results.setMinimumWidth(MIN_RESULTS_W)
     editor.setMinimumWidth(MIN_EDITOR_W)
     splitter.setChildrenCollapsible(False)
+    if splitter.findChild(EditorRoom) is None:
+        EditorRoom(splitter)
+
+
+class EditorRoom(QObject):
+    """When the results-and-editor splitter narrows (a side panel opened, the window made smaller),
+    the results give way first, down to their minimum, so the editor keeps a width its rows read at.
+
+    Shared out by the splitter's stretch, opening the Activity panel in a 1180-px window left the
+    editor at its 300-px minimum (its labels and alias field cut) while the results kept 360 px.
+    A person's own drag of the handle is left as it is: only a narrowing splitter rebalances.
+    """
+
+    def __init__(self, splitter: QSplitter) -> None:
+        super().__init__(splitter)
+        self.splitter = splitter
+        splitter.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if watched is self.splitter and event.type() == QEvent.Type.Resize \
+                and 0 < event.size().width() < event.oldSize().width():
+            QTimer.singleShot(0, self, self.rebalance)  # once the splitter has shared out its new width
+        return False
+
+    def rebalance(self) -> None:
+        """Give the editor up to ``COMFORT_EDITOR_W`` from the results, never below their minimum."""
+        sizes = self.splitter.sizes()
+        if len(sizes) != 2:
+            return
+        results, editor = sizes
+        want = min(COMFORT_EDITOR_W, results + editor - MIN_RESULTS_W)
+        if editor < want:
+            self.splitter.setSizes([results + editor - want, want])
 
 
 def fit_to_screen(window: QMainWindow) -> None:
@@ -64,7 +98,8 @@ def central_min_width(window: QMainWindow) -> int:
 
 
 def place_dock(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
-    """Give a right-hand dock ``wanted`` pixels or what the central area can spare, whichever is less.
+    """Give a right-hand dock ``wanted`` pixels or what the central area can spare, whichever is less
+    (sparing what keeps the editor at ``COMFORT_EDITOR_W`` when the dock's minimum allows).
 
     The window keeps its width; a dock joins an open one in the same area as a tab; when not even
     the dock's minimum is free it floats beside the window instead (on a small or strongly scaled screen).
@@ -87,4 +122,5 @@ def place_dock(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
         dock.show()
         dock.raise_()
         return
-    window.resizeDocks([dock], [max(MIN_DOCK_W, min(wanted, room))], Qt.Orientation.Horizontal)
+    comfort = room - (COMFORT_EDITOR_W - MIN_EDITOR_W)  # what leaves the editor a width its rows read at
+    window.resizeDocks([dock], [max(MIN_DOCK_W, min(wanted, comfort))], Qt.Orientation.Horizontal)
