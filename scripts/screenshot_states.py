@@ -158,9 +158,11 @@ def shoot_health_beside_panels(app, window, scheme: str, size: tuple[int, int], 
         window.graph.show_whole_graph()
         _wait(app, lambda: bool(done) and not panel.runner.running, 60_000)
     window.activity.show()
+    window.activity.dock.panel.tabs.setCurrentIndex(0)  # Sessions
     _wait(app, lambda: window.activity.dock.isVisible(), 10_000)
     window.organise.health_action.trigger()
     view = window.organise.health_view
+    view.move(window.geometry().center() - view.rect().center())  # where a window manager puts it: centred
     if not _wait(app, lambda: view.report is not None, 180_000):
         sys.exit("screenshots: the health check did not finish")
     pairs = [set(f.entities) for f in view.report.findings.get("duplicates", [])]
@@ -212,15 +214,18 @@ def shoot_revert_preview(app, window, scheme: str, size: tuple[int, int], save, 
     window.resize(*size)
     window.activity.show()
     panel = window.activity.dock.panel
-    if not _wait(app, lambda: panel.data is not None and len(panel.data.sessions) >= 2, 30_000):
-        sys.exit("screenshots: the activity panel did not fill")
+    panel.tabs.setCurrentIndex(0)  # Sessions (an earlier shot left What changed since… in front)
     tree = panel.tree
-    rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
-    claude = next((r for r in rows if r.text(0).startswith("Claude Desktop")), None)
-    if claude is None:
+
+    def claude():  # the first assistant's session, once the panel shows this graph's log
+        rows = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        return next((r for r in rows if r.text(0).startswith("Claude Desktop")), None)
+
+    if not _wait(app, lambda: claude() is not None, 30_000):
         sys.exit("screenshots: no Claude Desktop session in the activity panel")
-    tree.setCurrentItem(claude)
-    claude.setExpanded(True)
+    session = claude()
+    tree.setCurrentItem(session)
+    session.setExpanded(True)
     panel.revert_button.click()
     if not _wait(app, lambda: window.activity.preview_dialog is not None, 30_000):
         sys.exit("screenshots: the revert preview did not open")
