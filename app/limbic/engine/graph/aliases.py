@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from limbic.engine.errors import NameTakenError
-from limbic.engine.store.values import _unstorable, clean_name, name_key, now_utc, shown
+from limbic.engine.store.values import _unstorable, case_spellings, clean_name, name_key, now_utc, shown
 
 TABLE = "entity_aliases"
 
@@ -32,7 +32,7 @@ class GraphAliases:
         if not name or _unstorable(name):
             return None
         key = name_key(name)
-        spellings = list(dict.fromkeys((name, name.lower(), name.upper(), name.title(), name.capitalize(), name.casefold())))
+        spellings = case_spellings(name)
         marks = ",".join("?" * len(spellings))
         for entity_id, alias in self.db.execute(
             f"SELECT entity_id, alias FROM {TABLE} WHERE alias COLLATE NOCASE IN ({marks})", spellings

@@ -18,7 +18,8 @@ from limbic.engine.graph.aliases import GraphAliases
 from limbic.engine.graph.graph_history import GraphHistory
 # What a stored value may be lives below this module and graph_history (re-exported: used from here).
 from limbic.engine.store.values import (DEFAULT_TYPE, MAX_NAME_CHARS, MAX_OBSERVATION_CHARS, MAX_TYPE_CHARS,  # noqa: F401
-                                  TIME_FORMAT, _unstorable, clean_name, clean_observation, name_key, now_utc, shown)
+                                  TIME_FORMAT, _unstorable, case_spellings, clean_name, clean_observation, name_key,
+                                  now_utc, shown)
 
 if TYPE_CHECKING:
     from limbic.engine.vectors.embeddings import Embedder
@@ -169,12 +170,11 @@ class Graph(GraphHistory, GraphAliases):
     def case_variant(self, name: str) -> int | None:
         """An entity whose name differs from ``name`` only in case (names are unique without case).
 
-        SQLite's NOCASE index folds A-Z; accented letters are matched through the usual ways of
-        writing a name (lower, upper, title case), each an index probe: the cost does not grow
-        with the graph, so a bulk import stays linear.
+        SQLite's NOCASE index folds A-Z; other letters through ``case_spellings``, each an index
+        probe: the cost does not grow with the graph, so a bulk import stays linear.
         """
         key = name_key(name)
-        spellings = list(dict.fromkeys((name, name.lower(), name.upper(), name.title(), name.capitalize(), name.casefold())))
+        spellings = case_spellings(name)
         marks = ",".join("?" * len(spellings))
         for entity_id, other in self.db.execute(
             f"SELECT id, name FROM entities WHERE name COLLATE NOCASE IN ({marks})", spellings

@@ -3,6 +3,8 @@ name as a one-line message shows it. Below the graph and its history, which both
 
 from __future__ import annotations
 
+import functools
+import itertools
 import re
 import unicodedata
 from datetime import datetime, timezone
@@ -80,6 +82,33 @@ def clean_name(name: object, what: str = "name", limit: int = MAX_NAME_CHARS) ->
 def name_key(name: str) -> str:
     """What two names share when they differ only in case (and composition): they are the same name."""
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+MAX_SPELLINGS = 64  # probes of one look-up by name; beyond, only the usual ways of writing it are tried
+
+
+@functools.lru_cache(maxsize=4096)  # a write looks one name up several times (entities, then aliases)
+def case_spellings(name: str) -> tuple[str, ...]:
+    """The spellings a look-up through a NOCASE index tries so as to meet every stored name with the same
+    ``name_key``: NOCASE folds only A-Z, so each other letter is tried in each of its cases (while the
+    spellings stay few), and an "ss" also as "ß" or "ẞ" (which case folding writes as "ss")."""
+    out = [name, name.lower(), name.upper(), name.title(), name.capitalize(), name.casefold()]
+    if not name.isascii():
+        forms, count = [], 1
+        for c in name:
+            if c.isascii() or c.lower() == c.upper():
+                forms.append(c)
+                continue
+            cases = "".join(sorted({x for x in (c, c.lower(), c.upper(), c.title()) if len(x) == 1}))
+            forms.append(cases)
+            count *= len(cases)
+        if 1 < count <= MAX_SPELLINGS:
+            out += map("".join, itertools.product(*forms))
+    parts = out[5].split("ss")
+    if 1 < len(parts) and 3 ** (len(parts) - 1) <= MAX_SPELLINGS:
+        for joins in itertools.product(("ss", "ß", "ẞ"), repeat=len(parts) - 1):
+            out.append(parts[0] + "".join(j + part for j, part in zip(joins, parts[1:])))
+    return tuple(dict.fromkeys(out))
 
 
 
