@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from limbic.engine.sync import capture
+from limbic.engine.sync import capture, conflicts
 from tests.sync.replicas import Replica, settle, synced_hash
 
 
@@ -107,19 +107,43 @@ def test_an_edit_the_deletion_had_not_seen_wins_even_when_it_sets_the_value_the_
     _converged(a, b, c)
 
 
-def test_an_entity_renamed_while_deleted_elsewhere_comes_back_renamed_beside_its_old_names_new_holder(trio):
+def test_an_entity_renamed_while_deleted_elsewhere_is_one_with_the_entity_made_under_its_old_name(trio):
     a, b, c, folder = trio
     a.graph.upsert_entity("Ada", "Person", ["tea"])
     settle([a, b, c], folder)
     a.graph.rename_entity("Ada", "Ada King")  # not knowing of the deletion
     b.graph.delete_entity("Ada")
-    b.graph.upsert_entity("Ada", "Person", ["chess"])  # a new Ada, after the deletion
-    b.sync(folder)
-    a.sync(folder)  # the deletion gives way to the rename; the new Ada is another entity
-    b.sync(folder)  # the rename brings the old Ada back, under its new name
+    b.graph.upsert_entity("Ada", "Person", ["chess"])  # a new Ada, made knowing the old one deleted
+    with pytest.MonkeyPatch.context() as later:  # the new Ada's name is the later write
+        later.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        b.sync(folder)
+    a.sync(folder)  # the deletion gives way to the rename; the new Ada joins the old one, now Ada King
+    b.sync(folder)  # the rename brings the old Ada back, onto the new one
     settle([a, b, c], folder)
     for r in (a, b, c):
-        assert (_texts(r, "Ada"), _texts(r, "Ada King")) == (["chess"], ["tea"]), r.device.name
+        assert (_texts(r, "Ada"), _texts(r, "Ada King")) == (["chess", "tea"], []), r.device.name
+    lost = [(x.field, x.mine, x.theirs) for x in conflicts.list_conflicts(a.graph) if x.rule == "field"]
+    assert ("name", "Ada King", "Ada") in lost  # the rename that lost is kept where it was made
+    _converged(a, b, c)
+
+
+def test_an_entity_renamed_while_deleted_and_made_again_elsewhere_is_one_entity_whatever_arrives_first(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    settle([a, b, c], folder)
+    a.graph.delete_entity("Ada")
+    a.graph.upsert_entity("Ada", "Person", ["chess"])  # Ada again, after the deletion
+    tea = b.graph.db.scalar("SELECT id FROM observations WHERE content = 'tea'")
+    b.graph.edit_observation(tea, "green tea")  # not knowing of the deletion
+    b.graph.rename_entity("Ada", "Ada King")
+    a.sync(folder)
+    b.sync(folder)  # the deletion gives way; the new Ada arrives where the old one is Ada King
+    c.sync(folder)  # the deletion and the new Ada, then the edit bringing the old one back, then the rename
+    settle([a, b, c], folder)
+    names = {r.device.name: sorted(n for (n,) in r.graph.db.execute("SELECT name FROM entities")) for r in (a, b, c)}
+    assert len({tuple(v) for v in names.values()}) == 1 and len(names["alpha"]) == 1, names
+    for r in (a, b, c):
+        assert _texts(r, names["alpha"][0]) == ["chess", "green tea"], r.device.name
     _converged(a, b, c)
 
 

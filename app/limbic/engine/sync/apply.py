@@ -47,6 +47,7 @@ class Applier(Removals):
         self.upto = state.published_upto(self.db)
         self.names = Names(self.db)  # which names were ever renamed away from, read from the log once
         self._gone_at: dict[str, list[str]] = {}  # the deletions of its name the addition being applied had seen
+        self._took: list[str] = []  # the deleted entities whose name it took
         self.newer_values: dict[tuple[str, str], dict] = {}
 
     # -- bookkeeping ----------------------------------------------------------------------------
@@ -104,6 +105,7 @@ class Applier(Removals):
             self.out.items += 1
             if op == "add":
                 self._gone_at = item.get("gone_at") or {}
+                self._took = item.get("took") or []
                 self._add(kind, gid, item.get("a") or {}, stamp, item.get("gone"), item.get("renamed"))
             elif op == "change":
                 self._change(kind, gid, item.get("b") or {}, item.get("a") or {}, stamp)
@@ -155,6 +157,8 @@ class Applier(Removals):
         elif same is None and kind == "entity":
             same = self._renamed_away(columns["name"], [*(item_renamed or ()), *(item_gone or ())])
             revived = same is not None
+        if kind == "entity" and self._took:
+            same, revived = self._taken(same, revived)
         if same is not None:
             if kind == "entity" and not revived and self._renamed_here(same[1], stamp):
                 self._undo_rename(same[0], same[1], columns["name"])
@@ -165,7 +169,11 @@ class Applier(Removals):
                 if (stamp, self.remote) > state.get_stamp(self.db, keep, ROW_FIELD):
                     # Created on both: its existence is as recent as its name, which is no rename.
                     state.set_stamp(self.db, keep, ROW_FIELD, stamp, self.remote)
+                if kind == "entity":
+                    state.note_taken(self.db, self._took, keep, stamp, self.remote)
                 return
+        if kind == "entity":
+            state.note_taken(self.db, self._took, gid, stamp, self.remote)
         row_id = rows.insert(self.db, kind, gid, columns, self.now)
         for name in [ROW_FIELD, *after]:
             state.set_stamp(self.db, gid, name, stamp, self.remote)
@@ -202,6 +210,15 @@ class Applier(Removals):
                 "SELECT origin NOT LIKE 'sync:%' FROM change_log WHERE id = ?", (gone[1],)):
             return True  # deleted here, not published yet: stamped after everything seen, the creation included
         return missed(self.db, dead, *seen_at)
+
+    def _taken(self, same: tuple[int, str] | None, revived: bool) -> tuple[tuple[int, str] | None, bool]:
+        """A creation under the name of an entity its device knew deleted, where that entity is here (its
+        deletion gave way): the two are one, whatever name it goes by now, as where it came back after."""
+        for dead in self._took:
+            found = rows.current(self.db, "entity", dead)
+            if found is not None:
+                return (found[0], state.resolve_alias(self.db, dead)), True
+        return same, revived
 
     def _renamed_away(self, name: str, renamed: list[str] | None) -> tuple[int, str] | None:
         """An entity here renamed away from this name, the rename not seen by the device that created this

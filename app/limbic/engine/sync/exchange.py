@@ -93,12 +93,14 @@ def choose_graph_id(graph: Graph, folder: Path) -> str:
     return there[0]
 
 
-def identify(graph: Graph, folder: Path, graph_id: str, device: Device) -> tuple[Device, str | None]:
-    """The device this file publishes as: ``device``, or a new id when the file is a copy or a restore."""
+def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
+             own: files.DeviceFiles | None = None) -> tuple[Device, str | None]:
+    """The device this file publishes as: ``device``, or a new id when the file is a copy or a restore
+    (``own``: its folder, scanned)."""
     db = graph.db
     file_device = db.get_meta(state.DEVICE_KEY)
     file_seq = int(db.get_meta(state.SEQ_KEY) or 0)
-    own = files.scan_device(files.device_dir(folder, graph_id, device.id))
+    own = files.scan_device(files.device_dir(folder, graph_id, device.id)) if own is None else own
     own_max = max(own.segments, default=0)
     note = None
     if file_device == device.id and own_max <= file_seq:
@@ -179,7 +181,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
                 db.set_meta(state.JOINED_KEY, str(upto))  # what came before travels as the graph, not as changes
             else:
                 changes, upto = capture.unpublished(db, device.id, MAX_CHANGES_PER_SEGMENT)
-            _note_deletions_seen(db, changes)
+            _note_deletions_seen(db, changes, device.id)
             if changes:
                 seq = int(db.get_meta(state.SEQ_KEY) or 0) + 1
                 deps = {d: s for d, s in state.applied(db).items() if d != device.id}
@@ -224,14 +226,19 @@ def _nothing_to_publish(db: Database, device: Device) -> bool:
             and db.get_meta(state.DEVICE_KEY) == device.id and db.get_meta(state.DEVICE_NAME_KEY) == device.name)
 
 
-def _note_deletions_seen(db: Database, changes: list[dict]) -> None:
+def _note_deletions_seen(db: Database, changes: list[dict], device: str) -> None:
     """A creation names the stamp of each deletion of its name it had seen: a later deletion of that entity
-    (after it came back) is one it had not seen (apply.py)."""
+    (after it came back) is one it had not seen (apply.py). It names too the deleted entities whose name it
+    took (``took``): where one of them comes back, it is the entity under that name, and the two are one."""
     for change in changes:
         for item in change.get("items", []):
             if item.get("gone"):
                 item["gone_at"] = {g: list(state.get_stamp(db, state.resolve_alias(db, g), capture.ROW_FIELD))
                                    for g in item["gone"]}
+                took = [g for g in item["gone"] if state.local_id(db, "entity", g) is None]
+                if took:
+                    item["took"] = took
+                    state.note_taken(db, took, item["gid"], change.get("stamp", ""), device)
 
 
 def _deletions(graph: Graph, seg: files.Segment) -> int:
@@ -326,14 +333,16 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     if graph.db.readonly:
         raise SyncError(f"{graph.db.path} is open read-only; it cannot sync.")
     graph_id = choose_graph_id(graph, folder)
-    device, note = identify(graph, folder, graph_id, device)
+    # The folder is looked at once (every file of it: much of a short exchange). What this exchange
+    # publishes is added to this device's own folder only, which the snapshot check and the apply pass over.
+    found = files.scan(folder, graph_id)
+    device, note = identify(graph, folder, graph_id, device, found.get(device.id) or files.DeviceFiles(device.id))
     result = Exchange(device, device_note=note)
     publish(graph, folder, graph_id, device, result)
-    found = files.scan(folder, graph_id)  # once: looking at every file of the folder is much of a short exchange
     _start_from_snapshot(graph, folder, graph_id, device, found)
     pull(graph, folder, graph_id, device, result, confirm=confirm, progress=progress, cancelled=cancelled, found=found)
     directory = files.device_dir(folder, graph_id, device.id)
-    own = found.get(device.id) or files.DeviceFiles(device.id)  # neither the snapshot nor the pull writes here
+    own = found.get(device.id) or files.DeviceFiles(device.id)  # its snapshots: publishing writes none
     seq = int(graph.db.get_meta(state.SEQ_KEY) or 0)
     taken = bool(seq and seq - max(own.snapshots, default=0) >= snapshot.SNAPSHOT_EVERY)
     if taken:

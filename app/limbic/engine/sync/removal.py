@@ -198,6 +198,9 @@ class Removals:
         if kind == "entity":  # the deletion that removed it here had not seen all of it
             self._note_missed(real_gid, *state.get_stamp(self.db, real_gid, ROW_FIELD))
         twin = rows.twin(self.db, kind, columns)
+        if twin is None and kind == "entity":  # an entity made under its name by a device that knew it deleted
+            twin = next(((state.local_id(self.db, "entity", g), g) for g in state.takers(self.db, real_gid)
+                         if state.local_id(self.db, "entity", g) is not None), None)
         if twin is not None:
             # The same thing was made here again since (a name, a text): it comes back as that row, as
             # on a device where the deletion arrived after both and the two merged by their name.

@@ -19,7 +19,8 @@ DEVICE_NAME_KEY = "sync_device_name"  # that device's name (conflicts name both 
 SEQ_KEY = "sync_seq"  # the last sequence that device published
 UPTO_KEY = "sync_published_upto"  # the last change_log id published (or passed over: sync's own)
 JOINED_KEY = "sync_joined"  # set once the graph has been joined to a folder: the last change before it
-SYNC_ORIGIN = "sync:"  # origins of changes applied from another device (never published again)
+SYNC_ORIGIN = "sync:"
+TAKEN = "_taken_by:"  # a sync_stamp field of a deleted entity: the entity created under its name after it  # origins of changes applied from another device (never published again)
 
 # The wall clock in milliseconds; tests replace it to skew one device's clock.
 wall_clock: Callable[[], int] = lambda: int(time.time() * 1000)  # noqa: E731
@@ -161,3 +162,19 @@ def renamed_entities(db: Database, name: str, before_change: int | None = None, 
         params = (name, name, since, before_change)
     gids = {gid_at(db, "entity", row_id, change_id) for row_id, change_id in db.execute(sql, params).fetchall()}
     return sorted({g for gid in gids if gid for g in known_as(db, resolve_alias(db, gid))})
+
+
+def note_taken(db: Database, taken: list[str], taker: str, stamp: str, device: str) -> None:
+    """Entity ``taker`` was created under the name of the deleted entities ``taken``, its creator knowing them deleted."""
+    for gid in taken:
+        set_stamp(db, resolve_alias(db, gid), TAKEN + taker, stamp, device)
+
+
+def takers(db: Database, gid: str) -> list[str]:
+    """The entities created under this deleted entity's name by a device that knew it deleted (their ids here)."""
+    found = set()
+    for known in known_as(db, resolve_alias(db, gid)):
+        for (field,) in db.execute("SELECT field FROM sync_stamp WHERE gid = ? AND field >= ? AND field < ?",
+                                   (known, TAKEN, TAKEN + "\uffff")):
+            found.add(resolve_alias(db, field[len(TAKEN):]))
+    return sorted(found)
