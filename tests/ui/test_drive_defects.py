@@ -60,3 +60,75 @@ def test_the_activity_panel_takes_its_room_from_the_results_not_the_editor(qtbot
     assert w.width() == 1180
     results, editor = w.splitter.sizes()
     assert editor >= 440 and results >= window_fit.MIN_RESULTS_W, (results, editor)
+
+
+def _gamma_writes(path) -> None:
+    import anyio
+
+    from tests.activity.writers import assistant, ok
+
+    async def run():
+        async with assistant(path, "gamma") as g:
+            await ok(g, "add_observations", observations=[{"entityName": "X", "contents": ["g1"]}])
+    anyio.run(run)
+
+
+def _activity_window(qtbot, tmp_path):
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
+    from tests.ui.test_activity_panel import _assistants
+
+    path = tmp_path / "g.db"
+    Graph(Database(path)).db.close()
+    w = make_window(qtbot, path, wait_model=False)
+    _assistants(path)
+    w.activity.show()
+    panel = w.activity.dock.panel
+    qtbot.waitUntil(lambda: panel.data is not None and len(panel.data.sessions) == 2, timeout=30_000)
+    return w, panel, path
+
+
+def test_the_activity_row_a_person_chose_stays_chosen_and_open_when_an_assistant_writes(qtbot, tmp_path):
+    """Each refresh rebuilt the tree: an assistant's write collapsed the session the person had opened
+    and dropped the row they were reading (and a revert left no row chosen, its buttons greyed)."""
+    from tests.ui.test_activity_panel import _select
+
+    w, panel, path = _activity_window(qtbot, tmp_path)
+    alpha = _select(panel, "alpha")
+    alpha.setExpanded(True)
+    _select(panel, "“a1”")
+    chosen = panel.selected()
+    _gamma_writes(path)
+    qtbot.waitUntil(lambda: panel.data is not None and len(panel.data.sessions) == 3, timeout=30_000)
+    assert panel.selected() == chosen and panel.tree.currentItem().isSelected()
+    alpha = next(panel.tree.topLevelItem(i) for i in range(3) if panel.tree.topLevelItem(i).text(0).startswith("alpha"))
+    assert alpha.isExpanded()
+    assert panel.revert_button.isEnabled()
+
+
+def test_activity_rows_cut_by_the_panel_width_say_all_of_it_on_hover(qtbot, tmp_path):
+    """A session's and a change's line end in "…" in a narrow panel: the hover said only who and when."""
+    w, panel, path = _activity_window(qtbot, tmp_path)
+    tree = panel.tree
+    for i in range(tree.topLevelItemCount()):
+        top = tree.topLevelItem(i)
+        assert top.text(0) in top.toolTip(0)
+        for j in range(top.childCount()):
+            assert top.child(j).text(0) in top.child(j).toolTip(0)
+
+
+def test_a_change_already_taken_back_offers_no_revert(qtbot, tmp_path):
+    """"Revert this change…" stayed enabled on a change already taken back, and said only "Nothing to take back"."""
+    from tests.ui.test_activity_panel import _select
+
+    w, panel, path = _activity_window(qtbot, tmp_path)
+    _select(panel, "alpha").setExpanded(True)
+    _select(panel, "“a1”")
+    panel.revert_button.click()
+    qtbot.waitUntil(lambda: w.activity.preview_dialog is not None, timeout=30_000)
+    w.activity.preview_dialog.take_button.click()
+    qtbot.waitUntil(lambda: any("taken back by" in r for r in panel.rows()), timeout=30_000)
+    _select(panel, "alpha").setExpanded(True)
+    _select(panel, "“a1”")
+    assert "taken back" in panel.tree.currentItem().text(0)
+    assert not panel.revert_button.isEnabled()

@@ -128,6 +128,7 @@ class ActivityPanel(QWidget):
         self.data: PanelData | None = None
         self._filling = False
         self._changes: dict[int, Change] = {}
+        self._choice: tuple | None = None  # the row to choose again once the tree is refilled
         for w in (self.client, self.kind):
             w.currentIndexChanged.connect(lambda _i: self._filters_changed())
         self.unreviewed.toggled.connect(lambda _on: self._filters_changed())
@@ -196,6 +197,12 @@ class ActivityPanel(QWidget):
         self._update_buttons()
 
     def _fill_tree(self, data: PanelData) -> None:
+        # A refresh (an assistant's write, a revert) rebuilds the rows: what was open and chosen stays so.
+        before = self._walk()
+        opened = {item.data(0, ROLE) for item in before if item.isExpanded() and item.data(0, ROLE)}
+        known = {item.data(0, ROLE) for item in before if item.parent() is None}
+        current = self.tree.currentItem()
+        self._choice = current.data(0, ROLE) if current is not None else None
         self.tree.clear()
         self._changes = {}
         self._grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
@@ -205,6 +212,7 @@ class ActivityPanel(QWidget):
             refused = data.refused.get(s.id)
             top = QTreeWidgetItem([session_title(s, refused)])
             top.setData(0, ROLE, ("session", s.id))
+            top.setToolTip(0, top.text(0))  # the whole line: a narrow panel ends it in "…"
 
             if s.unreviewed and s.origin == "assistant":  # the person's own work needs no review
                 top.setFont(0, self._bold)
@@ -214,19 +222,47 @@ class ActivityPanel(QWidget):
                 top.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
             self.tree.addTopLevelItem(top)
         if self.tree.topLevelItemCount():
-            self.tree.topLevelItem(0).setExpanded(True)
+            newest = self.tree.topLevelItem(0)
+            if newest.data(0, ROLE) not in known:  # a new session opens; the others stay as the person left them
+                newest.setExpanded(True)
+            for item in self._walk():
+                if item.data(0, ROLE) in opened:
+                    item.setExpanded(True)
+            self._choose_again()
         else:
             empty = QTreeWidgetItem(["No changes match." if self.filters() else "No activity yet."])
             self.tree.addTopLevelItem(empty)
 
+    def _walk(self) -> list[QTreeWidgetItem]:
+        """Every row, depth-first."""
+        out: list[QTreeWidgetItem] = []
+        stack = [self.tree.topLevelItem(i) for i in reversed(range(self.tree.topLevelItemCount()))]
+        while stack:
+            item = stack.pop()
+            out.append(item)
+            stack.extend(item.child(i) for i in reversed(range(item.childCount())))
+        return out
+
+    def _choose_again(self) -> None:
+        """The row chosen before the refresh is current again, once it is in the tree (a session read later)."""
+        if self._choice is None:
+            return
+        for item in self._walk():
+            if item.data(0, ROLE) == self._choice:
+                self.tree.setCurrentItem(item)
+                self._choice = None
+                return
+
     def _add_calls(self, top: QTreeWidgetItem, s: Session) -> None:
         refused = self.data.refused.get(s.id) if self.data is not None else None
         if refused is not None:  # what it tried and was refused comes first: nothing else says so
-            top.addChild(QTreeWidgetItem([refusal_line(refused)]))
+            line = QTreeWidgetItem([refusal_line(refused)])
+            line.setToolTip(0, line.text(0))
+            top.addChild(line)
         for c in reversed(s.changes):  # newest call first; its diff lines are made when it is opened
             call = QTreeWidgetItem([change_title(c)])
             call.setData(0, ROLE, ("change", c.id))
-            call.setToolTip(0, f"{c.who}, {c.at} UTC")
+            call.setToolTip(0, f"{call.text(0)}\n{c.who}, {c.at} UTC")
             if c.reviewed_at is None and c.origin == "assistant":
                 call.setFont(0, self._bold)
             if c.reverted_by:
@@ -236,11 +272,14 @@ class ActivityPanel(QWidget):
             self._changes[c.id] = c
             top.addChild(call)
         if s.more:
-            top.addChild(QTreeWidgetItem([f"… older changes of this session: `limbic activity --client {s.who}`"]))
+            more = QTreeWidgetItem([f"… older changes of this session: `limbic activity --client {s.who}`"])
+            more.setToolTip(0, more.text(0))
+            top.addChild(more)
 
     def _add_items(self, call: QTreeWidgetItem, c: Change) -> None:
         for it in c.items:
             line = QTreeWidgetItem([f"{_OP_SIGN.get(it.op, '·')} {it.summary}"])
+            line.setToolTip(0, line.text(0))
             line.setData(0, ROLE, ("item", it.entity_id if it.kind != "entity" else it.row_id))
             call.addChild(line)
 
@@ -261,6 +300,7 @@ class ActivityPanel(QWidget):
             top = self.tree.topLevelItem(i)
             if top.data(0, ROLE) == ("session", s.id) and not top.childCount():
                 self._add_calls(top, s)
+                self._choose_again()
                 if self.data is not None:
                     self.data.sessions = [s if x.id == s.id else x for x in self.data.sessions]
 
@@ -296,12 +336,23 @@ class ActivityPanel(QWidget):
     def _update_buttons(self) -> None:
         picked = self.selected()
         self.review_button.setEnabled(picked is not None)
-        self.revert_button.setEnabled(picked is not None)
+        taken = self._taken_back(picked)
+        self.revert_button.setEnabled(picked is not None and not taken)
+        self.revert_button.setToolTip("Already taken back (its row says by which change)" if taken else "")
         self.revert_button.setText("Revert this session…" if picked and picked[0] == "session" else "Revert this change…")
         client = self.selected_client()
         paused = bool(self.data and client in self.data.paused)
         self.pause_button.setEnabled(bool(client))
         self.pause_button.setText(f"Resume “{client}”" if paused else "Pause this assistant")
+
+    def _taken_back(self, picked: tuple[str, int] | None) -> bool:
+        """The change chosen, or every change of the session chosen, is taken back already."""
+        if picked is None or self.data is None:
+            return False
+        if picked[0] == "change":
+            return bool(picked[1] in self._changes and self._changes[picked[1]].reverted_by)
+        s = next((x for x in self.data.sessions if x.id == picked[1]), None)
+        return bool(s and s.loaded and s.changes and not s.more and all(c.reverted_by for c in s.changes))
 
     def _target(self) -> tuple[str, object] | None:
         picked = self.selected()
