@@ -6,6 +6,11 @@ the top ten ids and scores of every branch choice and base relevance, the text b
 exact tiers. The clock is frozen and nothing is recorded, so two runs of the same code agree to the
 last digit, and two versions of the code agree unless they rank differently.
 
+The model's vectors are not the same to the last digit on every machine (its kernels sum in another
+order on another processor), so the small graph's snapshot is written with the vectors it was made
+with (``OUT`` with ``.vectors.npz``), and the test reads them back instead of running the model: the
+answers then depend on the search code alone.
+
     PYTHONPATH=app:. .venv/bin/python -m tests.bench.search_golden OUT.json [--size 20000]
 """
 
@@ -13,13 +18,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import logging
+import math
 import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
+
+import numpy as np
 
 from limbic.engine.formats.jsonl import EntityRecord, RelationRecord, import_records
 from limbic.engine.graph.graph import Graph
@@ -108,6 +117,72 @@ def small_records() -> tuple[list[EntityRecord], list[RelationRecord], list[str]
     records = [replace(r, line=i) for i, r in enumerate([*scifact, *arguana, *synth.entities, *notes], start=1)]
     queries = [*scifact_q, *[q[:1500] for q in arguana_q], *(q for _, q in synth.queries), *EDGE_QUERIES]
     return records, synth.relations, queries
+
+
+class Vectors:
+    """The model's answers, kept by text: recorded from a real model, or played back from a file.
+
+    Stands in for the :class:`Embedder` it wraps (everything but encoding is the model's own). Played
+    back, a text the file does not hold is encoded by the model and named in ``missing``.
+    """
+
+    def __init__(self, model: Embedder, known: dict[str, np.ndarray] | None = None) -> None:
+        self._model = model
+        self.recording = known is None
+        self.known: dict[str, np.ndarray] = {} if known is None else known
+        self.missing: list[str] = []
+
+    def __getattr__(self, name: str):  # noqa: ANN204 - the model's own attributes
+        return getattr(self._model, name)
+
+    @staticmethod
+    def key(text: str, kind: str) -> str:
+        return hashlib.sha256(f"{kind}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+    def encode(self, texts, kind: str = "passage", batch_size: int = 32, progress=None) -> np.ndarray:  # noqa: ANN001
+        keys = [self.key(t, kind) for t in texts]
+        todo = [i for i, k in enumerate(keys) if k not in self.known]
+        if todo:
+            if not self.recording:
+                self.missing.extend(texts[i][:80] for i in todo)
+            fresh = self._model.encode([texts[i] for i in todo], kind=kind, batch_size=batch_size)
+            for i, row in zip(todo, fresh):
+                self.known[keys[i]] = _as_kept(row) if self.recording else row
+        out = np.zeros((len(keys), self._model.dim), dtype=np.float32)
+        for row, k in enumerate(keys):
+            out[row] = self.known[k]
+        if progress is not None:
+            progress(len(keys))
+        return out
+
+    def encode_query(self, text: str) -> np.ndarray:
+        return self.encode([text], kind="query")[0]
+
+    def for_another_thread(self) -> Vectors:
+        twin = Vectors(self._model.for_another_thread(), self.known)
+        twin.recording, twin.missing = self.recording, self.missing
+        return twin
+
+    def save(self, path: Path) -> None:
+        """In half precision: the file is the search's input, not a measurement of the model."""
+        keys = sorted(self.known)
+        np.savez_compressed(path, keys=np.array(keys), vectors=np.stack([self.known[k] for k in keys]).astype(np.float16))
+
+    @classmethod
+    def load(cls, model: Embedder, path: Path) -> Vectors:
+        with np.load(path) as data:
+            return cls(model, {str(k): _as_kept(row) for k, row in zip(data["keys"], data["vectors"])})
+
+
+def _as_kept(row: np.ndarray) -> np.ndarray:
+    """A vector as the file keeps it (half precision), normalised again: recorded and played back alike."""
+    kept = np.asarray(row, dtype=np.float16).astype(np.float64)
+    norm = math.sqrt(math.fsum(float(x) * float(x) for x in kept))  # exact, whatever the processor
+    return (kept / max(norm, 1e-12)).astype(np.float32)
+
+
+def vectors_path(out: Path) -> Path:
+    return out.with_suffix(".vectors.npz")
 
 
 def build_small(path: Path, embedder: Embedder) -> tuple[Graph, list[str]]:
@@ -205,10 +280,14 @@ def main(argv: list[str] | None = None) -> int:
 
         tmp = Path(tempfile.mkdtemp()) / "golden.db"
         t0 = time.perf_counter()
+        embedder = Vectors(embedder)
         graph, queries = build_small(tmp, embedder)
         logger.info("small graph built in %.1f s", time.perf_counter() - t0)
     try:
         write(Path(args.out), snapshot(graph, queries))
+        if isinstance(embedder, Vectors):
+            embedder.save(vectors_path(Path(args.out)))
+            logger.info("%d vectors written to %s", len(embedder.known), vectors_path(Path(args.out)))
     finally:
         graph.db.close()
     logger.info("%d queries written to %s", len(queries), args.out)

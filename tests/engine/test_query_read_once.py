@@ -15,15 +15,17 @@ GOLDEN = Path(__file__).with_name("search_golden.json")
 
 @pytest.fixture(scope="module")
 def golden_graph(tmp_path_factory, embedder):
-    graph, queries = search_golden.build_small(tmp_path_factory.mktemp("golden") / "golden.db", embedder)
-    yield graph, queries
+    """The small graph made with the vectors the golden file was written with, not this machine's model run."""
+    vectors = search_golden.Vectors.load(embedder, search_golden.vectors_path(GOLDEN))
+    graph, queries = search_golden.build_small(tmp_path_factory.mktemp("golden") / "golden.db", vectors)
+    yield graph, queries, vectors
     graph.db.close()
 
 
 def test_every_mode_answers_as_the_golden_file_says(golden_graph):
     """Every mode's top ten, the text branch and the exact tiers, to 1e-9, as written by
-    ``python -m tests.bench.search_golden tests/engine/search_golden.json`` before the query was read once."""
-    graph, queries = golden_graph
+    ``python -m tests.bench.search_golden tests/engine/search_golden.json``, on the vectors written beside it."""
+    graph, queries, vectors = golden_graph
     expected = json.loads(GOLDEN.read_text(encoding="utf-8"))
     assert [e["query"] for e in expected] == [q[:100] for q in queries]
     got = search_golden.snapshot(graph, queries)
@@ -33,6 +35,7 @@ def test_every_mode_answers_as_the_golden_file_says(golden_graph):
     assert timeless.count(False) == 2  # "... in 2001." and "Session 2026-03-28"
     changed = [(e["query"], k) for e, g, t in zip(expected, got, timeless) if t for k in e if e[k] != g.get(k)]
     assert not changed, f"{len(changed)} answers changed, first {changed[:5]}"
+    assert not vectors.missing, f"texts the golden file's vectors do not hold (write it again): {vectors.missing[:3]}"
 
 
 class _CountingPattern:
@@ -75,7 +78,7 @@ def test_a_search_splits_its_query_once(golden_graph, splits, monkeypatch, query
     from limbic.engine.search import crosslingual, readable
     from limbic.engine.search.search import search
 
-    graph, _ = golden_graph
+    graph, _, _ = golden_graph
     reached: list[str] = []
     spy = {"cross-language": (crosslingual, "language_free"), "no word": (readable, "literal_holders")}.get(step)
     if spy:
@@ -117,7 +120,7 @@ def test_whether_a_query_holds_a_word_is_judged_once(monkeypatch, text_graph):
 def test_the_evaluation_reads_each_query_once_for_every_ranking(golden_graph, splits):
     from limbic.engine.evaluation import Collection, evaluate
 
-    graph, _ = golden_graph
+    graph, _, _ = golden_graph
     queries = {"q1": "vitamin d deficiency", "q2": "LMB-1042 backup crash"}
     results = evaluate(graph, Collection([], queries, {"q1": {"d1": 1}, "q2": {"d2": 1}}))
     assert set(results) >= {"bm25", "knn", "rrf", "hybrid"}
