@@ -181,7 +181,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
                 db.set_meta(state.JOINED_KEY, str(upto))  # what came before travels as the graph, not as changes
             else:
                 changes, upto = capture.unpublished(db, device.id, MAX_CHANGES_PER_SEGMENT)
-            _note_deletions_seen(db, changes)
+            _note_deletions_seen(db, changes, device.id)
             if changes:
                 seq = int(db.get_meta(state.SEQ_KEY) or 0) + 1
                 deps = {d: s for d, s in state.applied(db).items() if d != device.id}
@@ -226,14 +226,19 @@ def _nothing_to_publish(db: Database, device: Device) -> bool:
             and db.get_meta(state.DEVICE_KEY) == device.id and db.get_meta(state.DEVICE_NAME_KEY) == device.name)
 
 
-def _note_deletions_seen(db: Database, changes: list[dict]) -> None:
+def _note_deletions_seen(db: Database, changes: list[dict], device: str) -> None:
     """A creation names the stamp of each deletion of its name it had seen: a later deletion of that entity
-    (after it came back) is one it had not seen (apply.py)."""
+    (after it came back) is one it had not seen (apply.py). It names too the deleted entities whose name it
+    took (``took``): where one of them comes back, it is the entity under that name, and the two are one."""
     for change in changes:
         for item in change.get("items", []):
             if item.get("gone"):
                 item["gone_at"] = {g: list(state.get_stamp(db, state.resolve_alias(db, g), capture.ROW_FIELD))
                                    for g in item["gone"]}
+                took = [g for g in item["gone"] if state.local_id(db, "entity", g) is None]
+                if took:
+                    item["took"] = took
+                    state.note_taken(db, took, item["gid"], change.get("stamp", ""), device)
 
 
 def _deletions(graph: Graph, seg: files.Segment) -> int:
