@@ -214,9 +214,9 @@ class GraphHistory:
         etype = _g.clean_name(entity_type, "type", _g.MAX_TYPE_CHARS) if entity_type else None
         status = clean_status(status) if status else None
         with self.write(embed=False):
-            row = self.db.one("SELECT id, entity_type, status, created_at FROM entities WHERE name = ?", (name,))
-            if row is None and (owner := self.alias_owner(name)) is not None:  # an alias names that entity
-                row = self.db.one("SELECT id, entity_type, status, created_at FROM entities WHERE id = ?", (owner,))
+            # The same name in another case is that entity, and so is an alias naming it.
+            found = self.entity_id(name) or self.alias_owner(name)
+            row = self.db.one("SELECT id, entity_type, status, created_at FROM entities WHERE id = ?", (found,))
             created = clean_stamp(created_at) or _g.now_utc()
             if row is None:
                 self.db.execute(
