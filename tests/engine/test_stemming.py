@@ -5,7 +5,7 @@ from __future__ import annotations
 from limbic.engine.text import stemming
 from limbic.engine.store.db import Database
 from limbic.engine.graph.graph import Graph
-from limbic.engine.vectors.index import FTS_STEMS_KEY
+from limbic.engine.vectors.index import FTS_CONTENT, FTS_STEMS_KEY
 from limbic.engine.search.search import search
 
 
@@ -51,7 +51,7 @@ def test_an_index_without_stems_is_rebuilt_once(tmp_path):
     g = Graph(Database(path))
     try:
         assert g.fts_rebuilt == 2
-        assert g.db.get_meta(FTS_STEMS_KEY) == stemming.STEMMER_VERSION
+        assert g.db.get_meta(FTS_STEMS_KEY) == FTS_CONTENT
         assert search(g, "backup", record=False).results[0].name == "Nightly job"
     finally:
         g.db.close()

@@ -143,8 +143,10 @@ def iter_sources(db: Database) -> Iterator[EntitySource]:
             ids,
         ):
             rels[entity_id].append((rtype, target))
+        aliases = index.alias_texts(db, ids)
         for entity_id, name, etype in rows:
-            yield EntitySource(entity_id, name, etype, tuple(obs[entity_id]), tuple(rels[entity_id]))
+            yield EntitySource(entity_id, name, etype, tuple(obs[entity_id]), tuple(rels[entity_id]),
+                               tuple(aliases.get(entity_id, ())))
         last = ids[-1]
 
 

@@ -126,8 +126,10 @@ class GraphAliases:
         return False
 
     def _alias_touched(self, entity_id: int) -> None:
-        # Changed, but not its text: no full-text row or vector to make again (``_touch`` would queue both).
+        # Its full-text row holds its aliases' words and is made again with the write; its vector stays
+        # (an alias is not in the embedded text, so the entity's text digest does not change).
         self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (now_utc(), entity_id))
+        self._dirty.add(entity_id)
         self.db.note("changed", (entity_id,))
         self.db.note_flag("names")  # completion and the quick switcher list aliases with the names
 

@@ -17,8 +17,7 @@ from limbic.engine.graph.graph import Graph
 from limbic.engine.history import past_index
 from limbic.engine.store.db import Database
 from limbic.engine.store.recorded import COLUMNS, TABLE
-from limbic.engine.text.stemming import STEMMER_VERSION
-from limbic.engine.vectors.index import FTS_STEMS_KEY
+from limbic.engine.vectors.index import FTS_CONTENT, FTS_STEMS_KEY
 
 _ORDER = ("entity", "observation", "relation", "reflection", "alias")  # parents before the rows that name them
 
@@ -69,7 +68,7 @@ def rebuild(db: Database, at: str, text_index: bool = True) -> Database:
         for _name, sql in indexes:
             _make_index(conn, sql)
         # The full-text rows are made here, in bulk, so the opening finds them present and current.
-        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FTS_STEMS_KEY, STEMMER_VERSION))
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (FTS_STEMS_KEY, FTS_CONTENT))
         if text_index:
             past_index.fill_text_index(past, db)
         else:

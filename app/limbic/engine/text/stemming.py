@@ -69,10 +69,11 @@ def language(tokens: Iterable[str]) -> str:
     return "es" if es > en else "en"
 
 
-def stem_columns(name: str, entity_type: str, observations: Sequence[str]) -> tuple[str, str]:
-    """What an entity's two stem columns hold: its name's and its other text's words as stems of the
-    language its text is written in (English when it does not say: a name alone, a label)."""
-    head = words(name)
+def stem_columns(name: str, entity_type: str, observations: Sequence[str],
+                 aliases: Sequence[str] = ()) -> tuple[str, str]:
+    """What an entity's two stem columns hold: its names' (the name and its aliases) and its other text's
+    words as stems of the language its text is written in (English when it does not say: a name alone)."""
+    head = [w for part in (name, *aliases) for w in words(part)]
     body = [w for part in (entity_type, *observations) for w in words(part)]
     lang = language(body + head)
     return " ".join(stem(w, lang) for w in head), " ".join(stem(w, lang) for w in body)

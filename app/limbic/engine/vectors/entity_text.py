@@ -30,9 +30,10 @@ class EntitySource:
     entity_type: str
     observations: tuple[str, ...]
     relations: tuple[tuple[str, str], ...]  # (relation_type, target name), outgoing
+    aliases: tuple[str, ...] = ()  # its other names: in the full-text row, not in the embedded text
 
     def digest(self) -> str:
-        """Changes exactly when the embedded text could change."""
+        """Changes exactly when the embedded text could change (an alias does not: it is not embedded)."""
         h = hashlib.blake2b(digest_size=16)
         for part in (self.name, self.entity_type, *self.observations):
             h.update(part.encode("utf-8", "surrogatepass"))

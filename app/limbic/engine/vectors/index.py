@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 VEC_TABLE = "entity_embeddings"
+ALIAS_TABLE = "entity_aliases"
 EMBED_BATCH = 64
 
 
@@ -50,7 +51,19 @@ def load_source(db: Database, entity_id: int) -> EntitySource | None:
             (entity_id,),
         )
     )
-    return EntitySource(entity_id, row[0], row[1], obs, rels)
+    return EntitySource(entity_id, row[0], row[1], obs, rels, tuple(alias_texts(db, [entity_id]).get(entity_id, ())))
+
+
+def alias_texts(db: Database, ids: list[int] | None = None) -> dict[int, list[str]]:
+    """Each entity's aliases, in the order given (of every entity when ``ids`` is None): its full-text row
+    holds their words with its name's, so "Apple" finds the entity also known as "Big Apple"."""
+    out: dict[int, list[str]] = {}
+    if ids == [] or not db.has_table(ALIAS_TABLE):
+        return out
+    where = f" WHERE entity_id IN ({','.join('?' * len(ids))})" if ids is not None else ""
+    for owner, alias in db.execute(f"SELECT entity_id, alias FROM {ALIAS_TABLE}{where} ORDER BY id", ids or ()):
+        out.setdefault(owner, []).append(alias)
+    return out
 
 
 def reflection_texts(db: Database, ids: list[int]) -> dict[int, list[str]]:
@@ -74,9 +87,12 @@ def reflection_texts(db: Database, ids: list[int]) -> dict[int, list[str]]:
     return out
 
 
-def fts_row(entity_id: int, name: str, entity_type: str, observations: Sequence[str]) -> tuple:
-    """The values of an entity's full-text row: its text as written, then the stems of name and text."""
-    return (entity_id, name, entity_type, fts_obs_text(observations), *stemming.stem_columns(name, entity_type, observations))
+def fts_row(entity_id: int, name: str, entity_type: str, observations: Sequence[str],
+            aliases: Sequence[str] = ()) -> tuple:
+    """The values of an entity's full-text row: its text as written, then the stems of its names
+    (the name and its aliases) and of its text."""
+    return (entity_id, name, entity_type, fts_obs_text(observations),
+            *stemming.stem_columns(name, entity_type, observations, aliases))
 
 
 FTS_INSERT = "INSERT INTO entity_fts(rowid, name, entity_type, obs_text, stem_name, stem_text) VALUES (?, ?, ?, ?, ?, ?)"
@@ -85,33 +101,42 @@ FTS_INSERT = "INSERT INTO entity_fts(rowid, name, entity_type, obs_text, stem_na
 def sync_fts(db: Database, src: EntitySource) -> None:
     """Replace the entity's full-text row with its current state (idempotent)."""
     db.execute("DELETE FROM entity_fts WHERE rowid = ?", (src.entity_id,))
-    db.execute(FTS_INSERT, fts_row(src.entity_id, src.name, src.entity_type, src.observations))
+    db.execute(FTS_INSERT, fts_row(src.entity_id, src.name, src.entity_type, src.observations, src.aliases))
 
 
 # Which stems the full-text rows hold (stemming.STEMMER_VERSION): another value means re-index once.
 FTS_STEMS_KEY = "fts_stems"
+# What the rows hold now: those stems, and the words of each entity's aliases with its name's. A file
+# indexed with the same stems before aliases were indexed re-makes only the rows of entities with aliases.
+FTS_CONTENT = stemming.STEMMER_VERSION + "+aliases"
 
 
 def ensure_fts(db: Database, progress: Callable[[int, int], None] | None = None) -> int:
     """Fill an empty full-text index beside a non-empty graph (a file from another tool), and re-index,
-    once, one made before its rows held word stems (or other stems); returns how many were indexed."""
+    once, one made before its rows held word stems (or other stems) or their aliases' words; returns how
+    many were indexed."""
     if db.readonly:
         return 0
     has_entities = db.scalar("SELECT 1 FROM entities LIMIT 1") is not None
-    current = db.get_meta(FTS_STEMS_KEY) == stemming.STEMMER_VERSION
+    stored = db.get_meta(FTS_STEMS_KEY)
+    current = stored == FTS_CONTENT
     empty = db.scalar("SELECT 1 FROM entity_fts LIMIT 1") is None
     if not has_entities or (current and not empty):
         if not current:
             with db.transaction():
-                db.set_meta(FTS_STEMS_KEY, stemming.STEMMER_VERSION)
+                db.set_meta(FTS_STEMS_KEY, FTS_CONTENT)
         return 0
-    ids = [r[0] for r in db.execute("SELECT id FROM entities")]
-    if current:
-        logger.info("back-filling the full-text index for %d entities", len(ids))
+    if stored == stemming.STEMMER_VERSION and not empty:
+        ids = sorted(alias_texts(db))  # the same stems: only the rows that lack their aliases' words change
+        logger.info("adding the words of aliases to the full-text rows of %d entities", len(ids))
     else:
-        logger.warning("Rebuilding the full-text index once so that it holds word stems (%d entities)", len(ids))
+        ids = [r[0] for r in db.execute("SELECT id FROM entities")]
+        if current:
+            logger.info("back-filling the full-text index for %d entities", len(ids))
+        else:
+            logger.warning("Rebuilding the full-text index once so that it holds word stems (%d entities)", len(ids))
     with db.transaction():
-        if not empty:
+        if not empty and stored != stemming.STEMMER_VERSION:
             db.execute("DELETE FROM entity_fts")
         for n, entity_id in enumerate(ids, 1):
             src = load_source(db, entity_id)
@@ -121,7 +146,7 @@ def ensure_fts(db: Database, progress: Callable[[int, int], None] | None = None)
                 logger.info("full-text index: %d of %d entities", n, len(ids))
                 if progress:
                     progress(n, len(ids))
-        db.set_meta(FTS_STEMS_KEY, stemming.STEMMER_VERSION)
+        db.set_meta(FTS_STEMS_KEY, FTS_CONTENT)
     return len(ids)
 
 
