@@ -13,8 +13,6 @@ import numpy as np
 
 from limbic.engine.store import tables
 
-from limbic.engine.text import stemming
-
 from limbic.engine.vectors import index, index_chunks, vector_index
 from limbic.engine.store.db import Database
 from limbic.engine.vectors.embeddings import Embedder
@@ -88,7 +86,7 @@ def build_direct(path: Path, synth: SynthGraph, embedder: Embedder, seed: int = 
             _history(db, rng, n, now)
             db.set_meta(vector_index.TOKEN_KEY, f"bench-{rng.integers(1 << 62):x}")
             db.set_meta(BUILD_KEY, build_key(n))
-            db.set_meta(index.FTS_STEMS_KEY, stemming.STEMMER_VERSION)
+            db.set_meta(index.FTS_STEMS_KEY, index.FTS_CONTENT)
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         db.execute("ANALYZE")
     finally:
