@@ -121,3 +121,19 @@ def _renamed(g, name, new):
     from limbic.service.entities import EntityDraft, load_view
 
     return replace(EntityDraft.from_view(load_view(g, name)), name=new)
+
+
+def test_undoing_a_delete_stops_when_its_alias_names_an_entity_made_since_under_the_same_id(tmp_path):
+    g = Graph(Database(tmp_path / "lone.db"))
+    try:
+        g.create_entity("A", "Person", ["a"])
+        g.add_alias("A", "Ay")
+        step = undo.delete_entity(g, "A")
+        _other_writer(g, lambda o: o.create_entity("ay", "Person", ["theirs"]))  # takes the freed id too
+        with pytest.raises(RevertConflict) as err:
+            undo.undo_step(g, step)
+        assert "ay" in str(err.value)
+        undo.undo_step(g, step, SKIP)  # A comes back, without the name that is theirs now
+        assert g.get_entity("A").observation_texts == ["a"] and g.aliases_of("A") == [] and _doubled(g) == {}
+    finally:
+        g.db.close()

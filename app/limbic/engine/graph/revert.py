@@ -215,6 +215,7 @@ def _dependencies(graph: Graph, out: Plan, last: int, ours: set[tuple[str, int]]
     restoring = {p.row_id for p in out.pieces if p.kind == "entity" and p.before is not None and p.after is None}
     # Rows this revert takes off (the aliases a merge gave, the entities it made): their names are free.
     freed = ({p.row_id for p in out.pieces if p.kind == "alias" and p.before is None}, removing)
+    reused = {p.row_id for p in out.pieces if p.kind == "entity" and p.reused}  # comes back under a new id
     for p in out.pieces:
         if p.conflict:
             continue
@@ -237,7 +238,7 @@ def _dependencies(graph: Graph, out: Plan, last: int, ours: set[tuple[str, int]]
                 p.conflict = Conflict(f"an entity named “{shown(name, 40)}” exists again", by, at, added, "name_taken",
                                       (p.kind, p.row_id))
             elif p.after is None or p.after.get("name") != name:
-                _name_in_the_way(graph, p, name, p.row_id, freed, "name_taken")
+                _name_in_the_way(graph, p, name, None if p.reused else p.row_id, freed, "name_taken")
         elif p.kind != "entity" and p.before is not None:
             owners = [p.before.get(k) for k in (("from", "to") if p.kind == "relation" else ("entity",))]
             for owner in owners:
@@ -250,7 +251,8 @@ def _dependencies(graph: Graph, out: Plan, last: int, ours: set[tuple[str, int]]
                                           (p.kind, p.row_id))
                     break
             if p.kind == "alias" and not p.conflict and (p.after or {}).get("alias") != p.before.get("alias"):
-                _name_in_the_way(graph, p, p.before.get("alias", ""), p.before.get("entity"), freed, "alias_taken")
+                owner = p.before.get("entity")
+                _name_in_the_way(graph, p, p.before.get("alias", ""), None if owner in reused else owner, freed, "alias_taken")
 
 
 def _name_in_the_way(graph: Graph, p: Piece, name: str, owner: int | None, freed: tuple[set[int], set[int]],
