@@ -17,7 +17,6 @@ needs no model, and a background embedding job would disturb the timings).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -29,7 +28,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
 
-from tests.bench.common import RESULTS, stats_ms  # noqa: E402
+from tests.bench.common import stats_ms, write_results  # noqa: E402
 
 TICK_MS = 5
 FRAME_SIZE = (1280, 800)
@@ -279,10 +278,7 @@ def main() -> int:
     results["frames"] = [frame_times(n) for n in args.sizes]
     results["stall"] = bench_stall(app, home, args.stall_nodes)
     results["load_average_1min_at_end"] = round(os.getloadavg()[0], 2)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "graph_view.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
-    (RESULTS / "graph_view.md").write_text(markdown(results), encoding="utf-8")
-    print(f"wrote {RESULTS / 'graph_view.json'} and graph_view.md")
+    write_results("graph_view", results, markdown(results))
     return 0
 
 

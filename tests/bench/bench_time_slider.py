@@ -32,7 +32,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np  # noqa: E402
 
-from tests.bench.common import RESULTS, stats_ms  # noqa: E402
+from tests.bench.common import stats_ms, write_results  # noqa: E402
 
 DAY = 86_400
 YEAR = 365 * DAY
@@ -228,10 +228,7 @@ def main() -> int:
           f"(CPU time p50 {a['frame_cpu_ms']['p50']:.1f}, p95 {a['frame_cpu_ms']['p95']:.1f} ms)")
     results["load_average_1min_at_end"] = round(os.getloadavg()[0], 2)
     window.close()
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "time_slider.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
-    (RESULTS / "time_slider.md").write_text(markdown(results), encoding="utf-8")
-    print(f"wrote {RESULTS / 'time_slider.json'} and time_slider.md")
+    write_results("time_slider", results, markdown(results))
     return 0
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import platform
@@ -16,6 +17,14 @@ logger = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "bench-results"
+
+
+def write_results(stem: str, results: dict, markdown: str) -> None:
+    """Write a benchmark's figures as ``stem``.json and its table as ``stem``.md under bench-results/, and say so."""
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{stem}.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    (RESULTS / f"{stem}.md").write_text(markdown, encoding="utf-8")
+    print(f"wrote {RESULTS / (stem + '.json')} and {stem}.md")
 
 
 def stats_ms(seconds: list[float]) -> dict[str, float]:
