@@ -21,16 +21,10 @@ def _graph_with_history(replica: Replica) -> None:
     g.supersede_observation(second, "note 0, corrected again")
 
 
-def test_a_snapshot_applies_in_batches_and_gives_the_same_graph(tmp_path, monkeypatch):
+def _snapshot_published(tmp_path, monkeypatch):
+    """A laptop whose first segment a snapshot covers (batches of 3), in a folder a new device reads from."""
     monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
     monkeypatch.setattr(snapshot, "BATCH", 3)
-    sizes: list[int] = []
-    real = apply.Applier.apply_change
-
-    def counted(self, change):
-        sizes.append(len(change.get("items", [])))
-        return real(self, change)
-
     folder = tmp_path / "folder"
     folder.mkdir()
     a = Replica(tmp_path, "laptop")
@@ -38,6 +32,18 @@ def test_a_snapshot_applies_in_batches_and_gives_the_same_graph(tmp_path, monkey
     a.sync(folder)
     a.graph.upsert_entity("After", "T", ["one more"])
     a.sync(folder)  # a snapshot covers the first segment, which compaction removed
+    return a, folder
+
+
+def test_a_snapshot_applies_in_batches_and_gives_the_same_graph(tmp_path, monkeypatch):
+    sizes: list[int] = []
+    real = apply.Applier.apply_change
+
+    def counted(self, change):
+        sizes.append(len(change.get("items", [])))
+        return real(self, change)
+
+    a, folder = _snapshot_published(tmp_path, monkeypatch)
     assert list(folder.rglob("snapshot-*.db")) and not list(folder.rglob("000001-*.seg"))
     b = Replica(tmp_path, "desktop")
     monkeypatch.setattr(apply.Applier, "apply_change", counted)
@@ -54,15 +60,7 @@ def test_a_snapshot_applies_in_batches_and_gives_the_same_graph(tmp_path, monkey
 
 
 def test_a_snapshot_stopped_midway_leaves_nothing_and_applies_whole_next_time(tmp_path, monkeypatch):
-    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
-    monkeypatch.setattr(snapshot, "BATCH", 3)
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a = Replica(tmp_path, "laptop")
-    _graph_with_history(a)
-    a.sync(folder)
-    a.graph.upsert_entity("After", "T", ["one more"])
-    a.sync(folder)
+    a, folder = _snapshot_published(tmp_path, monkeypatch)
     b = Replica(tmp_path, "desktop")
     real, calls = apply.Applier.apply_change, [0]
 
@@ -130,3 +128,31 @@ def test_a_device_started_from_a_snapshot_weighs_later_changes_by_each_field_s_o
     assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)
     for r in (a, b, c):
         r.close()
+
+
+def test_a_snapshot_s_import_writes_each_field_s_stamp_once(tmp_path, monkeypatch):
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a = Replica(tmp_path, "laptop")
+    _graph_with_history(a)
+    a.sync(folder)
+    a.graph.upsert_entity("After", "T", ["one more"])
+    a.sync(folder)
+    b = Replica(tmp_path, "desktop")
+    writes: dict[tuple[str, str], int] = {}
+
+    def counted(cursor, sql, bindings):
+        if sql.lstrip().upper().startswith("INSERT") and "sync_stamp" in sql and bindings:
+            key = (bindings[0], bindings[1])
+            writes[key] = writes.get(key, 0) + 1
+        return True
+
+    b.graph.db.conn.exec_trace = counted
+    b.sync(folder)
+    b.graph.db.conn.exec_trace = None
+    assert synced_hash(a.graph) == synced_hash(b.graph)
+    assert writes and max(writes.values()) == 1, [k for k, n in writes.items() if n > 1][:5]
+    assert b.graph.db.scalar("SELECT count(*) FROM sync_stamp") == a.graph.db.scalar("SELECT count(*) FROM sync_stamp")
+    a.close()
+    b.close()
