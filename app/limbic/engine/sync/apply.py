@@ -24,6 +24,8 @@ from limbic.engine.sync.removal import Removals, missed
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
 
+_SET_STAMP = "INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)"
+
 
 
 @dataclass
@@ -49,6 +51,9 @@ class Applier(Removals):
         self._gone_at: dict[str, list[str]] = {}  # the deletions of its name the addition being applied had seen
         self._took: list[str] = []  # the deleted entities whose name it took
         self.newer_values: dict[tuple[str, str], dict] = {}
+        # A new row's fields are stamped with its change's stamp; a snapshot's import brings its rows' own
+        # stamps after them (snapshot.py), so it leaves this off rather than write each stamp twice.
+        self.stamp_added = True
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
@@ -175,8 +180,8 @@ class Applier(Removals):
         if kind == "entity":
             state.note_taken(self.db, self._took, gid, stamp, self.remote)
         row_id = rows.insert(self.db, kind, gid, columns, self.now)
-        for name in [ROW_FIELD, *after]:
-            state.set_stamp(self.db, gid, name, stamp, self.remote)
+        if self.stamp_added:
+            self.db.conn.executemany(_SET_STAMP, [(gid, name, stamp, self.remote) for name in [ROW_FIELD, *after]])
         if missing:
             self._fixups.append((kind, gid, after))
         self._touch(kind, row_id, "added")

@@ -104,7 +104,8 @@ def _batches(cursor, size: int | None = None):
 
 
 # A snapshot's field stamp (under the id the row goes by here), kept where it is later than what is here
-# or where the import itself stamped the field with the snapshot's clock (?5, ?6): a value the snapshot
+# or where the import itself stamped the field with the snapshot's clock (?5, ?6; a row here that one
+# of the snapshot's merged with: a row new here is not stamped by the import at all): a value the snapshot
 # brought is as old as the snapshot says, not as new as the snapshot, or a change made elsewhere
 # before the snapshot but arriving after it would lose on this device alone.
 _STAMP_SQL = (
@@ -133,6 +134,7 @@ def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, so
             db.conn.executemany("INSERT OR IGNORE INTO sync_alias(gid, target) VALUES (?, ?)",
                                 snap.execute("SELECT gid, target FROM sync_alias"))
             applier = Applier(graph, me, my_name, source, source_name)
+            applier.stamp_added = False  # a row new here takes its stamps from the snapshot, below, once
             for kind, table in SYNCED_TABLES.items():
                 if not snap.has_table(table):
                     continue  # a snapshot written before schema 9 holds no aliases
