@@ -1,11 +1,14 @@
-"""The Health view opens no larger than its screen, nor than the window it opens over (it was 1280 × 720 whatever the
-screen: on a 1280 × 800 laptop its frame was wider than the screen and it hid the whole window)."""
+"""The Health view fits its screen, and as a side panel it takes room inside the window, never from the desk
+(as a 1280 × 720 window of its own it was wider than a 1280 × 800 laptop's screen once framed, and hid the whole
+window; as a dialog over the window it still hid the side panels)."""
 
 from __future__ import annotations
 
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QMainWindow
+from PySide6.QtWidgets import QMainWindow, QTextEdit
 
+from limbic.ui.common import window_fit
+from limbic.ui.health.health_dock import HealthDock
 from limbic.ui.health.health_view import HealthView
 
 
@@ -18,14 +21,17 @@ def test_the_health_view_fits_the_screen(qtbot, tmp_path):
     assert frame.width() <= area.width() and frame.height() <= area.height()
 
 
-def test_the_health_view_is_no_larger_than_the_window_it_opens_over(qtbot, tmp_path):
+def test_the_health_panel_takes_room_inside_a_small_window(qtbot, tmp_path):
     window = QMainWindow()
     qtbot.addWidget(window)
+    window.setCentralWidget(QTextEdit(window))
     window.resize(780, 700)
     window.show()
-    view = HealthView(None, str(tmp_path / "g.db"), window)
-    view.show()
-    frame = view.frameGeometry()
-    assert frame.width() < window.width() and frame.height() < window.height()
-    # Still a workspace: its three columns keep room to read.
-    assert view.width() >= 0.8 * window.width()
+    dock = HealthDock(window)
+    view = HealthView(None, str(tmp_path / "g.db"), dock)
+    dock.set_view(view)
+    dock.bring_forward()
+    qtbot.waitUntil(lambda: view.isVisible())
+    assert window.width() == 780 and not dock.isFloating() and not view.isWindow()
+    # Still a workspace: the kinds, the findings and the reasons keep room to read.
+    assert dock.width() >= window_fit.MIN_DOCK_W

@@ -1,14 +1,16 @@
 """Organise → Memory health: what the health checks found, reviewed one finding at a time.
 
-Counts per kind on the left, the findings of one kind in the middle, the reasons (and, for a
-possible duplicate, the merge preview side by side) on the right. The scan runs in a process of
+A side panel (``HealthDock`` puts it in a tab beside Activity and Graph): the kinds with their
+counts, the findings of one kind, the reasons (and, for a possible duplicate, the merge preview),
+stacked in a narrow column and side by side when the panel is wide. The scan runs in a process of
 its own on a read-only connection (a thread here only waits for it), with progress, so the window
 and searches go on meanwhile.
 Buttons beside the keys, each showing its key: J or Down (Skip) goes to the next finding, K or Up
 back, M previews the merge of a duplicate (M again, or Enter, merges it; S keeps the other one),
 D says they are not duplicates (or dismisses another finding) for good, O opens the entity, R
-checks again, Esc closes. A merge keeps the better name by default, and says why. Nothing is
-merged without the person.
+checks again. Esc leaves a merge preview, and otherwise goes back to the search box with the panel
+left open, as a desktop's side panels do; Shift+Esc closes the panel. A merge keeps the better
+name by default, and says why. Nothing is merged without the person.
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ import html
 import logging
 import threading
 
-from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -37,32 +38,18 @@ from PySide6.QtWidgets import (
 from limbic.engine.errors import Cancelled, LimbicError
 from limbic.service import health
 from limbic.service.health.merge import MergePlan, merge, plan_merge
-from limbic.ui.common import window_fit
+from limbic.ui.common.flow_layout import FlowLayout
 from limbic.ui.health.wording import finding_html, finding_row, keeps, plan_html
 
 logger = logging.getLogger(__name__)
 
 KIND_ROLE = Qt.ItemDataRole.UserRole + 1
-WANTED = QSize(1280, 720)  # room for the three columns and a merge preview side by side
-SMALLEST = QSize(900, 560)  # over a small window it still takes this much, if the screen has it
+SIDE_BY_SIDE_W = 900  # from this width the three parts stand side by side (a wide or floating panel)
+STACKED_PREVIEW_W = 640  # below this width of the reasons, the merge preview's columns come one under another
 
 
-def first_size(dialog: QWidget, parent: QWidget | None) -> QSize:
-    """The size it opens at: as wanted, within the screen and within the window it opens over.
-
-    A fixed 1280 × 720 was wider than a 1280-pixel laptop's screen once framed, and hid the whole
-    window with its side panels; over the window it leaves a margin of it in view.
-    """
-    area = window_fit.available(dialog).size()
-    size = window_fit.initial_size(area, (WANTED.width(), WANTED.height()))
-    if parent is not None:
-        over = parent.window().size() * window_fit.SCREEN_SHARE
-        size = size.boundedTo(over.expandedTo(SMALLEST)).boundedTo(size)
-    return size
-
-
-class HealthView(QDialog):
-    """The Health window: a background scan, counts per kind, and a keyboard review of the findings."""
+class HealthView(QWidget):
+    """The Health panel: a background scan, counts per kind, and a review of the findings by keys or buttons."""
 
     scanned = Signal(object)  # Report (from the scan's thread)
     scan_failed = Signal(str)
@@ -70,11 +57,13 @@ class HealthView(QDialog):
     open_requested = Signal(int)
     merged = Signal(object)  # the merge's undo step
     previewed = Signal()  # a merge preview is on screen (tests wait on it)
+    escaped = Signal()  # Esc with nothing to go back from: the search box takes the keys again
+    close_requested = Signal()  # Shift+Esc: the panel closes
 
     def __init__(self, engine, path: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("healthView")
-        self.setWindowTitle("Memory health")
+        self.setWindowTitle("Memory health")  # its title when shown on its own (a benchmark, a test)
         self.engine, self.path = engine, path
         self.report: health.Report | None = None
         self.plan: MergePlan | None = None
@@ -93,48 +82,51 @@ class HealthView(QDialog):
         self.type_choice.hide()
         self.progress = QProgressBar(self, objectName="healthProgress")
         self.progress.setTextVisible(True)
-        self.state = QLabel("", self, objectName="healthState")
+        self.state = QLabel("", self, objectName="healthState", wordWrap=True)
         self.recheck = QPushButton("&Check again (R)", self, objectName="healthRecheck")
         self.recheck.clicked.connect(self.start_scan)
         self.cancel_button = QPushButton("Cancel", self, objectName="healthCancel")
         self.cancel_button.clicked.connect(lambda: self._cancel.set())
         top = QHBoxLayout()
         top.addWidget(self.state, 1)
-        top.addWidget(self.progress)
-        top.addWidget(self.cancel_button)
         top.addWidget(self.recheck)
+        scan_row = QHBoxLayout()
+        scan_row.addWidget(self.progress, 1)
+        scan_row.addWidget(self.cancel_button)
         right = QWidget(self)
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.detail, 1)
         rl.addWidget(self.type_choice)
-        keys = QLabel("K or Up: back · Esc: close", self, objectName="healthKeys")
+        keys = QLabel("K or Up: back · Esc: to the search", self, objectName="healthKeys")
+        keys.setToolTip("Shift+Esc closes the panel")
         # Every key has its button, named in words with the key on it: the keys alone were a secret.
         self.merge_button = QPushButton("Merge… (M)", self, objectName="healthMerge")
         self.swap_button = QPushButton("Keep the other (S)", self, objectName="healthSwap")
         self.skip_button = QPushButton("Skip (J)", self, objectName="healthSkip")
         self.dismiss_button = QPushButton("Not duplicates (D)", self, objectName="healthDismiss")
         self.open_button = QPushButton("Open (O)", self, objectName="healthOpen")
-        buttons = QHBoxLayout()
+        button_row = QWidget(self, objectName="healthButtons")
+        buttons = FlowLayout(button_row)  # they wrap in a narrow panel rather than hold the window wide
         for button, slot in ((self.merge_button, self.on_merge_key), (self.swap_button, self.swap),
                              (self.skip_button, self.next), (self.dismiss_button, self.dismiss),
                              (self.open_button, self.open_current)):
             button.clicked.connect(slot)
             button.setAutoDefault(False)  # Enter belongs to the merge, not to whichever button was last clicked
             buttons.addWidget(button)
-        buttons.addStretch(1)
         buttons.addWidget(keys)
-        split = QSplitter(self)
-        split.addWidget(self.kinds)
-        split.addWidget(self.findings)
-        split.addWidget(right)
-        split.setSizes([230, 300, 750])
-        split.setStretchFactor(2, 1)  # the reasons and the merge preview get the room a wider window adds
+        self.split = QSplitter(Qt.Orientation.Vertical, self, objectName="healthSplit")
+        self.split.addWidget(self.kinds)
+        self.split.addWidget(self.findings)
+        self.split.addWidget(right)
+        self.split.setChildrenCollapsible(False)
+        self.split.setStretchFactor(2, 1)  # the reasons and the merge preview get the room a larger panel adds
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
-        layout.addWidget(split, 1)
-        layout.addLayout(buttons)
-        self.resize(first_size(self, parent))
+        layout.addLayout(scan_row)
+        layout.addWidget(self.split, 1)
+        layout.addWidget(button_row)
         self.kinds.currentRowChanged.connect(self._show_kind)
         self.findings.currentRowChanged.connect(self._show_finding)
         self.scanned.connect(self._on_scanned)
@@ -142,12 +134,36 @@ class HealthView(QDialog):
         self.scan_progress.connect(self._on_progress)
         for key, slot in (("J", self.next), ("K", self.previous), ("M", self.on_merge_key), ("Return", self.on_enter),
                           ("S", self.swap), ("D", self.dismiss), ("O", self.open_current), ("R", self.start_scan),
-                          ("Escape", self.on_escape)):
+                          ("Escape", self.on_escape), ("Shift+Escape", self.close_requested.emit)):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
         self._fill_kinds()
         self._sync_buttons()
+        self._wide: bool | None = None  # how the parts stand, once the panel has a width
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        self._arrange(event.size().width() >= SIDE_BY_SIDE_W)
+
+    def _arrange(self, wide: bool) -> None:
+        """Kinds, findings and reasons side by side in a wide panel, one under another in a narrow one."""
+        if wide == self._wide:
+            return
+        self._wide = wide
+        if wide:
+            self.split.setOrientation(Qt.Orientation.Horizontal)
+            self.split.setSizes([230, 300, 750])
+            return
+        self.split.setOrientation(Qt.Orientation.Vertical)
+        # The kinds as tall as their rows, the findings a dozen rows, the reasons the rest.
+        row = max(16, self.kinds.sizeHintForRow(0))
+        self.split.setSizes([row * self.kinds.count() + 2 * self.kinds.frameWidth() + 2, row * 9, row * 16])
+
+    def ensure_checked(self) -> None:
+        """Check the graph if no report is here and no check is running (the panel was closed during one)."""
+        if self.report is None and (self._thread is None or not self._thread.is_alive()):
+            self.start_scan()
 
     def _sync_buttons(self) -> None:
         """The buttons fit the finding on screen: merge and keep-the-other for a duplicate, dismiss for the rest."""
@@ -311,10 +327,11 @@ class HealthView(QDialog):
             self.open_current()
 
     def on_escape(self) -> None:
+        """Back from a merge preview; otherwise back to the search, the panel left open."""
         if self.plan is not None:
             self._show_finding()
         else:
-            self.close()
+            self.escaped.emit()
 
     def preview(self, source_first: bool = True) -> None:
         """Show what merging the current pair would leave (computed by the merge's own planning)."""
@@ -330,7 +347,7 @@ class HealthView(QDialog):
         self.plan = plan
         f = self.current_finding()
         kept = keeps(f) if f is not None and plan.target.entity.id == f.ids[0] else ""
-        self.detail.setHtml((f"<p><b>{html.escape(kept)}</b></p>" if kept else "") + plan_html(plan))
+        self.detail.setHtml((f"<p><b>{html.escape(kept)}</b></p>" if kept else "") + plan_html(plan, stacked=self.detail.width() < STACKED_PREVIEW_W))
         self._sync_buttons()
         conflict = next((c for c in plan.conflicts if c.field == "type"), None)
         self.type_choice.clear()

@@ -35,14 +35,16 @@ def finding_html(f: health.Finding) -> str:
     return f"<h3>{names}</h3>{sure}{keep}<ul>{reasons}</ul>{hint}"
 
 
-def plan_html(plan: MergePlan) -> str:
-    """The merge preview: the two entities and what the merged one would hold, side by side."""
+def plan_html(plan: MergePlan, stacked: bool = False) -> str:
+    """The merge preview: the two entities and what the merged one would hold, side by side (``stacked``:
+    what the merge leaves first, then the two as they are, one under another, for a narrow panel)."""
     def column(title: str, name: str, etype: str, status: str, obs: list[str], rels: list[str]) -> str:
         items = "".join(f"<li>{o}</li>" for o in obs) or "<li><i>none</i></li>"
         rel = "".join(f"<li>{r}</li>" for r in rels) or "<li><i>none</i></li>"
-        return (f"<td valign='top' width='33%'><b>{title}</b><br><big>{html.escape(name)}</big><br>"
+        body = (f"<b>{title}</b><br><big>{html.escape(name)}</big><br>"
                 f"{html.escape(etype)} · {html.escape(status)}<p>Observations</p><ul>{items}</ul>"
-                f"<p>Relations</p><ul>{rel}</ul></td>")
+                f"<p>Relations</p><ul>{rel}</ul>")
+        return f"<div>{body}</div><hr>" if stacked else f"<td valign='top' width='33%'>{body}</td>"
 
     def rels_of(view) -> list[str]:
         out = [f"{html.escape(r.relation_type)} → {html.escape(r.to_name)}" for r in view.outgoing]
@@ -63,12 +65,14 @@ def plan_html(plan: MergePlan) -> str:
                         f"“{html.escape(c.source)}”; choose below.</p>" for c in plan.conflicts)
     names = ", ".join(f"“{html.escape(a)}”" for a in plan.aliases)  # the name that goes still finds it
     aliases = f"<p><b>Also known as afterwards:</b> {names}</p>" if plan.aliases else ""
-    return ("<table width='100%' cellspacing='8'><tr>"
-            + column("Goes", src.entity.name, src.entity.entity_type, src.entity.status,
-                     [html.escape(o) for o in src.entity.observation_texts], rels_of(src))
-            + column("Stays", tgt.entity.name, tgt.entity.entity_type, tgt.entity.status,
-                     [html.escape(o) for o in tgt.entity.observation_texts], rels_of(tgt))
-            + column("After the merge", plan.name, plan.entity_type, plan.status, merged_obs, merged_rels)
-            + "</tr></table>" + aliases + conflicts
+    goes = column("Goes", src.entity.name, src.entity.entity_type, src.entity.status,
+                  [html.escape(o) for o in src.entity.observation_texts], rels_of(src))
+    stays = column("Stays", tgt.entity.name, tgt.entity.entity_type, tgt.entity.status,
+                   [html.escape(o) for o in tgt.entity.observation_texts], rels_of(tgt))
+    after = column("After the merge", plan.name, plan.entity_type, plan.status, merged_obs, merged_rels)
+    columns = (after + goes + stays) if stacked else ("<table width='100%' cellspacing='8'><tr>" + goes + stays
+                                                      + after + "</tr></table>")
+    # Stacked, the types to choose between come first: under three columns' worth of lists they were out of view.
+    return ((conflicts + aliases + columns if stacked else columns + aliases + conflicts)
             + "<p><b>Merge now (M)</b> or Enter merges (Ctrl+Z undoes it), <b>Keep the other (S)</b> swaps which one "
               "stays, Esc goes back.</p>")

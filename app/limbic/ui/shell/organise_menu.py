@@ -135,6 +135,7 @@ class OrganiseParts:
     reload: Callable[[int], object]  # show an entity again after a change
     record_step: Callable[[object], None]  # a change the person made becomes the next Undo
     rerun_search: Callable[[], None]
+    focus_search: Callable[[], None] = lambda: None  # Esc in the Health panel gives the keys back to the search
 
 
 class OrganiseMenu(QObject):
@@ -145,6 +146,7 @@ class OrganiseMenu(QObject):
         self.p = parts
         self.browser: EntityBrowser | None = None
         self.health_view = None  # HealthView, made on first use
+        self.health_dock = None  # HealthDock, its side panel
         self.pinned: set[int] = set()
 
     def build_menu(self, bar) -> None:
@@ -184,23 +186,25 @@ class OrganiseMenu(QObject):
         self.p.open_entity(entity_id, record=True)
 
     def on_health(self) -> None:
-        """Organise → Memory health."""
+        """Organise → Memory health: the side panel, a tab beside Activity and Graph."""
         # Loaded on first use: the checks bring numpy and rapidfuzz, which the window must not wait for at start-up.
+        from limbic.ui.health.health_dock import HealthDock
         from limbic.ui.health.health_view import HealthView
 
         p, catalog = self.p, self.p.hooks.catalog()
         if catalog is None:
             p.status.say("Open a graph to check its health.", 4000)
             return
+        if self.health_dock is None:
+            self.health_dock = HealthDock(p.hooks.parent)
         if self.health_view is None or self.health_view.path != catalog.path:
-            if self.health_view is not None:
-                self.health_view.close()
-            self.health_view = HealthView(p.engine, catalog.path, p.hooks.parent)
+            self.health_view = HealthView(p.engine, catalog.path, self.health_dock)
             self.health_view.open_requested.connect(self.on_browser_open)
             self.health_view.merged.connect(self.on_merged)
-            self.health_view.start_scan()
-        self.health_view.show()
-        self.health_view.raise_()
+            self.health_view.escaped.connect(p.focus_search)
+            self.health_dock.set_view(self.health_view)
+        self.health_view.ensure_checked()
+        self.health_dock.bring_forward()
 
     # -- pins ---------------------------------------------------------------------------
 
