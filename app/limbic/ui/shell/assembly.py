@@ -76,7 +76,8 @@ def assemble(window: Any) -> None:
         shown=window.results_shown.emit))
     window.organise = OrganiseMenu(OrganiseParts(
         engine=engine, editor=editor, status=status, hooks=hooks, open_entity=entities.open_entity,
-        reload=entities.reload, record_step=window.undo.push_step, rerun_search=window.search.rerun))
+        reload=entities.reload, record_step=window.undo.push_step, rerun_search=window.search.rerun,
+        focus_search=window.search_bar.focus))
     window.graph = GraphMenu(GraphParts(
         engine=engine, host=window, status=status, hooks=hooks, editor=editor, open_entity=entities.open_entity,
         reload=entities.reload, search_hits=window.search.hit_ids, start_folder=window.files.start_folder,
