@@ -13,7 +13,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 
 from limbic.engine.errors import NameTakenError
-from limbic.engine.store.values import _unstorable, case_spellings, clean_name, name_key, now_utc, shown
+from limbic.engine.graph.name_lookup import by_name_key
+from limbic.engine.store.values import _unstorable, clean_name, name_key, now_utc, shown
 
 TABLE = "entity_aliases"
 
@@ -31,15 +32,7 @@ class GraphAliases:
         name = unicodedata.normalize("NFC", name.strip())
         if not name or _unstorable(name):
             return None
-        key = name_key(name)
-        spellings = case_spellings(name)
-        marks = ",".join("?" * len(spellings))
-        for entity_id, alias in self.db.execute(
-            f"SELECT entity_id, alias FROM {TABLE} WHERE alias COLLATE NOCASE IN ({marks})", spellings
-        ):
-            if name_key(alias) == key:
-                return int(entity_id)
-        return None
+        return by_name_key(self.db, TABLE, "entity_id", "alias", name)
 
     def exact_alias_owner(self, name: str) -> int | None:
         """The entity with exactly this alias (as NFC, case kept), as exact-name look-ups match."""

@@ -16,10 +16,10 @@ from limbic.engine.store.db import Database
 from limbic.engine.errors import NotFoundError, ValidationError
 from limbic.engine.graph.aliases import GraphAliases
 from limbic.engine.graph.graph_history import GraphHistory
+from limbic.engine.graph.name_lookup import by_name_key
 # What a stored value may be lives below this module and graph_history (re-exported: used from here).
 from limbic.engine.store.values import (DEFAULT_TYPE, MAX_NAME_CHARS, MAX_OBSERVATION_CHARS, MAX_TYPE_CHARS,  # noqa: F401
-                                  TIME_FORMAT, _unstorable, case_spellings, clean_name, clean_observation, name_key,
-                                  now_utc, shown)
+                                  TIME_FORMAT, _unstorable, clean_name, clean_observation, name_key, now_utc, shown)
 
 if TYPE_CHECKING:
     from limbic.engine.vectors.embeddings import Embedder
@@ -173,15 +173,7 @@ class Graph(GraphHistory, GraphAliases):
         SQLite's NOCASE index folds A-Z; other letters through ``case_spellings``, each an index
         probe: the cost does not grow with the graph, so a bulk import stays linear.
         """
-        key = name_key(name)
-        spellings = case_spellings(name)
-        marks = ",".join("?" * len(spellings))
-        for entity_id, other in self.db.execute(
-            f"SELECT id, name FROM entities WHERE name COLLATE NOCASE IN ({marks})", spellings
-        ):
-            if name_key(other) == key:
-                return entity_id
-        return None
+        return by_name_key(self.db, "entities", "id", "name", name)
 
     def _taken(self, name: str, entity_id: int) -> str:
         """The sentence refusing a name another entity holds (the same, or differing only in case)."""
