@@ -141,3 +141,23 @@ def test_a_restored_file_whose_new_change_reuses_a_lost_change_number_is_a_new_d
     result = a.sync(folder)
     assert result.device_note and "new device" in result.device_note
     assert {r[0] for r in a.graph.db.execute("SELECT content FROM observations")} == {"one", "two", "other"}
+
+
+def test_a_lost_publish_taken_back_remembers_the_deleted_entity_whose_name_a_creation_took(tmp_path):
+    folder = tmp_path / "f"
+    folder.mkdir()
+    a = Replica(tmp_path, "a")
+    a.graph.upsert_entity("Ada", "Person", ["one"])
+    a.sync(folder)
+    old = a.graph.db.scalar("SELECT gid FROM entities WHERE name = 'Ada'")
+    a.graph.delete_entity("Ada")
+    a.graph.upsert_entity("Ada", "Person", ["new"])
+    new = a.graph.db.scalar("SELECT gid FROM entities WHERE name = 'Ada'")
+    before = tmp_path / "before.db"
+    a.graph.db.execute("VACUUM INTO ?", (str(before),))
+    a.sync(folder)
+    assert state.takers(a.graph.db, old) == [new]
+    _power_cut(a, before)
+    assert state.takers(a.graph.db, old) == []
+    assert a.sync(folder).device_note is None
+    assert state.takers(a.graph.db, old) == [new]

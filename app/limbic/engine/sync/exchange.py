@@ -154,10 +154,13 @@ def _adopt(graph: Graph, folder: Path, graph_id: str, device: Device, own: files
             if capture.change_gids(db, int(change["cid"])) != [i.get("gid") for i in change.get("items", [])]:
                 return False
         segments.append(seg)
-    for seg in segments:
+    for seg in segments:  # what the lost commit recorded, as ``publish`` recorded it
         for change in seg.changes:
             capture.stamp_items(db, change.get("items", []), change.get("stamp", ""), device.id)
             state.observe(db, state.Stamp.parse(change.get("stamp", "")))
+            for item in change.get("items", []):
+                if item.get("took"):
+                    state.note_taken(db, item["took"], item["gid"], change.get("stamp", ""), device.id)
         db.set_meta(state.SEQ_KEY, str(seg.seq))
         db.set_meta(state.UPTO_KEY, str(max(state.published_upto(db), int(seg.header.get("upto") or 0))))
         if seg.header.get("joined"):
@@ -166,7 +169,11 @@ def _adopt(graph: Graph, folder: Path, graph_id: str, device: Device, own: files
 
 
 def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exchange) -> None:
-    """Write this device's unpublished changes as segments in its own folder."""
+    """Write this device's unpublished changes as segments in its own folder.
+
+    Whatever a publish records in the graph file must be recoverable from its segment: its commit is
+    not flushed at once, and ``_adopt`` records it again from the segment when a power cut lost it.
+    """
     db = graph.db
     directory = files.device_dir(folder, graph_id, device.id)
     files.write_device_file(directory, _device_info(graph, device))
