@@ -132,3 +132,21 @@ def test_a_change_already_taken_back_offers_no_revert(qtbot, tmp_path):
     _select(panel, "“a1”")
     assert "taken back" in panel.tree.currentItem().text(0)
     assert not panel.revert_button.isEnabled()
+
+
+def test_the_home_list_ends_long_names_in_an_ellipsis_instead_of_scrolling_sideways(qtbot):
+    """With a side panel open the results are at their narrowest: the home list grew a sideways scroll bar."""
+    from PySide6.QtWidgets import QListWidgetItem
+
+    from limbic.ui.search.home import HomeList
+
+    home = HomeList()
+    qtbot.addWidget(home)
+    for text in ("   Decision: nightly backups with restic  ·  Decision", "   Fountain pen: Pilot Custom 74  ·  Thing"):
+        QListWidgetItem(text, home)
+    home.resize(window_fit.MIN_RESULTS_W, 300)
+    home.show()
+    qtbot.waitUntil(home.isVisible)
+    qtbot.wait(20)
+    assert home.horizontalScrollBar().maximum() == 0
+    assert home.visualItemRect(home.item(0)).right() < home.viewport().width()

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+from PySide6.QtWidgets import QListView, QListWidget, QListWidgetItem, QStyledItemDelegate, QWidget
 
 from limbic.service.organise import Home, Item
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 MATCH_LIMIT = 500  # entities listed for filters with an empty query
 SECTIONS = (("pinned", "Pinned"), ("opened", "Recently opened"), ("changed", "Recently changed"))
+
+
+class _FitDelegate(QStyledItemDelegate):
+    """Rows as wide as the list at most, so a long name ends in "…" (its tooltip says it whole)."""
+
+    def sizeHint(self, option, index):  # noqa: N802 - Qt API
+        size = super().sizeHint(option, index)
+        size.setWidth(min(size.width(), self.parent().viewport().width()))
+        return size
 
 
 class HomeList(QListWidget):
@@ -23,6 +32,10 @@ class HomeList(QListWidget):
         self.setObjectName("homeList")
         self.setAccessibleName("Pinned, recently opened and recently changed entities")
         self.itemActivated.connect(self._on_activated)
+        # At the results' narrowest (a side panel open) the list scrolled sideways and cut its rows mid-word.
+        self.setItemDelegate(_FitDelegate(self))
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setResizeMode(QListView.ResizeMode.Adjust)
         self.shown_entity: int | None = None  # the editor's entity: the row a refill highlights
 
     def highlight(self, entity_id: int | None) -> None:
