@@ -1,6 +1,6 @@
 """What sync costs: a new device's first sync, steady-state apply, capture on the write path, the folder's size.
 
-    python -m tests.bench.bench_sync [--entities 100000] [--changes 1000] [--rounds 7] [--days 30] [--per-day 10000]
+    python -m tests.bench.bench_sync [--entities 100000] [--changes 1000] [--rounds 7] [--burst 20] [--days 30] [--per-day 10000]
 
 A report, never a pass/fail. Graphs are text-only (no model): the model's work (embedding what
 arrives) is not part of these figures, and search here is the full-text branch, which is usable
@@ -279,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--entities", type=int, default=100_000)
     ap.add_argument("--changes", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--burst", type=int, default=20, help="capture: writes between two exchanges")
     ap.add_argument("--days", type=int, default=30)
     ap.add_argument("--per-day", type=int, default=10_000)
     ap.add_argument("--parts", default="first,capture,month", help="which parts to run (steady needs first)")
@@ -299,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
             report["steady_state"] = steady_state(first, args.changes)
             report["first_sync"]["vector_rebuild"] = vector_rate(first["b"], args.vector_sample)
         if "capture" in parts:
-            report["capture"] = capture(work, args.rounds)
+            report["capture"] = capture(work, args.rounds, burst=args.burst)
         if "month" in parts:
             report["month"] = month(work, args.days, args.per_day)
     out = Path("bench-results")
