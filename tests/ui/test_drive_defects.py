@@ -150,3 +150,19 @@ def test_the_home_list_ends_long_names_in_an_ellipsis_instead_of_scrolling_sidew
     qtbot.wait(20)
     assert home.horizontalScrollBar().maximum() == 0
     assert home.visualItemRect(home.item(0)).right() < home.viewport().width()
+
+
+def test_a_finished_job_leaves_no_sentence_saying_it_runs(qtbot):
+    """After an assistant's write the status bar said "Embedding 1 entity…" for good, long after it was done."""
+    from limbic.ui.shell.status import StatusPanel
+
+    status = StatusPanel()
+    qtbot.addWidget(status)
+    status.job_started("Embedding 1 entity")
+    assert status.message.full_text == "Embedding 1 entity…"
+    status.job_ended()
+    assert status.message.full_text == "" and not status.job_running
+    status.job_started("Importing notes")
+    status.say("Imported 3 notes.", 15_000)  # what the job said when it ended stays
+    status.job_ended()
+    assert status.message.full_text == "Imported 3 notes."

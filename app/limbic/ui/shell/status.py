@@ -59,6 +59,7 @@ class StatusPanel(QStatusBar):
         self.last_message = ""
         self.last_details: list[str] = []
         self._undo_available = False
+        self._job_sentence = ""  # the running job's "…" sentence, cleared when the job ends
         self.message = MessageLabel(self)
         self.details_button = QToolButton(self, objectName="detailsButton", text="Details…",
                                           toolTip="The whole message, with everything it lists")
@@ -156,7 +157,8 @@ class StatusPanel(QStatusBar):
         self.progress.show()
         self.cancel.setEnabled(True)
         self.cancel.show()
-        self.say(f"{title}…", 0)
+        self._job_sentence = f"{title}…"
+        self.say(self._job_sentence, 0)
 
     @Slot(str, int, int)
     def job_progress(self, stage: str, done: int, total: int) -> None:
@@ -167,6 +169,10 @@ class StatusPanel(QStatusBar):
     def job_ended(self) -> None:
         self.progress.hide()
         self.cancel.hide()
+        # "Embedding 1 entity…" was said until the next sentence: after an assistant's write it stayed for good.
+        if self._job_sentence and self.message.full_text == self._job_sentence:
+            self._clear()
+        self._job_sentence = ""
 
     @property
     def job_running(self) -> bool:
