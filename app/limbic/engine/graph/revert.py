@@ -21,6 +21,7 @@ from limbic.engine.graph.activity_log import Change, Item, _names, describe_item
 from limbic.engine.errors import LimbicError, NotFoundError, ValidationError
 from limbic.engine.graph.graph import now_utc, shown
 from limbic.engine.graph.revert_names import holder as name_holder
+from limbic.engine.graph.revert_words import by_person, changed_since, undo_words, who_words
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
@@ -61,8 +62,13 @@ class Conflict:
     kind: str  # changed / depends / name_taken / alias_taken / gone
     key: tuple[str, int]  # (kind, row id) of our piece
 
+    @property
+    def by_person(self) -> bool:
+        """The other writer is the person (in Limbic or on the command line), not an assistant or a program."""
+        return by_person(self.by)
+
     def sentence(self) -> str:
-        who = f" ({self.by}, {self.at[:16]}, change #{self.change_id})" if self.change_id else ""
+        who = f" ({who_words(self.by)}, {self.at[:16]}, change #{self.change_id})" if self.change_id else ""
         return self.what + who
 
 
@@ -185,7 +191,7 @@ def plan(graph: Graph, change_ids: list[int]) -> Plan:
         if not _same(now, p.after):
             later = _later_change(db, p.kind, p.row_id, last)
             by, at = _who(db, later)
-            what = _changed_since(p, now)
+            what = changed_since(db, p, now)
             p.conflict = Conflict(what, by, at, later, "changed", key)
         out.pieces.append(p)
     _dependencies(graph, out, last, set(first_item))
@@ -193,19 +199,8 @@ def plan(graph: Graph, change_ids: list[int]) -> Plan:
     names = _names(db, changes)
     for p in out.pieces:
         p.item.summary = describe_item(p.item, names)
-        p.undo = describe_item(p.inverse(), names)
+        p.undo = undo_words(db, p, names)
     return out
-
-
-def _changed_since(p: Piece, now: dict | None) -> str:
-    label = p.item.summary or f"{p.kind} {p.row_id}"
-    if now is None:
-        return f"“{label}”: removed since"
-    if p.kind == "entity" and p.after and now.get("name") != p.after.get("name"):
-        return f"“{shown(p.after.get('name'), 40)}” was renamed “{shown(now.get('name'), 40)}” since"
-    if p.kind == "observation" and p.after and now.get("content") != p.after.get("content"):
-        return f"the observation “{shown(p.after.get('content'), 40)}” was edited to “{shown(now.get('content'), 40)}” since"
-    return f"“{label}”: changed since"
 
 
 def _dependencies(graph: Graph, out: Plan, last: int, ours: set[tuple[str, int]]) -> None:

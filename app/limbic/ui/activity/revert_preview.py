@@ -2,7 +2,8 @@
 
 It shows the plan ``service.activity.plan_revert`` made (nothing is changed while it is open): the
 pieces it takes back, each in the words the command line's ``limbic revert --dry-run`` prints, and
-the pieces it keeps because another writer changed them since, each naming who and when.
+the pieces it keeps because the person or another writer changed them since, each naming who ("you" for the
+person's own edits), when, and what it is now.
 """
 
 from __future__ import annotations
@@ -34,6 +35,18 @@ def _list(parent: QWidget, name: str, lines: list[str]) -> QListWidget:
     return box
 
 
+def _keeps_heading(plan: Plan) -> str:
+    """Who changed the pieces it keeps: the person is "you", not "another writer"."""
+    n = len(plan.conflicts)
+    pieces = f"{n} piece{'s' if n != 1 else ''}"
+    mine = [c.by_person for c in plan.conflicts]
+    if all(mine):
+        return f"It will keep {pieces} you changed since (your edits stay as you left them):"
+    if any(mine):
+        return f"It will keep {pieces} you or another writer changed since (each stays as it was left):"
+    return f"It will keep {pieces} another writer changed since (their work stays as they left it):"
+
+
 class RevertPreview(QDialog):
     """Take back or leave: the plan in two lists; ``choice`` says what the person chose (None: nothing)."""
 
@@ -55,8 +68,7 @@ class RevertPreview(QDialog):
         layout.addWidget(self.take_list, 2)
         self.keep_list = _list(self, "revertKeeps", self.kept)
         if self.kept:
-            keep_label = QLabel(f"It will keep {len(self.kept)} piece{'s' if len(self.kept) != 1 else ''} another "
-                                "writer changed since (their work stays as they left it):", self, wordWrap=True)
+            keep_label = QLabel(_keeps_heading(plan), self, wordWrap=True)
             layout.addWidget(keep_label)
             layout.addWidget(self.keep_list, 1)
         else:
