@@ -401,6 +401,8 @@ def describe_item(it: Item, names: dict[int, str]) -> str:
         b, a = it.before or {}, it.after or {}
         if b.get("superseded_at") is None and a.get("superseded_at") is not None:
             return f"superseded in “{owner}”: “{_clip(b.get('content'))}”"
+        if b.get("superseded_at") is not None and a.get("superseded_at") is None:
+            return f"brought back in “{owner}”: “{_clip(a.get('content'))}”"
         if b.get("content") != a.get("content"):
             return f"edited in “{owner}”: “{_clip(b.get('content'), 40)}” → “{_clip(a.get('content'), 40)}”"
         if _valid_changed(b, a):
