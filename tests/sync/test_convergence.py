@@ -257,3 +257,21 @@ def test_two_deletions_that_saw_the_same_entity_do_not_bring_it_back_onto_a_name
     for r in (a, b, c):
         assert _texts(r, "Ada") == ["tea"], r.device.name
     _converged(a, b, c)
+
+
+def test_a_name_made_on_two_devices_joins_the_entity_renamed_away_from_it_not_a_later_namesake(trio):
+    a, b, c, folder = trio
+    b.graph.upsert_entity("Ada", "Person", ["tea"])
+    b.sync(folder)
+    a.graph.upsert_entity("Ada", "Person", ["rain"])  # made without seeing b's Ada
+    c.sync(folder)
+    b.graph.rename_entity("Ada", "Ada King")  # before b sees a's Ada
+    b.graph.upsert_entity("Ada", "Person", ["chess"])  # a new Ada, made after the rename
+    a.sync(folder)  # a's Ada and b's first one merge by their common name
+    with pytest.MonkeyPatch.context() as later:  # the rename is the later write of the name
+        later.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        b.sync(folder)  # a's Ada arrives where b's first one is Ada King and the name is the new one's
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert (_texts(r, "Ada King"), _texts(r, "Ada")) == (["rain", "tea"], ["chess"]), r.device.name
+    _converged(a, b, c)

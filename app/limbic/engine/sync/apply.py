@@ -159,9 +159,12 @@ class Applier(Removals):
         revived = same is None and kind == "entity" and self._revive(columns["name"], gid, item_gone)
         if revived:
             same = rows.twin(self.db, kind, columns)
-        elif same is None and kind == "entity":
-            same = self._renamed_away(columns["name"], [*(item_renamed or ()), *(item_gone or ())])
-            revived = same is not None
+        elif kind == "entity":
+            # An entity renamed away from this name here, the rename not seen by the creator: where the
+            # creation arrived first, the two merged by that name, before any later holder of it was made.
+            away = self._renamed_away(columns["name"], [*(item_renamed or ()), *(item_gone or ())])
+            if away is not None:
+                same, revived = away, True
         if kind == "entity" and self._took:
             same, revived = self._taken(same, revived)
         if same is not None:
@@ -233,7 +236,7 @@ class Applier(Removals):
         seen = set(renamed or ())
         for gid in state.renamed_entities(self.db, name, since=state.joined_after(self.db)):
             found = rows.current(self.db, "entity", gid)
-            if found is not None and gid not in seen and not set(state.known_as(self.db, gid)) & seen:
+            if found is not None and not set(state.known_as(self.db, state.resolve_alias(self.db, gid))) & seen:
                 return found[0], state.resolve_alias(self.db, gid)
         return None
 
