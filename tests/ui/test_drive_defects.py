@@ -166,3 +166,27 @@ def test_a_finished_job_leaves_no_sentence_saying_it_runs(qtbot):
     status.say("Imported 3 notes.", 15_000)  # what the job said when it ended stays
     status.job_ended()
     assert status.message.full_text == "Imported 3 notes."
+
+
+def test_a_refilled_timeline_starts_at_its_newest_event(qtbot):
+    """The timeline kept the scroll of the entity shown before: after a merge or a reload the newest
+    events were above the top of its short list, the first one cut in half."""
+    from limbic.service.timeline import TimelineEvent
+    from limbic.ui.editor.timeline import TimelineView
+
+    def events(n: int, words: int) -> list[TimelineEvent]:
+        return [TimelineEvent(f"2026-12-05 07:1{i}:00", "You", "You added an observation",
+                              "the database behind the Harbor ledger " * words, "observation", "added")
+                for i in range(n)]
+
+    view = TimelineView()
+    qtbot.addWidget(view)
+    view.resize(380, 70)
+    view.show()
+    view.show_events(events(8, 2))
+    qtbot.waitUntil(lambda: view.list.verticalScrollBar().maximum() > 0)
+    view.list.scrollToBottom()
+    view.show_events(events(6, 1))
+    qtbot.wait(20)
+    assert view.list.verticalScrollBar().value() == 0
+    assert view.list.visualItemRect(view.list.item(0)).top() >= 0

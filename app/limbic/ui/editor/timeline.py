@@ -33,6 +33,8 @@ class TimelineView(QWidget):
         self.list.setWordWrap(True)
         self.list.setMinimumHeight(44)
         self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
+        # Rows wrap to two or three lines: scrolled a row at a time, a short list showed half rows.
+        self.list.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
         self.list.setAccessibleName("Timeline")
         self.list.setToolTip("Click an event (or press Enter) to see the entity as it was then")
         self.note = QLabel("", self, objectName="timelineNote", wordWrap=True)
@@ -56,6 +58,7 @@ class TimelineView(QWidget):
             item.setToolTip(f"{e.at} UTC — click to see the entity as it was then")
             item.setData(EVENT_ROLE, e)
             self.list.addItem(item)
+        self.list.scrollToTop()  # the newest event first: a refill kept the last entity's scroll, hiding it
         self.show_note("" if events else "Nothing is recorded about this entity yet.")
 
     def show_note(self, text: str) -> None:
