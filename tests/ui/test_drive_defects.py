@@ -190,3 +190,20 @@ def test_a_refilled_timeline_starts_at_its_newest_event(qtbot):
     qtbot.wait(20)
     assert view.list.verticalScrollBar().value() == 0
     assert view.list.visualItemRect(view.list.item(0)).top() >= 0
+
+
+def test_the_history_list_starts_at_its_top_when_the_entity_is_shown_again(qtbot, tmp_path, monkeypatch):
+    """Reloaded (an assistant's write, a merge), the history list kept its scroll: the newest changes hid above."""
+    from tests.ui.test_timeline import _graph
+
+    _graph(tmp_path / "g.db", monkeypatch)
+    w = make_window(qtbot, tmp_path / "g.db", wait_model=False)
+    ed = open_entity(qtbot, w, "Ann")
+    panel = ed.history_panel
+    panel.tabs.setCurrentIndex(0)
+    panel.list.setFixedHeight(30)
+    qtbot.waitUntil(lambda: panel.list.verticalScrollBar().maximum() > 0)
+    panel.list.scrollToBottom()
+    assert panel.list.verticalScrollBar().value() > 0
+    open_entity(qtbot, w, "Ann")
+    assert panel.list.verticalScrollBar().value() == 0

@@ -71,6 +71,7 @@ class EntityHistoryPanel(QGroupBox):
         self.list.setWordWrap(True)
         self.list.setMinimumHeight(44)  # two rows: the editor gives it more when it holds more (and room allows)
         self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.list.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)  # wrapped rows: never half a row
         inner = QVBoxLayout(page)
         inner.setContentsMargins(0, 4, 0, 0)
         inner.addWidget(self.show_superseded)
@@ -120,6 +121,7 @@ class EntityHistoryPanel(QGroupBox):
             self._add(f"Read by {r.client} {r.count}× this week (last {r.last[:16]})", "read", grey)
         for c in reversed(view.changes):  # newest first: who changed it, when, what
             self._add(f"{c.who}, {c.at[:16]}: {c.summary}", "change", None)
+        self.list.scrollToTop()  # a reload (an assistant's write, a merge) kept the old scroll, hiding the newest
         self.show_superseded.setText(f"Show superseded observations ({len(superseded)})")
         self.show_superseded.setEnabled(bool(superseded))
         self.show_superseded.setVisible(bool(superseded))  # a greyed “(0)” row only took the list's room
