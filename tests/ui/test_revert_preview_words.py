@@ -40,6 +40,7 @@ def test_the_preview_says_you_for_the_persons_own_edit(qtbot, tmp_path):
     qtbot.addWidget(preview)
     assert "It will keep 1 piece you changed since (your edits stay as you left them):" in _texts(preview)
     assert not any("another writer" in t for t in _texts(preview))
+    assert preview.take_button.text() == "Keep yours, take back the rest"
     (kept,) = preview.kept
     assert "was replaced since by “Owns the v2.9 and v2.10 release checklists” (you, in Limbic, " in kept
 
@@ -48,3 +49,4 @@ def test_the_preview_says_another_writer_for_an_assistant(qtbot, tmp_path):
     preview = RevertPreview(_plan(tmp_path, "assistant", "Cursor"), "revert")
     qtbot.addWidget(preview)
     assert "It will keep 1 piece another writer changed since (their work stays as they left it):" in _texts(preview)
+    assert preview.take_button.text() == "Keep theirs, take back the rest"

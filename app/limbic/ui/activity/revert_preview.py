@@ -47,6 +47,13 @@ def _keeps_heading(plan: Plan) -> str:
     return f"It will keep {pieces} another writer changed since (their work stays as they left it):"
 
 
+def _keep_button(plan: Plan) -> str:
+    """The button that keeps what was changed since: "yours" when the person changed it."""
+    mine = [c.by_person for c in plan.conflicts]
+    whose = "yours" if all(mine) else "those" if any(mine) else "theirs"
+    return f"Keep {whose}, take back the rest"
+
+
 class RevertPreview(QDialog):
     """Take back or leave: the plan in two lists; ``choice`` says what the person chose (None: nothing)."""
 
@@ -77,7 +84,7 @@ class RevertPreview(QDialog):
             layout.addWidget(QLabel("Taken back before: " + ", ".join(f"#{i}" for i in plan.already) + ".", self,
                                     wordWrap=True))
         buttons = QDialogButtonBox(self)
-        label = "Keep theirs, take back the rest" if self.kept else "Take back"
+        label = _keep_button(plan) if self.kept else "Take back"
         self.take_button = buttons.addButton(label, QDialogButtonBox.ButtonRole.AcceptRole)
         self.take_button.setObjectName("takeBackButton")
         self.take_button.setEnabled(bool(taking))
