@@ -14,7 +14,7 @@ from typing import Callable
 from PySide6.QtCore import QObject, Qt, QTimer, SignalInstance
 from PySide6.QtWidgets import QDialog, QMainWindow, QToolButton, QWidget
 
-from limbic.service import activity
+from limbic.service import activity, entities
 from limbic.service.activity import RevertConflict
 from limbic.ui.common import window_fit
 from limbic.ui.common.hooks import StatusLine, WindowHooks
@@ -92,6 +92,7 @@ class ActivityMenu(QObject):
             panel = self.dock.panel
             panel.refresh_requested.connect(self._on_filters)
             panel.open_requested.connect(lambda entity_id: p.open_entity(entity_id))
+            panel.change_entity_requested.connect(self.open_changed_entity)
             panel.review_requested.connect(self.review)
             panel.revert_requested.connect(self.revert)
             panel.pause_requested.connect(self.pause_assistant)
@@ -119,6 +120,22 @@ class ActivityMenu(QObject):
     def _on_filters(self, filters: dict) -> None:
         self.filters = filters
         self.refresh()
+
+    def open_changed_entity(self, entity_id: int, at: str, named: str) -> None:
+        """Open the entity a change was about, unless its id now belongs to an entity made after the change."""
+        p = self.p
+
+        def check(view) -> None:
+            if view.entity.created_at > at:  # the entity of the change is gone: the id was given again
+                gone = f"“{named}”" if named else "The entity of that change"
+                p.status.say(f"{gone} is no longer in the graph (merged or deleted since); its number now "
+                             f"belongs to “{view.entity.name}”, made later.", 10_000)
+                return
+            p.open_entity(entity_id)
+
+        p.engine.read("activity-entity", entities.load_view, entity_id, what="opening the entity",
+                      on_done=check, on_failed=lambda f: p.status.say(
+                          f"“{named}” is no longer in the graph." if named else f.message, 10_000))
 
     def refresh(self) -> None:
         """Read the log again: the badge always, the panel when it is open."""

@@ -67,6 +67,7 @@ class ActivityPanel(QWidget):
 
     refresh_requested = Signal(dict)  # filters
     open_requested = Signal(int)  # entity id
+    change_entity_requested = Signal(int, str, str)  # entity id, the change's time, the name it had then ("": unknown)
     review_requested = Signal(object)  # ("change", [ids]) / ("session", id) / ("all", None)
     revert_requested = Signal(object)  # ("change", [ids]) / ("session", id)
     pause_requested = Signal(str, bool)  # client, paused
@@ -376,15 +377,25 @@ class ActivityPanel(QWidget):
             self.pause_requested.emit(client, not (self.data and client in self.data.paused))
 
     def _on_activated(self, item: QTreeWidgetItem, _column: int) -> None:
+        # With the change's time: an id freed by a deletion or a merge is given to the next entity made,
+        # which the window must not open as the one the change was about.
         data = item.data(0, ROLE)
         if data and data[0] == "item" and data[1] is not None:
-            self.open_requested.emit(int(data[1]))
-        elif data and data[0] == "change" and self.data is not None:
-            for s in self.data.sessions:
-                for c in s.changes:
-                    if c.id == data[1] and c.entity_ids():
-                        self.open_requested.emit(min(c.entity_ids()))
-                        return
+            parent = item.parent()
+            change = self._changes.get(parent.data(0, ROLE)[1]) if parent is not None else None
+            if change is None:
+                self.open_requested.emit(int(data[1]))
+                return
+            named = next((it.state.get("name", "") for it in change.items
+                          if it.kind == "entity" and it.row_id == data[1]), "")
+            self.change_entity_requested.emit(int(data[1]), change.at, str(named or ""))
+        elif data and data[0] == "change" and data[1] in self._changes:
+            c = self._changes[data[1]]
+            if c.entity_ids():
+                entity_id = min(c.entity_ids())
+                named = next((it.state.get("name", "") for it in c.items
+                              if it.kind == "entity" and it.row_id == entity_id), "")
+                self.change_entity_requested.emit(entity_id, c.at, str(named or ""))
 
     def rows(self) -> list[str]:
         """Every row's text, depth-first (for tests and accessibility tools)."""
