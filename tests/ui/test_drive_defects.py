@@ -209,9 +209,9 @@ def test_the_history_list_starts_at_its_top_when_the_entity_is_shown_again(qtbot
     assert panel.list.verticalScrollBar().value() == 0
 
 
-def test_a_change_about_a_merged_away_entity_does_not_open_the_entity_that_took_its_number(qtbot, tmp_path, monkeypatch):
-    """"PG" merged away freed its id; an assistant's next entity got it, and opening the row 'created “PG”'
-    in the Activity panel opened that unrelated entity."""
+def test_a_change_about_a_gone_entity_does_not_open_the_entity_that_took_its_number(qtbot, tmp_path, monkeypatch):
+    """A deletion or a merge frees an entity's id and the next entity made gets it: opening the row
+    'created “PG”' in the Activity panel opened an assistant's unrelated later entity."""
     import limbic.engine.graph.graph  # noqa: F401 - loaded before patching, so its name is patched too
     import limbic.engine.store.changes  # noqa: F401
     from limbic.engine.graph.graph import Graph
@@ -226,12 +226,15 @@ def test_a_change_about_a_merged_away_entity_does_not_open_the_entity_that_took_
         g = Graph(Database(path))
         clock.advance(60)
         g.create_entity("Postgres 16", "Tool", ["the ledger's database"])
+        scratch = g.create_entity("Scratch", "Note", ["to be deleted"])
         pg = g.create_entity("PG", "Tool", ["Postgres"])
         clock.advance(60)
+        g.delete_entity(scratch)
         g.delete_entity(pg)
+        g.add_alias("Postgres 16", "PG")  # as a merge leaves it
         g.db.activity.set_origin("assistant", "Claude")
         clock.advance(60)
-        assert g.create_entity("pgBackRest", "Tool", ["backs up the ledger"]) == pg  # the freed id, given again
+        assert g.create_entity("pgBackRest", "Tool", ["backs up the ledger"]) == scratch  # the freed id, again
         g.db.close()
     w = make_window(qtbot, path, wait_model=False)
     w.activity.show()
@@ -239,11 +242,15 @@ def test_a_change_about_a_merged_away_entity_does_not_open_the_entity_that_took_
     qtbot.waitUntil(lambda: panel.data is not None and any("“PG”" in r for r in panel.rows()), timeout=30_000)
     for i in range(panel.tree.topLevelItemCount()):
         panel.tree.topLevelItem(i).setExpanded(True)
-    row = _select(panel, "created “PG”")
-    panel.tree.itemActivated.emit(row, 0)
+
+    panel.tree.itemActivated.emit(_select(panel, "created “Scratch”"), 0)
     qtbot.waitUntil(lambda: "no longer in the graph" in w.status.last_message, timeout=10_000)
-    assert "“PG”" in w.status.last_message and w.editor.name_edit.text() != "pgBackRest"
-    row = _select(panel, "created “Postgres 16”")
+    assert "“Scratch”" in w.status.last_message and w.editor.name_edit.text() != "pgBackRest"
+
+    with qtbot.waitSignal(w.entity_shown, timeout=10_000):  # merged away: its name, now an alias, opens
+        panel.tree.itemActivated.emit(_select(panel, "created “PG”"), 0)
+    assert w.editor.name_edit.text() == "Postgres 16" and "is now “Postgres 16”" in w.status.last_message
+
     with qtbot.waitSignal(w.entity_shown, timeout=10_000):
-        panel.tree.itemActivated.emit(row, 0)
-    assert w.editor.name_edit.text() == "Postgres 16"
+        panel.tree.itemActivated.emit(_select(panel, "created “pgBackRest”"), 0)
+    assert w.editor.name_edit.text() == "pgBackRest"

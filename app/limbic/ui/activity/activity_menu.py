@@ -125,17 +125,30 @@ class ActivityMenu(QObject):
         """Open the entity a change was about, unless its id now belongs to an entity made after the change."""
         p = self.p
 
-        def check(view) -> None:
-            if view.entity.created_at > at:  # the entity of the change is gone: the id was given again
-                gone = f"“{named}”" if named else "The entity of that change"
-                p.status.say(f"{gone} is no longer in the graph (merged or deleted since); its number now "
-                             f"belongs to “{view.entity.name}”, made later.", 10_000)
+        def gone(_failure=None) -> None:
+            p.status.say(f"“{named}” is no longer in the graph (deleted since)." if named
+                         else "The entity of that change is no longer in the graph.", 10_000)
+
+        def by_name(view) -> None:  # merged away, its name is an alias of the entity kept: that one opens
+            if view.entity.name != named:
+                p.status.say(f"“{named}” is now “{view.entity.name}”.", 8_000)
+            p.open_entity(view.entity.id)
+
+        def find_by_name(_failure=None) -> None:
+            if not named:
+                gone()
                 return
-            p.open_entity(entity_id)
+            p.engine.read("activity-entity", entities.load_view, named, what="opening the entity",
+                          on_done=by_name, on_failed=gone)
+
+        def check(view) -> None:
+            if view.entity.created_at <= at:
+                p.open_entity(entity_id)
+            else:  # the entity of the change is gone and its id was given again
+                find_by_name()
 
         p.engine.read("activity-entity", entities.load_view, entity_id, what="opening the entity",
-                      on_done=check, on_failed=lambda f: p.status.say(
-                          f"“{named}” is no longer in the graph." if named else f.message, 10_000))
+                      on_done=check, on_failed=find_by_name)
 
     def refresh(self) -> None:
         """Read the log again: the badge always, the panel when it is open."""
