@@ -254,3 +254,13 @@ def test_a_change_about_a_gone_entity_does_not_open_the_entity_that_took_its_num
     with qtbot.waitSignal(w.entity_shown, timeout=10_000):
         panel.tree.itemActivated.emit(_select(panel, "created “pgBackRest”"), 0)
     assert w.editor.name_edit.text() == "pgBackRest"
+
+
+def test_the_merge_dialog_sentence_sits_at_its_top(qtbot):
+    """The sentence was centred in a taller band: a blank strip above it, as if something were missing."""
+    dialog = MergeDialog("PG", QStringListModel(["Postgres 16"]))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    label = next(lb for lb in dialog.findChildren(QLabel) if lb.text().startswith("Merge"))
+    assert label.height() <= label.heightForWidth(label.width()) + 2

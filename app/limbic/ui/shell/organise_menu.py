@@ -59,6 +59,7 @@ class MergeDialog(QDialog):
         layout.addWidget(self.target)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
+        layout.addStretch(1)  # room to spare goes under the buttons, not around the sentence (a blank band above it)
         self.resize(480, 160)
 
     def accept(self) -> None:
