@@ -1,4 +1,4 @@
-"""The meaning vote can weigh how much each text carries (``ScoringParams.carry``; off by default, measured)."""
+"""The meaning vote weighs how much each text carries (``ScoringParams.carry``, by how short the query is; measured)."""
 
 from __future__ import annotations
 
@@ -76,3 +76,27 @@ def test_a_query_as_long_as_a_window_is_not_carried(graph, monkeypatch):
     assert long_carry == 0.0  # a whole text asks for its like: no carry
     assert 0.5 < short_carry < 1.0  # a question is carried, a little less as it grows
     assert plain == 1.0
+
+
+def test_by_default_a_short_generic_turn_no_longer_outranks_on_meaning_alone(graph, monkeypatch):
+    from limbic.engine.search.scoring import ScoringParams
+    from limbic.engine.search.search import search
+
+    graph.upsert_entity("Short", "Turn", ["Maria: thanks, bye!"])
+    graph.upsert_entity("Cloves", "Turn", ["Maria: we brought cloves back from Zanzibar, the spice market smelled of them"])
+    seen: list[float] = []
+    weigh = fusion.adaptive_base_relevance
+
+    def spy(*args, carry=0.0, **kwargs):
+        seen.append(carry)
+        return weigh(*args, carry=carry, **kwargs)
+
+    monkeypatch.setattr(fusion, "adaptive_base_relevance", spy)
+    search(graph, "what did Maria bring from Zanzibar?", record=False, params=ScoringParams())
+    (used,) = seen
+    assert used > 0  # the default settings carry a question
+    cands = _candidates()
+    stats = MeaningStats(0.3, 0.1, 1000)
+    carried = weigh(cands, "semantic", stats, carry=used)
+    assert weigh(cands, "semantic", stats)[0] > weigh(cands, "semantic", stats)[1]  # uncarried, the short turn wins
+    assert carried[1] > carried[0]  # carried as search does by default, the text with the rare words wins

@@ -4,7 +4,7 @@ A turn like "Thanks, John. I definitely will!" is near many questions in meaning
 specific: its words are the graph's commonest. A text's specific content is measured as the sum, over
 its distinct words, of their inverse document frequency in the graph's own full-text vocabulary, so
 a short text holding one rare name carries more than a long one made of common words, and no word
-count is fixed. Read only when ``ScoringParams.carry`` is set.
+count is fixed. Read when ``ScoringParams.carry`` is set (0.5, by how short the query is, by default).
 """
 
 from __future__ import annotations
