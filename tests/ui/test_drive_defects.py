@@ -264,3 +264,22 @@ def test_the_merge_dialog_sentence_sits_at_its_top(qtbot):
     qtbot.waitExposed(dialog)
     label = next(lb for lb in dialog.findChildren(QLabel) if lb.text().startswith("Merge"))
     assert label.height() <= label.heightForWidth(label.width()) + 2
+
+
+def test_the_results_get_their_share_back_when_a_side_panel_closes(qtbot, sample_window):
+    """After a side panel had taken the results down to their minimum, closing it (or maximising the window)
+    gave most of the width back to the editor: the results stayed narrow on a wide screen."""
+    w = sample_window
+    w.resize(1180, 706)
+    qtbot.waitUntil(lambda: w.width() == 1180)
+    w.splitter.setSizes([620, 540])
+    qtbot.wait(20)
+    w.splitter.splitterMoved.emit(620, 1)  # as a drag of the handle says the person's split
+    open_entity(qtbot, w, "Harbor API")
+    w.activity.show()
+    qtbot.waitUntil(lambda: w.splitter.sizes()[1] >= 440)
+    w.activity.dock.hide()
+    qtbot.waitUntil(lambda: sum(w.splitter.sizes()) > 1000)
+    qtbot.wait(50)
+    results, editor = w.splitter.sizes()
+    assert results / (results + editor) > 0.5, (results, editor)

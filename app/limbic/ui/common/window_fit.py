@@ -46,33 +46,53 @@ def apply_minimums(results: QWidget, editor: QWidget, splitter: QSplitter) -> No
 
 class EditorRoom(QObject):
     """When the results-and-editor splitter narrows (a side panel opened, the window made smaller),
-    the results give way first, down to their minimum, so the editor keeps a width its rows read at.
+    the results give way first, down to their minimum, so the editor keeps a width its rows read at;
+    when it widens again the results get back their share of it (the person's, from their last drag).
 
     Shared out by the splitter's stretch, opening the Activity panel in a 1180-px window left the
     editor at its 300-px minimum (its labels and alias field cut) while the results kept 360 px.
-    A person's own drag of the handle is left as it is: only a narrowing splitter rebalances.
     """
 
     def __init__(self, splitter: QSplitter) -> None:
         super().__init__(splitter)
         self.splitter = splitter
+        self.share: float | None = None  # the results' part of the width, as first laid out or last dragged
         splitter.installEventFilter(self)
+        splitter.splitterMoved.connect(lambda _pos, _index: self._remember())
+
+    def _remember(self) -> None:
+        sizes = self.splitter.sizes()
+        if len(sizes) == 2 and sum(sizes) > 0:
+            self.share = sizes[0] / sum(sizes)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if watched is self.splitter and event.type() == QEvent.Type.Resize \
-                and 0 < event.size().width() < event.oldSize().width():
-            QTimer.singleShot(0, self, self.rebalance)  # once the splitter has shared out its new width
+        if watched is self.splitter and event.type() == QEvent.Type.Resize:
+            old, new = event.oldSize().width(), event.size().width()
+            if old > 0 and new > 0 and old != new:
+                if self.share is None:
+                    self._remember()  # before the new width is shared out: the split as it was laid out
+                grew = new > old
+                QTimer.singleShot(0, self, lambda: self.rebalance(grew))  # once the splitter has its new width
         return False
 
-    def rebalance(self) -> None:
-        """Give the editor up to ``COMFORT_EDITOR_W`` from the results, never below their minimum."""
+    def rebalance(self, grew: bool = False) -> None:
+        """Narrower: give the editor up to ``COMFORT_EDITOR_W`` from the results, never below their minimum.
+        Wider: give the results back up to their share, never taking the editor below that width."""
         sizes = self.splitter.sizes()
         if len(sizes) != 2:
             return
         results, editor = sizes
-        want = min(COMFORT_EDITOR_W, results + editor - MIN_RESULTS_W)
+        total = results + editor
+        if grew:
+            if self.share is None:
+                return
+            want = min(round(total * self.share), total - COMFORT_EDITOR_W)
+            if want > results + 1:
+                self.splitter.setSizes([want, total - want])
+            return
+        want = min(COMFORT_EDITOR_W, total - MIN_RESULTS_W)
         if editor < want:
-            self.splitter.setSizes([results + editor - want, want])
+            self.splitter.setSizes([total - want, want])
 
 
 def fit_to_screen(window: QMainWindow) -> None:
