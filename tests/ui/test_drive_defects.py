@@ -283,3 +283,19 @@ def test_the_results_get_their_share_back_when_a_side_panel_closes(qtbot, sample
     qtbot.wait(50)
     results, editor = w.splitter.sizes()
     assert results / (results + editor) > 0.5, (results, editor)
+
+
+def test_the_results_share_is_the_dragged_one_across_runs(qtbot, tmp_path):
+    """The share came from the sizes restored, which a side panel had squeezed: after a restart with
+    a panel open the results never got their room back on a wide window."""
+    from limbic.ui.common.window_fit import EditorRoom
+
+    first = make_window(qtbot, tmp_path / "a.db", wait_model=False)
+    room = first.splitter.findChild(EditorRoom)
+    assert room is not None and abs(room.share - 0.55) < 0.01  # a first run: the layout's own split
+    first.splitter.setSizes([300, 500])
+    first.splitter.splitterMoved.emit(300, 1)
+    chosen = room.share
+    first.close()
+    second = make_window(qtbot, tmp_path / "a.db", wait_model=False)
+    assert abs(second.splitter.findChild(EditorRoom).share - chosen) < 0.01

@@ -56,7 +56,7 @@ class EditorRoom(QObject):
     def __init__(self, splitter: QSplitter) -> None:
         super().__init__(splitter)
         self.splitter = splitter
-        self.share: float | None = None  # the results' part of the width, as first laid out or last dragged
+        self.share: float | None = None  # the results' part of the width the person chose (by a drag), or laid out
         splitter.installEventFilter(self)
         splitter.splitterMoved.connect(lambda _pos, _index: self._remember())
 

@@ -46,6 +46,12 @@ def restore_layout(layout: WindowLayout, default_size: tuple[int, int]) -> None:
     width = window.width()
     layout.splitter.setSizes([width * 11 // 20, width * 9 // 20])
     qs = _settings()
+    room = layout.splitter.findChild(window_fit.EditorRoom)
+    if room is not None:  # the results' share the person chose (restored sizes may be squeezed by a side panel)
+        try:
+            room.share = min(0.9, max(0.1, float(qs.value("results_share", 11 / 20))))
+        except (TypeError, ValueError):
+            room.share = 11 / 20
     for key, _save, restore in _parts(layout):
         value = qs.value(key)
         if isinstance(value, QByteArray):
@@ -59,6 +65,9 @@ def save_layout(layout: WindowLayout, graph_view: str) -> None:
     for key, save, _restore in _parts(layout):
         qs.setValue(key, save())
     qs.setValue("graph", graph_view)
+    room = layout.splitter.findChild(window_fit.EditorRoom)
+    if room is not None and room.share is not None:
+        qs.setValue("results_share", room.share)
     qs.sync()
 
 
