@@ -299,3 +299,18 @@ def test_the_results_share_is_the_dragged_one_across_runs(qtbot, tmp_path):
     first.close()
     second = make_window(qtbot, tmp_path / "a.db", wait_model=False)
     assert abs(second.splitter.findChild(EditorRoom).share - chosen) < 0.01
+
+
+def test_a_side_panel_gives_way_when_the_window_narrows(qtbot, sample_window):
+    """Un-maximised from 1600 to 1180 px, the Activity panel kept its 600 px and left the results and the
+    editor both at their minimums (the editor's labels and alias field cut off)."""
+    w = sample_window
+    w.resize(1600, 960)
+    qtbot.waitUntil(lambda: w.width() == 1600)
+    open_entity(qtbot, w, "Harbor API")
+    w.activity.show()
+    qtbot.waitUntil(lambda: w.activity.dock.isVisible() and w.activity.dock.width() > 500)
+    w.resize(1180, 706)
+    qtbot.waitUntil(lambda: w.width() == 1180)
+    qtbot.waitUntil(lambda: w.splitter.sizes()[1] >= window_fit.COMFORT_EDITOR_W, timeout=3000)
+    assert w.activity.dock.width() >= window_fit.MIN_DOCK_W and w.width() == 1180

@@ -83,16 +83,13 @@ class EditorRoom(QObject):
             return
         results, editor = sizes
         total = results + editor
-        if grew:
-            if self.share is None:
-                return
+        want = min(COMFORT_EDITOR_W, total - MIN_RESULTS_W)
+        if editor < want:  # either way, the editor first gets a width its rows read at
+            self.splitter.setSizes([total - want, want])
+        elif grew and self.share is not None:
             want = min(round(total * self.share), total - COMFORT_EDITOR_W)
             if want > results + 1:
                 self.splitter.setSizes([want, total - want])
-            return
-        want = min(COMFORT_EDITOR_W, total - MIN_RESULTS_W)
-        if editor < want:
-            self.splitter.setSizes([total - want, want])
 
 
 def fit_to_screen(window: QMainWindow) -> None:
@@ -144,3 +141,43 @@ def place_dock(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
         return
     comfort = room - (COMFORT_EDITOR_W - MIN_EDITOR_W)  # what leaves the editor a width its rows read at
     window.resizeDocks([dock], [max(MIN_DOCK_W, min(wanted, comfort))], Qt.Orientation.Horizontal)
+
+
+class DockRoom(QObject):
+    """When the window narrows (un-maximised, dragged smaller), the side panels give way down to their
+    minimum before the results and editor are squeezed below a readable width.
+
+    Qt keeps a dock's width as the window narrows: the panel opened at two fifths of a maximised
+    1600-px window kept 600 px at 1180, leaving the results and the editor both at their minimums.
+    """
+
+    def __init__(self, window: QMainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if watched is self.window and event.type() == QEvent.Type.Resize \
+                and 0 < event.size().width() < event.oldSize().width():
+            QTimer.singleShot(0, self, self.make_room)  # once the docks and the centre have their widths
+        return False
+
+    def make_room(self) -> None:
+        """Narrow the right-hand docks by what the centre lacks for a comfortable editor, not below their minimum."""
+        window = self.window
+        central = window.centralWidget()
+        if central is None:
+            return
+        lacking = central_min_width(window) + (COMFORT_EDITOR_W - MIN_EDITOR_W) - central.width()
+        docks = [d for d in window.findChildren(QDockWidget) if d.isVisible() and not d.isFloating()
+                 and window.dockWidgetArea(d) == Qt.DockWidgetArea.RightDockWidgetArea]
+        if lacking <= 0 or not docks:
+            return
+        width = max(MIN_DOCK_W, max(d.width() for d in docks) - lacking)
+        window.resizeDocks(docks, [width] * len(docks), Qt.Orientation.Horizontal)
+
+
+def keep_docks_in_step(window: QMainWindow) -> None:
+    """Install the window's ``DockRoom`` once."""
+    if window.findChild(DockRoom) is None:
+        DockRoom(window)

@@ -43,6 +43,7 @@ def restore_layout(layout: WindowLayout, default_size: tuple[int, int]) -> None:
     window = layout.window
     window.resize(window_fit.initial_size(window_fit.available(window).size(), default_size))
     window_fit.apply_minimums(layout.results, layout.editor, layout.splitter)
+    window_fit.keep_docks_in_step(window)
     width = window.width()
     layout.splitter.setSizes([width * 11 // 20, width * 9 // 20])
     qs = _settings()
