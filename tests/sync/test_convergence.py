@@ -275,3 +275,21 @@ def test_a_name_made_on_two_devices_joins_the_entity_renamed_away_from_it_not_a_
     for r in (a, b, c):
         assert (_texts(r, "Ada King"), _texts(r, "Ada")) == (["rain", "tea"], ["chess"]), r.device.name
     _converged(a, b, c)
+
+
+def test_a_name_made_on_two_devices_that_wins_over_a_rename_joins_the_namesake_made_after_the_rename(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    a.graph.rename_entity("Ada", "Ada King")
+    a.graph.upsert_entity("Ada", "Person", ["rain"])  # a new Ada, made after the rename
+    c.graph.upsert_entity("Ada", "Person", ["chess"])  # made without seeing a's Ada; its name is the later write
+    a.sync(folder)
+    with pytest.MonkeyPatch.context() as later:
+        later.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        c.sync(folder)  # a's first Ada merges with c's by their name, which the rename loses to; the new one joins
+    b.sync(folder)  # a's three changes, then c's Ada: it joins the renamed Ada, whose name it wins back
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert [n for (n,) in r.graph.db.execute("SELECT name FROM entities")] == ["Ada"], r.device.name
+        assert _texts(r, "Ada") == ["chess", "rain", "tea"], r.device.name
+    _converged(a, b, c)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import rows, state
+from limbic.engine.sync import joining, rows, state
 from limbic.engine.sync.capture import REFS, ROW_FIELD, Names
 from limbic.engine.sync.removal import Removals, missed
 
@@ -312,9 +312,11 @@ class Applier(Removals):
             mine = state.get_stamp(self.db, gid, key)
             concurrent = before is None or not rows.same(now.get(key), before.get(key))
             if theirs > mine and not pending:
-                if kind == "entity" and key == "name" and self.db.scalar(
-                    "SELECT 1 FROM entities WHERE name = ? AND id != ?", (value, row_id)
-                ):
+                holder = self.db.one("SELECT id, gid FROM entities WHERE name = ? AND id != ?", (value, row_id)) \
+                    if kind == "entity" and key == "name" else None
+                if holder is not None and before is None and not self._renamed_here(holder[1], stamp):
+                    gid = joining.join(self, (row_id, gid), (int(holder[0]), holder[1]))  # a name made on both
+                elif holder is not None:
                     self.conflict(kind, gid, key, "rename_taken", now.get(key), value, True, mine[0], stamp)
                     continue
                 changed[key] = value
