@@ -97,6 +97,22 @@ class Removals:
                 if not field_name.startswith("_") and (f_stamp, device) > tuple(item["saw"].get(field_name) or ("", "")):
                     return self._note_missed(gid, stamp, self.remote)
 
+    def _removed_unseen(self, entity_id: int, removed: dict[str, dict], stamp: str) -> bool:
+        """A row of the entity made and removed here that the deletion does not name, removed after it (a later
+        stamp): its device had not seen the deletion, whose own device never saw the row; where the row
+        arrived before its removal, it brought the entity back (an addition it had not seen)."""
+        for kind, gid in self.db.execute(
+                "SELECT t.kind, t.gid FROM sync_tombstone t JOIN change_item ci ON ci.change_id = t.change_id "
+                "AND ci.kind = t.kind AND ci.row_id = t.row_id AND ci.op = 'remove' WHERE t.kind != 'entity' "
+                "AND ?1 IN (json_extract(ci.before, '$.entity'), json_extract(ci.before, '$.from'), "
+                "json_extract(ci.before, '$.to'))", (entity_id,)).fetchall():
+            real = state.resolve_alias(self.db, gid)
+            if real in removed or rows.current(self.db, kind, real) is not None:
+                continue
+            if state.get_stamp(self.db, real, ROW_FIELD) > (stamp, self.remote):
+                return True
+        return False
+
     def _blocked_deletions(self, items: list[dict], stamp: str = "") -> set[str]:
         """Entities this change deletes that were changed here meanwhile: the edit wins, the entity stays."""
         removed = {state.resolve_alias(self.db, i["gid"]): i for i in items if i.get("op") == "remove"}
@@ -124,6 +140,8 @@ class Removals:
                     mine = rows.current(self.db, kind, dep)
                     if theirs is None or mine is None or self._changed_unseen(kind, dep, mine[0], theirs, mine[1]):
                         edited = True
+            if not edited and self._removed_unseen(entity_id, removed, stamp):
+                edited = True
             if edited:
                 blocked.add(gid)
                 self._note_missed(gid, stamp, self.remote)
