@@ -8,6 +8,7 @@ every device ends with the same rows, with a conflict asking to delete again.
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
@@ -97,26 +98,31 @@ class Removals:
                 if not field_name.startswith("_") and (f_stamp, device) > tuple(item["saw"].get(field_name) or ("", "")):
                     return self._note_missed(gid, stamp, self.remote)
 
-    def _removed_unseen(self, entity_id: int, removed: dict[str, dict], stamp: str) -> bool:
+    def _removed_after(self, stamp: str) -> list[tuple[str, str, set]]:
+        """Rows removed here by a write stamped after ``stamp``: (kind, global id, local ids of their entities)."""
+        out = []
+        for kind, gid, row_id, change_id in self.db.execute(
+                "SELECT t.kind, t.gid, t.row_id, t.change_id FROM sync_tombstone t JOIN sync_stamp s ON s.gid = t.gid "
+                "AND s.field = ? WHERE t.kind != 'entity' AND (s.stamp > ?2 OR (s.stamp = ?2 AND s.device > ?3))",
+                (ROW_FIELD, stamp, self.remote)).fetchall():
+            before = self.db.scalar("SELECT before FROM change_item WHERE change_id = ? AND kind = ? AND row_id = ? "
+                                    "AND op = 'remove'", (change_id, kind, row_id))
+            values = json.loads(before) if before else {}
+            out.append((kind, state.resolve_alias(self.db, gid), {values.get(k) for k in ("entity", "from", "to")}))
+        return out
+
+    def _removed_unseen(self, entity_id: int, removed: dict[str, dict], late: list[tuple[str, str, set]]) -> bool:
         """A row of the entity made and removed here that the deletion does not name, removed after it (a later
         stamp): its device had not seen the deletion, whose own device never saw the row; where the row
         arrived before its removal, it brought the entity back (an addition it had not seen)."""
-        for kind, gid in self.db.execute(
-                "SELECT t.kind, t.gid FROM sync_tombstone t JOIN change_item ci ON ci.change_id = t.change_id "
-                "AND ci.kind = t.kind AND ci.row_id = t.row_id AND ci.op = 'remove' WHERE t.kind != 'entity' "
-                "AND ?1 IN (json_extract(ci.before, '$.entity'), json_extract(ci.before, '$.from'), "
-                "json_extract(ci.before, '$.to'))", (entity_id,)).fetchall():
-            real = state.resolve_alias(self.db, gid)
-            if real in removed or rows.current(self.db, kind, real) is not None:
-                continue
-            if state.get_stamp(self.db, real, ROW_FIELD) > (stamp, self.remote):
-                return True
-        return False
+        return any(entity_id in owners and gid not in removed and rows.current(self.db, kind, gid) is None
+                   for kind, gid, owners in late)
 
     def _blocked_deletions(self, items: list[dict], stamp: str = "") -> set[str]:
         """Entities this change deletes that were changed here meanwhile: the edit wins, the entity stays."""
         removed = {state.resolve_alias(self.db, i["gid"]): i for i in items if i.get("op") == "remove"}
         blocked = set()
+        late = None  # rows removed here after this deletion, read once for all of its entities
         for item in items:
             if item.get("k") != "entity" or item.get("op") != "remove":
                 continue
@@ -140,8 +146,9 @@ class Removals:
                     mine = rows.current(self.db, kind, dep)
                     if theirs is None or mine is None or self._changed_unseen(kind, dep, mine[0], theirs, mine[1]):
                         edited = True
-            if not edited and self._removed_unseen(entity_id, removed, stamp):
-                edited = True
+            if not edited:
+                late = self._removed_after(stamp) if late is None else late
+                edited = self._removed_unseen(entity_id, removed, late)
             if edited:
                 blocked.add(gid)
                 self._note_missed(gid, stamp, self.remote)
