@@ -28,6 +28,7 @@ class EntityView:
     changes: list = field(default_factory=list)  # activity_log.Change: who changed it and when (the editor's view)
     reads: list = field(default_factory=list)  # activity_log.ReadCount: which assistants read it this week
     aliases: list[str] = field(default_factory=list)  # its other names, in the order given
+    gid: str | None = None  # its global id: never given to another entity, unlike its integer id
 
 
 @dataclass
@@ -77,7 +78,10 @@ def load_view(graph: Graph, ref: int | str) -> EntityView:
     all_out, all_in = graph.relations_of(entity.id, ended=True)
     ended = [r for r in all_out + all_in if not r.active]
     aliases = graph.aliases_by_entity([entity.id]).get(entity.id, [])
-    return EntityView(entity, outgoing, incoming, ended, graph.reflections_of(entity.id), aliases=aliases)
+    # The gid column came with schema 7, with its unique index; a read-only older file has neither.
+    gid = graph.db.scalar("SELECT gid FROM entities WHERE id = ?", (entity.id,)) \
+        if graph.db.has_table("entities_gid") else None
+    return EntityView(entity, outgoing, incoming, ended, graph.reflections_of(entity.id), aliases=aliases, gid=gid)
 
 
 def open_view(graph: Graph, ref: int | str, record: bool = False, together: tuple[int, ...] = ()) -> EntityView:
