@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QMessageBox
 from limbic.service.types import ChangeSet
 from limbic.service import entities as ops
 from limbic.service import undo as undo_ops
+from limbic.service.entity_keys import EntityKey, Reopened, reopen
 from limbic.service.entities import ConflictError, EntityDraft, EntityView, set_status
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.editor.aliases import AliasFlow
@@ -98,7 +99,7 @@ class EntityFlow(QObject):
         self.p.editor.show_view(view)
         entity_id = view.entity.id
         if not self.navigating:
-            self.history.visit(entity_id)
+            self.history.visit(EntityKey.of(view))
         self.navigating = False
         self.update_history_actions()
         self.p.shown(entity_id)
@@ -122,13 +123,36 @@ class EntityFlow(QObject):
 
     def _go(self, delta: int) -> None:
         def go() -> None:
-            entity_id = self.history.step(delta)
-            if entity_id is None:
+            key = self.history.step(delta)
+            if key is None:
                 return
             self.navigating = True
             self.update_history_actions()
-            self.load_entity(entity_id)
+            # By its gid: the id it had may belong to an entity made since; a merged-away one opens its survivor.
+            engine = self.p.engine
+            if engine.busy_job:
+                engine.read("entity", reopen, key, what="opening the entity", on_done=self._reopened,
+                            on_failed=lambda failure: self._gone(delta, failure))
+            else:
+                engine.run("entity", reopen, key, what="opening the entity", with_ticket=True,
+                           on_done=self._reopened_ticket, on_failed=lambda failure: self._gone(delta, failure))
         self.p.hooks.guard(go)
+
+    def _reopened_ticket(self, ticket: int, found: Reopened) -> None:
+        self._entity_ticket = ticket
+        self._reopened(found)
+
+    def _reopened(self, found: Reopened) -> None:
+        if found.was is not None:
+            self.history.arrived(EntityKey.of(found.view))
+            self.p.status.say(f"“{found.was}” was merged into “{found.view.entity.name}”; its name is an alias "
+                              "of it now.", 8000)
+        self.on_entity_loaded(found.view)
+
+    def _gone(self, delta: int, failure: Failure) -> None:
+        self.history.forget(delta)
+        self.update_history_actions()
+        self.on_entity_missing(failure)
 
     def on_back(self) -> None:
         """Go → Back."""

@@ -1,0 +1,58 @@
+"""What a person met driving the window (issue 34): each test failed before its fix."""
+
+from __future__ import annotations
+
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.service import organise
+from tests.ui.conftest import make_window, open_entity
+
+
+def _run(qtbot, w, fn, *args):
+    """Run a write on the window's engine and wait for its result."""
+    out = []
+    w.engine.run("test-write", fn, *args, on_done=out.append, on_failed=lambda f: out.append(f))
+    qtbot.waitUntil(lambda: bool(out), timeout=30_000)
+    return out[0]
+
+
+def _pg_window(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    graph = Graph(Database(path))
+    graph.create_entity("Postgres 16", "Software", ["the database"])
+    graph.create_entity("restic", "Software", ["backups"])
+    pg = graph.create_entity("PG", "Software", ["short name"])  # the newest id: the next entity made gets it
+    graph.db.close()
+    return make_window(qtbot, path, wait_model=False), pg
+
+
+def test_back_opens_the_entity_a_merged_away_one_became_not_the_one_given_its_id(qtbot, tmp_path):
+    """Open "PG", merge it into "Postgres 16", another writer makes "pgBackRest" (PG's id is free), open
+    "restic", Alt+Left: "pgBackRest" opened."""
+    w, pg = _pg_window(qtbot, tmp_path)
+    open_entity(qtbot, w, "PG")
+    _run(qtbot, w, organise.merge_entities, "PG", "Postgres 16")
+    assert _run(qtbot, w, lambda g: g.create_entity("pgBackRest", "Software", [])) == pg
+    open_entity(qtbot, w, "restic")
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.entities.on_back()
+    assert w.editor.name_edit.text() == "Postgres 16"
+    assert "PG" in w.status.last_message and "Postgres 16" in w.status.last_message
+    assert not w.entities.history.can_back  # PG's entry stands for Postgres 16 now, once
+
+
+def test_back_to_a_deleted_entity_says_it_is_gone_and_stays(qtbot, tmp_path):
+    w, pg = _pg_window(qtbot, tmp_path)
+    open_entity(qtbot, w, "restic")
+    open_entity(qtbot, w, "PG")
+    open_entity(qtbot, w, "Postgres 16")
+    _run(qtbot, w, lambda g: g.delete_entity("PG"))
+    assert _run(qtbot, w, lambda g: g.create_entity("pgBackRest", "Software", [])) == pg
+    w.entities.on_back()
+    qtbot.waitUntil(lambda: "no longer in the graph" in w.status.last_message, timeout=30_000)
+    assert "PG" in w.status.last_message
+    assert w.editor.name_edit.text() == "Postgres 16"
+    assert w.entities.history.can_back and not w.entities.history.can_forward
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.entities.on_back()
+    assert w.editor.name_edit.text() == "restic"
