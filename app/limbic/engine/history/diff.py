@@ -9,6 +9,7 @@ from limbic.engine.history.asof import versions_at
 from limbic.engine.store.db import Database
 
 ADDED, CHANGED, ENDED, DELETED = "added", "changed", "ended", "deleted"
+DATES = "dates"  # the dates it held in the world changed
 
 
 @dataclass
@@ -32,6 +33,17 @@ def _state(db: Database, at: str) -> dict[str, dict[int, dict]]:
 
 def _relation_text(rel: dict, names: dict[int, str]) -> str:
     return f"{rel['relation_type']} {names.get(rel['to_entity'], '?')}"
+
+
+def _dates(old: dict | None, new: dict | None, kind: str, text: str) -> dict | None:
+    """When a text or relation held in the world, set, changed or taken off (“When it held…”), or None."""
+    if old is None or new is None:
+        return None
+    was, now = (old.get("valid_from"), old.get("valid_until")), (new.get("valid_from"), new.get("valid_until"))
+    if was == now:
+        return None
+    return {"kind": kind, "change": DATES, "text": text, "valid_from": now[0], "valid_until": now[1],
+            "was_from": was[0], "was_until": was[1]}
 
 
 def diff(db: Database, before: str, after: str) -> list[EntityChange]:
@@ -70,6 +82,8 @@ def diff(db: Database, before: str, after: str) -> list[EntityChange]:
         elif a["content"] != b["content"]:
             entry(owner).details.append({"kind": "observation", "change": CHANGED, "from": a["content"],
                                          "to": b["content"]})
+        if dated := _dates(a, b, "observation", (b or a)["content"]):
+            entry(owner).details.append(dated)
     for i in old["relation"].keys() | new["relation"].keys():
         a, b = old["relation"].get(i), new["relation"].get(i)
         rel = b or a
@@ -84,6 +98,8 @@ def diff(db: Database, before: str, after: str) -> list[EntityChange]:
             entry(owner).details.append({"kind": "relation", "change": ENDED, "text": text, "ended_at": b["ended_at"]})
         elif a["context"] != b["context"]:
             entry(owner).details.append({"kind": "relation", "change": CHANGED, "text": text})
+        if dated := _dates(a, b, "relation", text):
+            entry(owner).details.append(dated)
     for i in old["reflection"].keys() | new["reflection"].keys():
         a, b = old["reflection"].get(i), new["reflection"].get(i)
         owner = (b or a)["entity_id"]

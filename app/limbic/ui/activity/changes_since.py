@@ -34,6 +34,16 @@ NAME_ROLE = Qt.ItemDataRole.UserRole + 40  # the entity's name (None: deleted, n
 _SIGN = {"added": "+", "deleted": "−", "ended": "ended:", "changed": "changed:"}
 
 
+NO_DATES = "no dates"
+
+
+def held_words(start: str | None, until: str | None) -> str:
+    """When something held in the world: “since 2024-03-01”, “until …”, “2024-03-01 to 2024-12-31”."""
+    if start and until:
+        return f"{start} to {until}"
+    return f"since {start}" if start else f"until {until}" if until else NO_DATES
+
+
 def detail_line(d: dict) -> str:
     """One change of an entity in a few words: “+ “plays chess””, “ended: works_at Acme”, “renamed: A → B”."""
     kind, change = d.get("kind"), d.get("change")
@@ -44,6 +54,10 @@ def detail_line(d: dict) -> str:
     if change == "changed" and kind == "observation":
         return f"edited: “{d.get('from')}” → “{d.get('to')}”"
     text = f"“{d.get('text')}”" if kind != "relation" else d.get("text", "")
+    if change == "dates":
+        was = held_words(d.get("was_from"), d.get("was_until"))
+        now = held_words(d.get("valid_from"), d.get("valid_until"))
+        return f"dates: {what}{text} — {now}" + (f" (was {was})" if was != NO_DATES else "")
     if change == "ended" and kind == "observation":
         return f"superseded: {text}"
     return f"{_SIGN.get(change, change)} {what}{text}".replace("  ", " ")
