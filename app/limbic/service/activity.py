@@ -12,6 +12,7 @@ from limbic.engine.graph import activity_control, activity_log, revert
 from limbic.engine.store import changes as _changes
 from limbic.engine.graph.activity_log import MAX_KEEP_DAYS, Change, ReadCount, Session
 from limbic.engine.graph.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
+from limbic.engine.graph.revert_words import taking_lines  # noqa: F401 - the revert preview's lines
 from limbic.engine.graph.graph import Graph, now_utc
 
 logger = logging.getLogger(__name__)
