@@ -91,3 +91,37 @@ def undo_words(db: Database, p: Any, names: dict[int, str]) -> str:
         old, new = shown(b.get("content"), 60), _observation_text(db, a.get("superseded_by"))
         return f"brought back in “{owner}”: “{old}”" + (f", in place of “{new}”" if new else " (it had been marked out of date)")
     return words
+
+
+_PIECE_WORDS = (("observation", "observation", "observations"), ("relation", "relation", "relations"),
+                ("alias", "alias", "aliases"), ("reflection", "reflection", "reflections"))
+
+
+def _belongs_to(p: Any, entity_id: int) -> bool:
+    """An added piece of ``entity_id`` (a relation either way), which deleting the entity takes with it."""
+    if p.before is not None or p.after is None:
+        return False
+    if p.kind == "relation":
+        return entity_id in (p.after.get("from"), p.after.get("to"))
+    return p.kind in ("observation", "alias", "reflection") and p.after.get("entity") == entity_id
+
+
+def taking_lines(pieces: list[Any]) -> list[str]:
+    """What taking ``pieces`` back does, one line each, except that an entity it deletes is one line with
+    its pieces counted: “deleted “pgBackRest” (with its 2 observations and 1 relation)”."""
+    deleted = [p.row_id for p in pieces if p.kind == "entity" and p.before is None and p.after is not None]
+    folded: dict[int, list[Any]] = {e: [] for e in deleted}
+    rest = []
+    for p in pieces:
+        owner = next((e for e in deleted if _belongs_to(p, e)), None)
+        (folded[owner] if owner is not None else rest).append(p)
+    lines = []
+    for p in rest:
+        line = p.undo or p.item.summary
+        with_it = folded.get(p.row_id) if p.kind == "entity" else None
+        if with_it:
+            counts = [f"{n} {one if n == 1 else many}" for kind, one, many in _PIECE_WORDS
+                      if (n := sum(q.kind == kind for q in with_it))]
+            line += f" (with its {' and '.join([', '.join(counts[:-1]), counts[-1]] if len(counts) > 1 else counts)})"
+        lines.append(line)
+    return lines

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from limbic.service.activity import INTO_EXISTING, SKIP, Plan
+from limbic.service.activity import INTO_EXISTING, SKIP, Plan, taking_lines
 
 GO = "go"  # no conflicts: take everything back
 
@@ -62,7 +62,7 @@ class RevertPreview(QDialog):
         self.setWindowTitle(f"Preview of the {what}")
         self.choice: str | None = None
         kept_keys = {c.key for c in plan.conflicts}
-        taking = [p.undo or p.item.summary for p in plan.pieces if (p.kind, p.row_id) not in kept_keys]
+        taking = taking_lines([p for p in plan.pieces if (p.kind, p.row_id) not in kept_keys])
         self.kept = [c.sentence() for c in plan.conflicts]
         intro = QLabel("Nothing has been changed yet.", self, wordWrap=True)
         self.take_label = QLabel(f"It will take back {len(taking)} piece{'s' if len(taking) != 1 else ''}:"
