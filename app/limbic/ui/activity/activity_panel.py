@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.ui.activity.changes_since import ChangesSinceView
+from limbic.ui.activity.revert_preview import changers, keep_button_words
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Refused, Session
 
@@ -425,23 +426,25 @@ class ConflictDialog(QDialog):
 
     def __init__(self, plan: Plan, what: str, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="conflictDialog")
-        self.setWindowTitle(f"{what.capitalize()}: another writer changed the same things")
+        who = changers(plan)  # the person is "you", as in the preview
+        self.setWindowTitle(f"{what.capitalize()}: {who} changed the same things since")
         self.choice: str | None = None
-        intro = QLabel(f"Nothing has been changed yet. Since then, someone else changed what the {what} would take "
+        intro = QLabel(f"Nothing has been changed yet. Since then, {who} changed what the {what} would take "
                        "back:", self, wordWrap=True)
         self.list = QTreeWidget(self, objectName="conflictList")
         self.list.setHeaderLabels(["What", "By", "When"])
         self.list.setWordWrap(True)  # a conflict is a sentence: shown whole
         self.list.setRootIsDecorated(False)
         for c in plan.conflicts:
-            row = QTreeWidgetItem([c.what, c.by, c.at[:16]])
+            row = QTreeWidgetItem([c.what, "you" if c.by_person else c.by, c.at[:16]])
             row.setToolTip(0, c.sentence())
             self.list.addTopLevelItem(row)
         self.list.setColumnWidth(0, 560)
         self.list.resizeColumnToContents(1)
-        outro = QLabel("Keep their work and take back only the rest, or leave everything as it is.", self, wordWrap=True)
+        work = {"you": "your work", "another writer": "their work"}.get(who, "that work")
+        outro = QLabel(f"Keep {work} and take back only the rest, or leave everything as it is.", self, wordWrap=True)
         buttons = QDialogButtonBox(self)
-        self.keep_button = buttons.addButton("Keep theirs, take back the rest", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.keep_button = buttons.addButton(keep_button_words(plan), QDialogButtonBox.ButtonRole.AcceptRole)
         self.keep_button.setObjectName("keepTheirsButton")
         self.keep_button.clicked.connect(lambda: self._choose(SKIP))
         self.into_button = None

@@ -35,22 +35,24 @@ def _list(parent: QWidget, name: str, lines: list[str]) -> QListWidget:
     return box
 
 
+def changers(plan: Plan) -> str:
+    """Who changed since what a revert would take back: "you" for the person, else "another writer"."""
+    mine = [c.by_person for c in plan.conflicts]
+    return "you" if mine and all(mine) else "you or another writer" if any(mine) else "another writer"
+
+
 def _keeps_heading(plan: Plan) -> str:
     """Who changed the pieces it keeps: the person is "you", not "another writer"."""
     n = len(plan.conflicts)
     pieces = f"{n} piece{'s' if n != 1 else ''}"
-    mine = [c.by_person for c in plan.conflicts]
-    if all(mine):
-        return f"It will keep {pieces} you changed since (your edits stay as you left them):"
-    if any(mine):
-        return f"It will keep {pieces} you or another writer changed since (each stays as it was left):"
-    return f"It will keep {pieces} another writer changed since (their work stays as they left it):"
+    leaves = {"you": "your edits stay as you left them", "another writer": "their work stays as they left it"}
+    who = changers(plan)
+    return f"It will keep {pieces} {who} changed since ({leaves.get(who, 'each stays as it was left')}):"
 
 
-def _keep_button(plan: Plan) -> str:
+def keep_button_words(plan: Plan) -> str:
     """The button that keeps what was changed since: "yours" when the person changed it."""
-    mine = [c.by_person for c in plan.conflicts]
-    whose = "yours" if all(mine) else "those" if any(mine) else "theirs"
+    whose = {"you": "yours", "another writer": "theirs"}.get(changers(plan), "those")
     return f"Keep {whose}, take back the rest"
 
 
@@ -84,7 +86,7 @@ class RevertPreview(QDialog):
             layout.addWidget(QLabel("Taken back before: " + ", ".join(f"#{i}" for i in plan.already) + ".", self,
                                     wordWrap=True))
         buttons = QDialogButtonBox(self)
-        label = _keep_button(plan) if self.kept else "Take back"
+        label = keep_button_words(plan) if self.kept else "Take back"
         self.take_button = buttons.addButton(label, QDialogButtonBox.ButtonRole.AcceptRole)
         self.take_button.setObjectName("takeBackButton")
         self.take_button.setEnabled(bool(taking))
