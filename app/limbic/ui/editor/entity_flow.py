@@ -18,6 +18,7 @@ from limbic.service.types import ChangeSet
 from limbic.service import entities as ops
 from limbic.service import undo as undo_ops
 from limbic.service.entity_keys import EntityKey, Reopened, reopen
+from limbic.service.save_conflicts import changed_by_person
 from limbic.service.entities import ConflictError, EntityDraft, EntityView, set_status
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.editor.aliases import AliasFlow
@@ -52,6 +53,7 @@ class EntityFlow(QObject):
         self.navigating = False  # a Back/Forward (or reload) must not push history
         self.after_save: Callable[[], None] | None = None  # what to do once the pending save succeeds
         self._entity_ticket = 0  # the load whose entity the editor shows
+        self.conflict_by_person = False  # the save's conflict is with the person's own edits elsewhere
         editor = parts.editor
         editor.save_requested.connect(self.save_draft)
         editor.delete_requested.connect(self.on_delete_requested)
@@ -198,27 +200,47 @@ class EntityFlow(QObject):
             self.load_entity(entity_id)
 
     def on_save_failed(self, failure: Failure) -> None:
-        """A conflict asks the person what to keep; anything else is a failure to show."""
+        """A conflict asks the person what to keep (once it is known whose the other side is); anything
+        else is a failure to show."""
         if isinstance(failure.error, ConflictError):
-            choice = self.ask_conflict(failure.error)
-            if choice in (ops.MINE, ops.THEIRS):
-                self.save_draft(failure.error.draft, choice)
-                return
-            self.after_save = None
-            self.p.status.say("Not saved: the conflict is waiting for your decision; your edits are still here.", 0)
+            error = failure.error
+            self.p.engine.read("conflict-who", changed_by_person, error.draft, what="reading who changed it",
+                               on_done=lambda yours: self._resolve(error, bool(yours)),
+                               on_failed=lambda _f: self._resolve(error, False))
             return
         self.p.hooks.failed("saving the entity", failure.message)
 
+    def _resolve(self, error: ConflictError, yours: bool) -> None:
+        self.conflict_by_person = yours
+        choice = self.ask_conflict(error)
+        if choice in (ops.MINE, ops.THEIRS):
+            self.save_draft(error.draft, choice)
+            return
+        self.after_save = None
+        self.p.status.say("Not saved: the conflict is waiting for your decision; your edits are still here.", 0)
+
+    def conflict_box(self, error: ConflictError, yours: bool) -> tuple[QMessageBox, object, object]:
+        """The question, its "keep this" and "keep the other" buttons; ``yours``: the other side is the person's."""
+        here, there = ("here", "elsewhere") if yours else ("yours", "theirs")
+        other = "you, elsewhere" if yours else "another program"
+        lines = "\n".join(f"• {c.describe().replace('another program', other)}"
+                          + (f"\n   {here}: {c.mine}\n   {there}: {c.theirs}"
+                             if c.what == "observation" and c.mine and c.theirs else "")
+                          for c in error.conflicts[:8])
+        who = ("you changed the same things elsewhere (in another Limbic window or on the command line)" if yours
+               else "another program changed the same things")
+        box = QMessageBox(QMessageBox.Icon.Question, "Changed by you elsewhere" if yours else "Changed in another program",
+                          f"While you edited “{error.draft.name}”, {who}:\n\n{lines}\n\n"
+                          "Everything else from both sides is kept either way.", parent=self.p.hooks.parent)
+        mine = box.addButton("Keep this version" if yours else "Keep my version", QMessageBox.ButtonRole.AcceptRole)
+        theirs = box.addButton("Keep yours from elsewhere" if yours else "Keep theirs",
+                               QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton("Go back to editing", QMessageBox.ButtonRole.RejectRole)
+        return box, mine, theirs
+
     def ask_conflict(self, error: ConflictError) -> str | None:
         """Show what both sides changed and let the person choose; tests replace this method."""
-        lines = "\n".join(f"• {c.describe()}" + (f"\n   yours: {c.mine}\n   theirs: {c.theirs}" if c.what == "observation" and c.mine and c.theirs else "")
-                          for c in error.conflicts[:8])
-        box = QMessageBox(QMessageBox.Icon.Question, "Changed in another program",
-                          f"While you edited “{error.draft.name}”, another program changed the same things:\n\n{lines}\n\n"
-                          "Everything else from both sides is kept either way.", parent=self.p.hooks.parent)
-        mine = box.addButton("Keep my version", QMessageBox.ButtonRole.AcceptRole)
-        theirs = box.addButton("Keep theirs", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton("Go back to editing", QMessageBox.ButtonRole.RejectRole)
+        box, mine, theirs = self.conflict_box(error, self.conflict_by_person)
         box.exec()
         clicked = box.clickedButton()
         return ops.MINE if clicked is mine else ops.THEIRS if clicked is theirs else None
