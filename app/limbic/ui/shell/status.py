@@ -69,9 +69,13 @@ class StatusPanel(QStatusBar):
                                        toolTip="Undo it (Ctrl+Z)")
         self.undo_button.setAutoRaise(True)
         self.undo_button.hide()
+        # The job's words sit beside the bar, not in it: drawn inside, the filled part covered their
+        # first letter ("mbedding 6%") wherever the bar was no wider than the words.
+        self.progress_text = QLabel(self, objectName="jobProgressText")
+        self.progress_text.hide()
         self.progress = QProgressBar(self, objectName="jobProgress")
-        self.progress.setMaximumWidth(220)
-        self.progress.setTextVisible(True)
+        self.progress.setMaximumWidth(140)
+        self.progress.setTextVisible(False)
         self.progress.hide()
         self.cancel = QToolButton(self, objectName="cancelButton", text="Cancel", toolTip="Stop the running job")
         self.cancel.hide()
@@ -83,6 +87,7 @@ class StatusPanel(QStatusBar):
         self.addWidget(self.details_button)
         self.addWidget(self.undo_button)
         self.addPermanentWidget(self.readonly)
+        self.addPermanentWidget(self.progress_text)
         self.addPermanentWidget(self.progress)
         self.addPermanentWidget(self.cancel)
         self.addPermanentWidget(self.counts)
@@ -152,7 +157,7 @@ class StatusPanel(QStatusBar):
     @Slot(str)
     def job_started(self, title: str) -> None:
         self.progress.setRange(0, 0)  # busy until the first progress value
-        self.progress.setFormat(title)
+        self._show_progress_text(title)
         self.progress.setToolTip(title)
         self.progress.show()
         self.cancel.setEnabled(True)
@@ -164,10 +169,19 @@ class StatusPanel(QStatusBar):
     def job_progress(self, stage: str, done: int, total: int) -> None:
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(min(done, total))
-        self.progress.setFormat(f"{STAGE_LABELS.get(stage, stage.title())} %p%")
+        percent = round(100 * min(done, total) / max(1, total))
+        text = f"{STAGE_LABELS.get(stage, stage.title())} {percent}%"
+        if text != self.progress_text.text():  # the words change only when what they say does
+            self._show_progress_text(text)
+
+    def _show_progress_text(self, text: str) -> None:
+        self.progress.setFormat(text)  # what accessibility tools read from the bar
+        self.progress_text.setText(text)
+        self.progress_text.show()
 
     def job_ended(self) -> None:
         self.progress.hide()
+        self.progress_text.hide()
         self.cancel.hide()
         # "Embedding 1 entity…" was said until the next sentence: after an assistant's write it stayed for good.
         if self._job_sentence and self.message.full_text == self._job_sentence:
