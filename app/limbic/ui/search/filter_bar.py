@@ -25,6 +25,7 @@ logger = logging.getLogger(__name__)
 
 ANY_RELATION = "Any relation"
 ANY_STATUS = "Any status"
+CLEARED = "Filters cleared: searching everything."  # said once the filters are off
 # (value, label, days back from today; None for "any time", -1 for a range of two days, -2 for words)
 DATE_PRESETS = (("", "any time", None), ("today", "today", 0), ("7d", "in the last 7 days", 6),
                 ("30d", "in the last 30 days", 29), ("1y", "in the last year", 364), ("range", "between…", -1),
@@ -252,12 +253,22 @@ class SearchFilters(QObject):
             self.p.status.say(str(exc), 10_000)
             return
         self.p.engine.search_filter = None if flt.is_empty() else flt
+        active = replace(flt, entity_type=self.p.search_bar.entity_type())  # the type is a filter too
         if not flt.is_empty() and self.p.search_bar.text().strip():
-            self.p.status.say(f"Filtered: {flt.describe()}.", 4000)
-        elif flt.is_empty() and getattr(self.p.status, "last_message", "").startswith("Filtered:"):
-            self.p.status.say("Filters cleared: searching everything.", 3000)  # not a stale "Filtered…"
+            self.p.status.say(f"Filtered: {active.describe()}.", 4000)
+        else:
+            self._said_right(active)  # not a stale "Filtered…", nor "cleared" while the type is on
         self._show_filters()
         self.p.rerun_search()
+
+    def _said_right(self, flt: SearchFilter) -> None:
+        """A filter sentence of this bar's in the status bar says the filters on now, or gives way to one that does."""
+        said = getattr(self.p.status, "last_message", "")
+        if not said.startswith(("Filtered:", CLEARED)):
+            return
+        now = CLEARED if flt.is_empty() else f"Filtered: {flt.describe()}."
+        if said != now:
+            self.p.status.say(now, 4000)
 
     def active(self) -> SearchFilter:
         """Every filter on now: the bar's (while shown) and the search bar's type."""
@@ -282,6 +293,7 @@ class SearchFilters(QObject):
             return
         flt = self.active()
         self.line.set_filters(flt.describe())
+        self._said_right(flt)  # the type, set in the search bar, is said where the bar's filters were
         if flt.is_empty() or not self.p.hooks.catalog():
             return
         engine = self.p.engine
