@@ -316,6 +316,21 @@ def test_a_deletion_gives_way_alike_to_a_text_added_and_removed_again_that_it_ha
     _converged(a, b, c)
 
 
+
+def test_a_name_made_on_two_devices_and_deleted_on_one_comes_back_whole_where_a_namesake_was_made_since(trio):
+    a, b, c, folder = trio
+    b.graph.upsert_entity("Ada", "Person", ["tea"])
+    c.graph.upsert_entity("Ada", "Person", ["chess"])  # made without seeing b's
+    c.sync(folder)
+    b.graph.delete_entity("Ada")  # before b sees c's Ada: the deletion gives way to it
+    b.graph.upsert_entity("Ada", "Person", ["cats"])  # a new Ada, made after the deletion
+    b.sync(folder)  # c's Ada arrives where the new one holds the name: the old one comes back and joins both
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == ["cats", "chess", "tea"], r.device.name
+    _converged(a, b, c)
+
+
 @pytest.mark.xfail(strict=True, reason="still diverges (docs/sync.md, Limits): a text deleted with its entity and "
                    "brought back by another write merges with the same text made on the new entity before its own "
                    "edit arrives, while the editing device keeps the two apart")

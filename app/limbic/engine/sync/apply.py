@@ -156,7 +156,8 @@ class Applier(Removals):
             self.conflict(kind, gid, ROW_FIELD, "missing", None, after, True)
             return
         same = rows.twin(self.db, kind, columns)
-        revived = same is None and kind == "entity" and self._revive(columns["name"], gid, item_gone)
+        # Even where an entity made here since holds the name: the one deleted comes back and joins it.
+        revived = kind == "entity" and self._revive(columns["name"], gid, item_gone)
         if revived:
             same = rows.twin(self.db, kind, columns)
         elif kind == "entity":
