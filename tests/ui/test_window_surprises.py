@@ -56,3 +56,27 @@ def test_back_to_a_deleted_entity_says_it_is_gone_and_stays(qtbot, tmp_path):
     with qtbot.waitSignal(w.entity_shown, timeout=30_000):
         w.entities.on_back()
     assert w.editor.name_edit.text() == "restic"
+
+
+def test_the_home_list_does_not_highlight_the_entity_given_a_deleted_ones_id(qtbot, tmp_path):
+    """The home list highlighted the open entity by its id: once another writer deleted it and made another,
+    the new one (given the freed id) was highlighted as if it were open."""
+    from limbic.ui.search.home import ID_ROLE
+
+    w, pg = _pg_window(qtbot, tmp_path)
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.entities.open_entity("restic", record=True)  # “Recently opened” lists it first
+    open_entity(qtbot, w, "PG")
+    home = w.home
+    qtbot.waitUntil(lambda: home.currentItem() is not None and home.currentItem().data(ID_ROLE) == pg,
+                    timeout=30_000)
+    other = Graph(Database(w.db_path))
+    try:
+        other.delete_entity("PG")
+        assert other.create_entity("pgBackRest", "Software", ["backs up Postgres"]) == pg
+    finally:
+        other.db.close()
+    qtbot.waitUntil(lambda: any("pgBackRest" in home.item(i).text() for i in range(home.count())), timeout=30_000)
+    qtbot.waitUntil(lambda: not w.editor.has_entity, timeout=30_000)
+    current = home.currentItem()
+    assert current is not None and "pgBackRest" not in current.text(), current.text()

@@ -101,9 +101,9 @@ class SearchFlow(QObject):
         if not response.query.strip():
             flt = replace(getattr(p.engine, "search_filter", None) or SearchFilter(), entity_type=p.bar.entity_type())
             if flt.is_empty():
-                p.engine.read("home", organise.home, on_done=p.home.set_home)
+                p.engine.read("home", organise.home, on_done=self._home_filled)
             else:  # filters on and no words: the list is what they leave, never an unfiltered one
-                p.engine.read("home", browse, flt, "date", "all", MATCH_LIMIT, on_done=p.home.set_matching)
+                p.engine.read("home", browse, flt, "date", "all", MATCH_LIMIT, on_done=self._matching_filled)
         # The same query again (an assistant's write, a save): the selected hit stays selected.
         previous = p.model.result(p.results.currentIndex().row()) if p.model.query == response.query else None
         p.model.set_response(response)
@@ -125,6 +125,16 @@ class SearchFlow(QObject):
         if self.pending_open:
             self.pending_open = False
             self.on_open_requested()
+
+    # A refill highlights the entity open in the editor now, not the id it remembers: a deleted entity's
+    # id goes to the next one made, which was highlighted as if it were open.
+    def _home_filled(self, home) -> None:
+        self.p.home.shown_entity = self.p.open_entity_id()
+        self.p.home.set_home(home)
+
+    def _matching_filled(self, items) -> None:
+        self.p.home.shown_entity = self.p.open_entity_id()
+        self.p.home.set_matching(items)
 
     def show_current_list(self) -> None:
         """The hint for an empty graph, the empty-search lists, or the results."""
