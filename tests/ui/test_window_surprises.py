@@ -80,3 +80,29 @@ def test_the_home_list_does_not_highlight_the_entity_given_a_deleted_ones_id(qtb
     qtbot.waitUntil(lambda: not w.editor.has_entity, timeout=30_000)
     current = home.currentItem()
     assert current is not None and "pgBackRest" not in current.text(), current.text()
+
+
+def test_the_selected_hit_does_not_move_to_the_entity_given_its_id(qtbot, tmp_path):
+    """The same query again after another writer's change kept the selected hit by its id: the entity made
+    since, given the deleted hit's freed id, became the selected hit."""
+    from tests.ui.conftest import search
+
+    path = tmp_path / "g.db"
+    graph = Graph(Database(path))
+    graph.create_entity("restic", "Software", ["backup backup backup: restic is the backup tool"])
+    graph.create_entity("Borg", "Software", ["backup tool, deduplicating backup"])
+    pg = graph.create_entity("PG", "Software", ["backup"])
+    graph.db.close()
+    w = make_window(qtbot, path, wait_model=False)
+    hits = search(qtbot, w, "backup")
+    row = next(i for i, h in enumerate(hits) if h.name == "PG")
+    w.results.setCurrentIndex(w.model.index(row, 0))
+    other = Graph(Database(path))
+    try:
+        other.delete_entity("PG")
+        assert other.create_entity("pgBackRest", "Software", ["backup"]) == pg
+    finally:
+        other.db.close()
+    names = lambda: [w.model.result(i).name for i in range(w.model.rowCount())]  # noqa: E731
+    qtbot.waitUntil(lambda: "pgBackRest" in names(), timeout=30_000)
+    assert w.model.result(w.results.currentIndex().row()).name != "pgBackRest", names()

@@ -49,6 +49,16 @@ class SearchParts:
     shown: Callable[[int], None]  # the results of a request are on screen
 
 
+def _same_hit(hit, previous, open_id: int | None) -> bool:
+    """``hit`` is the entity of the hit selected before: its id given again to an entity made since is not.
+
+    The open entity's id is the editor's own, read again with each change; another hit also keeps its name.
+    """
+    if previous is None or hit.entity_id != previous.entity_id:
+        return False
+    return hit.entity_id == open_id or hit.name == previous.name
+
+
 class SearchFlow(QObject):
     """Runs the search bar's queries and shows their answers; one per window."""
 
@@ -112,8 +122,8 @@ class SearchFlow(QObject):
         else:
             p.bar.show_expected_mode(p.semantic_on())
         if p.model.rowCount():
-            keep = next((row for row in range(p.model.rowCount())
-                         if previous is not None and p.model.result(row).entity_id == previous.entity_id), 0)
+            keep = next((row for row in range(p.model.rowCount()) if _same_hit(p.model.result(row), previous,
+                                                                                p.open_entity_id())), 0)
             p.results.setCurrentIndex(p.model.index(keep, 0))
             p.results.scrollTo(p.model.index(keep, 0))
         elif response.query.strip():
