@@ -106,3 +106,20 @@ def test_the_selected_hit_does_not_move_to_the_entity_given_its_id(qtbot, tmp_pa
     names = lambda: [w.model.result(i).name for i in range(w.model.rowCount())]  # noqa: E731
     qtbot.waitUntil(lambda: "pgBackRest" in names(), timeout=30_000)
     assert w.model.result(w.results.currentIndex().row()).name != "pgBackRest", names()
+
+
+def test_back_follows_a_rename_then_a_merge(qtbot, tmp_path):
+    """An entry remembers the name the entity has when Back reaches it, so a merge after a rename still leads on."""
+    w, pg = _pg_window(qtbot, tmp_path)
+    open_entity(qtbot, w, "PG")
+    open_entity(qtbot, w, "restic")
+    _run(qtbot, w, lambda g: g.rename_entity("PG", "PostgreSQL"))
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.entities.on_back()
+    assert w.editor.name_edit.text() == "PostgreSQL"
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.entities.on_forward()
+    _run(qtbot, w, organise.merge_entities, "PostgreSQL", "Postgres 16")
+    with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+        w.entities.on_back()
+    assert w.editor.name_edit.text() == "Postgres 16"

@@ -145,8 +145,8 @@ class EntityFlow(QObject):
         self._reopened(found)
 
     def _reopened(self, found: Reopened) -> None:
+        self.history.arrived(EntityKey.of(found.view))  # its name now (renamed since), or the survivor's
         if found.was is not None:
-            self.history.arrived(EntityKey.of(found.view))
             self.p.status.say(f"“{found.was}” was merged into “{found.view.entity.name}”; its name is an alias "
                               "of it now.", 8000)
         self.on_entity_loaded(found.view)
