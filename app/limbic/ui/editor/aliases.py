@@ -20,6 +20,10 @@ if TYPE_CHECKING:
     from limbic.ui.editor.entity_flow import EntityParts
 
 
+ADD_HINT = "Add an alias"  # short: beside the status it must show whole at the editor's narrowest
+SAVE_FIRST_HINT = "Save first"  # a new entity gets aliases once saved (the tooltip says why)
+
+
 class AliasBar(QWidget):
     """The entity's aliases, each with a × that takes it off, and a field that adds one (Enter)."""
 
@@ -35,10 +39,11 @@ class AliasBar(QWidget):
         self.chips = FlowLayout(self.chips_box, spacing=4)
         self.none_label = QLabel("none", self, objectName="aliasNone")
         self.none_label.setEnabled(False)
-        self.field = QLineEdit(self, objectName="newAlias", placeholderText="Add another name and press Enter")
+        self.field = QLineEdit(self, objectName="newAlias", placeholderText=ADD_HINT)
         self.field.setAccessibleName("New alias")
-        self.field.setToolTip("Another name this entity goes by (a nickname, an abbreviation, a merged-away name): "
-                              "the quick switcher, search and assistants find the entity by it")
+        self.field.setToolTip("Another name this entity goes by (a nickname, an abbreviation, a merged-away name), "
+                              "added with Enter: the quick switcher, search and assistants find the entity by it")
+        self.field.setMinimumWidth(self._hint_width())
         self.field.returnPressed.connect(self._add)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -64,8 +69,13 @@ class AliasBar(QWidget):
         self.chips_box.setVisible(bool(aliases))
         self.none_label.setVisible(not aliases)
         self.field.setEnabled(self._editable and entity_id is not None)
-        self.field.setPlaceholderText("Add another name and press Enter" if entity_id is not None
-                                      else "Save the entity first to give it other names")
+        self.field.setPlaceholderText(ADD_HINT if entity_id is not None else SAVE_FIRST_HINT)
+        self.field.setMinimumWidth(self._hint_width())  # at the editor's narrowest the hint is still whole
+
+    def _hint_width(self) -> int:
+        """The field's width that shows its hint whole: the text, its margins and the frame's."""
+        metrics, margins = self.field.fontMetrics(), self.field.textMargins()
+        return metrics.horizontalAdvance(self.field.placeholderText()) + margins.left() + margins.right() + 12
 
     def aliases(self) -> list[str]:
         """The aliases shown (tests and screenshots read them)."""

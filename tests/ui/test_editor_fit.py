@@ -1,0 +1,32 @@
+"""The editor at a small laptop's size: the alias field's hint whole at the editor's narrowest, and each
+list with something in it showing at least four rows (or all it has) at 1366×706."""
+
+from __future__ import annotations
+
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+from tests.ui.conftest import make_window, open_entity
+
+
+def _entity(path, observations: int = 6, relations: int = 6):
+    g = Graph(Database(path))
+    g.create_entity("Hub", "Project", [f"observation number {i}" for i in range(observations)])
+    for i in range(relations):
+        g.create_entity(f"Source {i}", "Thing")
+        g.add_relation(f"Source {i}", "Hub", "belongs_to")
+        g.add_relation("Hub", f"Source {i}", "uses")
+    g.db.close()
+
+
+def test_the_alias_hint_is_whole_at_the_editors_narrowest(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    _entity(path)
+    w = make_window(qtbot, path, wait_model=False)
+    w.resize(1280, 760)
+    ed = open_entity(qtbot, w, "Hub")
+    w.splitter.setSizes([w.width(), 0])  # the results take all they can: the editor at its narrowest
+    field = ed.aliases.field
+    need = field.fontMetrics().horizontalAdvance(field.placeholderText())
+    qtbot.waitUntil(lambda: ed.width() <= ed.minimumSizeHint().width() + 2, timeout=10_000)
+    margins = field.textMargins()
+    assert field.width() - 8 - margins.left() - margins.right() >= need, (field.width(), need)
