@@ -30,3 +30,29 @@ def test_the_alias_hint_is_whole_at_the_editors_narrowest(qtbot, tmp_path):
     qtbot.waitUntil(lambda: ed.width() <= ed.minimumSizeHint().width() + 2, timeout=10_000)
     margins = field.textMargins()
     assert field.width() - 8 - margins.left() - margins.right() >= need, (field.width(), need)
+
+
+def _whole_rows(lst) -> int:
+    view = lst.viewport().rect()
+    return sum(1 for i in range(lst.count()) if view.contains(lst.visualItemRect(lst.item(i))))
+
+
+def test_each_list_with_rows_shows_four_of_them_at_1366_by_706(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    _entity(path)
+    w = make_window(qtbot, path, wait_model=False)
+    w.resize(1366, 706)
+    qtbot.waitUntil(lambda: w.height() == 706, timeout=10_000)
+    ed = open_entity(qtbot, w, "Hub")
+    history = ed.history_panel.shown_list()
+    lists = {"observations": ed.obs_list, "outgoing": ed.out_list, "incoming": ed.in_list, "history": history}
+    qtbot.waitUntil(lambda: all(lst.count() for lst in lists.values()), timeout=10_000)
+
+    def short() -> dict[str, tuple[int, int]]:
+        return {name: (_whole_rows(lst), lst.count()) for name, lst in lists.items()
+                if _whole_rows(lst) < min(4, lst.count())}
+
+    try:  # once the layout has settled (the share follows the splitter's size)
+        qtbot.waitUntil(lambda: not short(), timeout=5_000)
+    except Exception:
+        raise AssertionError(f"rows shown, rows held: {short()}; splitter {ed.splitter.sizes()}")

@@ -27,11 +27,12 @@ from PySide6.QtWidgets import (
 
 from limbic.service.entities import EntityDraft, EntityView
 from limbic.ui.editor import create_target
+from limbic.ui.editor.add_row import AddRow
 from limbic.ui.editor.aliases import AliasBar
 from limbic.ui.editor.entity_history import EntityHistoryPanel, StatusBadge
 from limbic.ui.editor.name_completion import NameCompletions, TargetCompleter
 from limbic.ui.editor.observation_delegate import ObservationDelegate
-from limbic.ui.editor.space import rows_height as _rows_height, shared_out
+from limbic.ui.editor.space import ROWS_AT_LEAST, rows_height as _rows_height, shared_out
 
 logger = logging.getLogger(__name__)
 
@@ -148,17 +149,10 @@ class EntityEditor(QWidget):
             col.addWidget(widget)
             lists.addLayout(col)
         rel_layout.addLayout(lists)
-        # The two fields get the row (a narrow editor would cut them to a letter); the buttons go under them.
-        add_row = QHBoxLayout()
-        add_row.addWidget(self.rel_type, 2)
-        add_row.addWidget(QLabel("→", form))
-        add_row.addWidget(self.rel_target, 3)
-        rel_layout.addLayout(add_row)
-        rel_buttons = QHBoxLayout()
-        rel_buttons.addStretch(1)
-        rel_buttons.addWidget(self.rel_add)
-        rel_buttons.addWidget(self.rel_remove)
-        rel_layout.addLayout(rel_buttons)
+        # The buttons beside the two fields when there is room (no row lost), under them in a narrow editor.
+        arrow = QLabel("→", form)
+        self.rel_row = AddRow([(self.rel_type, 2), (arrow, 0), (self.rel_target, 3)], [self.rel_add, self.rel_remove], form)
+        rel_layout.addWidget(self.rel_row)
 
         self.save_button = QPushButton("&Save", form, objectName="saveButton", toolTip="Save the changes (Ctrl+S)")
         self.save_button.setDefault(True)
@@ -321,7 +315,7 @@ class EntityEditor(QWidget):
                       else max(0, box.sizeHint().height() - max(lst.sizeHint().height() for lst in lists)))
             rows = max(_rows_height(lst) for lst in lists)
             need.append(chrome + rows)
-            least.append(chrome + 2 * (lists[0].fontMetrics().lineSpacing() + 4))
+            least.append(chrome + max(_rows_height(lst, ROWS_AT_LEAST) for lst in lists))
         self.splitter.setSizes(shared_out(sum(sizes), need, least, (3, 3, 2 if history else 0)))
 
     def new_entity(self) -> None:

@@ -10,7 +10,7 @@ def shared_out(total: int, need: list[int], least: list[int], shares: tuple[int,
     if sum(need) <= total:
         spare = total - sum(need)
         return [n + spare * k // sum(shares) for n, k in zip(need, shares)]
-    # Each part its two rows; then observations, relations and history in turn get what they hold.
+    # Each part its first rows (``least``: four, or all it has); then observations, relations and history in turn get what they hold.
     spare = max(0, total - sum(least))
     out = list(least)
     for i, n in enumerate(need):
@@ -20,10 +20,14 @@ def shared_out(total: int, need: list[int], least: list[int], shares: tuple[int,
     return out
 
 
-def rows_height(lst: QListWidget) -> int:
-    """The height a list needs to show every row whole (each row as wrapped at the list's width now)."""
+ROWS_AT_LEAST = 4  # short of room, each list still shows this many rows whole (or all it has)
+
+
+def rows_height(lst: QListWidget, most: int | None = None) -> int:
+    """The height a list needs to show every row whole, or its first ``most`` (each as wrapped at its width now)."""
     frame = max(2 * lst.frameWidth(), lst.height() - lst.viewport().height()) + 8
     if not lst.count():
         return frame + 2 * (lst.fontMetrics().lineSpacing() + 4)
     lst.doItemsLayout()  # rows wrapped at the list's width now, not at the width of its last (delayed) layout
-    return frame + sum(max(lst.sizeHintForRow(i), lst.visualItemRect(lst.item(i)).height()) for i in range(lst.count()))
+    rows = range(lst.count() if most is None else min(most, lst.count()))
+    return frame + sum(max(lst.sizeHintForRow(i), lst.visualItemRect(lst.item(i)).height()) for i in rows)

@@ -1,0 +1,53 @@
+"""A row of fields with its buttons beside them when the editor is wide enough, under them when not.
+
+Beside the fields the buttons cost the editor no height (on a laptop's screen every row of a list
+counts); under them, a narrow editor does not cut the fields to a letter.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QWidget
+
+FIELD_ROOM = 110  # pixels each field keeps at least before the buttons go under them
+
+
+class AddRow(QWidget):
+    """``fields`` (with their stretch) in a row; ``buttons`` right of them, or on a row of their own."""
+
+    def __init__(self, fields: list[tuple[QWidget, int]], buttons: list[QWidget], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.fields = fields
+        self.buttons = QWidget(self)
+        row = QHBoxLayout(self.buttons)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addStretch(1)
+        for button in buttons:
+            row.addWidget(button)
+        self.grid = QGridLayout(self)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        for column, (widget, stretch) in enumerate(fields):
+            self.grid.addWidget(widget, 0, column)
+            self.grid.setColumnStretch(column, stretch)
+        self.beside = False
+        self._place(False)
+        # Never wider than the fields need: past that the buttons go under them (the row decides on resize).
+        self.setMinimumWidth(self.grid.minimumSize().width())
+
+    def _room_beside(self, width: int) -> bool:
+        fields = sum(max(FIELD_ROOM, w.minimumSizeHint().width()) if stretch else w.sizeHint().width()
+                     for w, stretch in self.fields)
+        return width >= fields + self.buttons.sizeHint().width() + self.grid.horizontalSpacing() * len(self.fields)
+
+    def _place(self, beside: bool) -> None:
+        self.grid.removeWidget(self.buttons)
+        if beside:
+            self.grid.addWidget(self.buttons, 0, len(self.fields))
+        else:
+            self.grid.addWidget(self.buttons, 1, 0, 1, len(self.fields))
+        self.beside = beside
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        beside = self._room_beside(event.size().width())
+        if beside != self.beside:
+            self._place(beside)
