@@ -196,9 +196,6 @@ LONG_WRITES = int(os.environ.get("LIMBIC_SYNC_WRITES", "60"))
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="known divergence: an entity deleted and re-created under its name while a third device "
-                          "edits or renames it can merge by name differently per device (docs/sync.md, Limits)",
-                   strict=False)
 @settings(max_examples=LONG_EXAMPLES, deadline=None, database=None,
           derandomize=os.environ.get("LIMBIC_SYNC_RANDOM") != "1",
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
