@@ -1,4 +1,5 @@
-"""A row of fields with its buttons beside them when the editor is wide enough, under them when not.
+"""A row of fields with its buttons beside them when the editor is wide enough, under them when not
+(the relation fields and their buttons; the status and the aliases).
 
 Beside the fields the buttons cost the editor no height (on a laptop's screen every row of a list
 counts); under them, a narrow editor does not cut the fields to a letter.
@@ -14,15 +15,18 @@ FIELD_ROOM = 110  # pixels each field keeps at least before the buttons go under
 class AddRow(QWidget):
     """``fields`` (with their stretch) in a row; ``buttons`` right of them, or on a row of their own."""
 
-    def __init__(self, fields: list[tuple[QWidget, int]], buttons: list[QWidget], parent: QWidget | None = None) -> None:
+    def __init__(self, fields: list[tuple[QWidget, int]], buttons: list[QWidget], parent: QWidget | None = None,
+                 push_right: bool = True) -> None:
+        """``push_right``: the buttons at the row's right end; else from its left, the last one taking the rest."""
         super().__init__(parent)
         self.fields = fields
         self.buttons = QWidget(self)
         row = QHBoxLayout(self.buttons)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addStretch(1)
+        if push_right:
+            row.addStretch(1)
         for button in buttons:
-            row.addWidget(button)
+            row.addWidget(button, 0 if push_right or button is not buttons[-1] else 1)
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
         for column, (widget, stretch) in enumerate(fields):

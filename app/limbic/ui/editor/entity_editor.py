@@ -95,12 +95,10 @@ class EntityEditor(QWidget):
         head.addRow("&Name", self.name_edit)
         head.addRow("T&ype", self.type_edit)
         self.status_badge = StatusBadge(form)
-        self.aliases = AliasBar(form)  # written at once, not with the draft (aliases.py); beside the status,
-        status_row = QHBoxLayout()  # so the editor is no taller on a small screen
-        status_row.addWidget(self.status_badge)
-        status_row.addSpacing(12)
-        status_row.addWidget(QLabel("Also &known as", form, buddy=self.aliases.field))
-        status_row.addWidget(self.aliases, 1)
+        self.aliases = AliasBar(form)  # written at once, not with the draft (aliases.py); beside the status
+        # so the editor is no taller on a wide screen; under it when the editor is narrow (the hint stays whole).
+        aka = QLabel("Also &known as", form, buddy=self.aliases.field)
+        status_row = AddRow([(self.status_badge, 0)], [aka, self.aliases], form, push_right=False)
         head.addRow(QLabel("Stat&us", form, buddy=self.status_badge), status_row)
         head.addRow("", self.meta)
 
@@ -121,6 +119,7 @@ class EntityEditor(QWidget):
         row.addWidget(self.obs_remove)
         obs_box = QGroupBox("Observations", form)
         obs_layout = QVBoxLayout(obs_box)
+        obs_layout.setContentsMargins(6, 4, 6, 6)  # narrow margins: on a laptop's screen every row of a list counts
         obs_layout.addWidget(self.obs_list)
         obs_layout.addLayout(row)
 
@@ -142,9 +141,11 @@ class EntityEditor(QWidget):
         self.rel_remove = QPushButton("Remove", form, toolTip="Remove the selected relation (Delete)")
         rel_box = QGroupBox("Relations", form)
         rel_layout = QVBoxLayout(rel_box)
+        rel_layout.setContentsMargins(6, 4, 6, 6)
         lists = QHBoxLayout()
         for title, widget in (("Outgoing", self.out_list), ("Incoming", self.in_list)):
             col = QVBoxLayout()
+            col.setSpacing(2)  # the title sits on its list
             col.addWidget(QLabel(title, form))
             col.addWidget(widget)
             lists.addLayout(col)
