@@ -44,10 +44,14 @@ class AddRow(QWidget):
 
     def _place(self, beside: bool) -> None:
         self.grid.removeWidget(self.buttons)
+        n = len(self.fields)
         if beside:
-            self.grid.addWidget(self.buttons, 0, len(self.fields))
+            self.grid.addWidget(self.buttons, 0, n)
         else:
-            self.grid.addWidget(self.buttons, 1, 0, 1, len(self.fields))
+            self.grid.addWidget(self.buttons, 1, 0, 1, n + 1)
+        # Fields that do not stretch keep their width when the buttons go under them: an empty column takes the rest.
+        fixed = not any(stretch for _, stretch in self.fields)
+        self.grid.setColumnStretch(n, 1 if fixed and not beside else 0)
         self.beside = beside
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
