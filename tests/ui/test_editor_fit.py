@@ -77,3 +77,51 @@ def test_the_alias_hint_is_whole_with_the_graph_panel_open_at_1366(qtbot, tmp_pa
         qtbot.waitUntil(lambda: shown() - 8 >= need, timeout=5_000)
     except Exception:
         raise AssertionError(f"field shows {shown()} px, its hint needs {need}; editor {ed.width()} px wide")
+
+
+def test_an_observation_edited_in_place_at_1366_by_706_covers_no_other(qtbot, tmp_path):
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    path = tmp_path / "g.db"
+    _entity(path)
+    w = make_window(qtbot, path, wait_model=False)
+    w.resize(1366, 706)
+    ed = open_entity(qtbot, w, "Hub")
+    lst = ed.obs_list
+    lst.setCurrentRow(1)
+    lst.editItem(lst.item(1))
+    field = lst.findChild(QPlainTextEdit, "observationEditor")
+    assert field is not None and field.isVisible()
+
+    def covered() -> list[int]:
+        return [i for i in range(lst.count()) if i != 1
+                and lst.visualItemRect(lst.item(i)).intersects(field.geometry())]
+
+    try:  # once the row has grown to the field
+        qtbot.waitUntil(lambda: not covered() and lst.viewport().rect().contains(field.geometry()), timeout=5_000)
+    except Exception:
+        raise AssertionError(f"rows under the field: {covered()}; field {field.geometry()}, "
+                             f"viewport {lst.viewport().rect()}")
+
+
+def test_an_observation_edited_in_place_with_the_graph_panel_open_stays_inside_the_list(qtbot, tmp_path):
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    path = tmp_path / "g.db"
+    _entity(path, relations=12)
+    w = make_window(qtbot, path, wait_model=False)
+    w.resize(1366, 706)
+    ed = open_entity(qtbot, w, "Hub")
+    w.graph.show_local_graph()
+    qtbot.waitUntil(lambda: w.graph.dock is not None and w.graph.dock.isVisible(), timeout=10_000)
+    w.resizeDocks([w.graph.dock], [1366 * 11 // 20], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: ed.width() < 400, timeout=10_000)
+    lst = ed.obs_list
+    lst.setCurrentRow(1)
+    lst.editItem(lst.item(1))
+    field = lst.findChild(QPlainTextEdit, "observationEditor")
+    assert field is not None and field.isVisible()
+    try:  # the whole field in view: none of it under the list's edge
+        qtbot.waitUntil(lambda: lst.viewport().rect().contains(field.geometry()), timeout=5_000)
+    except Exception:
+        raise AssertionError(f"field {field.geometry()}, viewport {lst.viewport().rect()}")

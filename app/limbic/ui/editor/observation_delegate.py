@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QPalette, QPen
-from PySide6.QtWidgets import QPlainTextEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from limbic.service.names import bidi_isolated
 
@@ -91,8 +91,13 @@ class ObservationDelegate(QStyledItemDelegate):
         editor.setTabChangesFocus(True)
         editor.setToolTip("Ctrl+Enter keeps the change, Esc drops it")
         self._editing = QPersistentModelIndex(index)
-        self._editor_height = editor.fontMetrics().lineSpacing() * EDITOR_LINES + 8
+        lines = editor.fontMetrics().lineSpacing() * EDITOR_LINES + 8
+        # Never taller than the list shows (a short list on a small screen): the whole field stays in view.
+        self._editor_height = min(lines, parent.height()) if parent.height() > 0 else lines
         self.sizeHintChanged.emit(index)  # the row opens to the field's height: the next rows move down
+        view = self.parent()
+        if isinstance(view, QAbstractItemView):  # the grown row scrolled into view once laid out
+            QTimer.singleShot(0, view, lambda: self._editing.isValid() and view.scrollTo(QModelIndex(self._editing)))
         return editor
 
     def setEditorData(self, editor: QWidget, index: QModelIndex) -> None:
