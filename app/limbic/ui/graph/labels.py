@@ -5,8 +5,8 @@ centre nodes first, then search hits, then by degree. A label tries the right of
 the left, above and below, and takes the first place that stays inside the view, covers no other
 label and not the legend, and keeps clear of every other node by ``CLEAR`` pixels, so a name is
 always nearer its own node than any other and never reads as another's; a label with no such
-place waits until zooming in makes room (the first three are always shown, pushed inside the
-view). A node is named once, however many reasons it has to be named. Relation types then go on
+place waits until zooming in makes room (the first three are always shown, pushed inside the view and
+shortened to its width). A node is named once, however many reasons it has to be named. Relation types then go on
 the edges' midpoints where they cover none of that. Pure geometry: the canvas paints the boxes.
 """
 
@@ -72,6 +72,16 @@ def short(label: str, most: int = MAX_CHARS) -> str:
     return label if len(label) <= most else label[: most - 1] + "…"
 
 
+def fitting(label: str, text_width: Callable[[str], float], room: float) -> str:
+    """The label, or as much of its start as fits in ``room`` pixels, with an ellipsis."""
+    text = short(label)
+    most = len(text)
+    while most > 2 and text_width(text) > room:
+        most -= 1
+        text = short(label, most)
+    return text
+
+
 def node_obstacles(screen: np.ndarray, r_px: np.ndarray, idx: Sequence[int]) -> Occupancy:
     """The discs of the nodes in view, as boxes owned by their node."""
     taken = Occupancy()
@@ -120,7 +130,7 @@ def place_node_labels(order: Sequence[int], always: Sequence[int], texts: Sequen
         if box is None:
             if i not in always:
                 continue
-            text = short(texts[i])
+            text = fitting(texts[i], text_width, width - 4)  # never wider than the view: cut, the tooltip has it whole
             candidates = _candidates(x, y, float(r_px[i]), text_width(text), line)
             # One that must show may come near another node (never cover it if it can help it, never
             # cover another label); pushed inside the view at worst.
