@@ -10,7 +10,8 @@ def shared_out(total: int, need: list[int], least: list[int], shares: tuple[int,
     if sum(need) <= total:
         spare = total - sum(need)
         return [n + spare * k // sum(shares) for n, k in zip(need, shares)]
-    # Each part its first rows (``least``: four, or all it has); then observations, relations and history in turn get what they hold.
+    # Each part its first rows (``least``: four, or all it has); then observations, relations and history
+    # in turn get what they hold.
     spare = max(0, total - sum(least))
     out = list(least)
     for i, n in enumerate(need):
