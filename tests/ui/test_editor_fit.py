@@ -125,3 +125,17 @@ def test_an_observation_edited_in_place_with_the_graph_panel_open_stays_inside_t
         qtbot.waitUntil(lambda: lst.viewport().rect().contains(field.geometry()), timeout=5_000)
     except Exception:
         raise AssertionError(f"field {field.geometry()}, viewport {lst.viewport().rect()}")
+
+
+def test_the_history_folds_away_to_give_the_lists_its_room(qtbot, tmp_path):
+    path = tmp_path / "g.db"
+    _entity(path)
+    w = make_window(qtbot, path, wait_model=False)
+    w.resize(1366, 706)
+    ed = open_entity(qtbot, w, "Hub")
+    qtbot.waitUntil(lambda: ed.history_panel.shown_list().count() > 0, timeout=10_000)
+    ed._shares_kept = True  # as after the person drags the handle down to the bottom
+    sizes = ed.splitter.sizes()
+    ed.splitter.setSizes([sizes[0], sizes[1] + sizes[2], 0])
+    assert ed.splitter.sizes()[2] == 0, ed.splitter.sizes()
+    assert ed.splitter.sizes()[1] > sizes[1]  # the relations have the history's room

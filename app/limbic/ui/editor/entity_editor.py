@@ -172,6 +172,7 @@ class EntityEditor(QWidget):
         self.splitter.addWidget(rel_box)
         self.history_panel = EntityHistoryPanel(form)
         self.splitter.addWidget(self.history_panel)
+        self.splitter.setCollapsible(2, True)  # dragged to the bottom, the history gives the lists its room
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setStretchFactor(2, 1)
