@@ -21,12 +21,14 @@ def test_closing_the_window_stops_the_engine_thread(qtbot, window):
 
 def test_geometry_and_splitters_are_remembered(qtbot, tmp_path):
     first = make_window(qtbot, tmp_path / "a.db", wait_model=False)
-    first.resize(720, 520)  # within the offscreen screen, which clamps restored geometry
+    # Within the offscreen screen (which clamps restored geometry) and above the window's minimum height.
+    size = (720, max(560, first.minimumSizeHint().height()))
+    first.resize(*size)
     first.splitter.setSizes([450, 250])
     sizes = first.splitter.sizes()
     first.close()
     second = make_window(qtbot, tmp_path / "a.db", wait_model=False)
-    assert (second.width(), second.height()) == (720, 520)
+    assert (second.width(), second.height()) == size
     assert second.splitter.sizes() == sizes
 
 
