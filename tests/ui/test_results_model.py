@@ -68,6 +68,15 @@ def test_named_roles_carry_the_score_breakdown(qtbot):
     assert not any(jargon in tip for jargon in ("RRF", "cosine", "rel (", "imp (", "co-occurrence"))
 
 
+def test_the_bars_are_labelled_with_the_words_that_explain_them():
+    """A wide row labels its four bars; each label starts the words its tooltip uses ("recent" → "recently used")."""
+    from limbic.ui.search.results import BARS, FACTOR_WORDS
+
+    for label, *_ in BARS:
+        assert len(label) >= 4 and label.isalpha(), label  # a word, not "rel", "imp" or "co"
+        assert any(word.startswith(label) for word in FACTOR_WORDS[label].split()), label
+
+
 def test_best_observation_prefers_most_terms_and_falls_back_to_first():
     obs = ["about tea", "postgres and the ledger", "postgres only"]
     assert best_observation(obs, ["ledger", "postgres"]) == "postgres and the ledger"

@@ -206,13 +206,14 @@ _GETTERS = {
 }
 
 # What each bar means, in the words the tooltip uses.
-FACTOR_WORDS = {"rel": "matches what you asked", "imp": "often used", "time": "recently used",
-                "co": "linked with the other hits"}
+FACTOR_WORDS = {"match": "matches what you asked", "used": "often used", "recent": "recently used",
+                "linked": "linked with the other hits"}
+# Each bar's label is a plain word drawn beside it in a wide row, never an abbreviation.
 BARS = (
-    ("rel", Roles.BaseRelevance, 1.0, "rel: matches your words or is close in meaning"),
-    ("imp", Roles.Importance, IMPORTANCE_SCALE, "imp: often used (opened, related, used on several days)"),
-    ("time", Roles.Temporal, 1.0, "time: recently used"),
-    ("co", Roles.Cooc, None, "co: linked with the other hits"),
+    ("match", Roles.BaseRelevance, 1.0, "match: matches your words or is close in meaning"),
+    ("used", Roles.Importance, IMPORTANCE_SCALE, "used: often used (opened, related, used on several days)"),
+    ("recent", Roles.Temporal, 1.0, "recent: recently used"),
+    ("linked", Roles.Cooc, None, "linked: linked with the other hits"),
 )
 PAD = 8
 BAR_W = 38
