@@ -20,12 +20,37 @@ def _entity(path, observations: int = 6, relations: int = 6):
     g.db.close()
 
 
-def test_the_alias_hint_is_whole_at_the_editors_narrowest(qtbot, tmp_path):
+def _hub(qtbot, tmp_path, size=(1366, 706), relations: int = 6):
+    """The window at ``size`` with "Hub" open in the editor: (window, editor)."""
     path = tmp_path / "g.db"
-    _entity(path)
+    _entity(path, relations=relations)
     w = make_window(qtbot, path, wait_model=False)
-    w.resize(1280, 760)
-    ed = open_entity(qtbot, w, "Hub")
+    w.resize(*size)
+    return w, open_entity(qtbot, w, "Hub")
+
+
+def _graph_panel_open(qtbot, w, ed) -> None:
+    """The local graph panel open and wide, as at 1366 px with the editor at its narrowest."""
+    w.graph.show_local_graph()
+    qtbot.waitUntil(lambda: w.graph.dock is not None and w.graph.dock.isVisible(), timeout=10_000)
+    w.resizeDocks([w.graph.dock], [1366 * 11 // 20], Qt.Orientation.Horizontal)
+    qtbot.waitUntil(lambda: ed.width() < 400, timeout=10_000)
+
+
+def _edit_second_observation(ed):
+    """The second observation opened for editing in place: (list, field)."""
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    lst = ed.obs_list
+    lst.setCurrentRow(1)
+    lst.editItem(lst.item(1))
+    field = lst.findChild(QPlainTextEdit, "observationEditor")
+    assert field is not None and field.isVisible()
+    return lst, field
+
+
+def test_the_alias_hint_is_whole_at_the_editors_narrowest(qtbot, tmp_path):
+    w, ed = _hub(qtbot, tmp_path, (1280, 760))
     w.splitter.setSizes([w.width(), 0])  # the results take all they can: the editor at its narrowest
     field = ed.aliases.field
     need = field.fontMetrics().horizontalAdvance(field.placeholderText())
@@ -61,17 +86,10 @@ def test_each_list_with_rows_shows_four_of_them_at_1366_by_706(qtbot, tmp_path):
 
 
 def test_the_alias_hint_is_whole_with_the_graph_panel_open_at_1366(qtbot, tmp_path):
-    path = tmp_path / "g.db"
-    _entity(path)
-    w = make_window(qtbot, path, wait_model=False)
-    w.resize(1366, 706)
-    ed = open_entity(qtbot, w, "Hub")
-    w.graph.show_local_graph()
-    qtbot.waitUntil(lambda: w.graph.dock is not None and w.graph.dock.isVisible(), timeout=10_000)
-    w.resizeDocks([w.graph.dock], [1366 * 11 // 20], Qt.Orientation.Horizontal)
+    w, ed = _hub(qtbot, tmp_path)
+    _graph_panel_open(qtbot, w, ed)
     field = ed.aliases.field
     need = field.fontMetrics().horizontalAdvance(field.placeholderText())
-    qtbot.waitUntil(lambda: ed.width() < 400, timeout=10_000)
     shown = lambda: field.visibleRegion().boundingRect().width()  # noqa: E731 - the part inside the editor
     try:  # once the layout has settled
         qtbot.waitUntil(lambda: shown() - 8 >= need, timeout=5_000)
@@ -80,18 +98,8 @@ def test_the_alias_hint_is_whole_with_the_graph_panel_open_at_1366(qtbot, tmp_pa
 
 
 def test_an_observation_edited_in_place_at_1366_by_706_covers_no_other(qtbot, tmp_path):
-    from PySide6.QtWidgets import QPlainTextEdit
-
-    path = tmp_path / "g.db"
-    _entity(path)
-    w = make_window(qtbot, path, wait_model=False)
-    w.resize(1366, 706)
-    ed = open_entity(qtbot, w, "Hub")
-    lst = ed.obs_list
-    lst.setCurrentRow(1)
-    lst.editItem(lst.item(1))
-    field = lst.findChild(QPlainTextEdit, "observationEditor")
-    assert field is not None and field.isVisible()
+    _, ed = _hub(qtbot, tmp_path)
+    lst, field = _edit_second_observation(ed)
 
     def covered() -> list[int]:
         return [i for i in range(lst.count()) if i != 1
@@ -105,22 +113,9 @@ def test_an_observation_edited_in_place_at_1366_by_706_covers_no_other(qtbot, tm
 
 
 def test_an_observation_edited_in_place_with_the_graph_panel_open_stays_inside_the_list(qtbot, tmp_path):
-    from PySide6.QtWidgets import QPlainTextEdit
-
-    path = tmp_path / "g.db"
-    _entity(path, relations=12)
-    w = make_window(qtbot, path, wait_model=False)
-    w.resize(1366, 706)
-    ed = open_entity(qtbot, w, "Hub")
-    w.graph.show_local_graph()
-    qtbot.waitUntil(lambda: w.graph.dock is not None and w.graph.dock.isVisible(), timeout=10_000)
-    w.resizeDocks([w.graph.dock], [1366 * 11 // 20], Qt.Orientation.Horizontal)
-    qtbot.waitUntil(lambda: ed.width() < 400, timeout=10_000)
-    lst = ed.obs_list
-    lst.setCurrentRow(1)
-    lst.editItem(lst.item(1))
-    field = lst.findChild(QPlainTextEdit, "observationEditor")
-    assert field is not None and field.isVisible()
+    w, ed = _hub(qtbot, tmp_path, relations=12)
+    _graph_panel_open(qtbot, w, ed)
+    lst, field = _edit_second_observation(ed)
     try:  # the whole field in view: none of it under the list's edge
         qtbot.waitUntil(lambda: lst.viewport().rect().contains(field.geometry()), timeout=5_000)
     except Exception:
@@ -128,11 +123,7 @@ def test_an_observation_edited_in_place_with_the_graph_panel_open_stays_inside_t
 
 
 def test_the_history_folds_away_to_give_the_lists_its_room(qtbot, tmp_path):
-    path = tmp_path / "g.db"
-    _entity(path)
-    w = make_window(qtbot, path, wait_model=False)
-    w.resize(1366, 706)
-    ed = open_entity(qtbot, w, "Hub")
+    _, ed = _hub(qtbot, tmp_path)
     qtbot.waitUntil(lambda: ed.history_panel.shown_list().count() > 0, timeout=10_000)
     ed._shares_kept = True  # as after the person drags the handle down to the bottom
     sizes = ed.splitter.sizes()
