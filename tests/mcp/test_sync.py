@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import anyio
 
 from limbic.engine.graph.graph import Graph
@@ -69,3 +71,26 @@ def test_a_server_leaves_the_exchange_to_the_program_holding_the_lock(tmp_path):
         assert service_sync.status(a).unpublished == 1
     background.run_once()
     assert service_sync.status(a).unpublished == 0 and background.last_error is None
+
+
+def test_a_server_that_found_the_file_busy_tries_again_soon_not_at_its_next_turn(tmp_path):
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a = tmp_path / "a.db"
+    _join(a, folder, "Ada")
+    g = Graph(Database(a))
+    g.upsert_entity("Bob", "Person", [])
+    g.db.close()
+    background = BackgroundSync(a, debounce=0.0, every=3600.0)  # its next turn would be an hour away
+    with service_sync.sync_lock(a) as held:
+        assert held
+        background.start()  # the start-up exchange finds the lock taken
+        deadline = time.monotonic() + 60
+        while background.exchanges < 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert background.exchanges >= 1 and service_sync.status(a).unpublished == 1
+    deadline = time.monotonic() + 60
+    while service_sync.status(a).unpublished and time.monotonic() < deadline:
+        time.sleep(0.1)
+    background.stop()
+    assert service_sync.status(a).unpublished == 0

@@ -26,6 +26,7 @@ logger = logging.getLogger(__name__)
 
 DEBOUNCE_SECONDS = float(os.environ.get("LIMBIC_SYNC_DEBOUNCE", "2.0"))  # quiet time after a write
 RECEIVE_SECONDS = 30.0  # how often the folder is read when nothing is written here
+RETRY_SECONDS = 3.0  # after an exchange that failed or found the file busy, the next try comes this soon
 EXCHANGE_SECONDS = 1800  # an exchange that takes longer is stopped; the next one resumes the work
 
 
@@ -77,13 +78,20 @@ class BackgroundSync:
                 continue  # a newer write may have moved the time
             with self._lock:
                 self._due, self._unsent = None, False
-            self.run_once()
+            if not self.run_once():
+                with self._lock:  # what was due is still due: try again soon, not at the next 30 s turn
+                    retry = time.monotonic() + min(self.every, RETRY_SECONDS)
+                    self._due = retry if self._due is None else min(self._due, retry)
 
-    def run_once(self) -> None:
-        """One exchange when the file has a sync folder (a failure is logged, never raised)."""
+    def run_once(self) -> bool:
+        """One exchange when the file has a sync folder (a failure is logged, never raised).
+
+        False when the exchange failed or another program held the file's sync lock.
+        """
         folder = service_sync.remembered_folder(self.db_path)
         if folder is None:
-            return
+            return True
+        done_well = False
         try:
             done = subprocess.run([sys.executable, "-m", "limbic.mcp.sync", str(self.db_path)], capture_output=True,
                                   text=True, timeout=EXCHANGE_SECONDS, env=os.environ.copy())
@@ -94,9 +102,11 @@ class BackgroundSync:
                 logger.warning("sync: %s", self.last_error)
             elif report.get("busy"):
                 logger.info("another program syncs %s now; trying again later", self.db_path)
-            elif report.get("sent") or report.get("received"):
-                logger.info("synced: %s sent, %s received, %s conflicts", report["sent"], report["received"],
-                            report["conflicts"])
+            else:
+                done_well = True
+                if report.get("sent") or report.get("received"):
+                    logger.info("synced: %s sent, %s received, %s conflicts", report["sent"], report["received"],
+                                report["conflicts"])
             if report.get("confirm_needed"):
                 logger.warning("sync waits for a person: %s", " ".join(report["confirm_needed"]))
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
@@ -104,6 +114,7 @@ class BackgroundSync:
             logger.warning("sync could not run: %s", exc)
         finally:
             self.exchanges += 1
+        return done_well
 
 
 def exchange_once(db_path: Path) -> dict:
