@@ -130,3 +130,31 @@ def test_the_history_folds_away_to_give_the_lists_its_room(qtbot, tmp_path):
     ed.splitter.setSizes([sizes[0], sizes[1] + sizes[2], 0])
     assert ed.splitter.sizes()[2] == 0, ed.splitter.sizes()
     assert ed.splitter.sizes()[1] > sizes[1]  # the relations have the history's room
+
+
+def test_with_the_graph_panel_open_wide_the_observations_keep_four_rows_and_the_dates_one_line(qtbot, tmp_path):
+    # Short of room, the history gives way first (down to its minimum), and the dates above the lists
+    # stay on one line: they took two rows' height, the observations showed two rows and the history four.
+    w, ed = _hub(qtbot, tmp_path)
+    qtbot.waitUntil(lambda: w.height() == 706, timeout=10_000)
+    _graph_panel_open(qtbot, w, ed)
+    lists = {"observations": ed.obs_list, "outgoing": ed.out_list}
+
+    def short() -> dict[str, tuple[int, int]]:
+        return {name: (_whole_rows(lst), lst.count()) for name, lst in lists.items()
+                if _whole_rows(lst) < min(4, lst.count())}
+
+    try:  # once the layout has settled
+        qtbot.waitUntil(lambda: not short(), timeout=5_000)
+    except Exception:
+        raise AssertionError(f"rows shown, rows held: {short()}; splitter {ed.splitter.sizes()}")
+    assert ed.meta.height() <= ed.meta.fontMetrics().lineSpacing() + 4, ed.meta.height()
+    assert "id " in ed.meta.toolTip() and ed.meta.text().startswith("created ")
+
+
+def test_short_of_room_the_history_gives_way_before_the_lists_above_it():
+    from limbic.ui.editor.space import shared_out
+
+    # observations, relations, history: each needs more than its four rows and the total is short of them all
+    sizes = shared_out(480, need=[200, 250, 200], least=[160, 220, 170], shares=(3, 3, 2), floor=[100, 140, 90])
+    assert sizes == [160, 220, 100], sizes

@@ -31,6 +31,7 @@ from limbic.ui.editor.add_row import AddRow
 from limbic.ui.editor.aliases import AliasBar
 from limbic.ui.editor.entity_history import EntityHistoryPanel, StatusBadge
 from limbic.ui.editor.name_completion import NameCompletions, TargetCompleter
+from limbic.ui.editor.meta_label import MetaLabel, short_dates
 from limbic.ui.editor.observation_delegate import ObservationDelegate
 from limbic.ui.editor.space import ROWS_AT_LEAST, rows_height as _rows_height, shared_out
 
@@ -89,8 +90,7 @@ class EntityEditor(QWidget):
         self.type_edit = QComboBox(form, objectName="typeEdit", editable=True, toolTip="The entity's type (free text)")
         self.type_edit.setAccessibleName("Type")
         self.type_edit.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        self.meta = QLabel(form, objectName="metaLabel")
-        self.meta.setWordWrap(True)  # a narrow editor wraps the dates instead of cutting them
+        self.meta = MetaLabel(form)  # one line: a narrow editor shows the dates to the minute
         head = QFormLayout()
         head.addRow("&Name", self.name_edit)
         head.addRow("T&ype", self.type_edit)
@@ -278,7 +278,8 @@ class EntityEditor(QWidget):
         """Show a stored entity; the editor becomes clean."""
         self._load(EntityDraft.from_view(view))
         e = view.entity
-        self.meta.setText(f"created {e.created_at} · updated {e.updated_at} UTC · id {e.id}")
+        self.meta.set_forms(f"created {e.created_at} · updated {e.updated_at} UTC · id {e.id}",
+                            *short_dates(e.created_at, e.updated_at))
         self.delete_button.setEnabled(getattr(self, "_editable", True))
         self.status_badge.set_status(e.status)
         self.status_badge.setEnabled(getattr(self, "_editable", True))
@@ -306,8 +307,9 @@ class EntityEditor(QWidget):
         history = self.history_panel.isVisible()
         parts = ((self.splitter.widget(0), (self.obs_list,)), (self.splitter.widget(1), (self.out_list, self.in_list)),
                  (self.splitter.widget(2), (self.history_panel.shown_list(),)))
-        need, least = [], []
+        need, least, floor = [], [], []
         for i, (box, lists) in enumerate(parts):
+            floor.append(box.minimumSizeHint().height() if i < 2 or history else 0)
             if i == 2 and not history:
                 need.append(0)
                 least.append(0)
@@ -318,7 +320,7 @@ class EntityEditor(QWidget):
             rows = max(_rows_height(lst) for lst in lists)
             need.append(chrome + rows)
             least.append(chrome + max(_rows_height(lst, ROWS_AT_LEAST) for lst in lists))
-        self.splitter.setSizes(shared_out(sum(sizes), need, least, (3, 3, 2 if history else 0)))
+        self.splitter.setSizes(shared_out(sum(sizes), need, least, (3, 3, 2 if history else 0), floor))
 
     def new_entity(self) -> None:
         """Start a new, empty entity."""

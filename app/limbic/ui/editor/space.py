@@ -5,11 +5,23 @@ from __future__ import annotations
 from PySide6.QtWidgets import QListWidget
 
 
-def shared_out(total: int, need: list[int], least: list[int], shares: tuple[int, ...]) -> list[int]:
-    """Heights for the parts: what each needs plus the spare by ``shares``; short of room, by need in turn."""
+def shared_out(total: int, need: list[int], least: list[int], shares: tuple[int, ...],
+               floor: list[int] | None = None) -> list[int]:
+    """Heights for the parts: what each needs plus the spare by ``shares``; short of room, by need in turn.
+
+    Shorter still than every part's ``least``, the parts first in the list keep theirs and the later ones
+    give way down to their ``floor`` (the history under the observation and relation lists).
+    """
     if sum(need) <= total:
         spare = total - sum(need)
         return [n + spare * k // sum(shares) for n, k in zip(need, shares)]
+    least = list(least)
+    floor = floor or least
+    for i in reversed(range(len(least))):
+        over = sum(least) - total
+        if over <= 0:
+            break
+        least[i] = max(floor[i], least[i] - over)
     # Each part its first rows (``least``: four, or all it has); then observations, relations and history
     # in turn get what they hold.
     spare = max(0, total - sum(least))
