@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import joining, rows, state
+from limbic.engine.sync import joining, parting, rows, state
 from limbic.engine.sync.capture import REFS, ROW_FIELD, Names
 from limbic.engine.sync.removal import Removals, missed
 
@@ -113,12 +113,14 @@ class Applier(Removals):
                 self._took = item.get("took") or []
                 self._add(kind, gid, item.get("a") or {}, stamp, item.get("gone"), item.get("renamed"))
             elif op == "change":
+                parting.part(self, kind, gid, item)
                 self._change(kind, gid, item.get("b") or {}, item.get("a") or {}, stamp)
             elif op == "remove":
                 before = item.get("b") or {}
                 owners = {self._owner(kind, before, gid), state.resolve_alias(self.db, before.get("to"))}
                 if owners & blocked:
                     continue  # it goes with an entity whose deletion gave way (both ends of a relation)
+                parting.part(self, kind, gid, item)
                 self._remove(kind, gid, item, stamp, alone=not owners & doomed)
         for kind, gid, values in self._fixups:  # references to rows added later in the same change
             found = rows.current(self.db, kind, gid)
@@ -173,6 +175,8 @@ class Applier(Removals):
                 self._undo_rename(same[0], same[1], columns["name"])
             else:
                 keep = rows.merge_ids(self.db, kind, same[1], gid)
+                if kind != "entity":  # the addition's own stamps, as its fields get them below
+                    rows.note_own(self.db, gid, {f: (stamp, self.remote) for f in [ROW_FIELD, *after]})
                 found = rows.current(self.db, kind, keep)
                 self._fields(kind, keep, found, None, after, stamp)
                 if (stamp, self.remote) > state.get_stamp(self.db, keep, ROW_FIELD):

@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.sync import state
 from limbic.engine.store.activity import ITEM_COLUMNS
-from limbic.engine.sync.capture import REFS
+from limbic.engine.sync.capture import REFS, ROW_FIELD
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
 
 # The JSON key of each column (as the activity log writes rows), per kind.
 COLUMNS = ITEM_COLUMNS
+OWN = "_own:"  # a sync_stamp field: a row's own stamp of a field, kept when it merged with a twin
 DEFAULTS = {"status": "active", "kind": "note", "type": "Generic", "active": 1, "author": ""}
 
 
@@ -85,19 +86,36 @@ def twin(db: Database, kind: str, columns: dict) -> tuple[int, str] | None:
 
 
 def merge_ids(db: Database, kind: str, local_gid: str, remote_gid: str) -> str:
-    """Two global ids for one thing: both devices keep the smaller, the other becomes its alias."""
+    """Two global ids for one thing: both devices keep the smaller, the other becomes its alias.
+
+    Each row other than an entity keeps the stamps it had as its own (``OWN``): an edit made without
+    seeing the other may part the two again (parting.py), each with its own stamps."""
     keep, drop = sorted((local_gid, remote_gid))
+    if kind != "entity":
+        for gid in (local_gid, remote_gid):
+            note_own(db, gid)
     if keep != local_gid:
         db.execute(f"UPDATE {SYNCED_TABLES[kind]} SET gid = ? WHERE gid = ?", (keep, local_gid))
         for field, stamp, device in db.execute(
-            "SELECT field, stamp, device FROM sync_stamp WHERE gid = ?", (local_gid,)
+            "SELECT field, stamp, device FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (local_gid, OWN)
         ).fetchall():
             if (stamp, device) > state.get_stamp(db, keep, field):
                 state.set_stamp(db, keep, field, stamp, device)
-        db.execute("DELETE FROM sync_stamp WHERE gid = ?", (local_gid,))
+        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (local_gid, OWN))
         db.execute("UPDATE sync_alias SET target = ? WHERE target = ?", (keep, local_gid))
     db.execute("INSERT OR REPLACE INTO sync_alias(gid, target) VALUES (?, ?)", (drop, keep))
     return keep
+
+
+def note_own(db: Database, gid: str, stamps: dict[str, tuple[str, str]] | None = None) -> None:
+    """Remember a row's stamps (``stamps``, or those it holds now) as its own, before it merges with a twin
+    (the first merge's: a row merged again keeps what it had before it was ever merged)."""
+    if stamps is None:
+        stamps = {f: (s, d) for f, s, d in db.execute(
+            "SELECT field, stamp, device FROM sync_stamp WHERE gid = ? AND (substr(field, 1, 1) != '_' OR field = ?)",
+            (gid, ROW_FIELD))}
+    db.conn.executemany("INSERT OR IGNORE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)",
+                        [(gid, OWN + f, s, d) for f, (s, d) in stamps.items()])
 
 
 def insert(db: Database, kind: str, gid: str, columns: dict, now: str) -> int:

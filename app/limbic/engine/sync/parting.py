@@ -1,0 +1,71 @@
+"""One observation made on two devices and merged here by its text, parted again by an edit that never saw the merge.
+
+The same text added to an entity on two devices is one row (apply.py). Where one device edits its
+text, or removes it, before the other's arrives, that device keeps two rows: the other's addition
+found no twin there. A device that merged them first parts them again when the edit arrives, so
+every device ends with the same rows whatever order the three arrived in. The edit names the ids
+it knew its row by (``seen``; without it, its own only); the ids it did not know keep the row as it
+was, each part with the stamps it had before the merge (``rows.OWN``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from limbic.engine.sync import rows, state
+
+if TYPE_CHECKING:
+    from limbic.engine.sync.apply import Applier
+
+_GET = "SELECT field, stamp, device FROM sync_stamp WHERE gid = ?"
+_SET = "INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)"
+
+
+def parts(kind: str, item: dict) -> bool:
+    """Whether this change can part a merged row: a removal, or a change of its text."""
+    if kind != "observation":
+        return False  # a relation or an alias is unique by what makes it one: two of them cannot stand
+    if item.get("op") == "remove":
+        return True
+    before, after = item.get("b") or {}, item.get("a") or {}
+    return "content" in after and not rows.same(before.get("content"), after["content"])
+
+
+def part(applier: Applier, kind: str, gid: str, item: dict) -> None:
+    """Where the row ``gid`` goes by here merged ids the change had not seen, those ids go on as a row of their own."""
+    if not parts(kind, item):
+        return
+    db = applier.db
+    real = state.resolve_alias(db, gid)
+    known = set(state.known_as(db, real))
+    if len(known) < 2:
+        return
+    edited = known & {gid, *(item.get("seen") or ())}
+    rest = known - edited
+    if not edited or not rest:
+        return
+    found = rows.current(db, kind, real)
+    if found is None:
+        return
+    row_id, values = found
+    columns, missing = rows.local_values(db, kind, values)
+    if missing:
+        return
+    moving, staying = (rest, edited) if real in edited else (edited, rest)
+    new_gid = min(moving)
+    merged = db.execute(_GET, (real,)).fetchall()
+    for g in moving:
+        db.execute("DELETE FROM sync_alias WHERE gid = ?", (g,))
+        if g != new_gid:
+            db.execute("INSERT INTO sync_alias(gid, target) VALUES (?, ?)", (g, new_gid))
+    new_id = rows.insert(db, kind, new_gid, columns, applier.now)
+    db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (new_gid, rows.OWN))
+    db.conn.executemany(_SET, [(new_gid, f, s, d) for f, s, d in merged if not f.startswith(rows.OWN)])
+    for target, ids in ((real, staying), (new_gid, moving)):
+        own = [(f[len(rows.OWN):], s, d) for g in sorted(ids) for f, s, d in db.execute(_GET, (g,)).fetchall()
+               if f.startswith(rows.OWN)]
+        db.conn.executemany(_SET, [(target, f, s, d) for f, s, d in own])
+    for g in known:  # parted, each is a row of its own again: a later merge remembers it afresh
+        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) = ?", (g, rows.OWN))
+    applier._touch(kind, new_id, "added")
+    applier._touch(kind, row_id)
