@@ -34,6 +34,15 @@ WORDS = ["harbor", "ledger", "refund", "atlas", "beacon", "canvas", "delta", "em
          "island", "juniper", "kestrel", "lantern", "meadow", "nimbus", "orchard", "prism", "quarry", "river",
          "summit", "tundra", "umbra", "valley", "willow", "yonder", "zephyr", "cobalt", "saffron"]
 RELATIONS = ["works_with", "part_of", "mentions", "relates_to", "depends_on", "owns", "attended", "about"]
+DUPLICATES = [  # what assistants wrote twice, next to the sample graph's own entities (Memory health's shots)
+    ("ana ruíz", "Designer", ["Design lead at Harbor; reviews UI changes asynchronously on Thursdays.",
+                              "Prefers comments in the design file to meetings"]),
+    ("Quintero, Marta", "Person", ["Writes the graph's weekly summary"]),
+    ("tomas ferreira", "Person", ["Tech lead of the Harbor payments team", "Moved to Porto in 2027"]),
+    ("PG 16", "Tool", ["Relational database of the Harbor ledger"]),
+]
+DUPLICATES_RELATED = [("ana ruíz", "CachorroSpace", "advised_on"), ("Marta Quintero", "ana ruíz", "works_with"),
+                      ("tomas ferreira", "Harbor API", "leads"), ("Harbor API", "PG 16", "uses")]
 
 
 class Checks:
@@ -135,18 +144,18 @@ def check_earlier_shots(app, window, scheme: str, size: tuple[int, int], save, o
 
 
 def _plant_duplicates(graph) -> None:
-    """The duplicates an assistant leaves (scripts/health_screenshots.py), written as its calls would be."""
+    """The duplicates an assistant leaves, written as its calls would be."""
     from limbic.service import memory
-    from scripts.health_screenshots import EXTRA, RELATIONS
 
-    memory.create_entities(graph, [{"name": n, "entityType": t, "observations": o} for n, t, o in EXTRA])
-    memory.create_relations(graph, [{"from": a, "to": b, "relationType": r} for a, b, r in RELATIONS])
+    memory.create_entities(graph, [{"name": n, "entityType": t, "observations": o} for n, t, o in DUPLICATES])
+    memory.create_relations(graph, [{"from": a, "to": b, "relationType": r} for a, b, r in DUPLICATES_RELATED])
 
 
 def shoot_health_beside_panels(app, window, scheme: str, size: tuple[int, int], save, out: Path, checks: Checks) -> None:
-    """Activity, Graph and Memory health open, tabs of one column, the Health tab in front, at the size asked."""
-    from PySide6.QtCore import Qt
-
+    """Activity, Graph and Memory health open, tabs of one column, the Health tab in front, at the size asked;
+    then the merge preview of the selected pair (M) in the same panel."""
+    from limbic.ui.common import window_fit
+    from limbic.ui.graph.menu import dock_width
     from limbic.ui.shell.app import _wait
 
     planted: list[object] = []
@@ -161,7 +170,7 @@ def shoot_health_beside_panels(app, window, scheme: str, size: tuple[int, int], 
         window.graph.show_whole_graph()
         _wait(app, lambda: bool(done) and not panel.runner.running, 60_000)
     # The column as wide as a panel opened in a new window gets it (the graph's own shot left it at 55 %).
-    window.resizeDocks([window.graph.dock], [size[0] * 2 // 5], Qt.Orientation.Horizontal)
+    window_fit.place_dock(window, window.graph.dock, dock_width(window))
     window.activity.show()
     window.activity.dock.panel.tabs.setCurrentIndex(0)  # Sessions
     _wait(app, lambda: window.activity.dock.isVisible(), 10_000)
@@ -185,6 +194,13 @@ def shoot_health_beside_panels(app, window, scheme: str, size: tuple[int, int], 
     checks.expect(not dock.isFloating() and window.activity.dock in tabs and window.graph.dock in tabs,
                   f"{state}: Memory health is not a tab beside Activity and Graph")
     checks.expect(dock.width() >= 280, f"{state}: the side panels are squeezed: {dock.width()} px wide")
+    shown: list[bool] = []
+    view.previewed.connect(lambda: shown.append(True))
+    view.on_merge_key()  # what M does (a window without a window manager never has the keyboard)
+    checks.expect(_wait(app, lambda: bool(shown), 30_000), "Memory health: the merge preview did not come")
+    _wait(app, lambda: False, 500)
+    save(window, out, f"health-merge-preview-{scheme}.png")
+    _check_window(window, size, checks, "the merge preview in Memory health")
     dock.close()
     window.activity.dock.hide()
 

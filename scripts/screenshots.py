@@ -214,8 +214,13 @@ def shoot_panels(app, window, out: Path, scheme: str, size: tuple[int, int]) -> 
     """Graph and Activity open together at the window's size: they share one column as tabs."""
     from limbic.ui.shell.app import _wait
 
+    from limbic.ui.common import window_fit
+    from limbic.ui.graph.menu import dock_width
+
     window.resize(*size)
     window.graph.graph_panel()
+    # The column as wide as a panel opened in a new window gets it (the graph's own shot left it at 55 %).
+    window_fit.place_dock(window, window.graph.dock, dock_width(window))
     window.activity.show()
     _wait(app, lambda: window.activity.dock.isVisible(), 10_000)
     _wait(app, lambda: False, 600)

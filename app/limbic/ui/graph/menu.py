@@ -9,6 +9,11 @@ from limbic.ui.common.window_state import restore_dock
 from limbic.ui.graph.parts import GraphParts
 
 
+def dock_width(window) -> int:
+    """The width the graph panel asks for when it first opens beside the results and editor (two fifths)."""
+    return max(420, window.width() * 2 // 5)
+
+
 class GraphMenu(QObject):
     """"Local graph" (Ctrl+G) and "Whole graph" (Ctrl+Shift+G); owns the graph dock once it exists."""
 
@@ -34,7 +39,7 @@ class GraphMenu(QObject):
             self.dock = GraphDock(self.p)
             size = w.size()
             w.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.dock)
-            window_fit.place_dock(w, self.dock, max(420, w.width() * 2 // 5))
+            window_fit.place_dock(w, self.dock, dock_width(w))
             if w.size() != size:
                 w.resize(size)  # the panel takes room from the results and editor, not from the desk
         self.dock.show()
