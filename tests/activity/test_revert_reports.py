@@ -89,3 +89,24 @@ def test_a_plan_says_each_piece_as_what_taking_it_back_does(db_file):
     assert sorted(p.undo for p in plan.pieces) == ["deleted “X”", "removed from “X”: “base”"]
     assert sorted(p.item.summary for p in plan.pieces) == ["added to “X”: “base”", "created “X” (Thing)"]
     g.db.close()
+
+
+def test_a_dry_run_names_an_entity_it_deletes_once_with_its_pieces(db_file, capsys):
+    # The words of the window's revert preview: one line for the entity, its pieces counted, not a line each.
+    g = _graph(db_file)
+    with g.db.activity.using("test"):
+        g.upsert_entity("X", "Thing", [])
+    with g.db.activity.using("test"), g.write():  # one change: Y with two observations and a relation to X
+        g.upsert_entity("Y", "Tool", ["backs up the ledger", "runs nightly"])
+        g.add_relation("Y", "X", "part_of")
+    made = _last_change(g)
+    g.db.close()
+
+    assert main(["--db", str(db_file), "revert", str(made), "--dry-run"]) == 0
+    lines = [line for line in capsys.readouterr().out.splitlines() if line.startswith("if taken back: ")]
+    assert lines == ["if taken back: deleted “Y” (with its 2 observations and 1 relation)"], lines
+    g = Graph(Database(db_file))
+    try:
+        assert g.get_entity("Y") is not None  # a dry run changes nothing
+    finally:
+        g.db.close()

@@ -99,7 +99,7 @@ def cmd_revert(args: argparse.Namespace) -> int:
         choice = "skip" if args.keep_theirs else ("into_existing" if args.into_existing else None)
         plan = activity.plan_revert(graph, args.id)
         if args.dry_run:
-            for line in plan.lines():  # what taking back would do, in its own words
+            for line in activity.preview_lines(plan):  # the window's preview's words: a deleted entity with its pieces
                 print(f"if taken back: {line}")
         if plan.already:
             print(f"Already taken back: {', '.join(f'#{i}' for i in plan.already)}.")

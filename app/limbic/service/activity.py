@@ -12,7 +12,7 @@ from limbic.engine.graph import activity_control, activity_log, revert
 from limbic.engine.store import changes as _changes
 from limbic.engine.graph.activity_log import MAX_KEEP_DAYS, Change, ReadCount, Session
 from limbic.engine.graph.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
-from limbic.engine.graph.revert_words import taking_lines  # noqa: F401 - the revert preview's lines
+from limbic.engine.graph.revert_words import taking_lines
 from limbic.engine.graph.graph import Graph, now_utc
 
 logger = logging.getLogger(__name__)
@@ -205,6 +205,18 @@ def plan_revert(graph: Graph, ref: str | list[int]) -> revert.Plan:
     """What taking back a change or session would do and what blocks it (nothing is changed)."""
     ids = ref if isinstance(ref, list) else revert.resolve_ref(graph, ref)
     return revert.plan(graph, ids)
+
+
+def taking_back(plan: revert.Plan) -> list[str]:
+    """What taking back does to the pieces nobody changed since, one line each, except that an entity it
+    deletes is one line with its pieces counted: “deleted “X” (with its 2 observations and 1 relation)”."""
+    return taking_lines([p for p in plan.pieces if not p.conflict])
+
+
+def preview_lines(plan: revert.Plan) -> list[str]:
+    """The plan in the words of the window's revert preview (``taking_back``), then each piece another
+    writer changed since, marked "[conflict]": what `limbic revert --dry-run` prints."""
+    return taking_back(plan) + ["[conflict] " + (p.undo or p.item.summary) for p in plan.pieces if p.conflict]
 
 
 def revert_changes(graph: Graph, ref: str | list[int], choice: str | None = None) -> revert.Plan:

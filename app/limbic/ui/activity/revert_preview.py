@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from limbic.service.activity import INTO_EXISTING, SKIP, Plan, taking_lines
+from limbic.service.activity import INTO_EXISTING, SKIP, Plan, taking_back
 
 GO = "go"  # no conflicts: take everything back
 
@@ -63,8 +63,7 @@ class RevertPreview(QDialog):
         super().__init__(parent, objectName="revertPreview")
         self.setWindowTitle(f"Preview of the {what}")
         self.choice: str | None = None
-        kept_keys = {c.key for c in plan.conflicts}
-        taking = taking_lines([p for p in plan.pieces if (p.kind, p.row_id) not in kept_keys])
+        taking = taking_back(plan)
         self.kept = [c.sentence() for c in plan.conflicts]
         intro = QLabel("Nothing has been changed yet.", self, wordWrap=True)
         self.take_label = QLabel(f"It will take back {len(taking)} piece{'s' if len(taking) != 1 else ''}:"
