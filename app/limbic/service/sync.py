@@ -206,7 +206,7 @@ def status(target: Graph | OpenGraph | Path | str, folder: Path | str | None = N
         if chosen is None or gid is None or not chosen.is_dir():
             return out
         applied = _state.applied(db)
-        for dev, listing in sorted(_files.scan(chosen, gid).items()):
+        for dev, listing in sorted(_files.scan(chosen, gid, applied).items()):  # what was applied: not opened again
             out.skipped.extend((str(s.path), s.why) for s in listing.skipped)
             if dev == me.id:
                 continue

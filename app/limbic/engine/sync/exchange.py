@@ -100,7 +100,9 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
     db = graph.db
     file_device = db.get_meta(state.DEVICE_KEY)
     file_seq = int(db.get_meta(state.SEQ_KEY) or 0)
-    own = files.scan_device(files.device_dir(folder, graph_id, device.id)) if own is None else own
+    if own is None:
+        known = file_seq if file_device == device.id else 0
+        own = files.scan_device(files.device_dir(folder, graph_id, device.id), known)
     own_max = max(own.segments, default=0)
     note = None
     if file_device == device.id and own_max <= file_seq:
@@ -259,8 +261,8 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
          found: dict[str, files.DeviceFiles] | None = None) -> None:
     """Apply every complete segment of the other devices that can apply now (``found``: the folder, scanned)."""
     db = graph.db
-    found = files.scan(folder, graph_id) if found is None else found
     done = state.applied(db)
+    found = files.scan(folder, graph_id, done) if found is None else found
     queues: dict[str, list[files.Segment]] = {}
     for dev, listing in sorted(found.items()):
         result.skipped.extend(listing.skipped)
@@ -340,9 +342,10 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     if graph.db.readonly:
         raise SyncError(f"{graph.db.path} is open read-only; it cannot sync.")
     graph_id = choose_graph_id(graph, folder)
-    # The folder is looked at once (every file of it: much of a short exchange). What this exchange
-    # publishes is added to this device's own folder only, which the snapshot check and the apply pass over.
-    found = files.scan(folder, graph_id)
+    # The folder is looked at once, and only what is new is opened: a segment this file already applied
+    # (or published) is listed by name. What this exchange publishes is added to this device's own
+    # folder only, which the snapshot check and the apply pass over.
+    found = files.scan(folder, graph_id, state.applied(graph.db))
     device, note = identify(graph, folder, graph_id, device, found.get(device.id) or files.DeviceFiles(device.id))
     result = Exchange(device, device_note=note)
     publish(graph, folder, graph_id, device, result)
@@ -356,7 +359,7 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
         snapshot.take(graph, directory, seq)
     files.write_device_file(directory, _device_info(graph, device))
     if taken or own.snapshots:  # compaction removes only what a snapshot of this device covers
-        snapshot.compact(folder, graph_id, device.id)
+        snapshot.compact(folder, graph_id, device.id, seq)
     return result
 
 
@@ -369,8 +372,8 @@ def _device_info(graph: Graph, device: Device) -> dict:
 def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Device,
                          found: dict[str, files.DeviceFiles] | None = None) -> bool:
     """Where another device's first segments were compacted away, start from the newest snapshot covering them."""
-    found = files.scan(folder, graph_id) if found is None else found
     done = state.applied(graph.db)
+    found = files.scan(folder, graph_id, done) if found is None else found
     gaps = {}  # per device, the sequence a snapshot must reach: its first segments are gone (or all of them)
     for dev, listing in found.items():
         have = done.get(dev, 0)
@@ -387,6 +390,8 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
         if dev == device.id or not listing.snapshots:
             continue
         path = listing.snapshots[max(listing.snapshots)]
+        if path.name in listing.unchecked and not files.checksum_ok(path):
+            continue  # listed by name only (its sequence was applied already) and not whole: never used
         vector = snapshot.covered(path)
         if all(vector.get(d, 0) >= need for d, need in gaps.items()):
             if best is None or sum(vector.values()) > best[0]:

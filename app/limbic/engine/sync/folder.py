@@ -5,6 +5,12 @@ flushed to disk, then renamed to ``<sequence>-<sha256, 16 hex>.seg``: a reader t
 when its name has that form and its bytes have that checksum, so a partial or damaged copy is never
 read, only named (``limbic sync --status``) and looked at again next time. The sync tools' own
 files (temporary, conflicted copies, cloud placeholders) are skipped the same way.
+
+A scan is given what the graph file already knows (``known``: per device, the last sequence it
+applied, or published for this device): a file at or below that sequence is listed by its name
+and never opened, so an exchange reads only what is new, however long the folder's history (on a
+cloud or network folder, opening a file can mean fetching it). A snapshot listed that way is
+checked when it is about to be used (``checksum_ok``).
 """
 
 from __future__ import annotations
@@ -67,6 +73,7 @@ class DeviceFiles:
     snapshots: dict[int, Path] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
     name: str = ""
+    unchecked: set[str] = field(default_factory=set)  # names listed only (known here already), never opened
 
 
 def _fsync_dir(path: Path) -> None:
@@ -126,21 +133,31 @@ def write_device_file(directory: Path, info: dict) -> None:
 _VERIFIED: dict[str, tuple[int, int, int, int]] = {}
 
 
-def _checksum_matches(entry: os.DirEntry, digest: str) -> bool:
+def _checksum_matches(entry: os.DirEntry | Path, digest: str) -> bool:
+    path = os.fspath(entry.path if isinstance(entry, os.DirEntry) else entry)
     info = entry.stat()
     key = (info.st_size, info.st_mtime_ns, info.st_ino, info.st_ctime_ns)
-    if _VERIFIED.get(entry.path) == key:
+    if _VERIFIED.get(path) == key:
         return True
     sha = hashlib.sha256()
-    with open(entry.path, "rb") as fh:
+    with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
             sha.update(block)
     if sha.hexdigest()[:16] != digest:
         return False
     if len(_VERIFIED) > 10_000:
         _VERIFIED.clear()
-    _VERIFIED[entry.path] = key
+    _VERIFIED[path] = key
     return True
+
+
+def checksum_ok(path: Path) -> bool:
+    """Whether a segment's or snapshot's bytes match the checksum in its name (a file listed unchecked)."""
+    match = SEGMENT_RE.match(path.name) or SNAPSHOT_RE.match(path.name)
+    try:
+        return match is not None and _checksum_matches(Path(path), match.group(2))
+    except OSError:
+        return False
 
 
 def _skip_reason(name: str) -> str | None:
@@ -150,8 +167,10 @@ def _skip_reason(name: str) -> str | None:
     return None
 
 
-def scan_device(directory: Path) -> DeviceFiles:
-    """The complete segments and snapshots in one device's folder; everything else named as skipped."""
+def scan_device(directory: Path, known: int = 0) -> DeviceFiles:
+    """The complete segments and snapshots in one device's folder; everything else named as skipped.
+
+    Files of a sequence up to ``known`` (already applied or published here) are listed by name, unopened."""
     out = DeviceFiles(directory.name)
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
@@ -165,45 +184,47 @@ def scan_device(directory: Path) -> DeviceFiles:
             continue
         if name.startswith(TEMP_PREFIX):
             continue  # a segment being written (or left by a writer that stopped): never read
-        why = _skip_reason(name)
-        match = SEGMENT_RE.match(name) or SNAPSHOT_RE.match(name)
-        if why is None and match is None:
-            why = "not a file Limbic writes"
-        if why is not None:
-            out.skipped.append(Skipped(Path(entry.path), why))
+        path = Path(entry.path)
+        match = SEGMENT_RE.match(name) or SNAPSHOT_RE.match(name)  # no sync tool's file has such a name
+        if match is None:
+            out.skipped.append(Skipped(path, _skip_reason(name) or "not a file Limbic writes"))
             continue
         seq, digest = int(match.group(1)), match.group(2)
-        try:
-            whole = _checksum_matches(entry, digest)
-        except OSError:
-            out.skipped.append(Skipped(Path(entry.path), "unreadable"))
-            continue
-        if not whole:
-            out.skipped.append(Skipped(Path(entry.path), "incomplete (its checksum does not match yet)"))
-            continue
+        if seq <= known:
+            out.unchecked.add(name)  # applied or published here already: listed, not opened
+        else:
+            try:
+                whole = _checksum_matches(entry, digest)
+            except OSError:
+                out.skipped.append(Skipped(path, "unreadable"))
+                continue
+            if not whole:
+                out.skipped.append(Skipped(path, "incomplete (its checksum does not match yet)"))
+                continue
         target = out.snapshots if name.startswith("snapshot-") else out.segments
         if seq in target:  # one writer never writes two; keep one, the same on every device
-            keep = min(target[seq], Path(entry.path), key=lambda p: p.name)
-            other = Path(entry.path) if keep != Path(entry.path) else target[seq]
-            out.skipped.append(Skipped(other, f"a second segment {seq}"))
+            keep = min(target[seq], path, key=lambda p: p.name)
+            out.skipped.append(Skipped(path if keep != path else target[seq], f"a second segment {seq}"))
             target[seq] = keep
         else:
-            target[seq] = Path(entry.path)
+            target[seq] = path
     return out
 
 
-def scan(folder: Path, graph_id: str) -> dict[str, DeviceFiles]:
-    """Every device's folder of this graph."""
-    root = graph_dir(folder, graph_id)
-    out: dict[str, DeviceFiles] = {}
+def devices(folder: Path, graph_id: str) -> list[str]:
+    """The ids of the devices with a folder in this graph's (nothing inside them is read)."""
     try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
+        entries = os.scandir(graph_dir(folder, graph_id))
     except OSError:
-        return out
-    for entry in entries:
-        if entry.is_dir() and not entry.name.startswith("."):
-            out[entry.name] = scan_device(Path(entry.path))
-    return out
+        return []
+    with entries:
+        return sorted(e.name for e in entries if not e.name.startswith(".") and e.is_dir())
+
+
+def scan(folder: Path, graph_id: str, known: dict[str, int] | None = None) -> dict[str, DeviceFiles]:
+    """Every device's folder of this graph (``known``: per device, the sequence up to which files are not opened)."""
+    root = graph_dir(folder, graph_id)
+    return {dev: scan_device(root / dev, (known or {}).get(dev, 0)) for dev in devices(folder, graph_id)}
 
 
 def read_segment(device: str, seq: int, path: Path) -> Segment:

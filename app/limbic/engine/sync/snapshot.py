@@ -154,13 +154,16 @@ def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, so
     return vector
 
 
-def compact(folder: Path, graph_id: str, device: str) -> int:
-    """Delete this device's segments every other device has applied and its newest snapshot covers."""
-    mine = files.scan_device(files.device_dir(folder, graph_id, device))
+def compact(folder: Path, graph_id: str, device: str, known: int = 0) -> int:
+    """Delete this device's segments every other device has applied and its newest snapshot covers.
+
+    ``known``: the sequence this device has published, up to which its own files are listed by name, unread;
+    the other devices' folders are not looked into, only their ``device.json``."""
+    mine = files.scan_device(files.device_dir(folder, graph_id, device), known)
     if not mine.snapshots:
         return 0
     upto = max(mine.snapshots)
-    others = [d for d in files.scan(folder, graph_id) if d != device]
+    others = [d for d in files.devices(folder, graph_id) if d != device]
     for other in others:
         info = files.device_dir(folder, graph_id, other) / files.DEVICE_FILE
         try:

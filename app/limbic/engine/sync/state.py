@@ -114,6 +114,41 @@ def gid_at(db: Database, kind: str, row_id: int | None, change_id: int) -> str |
     return db.scalar(f"SELECT gid FROM {SYNCED_TABLES[kind]} WHERE id = ?", (row_id,))
 
 
+class GidsAt:
+    """``gid_at`` for the rows of many changes, read in a few queries (one per kind and table) instead of two each.
+
+    Built for the rows ``wanted`` (kind, local id) of changes from ``since`` on: a row's tombstones from
+    there and its current global id are read once, and each question is answered from them.
+    """
+
+    CHUNK = 500  # ids per query (SQLite's limit on parameters is far above)
+
+    def __init__(self, db: Database, wanted: set[tuple[str, int]], since: int) -> None:
+        self.current: dict[tuple[str, int], str] = {}
+        self.gone: dict[tuple[str, int], list[tuple[int, str]]] = {}  # (change id, gid), in gid_at's order
+        by_kind: dict[str, list[int]] = {}
+        for kind, row_id in wanted:
+            by_kind.setdefault(kind, []).append(row_id)
+        for kind, ids in by_kind.items():
+            for start in range(0, len(ids), self.CHUNK):
+                chunk = ids[start:start + self.CHUNK]
+                marks = ",".join("?" * len(chunk))
+                for row_id, gid in db.execute(f"SELECT id, gid FROM {SYNCED_TABLES[kind]} WHERE id IN ({marks})", chunk):
+                    self.current[(kind, row_id)] = gid
+                for row_id, change_id, gid in db.execute(
+                        f"SELECT row_id, change_id, gid FROM sync_tombstone WHERE kind = ? AND row_id IN ({marks}) "
+                        "AND change_id >= ? ORDER BY change_id, rowid", (kind, *chunk, since)):
+                    self.gone.setdefault((kind, row_id), []).append((change_id, gid))
+
+    def __call__(self, kind: str, row_id: int | None, change_id: int) -> str | None:
+        if row_id is None:
+            return None
+        for gone_at, gid in self.gone.get((kind, row_id), ()):
+            if gone_at >= change_id:
+                return gid
+        return self.current.get((kind, row_id))
+
+
 def set_stamp(db: Database, gid: str, field: str, stamp: str, device: str) -> None:
     db.execute("INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)",
                (gid, field, stamp, device))
