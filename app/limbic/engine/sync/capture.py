@@ -109,13 +109,16 @@ class Names:
     since the last look are read on the next one (by item id), so the filter stays a superset.
     """
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, still: bool = False) -> None:
         self.db = db
         self.deleted: set[str] | None = None
         self.renamed: set[str] = set()
         self._seen = 0  # the last change item read for renames
+        self._still = still  # the log does not change while this filter is used (a publish): read it once
 
     def load(self) -> None:
+        if self._still and self.deleted is not None:
+            return
         if self.deleted is None:
             self.deleted = {r[0] for r in self.db.execute(
                 "SELECT DISTINCT json_extract(ci.before, '$.name') FROM sync_tombstone t JOIN change_item ci "
@@ -168,7 +171,7 @@ def unpublished(db: Database, device: str, limit: int = 50_000) -> tuple[list[di
     ).fetchall()
     out: list[dict] = []
     last = rows[-1][0] if rows else upto
-    names = Names(db)
+    names = Names(db, still=True)  # nothing is logged while a publish reads the log
     clock = state.clock(db)
     stamps: list[tuple[str, str, str, str]] = []
     seen: dict[str, dict[str, list[str]]] = {}  # this batch's field stamps by row, not written yet
