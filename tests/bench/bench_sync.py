@@ -16,7 +16,8 @@ before vectors are rebuilt.
 3. Capture: an MCP-like write (``memory.add_observations`` through ``service.run``) on a graph
    joined to a folder and on one never joined; rounds interleave the two, median per round; the
    joined graph publishes each burst of writes as an MCP server's background exchange would, and
-   that publish is reported per write beside the write (``capture``).
+   that publish is reported per write beside the write (``capture``); then one more round's exchanges
+   each with nothing remembered of the folder, as in the MCP server's short-lived exchange process.
 4. Folder size: ``--days`` days of ``--per-day`` changes (commits of 10 observations), both
    devices exchanging ten times a day, snapshots and compaction as shipped; size at each day's end.
 """
@@ -223,6 +224,16 @@ def capture(work: Path, rounds: int, writes: int = 200, burst: int = 20) -> dict
             for kind in graphs:
                 medians[kind].append(statistics.median(times[kind]))
             publish.append(spent / writes)
+        fresh = []  # the same exchange with nothing remembered of the folder, as in the MCP server's own process
+        for _ in range(0, writes, burst):
+            for _ in range(burst):
+                item = [{"entityName": f"Entity {rng.randrange(2000)}", "contents": [_text(rng)]}]
+                run(graphs["with"], memory.add_observations, item)
+            sync_files._VERIFIED.clear()
+            t0 = time.perf_counter()
+            service_sync.exchange(graphs["with"], folder)
+            fresh.append(time.perf_counter() - t0)
+        segments = len(list(folder.rglob("*.seg")))
     finally:
         for g in graphs.values():
             g.db.close()
@@ -241,7 +252,8 @@ def capture(work: Path, rounds: int, writes: int = 200, burst: int = 20) -> dict
             "spread": {"with_ms": _spread(medians["with"], 1000), "without_ms": _spread(medians["without"], 1000),
                        "ratio": _spread(ratios), "publish_ms_per_write": _spread(publish, 1000),
                        "with_and_publish_ratio": _spread(with_publish)},
-            "exchange_ms": _spread(exchanges, 1000, 2), "exchange_process_s": round(statistics.median(starts), 2)}
+            "exchange_ms": _spread(exchanges, 1000, 2), "exchange_fresh_ms": _spread(fresh, 1000, 2),
+            "segments_in_folder": segments, "exchange_process_s": round(statistics.median(starts), 2)}
 
 
 def month(work: Path, days: int, per_day: int, entities: int = 2000) -> dict:
