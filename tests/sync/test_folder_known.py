@@ -12,9 +12,9 @@ import io
 
 import pytest
 
-from limbic.engine.sync import folder as files
+from limbic.engine.sync import folder as files, snapshot
 from limbic.service import sync
-from tests.sync.replicas import two_devices
+from tests.sync.replicas import Replica, two_devices
 
 
 @pytest.fixture
@@ -127,3 +127,32 @@ def test_a_scan_lists_known_files_by_name_and_checks_the_rest(tmp_path, opened):
     assert [s.path for s in listing.skipped] == [paths[2]]
     assert opened == [paths[2].name]
     assert not files.checksum_ok(paths[0]) and files.checksum_ok(paths[1])
+
+
+def test_a_snapshot_listed_by_name_is_checked_before_a_new_start_is_made_from_it(tmp_path, monkeypatch):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b, c = (Replica(tmp_path, n) for n in ("laptop", "desktop", "tablet"))
+    try:
+        _write_and_sync(a, folder, "From laptop")
+        assert b.sync(folder).received == 1  # the desktop has the laptop's segment 1
+        _write_and_sync(c, folder, "Tablet one")
+        _write_and_sync(c, folder, "Tablet two")
+        monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+        a.sync(folder)  # the laptop takes in the tablet's two segments, then a snapshot as of its own segment 1
+        monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 100)
+        (snap,) = _own(folder, a).glob("snapshot-000001-*.db")
+        next(_own(folder, c).glob("000001-*.seg")).unlink()  # the tablet's first segment is gone (compacted)
+        intact = snap.read_bytes()
+        _corrupt(snap)  # damaged; its sequence is one the desktop already applied, so a scan lists it unread
+        files._VERIFIED.clear()
+        result = b.sync(folder)
+        assert any("waiting for segment 1" in w for w in result.waiting)  # not started from the damaged snapshot
+        assert sorted(n for (n,) in b.graph.db.execute("SELECT name FROM entities")) == ["From laptop"]
+        snap.write_bytes(intact)
+        b.sync(folder)
+        assert sorted(n for (n,) in b.graph.db.execute("SELECT name FROM entities")) == [
+            "From laptop", "Tablet one", "Tablet two"]
+    finally:
+        for r in (a, b, c):
+            r.close()
