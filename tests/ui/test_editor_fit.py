@@ -158,3 +158,39 @@ def test_short_of_room_the_history_gives_way_before_the_lists_above_it():
     # observations, relations, history: each needs more than its four rows and the total is short of them all
     sizes = shared_out(480, need=[200, 250, 200], least=[160, 220, 170], shares=(3, 3, 2), floor=[100, 140, 90])
     assert sizes == [160, 220, 100], sizes
+
+
+def test_with_the_graph_panel_opened_at_1366_by_706_an_entity_with_aliases_keeps_four_rows_a_list(qtbot, tmp_path):
+    # Two aliases (their chips on two lines), observations that wrap, seven incoming relations: the relation
+    # buttons beside their fields and the relation box untitled (its columns say it) give the lists their rows;
+    # the observations and the incoming relations showed three.
+    path = tmp_path / "g.db"
+    g = Graph(Database(path))
+    g.create_entity("Harbor API", "Project", [
+        "Payments gateway service at work; Go 1.22, gRPC and a REST facade",
+        "Ledger moved to Postgres 16 in February 2026", "Ticket prefix HAR; current release v2.8.1",
+        "Runs on the Kubernetes cluster harbor-prod, since the March release.",
+        "Rate limits were raised to 600 requests a minute."])
+    for name, rtype in [("Marta Quintero", "works_on"), ("Tomás Ferreira", "leads"), ("HAR-2291", "belongs_to"),
+                        ("HAR-2310", "belongs_to"), ("Harbor v2.8.1", "release_of"),
+                        ("Session 2026-04-02", "worked_on"), ("Decision: use Postgres 16", "about")]:
+        g.create_entity(name, "Thing")
+        g.add_relation(name, "Harbor API", rtype)
+    g.add_aliases("Harbor API", ["HAR", "the payments API"])
+    g.db.close()
+    w = make_window(qtbot, path, wait_model=False)
+    w.resize(1366, 706)
+    qtbot.waitUntil(lambda: w.height() == 706, timeout=10_000)
+    ed = open_entity(qtbot, w, "Harbor API")
+    w.graph.show_local_graph()  # as View → Local graph opens it
+    qtbot.waitUntil(lambda: w.graph.dock is not None and w.graph.dock.isVisible(), timeout=10_000)
+    lists = {"observations": ed.obs_list, "incoming": ed.in_list}
+
+    def short() -> dict[str, tuple[int, int]]:
+        return {name: (_whole_rows(lst), lst.count()) for name, lst in lists.items() if _whole_rows(lst) < 4}
+
+    try:  # once the layout has settled
+        qtbot.waitUntil(lambda: not short(), timeout=5_000)
+    except Exception:
+        raise AssertionError(f"rows shown, rows held: {short()}; splitter {ed.splitter.sizes()}")
+    assert w.size().toTuple() == (1366, 706)  # the window never grew to make the room

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QWidget
 
-FIELD_ROOM = 110  # pixels each field keeps at least before the buttons go under them
+FIELD_ROOM = 90  # pixels each field keeps at least before the buttons go under them ("relation type" shows whole)
 
 
 class AddRow(QWidget):
