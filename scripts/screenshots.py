@@ -284,6 +284,7 @@ def shoot_timeline(app, window, out: Path, scheme: str) -> None:
     _wait(app, lambda: False, 600)
     _save(window, out, f"what-changed-since-{scheme}.png")
     window.activity.dock.hide()
+    panel.tabs.setCurrentIndex(0)  # the later shots show the history, as an entity opens with it
 
 
 def shoot_pickers(app, window, scheme: str, out: Path) -> None:
