@@ -372,3 +372,27 @@ def test_a_text_made_on_two_devices_and_merged_is_parted_again_by_an_edit_that_n
     for r in (a, b, c):
         assert _texts(r, "Ada") == (["chess", "green tea", "tea"] if edit == "edit" else ["chess", "tea"]), r.device.name
     _converged(a, b, c)
+
+
+def _relations(replica):
+    return sorted(replica.graph.db.execute(
+        "SELECT a.name, b.name, r.relation_type FROM relations r JOIN entities a ON a.id = r.from_entity "
+        "JOIN entities b ON b.id = r.to_entity").fetchall())
+
+
+def test_a_relation_made_on_two_devices_and_removed_on_one_before_it_saw_the_other_stays_as_the_others(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    settle([a, b, c], folder)
+    b.graph.add_relation("Ada", "Ada", "knows")
+    b.sync(folder)
+    a.graph.add_relation("Ada", "Ada", "knows")  # the same relation, not knowing of b's
+    a.graph.remove_relation("Ada", "Ada", "knows")  # removed again before a sees b's
+    with pytest.MonkeyPatch.context() as later:  # a's writes are the later ones: the removal saw all of its own
+        later.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        a.sync(folder)  # b's relation arrives where a's is gone: it stays, a row of its own
+    c.sync(folder)  # b's relation, then a's, merging with it by what it relates, then a's removal
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _relations(r) == [("Ada", "Ada", "knows")], r.device.name
+    _converged(a, b, c)

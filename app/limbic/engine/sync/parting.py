@@ -1,20 +1,23 @@
-"""One observation made on two devices and merged here by its text, parted again by an edit that never saw the merge.
+"""One row made on two devices and merged here, parted again by an edit or removal that never saw the merge.
 
-The same text added to an entity on two devices is one row (apply.py). Where one device edits its
-text, or removes it, before the other's arrives, that device keeps two rows: the other's addition
-found no twin there. A device that merged them first parts them again when the edit arrives, so
-every device ends with the same rows whatever order the three arrived in. The edit names the ids
-it knew its row by (``seen``; without it, its own only); the ids it did not know keep the row as it
-was, each part with the stamps it had before the merge (``rows.OWN``).
+The same text added to an entity on two devices is one row (apply.py), and so is the same relation
+or alias. Where one device edits the text, or removes the row, before the other's arrives, that
+device ends with the other's row apart: its addition found no twin there. A device that merged them
+first parts them again when the edit arrives, so every device ends with the same rows whatever order
+the three arrived in. The edit names the ids it knew its row by (``seen``; without it, its own
+only); the ids it did not know keep the row as it was, each part with the stamps it had before the
+merge (``rows.OWN``). A relation or an alias cannot stand twice: a removal only takes its ids off it.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.sync import rows, state
 
 if TYPE_CHECKING:
+    from limbic.engine.store.db import Database
     from limbic.engine.sync.apply import Applier
 
 _GET = "SELECT field, stamp, device FROM sync_stamp WHERE gid = ?"
@@ -22,11 +25,11 @@ _SET = "INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, 
 
 
 def parts(kind: str, item: dict) -> bool:
-    """Whether this change can part a merged row: a removal, or a change of its text."""
+    """Whether this change can part a merged row: a removal, or a change of an observation's text."""
+    if item.get("op") == "remove":
+        return kind in ("observation", "relation", "alias")
     if kind != "observation":
         return False  # a relation or an alias is unique by what makes it one: two of them cannot stand
-    if item.get("op") == "remove":
-        return True
     before, after = item.get("b") or {}, item.get("a") or {}
     return "content" in after and not rows.same(before.get("content"), after["content"])
 
@@ -51,6 +54,10 @@ def part(applier: Applier, kind: str, gid: str, item: dict) -> None:
     columns, missing = rows.local_values(db, kind, values)
     if missing:
         return
+    if kind != "observation":  # unique: the ids it removes go, the row stays as the others (nothing to remove)
+        _go(db, kind, real, edited, rest)
+        applier._touch(kind, row_id)
+        return
     moving, staying = (rest, edited) if real in edited else (edited, rest)
     new_gid = min(moving)
     merged = db.execute(_GET, (real,)).fetchall()
@@ -62,10 +69,31 @@ def part(applier: Applier, kind: str, gid: str, item: dict) -> None:
     db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (new_gid, rows.OWN))
     db.conn.executemany(_SET, [(new_gid, f, s, d) for f, s, d in merged if not f.startswith(rows.OWN)])
     for target, ids in ((real, staying), (new_gid, moving)):
-        own = [(f[len(rows.OWN):], s, d) for g in sorted(ids) for f, s, d in db.execute(_GET, (g,)).fetchall()
-               if f.startswith(rows.OWN)]
-        db.conn.executemany(_SET, [(target, f, s, d) for f, s, d in own])
+        _own_stamps(db, target, ids)
     for g in known:  # parted, each is a row of its own again: a later merge remembers it afresh
         db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) = ?", (g, rows.OWN))
     applier._touch(kind, new_id, "added")
     applier._touch(kind, row_id)
+
+
+def _go(db: Database, kind: str, real: str, gone: set[str], rest: set[str]) -> None:
+    """The ids ``gone`` leave the row going by ``real``; it goes on under the others' id, with their own stamps."""
+    keep = min(rest)
+    merged = db.execute(_GET, (real,)).fetchall()
+    for g in gone | rest:
+        db.execute("DELETE FROM sync_alias WHERE gid = ?", (g,))
+    db.conn.executemany("INSERT INTO sync_alias(gid, target) VALUES (?, ?)", [(g, keep) for g in rest - {keep}])
+    if keep != real:
+        db.execute(f"UPDATE {SYNCED_TABLES[kind]} SET gid = ? WHERE gid = ?", (keep, real))
+        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (keep, rows.OWN))
+        db.conn.executemany(_SET, [(keep, f, s, d) for f, s, d in merged if not f.startswith(rows.OWN)])
+    _own_stamps(db, keep, rest)
+    for g in gone | rest:
+        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) = ?", (g, rows.OWN))
+
+
+def _own_stamps(db: Database, target: str, ids: set[str]) -> None:
+    """The row ``target`` takes the stamps its ids ``ids`` had before they merged with others."""
+    own = [(f[len(rows.OWN):], s, d) for g in sorted(ids) for f, s, d in db.execute(_GET, (g,)).fetchall()
+           if f.startswith(rows.OWN)]
+    db.conn.executemany(_SET, [(target, f, s, d) for f, s, d in own])
