@@ -194,3 +194,6 @@ def test_with_the_graph_panel_opened_at_1366_by_706_an_entity_with_aliases_keeps
     except Exception:
         raise AssertionError(f"rows shown, rows held: {short()}; splitter {ed.splitter.sizes()}")
     assert w.size().toTuple() == (1366, 706)  # the window never grew to make the room
+    for field in (ed.rel_type, ed.rel_target):  # beside the buttons, each field's hint shows whole
+        need = field.fontMetrics().horizontalAdvance(field.placeholderText())
+        assert field.width() - 8 - field.textMargins().left() - field.textMargins().right() >= need, field.width()

@@ -7,9 +7,10 @@ counts); under them, a narrow editor does not cut the fields to a letter.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLineEdit, QWidget
 
-FIELD_ROOM = 90  # pixels each field keeps at least before the buttons go under them ("relation type" shows whole)
+FIELD_ROOM = 90  # pixels each field keeps at least before the buttons go under them
+HINT_PAD = 16  # a field's frame and text margins around its hint
 
 
 class AddRow(QWidget):
@@ -30,6 +31,10 @@ class AddRow(QWidget):
         self.grid = QGridLayout(self)
         self.grid.setContentsMargins(0, 0, 0, 0)
         for column, (widget, stretch) in enumerate(fields):
+            if stretch and isinstance(widget, QLineEdit) and widget.placeholderText():
+                # Shared out by stretch, the narrower field was cut to "relation ty…" beside the buttons.
+                hint = widget.fontMetrics().horizontalAdvance(widget.placeholderText()) + HINT_PAD
+                widget.setMinimumWidth(max(widget.minimumWidth(), hint))
             self.grid.addWidget(widget, 0, column)
             self.grid.setColumnStretch(column, stretch)
         self.beside = False
@@ -38,7 +43,7 @@ class AddRow(QWidget):
         self.setMinimumWidth(self.grid.minimumSize().width())
 
     def _room_beside(self, width: int) -> bool:
-        fields = sum(max(FIELD_ROOM, w.minimumSizeHint().width()) if stretch else w.sizeHint().width()
+        fields = sum(max(FIELD_ROOM, w.minimumWidth(), w.minimumSizeHint().width()) if stretch else w.sizeHint().width()
                      for w, stretch in self.fields)
         return width >= fields + self.buttons.sizeHint().width() + self.grid.horizontalSpacing() * len(self.fields)
 
