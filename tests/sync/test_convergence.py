@@ -418,3 +418,20 @@ def test_a_name_made_on_two_devices_and_renamed_on_both_leaves_a_namesake_made_a
     for r in (a, b, c):
         assert (_texts(r, "Bob2"), _texts(r, "Bob")) == (["rain", "tea"], ["cats"]), r.device.name
     _converged(a, b, c)
+
+
+def test_an_entity_made_and_deleted_on_one_device_is_not_kept_where_its_local_id_was_a_deleted_entitys(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Bob", "Person", ["cats"])
+    settle([a, b, c], folder)
+    b.graph.upsert_entity("Ada", "Person", ["tea"])
+    b.graph.delete_entity("Ada")  # made and deleted before any other device saw her
+    b.sync(folder)
+    c.graph.delete_entity("Bob")  # c's only entity: the next one made here takes his local ids
+    with pytest.MonkeyPatch.context() as later:  # Bob's text removed later than Ada's deletion
+        later.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        c.sync(folder)  # Ada comes and goes under Bob's old ids: his removed text is none of hers
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert [n for (n,) in r.graph.db.execute("SELECT name FROM entities")] == [], r.device.name
+    _converged(a, b, c)

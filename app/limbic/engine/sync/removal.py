@@ -99,7 +99,8 @@ class Removals:
                     return self._note_missed(gid, stamp, self.remote)
 
     def _removed_after(self, stamp: str) -> list[tuple[str, str, set]]:
-        """Rows removed here by a write stamped after ``stamp``: (kind, global id, local ids of their entities)."""
+        """Rows removed here by a write stamped after ``stamp``: (kind, global id, global ids of their entities
+        as they went by then: a local id is taken again by a row made after its own was deleted)."""
         out = []
         for kind, gid, row_id, change_id in self.db.execute(
                 "SELECT t.kind, t.gid, t.row_id, t.change_id FROM sync_tombstone t JOIN sync_stamp s ON s.gid = t.gid "
@@ -108,14 +109,16 @@ class Removals:
             before = self.db.scalar("SELECT before FROM change_item WHERE change_id = ? AND kind = ? AND row_id = ? "
                                     "AND op = 'remove'", (change_id, kind, row_id))
             values = json.loads(before) if before else {}
-            out.append((kind, state.resolve_alias(self.db, gid), {values.get(k) for k in ("entity", "from", "to")}))
+            owners = {state.resolve_alias(self.db, state.gid_at(self.db, "entity", values[k], change_id))
+                      for k in ("entity", "from", "to") if values.get(k) is not None}
+            out.append((kind, state.resolve_alias(self.db, gid), owners))
         return out
 
-    def _removed_unseen(self, entity_id: int, removed: dict[str, dict], late: list[tuple[str, str, set]]) -> bool:
+    def _removed_unseen(self, entity: str, removed: dict[str, dict], late: list[tuple[str, str, set]]) -> bool:
         """A row of the entity made and removed here that the deletion does not name, removed after it (a later
         stamp): its device had not seen the deletion, whose own device never saw the row; where the row
         arrived before its removal, it brought the entity back (an addition it had not seen)."""
-        return any(entity_id in owners and gid not in removed and rows.current(self.db, kind, gid) is None
+        return any(entity in owners and gid not in removed and rows.current(self.db, kind, gid) is None
                    for kind, gid, owners in late)
 
     def _blocked_deletions(self, items: list[dict], stamp: str = "") -> set[str]:
@@ -148,7 +151,7 @@ class Removals:
                         edited = True
             if not edited:
                 late = self._removed_after(stamp) if late is None else late
-                edited = self._removed_unseen(entity_id, removed, late)
+                edited = self._removed_unseen(gid, removed, late)
             if edited:
                 blocked.add(gid)
                 self._note_missed(gid, stamp, self.remote)
