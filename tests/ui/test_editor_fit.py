@@ -3,10 +3,13 @@ list with something in it showing at least four rows (or all it has) at 1366×70
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
+from limbic.ui.common import theme
 from tests.ui.conftest import make_window, open_entity
 
 
@@ -160,10 +163,22 @@ def test_short_of_room_the_history_gives_way_before_the_lists_above_it():
     assert sizes == [160, 220, 100], sizes
 
 
-def test_with_the_graph_panel_opened_at_1366_by_706_an_entity_with_aliases_keeps_four_rows_a_list(qtbot, tmp_path):
+@pytest.mark.parametrize("scheme", ["system", "light", "dark"])
+def test_with_the_graph_panel_opened_at_1366_by_706_an_entity_with_aliases_keeps_four_rows_a_list(qtbot, tmp_path,
+                                                                                                   scheme):
     # Two aliases (their chips on two lines), observations that wrap, seven incoming relations: the relation
     # buttons beside their fields and the relation box untitled (its columns say it) give the lists their rows;
-    # the observations and the incoming relations showed three.
+    # the observations and the incoming relations showed three. A light or dark scheme chosen in Settings draws
+    # the fields a little taller: the history gives way to one row so the lists above still keep four.
+    app = QApplication.instance()
+    theme.set_scheme(app, scheme)
+    try:
+        _four_rows_beside_the_graph_panel(qtbot, tmp_path)
+    finally:
+        theme.set_scheme(app, "system")
+
+
+def _four_rows_beside_the_graph_panel(qtbot, tmp_path) -> None:
     path = tmp_path / "g.db"
     g = Graph(Database(path))
     g.create_entity("Harbor API", "Project", [

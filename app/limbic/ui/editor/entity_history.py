@@ -69,7 +69,9 @@ class EntityHistoryPanel(QGroupBox):
         self.show_superseded = QCheckBox("Show superseded observations", page, objectName="showSuperseded")
         self.list = QListWidget(page, objectName="historyList")
         self.list.setWordWrap(True)
-        self.list.setMinimumHeight(44)  # two rows: the editor gives it more when it holds more (and room allows)
+        # One row at least: short of room the history gives way first (the editor gives it more when it holds more
+        # and room allows), so the observation and relation lists above keep their four rows.
+        self.list.setMinimumHeight(24)
         self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.list.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)  # wrapped rows: never half a row
         inner = QVBoxLayout(page)

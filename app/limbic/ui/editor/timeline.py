@@ -31,7 +31,7 @@ class TimelineView(QWidget):
         super().__init__(parent, objectName="timeline")
         self.list = QListWidget(self, objectName="timelineList")
         self.list.setWordWrap(True)
-        self.list.setMinimumHeight(44)
+        self.list.setMinimumHeight(24)  # one row at least, as the history beside it
         self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
         # Rows wrap to two or three lines: scrolled a row at a time, a short list showed half rows.
         self.list.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
