@@ -435,3 +435,20 @@ def test_an_entity_made_and_deleted_on_one_device_is_not_kept_where_its_local_id
     for r in (a, b, c):
         assert [n for (n,) in r.graph.db.execute("SELECT name FROM entities")] == [], r.device.name
     _converged(a, b, c)
+
+
+def test_a_text_removed_on_its_own_before_its_entitys_deletion_in_one_segment_stays_removed_when_the_deletion_gives_way(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    settle([a, b, c], folder)
+    tea = c.graph.db.scalar("SELECT id FROM observations WHERE content = 'tea'")
+    c.graph.delete_observation(tea)
+    c.graph.delete_entity("Ada")  # two changes, published in one segment
+    c.sync(folder)
+    b.graph.set_entity_type("Ada", "Poet")  # not knowing of either
+    b.sync(folder)  # tea's removal applies; the deletion gives way to the type
+    a.sync(folder)  # c's segment applies as one change here; then the type brings Ada back, without tea
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert _texts(r, "Ada") == [] and r.graph.get_entity("Ada").entity_type == "Poet", r.device.name
+    _converged(a, b, c)

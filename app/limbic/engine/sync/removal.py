@@ -223,8 +223,9 @@ class Removals:
         if missing:
             return None
         real_gid = state.resolve_alias(self.db, gid)
+        deleted_at = state.get_stamp(self.db, real_gid, ROW_FIELD)  # the stamp of the deletion it comes back from
         if kind == "entity":  # the deletion that removed it here had not seen all of it
-            self._note_missed(real_gid, *state.get_stamp(self.db, real_gid, ROW_FIELD))
+            self._note_missed(real_gid, *deleted_at)
         twin = rows.twin(self.db, kind, columns)
         if twin is None and kind == "entity":  # an entity made under its name by a device that knew it deleted
             twin = next(((state.local_id(self.db, "entity", g), g) for g in state.takers(self.db, real_gid)
@@ -250,7 +251,8 @@ class Removals:
                 ).fetchall():
                     dep = rows.deleted_values(self.db, dep_kind, dep_id, change_id) or {}
                     mine = real_gid in {state.resolve_alias(self.db, dep.get(k)) for k in ("entity", "from", "to")}
-                    alone = state.get_stamp(self.db, state.resolve_alias(self.db, dep_gid), REMOVED_ALONE)[0]
+                    dep_real = state.resolve_alias(self.db, dep_gid)
+                    alone = state.get_stamp(self.db, dep_real, REMOVED_ALONE)[0] or self._apart(dep_real, deleted_at)
                     if mine and not alone and rows.current(self.db, dep_kind, dep_gid) is None:
                         self._restore(dep_kind, dep_gid, depth + 1)
             # A namesake made here after this deletion and deleted since: where this entity lived on, the
@@ -260,6 +262,12 @@ class Removals:
                 if gone_later is not None and gone_later[1] > change_id and state.local_id(self.db, "entity", later) is None:
                     self._restore("entity", later, depth + 1)
         return new_id
+
+    def _apart(self, gid: str, deleted_at: tuple[str, str]) -> bool:
+        """A row gone in the same local change as its entity, by a removal of its own (another stamp): one
+        segment's changes apply here as one change, but the row was removed on its own, before the entity."""
+        removed_at = state.get_stamp(self.db, gid, ROW_FIELD)
+        return bool(removed_at[0] and deleted_at[0]) and removed_at != deleted_at
 
     def _merge_restored(self, kind: str, twin: tuple[int, str], gid: str, values: dict) -> str:
         """A deleted row coming back onto its twin: one row under the smaller id, each field by its stamp."""
