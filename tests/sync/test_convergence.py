@@ -452,3 +452,21 @@ def test_a_text_removed_on_its_own_before_its_entitys_deletion_in_one_segment_st
     for r in (a, b, c):
         assert _texts(r, "Ada") == [] and r.graph.get_entity("Ada").entity_type == "Poet", r.device.name
     _converged(a, b, c)
+
+
+def test_an_entity_brought_back_by_a_rename_brings_back_the_namesake_made_after_its_deletion_and_deleted_since(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Ada", "Person", ["cats"])
+    settle([a, b, c], folder)
+    a.graph.delete_entity("Ada")
+    a.graph.upsert_entity("Ada", "Person", ["rain"])  # a new Ada, made knowing the old one deleted
+    a.sync(folder)
+    c.graph.rename_entity("Ada", "Ada2")  # the old Ada, not knowing of the deletion
+    c.sync(folder)  # the deletion gives way; the new Ada is one with the old one
+    a.graph.delete_entity("Ada")  # the new Ada deleted in turn, before a sees the rename
+    a.sync(folder)  # the rename brings the old Ada back here, renamed: the new one comes back with it
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        names = [n for (n,) in r.graph.db.execute("SELECT name FROM entities")]
+        assert len(names) == 1 and _texts(r, names[0]) == ["cats", "rain"], (r.device.name, names)
+    _converged(a, b, c)

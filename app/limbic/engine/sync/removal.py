@@ -228,7 +228,8 @@ class Removals:
             self._note_missed(real_gid, *deleted_at)
         twin = rows.twin(self.db, kind, columns)
         if twin is None and kind == "entity":  # an entity made under its name by a device that knew it deleted
-            twin = next(((state.local_id(self.db, "entity", g), g) for g in state.takers(self.db, real_gid)
+            taken = [*state.takers(self.db, real_gid), *self._taken_by(real_gid)]  # either way round
+            twin = next(((state.local_id(self.db, "entity", g), state.resolve_alias(self.db, g)) for g in taken
                          if state.local_id(self.db, "entity", g) is not None), None)
         if twin is not None:
             # The same thing was made here again since (a name, a text): it comes back as that row, as
@@ -257,11 +258,18 @@ class Removals:
                         self._restore(dep_kind, dep_gid, depth + 1)
             # A namesake made here after this deletion and deleted since: where this entity lived on, the
             # namesake merged with it by name, and its deletion gave way to the part it had never seen.
-            for later in state.deleted_entities(self.db, values.get("name") or ""):
+            names = {values.get("name") or "", (rows.deleted_values(self.db, kind, row_id, change_id) or {}).get("name") or ""}
+            for later in sorted({g for name in names for g in state.deleted_entities(self.db, name)}):
                 gone_later = rows.tombstone(self.db, "entity", later)
                 if gone_later is not None and gone_later[1] > change_id and state.local_id(self.db, "entity", later) is None:
                     self._restore("entity", later, depth + 1)
         return new_id
+
+    def _taken_by(self, gid: str) -> list[str]:
+        """The deleted entities whose name the entity ``gid`` took when it was made (``state.takers`` the other way)."""
+        fields = [state.TAKEN + g for g in state.known_as(self.db, gid)]
+        return sorted({state.resolve_alias(self.db, r[0]) for f in fields
+                       for r in self.db.execute("SELECT gid FROM sync_stamp WHERE field = ?", (f,))})
 
     def _apart(self, gid: str, deleted_at: tuple[str, str]) -> bool:
         """A row gone in the same local change as its entity, by a removal of its own (another stamp): one
