@@ -56,7 +56,8 @@ def test_two_servers_on_two_graphs_exchange_their_writes_through_the_folder(tmp_
     anyio.run(main)
 
 
-def test_a_server_leaves_the_exchange_to_the_program_holding_the_lock(tmp_path):
+def _joined_with_one_unpublished(tmp_path):
+    """A graph file joined to a folder, with one write made since its last exchange."""
     folder = tmp_path / "Sync"
     folder.mkdir()
     a = tmp_path / "a.db"
@@ -64,6 +65,11 @@ def test_a_server_leaves_the_exchange_to_the_program_holding_the_lock(tmp_path):
     g = Graph(Database(a))
     g.upsert_entity("Bob", "Person", [])
     g.db.close()
+    return a
+
+
+def test_a_server_leaves_the_exchange_to_the_program_holding_the_lock(tmp_path):
+    a = _joined_with_one_unpublished(tmp_path)
     background = BackgroundSync(a)
     with service_sync.sync_lock(a) as held:
         assert held
@@ -74,13 +80,7 @@ def test_a_server_leaves_the_exchange_to_the_program_holding_the_lock(tmp_path):
 
 
 def test_a_server_that_found_the_file_busy_tries_again_soon_not_at_its_next_turn(tmp_path):
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    a = tmp_path / "a.db"
-    _join(a, folder, "Ada")
-    g = Graph(Database(a))
-    g.upsert_entity("Bob", "Person", [])
-    g.db.close()
+    a = _joined_with_one_unpublished(tmp_path)
     background = BackgroundSync(a, debounce=0.0, every=3600.0)  # its next turn would be an hour away
     with service_sync.sync_lock(a) as held:
         assert held
