@@ -470,3 +470,21 @@ def test_an_entity_brought_back_by_a_rename_brings_back_the_namesake_made_after_
         names = [n for (n,) in r.graph.db.execute("SELECT name FROM entities")]
         assert len(names) == 1 and _texts(r, names[0]) == ["cats", "rain"], (r.device.name, names)
     _converged(a, b, c)
+
+
+def test_a_text_removed_without_seeing_its_edit_comes_back_with_its_entity_where_the_removal_found_it_deleted(trio):
+    a, b, c, folder = trio
+    a.graph.upsert_entity("Bob", "Person", ["cats", "rain"])
+    settle([a, b, c], folder)
+    cats = c.graph.db.scalar("SELECT id FROM observations WHERE content = 'cats'")
+    c.graph.edit_observation(cats, "cats, edited")
+    c.sync(folder)
+    b.graph.delete_observation(b.graph.db.scalar("SELECT id FROM observations WHERE content = 'cats'"))  # not seeing the edit
+    b.sync(folder)  # the edit wins over the removal here: the text stays, edited
+    c.graph.delete_entity("Bob")  # having seen the edit, not the removal
+    c.sync(folder)  # the removal finds the text gone with Bob: it was not removed on its own, it lost to the edit
+    b.graph.set_entity_type("Bob", "Rain")  # not knowing of the deletion
+    settle([a, b, c], folder)  # the deletion gives way to the type: Bob comes back with both texts
+    for r in (a, b, c):
+        assert _texts(r, "Bob") == ["cats, edited", "rain"], r.device.name
+    _converged(a, b, c)

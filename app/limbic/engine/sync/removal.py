@@ -53,10 +53,16 @@ class Removals:
         """
         if self._pending_here(kind, row_id):
             return True
-        saw = removal.get("saw")
-        if saw is None:
+        if removal.get("saw") is None:
             before = removal.get("b") or {}
             return any(k in rows.COLUMNS[kind] and not rows.same(now.get(k), v) for k, v in before.items())
+        return self._missed_write(gid, removal)
+
+    def _missed_write(self, gid: str, removal: dict) -> bool:
+        """This device knows a write to the row stamped after the one the removal saw (none for older segments)."""
+        saw = removal.get("saw")
+        if saw is None:
+            return False
         for field_name, stamp, device in self.db.execute(
             "SELECT field, stamp, device FROM sync_stamp WHERE gid = ?", (state.resolve_alias(self.db, gid),)
         ).fetchall():
@@ -162,7 +168,10 @@ class Removals:
     def _remove(self, kind: str, gid: str, item: dict, stamp: str, alone: bool = True) -> None:
         found = rows.current(self.db, kind, gid)
         if found is None:
-            if kind != "entity" and alone and rows.tombstone(self.db, kind, gid) is not None:
+            # Gone with its entity here: removed on its own, it stays removed where that deletion gives way,
+            # unless it had not seen an edit of the row (the edit wins, as where it arrived before the edit).
+            if kind != "entity" and alone and rows.tombstone(self.db, kind, gid) is not None \
+                    and not self._missed_write(gid, item):
                 state.set_stamp(self.db, state.resolve_alias(self.db, gid), REMOVED_ALONE, stamp, self.remote)
             return  # gone here too
         row_id, now = found
