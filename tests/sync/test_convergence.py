@@ -488,3 +488,27 @@ def test_a_text_removed_without_seeing_its_edit_comes_back_with_its_entity_where
     for r in (a, b, c):
         assert _texts(r, "Bob") == ["cats, edited", "rain"], r.device.name
     _converged(a, b, c)
+
+
+def test_a_rename_undone_by_a_name_made_elsewhere_is_not_undone_again_by_a_namesake_made_on_a_third_device(trio):
+    a, b, c, folder = trio
+    c.graph.upsert_entity("Ada", "Person", ["chess", "cats"])
+    settle([a, b, c], folder)
+    c.graph.delete_entity("Ada")
+    c.sync(folder)
+    a.sync(folder)  # Ada deleted here
+    b.graph.rename_entity("Ada", "Ada2")  # not knowing of the deletion
+    b.sync(folder)  # the deletion gives way to the rename
+    c.sync(folder)  # the rename brings Ada back here, as Ada2
+    a.graph.upsert_entity("Ada", "Person", ["tea"])  # a new Ada, made knowing the old one deleted
+    c.graph.upsert_entity("Ada", "Person", ["cats"])  # a new Ada too, the old one being Ada2 here
+    with pytest.MonkeyPatch.context() as later:  # a's Ada is stamped after the rename
+        later.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        a.sync(folder)
+    b.sync(folder)  # a's Ada is one with the old one, whose name it takes back from the rename
+    c.sync(folder)  # a's Ada, the old one and c's Ada are one here
+    b.sync(folder)  # c's Ada finds the name held by the old one, by a's creation, not by b's rename
+    settle([a, b, c], folder)
+    for r in (a, b, c):
+        assert [n for (n,) in r.graph.db.execute("SELECT name FROM entities")] == ["Ada"], r.device.name
+    _converged(a, b, c)

@@ -265,10 +265,15 @@ class Applier(Removals):
         row_stamp = state.get_stamp(self.db, gid, ROW_FIELD)
         if name_stamp != row_stamp and name_stamp[0]:
             return True
+        # A rename made here onto the name it holds: one made here away from it and undone since by a name
+        # made elsewhere (its existence as recent as that name, above) holds the name by that creation.
+        entity_id, values = rows.current(self.db, "entity", gid)
         return self.db.scalar(
-            "SELECT 1 FROM change_item WHERE kind = 'entity' AND op = 'change' AND row_id = ? "
-            "AND json_extract(before, '$.name') IS NOT json_extract(after, '$.name') LIMIT 1",
-            (rows.current(self.db, "entity", gid)[0],),
+            "SELECT 1 FROM change_item ci JOIN change_log cl ON cl.id = ci.change_id WHERE ci.kind = 'entity' "
+            "AND ci.op = 'change' AND ci.row_id = ? AND cl.origin NOT LIKE 'sync:%' "
+            "AND json_extract(ci.before, '$.name') IS NOT json_extract(ci.after, '$.name') "
+            "AND json_extract(ci.after, '$.name') = ? LIMIT 1",
+            (entity_id, values.get("name")),
         ) is not None
 
     def _undo_rename(self, entity_id: int, gid: str, name: str) -> None:
