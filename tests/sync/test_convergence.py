@@ -512,3 +512,26 @@ def test_a_rename_undone_by_a_name_made_elsewhere_is_not_undone_again_by_a_names
     for r in (a, b, c):
         assert [n for (n,) in r.graph.db.execute("SELECT name FROM entities")] == ["Ada"], r.device.name
     _converged(a, b, c)
+
+
+def test_a_deletion_that_saw_two_namesakes_joined_holds_where_the_later_name_stamp_was_the_joined_ones(trio):
+    a, b, c, folder = trio
+    c.graph.upsert_entity("Ada", "Person", ["chess"])
+    settle([a, b, c], folder)
+    c.graph.delete_entity("Ada")
+    c.sync(folder)
+    a.sync(folder)  # Ada deleted here
+    b.graph.rename_entity("Ada", "Ada2")  # not knowing of the deletion
+    b.sync(folder)  # the deletion gives way to the rename
+    c.sync(folder)  # the rename brings Ada back here, as Ada2
+    a.graph.upsert_entity("Ada", "Person", ["tea"])  # a new Ada, made knowing the old one deleted
+    a.sync(folder)
+    c.graph.upsert_entity("Ada", "Person", ["cats"])  # a new Ada too, the old one being Ada2 here
+    with pytest.MonkeyPatch.context() as later:  # c's Ada is stamped after a's
+        later.setattr(capture, "_ms", lambda at, real=capture._ms: real(at) + 60_000)
+        c.sync(folder)  # published, then a's Ada joins the old one and c's: the name keeps c's later stamp
+    c.graph.delete_entity("Ada")  # having seen all three as one
+    settle([a, b, c], folder)  # the deletion saw every write: it holds everywhere
+    for r in (a, b, c):
+        assert r.graph.db.scalar("SELECT count(*) FROM entities") == 0, r.device.name
+    _converged(a, b, c)

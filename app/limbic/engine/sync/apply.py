@@ -330,7 +330,8 @@ class Applier(Removals):
                     self.conflict(kind, gid, key, "rename_taken", now.get(key), value, True, mine[0], stamp)
                     continue
                 changed[key] = value
-                state.set_stamp(self.db, gid, key, stamp, self.remote)
+                if theirs > state.get_stamp(self.db, gid, key):  # joined, the namesake's stamp may be later
+                    state.set_stamp(self.db, gid, key, stamp, self.remote)
                 if concurrent:
                     self.conflict(kind, gid, key, "field", value, now.get(key), False, stamp, mine[0])
             elif concurrent or pending:
