@@ -102,7 +102,9 @@ def merge_ids(db: Database, kind: str, local_gid: str, remote_gid: str) -> str:
             if (stamp, device) > state.get_stamp(db, keep, field):
                 state.set_stamp(db, keep, field, stamp, device)
         db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (local_gid, OWN))
-        db.execute("UPDATE sync_alias SET target = ? WHERE target = ?", (keep, local_gid))
+    # The ids merged into the one dropped go by the one kept too (known_as reads one step): a chain left
+    # an entity's deletion naming fewer ids than another device knew it by, and it gave way there.
+    db.execute("UPDATE sync_alias SET target = ? WHERE target = ?", (keep, drop))
     db.execute("INSERT OR REPLACE INTO sync_alias(gid, target) VALUES (?, ?)", (drop, keep))
     return keep
 
