@@ -28,7 +28,7 @@ model: $(STAMP)
 
 # Installs Qt's system libraries where apt is available and something is missing (needs root or sudo).
 deps:
-	@missing=$$(for p in $(QT_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
+	@missing=$$(for p in $(QT_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done 2>/dev/null); \
 	if [ -n "$$missing" ] && command -v apt-get >/dev/null 2>&1; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "Installing Qt system libraries: $$missing"; \
@@ -38,7 +38,7 @@ deps:
 # The tests' programs, installed like deps; a failed install does not stop the run, so the tests that
 # need a missing program fail and say which.
 test-deps:
-	@missing=$$(for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done 2>/dev/null); \
+	@missing=$$(for p in $(TEST_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done 2>/dev/null); \
 	if [ -n "$$missing" ] && command -v apt-get >/dev/null 2>&1; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  echo "Installing test programs: $$missing"; \
