@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from limbic.engine.sync import capture
@@ -107,9 +109,9 @@ def test_a_text_merged_and_parted_again_keeps_its_own_creation_time(trio):
     tea = c.graph.db.scalar("SELECT id FROM observations WHERE content = 'tea'")
     c.graph.edit_observation(tea, "green tea")  # before c sees the new "tea"
     a.graph.delete_entity("Ada")
-    a.graph.upsert_entity("Ada", "Person", ["tea"])  # Ada again, with the old text again, made a minute later
-    a.graph.db.execute("UPDATE observations SET gid = ?, created_at = datetime(created_at, '+1 minute') "
-                       "WHERE content = 'tea'", ("f" * 32,))
+    time.sleep(1.02 - time.time() % 1)  # the next second: creation times are kept to the second
+    a.graph.upsert_entity("Ada", "Person", ["tea"])  # Ada again, with the old text again, made a second later
+    a.graph.db.execute("UPDATE observations SET gid = ? WHERE content = 'tea'", ("f" * 32,))
     a.sync(folder)
     b.sync(folder)  # the new "tea" merges with the old one by its text
     c.sync(folder)
