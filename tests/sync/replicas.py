@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -71,3 +72,9 @@ def settle(replicas: list[Replica], folder: Path, rounds: int = 3, confirm: bool
     for _ in range(rounds):
         for r in replicas:
             r.sync(folder, confirm=confirm)
+
+
+def next_second() -> None:
+    """Wait for the start of the next second: creation times are kept to the second, so what a scenario makes
+    now and within the next few hundred milliseconds has one creation time."""
+    time.sleep(1.02 - time.time() % 1)

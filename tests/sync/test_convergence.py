@@ -6,12 +6,10 @@ makes the devices meet in the order that once left them apart, then checks they 
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from limbic.engine.sync import capture, conflicts
-from tests.sync.replicas import Replica, settle, synced_hash
+from tests.sync.replicas import Replica, next_second, settle, synced_hash
 
 
 @pytest.fixture
@@ -335,7 +333,7 @@ def test_a_name_made_on_two_devices_and_deleted_on_one_comes_back_whole_where_a_
 
 def test_a_text_brought_back_by_another_write_before_its_edit_arrives_ends_as_where_the_edit_came_first(trio):
     a, b, c, folder = trio
-    time.sleep(1.02 - time.time() % 1)  # both "tea" texts made within one second (test_convergence_ids.py: apart)
+    next_second()  # both "tea" texts made within one second (test_convergence_ids.py: apart)
     a.graph.upsert_entity("Ada", "Person", ["tea"])
     settle([a, b, c], folder)
     tea = c.graph.db.scalar("SELECT id FROM observations WHERE content = 'tea'")
@@ -357,7 +355,7 @@ def test_a_text_made_on_two_devices_and_merged_is_parted_again_by_an_edit_that_n
     a, b, c, folder = trio
     # Both "tea" texts made within one second, as their creation times are kept to the second: made in
     # different seconds, parting them still diverges (test_convergence_ids.py holds that case).
-    time.sleep(1.02 - time.time() % 1)
+    next_second()
     a.graph.upsert_entity("Ada", "Person", ["tea"])
     settle([a, b, c], folder)
     c.graph.add_observations("Ada", ["chess"])  # not knowing of the deletion below

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from limbic.engine.sync import capture
-from tests.sync.replicas import settle
+from tests.sync.replicas import next_second, settle
 from tests.sync.test_convergence import _converged, _texts, trio  # noqa: F401 (trio is a fixture)
 
 
@@ -109,7 +107,7 @@ def test_a_text_merged_and_parted_again_keeps_its_own_creation_time(trio):
     tea = c.graph.db.scalar("SELECT id FROM observations WHERE content = 'tea'")
     c.graph.edit_observation(tea, "green tea")  # before c sees the new "tea"
     a.graph.delete_entity("Ada")
-    time.sleep(1.02 - time.time() % 1)  # the next second: creation times are kept to the second
+    next_second()  # the second "tea" made a second after the first
     a.graph.upsert_entity("Ada", "Person", ["tea"])  # Ada again, with the old text again, made a second later
     a.graph.db.execute("UPDATE observations SET gid = ? WHERE content = 'tea'", ("f" * 32,))
     a.sync(folder)
