@@ -95,9 +95,6 @@ def test_a_deletion_names_every_id_its_entity_went_by_after_a_text_edit_brought_
     _converged(a, b, c)
 
 
-@pytest.mark.xfail(strict=True, reason="still diverges (docs/sync.md, Limits): parting a merged text gives each part the "
-                   "stamps it had before the merge but not the values the merge overwrote; the old text keeps the "
-                   "creation time of the one it merged with")
 def test_a_text_merged_and_parted_again_keeps_its_own_creation_time(trio):
     a, b, c, folder = trio
     a.graph.upsert_entity("Ada", "Person", ["tea"])

@@ -174,7 +174,7 @@ class Applier(Removals):
             if kind == "entity" and not revived and self._renamed_here(same[1], stamp):
                 self._undo_rename(same[0], same[1], columns["name"])
             else:
-                keep = rows.merge_ids(self.db, kind, same[1], gid)
+                keep = rows.merge_ids(self.db, kind, same[1], gid, after)
                 if kind != "entity":  # the addition's own stamps, as its fields get them below
                     rows.note_own(self.db, gid, {f: (stamp, self.remote) for f in [ROW_FIELD, *after]})
                 found = rows.current(self.db, kind, keep)

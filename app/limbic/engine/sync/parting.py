@@ -11,6 +11,7 @@ merge (``rows.OWN``). A relation or an alias cannot stand twice: a removal only 
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
@@ -66,12 +67,13 @@ def part(applier: Applier, kind: str, gid: str, item: dict) -> None:
         if g != new_gid:
             db.execute("INSERT INTO sync_alias(gid, target) VALUES (?, ?)", (g, new_gid))
     new_id = rows.insert(db, kind, new_gid, columns, applier.now)
-    db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (new_gid, rows.OWN))
-    db.conn.executemany(_SET, [(new_gid, f, s, d) for f, s, d in merged if not f.startswith(rows.OWN)])
-    for target, ids in ((real, staying), (new_gid, moving)):
+    db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) NOT IN (?, ?)", (new_gid, *rows.KEPT))
+    db.conn.executemany(_SET, [(new_gid, f, s, d) for f, s, d in merged if not f.startswith(rows.KEPT)])
+    decided = _decided(db, known, merged)
+    for target, ids, target_id in ((real, staying, row_id), (new_gid, moving, new_id)):
         _own_stamps(db, target, ids)
-    for g in known:  # parted, each is a row of its own again: a later merge remembers it afresh
-        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) = ?", (g, rows.OWN))
+        _own_values(db, kind, target, target_id, ids, decided)
+    _forget(db, known)
     applier._touch(kind, new_id, "added")
     applier._touch(kind, row_id)
 
@@ -85,11 +87,10 @@ def _go(db: Database, kind: str, real: str, gone: set[str], rest: set[str]) -> N
     db.conn.executemany("INSERT INTO sync_alias(gid, target) VALUES (?, ?)", [(g, keep) for g in rest - {keep}])
     if keep != real:
         db.execute(f"UPDATE {SYNCED_TABLES[kind]} SET gid = ? WHERE gid = ?", (keep, real))
-        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (keep, rows.OWN))
-        db.conn.executemany(_SET, [(keep, f, s, d) for f, s, d in merged if not f.startswith(rows.OWN)])
+        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) NOT IN (?, ?)", (keep, *rows.KEPT))
+        db.conn.executemany(_SET, [(keep, f, s, d) for f, s, d in merged if not f.startswith(rows.KEPT)])
     _own_stamps(db, keep, rest)
-    for g in gone | rest:
-        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) = ?", (g, rows.OWN))
+    _forget(db, gone | rest)
 
 
 def _own_stamps(db: Database, target: str, ids: set[str]) -> None:
@@ -97,3 +98,39 @@ def _own_stamps(db: Database, target: str, ids: set[str]) -> None:
     own = [(f[len(rows.OWN):], s, d) for g in sorted(ids) for f, s, d in db.execute(_GET, (g,)).fetchall()
            if f.startswith(rows.OWN)]
     db.conn.executemany(_SET, [(target, f, s, d) for f, s, d in own])
+
+
+def _decided(db: Database, known: set[str], merged: list[tuple[str, str, str]]) -> set[str]:
+    """The fields whose value the merge decided: no write stamped after every part's own one came since."""
+    own: dict[str, tuple[str, str]] = {}
+    for g in known:
+        for f, s, d in db.execute(_GET, (g,)).fetchall():
+            if f.startswith(rows.OWN):
+                own[f[len(rows.OWN):]] = max(own.get(f[len(rows.OWN):], ("", "")), (s, d))
+    now = {f: (s, d) for f, s, d in merged}
+    return {f for f, latest in own.items() if now.get(f, ("", "")) <= latest}
+
+
+def _own_values(db: Database, kind: str, target: str, row_id: int, ids: set[str], decided: set[str]) -> None:
+    """The row ``target`` takes back the values its ids had before the merge, where the merge decided them
+    (the part a device that never merged them kept apart has them: a creation time, a status)."""
+    own: dict[str, object] = {}
+    for g in sorted(ids):  # as for the stamps: the last id with a value of its own for the field
+        for f, value, _ in db.execute(_GET, (g,)).fetchall():
+            if f.startswith(rows.WAS) and f[len(rows.WAS):] in decided:
+                own[f[len(rows.WAS):]] = json.loads(value)
+    found = rows.current(db, kind, target)
+    if found is None:
+        return
+    wanted = {k: v for k, v in own.items() if not rows.same(found[1].get(k), v)}
+    if not wanted:
+        return
+    columns, missing = rows.local_values(db, kind, {**found[1], **wanted})
+    if not missing:
+        rows.update(db, kind, row_id, {rows.COLUMNS[kind][k]: columns[rows.COLUMNS[kind][k]] for k in wanted})
+
+
+def _forget(db: Database, ids: set[str]) -> None:
+    """Parted, each is a row of its own again: a later merge remembers it afresh."""
+    for g in ids:
+        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) IN (?, ?)", (g, *rows.KEPT))

@@ -293,7 +293,7 @@ class Removals:
         mine = {k: state.get_stamp(self.db, twin_gid, k) for k in theirs}
         # Its existence is as old as its fields: the deletion's stamp under the old id must not read as a rename.
         existence = max([state.get_stamp(self.db, twin_gid, ROW_FIELD), *theirs.values()])
-        keep = rows.merge_ids(self.db, kind, twin_gid, gid)
+        keep = rows.merge_ids(self.db, kind, twin_gid, gid, values)
         state.set_stamp(self.db, keep, ROW_FIELD, *existence)
         now = rows.current(self.db, kind, keep)[1]
         wanted = {}

@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 # The JSON key of each column (as the activity log writes rows), per kind.
 COLUMNS = ITEM_COLUMNS
 OWN = "_own:"  # a sync_stamp field: a row's own stamp of a field, kept when it merged with a twin
+WAS = "_was:"  # a sync_stamp field: a row's own value of a field (its JSON as the stamp), kept alike
+KEPT = (OWN, WAS)  # what a row kept of its own: it stays with the id it was kept under
 DEFAULTS = {"status": "active", "kind": "note", "type": "Generic", "active": 1, "author": ""}
 
 
@@ -85,23 +87,27 @@ def twin(db: Database, kind: str, columns: dict) -> tuple[int, str] | None:
     return (int(row[0]), row[1]) if row else None
 
 
-def merge_ids(db: Database, kind: str, local_gid: str, remote_gid: str) -> str:
+def merge_ids(db: Database, kind: str, local_gid: str, remote_gid: str, remote_values: dict | None = None) -> str:
     """Two global ids for one thing: both devices keep the smaller, the other becomes its alias.
 
-    Each row other than an entity keeps the stamps it had as its own (``OWN``): an edit made without
-    seeing the other may part the two again (parting.py), each with its own stamps."""
+    Each row other than an entity keeps the stamps and values it had as its own (``OWN``, ``WAS``;
+    ``remote_values``: the other's, which is not a row here): an edit made without seeing the other
+    may part the two again (parting.py), each with its own stamps and values."""
     keep, drop = sorted((local_gid, remote_gid))
     if kind != "entity":
-        for gid in (local_gid, remote_gid):
+        found = current(db, kind, local_gid)
+        for gid, values in ((local_gid, found[1] if found else None), (remote_gid, remote_values)):
             note_own(db, gid)
+            note_values(db, kind, gid, values)
     if keep != local_gid:
         db.execute(f"UPDATE {SYNCED_TABLES[kind]} SET gid = ? WHERE gid = ?", (keep, local_gid))
         for field, stamp, device in db.execute(
-            "SELECT field, stamp, device FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (local_gid, OWN)
+            "SELECT field, stamp, device FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) NOT IN (?, ?)",
+            (local_gid, *KEPT),
         ).fetchall():
             if (stamp, device) > state.get_stamp(db, keep, field):
                 state.set_stamp(db, keep, field, stamp, device)
-        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) != ?", (local_gid, OWN))
+        db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) NOT IN (?, ?)", (local_gid, *KEPT))
     # The ids merged into the one dropped go by the one kept too (known_as reads one step): a chain left
     # an entity's deletion naming fewer ids than another device knew it by, and it gave way there.
     db.execute("UPDATE sync_alias SET target = ? WHERE target = ?", (keep, drop))
@@ -118,6 +124,13 @@ def note_own(db: Database, gid: str, stamps: dict[str, tuple[str, str]] | None =
             (gid, ROW_FIELD))}
     db.conn.executemany("INSERT OR IGNORE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)",
                         [(gid, OWN + f, s, d) for f, (s, d) in stamps.items()])
+
+
+def note_values(db: Database, kind: str, gid: str, values: dict | None) -> None:
+    """Remember a row's values as its own before it merges with a twin (the first merge's, like its stamps)."""
+    if values:
+        db.conn.executemany("INSERT OR IGNORE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, '')",
+                            [(gid, WAS + k, json.dumps(v)) for k, v in values.items() if k in COLUMNS[kind]])
 
 
 def insert(db: Database, kind: str, gid: str, columns: dict, now: str) -> int:
