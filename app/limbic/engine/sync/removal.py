@@ -237,7 +237,7 @@ class Removals:
             self._note_missed(real_gid, *deleted_at)
         twin = rows.twin(self.db, kind, columns)
         if twin is None and kind == "entity":  # an entity made under its name by a device that knew it deleted
-            taken = [*state.takers(self.db, real_gid), *self._taken_by(real_gid)]  # either way round
+            taken = [*state.takers(self.db, real_gid), *state.takers(self.db, real_gid, state.TOOK)]  # either way round
             twin = next(((state.local_id(self.db, "entity", g), state.resolve_alias(self.db, g)) for g in taken
                          if state.local_id(self.db, "entity", g) is not None), None)
         if twin is not None:
@@ -273,12 +273,6 @@ class Removals:
                 if gone_later is not None and gone_later[1] > change_id and state.local_id(self.db, "entity", later) is None:
                     self._restore("entity", later, depth + 1)
         return new_id
-
-    def _taken_by(self, gid: str) -> list[str]:
-        """The deleted entities whose name the entity ``gid`` took when it was made (``state.takers`` the other way)."""
-        fields = [state.TAKEN + g for g in state.known_as(self.db, gid)]
-        return sorted({state.resolve_alias(self.db, r[0]) for f in fields
-                       for r in self.db.execute("SELECT gid FROM sync_stamp WHERE field = ?", (f,))})
 
     def _apart(self, gid: str, deleted_at: tuple[str, str]) -> bool:
         """A row gone in the same local change as its entity, by a removal of its own (another stamp): one

@@ -20,7 +20,8 @@ SEQ_KEY = "sync_seq"  # the last sequence that device published
 UPTO_KEY = "sync_published_upto"  # the last change_log id published (or passed over: sync's own)
 JOINED_KEY = "sync_joined"  # set once the graph has been joined to a folder: the last change before it
 SYNC_ORIGIN = "sync:"
-TAKEN = "_taken_by:"  # a sync_stamp field of a deleted entity: the entity created under its name after it  # origins of changes applied from another device (never published again)
+TAKEN = "_taken_by:"  # a sync_stamp field of a deleted entity: the entity created under its name after it
+TOOK = "_took:"  # the same the other way: a sync_stamp field of that entity, naming the deleted one
 
 # The wall clock in milliseconds; tests replace it to skew one device's clock.
 wall_clock: Callable[[], int] = lambda: int(time.time() * 1000)  # noqa: E731
@@ -203,13 +204,15 @@ def note_taken(db: Database, taken: list[str], taker: str, stamp: str, device: s
     """Entity ``taker`` was created under the name of the deleted entities ``taken``, its creator knowing them deleted."""
     for gid in taken:
         set_stamp(db, resolve_alias(db, gid), TAKEN + taker, stamp, device)
+        set_stamp(db, resolve_alias(db, taker), TOOK + gid, stamp, device)
 
 
-def takers(db: Database, gid: str) -> list[str]:
-    """The entities created under this deleted entity's name by a device that knew it deleted (their ids here)."""
+def takers(db: Database, gid: str, prefix: str = TAKEN) -> list[str]:
+    """The entities created under this deleted entity's name by a device that knew it deleted (their ids here);
+    with ``TOOK``, the other way: the deleted entities whose name this one took when it was made."""
     found = set()
     for known in known_as(db, resolve_alias(db, gid)):
         for (field,) in db.execute("SELECT field FROM sync_stamp WHERE gid = ? AND field >= ? AND field < ?",
-                                   (known, TAKEN, TAKEN + "\uffff")):
-            found.add(resolve_alias(db, field[len(TAKEN):]))
+                                   (known, prefix, prefix + "\uffff")):
+            found.add(resolve_alias(db, field[len(prefix):]))
     return sorted(found)
