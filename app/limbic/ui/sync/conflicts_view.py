@@ -1,4 +1,7 @@
-"""The Conflicts view: each sync conflict with both values side by side, kept by one key (M, T or B)."""
+"""The Conflicts view: each sync conflict with both values side by side, kept by one key (M, T or B).
+
+Each key is offered where it means something for the conflict shown, and its button says what it
+does there: a deletion is deleted again or kept; only two texts can both be kept."""
 
 from __future__ import annotations
 
@@ -11,6 +14,27 @@ from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QListW
                                QPushButton, QVBoxLayout, QWidget)
 
 KEYS = {"M": "mine", "T": "theirs", "B": "both"}
+_LABELS = {"mine": "Keep &mine", "theirs": "Keep &theirs", "both": "Keep &both"}
+
+
+def choices(c) -> dict[str, str]:
+    """What each key does for this conflict, as the buttons say it; a choice that would change nothing
+    different from another is left out (both values of a name or a type cannot stand at once)."""
+    if c.rule in ("deleted_there", "deleted_here"):
+        deleter = "theirs" if c.rule == "deleted_there" else "mine"
+        keeper = "mine" if deleter == "theirs" else "theirs"
+        return {deleter: "Delete it again", keeper: "Keep it"}
+    if c.rule == "missing":  # changed there, nowhere here: nothing to choose but to let it go
+        return {"mine": "Dismiss"}
+    out = {"mine": _LABELS["mine"], "theirs": _LABELS["theirs"]}
+    if c.rule == "field" and c.kind == "observation" and c.field == "content":
+        out["both"] = "Keep &both texts"
+    return out
+
+
+def _hint(offered: dict[str, str]) -> str:
+    """What the keys do for this conflict, in one line."""
+    return "  ·  ".join(f"{key}: {offered[keep].replace('&', '').lower()}" for key, keep in KEYS.items() if keep in offered)
 
 
 def shown_value(value: object) -> str:
@@ -39,6 +63,9 @@ class ConflictsView(QDialog):
         self.list.itemActivated.connect(lambda _item: self.open_current())  # Enter, double click
         self.empty = QLabel("No conflicts: every device agrees.", self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.list.setWordWrap(True)  # a long sentence wraps rather than scrolling sideways
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.why = QLabel("", self, wordWrap=True)
         sides = QGridLayout()
         self.mine_title, self.theirs_title = QLabel("Mine", self), QLabel("Theirs", self)
@@ -51,8 +78,8 @@ class ConflictsView(QDialog):
             text.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the list keeps the keys
         buttons = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for key, keep, label in (("M", "mine", "Keep &mine"), ("T", "theirs", "Keep &theirs"), ("B", "both", "Keep &both")):
-            button = QPushButton(f"{label}  ({key})", self)
+        for key, keep in KEYS.items():
+            button = QPushButton(f"{_LABELS[keep]}  ({key})", self)
             button.setAutoDefault(False)
             button.clicked.connect(lambda _=False, k=keep: self.resolve_current(k))
             buttons.addWidget(button)
@@ -84,8 +111,7 @@ class ConflictsView(QDialog):
         self.list.blockSignals(False)
         has = bool(self.conflicts)
         self.empty.setVisible(not has)
-        for w in (*self.buttons.values(), self.open_button):
-            w.setEnabled(has)
+        self.open_button.setEnabled(has)
         if has:
             self.list.setCurrentRow(min(row, len(self.conflicts) - 1))
             self._show_current(self.list.currentRow())
@@ -99,6 +125,10 @@ class ConflictsView(QDialog):
 
     def _show_current(self, _row: int) -> None:
         c = self.current()
+        offered = choices(c) if c is not None else {}
+        for key, keep in KEYS.items():
+            self.buttons[keep].setText(f"{offered.get(keep, _LABELS[keep])}  ({key})")
+            self.buttons[keep].setEnabled(keep in offered)
         if c is None:
             self.why.setText("")
             self.mine_title.setText("Mine")
@@ -106,7 +136,8 @@ class ConflictsView(QDialog):
             self.mine.setPlainText("")
             self.theirs.setPlainText("")
             return
-        self.why.setText(f"Met on {c.at}; the graph holds {'mine' if c.kept == 'mine' else 'theirs'} until you choose.")
+        self.why.setText(f"Met on {c.at}; the graph holds {'mine' if c.kept == 'mine' else 'theirs'} until you choose. "
+                         f"{_hint(offered)}")
         # "this device" is what the person knows it by, whatever name the others see.
         self.mine_title.setText(f"Mine (this device){'  — kept now' if c.kept == 'mine' else ''}")
         their_device = c.their_device_name or c.their_device
@@ -114,9 +145,13 @@ class ConflictsView(QDialog):
         self.mine.setPlainText(shown_value(c.mine))
         self.theirs.setPlainText(shown_value(c.theirs))
 
+    def say(self, sentence: str) -> None:
+        """Why a choice was not made (another entity holds the name, say), under the list until the next move."""
+        self.why.setText(sentence)
+
     def resolve_current(self, keep: str) -> None:
         c = self.current()
-        if c is not None:
+        if c is not None and keep in choices(c):
             self.resolve_asked.emit(c.id, keep)
 
     def open_current(self) -> None:

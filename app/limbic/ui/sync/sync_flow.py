@@ -246,4 +246,10 @@ class SyncFlow(QObject):
     def resolve(self, conflict_id: int, keep: str) -> None:
         """Keep one side; the choice goes out with the next exchange."""
         self.p.engine.run("sync-resolve", resolve_op, conflict_id, keep, what="resolving the conflict",
-                          on_done=self._conflicts_read)
+                          on_done=self._conflicts_read, on_failed=self._resolve_failed)
+
+    def _resolve_failed(self, failure) -> None:
+        """Said where the person pressed the key (the view stands over the window's status bar), and there too."""
+        self.p.status.say(failure.message)
+        if self.view is not None:
+            self.view.say(failure.message)
