@@ -63,6 +63,8 @@ def test_each_conflict_offers_the_keys_that_mean_something_and_says_what_they_do
     assert enabled() == {"mine": True, "theirs": True, "both": False}
     assert view.buttons["mine"].text() == "Delete it again  (M)" and view.buttons["theirs"].text() == "Keep it  (T)"
     assert "M: delete it again" in view.why.text() and "T: keep it" in view.why.text()
+    assert view.mine.toPlainText() == "(deleted or absent)"
+    assert "name: Charles" in view.theirs.toPlainText().splitlines() and "{" not in view.theirs.toPlainText()
 
     kind = _select(view, "field", "type")
     assert enabled() == {"mine": True, "theirs": True, "both": False}

@@ -43,6 +43,9 @@ def shown_value(value: object) -> str:
         return "(deleted or absent)"
     if isinstance(value, str):
         return value
+    if isinstance(value, dict):  # a whole row (an entity deleted on one side): one field a line, as a person reads it
+        return "\n".join(f"{key.replace('_', ' ')}: {shown_value(v) if isinstance(v, (dict, list)) else v}"
+                         for key, v in value.items() if v not in (None, ""))
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
