@@ -57,6 +57,20 @@ class SyncConflict:
                     f"theirs “{shown(str(self.theirs), 40)}” (kept: {self.kept})")
         return f"{what}: {why}"
 
+    @property
+    def deleter(self) -> str | None:
+        """For a deletion against an edit, the side that deleted ("mine" or "theirs"); None otherwise."""
+        return {"deleted_there": "theirs", "deleted_here": "mine"}.get(self.rule)
+
+    def choices(self) -> tuple[str, ...]:
+        """The keeps that do something of their own here (``resolve`` takes all three; "both" is the kept
+        value, save for a text changed on both devices, and a row changed there but nowhere here is only let go)."""
+        if self.rule == "missing":
+            return ("mine",)
+        if self.rule == "field" and self.kind == "observation" and self.field == "content":
+            return KEEPS
+        return ("mine", "theirs")
+
     def to_json(self) -> dict:
         """The conflict for ``limbic conflicts --json``: each side's device by id and by name alike."""
         return {"id": self.id, "kind": self.kind, "gid": self.gid, "entity": self.entity, "field": self.field,
@@ -125,9 +139,8 @@ def resolve(graph: Graph, conflict_id: int, keep: str) -> SyncConflict:
     if c.resolved:
         raise ValidationError(f"Sync conflict {conflict_id} was resolved already ({c.resolved}).")
     with db.activity.using("sync resolve"), graph.write():
-        if c.rule in ("deleted_there", "deleted_here"):
-            deleter = "theirs" if c.rule == "deleted_there" else "mine"
-            if keep == deleter:
+        if c.deleter is not None:
+            if keep == c.deleter:
                 _delete(graph, c.kind, c.gid)
         elif c.rule in ("field", "rename_taken") and keep != "both" and keep != c.kept:
             _set(graph, c.kind, c.gid, c.field, c.mine if keep == "mine" else c.theirs)

@@ -69,10 +69,11 @@ def part(applier: Applier, kind: str, gid: str, item: dict) -> None:
     new_id = rows.insert(db, kind, new_gid, columns, applier.now)
     db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) NOT IN (?, ?)", (new_gid, *rows.KEPT))
     db.conn.executemany(_SET, [(new_gid, f, s, d) for f, s, d in merged if not f.startswith(rows.KEPT)])
-    decided = _decided(db, known, merged)
+    kept = {g: db.execute(_GET, (g,)).fetchall() for g in known}  # what each id kept of its own at the merge
+    decided = _decided(kept, merged)
     for target, ids, target_id in ((real, staying, row_id), (new_gid, moving, new_id)):
-        _own_stamps(db, target, ids)
-        _own_values(db, kind, target, target_id, ids, decided)
+        _own_stamps(db, target, ids, kept)
+        _own_values(db, kind, target, target_id, ids, decided, kept)
     _forget(db, known)
     applier._touch(kind, new_id, "added")
     applier._touch(kind, row_id)
@@ -89,36 +90,33 @@ def _go(db: Database, kind: str, real: str, gone: set[str], rest: set[str]) -> N
         db.execute(f"UPDATE {SYNCED_TABLES[kind]} SET gid = ? WHERE gid = ?", (keep, real))
         db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) NOT IN (?, ?)", (keep, *rows.KEPT))
         db.conn.executemany(_SET, [(keep, f, s, d) for f, s, d in merged if not f.startswith(rows.KEPT)])
-    _own_stamps(db, keep, rest)
+    _own_stamps(db, keep, rest, {g: db.execute(_GET, (g,)).fetchall() for g in rest})
     _forget(db, gone | rest)
 
 
-def _own_stamps(db: Database, target: str, ids: set[str]) -> None:
+def _own_stamps(db: Database, target: str, ids: set[str], kept: dict[str, list]) -> None:
     """The row ``target`` takes the stamps its ids ``ids`` had before they merged with others."""
-    own = [(f[len(rows.OWN):], s, d) for g in sorted(ids) for f, s, d in db.execute(_GET, (g,)).fetchall()
-           if f.startswith(rows.OWN)]
+    own = [(f[len(rows.OWN):], s, d) for g in sorted(ids) for f, s, d in kept[g] if f.startswith(rows.OWN)]
     db.conn.executemany(_SET, [(target, f, s, d) for f, s, d in own])
 
 
-def _decided(db: Database, known: set[str], merged: list[tuple[str, str, str]]) -> set[str]:
+def _decided(kept: dict[str, list], merged: list[tuple[str, str, str]]) -> set[str]:
     """The fields whose value the merge decided: no write stamped after every part's own one came since."""
     own: dict[str, tuple[str, str]] = {}
-    for g in known:
-        for f, s, d in db.execute(_GET, (g,)).fetchall():
-            if f.startswith(rows.OWN):
-                own[f[len(rows.OWN):]] = max(own.get(f[len(rows.OWN):], ("", "")), (s, d))
+    for f, s, d in (r for found in kept.values() for r in found):
+        if f.startswith(rows.OWN):
+            name = f[len(rows.OWN):]
+            own[name] = max(own.get(name, ("", "")), (s, d))
     now = {f: (s, d) for f, s, d in merged}
     return {f for f, latest in own.items() if now.get(f, ("", "")) <= latest}
 
 
-def _own_values(db: Database, kind: str, target: str, row_id: int, ids: set[str], decided: set[str]) -> None:
+def _own_values(db: Database, kind: str, target: str, row_id: int, ids: set[str], decided: set[str],
+                kept: dict[str, list]) -> None:
     """The row ``target`` takes back the values its ids had before the merge, where the merge decided them
     (the part a device that never merged them kept apart has them: a creation time, a status)."""
-    own: dict[str, object] = {}
-    for g in sorted(ids):  # as for the stamps: the last id with a value of its own for the field
-        for f, value, _ in db.execute(_GET, (g,)).fetchall():
-            if f.startswith(rows.WAS) and f[len(rows.WAS):] in decided:
-                own[f[len(rows.WAS):]] = json.loads(value)
+    own = {f[len(rows.WAS):]: json.loads(value) for g in sorted(ids) for f, value, _ in kept[g]
+           if f.startswith(rows.WAS) and f[len(rows.WAS):] in decided}  # as for the stamps: the last id's
     found = rows.current(db, kind, target)
     if found is None:
         return

@@ -18,18 +18,13 @@ _LABELS = {"mine": "Keep &mine", "theirs": "Keep &theirs", "both": "Keep &both"}
 
 
 def choices(c) -> dict[str, str]:
-    """What each key does for this conflict, as the buttons say it; a choice that would change nothing
-    different from another is left out (both values of a name or a type cannot stand at once)."""
-    if c.rule in ("deleted_there", "deleted_here"):
-        deleter = "theirs" if c.rule == "deleted_there" else "mine"
-        keeper = "mine" if deleter == "theirs" else "theirs"
-        return {deleter: "Delete it again", keeper: "Keep it"}
+    """The keys that do something of their own for this conflict (``SyncConflict.choices``), as the buttons
+    say what they do: a deletion is deleted again or kept; only two texts can both be kept."""
+    if c.deleter is not None:
+        return {keep: "Delete it again" if keep == c.deleter else "Keep it" for keep in c.choices()}
     if c.rule == "missing":  # changed there, nowhere here: nothing to choose but to let it go
         return {"mine": "Dismiss"}
-    out = {"mine": _LABELS["mine"], "theirs": _LABELS["theirs"]}
-    if c.rule == "field" and c.kind == "observation" and c.field == "content":
-        out["both"] = "Keep &both texts"
-    return out
+    return {keep: "Keep &both texts" if keep == "both" else _LABELS[keep] for keep in c.choices()}
 
 
 def _hint(offered: dict[str, str]) -> str:
