@@ -156,3 +156,14 @@ def test_a_snapshot_s_import_writes_each_field_s_stamp_once(tmp_path, monkeypatc
     assert b.graph.db.scalar("SELECT count(*) FROM sync_stamp") == a.graph.db.scalar("SELECT count(*) FROM sync_stamp")
     a.close()
     b.close()
+
+
+def test_a_snapshot_leaves_a_rows_own_value_kept_at_a_merge_as_it_was(tmp_path):
+    db = Replica(tmp_path, "desk").graph.db
+    own, later = "_was:created_at", "2026-01-02T00:00:00.000Z"
+    db.execute("INSERT INTO sync_stamp(gid, field, stamp, device) VALUES ('g1', ?, '\"2026-01-01 10:00:00\"', '')", (own,))
+    db.execute("INSERT INTO sync_stamp(gid, field, stamp, device) VALUES ('g1', 'content', '2026-01-01T00:00:00.000Z', 'a')")
+    for field, value, device in ((own, '"2026-06-01 10:00:00"', ""), ("content", later, "b")):
+        db.execute(snapshot._STAMP_SQL, ("g1", field, value, device, "", ""))
+    assert db.scalar("SELECT stamp FROM sync_stamp WHERE gid = 'g1' AND field = ?", (own,)) == '"2026-01-01 10:00:00"'
+    assert db.scalar("SELECT stamp FROM sync_stamp WHERE gid = 'g1' AND field = 'content'") == later  # stamps still weigh

@@ -25,7 +25,7 @@ from limbic.engine.store.db import Database
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.sync import folder as files, state
 from limbic.engine.sync.capture import REFS
-from limbic.engine.sync.rows import COLUMNS
+from limbic.engine.sync.rows import COLUMNS, WAS
 from limbic.engine.sync.apply import Applier
 
 if TYPE_CHECKING:
@@ -112,9 +112,9 @@ _STAMP_SQL = (
     "INSERT INTO sync_stamp(gid, field, stamp, device) VALUES (coalesce((SELECT b.target FROM sync_alias a "
     "JOIN sync_alias b ON b.gid = a.target WHERE a.gid = ?1), (SELECT target FROM sync_alias WHERE gid = ?1), ?1), "
     "?2, ?3, ?4) ON CONFLICT(gid, field) DO UPDATE SET stamp = excluded.stamp, device = excluded.device "
-    "WHERE (excluded.stamp, excluded.device) > (sync_stamp.stamp, sync_stamp.device) "
-    "OR (sync_stamp.stamp = ?5 AND sync_stamp.device = ?6)"
-)
+    f"WHERE substr(sync_stamp.field, 1, 5) != '{WAS}' AND ((excluded.stamp, excluded.device) > "
+    "(sync_stamp.stamp, sync_stamp.device) OR (sync_stamp.stamp = ?5 AND sync_stamp.device = ?6))"
+)  # a row's own value kept at a merge (rows.WAS, its JSON as the stamp) is no stamp to compare: the first one stays
 
 
 def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, source_name: str) -> dict[str, int]:
