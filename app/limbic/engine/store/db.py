@@ -251,6 +251,9 @@ class Database:
             for hook in list(HOOKS.before_upgrade):
                 hook(self, SCHEMA_VERSION)
         with self.transaction():
+            # Read again under the write lock: another program opening the same file at the same moment
+            # may have upgraded it since (each step runs once; running one twice fails on what it adds).
+            version = self._check_version()
             if version == 0:
                 # A new file gets today's full-text table at once (schema 1's would be replaced on
                 # first use, and logged as a malformed table).
@@ -258,7 +261,8 @@ class Database:
             for step in range(version, SCHEMA_VERSION):
                 migration = _MIGRATIONS[step]
                 migration(self.conn) if callable(migration) else self.conn.execute(migration)
-            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            if version != SCHEMA_VERSION:
+                self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         self._change_log = None  # the log and the activity tables may be new: look for them again
         self.activity.reset()
 
