@@ -118,7 +118,7 @@ def test_an_older_file_is_upgraded_to_aliases(tmp_path, monkeypatch, version):
     conn.close()
     g = Graph(Database(path))
     try:
-        assert g.db.user_version() == 9
+        assert g.db.user_version() == db_module.SCHEMA_VERSION
         g.add_alias("New York City", "NYC")
         assert g.get_entity("nyc").observation_texts == ["kept"]
         assert g.db.scalar("SELECT gid FROM entity_aliases") is not None  # it can travel in sync

@@ -14,11 +14,16 @@ from limbic.engine.store.db import Database
 from limbic.service import sync
 
 _SYNCED = {
-    "entities": "SELECT gid, name, entity_type, status, created_at FROM entities",
-    "observations": "SELECT o.gid, e.gid, o.content, o.kind, o.created_at, s.gid, o.superseded_at FROM observations o "
-                    "JOIN entities e ON e.id = o.entity_id LEFT JOIN observations s ON s.id = o.superseded_by",
-    "relations": "SELECT r.gid, a.gid, b.gid, r.relation_type, r.context, r.active, r.created_at, r.ended_at "
-                 "FROM relations r JOIN entities a ON a.id = r.from_entity JOIN entities b ON b.id = r.to_entity",
+    "entities": "SELECT gid, name, entity_type, status, created_at, updated_at FROM entities",
+    "observations": "SELECT o.gid, e.gid, o.content, o.kind, o.created_at, s.gid, o.superseded_at, o.valid_from, "
+                    "o.valid_until FROM observations o JOIN entities e ON e.id = o.entity_id "
+                    "LEFT JOIN observations s ON s.id = o.superseded_by",
+    "relations": "SELECT r.gid, a.gid, b.gid, r.relation_type, r.context, r.active, r.created_at, r.ended_at, "
+                 "r.valid_from, r.valid_until FROM relations r JOIN entities a ON a.id = r.from_entity "
+                 "JOIN entities b ON b.id = r.to_entity",
+    "reflections": "SELECT f.gid, f.target_type, e.gid, r.gid, f.target_ref, f.author, f.content, f.mood, f.created_at "
+                   "FROM reflections f LEFT JOIN entities e ON e.id = f.entity_id LEFT JOIN relations r ON r.id = f.relation_id",
+    "aliases": "SELECT a.gid, e.gid, a.alias, a.created_at FROM entity_aliases a JOIN entities e ON e.id = a.entity_id",
 }
 
 

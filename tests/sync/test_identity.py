@@ -26,6 +26,8 @@ def _old_file(path, version: int) -> None:
     conn.execute("INSERT INTO relations(from_entity, to_entity, relation_type, created_at) VALUES (1, 2, 'knows', 'x')")
     if version >= 4:
         conn.execute("INSERT INTO reflections(target_type, entity_id, content, created_at) VALUES ('entity', 1, 'r', 'x')")
+    if version >= 9:
+        conn.execute("INSERT INTO entity_aliases(entity_id, alias, created_at) VALUES (1, 'Countess', 'x')")
     conn.execute(f"PRAGMA user_version = {version}")
     conn.close()
 

@@ -242,7 +242,33 @@ def SCHEMA_V9(conn) -> None:  # noqa: N802 - one of the migrations, named like t
     _sync_ids(conn, "alias", SYNCED_TABLES["alias"])
 
 
+def _fixed_width(column: str) -> str:
+    """SQL making a clock stamp of any width ("wall.counter") the fixed-width text sync compares (sync/state.py)."""
+    wall = f"CAST(CASE WHEN instr({column}, '.') > 0 THEN substr({column}, 1, instr({column}, '.') - 1) ELSE {column} END AS INTEGER)"
+    counter = f"CAST(CASE WHEN instr({column}, '.') > 0 THEN substr({column}, instr({column}, '.') + 1) ELSE '0' END AS INTEGER)"
+    return f"CASE WHEN {column} = '' THEN {column} ELSE printf('%016d.%010d', {wall}, {counter}) END"
+
+
+def SCHEMA_V10(conn) -> None:  # noqa: N802 - one of the migrations, named like the others
+    """Sync's stamps fixed-width (16-digit wall, 10-digit counter): compared as text, a narrower or wider
+    one sorted out of the clock's order. A row's own value kept at a merge (``_was:``) is no stamp."""
+    conn.execute(f"UPDATE sync_stamp SET stamp = {_fixed_width('stamp')} WHERE substr(field, 1, 5) != '_was:'")
+    conn.execute(f"UPDATE sync_conflicts SET kept_stamp = {_fixed_width('kept_stamp')}, "
+                 f"lost_stamp = {_fixed_width('lost_stamp')}")
+    conn.execute(f"UPDATE meta SET value = {_fixed_width('value')} WHERE key = 'sync_hlc'")
+    missed = "_missed:"  # a deletion's stamp and device in the field's name
+    for gid, field, stamp, device in conn.execute(
+            "SELECT gid, field, stamp, device FROM sync_stamp WHERE substr(field, 1, 8) = ?", (missed,)).fetchall():
+        inner, sep, who = field[len(missed):].partition(":")
+        if not sep:
+            continue
+        fixed = conn.execute(f"SELECT {_fixed_width('?1')}", (inner,)).fetchall()[0][0]
+        conn.execute("DELETE FROM sync_stamp WHERE gid = ? AND field = ?", (gid, field))
+        conn.execute("INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)",
+                     (gid, f"{missed}{fixed}:{who}", stamp, device))
+
+
 # Each is SQL, or a function of the connection for a step that must look before it changes.
 # v8: recorded-time history kept for good (recorded.py), with what an older file's log holds folded in.
 MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,  # v5: activity.py
-                    SCHEMA_V9]
+                    SCHEMA_V9, SCHEMA_V10]  # v10: fixed-width sync stamps

@@ -12,11 +12,12 @@ delete (the row stays, or comes back where it was deleted, with a conflict askin
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
-from limbic.engine.store.values import now_utc
+from limbic.engine.store.values import TIME_FORMAT, now_utc
 from limbic.engine.sync import joining, parting, rows, state
 from limbic.engine.sync.capture import REFS, ROW_FIELD, Names
 from limbic.engine.sync.removal import Removals, missed
@@ -26,6 +27,16 @@ if TYPE_CHECKING:
 
 _SET_STAMP = "INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)"
 
+
+
+def _made_at(change: dict) -> str:
+    """When a change was made, in the stored time format: its own time, or (a graph's first publish, a
+    snapshot) its stamp's wall clock, the same on every device."""
+    at = change.get("at")
+    if isinstance(at, str) and len(at) == len(now_utc()):
+        return at
+    wall = state.Stamp.parse(change.get("stamp") or "").wall
+    return datetime.fromtimestamp(wall / 1000, timezone.utc).strftime(TIME_FORMAT)
 
 
 @dataclass
@@ -46,6 +57,7 @@ class Applier(Removals):
         self.me, self.my_name, self.remote, self.remote_name = me, my_name, remote, remote_name or remote[:8]
         self.out = Outcome()
         self.now = now_utc()
+        self.at = self.now  # the time the change being applied was made (_made_at)
         self.upto = state.published_upto(self.db)
         self.names = Names(self.db)  # which names were ever renamed away from, read from the log once
         self._gone_at: dict[str, list[str]] = {}  # the deletions of its name the addition being applied had seen
@@ -63,6 +75,9 @@ class Applier(Removals):
             return
         self.graph._dirty.add(entity)
         self.out.entities.add(entity)
+        # When it was last updated is the change's own time, as on the device that made it (the latest
+        # change wins whatever order they arrive in), never the time of applying.
+        self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ? AND updated_at < ?", (self.at, entity, self.at))
         self.db.note(how if kind == "entity" else "changed", (entity,))
         if kind == "relation":
             other = self.db.scalar("SELECT to_entity FROM relations WHERE id = ?", (row_id,))
@@ -98,6 +113,7 @@ class Applier(Removals):
     def apply_change(self, change: dict) -> None:
         stamp = change.get("stamp", "")
         state.observe(self.db, state.Stamp.parse(stamp))
+        self.at = _made_at(change)
         items = [self._canonical(item) for item in change.get("items", [])]
         self.newer_values.clear()
         blocked = self._blocked_deletions(items, stamp)
@@ -187,7 +203,7 @@ class Applier(Removals):
                 return
         if kind == "entity":
             state.note_taken(self.db, self._took, gid, stamp, self.remote)
-        row_id = rows.insert(self.db, kind, gid, columns, self.now)
+        row_id = rows.insert(self.db, kind, gid, columns, self.at)
         if self.stamp_added:
             self.db.conn.executemany(_SET_STAMP, [(gid, name, stamp, self.remote) for name in [ROW_FIELD, *after]])
         if missing:
@@ -321,7 +337,9 @@ class Applier(Removals):
                 continue
             mine = state.get_stamp(self.db, gid, key)
             concurrent = before is None or not rows.same(now.get(key), before.get(key))
-            if theirs > mine and not pending:
+            # An equal stamp is an earlier item of this same change (a row added, then given its valid
+            # time): the items of one change apply in order, each after the one before.
+            if theirs >= mine and not pending:
                 holder = self.db.one("SELECT id, gid FROM entities WHERE name = ? AND id != ?", (value, row_id)) \
                     if kind == "entity" and key == "name" else None
                 if holder is not None and before is None and not self._renamed_here(holder[1], stamp):

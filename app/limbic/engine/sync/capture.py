@@ -245,8 +245,7 @@ def _note_seen(db: Database, items: list[dict], batch: dict[str, dict[str, list[
 
 def _next(last: state.Stamp, physical_ms: int) -> state.Stamp:
     """The stamp after ``last`` for a change made at ``physical_ms`` (state.tick, without its two queries)."""
-    wall = max(last.wall, physical_ms)
-    return state.Stamp(wall, last.counter + 1 if wall == last.wall else 0)
+    return last.after(physical_ms)
 
 
 def whole_graph(db: Database, device: str) -> list[dict]:

@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from limbic.engine.sync.state import norm_change
+
 SEGMENT_RE = re.compile(r"^(\d{6,})-([0-9a-f]{16})\.seg(\.gz)?$")
 SNAPSHOT_RE = re.compile(r"^snapshot-(\d{6,})-([0-9a-f]{16})\.db$")
 # What file-sync tools leave beside the files they carry; each is skipped and named.
@@ -234,4 +236,4 @@ def read_segment(device: str, seq: int, path: Path) -> Segment:
         data = gzip.decompress(data)
     lines = data.decode("utf-8").splitlines()
     header = json.loads(lines[0]) if lines else {}
-    return Segment(device, seq, path, header, [json.loads(line) for line in lines[1:] if line.strip()])
+    return Segment(device, seq, path, header, [norm_change(json.loads(line)) for line in lines[1:] if line.strip()])

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 REMOVED_ALONE = "_removed"
 # Marks a deletion of an entity (by its stamp and device) that had not seen all of it: it gave way here,
 # the entity came back after it, or this device knew writes it had not seen (``missed``).
-MISSED = "_missed:"
+MISSED = state.MISSED
 
 
 def missed(db: Database, gid: str, stamp: str, device: str) -> bool:
@@ -246,7 +246,7 @@ class Removals:
             real_gid = self._merge_restored(kind, twin, real_gid, values)
             new_id = twin[0]
         else:
-            new_id = rows.insert(self.db, kind, real_gid, columns, self.now)
+            new_id = rows.insert(self.db, kind, real_gid, columns, self.at)
         self._touch(kind, new_id, "added")
         if kind == "entity":
             # Its existence is as old as its name again: the deletion's stamp must not read as a rename.

@@ -117,6 +117,14 @@ _STAMP_SQL = (
 )  # a row's own value kept at a merge (rows.WAS, its JSON as the stamp) is no stamp to compare: the first one stays
 
 
+def _fixed_width(row: tuple) -> tuple:
+    """A snapshot's stamp row with its stamps fixed-width (a snapshot of format 1 wrote narrower ones)."""
+    gid, field_name, stamp, device, *rest = row
+    if field_name.startswith(WAS):
+        return row  # a row's own value kept at a merge, not a stamp
+    return (gid, state.norm_field(field_name), state.norm(stamp), device, *rest)
+
+
 def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, source_name: str) -> dict[str, int]:
     """Apply a snapshot's rows here (in one transaction, under the device that wrote it); what it covered.
 
@@ -144,7 +152,7 @@ def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, so
                     applier.apply_change({"stamp": stamp, "items": items})
             for batch in _batches(snap.execute("SELECT gid, field, stamp, device, ?, ? FROM sync_stamp",
                                                (stamp, source)), 10 * BATCH):
-                db.conn.executemany(_STAMP_SQL, batch)
+                db.conn.executemany(_STAMP_SQL, [_fixed_width(row) for row in batch])
             for device, seq in vector.items():
                 if device != me:
                     db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "

@@ -12,7 +12,7 @@ from limbic.engine.store.schema import SYNCED_TABLES
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
 
-FORMAT = 1  # the segment format; a segment names the schema it was written by besides
+FORMAT = 2  # the segment format (2: fixed-width stamps; 1 is read too); a segment names its schema besides
 HLC_KEY = "sync_hlc"  # the clock's last stamp
 DEVICE_KEY = "sync_device"  # the device that last published from this file
 DEVICE_NAME_KEY = "sync_device_name"  # that device's name (conflicts name both sides by id and name)
@@ -21,26 +21,72 @@ UPTO_KEY = "sync_published_upto"  # the last change_log id published (or passed 
 JOINED_KEY = "sync_joined"  # set once the graph has been joined to a folder: the last change before it
 SYNC_ORIGIN = "sync:"
 TAKEN = "_taken_by:"  # a sync_stamp field of a deleted entity: the entity created under its name after it
-TOOK = "_took:"  # the same the other way: a sync_stamp field of that entity, naming the deleted one
+TOOK = "_took:"
+MISSED = "_missed:"  # a sync_stamp field (removal.py): a deletion, by its stamp and device, that missed a write  # the same the other way: a sync_stamp field of that entity, naming the deleted one
 
 # The wall clock in milliseconds; tests replace it to skew one device's clock.
 wall_clock: Callable[[], int] = lambda: int(time.time() * 1000)  # noqa: E731
 
 
+WALL_DIGITS, COUNTER_DIGITS = 16, 10  # a stamp's text is fixed-width: text order is the clock's order
+WALL_MAX, COUNTER_MAX = 10 ** WALL_DIGITS - 1, 10 ** COUNTER_DIGITS - 1
+
+
 @dataclass(frozen=True, order=True)
 class Stamp:
-    """A hybrid logical clock reading: wall milliseconds, then a counter; ordered, never going back."""
+    """A hybrid logical clock reading: wall milliseconds, then a counter; ordered, never going back.
+
+    Stamps are compared everywhere as their text (in SQL too), so the text has one width: a wall of
+    16 digits and a counter of 10. Format 1 wrote 13 and 5 digits, and a counter past 99,999 (or a
+    wall past year 2286) then sorted before smaller stamps; every stamp read is made fixed-width first.
+    """
 
     wall: int
     counter: int
 
     def text(self) -> str:
-        return f"{self.wall:013d}.{self.counter:05d}"
+        return f"{min(max(self.wall, 0), WALL_MAX):0{WALL_DIGITS}d}.{min(max(self.counter, 0), COUNTER_MAX):0{COUNTER_DIGITS}d}"
+
+    def after(self, physical_ms: int) -> Stamp:
+        """The next reading after this one for a change made at ``physical_ms``: the counter rolls into the wall."""
+        wall = max(self.wall, physical_ms)
+        counter = self.counter + 1 if wall == self.wall else 0
+        if counter > COUNTER_MAX:
+            wall, counter = wall + 1, 0
+        return Stamp(min(wall, WALL_MAX), counter)
 
     @classmethod
     def parse(cls, text: str) -> Stamp:
         wall, _, counter = (text or "0.0").partition(".")
-        return cls(int(wall), int(counter or 0))
+        return cls(min(int(wall), WALL_MAX), min(int(counter or 0), COUNTER_MAX))
+
+
+def norm(text: str | None) -> str:
+    """A stamp of any width as the fixed-width text ("" stays "": no stamp)."""
+    return Stamp.parse(text).text() if text else (text or "")
+
+
+def norm_field(field: str) -> str:
+    """A sync_stamp field naming a stamp in it (a deletion known to have missed a write) with that stamp fixed-width."""
+    if field.startswith(MISSED):
+        stamp, sep, device = field[len(MISSED):].partition(":")
+        if sep:
+            return f"{MISSED}{norm(stamp)}:{device}"
+    return field
+
+
+def norm_change(change: dict) -> dict:
+    """A change read from a segment with every stamp it names fixed-width (its own, what a removal saw, a creation's deletions)."""
+    if isinstance(change.get("stamp"), str):
+        change["stamp"] = norm(change["stamp"])
+    for item in change.get("items") or ():
+        for key in ("saw", "gone_at"):
+            seen = item.get(key) if isinstance(item, dict) else None
+            if isinstance(seen, dict):
+                for name, pair in seen.items():
+                    if isinstance(pair, list) and pair and isinstance(pair[0], str):
+                        seen[name] = [norm(pair[0]), *pair[1:]]
+    return change
 
 
 def clock(db: Database) -> Stamp:
@@ -50,9 +96,7 @@ def clock(db: Database) -> Stamp:
 
 def tick(db: Database, physical_ms: int | None = None) -> Stamp:
     """A new stamp for a change made at ``physical_ms`` (now if None): after every stamp seen so far."""
-    last = clock(db)
-    wall = max(last.wall, physical_ms if physical_ms is not None else wall_clock())
-    stamp = Stamp(wall, last.counter + 1 if wall == last.wall else 0)
+    stamp = clock(db).after(physical_ms if physical_ms is not None else wall_clock())
     db.set_meta(HLC_KEY, stamp.text())
     return stamp
 
