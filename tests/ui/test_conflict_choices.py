@@ -61,10 +61,14 @@ def test_each_conflict_offers_the_keys_that_mean_something_and_says_what_they_do
 
     deletion = _select(view, "deleted_here", "_row")
     assert enabled() == {"mine": True, "theirs": True, "both": False}
-    assert view.buttons["mine"].text() == "Delete it again  (M)" and view.buttons["theirs"].text() == "Keep it  (T)"
+    # The keys keep their meaning: M this device's version, T the other's; the deletion is a side.
+    assert view.buttons["mine"].text() == "Keep this device's  (M)" and view.buttons["theirs"].text() == "Keep b's  (T)" \
+        or view.buttons["theirs"].text().startswith("Keep ") and view.buttons["theirs"].text().endswith("'s  (T)")
     assert "M: delete it again" in view.why.text() and "T: keep it" in view.why.text()
-    assert view.mine.toPlainText() == "(deleted or absent)"
-    assert "name: Charles" in view.theirs.toPlainText().splitlines() and "{" not in view.theirs.toPlainText()
+    assert view.mine.toPlainText() == "Deleted on this device."
+    theirs = view.theirs.toPlainText().splitlines()
+    assert "name: Charles" in theirs and "{" not in view.theirs.toPlainText()
+    assert "  · his notes are in a museum" in theirs  # the edit that kept it, where the person can judge it
 
     kind = _select(view, "field", "type")
     assert enabled() == {"mine": True, "theirs": True, "both": False}

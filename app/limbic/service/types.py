@@ -14,6 +14,7 @@ catches and shows). The contract in ``pyproject.toml`` and ``tests/test_layers.p
 - ``LayoutParams``: the graph view's layout settings.
 - ``STATUSES``: the entity statuses an editor offers.
 - ``SCHEMA_VERSION``: the newest file version this Limbic reads, for `limbic info`.
+- ``SYNC_ORIGIN``: how the origin of what sync applied from another device begins ("sync:desktop").
 - ``counted``: the one plural rule, so every layer words a count alike ("1 entity", "2 entities").
 """
 
@@ -25,11 +26,12 @@ from limbic.engine.graph.graph import Graph
 from limbic.engine.graph.graph_history import STATUSES
 from limbic.engine.search.scoring import BASE_CHOICES, ScoringParams
 from limbic.engine.search.search import MAX_LIMIT, SearchResponse, SearchResult
+from limbic.engine.sync.state import SYNC_ORIGIN
 from limbic.engine.wording import counted
 
 __all__ = [
     "BASE_CHOICES", "ChangeSet", "Cursor", "Graph", "LayoutParams", "MAX_LIMIT", "ORIGIN_APP", "ORIGIN_ASSISTANT",
-    "ORIGIN_CLI", "ORIGIN_IMPORT", "SCHEMA_VERSION", "STATUSES", "ScoringParams", "SearchResponse", "SearchResult",
+    "ORIGIN_CLI", "ORIGIN_IMPORT", "SCHEMA_VERSION", "SYNC_ORIGIN", "STATUSES", "ScoringParams", "SearchResponse", "SearchResult",
     "counted",
 ]
 

@@ -121,7 +121,7 @@ class GraphAliases:
     def _alias_touched(self, entity_id: int) -> None:
         # Its full-text row holds its aliases' words and is made again with the write; its vector stays
         # (an alias is not in the embedded text, so the entity's text digest does not change).
-        self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (now_utc(), entity_id))
+        self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (self.db.moment(), entity_id))
         self._dirty.add(entity_id)
         self.db.note("changed", (entity_id,))
         self.db.note_flag("names")  # completion and the quick switcher list aliases with the names

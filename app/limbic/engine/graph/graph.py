@@ -140,7 +140,7 @@ class Graph(GraphHistory, GraphAliases):
                 self._embed_now = True
 
     def _touch(self, entity_id: int) -> None:
-        self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (now_utc(), entity_id))
+        self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (self.db.moment(), entity_id))
         self._dirty.add(entity_id)
         self.db.note("changed", (entity_id,))
 
@@ -294,7 +294,7 @@ class Graph(GraphHistory, GraphAliases):
         etype = clean_name(entity_type, "type", MAX_TYPE_CHARS) if entity_type is not None else None
         contents = [clean_observation(o) for o in observations]
         with self.write():
-            now = now_utc()
+            now = self.db.moment()
             row = self.db.one("SELECT id, entity_type FROM entities WHERE name = ?", (name,))
             if row is None and (other := self.case_variant(name) or self.alias_owner(name)) is not None:
                 # A name differing only in case, or an alias, is that entity: merged into it, spelled as it is.
@@ -339,7 +339,7 @@ class Graph(GraphHistory, GraphAliases):
             taken = self.db.scalar("SELECT 1 FROM entities WHERE id = ?", (entity_id,)) is not None
             self.db.execute(
                 "INSERT INTO entities(id, name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
-                (None if taken else entity_id, name, etype, created_at, now_utc()),
+                (None if taken else entity_id, name, etype, created_at, self.db.moment()),
             )
             new_id = self.db.conn.last_insert_rowid()
             self._dirty.add(new_id)
@@ -357,7 +357,7 @@ class Graph(GraphHistory, GraphAliases):
             else:
                 wanted = list(ids)
                 changed = [i for i in wanted if self.db.scalar("SELECT entity_type FROM entities WHERE id = ?", (i,)) == old]
-            now = now_utc()
+            now = self.db.moment()
             self.db.executemany("UPDATE entities SET entity_type = ?, updated_at = ? WHERE id = ?",
                                 [(new, now, i) for i in changed])
             self._dirty.update(changed)  # the type is part of the embedded text
@@ -411,7 +411,7 @@ class Graph(GraphHistory, GraphAliases):
         current = " AND superseded_at IS NULL" if self.db.has_history() else ""
         existing = {r[0] for r in self.db.execute(f"SELECT content FROM observations WHERE entity_id = ?{current}", (entity_id,))}
         ids = []
-        now = now_utc()
+        now = self.db.moment()
         for content in contents:
             if content in existing:
                 continue
@@ -467,7 +467,7 @@ class Graph(GraphHistory, GraphAliases):
             else:
                 self.db.execute(
                     "INSERT INTO relations(from_entity, to_entity, relation_type, context, created_at) VALUES (?, ?, ?, ?, ?)",
-                    (a, b, rtype, context, now_utc()),
+                    (a, b, rtype, context, self.db.moment()),
                 )
             self._touch(a)
             self.db.note("relations", (a, b))

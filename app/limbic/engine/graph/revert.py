@@ -19,7 +19,7 @@ from limbic.engine.vectors import index
 from limbic.engine.store.activity import ADD, CHANGE, NEXT_CHANGE_SQL, REMOVE
 from limbic.engine.graph.activity_log import Change, Item, _names, describe_item, load_changes
 from limbic.engine.errors import LimbicError, NotFoundError, ValidationError
-from limbic.engine.graph.graph import now_utc, shown
+from limbic.engine.graph.graph import shown
 from limbic.engine.graph.revert_names import holder as name_holder
 from limbic.engine.graph.revert_words import by_person, changed_since, undo_words, who_words
 
@@ -364,7 +364,7 @@ def _restore_entity(graph: Graph, x: Piece) -> int:
     taken = db.scalar("SELECT 1 FROM entities WHERE id = ?", (x.row_id,)) is not None
     db.execute(
         "INSERT INTO entities(id, name, entity_type, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (None if taken else x.row_id, b["name"], b["type"], b.get("status") or "active", b["created_at"], now_utc()),
+        (None if taken else x.row_id, b["name"], b["type"], b.get("status") or "active", b["created_at"], db.moment()),
     )
     new_id = db.conn.last_insert_rowid()
     graph._dirty.add(new_id)
@@ -378,7 +378,7 @@ def _set_entity(graph: Graph, entity_id: int, b: dict) -> None:
     if holder is not None and holder != entity_id:
         raise ValidationError(f"An entity named “{shown(b['name'])}” already exists.")
     db.execute("UPDATE entities SET name = ?, entity_type = ?, status = ?, updated_at = ? WHERE id = ?",
-               (b["name"], b["type"], b.get("status") or "active", now_utc(), entity_id))
+               (b["name"], b["type"], b.get("status") or "active", db.moment(), entity_id))
     graph._dirty.add(entity_id)
     graph._dirty.update(r[0] for r in db.execute("SELECT from_entity FROM relations WHERE to_entity = ?", (entity_id,)))
     db.note("changed", (entity_id,))

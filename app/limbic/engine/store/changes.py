@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store import db as _db
 from limbic.engine.store.activity import NEXT_CHANGE_SQL
-from limbic.engine.store.values import TIME_FORMAT, now_utc
+from limbic.engine.store.values import TIME_FORMAT
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
@@ -177,7 +177,7 @@ def write_log(db: Database, cs: ChangeSet) -> None:
     for start in range(0, len(bump), 500):
         chunk = bump[start : start + 500]
         db.execute(f"UPDATE entities SET revision = revision + 1 WHERE id IN ({','.join('?' * len(chunk))})", chunk)
-    now = now_utc()
+    now = db.moment()  # the time every write of this transaction was stamped with (updated_at)
     if detailed:
         session = recorder.session_for_commit(now)
         # A commit that only wrote vectors has nothing a person reviews: it is born reviewed, with

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 import apsw
 
+from limbic.engine.store import values as _values
 from limbic.engine.store.activity import Recorder
 from limbic.engine.errors import DatabaseError
 from limbic.engine.store.journal_watch import JournalWatch, held_elsewhere, lost_log, note_lost, refusal, rescue
@@ -360,6 +361,16 @@ class Database:
         if friendly is None:
             raise exc
         raise friendly from exc
+
+    def moment(self) -> str:
+        """The time of the open write transaction: one for every write in it and for its change_log row, so
+        an entity's ``updated_at`` is its change's time (what another device applying the change sets too)."""
+        current = self.changes
+        if current is None:
+            return _values.now_utc()
+        if getattr(self, "_moment_for", None) is not current:
+            self._moment_for, self._moment = current, _values.now_utc()
+        return self._moment
 
     def note(self, kind: str, ids) -> None:
         """Record in the open write transaction that these entities were ``kind`` (added, changed, ...)."""

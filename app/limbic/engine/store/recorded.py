@@ -108,7 +108,7 @@ class _Clock:
     def now(self) -> str:
         current = self.db.changes  # a new object for every write transaction (db.transaction)
         if current is None or current is not self._for:
-            self._for, self._at = current, _values.now_utc()
+            self._for, self._at = current, self.db.moment()
         return self._at
 
     def who(self) -> str:

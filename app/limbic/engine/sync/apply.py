@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import TIME_FORMAT, now_utc
 from limbic.engine.sync import joining, parting, rows, state
-from limbic.engine.sync.capture import REFS, ROW_FIELD, Names
+from limbic.engine.sync.capture import DERIVED, REFS, ROW_FIELD, Names, changed_fields
 from limbic.engine.sync.removal import Removals, missed
 
 if TYPE_CHECKING:
@@ -29,13 +29,16 @@ _SET_STAMP = "INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUE
 
 
 
-def _made_at(change: dict) -> str:
-    """When a change was made, in the stored time format: its own time, or (a graph's first publish, a
-    snapshot) its stamp's wall clock, the same on every device."""
+def _made_at(change: dict) -> str | None:
+    """When a change was made, in the stored time format; None for a graph's first publish or a snapshot,
+    whose rows carry their own times."""
     at = change.get("at")
-    if isinstance(at, str) and len(at) == len(now_utc()):
-        return at
-    wall = state.Stamp.parse(change.get("stamp") or "").wall
+    return at if isinstance(at, str) and len(at) == len(now_utc()) else None
+
+
+def _stamp_time(stamp: str) -> str:
+    """A stamp's wall clock in the stored time format (the same on every device)."""
+    wall = state.Stamp.parse(stamp or "").wall
     return datetime.fromtimestamp(wall / 1000, timezone.utc).strftime(TIME_FORMAT)
 
 
@@ -57,7 +60,7 @@ class Applier(Removals):
         self.me, self.my_name, self.remote, self.remote_name = me, my_name, remote, remote_name or remote[:8]
         self.out = Outcome()
         self.now = now_utc()
-        self.at = self.now  # the time the change being applied was made (_made_at)
+        self.at: str | None = self.now  # the time the change being applied was made (_made_at)
         self.upto = state.published_upto(self.db)
         self.names = Names(self.db)  # which names were ever renamed away from, read from the log once
         self._gone_at: dict[str, list[str]] = {}  # the deletions of its name the addition being applied had seen
@@ -75,14 +78,19 @@ class Applier(Removals):
             return
         self.graph._dirty.add(entity)
         self.out.entities.add(entity)
-        # When it was last updated is the change's own time, as on the device that made it (the latest
-        # change wins whatever order they arrive in), never the time of applying.
-        self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ? AND updated_at < ?", (self.at, entity, self.at))
+        self._updated(entity, self.at)
         self.db.note(how if kind == "entity" else "changed", (entity,))
         if kind == "relation":
             other = self.db.scalar("SELECT to_entity FROM relations WHERE id = ?", (row_id,))
             self.db.note("relations", [e for e in (entity, other) if e is not None])
         self.db.note_flag("names")
+
+    def _updated(self, entity: int, at: str | None) -> None:
+        """When it was last updated is the change's own time, as on the device that made it (the latest
+        change wins whatever order they arrive in), never the time of applying; a whole row that travels
+        (a first publish, a snapshot) carries its own."""
+        if at:
+            self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ? AND updated_at < ?", (at, entity, at))
 
     def conflict(self, kind: str, gid: str, field_name: str, rule: str, kept, lost, mine_kept: bool,
                  kept_stamp: str = "", lost_stamp: str = "") -> None:
@@ -192,9 +200,11 @@ class Applier(Removals):
             else:
                 keep = rows.merge_ids(self.db, kind, same[1], gid, after)
                 if kind != "entity":  # the addition's own stamps, as its fields get them below
-                    rows.note_own(self.db, gid, {f: (stamp, self.remote) for f in [ROW_FIELD, *after]})
+                    rows.note_own(self.db, gid, {f: (stamp, self.remote) for f in changed_fields({"a": after})})
                 found = rows.current(self.db, kind, keep)
                 self._fields(kind, keep, found, None, after, stamp)
+                if kind == "entity":
+                    self._updated(found[0], after.get(DERIVED))
                 if (stamp, self.remote) > state.get_stamp(self.db, keep, ROW_FIELD):
                     # Created on both: its existence is as recent as its name, which is no rename.
                     state.set_stamp(self.db, keep, ROW_FIELD, stamp, self.remote)
@@ -203,9 +213,9 @@ class Applier(Removals):
                 return
         if kind == "entity":
             state.note_taken(self.db, self._took, gid, stamp, self.remote)
-        row_id = rows.insert(self.db, kind, gid, columns, self.at)
+        row_id = rows.insert(self.db, kind, gid, columns, after.get(DERIVED) or self.at or _stamp_time(stamp))
         if self.stamp_added:
-            self.db.conn.executemany(_SET_STAMP, [(gid, name, stamp, self.remote) for name in [ROW_FIELD, *after]])
+            self.db.conn.executemany(_SET_STAMP, [(gid, name, stamp, self.remote) for name in changed_fields({"a": after})])
         if missing:
             self._fixups.append((kind, gid, after))
         self._touch(kind, row_id, "added")

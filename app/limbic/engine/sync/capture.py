@@ -30,11 +30,12 @@ REFS = {
     "alias": {"entity": "entity"},
 }
 INFO_ONLY = ("from_name", "to_name")  # names kept for the activity panel's words; the ids decide
+DERIVED = "updated_at"  # a whole row's own last update (a first publish, a snapshot): no field of its own to stamp
 ROW_FIELD = "_row"  # the stamp of a row's existence (its removal)
 
 _ROWS = {
-    "entity": "SELECT id, json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at) "
-              "FROM entities ORDER BY id",
+    "entity": "SELECT id, json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at, "
+              "'updated_at', updated_at) FROM entities ORDER BY id",
     "observation": "SELECT id, json_object('entity', entity_id, 'content', content, 'kind', kind, "
                    "'created_at', created_at, 'superseded_by', superseded_by, 'superseded_at', superseded_at, "
                    "'valid_from', valid_from, 'valid_until', valid_until) FROM observations ORDER BY id",
@@ -85,7 +86,7 @@ def changed_fields(item: dict) -> list[str]:
     if after is None:
         return [ROW_FIELD]
     if before is None:
-        return [ROW_FIELD, *after]
+        return [ROW_FIELD, *(k for k in after if k != DERIVED)]
     return [k for k in after if before.get(k) != after.get(k)]
 
 

@@ -94,6 +94,15 @@ def _load(graph: Graph, row, names: dict[str, str]) -> SyncConflict:
         entity = found[1]["name"] if found else None
         if entity is None and isinstance(kept_v, dict):
             entity = kept_v.get("name")
+    if rule in ("deleted_there", "deleted_here") and kind == "entity" and isinstance(kept_v, dict):
+        # The side that kept the entity, as it stands: the edit the deletion had not seen is among its texts.
+        local = state.local_id(graph.db, "entity", gid)
+        if local is not None:
+            texts = [r[0] for r in graph.db.execute(
+                "SELECT content FROM observations WHERE entity_id = ? AND superseded_at IS NULL AND superseded_by IS NULL "
+                "ORDER BY id", (local,))]
+            standing = {**kept_v, "observations": texts}
+            mine, theirs = (standing, lost_v) if mine_kept else (lost_v, standing)
     if kind == "alias" and field_name == "entity":  # which entity has the alias: said by its name, not its id
         mine, theirs = ((rows.current(graph.db, "entity", v) or (0, {"name": v}))[1]["name"] if v else v
                         for v in (mine, theirs))

@@ -66,7 +66,7 @@ def part(applier: Applier, kind: str, gid: str, item: dict) -> None:
         db.execute("DELETE FROM sync_alias WHERE gid = ?", (g,))
         if g != new_gid:
             db.execute("INSERT INTO sync_alias(gid, target) VALUES (?, ?)", (g, new_gid))
-    new_id = rows.insert(db, kind, new_gid, columns, applier.at)
+    new_id = rows.insert(db, kind, new_gid, columns, applier.at or applier.now)
     db.execute("DELETE FROM sync_stamp WHERE gid = ? AND substr(field, 1, 5) NOT IN (?, ?)", (new_gid, *rows.KEPT))
     db.conn.executemany(_SET, [(new_gid, f, s, d) for f, s, d in merged if not f.startswith(rows.KEPT)])
     kept = {g: db.execute(_GET, (g,)).fetchall() for g in known}  # what each id kept of its own at the merge

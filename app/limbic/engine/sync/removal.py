@@ -246,7 +246,7 @@ class Removals:
             real_gid = self._merge_restored(kind, twin, real_gid, values)
             new_id = twin[0]
         else:
-            new_id = rows.insert(self.db, kind, real_gid, columns, self.at)
+            new_id = rows.insert(self.db, kind, real_gid, columns, self.at or self.now)
         self._touch(kind, new_id, "added")
         if kind == "entity":
             # Its existence is as old as its name again: the deletion's stamp must not read as a rename.

@@ -82,6 +82,8 @@ def _row_sql(snap: Database, kind: str) -> str:
         ref = REFS[kind].get(key)
         value = f"(SELECT gid FROM {SYNCED_TABLES[ref]} WHERE id = t.{column})" if ref else f"t.{column}"
         pairs.append(f"'{key}', {value}")
+    if kind == "entity":
+        pairs.append("'updated_at', t.updated_at")  # when it was last updated, as the device that wrote it says
     select = f"SELECT t.gid, json_object({', '.join(pairs)}) FROM {table} t"
     if kind != "observation":
         return select + " ORDER BY t.id"

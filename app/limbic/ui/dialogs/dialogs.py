@@ -53,6 +53,7 @@ SHORTCUTS = [
     ("Ctrl+D", "Pin or unpin the entity"),
     ("Ctrl+M", "Merge the entity into another"),
     ("Ctrl+Shift+H", "Memory health: duplicates, repeated observations, orphans"),
+    ("Ctrl+Shift+Y", "Sync conflicts: what two devices changed alike, to choose what to keep"),
     ("Ctrl+I / Ctrl+E", "Import a file / export JSONL"),
     ("Ctrl+Shift+I", "Import a folder of notes"),
     ("Ctrl+Shift+O", "Open another database"),

@@ -43,7 +43,7 @@ def assemble(window: Any) -> None:
         engine=engine, editor=editor, status=status, hooks=hooks, sample_button=window.sample_button,
         import_button=window.import_button, db_path=lambda: window.db_path, open_database=window.open_database,
         rerun_search=lambda: window.search.rerun(), clear_undo=lambda: window.undo.clear(), quit=window.close,
-        sync=lambda: window.sync.choose(), record_step=lambda step: window.undo.push_step(step)))
+        sync=lambda: window.sync.choose(), conflicts=lambda: window.sync.show_conflicts(), record_step=lambda step: window.undo.push_step(step)))
 
     def entity_shown(entity_id: int) -> None:
         # The pin action and the highlighted hit follow the open entity before anyone hears of it.

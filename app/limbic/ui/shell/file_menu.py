@@ -50,6 +50,7 @@ class FileParts:
     clear_undo: Callable[[], None]  # the undo steps speak of a graph that is no longer there
     quit: Callable[[], object]  # File → Quit
     sync: Callable[[], object] | None = None  # File → Sync… (choose the folder and this device's name)
+    conflicts: Callable[[], object] | None = None  # File → Sync conflicts… (the Conflicts view)
     record_step: Callable[[object], None] | None = None  # an import joins Edit → Undo
 
 
@@ -110,6 +111,9 @@ class FileMenu(QObject):
         if self.p.sync is not None:
             self.sync_action = add(f, "S&ync…", self.p.sync,
                                    tip="Keep this graph the same on every device through a folder they all sync")
+        if self.p.conflicts is not None:
+            self.conflicts_action = add(f, "Sync &conflicts…", self.p.conflicts, "Ctrl+Shift+Y",
+                                        tip="What two devices changed alike, to choose for each what to keep")
         f.addSeparator()
         self.settings_action = add(f, "Se&ttings…", self.on_settings, "Ctrl+,")
         f.addSeparator()

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic import config
-from limbic.service.types import ChangeSet, ORIGIN_ASSISTANT, ScoringParams
+from limbic.service.types import ChangeSet, ORIGIN_ASSISTANT, SYNC_ORIGIN, ScoringParams
 from limbic.service.catalog import CatalogDelta
 from limbic.ui.shell import features
 from limbic.ui.common.hooks import add_action
@@ -416,7 +416,9 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def on_own_changes(self, done: ChangeSet) -> None:
-        self._refresh_for(done, outside=False)
+        # What an exchange applied was written on another device: the open entity follows it as it follows
+        # another program's writes (the exchange runs on this window's engine, so it arrives as its own).
+        self._refresh_for(done, outside=any(o.startswith(SYNC_ORIGIN) for o in done.origins))
 
     @Slot(object)
     def on_outside_changes(self, done: ChangeSet) -> None:

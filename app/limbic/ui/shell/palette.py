@@ -27,6 +27,8 @@ KEYWORDS: dict[str, str] = {
     "Load the sample graph": "demo example try",
     "Settings…": "preferences options configure scoring ranking",
     "Quit": "exit close",
+    "Sync…": "devices folder syncthing dropbox icloud nextcloud onedrive share laptop desktop",
+    "Sync conflicts…": "devices conflict mine theirs both resolve choose keep sync",
     "Delete entity…": "remove",
     "Undo": "revert take back",
     "Search": "find query",

@@ -1,7 +1,9 @@
-"""The Conflicts view: each sync conflict with both values side by side, kept by one key (M, T or B).
+"""The Conflicts view: each sync conflict with both sides side by side, kept by one key (M, T or B).
 
-Each key is offered where it means something for the conflict shown, and its button says what it
-does there: a deletion is deleted again or kept; only two texts can both be kept."""
+The keys mean the same on every conflict: M keeps this device's version, T the other device's, B both
+where both can stand (two texts). A deletion is one of the sides ("Deleted on desktop"), shown beside
+the entity as the other side kept it, never a key whose meaning changes; the line above the sides
+says what each key does for the conflict shown, and a key that means nothing there is off."""
 
 from __future__ import annotations
 
@@ -14,22 +16,39 @@ from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QListW
                                QPushButton, QVBoxLayout, QWidget)
 
 KEYS = {"M": "mine", "T": "theirs", "B": "both"}
-_LABELS = {"mine": "Keep &mine", "theirs": "Keep &theirs", "both": "Keep &both"}
+_LABELS = {"mine": "Keep this device's", "theirs": "Keep the other's", "both": "Keep both"}
+
+
+def labels(c) -> dict[str, str]:
+    """The three buttons' words: the same meaning on every conflict, the other device named."""
+    their = (c.their_device_name or c.their_device[:8]) if c is not None else ""
+    return {"mine": "Keep this device's", "theirs": f"Keep {their}'s" if their else _LABELS["theirs"],
+            "both": "Keep both"}
 
 
 def choices(c) -> dict[str, str]:
-    """The keys that do something of their own for this conflict (``SyncConflict.choices``), as the buttons
-    say what they do: a deletion is deleted again or kept; only two texts can both be kept."""
-    if c.deleter is not None:
-        return {keep: "Delete it again" if keep == c.deleter else "Keep it" for keep in c.choices()}
+    """The keys that do something of their own for this conflict (``SyncConflict.choices``), and what each
+    does there, for the line above the sides: a deletion is deleted again or kept; only two texts can both be kept."""
     if c.rule == "missing":  # changed there, nowhere here: nothing to choose but to let it go
-        return {"mine": "Dismiss"}
-    return {keep: "Keep &both texts" if keep == "both" else _LABELS[keep] for keep in c.choices()}
+        return {"mine": "let it go"}
+    if c.deleter is not None:
+        return {keep: "delete it again" if keep == c.deleter else "keep it" for keep in c.choices()}
+    return {keep: "keep both texts" if keep == "both" else f"keep {'this device' if keep == 'mine' else 'the other'}'s value"
+            for keep in c.choices()}
 
 
 def _hint(offered: dict[str, str]) -> str:
     """What the keys do for this conflict, in one line."""
-    return "  ·  ".join(f"{key}: {offered[keep].replace('&', '').lower()}" for key, keep in KEYS.items() if keep in offered)
+    return "  ·  ".join(f"{key}: {offered[keep]}" for key, keep in KEYS.items() if keep in offered)
+
+
+def side_text(c, side: str) -> str:
+    """One side as the person reads it: a deletion says where it was made; a kept entity shows its texts too."""
+    value = c.mine if side == "mine" else c.theirs
+    if value is None and c.deleter == side:
+        where = "on this device" if side == "mine" else f"on {c.their_device_name or c.their_device[:8]}"
+        return f"Deleted {where}."
+    return shown_value(value)
 
 
 def shown_value(value: object) -> str:
@@ -39,8 +58,9 @@ def shown_value(value: object) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, dict):  # a whole row (an entity deleted on one side): one field a line, as a person reads it
-        return "\n".join(f"{key.replace('_', ' ')}: {shown_value(v) if isinstance(v, (dict, list)) else v}"
-                         for key, v in value.items() if v not in (None, ""))
+        return "\n".join(f"{key.replace('_', ' ')}:" + "".join(f"\n  · {t}" for t in v) if isinstance(v, list)
+                         else f"{key.replace('_', ' ')}: {shown_value(v) if isinstance(v, dict) else v}"
+                         for key, v in value.items() if v not in (None, "", []))
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
@@ -78,6 +98,7 @@ class ConflictsView(QDialog):
         self.buttons: dict[str, QPushButton] = {}
         for key, keep in KEYS.items():
             button = QPushButton(f"{_LABELS[keep]}  ({key})", self)
+            button.setAccessibleName(_LABELS[keep])
             button.setAutoDefault(False)
             button.clicked.connect(lambda _=False, k=keep: self.resolve_current(k))
             buttons.addWidget(button)
@@ -124,8 +145,10 @@ class ConflictsView(QDialog):
     def _show_current(self, _row: int) -> None:
         c = self.current()
         offered = choices(c) if c is not None else {}
+        words = labels(c)
         for key, keep in KEYS.items():
-            self.buttons[keep].setText(f"{offered.get(keep, _LABELS[keep])}  ({key})")
+            self.buttons[keep].setText(f"{words[keep]}  ({key})")
+            self.buttons[keep].setAccessibleName(words[keep])
             self.buttons[keep].setEnabled(keep in offered)
         if c is None:
             self.why.setText("")
@@ -140,8 +163,8 @@ class ConflictsView(QDialog):
         self.mine_title.setText(f"Mine (this device){'  — kept now' if c.kept == 'mine' else ''}")
         their_device = c.their_device_name or c.their_device
         self.theirs_title.setText(f"Theirs ({their_device}){'  — kept now' if c.kept == 'theirs' else ''}")
-        self.mine.setPlainText(shown_value(c.mine))
-        self.theirs.setPlainText(shown_value(c.theirs))
+        self.mine.setPlainText(side_text(c, "mine"))
+        self.theirs.setPlainText(side_text(c, "theirs"))
 
     def say(self, sentence: str) -> None:
         """Why a choice was not made (another entity holds the name, say), under the list until the next move."""

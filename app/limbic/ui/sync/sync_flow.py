@@ -27,6 +27,7 @@ logger = logging.getLogger(__name__)
 FOLDER_DEBOUNCE_MS = 1_500  # a sync tool writes a segment in several steps: wait until it is quiet
 COMMIT_DEBOUNCE_MS = 3_000  # a burst of edits goes out as one segment
 RETRY_MS = 30_000  # the folder unreachable, or another program syncing this file
+REACH_MS = 3_000  # how often the folder's presence is looked at (an unmounted share sends no event)
 
 
 def exchange_op(graph: Graph, folder: str, confirm: bool) -> tuple[object, list]:
@@ -74,9 +75,13 @@ class SyncFlow(QObject):
         self.last_result = None
         self.ask_confirm: Callable[[list[str]], bool] = self._ask_confirm
         self.watcher = QFileSystemWatcher(self)
-        self.watcher.directoryChanged.connect(lambda _path: self.schedule(FOLDER_DEBOUNCE_MS))
+        self.watcher.directoryChanged.connect(self._folder_changed)
         self.timer = QTimer(self, singleShot=True)
         self.timer.timeout.connect(self.sync_now)
+        # The status item tells the truth within seconds of the folder going away (moved, removed, a share
+        # unmounted), not at the next exchange: its parent is watched, and its presence looked at now and then.
+        self.reach = QTimer(self, interval=REACH_MS)
+        self.reach.timeout.connect(self.check_reach)
         self.button = QToolButton(objectName="syncStatus")
         self.button.setAutoRaise(True)
         self.button.clicked.connect(self.show_conflicts)
@@ -101,15 +106,34 @@ class SyncFlow(QObject):
         self._watch()
         if folder is None:
             self.timer.stop()
+            self.reach.stop()
             self._set_state("off")
         else:
+            self.reach.start()
+            self.schedule(0)
+
+    def check_reach(self) -> None:
+        """The folder gone: said at once; back again: an exchange at once."""
+        if self.folder is None:
+            return
+        here = self.folder.is_dir()
+        if not here and self.state != "unreachable" and not self.running:
+            self.timer.start(RETRY_MS)
+            self._set_state("unreachable", f"The sync folder {self.folder} cannot be reached (it does not exist or "
+                                           "is not a folder); sync resumes when it can.")
+        elif here and self.state == "unreachable" and not self.running:
+            self._watch()
             self.schedule(0)
 
     def _watch(self) -> None:
         """Watch the folder's directories down to each device's, except this device's own."""
         if self.watcher.directories():
             self.watcher.removePaths(self.watcher.directories())
-        if self.folder is None or not self.folder.is_dir():
+        if self.folder is None:
+            return
+        if self.folder.parent.is_dir() and self.folder.parent != self.folder:
+            self.watcher.addPath(str(self.folder.parent))  # the folder itself moved or removed
+        if not self.folder.is_dir():
             return
         mine = service_sync.this_device(self.db_path).id if self.db_path else ""
         paths = [self.folder]
@@ -120,6 +144,12 @@ class SyncFlow(QObject):
                 paths.append(graph_dir)
                 paths.extend(d for d in graph_dir.iterdir() if d.is_dir() and d.name != mine)
         self.watcher.addPaths([str(p) for p in paths])
+
+    def _folder_changed(self, _path: str) -> None:
+        if self.folder is not None and not self.folder.is_dir():
+            self.check_reach()  # gone: said now, not after the quiet spell and an exchange that fails
+            return
+        self.schedule(FOLDER_DEBOUNCE_MS)
 
     # -- when to exchange -------------------------------------------------------------------
 
