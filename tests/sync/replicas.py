@@ -44,13 +44,17 @@ class Replica:
         self.graph.db.close()
 
 
-def synced_rows(graph: Graph) -> dict[str, list]:
-    """The synced tables by global id, sorted: equal on devices that converged."""
-    return {table: sorted(tuple(r) for r in graph.db.execute(sql)) for table, sql in _SYNCED.items()}
+def synced_rows(graph: Graph, updated: bool = False) -> dict[str, list]:
+    """The synced tables by global id, sorted: equal on devices that converged. ``updated=True`` compares when
+    each entity was last updated too (docs/sync.md, Limits: long random runs can leave it a second apart)."""
+    out = {table: sorted(tuple(r) for r in graph.db.execute(sql)) for table, sql in _SYNCED.items()}
+    if not updated:
+        out["entities"] = [row[:-1] for row in out["entities"]]
+    return out
 
 
-def synced_hash(graph: Graph) -> str:
-    return hashlib.sha256(json.dumps(synced_rows(graph), sort_keys=True).encode()).hexdigest()
+def synced_hash(graph: Graph, updated: bool = False) -> str:
+    return hashlib.sha256(json.dumps(synced_rows(graph, updated), sort_keys=True).encode()).hexdigest()
 
 
 @contextmanager

@@ -65,6 +65,7 @@ def test_converged_devices_agree_on_when_an_entity_was_last_updated(tmp_path):
         settle([a, b], folder)
         times = [d.graph.db.scalar("SELECT updated_at FROM entities WHERE name = 'Ada'") for d in (a, b)]
         assert times[0] == times[1]
+        assert synced_rows(a.graph, updated=True) == synced_rows(b.graph, updated=True)
 
 
 def test_a_graph_synced_before_the_upgrade_keeps_its_stamps_in_the_clock_order(tmp_path):
@@ -125,3 +126,16 @@ def test_a_folder_written_before_the_upgrade_keeps_syncing(tmp_path, monkeypatch
     finally:
         a.close()
         b.close()
+
+
+def test_a_text_said_again_after_it_was_superseded_is_a_row_of_its_own_everywhere(tmp_path):
+    with two_devices(tmp_path, _ada) as (a, b, folder):
+        old = a.graph.db.scalar("SELECT id FROM observations WHERE content = 'lives in Paris'")
+        a.graph.supersede_observation(old, "lives in Turin")
+        a.graph.add_observations("Ada", ["lives in Paris"])  # back in Paris: a new current text, the old one history
+        settle([a, b], folder)
+        for device in (a, b):
+            rows = device.graph.db.execute("SELECT content, superseded_by IS NOT NULL FROM observations "
+                                           "ORDER BY content, 2").fetchall()
+            assert rows == [("lives in Paris", 0), ("lives in Paris", 1), ("lives in Turin", 0)], device.device.name
+        assert synced_rows(a.graph) == synced_rows(b.graph)

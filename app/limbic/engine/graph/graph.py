@@ -387,9 +387,13 @@ class Graph(GraphHistory, GraphAliases):
         etype = clean_name(entity_type, "type", MAX_TYPE_CHARS)
         with self.write():
             entity_id = self.resolve(ref)
-            self.db.execute("UPDATE entities SET entity_type = ? WHERE id = ?", (etype, entity_id))
-            self._touch(entity_id)
-            self.db.note_flag("names")
+            # A write that changes nothing leaves the entity as it was, its last update time too (no other
+            # device hears of it, so none could show that time).
+            self.db.execute("UPDATE entities SET entity_type = ? WHERE id = ? AND entity_type IS NOT ?",
+                            (etype, entity_id, etype))
+            if self.db.conn.changes():
+                self._touch(entity_id)
+                self.db.note_flag("names")
 
     def delete_entity(self, ref: EntityRef) -> None:
         """Delete an entity, its observations, relations and index rows."""
@@ -437,8 +441,10 @@ class Graph(GraphHistory, GraphAliases):
             entity_id = self.db.scalar("SELECT entity_id FROM observations WHERE id = ?", (obs_id,))
             if entity_id is None:
                 raise NotFoundError(f"There is no observation with id {obs_id}.")
-            self.db.execute("UPDATE observations SET content = ? WHERE id = ?", (content, obs_id))
-            self._touch(entity_id)
+            self.db.execute("UPDATE observations SET content = ? WHERE id = ? AND content IS NOT ?",
+                            (content, obs_id, content))
+            if self.db.conn.changes():
+                self._touch(entity_id)
 
     def delete_observation(self, obs_id: int) -> None:
         with self.write():

@@ -81,8 +81,9 @@ class GraphHistory:
         status = clean_status(status)
         with self.write():
             entity_id = self.resolve(ref)
-            self.db.execute("UPDATE entities SET status = ? WHERE id = ?", (status, entity_id))
-            self._touch(entity_id)
+            self.db.execute("UPDATE entities SET status = ? WHERE id = ? AND status IS NOT ?", (status, entity_id, status))
+            if self.db.conn.changes():
+                self._touch(entity_id)
 
     def supersede_observation(self, obs_id: int, content: str, kind: str | None = None) -> int:
         """Replace an observation by a newer one; the old one stays as history, out of search. Returns the newer one's id."""

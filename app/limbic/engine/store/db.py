@@ -252,15 +252,10 @@ class Database:
             for hook in list(HOOKS.before_upgrade):
                 hook(self, SCHEMA_VERSION)
         with self.transaction():
-            # Read again under the write lock: another program opening the same file at the same moment
-            # may have upgraded it since (each step runs once; running one twice fails on what it adds).
-            version = self._check_version()
-            if version == 0:
-                # A new file gets today's full-text table at once (schema 1's would be replaced on
-                # first use, and logged as a malformed table).
+            version = self._check_version()  # again under the lock: another program may have upgraded it since
+            if version == 0:  # a new file gets today's full-text table at once (schema 1's would be replaced)
                 self.conn.execute(FTS_DDL)
-            for step in range(version, SCHEMA_VERSION):
-                migration = _MIGRATIONS[step]
+            for migration in _MIGRATIONS[version:SCHEMA_VERSION]:
                 migration(self.conn) if callable(migration) else self.conn.execute(migration)
             if version != SCHEMA_VERSION:
                 self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -363,14 +358,11 @@ class Database:
         raise friendly from exc
 
     def moment(self) -> str:
-        """The time of the open write transaction: one for every write in it and for its change_log row, so
-        an entity's ``updated_at`` is its change's time (what another device applying the change sets too)."""
-        current = self.changes
-        if current is None:
-            return _values.now_utc()
-        if getattr(self, "_moment_for", None) is not current:
-            self._moment_for, self._moment = current, _values.now_utc()
-        return self._moment
+        """The open write transaction's one time, for its writes and its change_log row (so ``updated_at`` is the
+        change's time, which another device applying the change sets too); outside one, now."""
+        if self.changes is not None and getattr(self, "_moment_for", None) is not self.changes:
+            self._moment_for, self._moment = self.changes, _values.now_utc()
+        return self._moment if self.changes is not None else _values.now_utc()
 
     def note(self, kind: str, ids) -> None:
         """Record in the open write transaction that these entities were ``kind`` (added, changed, ...)."""

@@ -85,11 +85,11 @@ class Applier(Removals):
             self.db.note("relations", [e for e in (entity, other) if e is not None])
         self.db.note_flag("names")
 
-    def _updated(self, entity: int, at: str | None) -> None:
+    def _updated(self, entity: int | None, at: str | None) -> None:
         """When it was last updated is the change's own time, as on the device that made it (the latest
         change wins whatever order they arrive in), never the time of applying; a whole row that travels
         (a first publish, a snapshot) carries its own."""
-        if at:
+        if at and entity is not None:
             self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ? AND updated_at < ?", (at, entity, at))
 
     def conflict(self, kind: str, gid: str, field_name: str, rule: str, kept, lost, mine_kept: bool,
@@ -146,6 +146,8 @@ class Applier(Removals):
                     continue  # it goes with an entity whose deletion gave way (both ends of a relation)
                 parting.part(self, kind, gid, item)
                 self._remove(kind, gid, item, stamp, alone=not owners & doomed)
+            self._updated(state.local_id(self.db, "entity", self._owner(kind, item.get("a") or item.get("b") or {}, gid)),
+                          self.at)  # its device changed it then, even where this device held that value already
         for kind, gid, values in self._fixups:  # references to rows added later in the same change
             found = rows.current(self.db, kind, gid)
             if found is not None:

@@ -71,10 +71,12 @@ def twin(db: Database, kind: str, columns: dict) -> tuple[int, str] | None:
             row = db.one("SELECT id, gid FROM entities WHERE name = ? COLLATE NOCASE ORDER BY id LIMIT 1",
                          (columns["name"],))
     elif kind == "observation":
-        # A text can be both superseded and current on one entity: the current row is the one meant.
-        row = db.one("SELECT id, gid FROM observations WHERE entity_id = ? AND content = ? "
-                     "ORDER BY (superseded_at IS NOT NULL OR superseded_by IS NOT NULL), id LIMIT 1",
-                     (columns["entity_id"], columns["content"]))
+        # A text can be both superseded and current on one entity: only a current row is the same thing. A
+        # superseded one is history: the text said again after it is a row of its own, as where it was said.
+        if columns.get("superseded_at") is not None or columns.get("superseded_by") is not None:
+            return None
+        row = db.one("SELECT id, gid FROM observations WHERE entity_id = ? AND content = ? AND superseded_at IS NULL "
+                     "AND superseded_by IS NULL ORDER BY id LIMIT 1", (columns["entity_id"], columns["content"]))
     elif kind == "relation":
         row = db.one("SELECT id, gid FROM relations WHERE from_entity = ? AND to_entity = ? AND relation_type = ?",
                      (columns["from_entity"], columns["to_entity"], columns["relation_type"]))
