@@ -256,6 +256,15 @@ def SCHEMA_V10(conn) -> None:  # noqa: N802 - one of the migrations, named like 
     conn.execute(f"UPDATE sync_conflicts SET kept_stamp = {_fixed_width('kept_stamp')}, "
                  f"lost_stamp = {_fixed_width('lost_stamp')}")
     conn.execute(f"UPDATE meta SET value = {_fixed_width('value')} WHERE key = 'sync_hlc'")
+    # A conflict is named alike on every device (its key), and a choice made on one travels to the others
+    # (sync_outbox holds it until the next publish): conflicts.py.
+    have = {r[1] for r in conn.execute("PRAGMA table_info(sync_conflicts)")}
+    for column in ("key", "resolved_by"):
+        if column not in have:
+            conn.execute(f"ALTER TABLE sync_conflicts ADD COLUMN {column} TEXT")
+    conn.execute("CREATE INDEX IF NOT EXISTS sync_conflicts_key ON sync_conflicts(key)")
+    conn.execute("CREATE TABLE IF NOT EXISTS sync_outbox (id INTEGER PRIMARY KEY, key TEXT NOT NULL, side TEXT NOT NULL, "
+                 "at TEXT NOT NULL)")
     missed = "_missed:"  # a deletion's stamp and device in the field's name
     for gid, field, stamp, device in conn.execute(
             "SELECT gid, field, stamp, device FROM sync_stamp WHERE substr(field, 1, 8) = ?", (missed,)).fetchall():

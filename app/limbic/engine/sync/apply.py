@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import TIME_FORMAT, now_utc
-from limbic.engine.sync import joining, parting, rows, state
+from limbic.engine.sync import conflicts, joining, parting, rows, state
 from limbic.engine.sync.capture import DERIVED, REFS, ROW_FIELD, Names, changed_fields
 from limbic.engine.sync.removal import Removals, missed
 
@@ -101,10 +101,10 @@ class Applier(Removals):
                 entity_gid = found[1].get("entity") or found[1].get("from")
         self.db.execute(
             "INSERT INTO sync_conflicts(kind, gid, entity_gid, field, rule, kept, lost, kept_device, lost_device, "
-            "kept_stamp, lost_stamp, mine_kept, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "kept_stamp, lost_stamp, mine_kept, at, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (kind, gid, entity_gid, field_name, rule, json.dumps(kept), json.dumps(lost),
              self.me if mine_kept else self.remote, self.remote if mine_kept else self.me,
-             kept_stamp, lost_stamp, int(mine_kept), self.now),
+             kept_stamp, lost_stamp, int(mine_kept), self.now, conflicts.key_of(kind, gid, field_name, rule, kept, lost)),
         )
         self.out.conflicts += 1
 
@@ -154,6 +154,8 @@ class Applier(Removals):
                 columns, missing = rows.local_values(self.db, kind, values)
                 if not missing:
                     rows.update(self.db, kind, found[0], columns)
+        if change.get("resolves"):  # the person's choices on that device settle the same conflicts here
+            self.out.conflicts += conflicts.receive(self.graph, change["resolves"], self.remote, self.remote_name)
         self.out.changes += 1
 
     def _canonical(self, item: dict) -> dict:

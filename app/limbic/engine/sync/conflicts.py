@@ -1,11 +1,17 @@
 """The conflicts sync kept: both values, both devices, when; and resolving one (keep mine, theirs, both).
 
-A resolution is an ordinary local write (it is published like any other), so every device ends
-with the value the person chose.
+A conflict is named alike on every device that meets it (``key_of``: the row, the field and the two
+values, which are the same on both sides since the winner is). A resolution is an ordinary local
+write, published like any other, so every device ends with the value the person chose; and the choice
+itself travels (``sync_outbox`` until the next publish, then ``receive`` on the other devices), so the
+same conflict closes everywhere. A choice that meets another choice made elsewhere for the same
+conflict, without either seeing the other, is a conflict of its own, holding the text the two left
+out of the live graph, never a silent overwrite.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -25,7 +31,19 @@ _RULES = {
     "deleted_here": "deleted here; kept because {lost_name} changed it meanwhile; delete again?",
     "rename_taken": "renamed onto a name another entity holds",
     "missing": "changed on {lost_name}, but it is nowhere here",
+    "resolved_twice": "chosen differently here and on {lost_name}, each without seeing the other",
 }
+SIDES = ("kept", "lost", "both", "delete", "keep")  # a choice as it travels: in the values' terms, not "mine"
+
+
+def key_of(kind: str, gid: str, field_name: str, rule: str, kept: object, lost: object) -> str:
+    """The name every device gives this conflict: the row and field, and the two values (unordered)."""
+    if rule in ("deleted_there", "deleted_here"):
+        parts: list = [kind, gid, "deleted"]
+    else:  # two choices that met are a conflict apart from the one they settled, over the same two values
+        parts = [kind, gid, field_name, sorted(json.dumps(v, sort_keys=True) for v in (kept, lost)),
+                 *(["twice"] if rule == "resolved_twice" else [])]
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
 
 
 @dataclass
@@ -52,7 +70,7 @@ class SyncConflict:
         """One line: what, which field, both values."""
         what = f"{self.kind} of “{shown(self.entity or '?', 40)}”" if self.kind != "entity" else f"“{shown(self.entity or '?', 40)}”"
         why = _RULES.get(self.rule, self.rule).format(lost_name=self.their_device_name or self.their_device)
-        if self.rule == "field" or self.rule == "rename_taken":
+        if self.rule in ("field", "rename_taken", "resolved_twice"):
             return (f"{what}: {self.field} {why}: mine “{shown(str(self.mine), 40)}”, "
                     f"theirs “{shown(str(self.theirs), 40)}” (kept: {self.kept})")
         return f"{what}: {why}"
@@ -67,7 +85,7 @@ class SyncConflict:
         value, save for a text changed on both devices, and a row changed there but nowhere here is only let go)."""
         if self.rule == "missing":
             return ("mine",)
-        if self.rule == "field" and self.kind == "observation" and self.field == "content":
+        if self.rule in ("field", "resolved_twice") and self.kind == "observation" and self.field == "content":
             return KEEPS
         return ("mine", "theirs")
 
@@ -151,16 +169,86 @@ def resolve(graph: Graph, conflict_id: int, keep: str) -> SyncConflict:
         if c.deleter is not None:
             if keep == c.deleter:
                 _delete(graph, c.kind, c.gid)
-        elif c.rule in ("field", "rename_taken") and keep != "both" and keep != c.kept:
+            elif state.local_id(db, c.kind, c.gid) is None:
+                raise ValidationError(f"“{shown(c.entity or '?', 40)}” is no longer in the graph: it was deleted again "
+                                      "since. Choose “delete it again” to close this conflict, or bring it back from its history.")
+        elif c.rule in ("field", "rename_taken", "resolved_twice") and keep != "both" and keep != c.kept:
             _set(graph, c.kind, c.gid, c.field, c.mine if keep == "mine" else c.theirs)
-        elif c.rule == "field" and keep == "both" and c.kind == "observation" and c.field == "content":
+        elif c.rule in ("field", "resolved_twice") and keep == "both" and c.kind == "observation" and c.field == "content":
             other = c.theirs if c.kept == "mine" else c.mine
             found = rows.current(db, "observation", c.gid)
             if found is not None and isinstance(other, str):
                 graph._append_observations(rows.entity_of(db, "observation", found[0]), [other], "note")
         db.execute("UPDATE sync_conflicts SET resolved_at = ?, resolution = ? WHERE id = ?", (now_utc(), keep, c.id))
+        key = db.scalar("SELECT key FROM sync_conflicts WHERE id = ?", (c.id,))
+        if key:  # the choice goes out with the next publish, so the other devices close this conflict too
+            db.execute("INSERT INTO sync_outbox(key, side, at) VALUES (?, ?, ?)", (key, side_of(c, keep), now_utc()))
     c.resolved = keep
     return c
+
+
+def side_of(c: SyncConflict, keep: str) -> str:
+    """A choice ("mine", "theirs", "both") in terms every device reads alike."""
+    if c.deleter is not None:
+        return "delete" if keep == c.deleter else "keep"
+    if keep == "both":
+        return "both"
+    return "kept" if keep == c.kept else "lost"
+
+
+def keep_for(c: SyncConflict, side: str) -> str:
+    """The other way: a choice as it travels, as this device says it."""
+    other = {"mine": "theirs", "theirs": "mine"}
+    if side in ("delete", "keep") and c.deleter is not None:
+        return c.deleter if side == "delete" else other[c.deleter]
+    if side == "both":
+        return "both"
+    return c.kept if side == "kept" else other[c.kept]
+
+
+def receive(graph: Graph, resolves: list, device: str, device_name: str) -> int:
+    """Another device's choices: the same conflicts here close with them. Where this device (or a third) chose
+    otherwise without seeing that choice, a text the two choices left out of the live graph is kept as a new
+    conflict. Returns the conflicts raised."""
+    db = graph.db
+    names = device_names(graph)
+    raised = 0
+    for choice in resolves if isinstance(resolves, list) else ():
+        key, side = (choice.get("key"), choice.get("side")) if isinstance(choice, dict) else (None, None)
+        if not isinstance(key, str) or side not in SIDES:
+            continue
+        for row in db.execute(f"SELECT {_COLS} FROM sync_conflicts WHERE key = ?", (key,)).fetchall():
+            c = _load(graph, row, names)
+            if c.resolved is None:
+                db.execute("UPDATE sync_conflicts SET resolved_at = ?, resolution = ?, resolved_by = ? WHERE id = ?",
+                           (now_utc(), keep_for(c, side), device_name or device, c.id))
+            elif side_of(c, c.resolved) != side and c.deleter is None:
+                raised += _chosen_twice(graph, c, device)
+    return raised
+
+
+def _chosen_twice(graph: Graph, c: SyncConflict, device: str) -> int:
+    """Two choices for one text conflict: the text neither left in the live graph becomes a conflict of its own."""
+    db = graph.db
+    found = rows.current(db, c.kind, c.gid)
+    now = found[1].get(c.field) if found else None
+    held = set()
+    if c.kind == "observation" and found is not None:
+        held = {r[0] for r in db.execute("SELECT content FROM observations WHERE entity_id = ? AND superseded_at IS NULL",
+                                         (found[0],))}
+    for value in (c.mine, c.theirs):
+        if value is None or rows.same(value, now) or value in held:
+            continue
+        key = key_of(c.kind, c.gid, c.field, "resolved_twice", now, value)
+        if db.scalar("SELECT 1 FROM sync_conflicts WHERE key = ?", (key,)):
+            continue
+        entity_gid = db.scalar("SELECT entity_gid FROM sync_conflicts WHERE id = ?", (c.id,))
+        db.execute(
+            "INSERT INTO sync_conflicts(kind, gid, entity_gid, field, rule, kept, lost, kept_device, lost_device, "
+            "mine_kept, at, key) VALUES (?, ?, ?, ?, 'resolved_twice', ?, ?, ?, ?, 1, ?, ?)",
+            (c.kind, c.gid, entity_gid, c.field, json.dumps(now), json.dumps(value), c.my_device, device, now_utc(), key))
+        return 1
+    return 0
 
 
 def _set(graph: Graph, kind: str, gid: str, field_name: str, value) -> None:

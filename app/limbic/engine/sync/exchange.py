@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 MAX_CHANGES_PER_SEGMENT = 2_000
+CHOICES = "resolve"  # the origin of a published change that carries the person's choices of conflicts, no rows
 DELETE_SHARE = 0.30  # a segment deleting more than this share of the graph waits for confirmation
 DELETE_MAX = 500  # or more than this many entities
 DELETE_FLOOR = 10  # the share is not asked about below this many deletions (a small graph's ordinary tidying)
@@ -148,7 +149,7 @@ def _adopt(graph: Graph, folder: Path, graph_id: str, device: Device, own: files
         except (OSError, ValueError):
             return False
         for change in seg.changes:
-            if change.get("origin") == "join":
+            if change.get("origin") in ("join", CHOICES):
                 continue
             row = db.one("SELECT at, origin FROM change_log WHERE id = ?", (change.get("cid"),))
             if row is None or (row[0], row[1]) != (change.get("at"), change.get("origin")):
@@ -191,6 +192,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
             else:
                 changes, upto = capture.unpublished(db, device.id, MAX_CHANGES_PER_SEGMENT)
             _note_deletions_seen(db, changes, device.id)
+            changes.extend(_choices(db, upto))
             if changes:
                 seq = int(db.get_meta(state.SEQ_KEY) or 0) + 1
                 deps = {d: s for d, s in state.applied(db).items() if d != device.id}
@@ -230,9 +232,21 @@ def _commit_unflushed(db: Database) -> Iterator[None]:
 
 
 def _nothing_to_publish(db: Database, device: Device) -> bool:
-    """Joined, every change of the log passed over, and this device's id and name already recorded."""
+    """Joined, every change of the log passed over, no choice of the person waiting, this device's id and name recorded."""
     return (state.joined(db) and int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log")) <= state.published_upto(db)
+            and not db.scalar("SELECT 1 FROM sync_outbox LIMIT 1")
             and db.get_meta(state.DEVICE_KEY) == device.id and db.get_meta(state.DEVICE_NAME_KEY) == device.name)
+
+
+def _choices(db: Database, upto: int) -> list[dict]:
+    """The person's choices of conflicts made here since the last publish, as one change after the writes they made
+    (its own stamp; no rows): the other devices close the same conflicts with them (conflicts.receive)."""
+    choices = db.execute("SELECT id, key, side FROM sync_outbox ORDER BY id").fetchall()
+    if not choices:
+        return []
+    db.execute("DELETE FROM sync_outbox WHERE id <= ?", (choices[-1][0],))
+    return [{"cid": upto, "at": now_utc(), "origin": CHOICES, "stamp": state.tick(db).text(), "items": [],
+             "resolves": [{"key": key, "side": side} for _, key, side in choices]}]
 
 
 def _note_deletions_seen(db: Database, changes: list[dict], device: str) -> None:
