@@ -362,8 +362,9 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     found = files.scan(folder, graph_id, state.applied(graph.db))
     device, note = identify(graph, folder, graph_id, device, found.get(device.id) or files.DeviceFiles(device.id))
     result = Exchange(device, device_note=note)
+    unseen = state.published_upto(graph.db)  # what is written here after this, no other device had seen
     publish(graph, folder, graph_id, device, result)
-    _start_from_snapshot(graph, folder, graph_id, device, found)
+    _start_from_snapshot(graph, folder, graph_id, device, found, unseen)
     pull(graph, folder, graph_id, device, result, confirm=confirm, progress=progress, cancelled=cancelled, found=found)
     directory = files.device_dir(folder, graph_id, device.id)
     own = found.get(device.id) or files.DeviceFiles(device.id)  # its snapshots: publishing writes none
@@ -384,7 +385,7 @@ def _device_info(graph: Graph, device: Device) -> dict:
 
 
 def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Device,
-                         found: dict[str, files.DeviceFiles] | None = None) -> bool:
+                         found: dict[str, files.DeviceFiles] | None = None, unseen: int | None = None) -> bool:
     """Where another device's first segments were compacted away, start from the newest snapshot covering them."""
     done = state.applied(graph.db)
     found = files.scan(folder, graph_id, done) if found is None else found
@@ -413,5 +414,5 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
     if best is None:
         return False
     _, dev, path, name = best
-    snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8])
+    snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8], unseen)
     return True

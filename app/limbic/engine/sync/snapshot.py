@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store.db import Database
 from limbic.engine.store.schema import SYNCED_TABLES
-from limbic.engine.sync import folder as files, state
-from limbic.engine.sync.capture import REFS
+from limbic.engine.sync import folder as files, rows, state
+from limbic.engine.sync.capture import REFS, ROW_FIELD
 from limbic.engine.sync.rows import COLUMNS, WAS
 from limbic.engine.sync.apply import Applier
 
@@ -127,7 +127,63 @@ def _fixed_width(row: tuple) -> tuple:
     return (gid, state.norm_field(field_name), state.norm(stamp), device, *rest)
 
 
-def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, source_name: str) -> dict[str, int]:
+def _drop_deleted(graph: Graph, snap: Database, applier: Applier, unseen: int) -> None:
+    """What the snapshot's device deleted (its tombstones) and this graph still holds: deleted here too, as the
+    segments compaction removed would have done. A graph restored from an older backup, or a device back after
+    its folder was removed, kept those rows: a snapshot's rows were only added. An entity changed here and not
+    published before this exchange (``unseen``: an edit the deletion never saw) or stamped after the deletion
+    stays, with a conflict, as where the segment arrives."""
+    db = graph.db
+    for kind in ("entity", "observation", "relation", "reflection", "alias"):
+        table = SYNCED_TABLES[kind]
+        if not snap.has_table(table) or not snap.has_table("sync_tombstone"):
+            continue
+        gone = [g for (g,) in snap.execute(
+            f"SELECT DISTINCT t.gid FROM sync_tombstone t WHERE t.kind = ? AND NOT EXISTS "
+            f"(SELECT 1 FROM {table} x WHERE x.gid = t.gid) ORDER BY t.gid", (kind,))]
+        for gid in gone:
+            found = rows.current(db, kind, gid)
+            if found is None or snap.scalar(f"SELECT 1 FROM {table} WHERE gid = ?", (state.resolve_alias(db, gid),)):
+                continue  # not here, or here as one with a row the snapshot holds under another id
+            row_id, values = found
+            entity = rows.entity_of(db, kind, row_id)
+            deleted_at = state.norm(snap.scalar("SELECT stamp FROM sync_stamp WHERE gid = ? AND field = ?", (gid, ROW_FIELD)))
+            if entity is not None and (_changed_here(db, entity, unseen) or _written_after(db, entity, deleted_at)):
+                if kind == "entity":
+                    applier.conflict("entity", state.resolve_alias(db, gid), ROW_FIELD, "deleted_there", values, None, True)
+                continue
+            if kind == "entity":
+                graph.delete_entity(row_id)
+            elif db.scalar(f"SELECT 1 FROM {table} WHERE id = ?", (row_id,)):
+                db.execute(f"DELETE FROM {table} WHERE id = ?", (row_id,))
+                applier._touch("entity", entity) if entity is not None else None
+
+
+def _written_after(db: Database, entity: int, stamp: str) -> bool:
+    """A write to this entity or one of its rows stamped after ``stamp`` (a deletion): made without seeing it."""
+    if not stamp:
+        return False
+    gids = [g for (g,) in db.execute(
+        "SELECT gid FROM entities WHERE id = ?1 UNION ALL SELECT gid FROM observations WHERE entity_id = ?1 "
+        "UNION ALL SELECT gid FROM relations WHERE from_entity = ?1 OR to_entity = ?1 "
+        "UNION ALL SELECT gid FROM entity_aliases WHERE entity_id = ?1", (entity,)) if g]
+    for start in range(0, len(gids), 500):
+        chunk = gids[start:start + 500]
+        if db.scalar(f"SELECT 1 FROM sync_stamp WHERE gid IN ({','.join('?' * len(chunk))}) AND stamp > ? "
+                     f"AND (substr(field, 1, 1) != '_' OR field = ?) LIMIT 1", (*chunk, stamp, ROW_FIELD)):
+            return True
+    return False
+
+
+def _changed_here(db: Database, entity: int, upto: int) -> bool:
+    """A write to this entity or its rows made here and not published yet."""
+    return db.scalar(
+        "SELECT 1 FROM change_item ci JOIN change_log cl ON cl.id = ci.change_id WHERE ci.entity_id = ? "
+        "AND ci.change_id > ? AND cl.origin NOT LIKE 'sync:%' LIMIT 1", (entity, upto)) is not None
+
+
+def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, source_name: str,
+                unseen: int | None = None) -> dict[str, int]:
     """Apply a snapshot's rows here (in one transaction, under the device that wrote it); what it covered.
 
     The rows are read and applied a batch at a time, so memory does not grow with the graph; the one
@@ -155,6 +211,7 @@ def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, so
             for batch in _batches(snap.execute("SELECT gid, field, stamp, device, ?, ? FROM sync_stamp",
                                                (stamp, source)), 10 * BATCH):
                 db.conn.executemany(_STAMP_SQL, [_fixed_width(row) for row in batch])
+            _drop_deleted(graph, snap, applier, applier.upto if unseen is None else min(unseen, applier.upto))
             for device, seq in vector.items():
                 if device != me:
                     db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "
