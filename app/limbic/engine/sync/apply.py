@@ -342,6 +342,8 @@ class Applier(Removals):
         theirs = (stamp, self.remote)
         changed: dict = {}
         pending = self._pending_here(kind, row_id)
+        if kind == "observation" and before is not None:
+            conflicts.edit_met_supersede(self, gid, before, after, now)
         for key, value in after.items():
             if key not in rows.COLUMNS[kind] or (before is not None and rows.same(before.get(key), value)):
                 continue

@@ -32,6 +32,7 @@ _RULES = {
     "rename_taken": "renamed onto a name another entity holds",
     "missing": "changed on {lost_name}, but it is nowhere here",
     "resolved_twice": "chosen differently here and on {lost_name}, each without seeing the other",
+    "superseded_edit": "replaced by a newer text while it was edited on the other device; the edit is history now",
 }
 SIDES = ("kept", "lost", "both", "delete", "keep")  # a choice as it travels: in the values' terms, not "mine"
 
@@ -70,7 +71,7 @@ class SyncConflict:
         """One line: what, which field, both values."""
         what = f"{self.kind} of “{shown(self.entity or '?', 40)}”" if self.kind != "entity" else f"“{shown(self.entity or '?', 40)}”"
         why = _RULES.get(self.rule, self.rule).format(lost_name=self.their_device_name or self.their_device)
-        if self.rule in ("field", "rename_taken", "resolved_twice"):
+        if self.rule in ("field", "rename_taken", "resolved_twice", "superseded_edit"):
             return (f"{what}: {self.field} {why}: mine “{shown(str(self.mine), 40)}”, "
                     f"theirs “{shown(str(self.theirs), 40)}” (kept: {self.kept})")
         return f"{what}: {why}"
@@ -85,7 +86,8 @@ class SyncConflict:
         value, save for a text changed on both devices, and a row changed there but nowhere here is only let go)."""
         if self.rule == "missing":
             return ("mine",)
-        if self.rule in ("field", "resolved_twice") and self.kind == "observation" and self.field == "content":
+        if self.rule in ("field", "resolved_twice", "superseded_edit") and self.kind == "observation" \
+                and self.field == "content":
             return KEEPS
         return ("mine", "theirs")
 
@@ -172,6 +174,8 @@ def resolve(graph: Graph, conflict_id: int, keep: str) -> SyncConflict:
             elif state.local_id(db, c.kind, c.gid) is None:
                 raise ValidationError(f"“{shown(c.entity or '?', 40)}” is no longer in the graph: it was deleted again "
                                       "since. Choose “delete it again” to close this conflict, or bring it back from its history.")
+        elif c.rule == "superseded_edit" and keep != c.kept:
+            _edit_back(graph, c, keep)
         elif c.rule in ("field", "rename_taken", "resolved_twice") and keep != "both" and keep != c.kept:
             _set(graph, c.kind, c.gid, c.field, c.mine if keep == "mine" else c.theirs)
         elif c.rule in ("field", "resolved_twice") and keep == "both" and c.kind == "observation" and c.field == "content":
@@ -185,6 +189,37 @@ def resolve(graph: Graph, conflict_id: int, keep: str) -> SyncConflict:
             db.execute("INSERT INTO sync_outbox(key, side, at) VALUES (?, ?, ?)", (key, side_of(c, keep), now_utc()))
     c.resolved = keep
     return c
+
+
+def edit_met_supersede(applier, gid: str, before: dict, after: dict, now: dict) -> None:
+    """An observation edited on one device and replaced by a newer text (superseded) on another, neither seeing
+    the other: the edit ends as history under the newer text. Kept as a conflict (the newer text kept, the edit
+    lost), the same on both devices, so the person can bring the edit back."""
+    superseding = after.get("superseded_by") if before.get("superseded_by") is None else None
+    if superseding is not None and not rows.same(now.get("content"), before.get("content")):
+        edit, mine_kept = now.get("content"), False  # their supersede meets my edit
+    elif not rows.same(before.get("content"), after.get("content")) and before.get("superseded_by") is None \
+            and now.get("superseded_by") is not None:
+        superseding, edit, mine_kept = now.get("superseded_by"), after.get("content"), True  # their edit, my supersede
+    else:
+        return
+    newer = rows.current(applier.db, "observation", superseding)
+    if newer is not None and isinstance(edit, str):
+        applier.conflict("observation", gid, "content", "superseded_edit", newer[1].get("content"), edit, mine_kept)
+
+
+def _edit_back(graph: Graph, c: SyncConflict, keep: str) -> None:
+    """The edit that was made history by a newer text: current again, beside it (both) or in its place."""
+    edit = c.theirs if c.kept == "mine" else c.mine
+    found = rows.current(graph.db, "observation", c.gid)
+    if found is None or not isinstance(edit, str):
+        raise ValidationError("What this conflict was about is no longer in the graph; nothing was changed.")
+    entity = rows.entity_of(graph.db, "observation", found[0])
+    newer = state.local_id(graph.db, "observation", found[1].get("superseded_by"))
+    if keep != "both" and newer is not None:
+        graph.supersede_observation(newer, edit)
+    else:
+        graph._append_observations(entity, [edit], "note")
 
 
 def side_of(c: SyncConflict, keep: str) -> str:
