@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from limbic.engine import check
 from limbic.engine.errors import LimbicError
 from limbic.engine.sync import capture, exchange as exchange_module, folder as files
+from limbic.engine.sync.apply import Applier
 from tests.sync.replicas import Replica, synced_hash, synced_rows
 
 NAMES = ["Ada", "Bob", "Ada", "Bob"]
@@ -116,6 +117,22 @@ def _differences(replicas: list[Replica]) -> str:
     return "\n".join(f"{name}: {sorted(rows - common)}" for name, rows in held.items())
 
 
+def _in_clock_order(root: Path, view: Path, graph_id: str) -> Replica:
+    """A new graph given every published change of the folder one at a time, in clock order, each as its device's."""
+    oracle = Replica(root, "oracle")
+    changes = []
+    for dev, listing in files.scan(view, graph_id).items():
+        for seq, path in listing.segments.items():
+            seg = files.read_segment(dev, seq, path)
+            name = str(seg.header.get("name") or dev[:8])
+            changes.extend(((c.get("stamp", ""), dev, seq, i), name, c) for i, c in enumerate(seg.changes))
+    db = oracle.graph.db
+    for (_, dev, _, _), name, change in sorted(changes, key=lambda x: x[0]):
+        with db.activity.session_as(f"sync:{name}"), oracle.graph.write():
+            Applier(oracle.graph, "oracle", "oracle", dev, name).apply_change(change)
+    return oracle
+
+
 def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
     write = write or _write
     rng = random.Random(seed)
@@ -177,6 +194,13 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
             assert report.consistent, report.lines()
         for directory, devices in writers.items():
             assert devices == {directory.name}, (directory, devices)
+        # The sequential oracle: one more graph that receives every change of every device in clock order
+        # (stamp, device, sequence) ends as every device did, whatever order they met the changes in.
+        oracle = _in_clock_order(tmp_path, transport.views[replicas[0].device.name], graph_id)
+        try:
+            assert synced_hash(oracle.graph) == hashes[replicas[0].device.name], _differences([replicas[0], oracle])
+        finally:
+            oracle.close()
     finally:
         for r in replicas:
             r.close()
