@@ -33,7 +33,8 @@ def choices(c) -> dict[str, str]:
         return {"mine": "let it go"}
     if c.deleter is not None:
         return {keep: "delete it again" if keep == c.deleter else "keep it" for keep in c.choices()}
-    return {keep: "keep both texts" if keep == "both" else f"keep {'this device' if keep == 'mine' else 'the other'}'s value"
+    their = c.their_device_name or c.their_device[:8] or "the other device"
+    return {keep: "keep both texts" if keep == "both" else f"keep {'this device' if keep == 'mine' else their}'s value"
             for keep in c.choices()}
 
 
