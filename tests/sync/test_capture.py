@@ -14,7 +14,7 @@ from tests.sync.replicas import Replica
 def _segments(folder, replica):
     out = []
     for path in sorted((folder / "Limbic").glob(f"*/{replica.device.id}/*.seg")):
-        out.append(files.read_segment(replica.device.id, 0, path))
+        out.append(files.read_segment(replica.device.id, int(path.name[:6]), path))
     return out
 
 

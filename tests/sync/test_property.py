@@ -148,9 +148,9 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
     writers: dict[Path, set[str]] = {}
     real_write = files.write_segment
 
-    def recording_write(directory, seq, header, changes, compress=False):
+    def recording_write(directory, seq, header, changes):
         writers.setdefault(directory, set()).add(header["device"])
-        return real_write(directory, seq, header, changes, compress)
+        return real_write(directory, seq, header, changes)
 
     monkeypatch.setattr(files, "write_segment", recording_write)
     skew = {"ms": 0}

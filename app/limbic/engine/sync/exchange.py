@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from limbic.engine.errors import Cancelled, LimbicError
+from limbic.engine.errors import Cancelled, DatabaseError, LimbicError
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
@@ -179,6 +179,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
     """
     db = graph.db
     directory = files.device_dir(folder, graph_id, device.id)
+    files.remove_leftovers(directory)  # a write that stopped (a disk full, a kill) left its temporary file
     files.write_device_file(directory, _device_info(graph, device))
     while True:
         if _nothing_to_publish(db, device):
@@ -288,7 +289,11 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
             if seq != have + len(queue) + 1:
                 result.waiting.append(f"{_label(listing, dev)}: waiting for segment {have + len(queue) + 1}.")
                 break
-            queue.append(files.read_segment(dev, seq, listing.segments[seq]))
+            try:
+                queue.append(files.read_segment(dev, seq, listing.segments[seq]))
+            except (OSError, files.SegmentError) as exc:
+                _set_aside(result, listing, dev, listing.segments[seq], str(exc) or "unreadable")
+                break
         if queue:
             queues[dev] = queue
     newer = [s for q in queues.values() for s in q if int(s.header.get("schema") or 0) > SCHEMA_VERSION
@@ -316,7 +321,16 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
                     result.confirm_needed.append(sentence)
                     queue.clear()
                     break
-                _apply_segment(graph, device, seg, result)
+                try:
+                    _apply_segment(graph, device, seg, result)
+                except (Cancelled, SyncError, DatabaseError):
+                    raise  # stopped, a newer Limbic, or this graph file busy: not the segment's doing
+                except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
+                    # The segment's transaction rolled back whole: nothing of it stays, the other devices go on.
+                    logger.warning("segment %s set aside: %r", seg.path, exc)
+                    _set_aside(result, found[dev], dev, seg.path, "its changes cannot be applied to this graph")
+                    queue.clear()
+                    break
                 queue.pop(0)
                 progressed = True
                 if progress is not None:
@@ -324,6 +338,13 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
     for dev, queue in queues.items():
         if queue:
             result.waiting.append(f"{_label(found[dev], dev)}: segment {queue[0].seq} waits for another device's.")
+
+
+def _set_aside(result: Exchange, listing: files.DeviceFiles, dev: str, path: Path, why: str) -> None:
+    """A segment that cannot be read or applied: named with why, left where it is; its device's later ones wait."""
+    result.skipped.append(files.Skipped(path, f"set aside: {why}"))
+    result.waiting.append(f"{_label(listing, dev)}: segment {path.name} is set aside ({why}); its later segments "
+                          "wait. The other devices' changes were applied.")
 
 
 def _label(listing: files.DeviceFiles, dev: str) -> str:

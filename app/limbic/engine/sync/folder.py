@@ -16,17 +16,18 @@ checked when it is about to be used (``checksum_ok``).
 from __future__ import annotations
 
 import contextlib
-import gzip
 import hashlib
 import json
 import os
 import re
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from limbic.engine.sync.state import norm_change
 
-SEGMENT_RE = re.compile(r"^(\d{6,})-([0-9a-f]{16})\.seg(\.gz)?$")
+SEGMENT_RE = re.compile(r"^(\d{6,})-([0-9a-f]{16})\.seg$")
+MAX_SEGMENT_BYTES = 256 << 20  # far above what 2,000 changes take (about 0.7 MB); a larger file is set aside
 SNAPSHOT_RE = re.compile(r"^snapshot-(\d{6,})-([0-9a-f]{16})\.db$")
 # What file-sync tools leave beside the files they carry; each is skipped and named.
 _TOOL_FILES = (
@@ -87,33 +88,62 @@ def _fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
+def temp_path(directory: Path, name: str) -> Path:
+    """A hidden temporary name nobody can guess (a link planted at a guessable one would be written through)."""
+    return directory / f"{TEMP_PREFIX}{secrets.token_hex(8)}-{name}"
+
+
+def _write_new(tmp: Path, data: bytes) -> None:
+    """Write a file that must not exist yet, without following a link at its name, flushed to disk."""
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0),
+                 0o600)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # a disk full leaves no partial file behind
+        raise
+
+
 def write_atomic(directory: Path, final_name_of, data: bytes) -> Path:
     """Write ``data`` under a hidden temporary name, flush it to disk, rename it to ``final_name_of(digest)``."""
     directory.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256(data).hexdigest()[:16]
     final = directory / final_name_of(digest)
-    tmp = directory / f"{TEMP_PREFIX}{os.getpid()}-{final.name}"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
+    tmp = temp_path(directory, final.name)
+    _write_new(tmp, data)
+    try:
+        os.replace(tmp, final)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     _fsync_dir(directory)
     return final
 
 
-def encode(header: dict, changes: list[dict], compress: bool = False) -> bytes:
+def remove_leftovers(directory: Path) -> int:
+    """Temporary files a write in this device's folder left when it stopped (a disk full, a kill): removed."""
+    removed = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(directory):
+            if entry.name.startswith(TEMP_PREFIX) and not entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed += 1
+    return removed
+
+
+def encode(header: dict, changes: list[dict]) -> bytes:
     lines = [json.dumps(header, ensure_ascii=False, separators=(",", ":"), sort_keys=True)]
     lines += [json.dumps(c, ensure_ascii=False, separators=(",", ":"), sort_keys=True) for c in changes]
-    data = ("\n".join(lines) + "\n").encode("utf-8")
-    return gzip.compress(data, mtime=0) if compress else data
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def write_segment(directory: Path, seq: int, header: dict, changes: list[dict], compress: bool = False) -> Path:
+def write_segment(directory: Path, seq: int, header: dict, changes: list[dict]) -> Path:
     """Write one segment of this device's folder; returns its path."""
-    data = encode(header, changes, compress)
-    suffix = ".seg.gz" if compress else ".seg"
-    return write_atomic(directory, lambda digest: f"{seq:06d}-{digest}{suffix}", data)
+    return write_atomic(directory, lambda digest: f"{seq:06d}-{digest}.seg", encode(header, changes))
 
 
 def write_device_file(directory: Path, info: dict) -> None:
@@ -122,11 +152,15 @@ def write_device_file(directory: Path, info: dict) -> None:
     path = directory / DEVICE_FILE
     data = json.dumps(info, sort_keys=True).encode()
     with contextlib.suppress(OSError):
-        if path.read_bytes() == data:
+        if not path.is_symlink() and path.read_bytes() == data:
             return
-    tmp = directory / f"{TEMP_PREFIX}{os.getpid()}-{DEVICE_FILE}"
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    tmp = temp_path(directory, DEVICE_FILE)
+    _write_new(tmp, data)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 # Files whose checksum matched, by path, with the size and modification time they had then: a file
@@ -229,11 +263,72 @@ def scan(folder: Path, graph_id: str, known: dict[str, int] | None = None) -> di
     return {dev: scan_device(root / dev, (known or {}).get(dev, 0)) for dev in devices(folder, graph_id)}
 
 
+class SegmentError(ValueError):
+    """A complete segment (its checksum matches) whose content cannot be a segment: it is set aside."""
+
+
 def read_segment(device: str, seq: int, path: Path) -> Segment:
-    """Parse a complete segment (its checksum was checked by ``scan``)."""
-    data = path.read_bytes()
-    if path.name.endswith(".gz"):
-        data = gzip.decompress(data)
-    lines = data.decode("utf-8").splitlines()
-    header = json.loads(lines[0]) if lines else {}
-    return Segment(device, seq, path, header, [norm_change(json.loads(line)) for line in lines[1:] if line.strip()])
+    """Parse a complete segment (its checksum was checked by ``scan``); SegmentError says why one cannot be read.
+
+    The read is bounded (its size, its nesting) and every part a change is read by is checked for its kind,
+    so no file in the folder can stop an exchange with an error of its own: it is set aside, named."""
+    if path.stat().st_size > MAX_SEGMENT_BYTES:
+        raise SegmentError(f"larger than {MAX_SEGMENT_BYTES >> 20} MB")
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+        parsed = [json.loads(line) for line in lines if line.strip()]
+    except UnicodeDecodeError:
+        raise SegmentError("not UTF-8 text") from None
+    except RecursionError:
+        raise SegmentError("nested too deeply") from None
+    except ValueError:
+        raise SegmentError("not JSON lines") from None
+    if not parsed or not isinstance(parsed[0], dict):
+        raise SegmentError("no header")
+    header, changes = parsed[0], parsed[1:]
+    _check_header(header, device, seq)
+    for change in changes:
+        _check_change(change)
+    return Segment(device, seq, path, header, [norm_change(c) for c in changes])
+
+
+def _check_header(header: dict, device: str, seq: int) -> None:
+    for key in ("format", "schema", "seq", "upto"):
+        if not isinstance(header.get(key, 0), int) or isinstance(header.get(key), bool):
+            raise SegmentError(f"its header's {key} is not a number")
+    if header.get("device") != device or header.get("seq", seq) != seq:
+        raise SegmentError("its header names another device or sequence than its place in the folder")
+    deps = header.get("deps", {})
+    if not isinstance(deps, dict) or not all(isinstance(k, str) and isinstance(v, int) for k, v in deps.items()):
+        raise SegmentError("its header's dependencies are not device sequences")
+    for key in ("name", "at", "graph"):
+        if not isinstance(header.get(key, ""), str):
+            raise SegmentError(f"its header's {key} is not text")
+
+
+_STAMP_RE = re.compile(r"^\d{1,20}\.\d{1,20}$")
+
+
+def _check_change(change: object) -> None:
+    if not isinstance(change, dict) or not isinstance(change.get("items", []), list):
+        raise SegmentError("a change is not an object with a list of items")
+    if not isinstance(change.get("stamp", ""), str) or not _STAMP_RE.match(change.get("stamp") or "0.0"):
+        raise SegmentError("a change's clock stamp is not a stamp")
+    if not isinstance(change.get("resolves", []), list) or not isinstance(change.get("at", ""), (str, type(None))):
+        raise SegmentError("a change's choices or time are not what Limbic writes")
+    for item in change.get("items", []):
+        if not isinstance(item, dict) or not isinstance(item.get("gid"), str) or not isinstance(item.get("k"), str) \
+                or item.get("op") not in ("add", "change", "remove"):
+            raise SegmentError("an item of a change is not a row's change")
+        for side in ("a", "b"):
+            if item.get(side) is not None and not isinstance(item[side], dict):
+                raise SegmentError("an item's values are not an object")
+        for key in ("saw", "gone_at"):
+            seen = item.get(key, {})
+            if not isinstance(seen, dict) or not all(
+                    isinstance(v, list) and v and isinstance(v[0], str) and _STAMP_RE.match(v[0] or "0.0")
+                    for v in seen.values()):
+                raise SegmentError("an item's stamps are not stamps")
+        for key in ("seen", "gone", "renamed", "took"):
+            if not isinstance(item.get(key, []), list) or not all(isinstance(g, str) for g in item.get(key, [])):
+                raise SegmentError("an item's ids are not ids")

@@ -38,9 +38,12 @@ def take(graph: Graph, directory: Path, seq: int) -> Path:
     """A snapshot of this graph now, in this device's folder, as of its own sequence ``seq``."""
     db = graph.db
     directory.mkdir(parents=True, exist_ok=True)
-    tmp = directory / f"{files.TEMP_PREFIX}{os.getpid()}-snapshot.db"
-    tmp.unlink(missing_ok=True)
-    db.execute("VACUUM INTO ?", (str(tmp),))
+    tmp = files.temp_path(directory, "snapshot.db")  # unguessable: SQLite creates it, and refuses one that exists
+    try:
+        db.execute("VACUUM INTO ?", (str(tmp),))
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     import hashlib
 
     digest = hashlib.sha256(tmp.read_bytes()).hexdigest()[:16]

@@ -1,0 +1,123 @@
+"""No file in the sync folder can crash, hang or blind sync: a complete segment whose content is not a segment
+is set aside and named, the other devices' changes still arrive, and Limbic's own writes follow no planted link."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+
+import pytest
+
+from limbic.engine.sync import folder as files
+from limbic.service import sync as service_sync
+from tests.sync.replicas import Replica, settle
+
+HEADER = {"format": 2, "schema": 10, "seq": 1, "upto": 0, "deps": {}, "name": "mallory", "at": "", "graph": ""}
+
+
+def _plant(directory, seq: int, data: bytes, suffix: str = ".seg"):
+    """A file with a valid name and checksum: complete, as far as the folder can tell."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{seq:06d}-{hashlib.sha256(data).hexdigest()[:16]}{suffix}"
+    path.write_bytes(data)
+    return path
+
+
+def _lines(device: str, *changes, **header) -> bytes:
+    head = {**HEADER, "device": device, **header}
+    return ("\n".join(json.dumps(x) for x in (head, *changes)) + "\n").encode()
+
+
+BAD = {
+    "bad JSON": lambda dev: b'{"format": 2,\n{not json\n',
+    "deep nesting": lambda dev: _lines(dev) + (b"[" * 100_000 + b"]" * 100_000) + b"\n",
+    "a schema that is no number": lambda dev: _lines(dev, schema="nine"),
+    "a bad stamp": lambda dev: _lines(dev, {"stamp": "soon", "items": []}),
+    "a header that is a list": lambda dev: b"[1, 2, 3]\n",
+    "invalid UTF-8": lambda dev: _lines(dev)[:-1] + b"\xff\xfe\n",
+    "an item that is no row": lambda dev: _lines(dev, {"stamp": "1.0", "items": [{"k": "entity", "op": "explode"}]}),
+    "values that are a string": lambda dev: _lines(dev, {"stamp": "1.0", "items": [
+        {"k": "entity", "op": "add", "gid": "g" * 32, "a": "Ada"}]}),
+    "another device's name": lambda dev: _lines("0123456789abcdef"),
+}
+
+
+@pytest.fixture
+def pair(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b = Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")
+    a.graph.upsert_entity("Ada", "Person", ["likes tea"])
+    settle([a, b], folder)
+    yield a, b, folder
+    a.close()
+    b.close()
+
+
+@pytest.mark.parametrize("kind", sorted(BAD))
+def test_a_bad_segment_is_set_aside_and_everything_else_arrives(pair, kind):
+    a, b, folder = pair
+    graph_dir = next((folder / "Limbic").iterdir())
+    mallory = "feedfacefeedface"
+    bad = _plant(graph_dir / mallory, 1, BAD[kind](mallory))
+    _plant(graph_dir / mallory, 2, _lines(mallory, seq=2))  # waits behind the bad one
+    a.graph.upsert_entity("Bob", "Person", ["plays chess"])
+    a.sync(folder)
+    result = b.sync(folder)  # no traceback: the laptop's change arrives, the bad file is named
+    assert b.graph.entity_id("Bob") is not None
+    assert any(s.path == bad and s.why.startswith("set aside") for s in result.skipped), result.skipped
+    assert any("set aside" in w and "later segments wait" in w for w in result.waiting), result.waiting
+    assert bad.exists()  # never deleted by Limbic
+    status = service_sync.status(b.graph, folder, b.device)  # and the status reads the folder too
+    assert status.pending >= 1
+    b.sync(folder)  # again: still set aside, still no error
+    assert b.graph.db.scalar("SELECT count(*) FROM entities") == 2
+
+
+def test_a_compressed_segment_is_never_expanded(pair):
+    a, b, folder = pair
+    graph_dir = next((folder / "Limbic").iterdir())
+    bomb = gzip.compress(b"\n" * (50 << 20))  # 50 MB of nothing, 50 KB on disk
+    path = _plant(graph_dir / "feedfacefeedface", 1, bomb, suffix=".seg.gz")
+    result = b.sync(folder)
+    assert any(s.path == path and s.why == "not a file Limbic writes" for s in result.skipped)
+
+
+def test_no_write_follows_a_link_planted_in_the_devices_folder(pair, tmp_path):
+    a, b, folder = pair
+    own = next((folder / "Limbic").glob(f"*/{a.device.id}"))
+    outside = tmp_path / "precious.txt"
+    outside.write_text("keep me")
+    for name in (f".limbic-{os.getpid()}-device.json", f".limbic-{os.getpid()}-snapshot.db"):
+        (own / name).symlink_to(outside)  # the temporary names a pid made guessable
+    a.graph.set_entity_type("Ada", "Mathematician")
+    a.sync(folder)
+    assert outside.read_text() == "keep me"
+    (own / "link").symlink_to(outside)
+    with pytest.raises(FileExistsError):  # a temporary file is only ever a new one, never through a link
+        files._write_new(own / "link", b"x")
+    assert outside.read_text() == "keep me"
+
+
+def test_a_write_that_stopped_leaves_nothing_the_next_exchange_does_not_remove(pair, monkeypatch):
+    a, b, folder = pair
+    own = next((folder / "Limbic").glob(f"*/{a.device.id}"))
+    real = os.replace
+
+    def disk_full(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    a.graph.upsert_entity("Bob", "Person", [])
+    for _ in range(3):  # every retry fails: no temporary file is left behind by any
+        with pytest.raises(OSError):
+            a.sync(folder)
+    assert not [p for p in own.iterdir() if p.name.startswith(".limbic-")]
+    (own / ".limbic-0123456789abcdef-000009-00.seg").write_bytes(b"half")  # one a kill left
+    monkeypatch.setattr(os, "replace", real)
+    a.sync(folder)
+    assert not [p for p in own.iterdir() if p.name.startswith(".limbic-")]
+    b.sync(folder)
+    assert b.graph.entity_id("Bob") is not None
