@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import TIME_FORMAT, now_utc
-from limbic.engine.sync import conflicts, joining, parting, rows, state
+from limbic.engine.sync import conflicts, entry, joining, parting, rows, state
 from limbic.engine.sync.capture import DERIVED, REFS, ROW_FIELD, Names, changed_fields
 from limbic.engine.sync.removal import Removals, missed
 
@@ -119,6 +119,7 @@ class Applier(Removals):
     # -- one change ---------------------------------------------------------------------------
 
     def apply_change(self, change: dict) -> None:
+        entry.check_change(change)  # the rules of a local write, before anything of it is written
         stamp = change.get("stamp", "")
         state.observe(self.db, state.Stamp.parse(stamp))
         self.at = _made_at(change)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from limbic.engine.errors import Cancelled, DatabaseError, LimbicError
+from limbic.engine.errors import Cancelled, DatabaseError, LimbicError, ValidationError
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
@@ -328,7 +328,8 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
                 except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
                     # The segment's transaction rolled back whole: nothing of it stays, the other devices go on.
                     logger.warning("segment %s set aside: %r", seg.path, exc)
-                    _set_aside(result, found[dev], dev, seg.path, "its changes cannot be applied to this graph")
+                    why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
+                    _set_aside(result, found[dev], dev, seg.path, why)
                     queue.clear()
                     break
                 queue.pop(0)
@@ -343,8 +344,8 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
 def _set_aside(result: Exchange, listing: files.DeviceFiles, dev: str, path: Path, why: str) -> None:
     """A segment that cannot be read or applied: named with why, left where it is; its device's later ones wait."""
     result.skipped.append(files.Skipped(path, f"set aside: {why}"))
-    result.waiting.append(f"{_label(listing, dev)}: segment {path.name} is set aside ({why}); its later segments "
-                          "wait. The other devices' changes were applied.")
+    result.waiting.append(f"{_label(listing, dev)}: {path.name} is set aside ({why}); what comes after it from that "
+                          "device waits. The other devices' changes were applied.")
 
 
 def _label(listing: files.DeviceFiles, dev: str) -> str:
@@ -385,7 +386,7 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     result = Exchange(device, device_note=note)
     unseen = state.published_upto(graph.db)  # what is written here after this, no other device had seen
     publish(graph, folder, graph_id, device, result)
-    _start_from_snapshot(graph, folder, graph_id, device, found, unseen)
+    _start_from_snapshot(graph, folder, graph_id, device, found, unseen, result)
     pull(graph, folder, graph_id, device, result, confirm=confirm, progress=progress, cancelled=cancelled, found=found)
     directory = files.device_dir(folder, graph_id, device.id)
     own = found.get(device.id) or files.DeviceFiles(device.id)  # its snapshots: publishing writes none
@@ -406,7 +407,8 @@ def _device_info(graph: Graph, device: Device) -> dict:
 
 
 def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Device,
-                         found: dict[str, files.DeviceFiles] | None = None, unseen: int | None = None) -> bool:
+                         found: dict[str, files.DeviceFiles] | None = None, unseen: int | None = None,
+                         result: Exchange | None = None) -> bool:
     """Where another device's first segments were compacted away, start from the newest snapshot covering them."""
     done = state.applied(graph.db)
     found = files.scan(folder, graph_id, done) if found is None else found
@@ -428,12 +430,26 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
         path = listing.snapshots[max(listing.snapshots)]
         if path.name in listing.unchecked and not files.checksum_ok(path):
             continue  # listed by name only (its sequence was applied already) and not whole: never used
-        vector = snapshot.covered(path)
+        try:
+            vector = snapshot.covered(path)
+        except snapshot.SnapshotError as exc:
+            if result is not None:
+                _set_aside(result, listing, dev, path, str(exc))
+            continue
         if all(vector.get(d, 0) >= need for d, need in gaps.items()):
             if best is None or sum(vector.values()) > best[0]:
                 best = (sum(vector.values()), dev, path, listing.name)
     if best is None:
         return False
     _, dev, path, name = best
-    snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8], unseen)
+    try:
+        snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8], unseen)
+    except (Cancelled, SyncError, DatabaseError):
+        raise
+    except Exception as exc:  # noqa: BLE001 - a snapshot that cannot be used is set aside like a segment
+        logger.warning("snapshot %s set aside: %r", path, exc)
+        if result is not None:
+            why = str(exc) if isinstance(exc, (ValidationError, snapshot.SnapshotError)) else "it cannot be read as a graph"
+            _set_aside(result, found[dev], dev, path, why)
+        return False
     return True
