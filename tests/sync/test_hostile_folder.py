@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import json
 import os
+import shutil
 
 import pytest
 
@@ -179,3 +180,43 @@ def test_a_snapshot_with_a_recursive_view_is_set_aside_at_once(pair, tmp_path, m
     monkeypatch.setattr(snapshot, "COVERED_SECONDS", 0.5)
     result = b.sync(folder)
     assert any(s.path == path and "took over" in s.why for s in result.skipped), result.skipped
+
+
+def test_a_folder_gone_from_under_a_joined_graph_is_never_made_again(tmp_path):
+    """An unmounted share leaves its empty mount point: syncing with the remembered folder writes nothing there."""
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
+
+    mount = tmp_path / "share"
+    mount.mkdir()
+    path = tmp_path / "laptop.db"
+    g = Graph(Database(path))
+    g.upsert_entity("Ada", "Person", [])
+    service_sync.exchange(g, mount)  # joins, remembers the folder
+    shutil.rmtree(mount / "Limbic")  # the share unmounted: the mount point is there, empty
+    g.upsert_entity("Bob", "Person", [])
+    with pytest.raises(service_sync.SyncError, match="holds nothing of this graph"):
+        service_sync.exchange(g)
+    with pytest.raises(service_sync.SyncError):
+        service_sync.exchange_if_free(g, mount)  # as the app and limbic mcp call it, the folder given
+    assert list(mount.iterdir()) == []
+    # Chosen again on purpose (limbic sync --folder): the graph starts the folder anew from this device.
+    service_sync.exchange(g, mount, create=True)
+    assert (mount / "Limbic").is_dir()
+    g.db.close()
+
+
+def test_a_folder_vanishing_in_the_middle_of_an_exchange_is_not_made_again(pair, monkeypatch):
+    a, b, folder = pair
+    graph_dir = next((folder / "Limbic").iterdir())
+    real = files.write_device_file
+
+    def vanish_then_write(directory, info):
+        shutil.rmtree(folder / "Limbic")  # the share goes away between two writes
+        return real(directory, info)
+
+    monkeypatch.setattr(files, "write_device_file", vanish_then_write)
+    a.graph.upsert_entity("Bob", "Person", [])
+    with pytest.raises(OSError):
+        a.sync(folder)
+    assert not graph_dir.exists() and not (folder / "Limbic").exists()

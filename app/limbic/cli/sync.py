@@ -51,7 +51,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
         bar = TerminalProgress()
         job = sync.SyncJob(lambda done, total: bar("sync", done, total))
         try:
-            result = sync.exchange(graph, args.folder, confirm=args.yes, job=job)
+            # --folder chooses the folder: its graph folder may be made again (started anew from here).
+            result = sync.exchange(graph, args.folder, confirm=args.yes, job=job, create=True if args.folder else None)
         finally:
             bar.finish()
         _print_result(result)

@@ -132,7 +132,8 @@ def _with_graph(target, fn):
 
 
 def exchange(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None, device: Device | None = None,
-             *, confirm: bool = False, job: SyncJob | None = None, remember: bool = True) -> Exchange:
+             *, confirm: bool = False, job: SyncJob | None = None, remember: bool = True,
+             create: bool | None = None) -> Exchange:
     """Publish this device's new changes to the folder and apply the other devices'; counts in the result.
 
     ``target``: an open graph or the path of a graph file (opened and closed here). ``folder``: the
@@ -146,8 +147,12 @@ def exchange(target: Graph | OpenGraph | Path | str, folder: Path | str | None =
         settings = config.load_settings()  # read once: an exchange after every burst of writes reads it often
         chosen = _folder_for(db_path, folder, settings)
         me = device or this_device(db_path, settings)
-        result = _exchange(graph, chosen, me, confirm=confirm,
-                           progress=job.report if job else None, cancelled=job.cancelled if job else None)
+        # The graph's folder is made only when this folder is chosen (first, or again); syncing with the folder
+        # remembered never makes it again (a share unmounted leaves an empty mount point).
+        remembered = remembered_folder(db_path, settings)
+        make = create if create is not None else (remembered is None or chosen.resolve() != remembered.resolve())
+        result = _exchange(graph, chosen, me, confirm=confirm, progress=job.report if job else None,
+                           cancelled=job.cancelled if job else None, create=make)
         if remember:
             _remember(db_path, chosen, result.device if result.device.id != me.id or device is None else None,
                       settings)

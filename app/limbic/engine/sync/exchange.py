@@ -372,12 +372,22 @@ def _apply_segment(graph: Graph, device: Device, seg: files.Segment, result: Exc
 
 def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
              progress: Callable[[int, int], None] | None = None,
-             cancelled: Callable[[], bool] | None = None) -> Exchange:
-    """Publish, then apply; the result says what went each way and what waits."""
+             cancelled: Callable[[], bool] | None = None, create: bool = True) -> Exchange:
+    """Publish, then apply; the result says what went each way and what waits.
+
+    ``create=False``: the graph's folder in the sync folder must be there already (a graph that synced with
+    this folder before); one that is gone (a share unmounted, its mount point left empty) is never made again,
+    since what would be written there no other device would see."""
     folder = Path(folder)
     if graph.db.readonly:
         raise SyncError(f"{graph.db.path} is open read-only; it cannot sync.")
     graph_id = choose_graph_id(graph, folder)
+    home = files.graph_dir(folder, graph_id)
+    if not create and state.joined(graph.db) and not home.is_dir():
+        raise SyncError(f"The sync folder {folder} holds nothing of this graph: is it unmounted, or not synced to this "
+                        "device yet? Nothing was written; sync goes on when it is back. If it was emptied on purpose, "
+                        "choose it again (File → Sync…, or limbic sync --folder) to start it anew from this device.")
+    home.mkdir(parents=True, exist_ok=True)  # only here: every later write makes its own folder, never a parent
     # The folder is looked at once, and only what is new is opened: a segment this file already applied
     # (or published) is listed by name. What this exchange publishes is added to this device's own
     # folder only, which the snapshot check and the apply pass over.

@@ -109,7 +109,7 @@ def _write_new(tmp: Path, data: bytes) -> None:
 
 def write_atomic(directory: Path, final_name_of, data: bytes) -> Path:
     """Write ``data`` under a hidden temporary name, flush it to disk, rename it to ``final_name_of(digest)``."""
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(exist_ok=True)  # never a parent: a folder gone stays gone
     digest = hashlib.sha256(data).hexdigest()[:16]
     final = directory / final_name_of(digest)
     tmp = temp_path(directory, final.name)
@@ -148,7 +148,7 @@ def write_segment(directory: Path, seq: int, header: dict, changes: list[dict]) 
 
 def write_device_file(directory: Path, info: dict) -> None:
     """The device's name and schema, beside its segments (rewritten atomically when it changes)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(exist_ok=True)  # never a parent: a folder gone stays gone
     path = directory / DEVICE_FILE
     data = json.dumps(info, sort_keys=True).encode()
     with contextlib.suppress(OSError):

@@ -40,7 +40,7 @@ SNAPSHOT_EVERY = 100  # a device writes a snapshot after this many segments of i
 def take(graph: Graph, directory: Path, seq: int) -> Path:
     """A snapshot of this graph now, in this device's folder, as of its own sequence ``seq``."""
     db = graph.db
-    directory.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(exist_ok=True)
     tmp = files.temp_path(directory, "snapshot.db")  # unguessable: SQLite creates it, and refuses one that exists
     try:
         db.execute("VACUUM INTO ?", (str(tmp),))
