@@ -83,6 +83,22 @@ def settle(replicas: list[Replica], folder: Path, rounds: int = 3, confirm: bool
             r.sync(folder, confirm=confirm)
 
 
+def folder_seal(path: Path):
+    """The sealer of the graph folder holding ``path`` (a device's folder, or a file in one), with this machine's key."""
+    device_dir = path if path.is_dir() else path.parent
+    pairing = sync.folder_pairing(device_dir.parent.parent.parent, device_dir.parent.name)
+    return pairing.sealer if pairing is not None else None
+
+
+def segment_text(path: Path) -> str:
+    """A segment's JSON lines, opened with this machine's key where its folder is sealed."""
+    seal = folder_seal(path)
+    data = path.read_bytes()
+    if seal is not None:
+        data = seal.open(data, "segment", path.parent.name, int(path.name[:6]))
+    return data.decode("utf-8")
+
+
 def next_second() -> None:
     """Wait for the start of the next second: creation times are kept to the second, so what a scenario makes
     now and within the next few hundred milliseconds has one creation time."""

@@ -8,13 +8,15 @@ from limbic.engine.graph.graph import Graph
 from limbic.engine.store import changes
 from limbic.engine.store.db import Database
 from limbic.engine.sync import capture, exchange, folder as files, state
-from tests.sync.replicas import Replica
+from limbic.service import sync as service_sync
+from tests.sync.replicas import Replica, segment_text
 
 
 def _segments(folder, replica):
     out = []
     for path in sorted((folder / "Limbic").glob(f"*/{replica.device.id}/*.seg")):
-        out.append(files.read_segment(replica.device.id, int(path.name[:6]), path))
+        pairing = service_sync.folder_pairing(folder, path.parent.parent.name)
+        out.append(files.read_segment(replica.device.id, int(path.name[:6]), path, pairing and pairing.sealer))
     return out
 
 
@@ -74,7 +76,7 @@ def test_a_segment_is_named_by_its_sequence_and_checksum_and_holds_global_ids_on
     a.sync(folder)
     paths = sorted((folder / "Limbic").glob(f"*/{a.device.id}/*.seg"))
     assert [p.name.split("-")[0] for p in paths] == ["000001", "000002"]
-    text = paths[1].read_text()
+    text = segment_text(paths[1])
     header, change = (json.loads(line) for line in text.splitlines())
     assert header["seq"] == 2 and header["device"] == a.device.id
     (item,) = change["items"]

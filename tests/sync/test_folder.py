@@ -10,7 +10,7 @@ import pytest
 from limbic.engine.store.graph_identity import ensure_graph_id
 from limbic.engine.sync import exchange as exchange_module, folder as files
 from limbic.engine.sync.exchange import SyncError
-from tests.sync.replicas import settle, synced_hash, two_devices
+from tests.sync.replicas import settle, synced_hash, two_devices, folder_seal, segment_text
 
 
 @pytest.fixture
@@ -84,11 +84,11 @@ def test_a_segment_of_a_newer_schema_stops_with_a_sentence_and_applies_nothing(p
     a.sync(folder)
     own = _own(folder, a)
     newest = sorted(own.glob("*.seg"))[-1]
-    lines = newest.read_text().splitlines()
+    lines = segment_text(newest).splitlines()
     header = json.loads(lines[0])
     header["schema"] += 1
     newest.unlink()
-    files.write_segment(own, header["seq"], header, [json.loads(x) for x in lines[1:]])
+    files.write_segment(own, header["seq"], header, [json.loads(x) for x in lines[1:]], folder_seal(own))
     with pytest.raises(SyncError, match="newer version of Limbic; update Limbic"):
         b.sync(folder)
     assert b.graph.db.scalar("SELECT count(*) FROM entities") == 0  # not even the older segment

@@ -13,14 +13,18 @@ import pytest
 
 from limbic.engine.sync import folder as files
 from limbic.service import sync as service_sync
-from tests.sync.replicas import Replica, settle
+from tests.sync.replicas import Replica, folder_seal, settle
 
 HEADER = {"format": 2, "schema": 10, "seq": 1, "upto": 0, "deps": {}, "name": "mallory", "at": "", "graph": ""}
 
 
-def _plant(directory, seq: int, data: bytes, suffix: str = ".seg"):
-    """A file with a valid name and checksum: complete, as far as the folder can tell."""
+def _plant(directory, seq: int, data: bytes, suffix: str = ".seg", sealed: bool = True):
+    """A file with a valid name and checksum: complete, as far as the folder can tell; sealed with the folder's key
+    (as a paired device gone wrong would write it) unless ``sealed`` is False."""
     directory.mkdir(parents=True, exist_ok=True)
+    seal = folder_seal(directory.parent / next(p.name for p in directory.parent.iterdir() if p.is_dir()))
+    if sealed and seal is not None and suffix in (".seg", ".db"):
+        data = seal.seal(data, "segment" if suffix == ".seg" else "snapshot", directory.name, seq)
     path = directory / f"{seq:06d}-{hashlib.sha256(data).hexdigest()[:16]}{suffix}"
     path.write_bytes(data)
     return path
@@ -211,9 +215,9 @@ def test_a_folder_vanishing_in_the_middle_of_an_exchange_is_not_made_again(pair,
     graph_dir = next((folder / "Limbic").iterdir())
     real = files.write_device_file
 
-    def vanish_then_write(directory, info):
+    def vanish_then_write(directory, info, seal=None):
         shutil.rmtree(folder / "Limbic")  # the share goes away between two writes
-        return real(directory, info)
+        return real(directory, info, seal)
 
     monkeypatch.setattr(files, "write_device_file", vanish_then_write)
     a.graph.upsert_entity("Bob", "Person", [])

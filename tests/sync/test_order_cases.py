@@ -12,7 +12,7 @@ import apsw
 from limbic.engine.store.db import Database
 from limbic.engine.sync import state
 from limbic.service import history_tools
-from tests.sync.replicas import Replica, settle, synced_rows, two_devices
+from tests.sync.replicas import Replica, segment_text, settle, synced_rows, two_devices
 
 
 def _ada(graph):
@@ -103,7 +103,7 @@ def test_a_folder_written_before_the_upgrade_keeps_syncing(tmp_path, monkeypatch
             b.sync(folder)
             a.graph.upsert_entity("Ada", "Scientist", [])
             a.sync(folder)
-    raw = next((folder / "Limbic").rglob("000002-*.seg")).read_text("utf-8")
+    raw = segment_text(next((folder / "Limbic").rglob("000002-*.seg")))
     assert '"format":1,' in raw and len(json.loads(raw.splitlines()[1])["stamp"]) == 19
     # Both files were upgraded since: they open at schema 10, their stamps made fixed-width.
     for path in (a.path, b.path):

@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from limbic.engine import check
 from limbic.engine.errors import LimbicError
-from limbic.engine.sync import capture, exchange as exchange_module, folder as files
+from limbic.engine.sync import capture, exchange as exchange_module, folder as files, seal
 from limbic.engine.sync.apply import Applier
+from limbic.service import sync as service_sync
 from tests.sync.replicas import Replica, synced_hash, synced_rows
 
 NAMES = ["Ada", "Bob", "Ada", "Bob"]
@@ -81,6 +82,13 @@ class MessyTransport:
         self.replicas, self.graph_id, self.rng = replicas, graph_id, rng
 
     def deliver(self, clean: bool = False) -> None:
+        for src in self.replicas:  # the folder's seal, as a sync tool carries any file (the first one made wins)
+            record = files.graph_dir(self.views[src.device.name], self.graph_id) / seal.SEAL_FILE
+            for dst in self.replicas:
+                there = files.graph_dir(self.views[dst.device.name], self.graph_id) / seal.SEAL_FILE
+                if record.exists() and not there.exists():
+                    there.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(record, there)
         for src in self.replicas:
             for dst in self.replicas:
                 if src is dst:
@@ -121,9 +129,10 @@ def _in_clock_order(root: Path, view: Path, graph_id: str) -> Replica:
     """A new graph given every published change of the folder one at a time, in clock order, each as its device's."""
     oracle = Replica(root, "oracle")
     changes = []
+    pairing = service_sync.folder_pairing(view, graph_id)  # every device of the test pairs on this machine's keys
     for dev, listing in files.scan(view, graph_id).items():
         for seq, path in listing.segments.items():
-            seg = files.read_segment(dev, seq, path)
+            seg = files.read_segment(dev, seq, path, pairing and pairing.sealer)
             name = str(seg.header.get("name") or dev[:8])
             changes.extend(((c.get("stamp", ""), dev, seq, i), name, c) for i, c in enumerate(seg.changes))
     db = oracle.graph.db
@@ -148,9 +157,9 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
     writers: dict[Path, set[str]] = {}
     real_write = files.write_segment
 
-    def recording_write(directory, seq, header, changes):
+    def recording_write(directory, seq, header, changes, seal=None):
         writers.setdefault(directory, set()).add(header["device"])
-        return real_write(directory, seq, header, changes)
+        return real_write(directory, seq, header, changes, seal)
 
     monkeypatch.setattr(files, "write_segment", recording_write)
     skew = {"ms": 0}

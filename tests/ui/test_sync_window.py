@@ -4,10 +4,12 @@ palette and a shortcut."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
+from limbic.engine.sync.seal import SealError
 from limbic.service import sync as service_sync
 from limbic.ui.shell.palette import rank_commands, window_commands
 from limbic.ui.sync import sync_flow
@@ -83,3 +85,24 @@ def test_the_conflicts_view_opens_from_the_menu_the_shortcut_and_the_palette(qtb
 
     best = rank_commands(window_commands(window), "conflicts")[0]
     assert best.label == "File: Sync conflicts…" and best.action is action
+
+
+def test_the_first_device_shows_its_recovery_code_and_another_joins_with_it(qtbot, tmp_path, monkeypatch):
+    _fast(monkeypatch)
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    window = make_window(qtbot, tmp_path / "mine.db", wait_model=False)
+    shown: list[str] = []
+    window.sync.show_code = shown.append
+    window.sync.apply_choice(str(folder), "desk")
+    qtbot.waitUntil(lambda: window.sync.state == "synced", timeout=30_000)
+    assert len(shown) == 1 and service_sync.show_code(tmp_path / "mine.db") == shown[0]
+
+    # Another machine (its own keys) asked for the code: the dialog's field joins it, a wrong one is refused.
+    monkeypatch.setenv("LIMBIC_HOME", str(tmp_path / "other-machine"))
+    other = tmp_path / "other.db"
+    _graph(other, ("Ada", ["likes tea"]))
+    with pytest.raises(SealError, match="sealed"):
+        service_sync.exchange(other, folder)
+    service_sync.exchange(other, folder, code=shown[0])
+    assert service_sync.show_code(other) == shown[0]

@@ -10,6 +10,12 @@ from limbic.cli.common import TerminalProgress, open_for, whole_number
 
 
 def _print_result(result) -> None:
+    if result.new_code:
+        print("This graph's sync folder is sealed: only your own devices can read it or add to it.\n"
+              f"Recovery code: {result.new_code}\n"
+              "Keep it (print it, or store it in a password manager): another device joins with\n"
+              "  limbic sync --folder DIR --code CODE\n"
+              "and limbic sync --show-code shows it again on a device that syncs. Losing it loses no data.")
     if result.device_note:
         print(f"limbic: {result.device_note}", file=sys.stderr)
     print(f"Sent {result.sent} change{'s' if result.sent != 1 else ''}, received {result.received}, "
@@ -23,15 +29,35 @@ def _print_result(result) -> None:
               "(see limbic sync --status).")
 
 
+def _code(args: argparse.Namespace) -> str | None:
+    """The recovery code given with --code, or read from --code-file (its first line)."""
+    if args.code_file:
+        try:
+            with open(args.code_file, encoding="utf-8") as fh:
+                return fh.readline(200).strip() or None
+        except OSError as exc:
+            raise SystemExit(f"limbic: the code file {args.code_file} cannot be read: {exc.strerror}.") from None
+    return args.code
+
+
 def cmd_sync(args: argparse.Namespace) -> int:
     """limbic sync [--folder DIR] [--yes] | --status [--json]: exchange once with the sync folder."""
     from limbic.service import sync
 
     if args.name:
         sync.set_device_name(args.name)
-    opened = open_for(args, load_model=False, write=not args.status)
+    code = _code(args)
+    opened = open_for(args, load_model=False, write=not (args.status or args.show_code))
     try:
         graph = opened.graph
+        if args.show_code:
+            shown = sync.show_code(graph)
+            if shown is None:
+                print("limbic: this machine keeps no recovery code for this graph's sync folder (it syncs in the clear, "
+                      "or was paired by its key only).", file=sys.stderr)
+                return 1
+            print(shown)
+            return 0
         if args.status:
             st = sync.status(graph, args.folder)
             if args.json:
@@ -52,7 +78,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
         job = sync.SyncJob(lambda done, total: bar("sync", done, total))
         try:
             # --folder chooses the folder: its graph folder may be made again (started anew from here).
-            result = sync.exchange(graph, args.folder, confirm=args.yes, job=job, create=True if args.folder else None)
+            result = sync.exchange(graph, args.folder, confirm=args.yes, job=job, create=True if args.folder else None,
+                                   code=code)
         finally:
             bar.finish()
         _print_result(result)
@@ -93,6 +120,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--json", action="store_true", help="with --status: print it as JSON")
     p.add_argument("--yes", action="store_true", help="apply changes that delete a large share of the graph")
     p.add_argument("--name", help="this device's name as the other devices show it")
+    p.add_argument("--code", help="the sealed folder's recovery code, to join it from this device")
+    p.add_argument("--code-file", help="read the recovery code from this file (its first line)")
+    p.add_argument("--show-code", action="store_true", help="show the sealed folder's recovery code again")
     p.set_defaults(func=cmd_sync)
 
     p = sub.add_parser("conflicts", parents=[common], help="what sync kept when two devices changed the same thing")

@@ -27,8 +27,9 @@ from limbic.engine.errors import LimbicError
 from limbic.engine.graph.graph import Graph
 from limbic.engine.session import OpenGraph, open_graph
 from limbic.engine.store.graph_identity import graph_id as _graph_id
-from limbic.engine.sync import conflicts as _conflicts, folder as _files, state as _state
+from limbic.engine.sync import conflicts as _conflicts, folder as _files, pairing as _pairing, state as _state
 from limbic.engine.sync.exchange import Device, Exchange, SyncError, exchange as _exchange, new_device_id
+from limbic.service import sync_keys as _keys
 
 __all__ = ["Device", "Exchange", "SyncError", "SyncJob", "SyncStatus", "exchange", "exchange_if_free", "list_conflicts",
            "resolve_conflict", "status", "sync_lock", "this_device"]
@@ -133,13 +134,15 @@ def _with_graph(target, fn):
 
 def exchange(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None, device: Device | None = None,
              *, confirm: bool = False, job: SyncJob | None = None, remember: bool = True,
-             create: bool | None = None) -> Exchange:
+             create: bool | None = None, code: str | None = None) -> Exchange:
     """Publish this device's new changes to the folder and apply the other devices'; counts in the result.
 
     ``target``: an open graph or the path of a graph file (opened and closed here). ``folder``: the
     sync folder (None: the one remembered for this file). ``device``: None for this machine's.
     ``confirm``: apply segments that delete a large share of the graph. The first exchange with a
-    folder joins the graph to it and (``remember``) remembers the folder.
+    folder joins the graph to it and (``remember``) remembers the folder. The folder is sealed: ``code`` is its
+    recovery code, typed on a device joining it; the first device to sync a graph makes one (``new_code`` in
+    the result, shown once), and this machine keeps the key (sync_keys.py).
     """
 
     def run(graph: Graph) -> Exchange:
@@ -152,7 +155,9 @@ def exchange(target: Graph | OpenGraph | Path | str, folder: Path | str | None =
         remembered = remembered_folder(db_path, settings)
         make = create if create is not None else (remembered is None or chosen.resolve() != remembered.resolve())
         result = _exchange(graph, chosen, me, confirm=confirm, progress=job.report if job else None,
-                           cancelled=job.cancelled if job else None, create=make)
+                           cancelled=job.cancelled if job else None, create=make, code=code, keys=_keys.stored)
+        if result.pairing is not None:
+            _keys.store(result.pairing.sealer.graph_id, result.pairing.code, result.pairing.key)
         if remember:
             _remember(db_path, chosen, result.device if result.device.id != me.id or device is None else None,
                       settings)
@@ -193,6 +198,16 @@ class SyncStatus:
         }
 
 
+def folder_pairing(folder: Path | str, graph_id: str) -> _pairing.Pairing | None:
+    """How this machine reads a graph's sealed folder (its key kept here), or None."""
+    return _pairing.reader(_files.graph_dir(Path(folder), graph_id), graph_id, _keys.stored(graph_id)[1])
+
+
+def show_code(target: Graph | OpenGraph | Path | str) -> str | None:
+    """The recovery code of this graph's sealed folder, as this machine keeps it (None: not sealed or not known)."""
+    return _with_graph(target, lambda graph: _keys.stored(_graph_id(graph.db) or "")[0])
+
+
 def status(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None,
            device: Device | None = None) -> SyncStatus:
     """Where sync stands for this graph, read from the file and the folder (nothing is written)."""
@@ -211,7 +226,9 @@ def status(target: Graph | OpenGraph | Path | str, folder: Path | str | None = N
         if chosen is None or gid is None or not chosen.is_dir():
             return out
         applied = _state.applied(db)
-        for dev, listing in sorted(_files.scan(chosen, gid, applied).items()):  # what was applied: not opened again
+        pairing = folder_pairing(chosen, gid)
+        seal = pairing.sealer if pairing is not None else None
+        for dev, listing in sorted(_files.scan(chosen, gid, applied, seal).items()):  # applied: not opened again
             out.skipped.extend((str(s.path), s.why) for s in listing.skipped)
             if dev == me.id:
                 continue
@@ -219,7 +236,8 @@ def status(target: Graph | OpenGraph | Path | str, folder: Path | str | None = N
             at = ""
             if newest:
                 try:
-                    at = str(_files.read_segment(dev, newest, listing.segments[newest]).header.get("at") or "")
+                    at = str(_files.read_segment(dev, newest, listing.segments[newest], seal,
+                                                 pairing.plain_upto(dev) if pairing else 0).header.get("at") or "")
                 except (OSError, ValueError):
                     at = ""
             out.devices.append(DeviceSeen(dev, listing.name, len(listing.segments), applied.get(dev, 0), at))
@@ -281,11 +299,11 @@ def _unlock_fd(fd: int) -> None:
 
 
 def exchange_if_free(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None,
-                     *, confirm: bool = False, job: SyncJob | None = None) -> Exchange | None:
+                     *, confirm: bool = False, job: SyncJob | None = None, code: str | None = None) -> Exchange | None:
     """``exchange`` under this file's sync lock; None when another program is syncing it right now."""
     path = target.graph.db.path if isinstance(target, OpenGraph) else (
         target.db.path if isinstance(target, Graph) else Path(target))
     with sync_lock(path) as held:
         if not held:
             return None
-        return exchange(target, folder, confirm=confirm, job=job)
+        return exchange(target, folder, confirm=confirm, job=job, code=code)

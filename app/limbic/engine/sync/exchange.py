@@ -23,6 +23,7 @@ from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
 from limbic.engine.sync import capture, folder as files, snapshot, state
 from limbic.engine.sync.apply import Applier
+from limbic.engine.sync.pairing import Pairing, pair
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
@@ -68,6 +69,8 @@ class Exchange:
     confirm_needed: list[str] = field(default_factory=list)
     skipped: list[files.Skipped] = field(default_factory=list)
     device_note: str | None = None  # this device got a new id (a copied or restored file), said once
+    pairing: Pairing | None = None  # the folder's seal (None: this exchange wrote and read in the clear)
+    new_code: str | None = None  # this exchange sealed the folder: the recovery code, shown once
 
 
 def new_device_id() -> str:
@@ -95,7 +98,7 @@ def choose_graph_id(graph: Graph, folder: Path) -> str:
 
 
 def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
-             own: files.DeviceFiles | None = None) -> tuple[Device, str | None]:
+             own: files.DeviceFiles | None = None, pairing: Pairing | None = None) -> tuple[Device, str | None]:
     """The device this file publishes as: ``device``, or a new id when the file is a copy or a restore
     (``own``: its folder, scanned)."""
     db = graph.db
@@ -103,7 +106,7 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
     file_seq = int(db.get_meta(state.SEQ_KEY) or 0)
     if own is None:
         known = file_seq if file_device == device.id else 0
-        own = files.scan_device(files.device_dir(folder, graph_id, device.id), known)
+        own = files.scan_device(files.device_dir(folder, graph_id, device.id), known, _seal(pairing))
     own_max = max(own.segments, default=0)
     note = None
     if file_device == device.id and own_max <= file_seq:
@@ -115,7 +118,7 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
                        "SET seq = max(seq, excluded.seq)", (file_device, file_seq))
             db.set_meta(state.SEQ_KEY, "0")
             file_seq = 0
-        elif file_device == device.id and own_max > file_seq and _adopt(graph, folder, graph_id, device, own, file_seq):
+        elif file_device == device.id and own_max > file_seq and _adopt(graph, device, own, file_seq, pairing):
             file_seq = int(db.get_meta(state.SEQ_KEY) or 0)
         if own_max > file_seq:
             # The folder holds this device's segments the file never published: this file is a copy
@@ -131,7 +134,15 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
     return device, note
 
 
-def _adopt(graph: Graph, folder: Path, graph_id: str, device: Device, own: files.DeviceFiles, file_seq: int) -> bool:
+def _seal(pairing: Pairing | None):
+    return pairing.sealer if pairing is not None else None
+
+
+def _plain_upto(pairing: Pairing | None, device: str) -> int:
+    return pairing.plain_upto(device) if pairing is not None else 0
+
+
+def _adopt(graph: Graph, device: Device, own: files.DeviceFiles, file_seq: int, pairing: Pairing | None) -> bool:
     """Segments written just before a stop, their commits lost: taken as published when they are this file's changes.
 
     A publish's commit is not flushed to disk at once (``publish``): after a power cut the folder can
@@ -145,7 +156,7 @@ def _adopt(graph: Graph, folder: Path, graph_id: str, device: Device, own: files
         if seq not in own.segments:
             return False
         try:
-            seg = files.read_segment(device.id, seq, own.segments[seq])
+            seg = files.read_segment(device.id, seq, own.segments[seq], _seal(pairing), _plain_upto(pairing, device.id))
         except (OSError, ValueError):
             return False
         for change in seg.changes:
@@ -180,7 +191,8 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
     db = graph.db
     directory = files.device_dir(folder, graph_id, device.id)
     files.remove_leftovers(directory)  # a write that stopped (a disk full, a kill) left its temporary file
-    files.write_device_file(directory, _device_info(graph, device))
+    seal = _seal(result.pairing)
+    files.write_device_file(directory, _device_info(graph, device), seal)
     while True:
         if _nothing_to_publish(db, device):
             break  # no write transaction (and no flush to disk) for an exchange that only receives
@@ -200,7 +212,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
                 header = {"format": state.FORMAT, "schema": SCHEMA_VERSION, "device": device.id, "name": device.name,
                           "graph": graph_id, "seq": seq, "upto": upto, "deps": deps, "at": now_utc(),
                           "joined": first}
-                files.write_segment(directory, seq, header, changes)  # on disk before the commit says so
+                files.write_segment(directory, seq, header, changes, seal)  # on disk before the commit says so
                 db.set_meta(state.SEQ_KEY, str(seq))
                 result.sent += len(changes)
                 result.sent_segments += 1
@@ -277,7 +289,7 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
     """Apply every complete segment of the other devices that can apply now (``found``: the folder, scanned)."""
     db = graph.db
     done = state.applied(db)
-    found = files.scan(folder, graph_id, done) if found is None else found
+    found = files.scan(folder, graph_id, done, _seal(result.pairing)) if found is None else found
     queues: dict[str, list[files.Segment]] = {}
     for dev, listing in sorted(found.items()):
         result.skipped.extend(listing.skipped)
@@ -290,7 +302,8 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
                 result.waiting.append(f"{_label(listing, dev)}: waiting for segment {have + len(queue) + 1}.")
                 break
             try:
-                queue.append(files.read_segment(dev, seq, listing.segments[seq]))
+                queue.append(files.read_segment(dev, seq, listing.segments[seq], _seal(result.pairing),
+                                                _plain_upto(result.pairing, dev)))
             except (OSError, files.SegmentError) as exc:
                 _set_aside(result, listing, dev, listing.segments[seq], str(exc) or "unreadable")
                 break
@@ -372,12 +385,14 @@ def _apply_segment(graph: Graph, device: Device, seg: files.Segment, result: Exc
 
 def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
              progress: Callable[[int, int], None] | None = None,
-             cancelled: Callable[[], bool] | None = None, create: bool = True) -> Exchange:
+             cancelled: Callable[[], bool] | None = None, create: bool = True, code: str | None = None,
+             keys: Callable[[str], tuple[str | None, bytes | None]] | None = None, sealed: bool = True) -> Exchange:
     """Publish, then apply; the result says what went each way and what waits.
 
     ``create=False``: the graph's folder in the sync folder must be there already (a graph that synced with
     this folder before); one that is gone (a share unmounted, its mount point left empty) is never made again,
-    since what would be written there no other device would see."""
+    since what would be written there no other device would see. ``code``: the folder's recovery code, typed;
+    ``keys``: the code and key this machine keeps for a graph id (pairing.py); ``sealed=False``: in the clear."""
     folder = Path(folder)
     if graph.db.readonly:
         raise SyncError(f"{graph.db.path} is open read-only; it cannot sync.")
@@ -388,12 +403,16 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
                         "device yet? Nothing was written; sync goes on when it is back. If it was emptied on purpose, "
                         "choose it again (File → Sync…, or limbic sync --folder) to start it anew from this device.")
     home.mkdir(parents=True, exist_ok=True)  # only here: every later write makes its own folder, never a parent
+    kept_code, kept_key = keys(graph_id) if keys is not None else (None, None)
+    pairing = pair(home, graph_id, code or kept_code, None if code else kept_key,
+                   make=create or kept_key is None) if sealed else None
     # The folder is looked at once, and only what is new is opened: a segment this file already applied
     # (or published) is listed by name. What this exchange publishes is added to this device's own
     # folder only, which the snapshot check and the apply pass over.
-    found = files.scan(folder, graph_id, state.applied(graph.db))
-    device, note = identify(graph, folder, graph_id, device, found.get(device.id) or files.DeviceFiles(device.id))
-    result = Exchange(device, device_note=note)
+    found = files.scan(folder, graph_id, state.applied(graph.db), _seal(pairing))
+    device, note = identify(graph, folder, graph_id, device, found.get(device.id) or files.DeviceFiles(device.id), pairing)
+    result = Exchange(device, device_note=note, pairing=pairing,
+                      new_code=pairing.code if pairing is not None and pairing.made else None)
     unseen = state.published_upto(graph.db)  # what is written here after this, no other device had seen
     publish(graph, folder, graph_id, device, result)
     _start_from_snapshot(graph, folder, graph_id, device, found, unseen, result)
@@ -403,10 +422,10 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     seq = int(graph.db.get_meta(state.SEQ_KEY) or 0)
     taken = bool(seq and seq - max(own.snapshots, default=0) >= snapshot.SNAPSHOT_EVERY)
     if taken:
-        snapshot.take(graph, directory, seq)
-    files.write_device_file(directory, _device_info(graph, device))
+        snapshot.take(graph, directory, seq, _seal(pairing))
+    files.write_device_file(directory, _device_info(graph, device), _seal(pairing))
     if taken or own.snapshots:  # compaction removes only what a snapshot of this device covers
-        snapshot.compact(folder, graph_id, device.id, seq)
+        snapshot.compact(folder, graph_id, device.id, seq, _seal(pairing))
     return result
 
 
@@ -421,7 +440,8 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
                          result: Exchange | None = None) -> bool:
     """Where another device's first segments were compacted away, start from the newest snapshot covering them."""
     done = state.applied(graph.db)
-    found = files.scan(folder, graph_id, done) if found is None else found
+    pairing = result.pairing if result is not None else None
+    found = files.scan(folder, graph_id, done, _seal(pairing)) if found is None else found
     gaps = {}  # per device, the sequence a snapshot must reach: its first segments are gone (or all of them)
     for dev, listing in found.items():
         have = done.get(dev, 0)
@@ -441,7 +461,7 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
         if path.name in listing.unchecked and not files.checksum_ok(path):
             continue  # listed by name only (its sequence was applied already) and not whole: never used
         try:
-            vector = snapshot.covered(path)
+            vector = snapshot.covered(path, _seal(pairing), _plain_upto(pairing, dev))
         except snapshot.SnapshotError as exc:
             if result is not None:
                 _set_aside(result, listing, dev, path, str(exc))
@@ -453,7 +473,8 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
         return False
     _, dev, path, name = best
     try:
-        snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8], unseen)
+        snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8], unseen, _seal(pairing),
+                             _plain_upto(pairing, dev))
     except (Cancelled, SyncError, DatabaseError):
         raise
     except Exception as exc:  # noqa: BLE001 - a snapshot that cannot be used is set aside like a segment

@@ -24,6 +24,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from limbic.engine.sync.seal import MAGIC, Sealer, SealError
 from limbic.engine.sync.state import norm_change
 
 SEGMENT_RE = re.compile(r"^(\d{6,})-([0-9a-f]{16})\.seg$")
@@ -141,19 +142,37 @@ def encode(header: dict, changes: list[dict]) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def write_segment(directory: Path, seq: int, header: dict, changes: list[dict]) -> Path:
-    """Write one segment of this device's folder; returns its path."""
-    return write_atomic(directory, lambda digest: f"{seq:06d}-{digest}.seg", encode(header, changes))
+def write_segment(directory: Path, seq: int, header: dict, changes: list[dict], seal: Sealer | None = None) -> Path:
+    """Write one segment of this device's folder (sealed where the folder is); returns its path."""
+    data = encode(header, changes)
+    if seal is not None:
+        data = seal.seal(data, "segment", directory.name, seq)
+    return write_atomic(directory, lambda digest: f"{seq:06d}-{digest}.seg", data)
 
 
-def write_device_file(directory: Path, info: dict) -> None:
+def read_device_info(path: Path, device: str, seal: Sealer | None = None) -> dict:
+    """A device's note (name, schema, what it applied); {} when it cannot be read (or, in a sealed folder, is not sealed)."""
+    try:
+        data = path.read_bytes()[: 1 << 20]
+        if seal is not None:
+            data = seal.open(data, "device", device, 0)
+        elif data.startswith(MAGIC):
+            return {}
+        info = json.loads(data)
+    except (OSError, ValueError, SealError, RecursionError):
+        return {}
+    return info if isinstance(info, dict) else {}
+
+
+def write_device_file(directory: Path, info: dict, seal: Sealer | None = None) -> None:
     """The device's name and schema, beside its segments (rewritten atomically when it changes)."""
     directory.mkdir(exist_ok=True)  # never a parent: a folder gone stays gone
     path = directory / DEVICE_FILE
     data = json.dumps(info, sort_keys=True).encode()
-    with contextlib.suppress(OSError):
-        if not path.is_symlink() and path.read_bytes() == data:
-            return
+    if read_device_info(path, directory.name, seal) == info and not path.is_symlink():
+        return
+    if seal is not None:
+        data = seal.seal(data, "device", directory.name, 0)
     tmp = temp_path(directory, DEVICE_FILE)
     _write_new(tmp, data)
     try:
@@ -203,7 +222,7 @@ def _skip_reason(name: str) -> str | None:
     return None
 
 
-def scan_device(directory: Path, known: int = 0) -> DeviceFiles:
+def scan_device(directory: Path, known: int = 0, seal: Sealer | None = None) -> DeviceFiles:
     """The complete segments and snapshots in one device's folder; everything else named as skipped.
 
     Files of a sequence up to ``known`` (already applied or published here) are listed by name, unopened."""
@@ -215,8 +234,8 @@ def scan_device(directory: Path, known: int = 0) -> DeviceFiles:
     for entry in entries:
         name = entry.name
         if name == DEVICE_FILE:
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                out.name = str(json.loads(Path(entry.path).read_text("utf-8")).get("name") or "")
+            found = read_device_info(Path(entry.path), directory.name, seal).get("name")
+            out.name = found if isinstance(found, str) else ""
             continue
         if name.startswith(TEMP_PREFIX):
             continue  # a segment being written (or left by a writer that stopped): never read
@@ -257,25 +276,36 @@ def devices(folder: Path, graph_id: str) -> list[str]:
         return sorted(e.name for e in entries if not e.name.startswith(".") and e.is_dir())
 
 
-def scan(folder: Path, graph_id: str, known: dict[str, int] | None = None) -> dict[str, DeviceFiles]:
+def scan(folder: Path, graph_id: str, known: dict[str, int] | None = None,
+         seal: Sealer | None = None) -> dict[str, DeviceFiles]:
     """Every device's folder of this graph (``known``: per device, the sequence up to which files are not opened)."""
     root = graph_dir(folder, graph_id)
-    return {dev: scan_device(root / dev, (known or {}).get(dev, 0)) for dev in devices(folder, graph_id)}
+    return {dev: scan_device(root / dev, (known or {}).get(dev, 0), seal) for dev in devices(folder, graph_id)}
 
 
 class SegmentError(ValueError):
     """A complete segment (its checksum matches) whose content cannot be a segment: it is set aside."""
 
 
-def read_segment(device: str, seq: int, path: Path) -> Segment:
+def read_segment(device: str, seq: int, path: Path, seal: Sealer | None = None, plain_upto: int = 0) -> Segment:
     """Parse a complete segment (its checksum was checked by ``scan``); SegmentError says why one cannot be read.
 
     The read is bounded (its size, its nesting) and every part a change is read by is checked for its kind,
-    so no file in the folder can stop an exchange with an error of its own: it is set aside, named."""
+    so no file in the folder can stop an exchange with an error of its own: it is set aside, named. In a sealed
+    folder (``seal``) a segment must open with the graph's key as this device's ``seq``; one in the clear is read
+    only where the folder's seal says that device wrote it before the folder was sealed (``plain_upto``)."""
     if path.stat().st_size > MAX_SEGMENT_BYTES:
         raise SegmentError(f"larger than {MAX_SEGMENT_BYTES >> 20} MB")
+    data = path.read_bytes()
+    if data.startswith(MAGIC) and seal is None:
+        raise SegmentError("it is sealed, and this device has no key for this folder")
+    if seal is not None and (data.startswith(MAGIC) or seq > plain_upto):
+        try:
+            data = seal.open(data, "segment", device, seq)
+        except SealError as exc:
+            raise SegmentError(str(exc)) from None
     try:
-        lines = path.read_bytes().decode("utf-8").splitlines()
+        lines = data.decode("utf-8").splitlines()
         parsed = [json.loads(line) for line in lines if line.strip()]
     except UnicodeDecodeError:
         raise SegmentError("not UTF-8 text") from None

@@ -18,7 +18,9 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +29,7 @@ import apsw
 from limbic.engine.store.db import Database
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.sync import folder as files, rows, state
+from limbic.engine.sync.seal import MAGIC, Sealer, SealError
 from limbic.engine.sync.capture import REFS, ROW_FIELD
 from limbic.engine.sync.rows import COLUMNS, WAS
 from limbic.engine.sync.apply import Applier
@@ -37,13 +40,19 @@ if TYPE_CHECKING:
 SNAPSHOT_EVERY = 100  # a device writes a snapshot after this many segments of its own since the last
 
 
-def take(graph: Graph, directory: Path, seq: int) -> Path:
-    """A snapshot of this graph now, in this device's folder, as of its own sequence ``seq``."""
+def take(graph: Graph, directory: Path, seq: int, seal: Sealer | None = None) -> Path:
+    """A snapshot of this graph now, in this device's folder (sealed where the folder is), as of its sequence ``seq``."""
     db = graph.db
     directory.mkdir(exist_ok=True)
     tmp = files.temp_path(directory, "snapshot.db")  # unguessable: SQLite creates it, and refuses one that exists
     try:
-        db.execute("VACUUM INTO ?", (str(tmp),))
+        if seal is None:
+            db.execute("VACUUM INTO ?", (str(tmp),))
+        else:  # the copy in the clear never enters the folder: made in a private folder, sealed into this one
+            with tempfile.TemporaryDirectory(prefix="limbic-") as private:
+                plain = Path(private) / "snapshot.db"
+                db.execute("VACUUM INTO ?", (str(plain),))
+                seal.seal_file(plain, tmp, "snapshot", directory.name, seq)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -71,6 +80,36 @@ COVERED_SECONDS = 10.0  # reading which sequences a snapshot covers: a few rows
 IMPORT_SECONDS = 3600.0  # applying a whole snapshot (100,000 entities took 212 s on a busy machine)
 
 
+@contextlib.contextmanager
+def opened(path: Path, seconds: float, seal: Sealer | None = None, plain_upto: int = 0) -> Iterator[Database]:
+    """``open_snapshot`` of a snapshot of the folder: a sealed one opened into a private folder first (removed
+    after), one in the clear only where the folder's seal says its device wrote it before the folder was sealed."""
+    match = files.SNAPSHOT_RE.match(path.name)
+    seq = int(match.group(1)) if match else 0
+    with open(path, "rb") as fh:
+        sealed = fh.read(len(MAGIC)) == MAGIC
+    if sealed and seal is None:
+        raise SnapshotError("it is sealed, and this device has no key for this folder")
+    if seal is None or (not sealed and seq <= plain_upto):
+        snap = open_snapshot(path, seconds)
+        try:
+            yield snap
+        finally:
+            snap.close()
+        return
+    with tempfile.TemporaryDirectory(prefix="limbic-") as private:
+        plain = Path(private) / "snapshot.db"
+        try:
+            seal.open_file(path, plain, "snapshot", path.parent.name, seq)
+        except SealError as exc:
+            raise SnapshotError(str(exc)) from None
+        snap = open_snapshot(plain, seconds)
+        try:
+            yield snap
+        finally:
+            snap.close()
+
+
 def open_snapshot(path: Path, seconds: float) -> Database:
     """A snapshot opened read-only, its schema not trusted, refused when a table it is read by is anything but
     a table, and every statement on it stopped once ``seconds`` have passed (SnapshotError)."""
@@ -92,17 +131,15 @@ def open_snapshot(path: Path, seconds: float) -> Database:
     return snap
 
 
-def covered(path: Path) -> dict[str, int]:
+def covered(path: Path, seal: Sealer | None = None, plain_upto: int = 0) -> dict[str, int]:
     """The sequence of each device a snapshot includes (SnapshotError when it cannot say)."""
-    snap = open_snapshot(path, COVERED_SECONDS)
-    try:
-        out = state.applied(snap)
-    except apsw.InterruptError:
-        raise SnapshotError(f"reading it took over {COVERED_SECONDS:g} s") from None
-    except (apsw.Error, ValueError, TypeError) as exc:
-        raise SnapshotError(f"it cannot be read ({exc})") from None
-    finally:
-        snap.close()
+    with opened(path, COVERED_SECONDS, seal, plain_upto) as snap:
+        try:
+            out = state.applied(snap)
+        except apsw.InterruptError:
+            raise SnapshotError(f"reading it took over {COVERED_SECONDS:g} s") from None
+        except (apsw.Error, ValueError, TypeError) as exc:
+            raise SnapshotError(f"it cannot be read ({exc})") from None
     if not all(isinstance(d, str) and isinstance(s, int) for d, s in out.items()):
         raise SnapshotError("its record of what it covers is not device sequences")
     return out
@@ -227,59 +264,61 @@ def _changed_here(db: Database, entity: int, upto: int) -> bool:
 
 
 def import_into(graph: Graph, path: Path, me: str, my_name: str, source: str, source_name: str,
-                unseen: int | None = None) -> dict[str, int]:
+                unseen: int | None = None, seal: Sealer | None = None, plain_upto: int = 0) -> dict[str, int]:
     """Apply a snapshot's rows here (in one transaction, under the device that wrote it); what it covered.
 
     The rows are read and applied a batch at a time, so memory does not grow with the graph; the one
     transaction keeps the import whole or absent. Vectors are not computed here: the graph is
     searchable by text when this returns, and its entities wait to be embedded like any others.
     """
-    snap = open_snapshot(path, IMPORT_SECONDS)
+    with opened(path, IMPORT_SECONDS, seal, plain_upto) as snap:
+        return _import(graph, snap, me, my_name, source, source_name, unseen)
+
+
+def _import(graph: Graph, snap: Database, me: str, my_name: str, source: str, source_name: str,
+            unseen: int | None) -> dict[str, int]:
     db = graph.db
-    try:
-        vector = state.applied(snap)
-        stamp = state.clock(snap).text()
-        with db.activity.session_as(f"{state.SYNC_ORIGIN}{source_name}"), db.activity.using("sync snapshot"), \
-                graph.write(embed=False):
-            db.conn.executemany("INSERT OR IGNORE INTO sync_alias(gid, target) VALUES (?, ?)",
-                                snap.execute("SELECT gid, target FROM sync_alias"))
-            applier = Applier(graph, me, my_name, source, source_name)
-            applier.stamp_added = False  # a row new here takes its stamps from the snapshot, below, once
-            for kind, table in SYNCED_TABLES.items():
-                if not snap.has_table(table):
-                    continue  # a snapshot written before schema 9 holds no aliases
-                for batch in _batches(snap.execute(_row_sql(snap, kind))):
-                    items = [{"k": kind, "op": "add", "gid": gid, "b": None, "a": json.loads(text)}
-                             for gid, text in batch]
-                    applier.apply_change({"stamp": stamp, "items": items})
-            for batch in _batches(snap.execute("SELECT gid, field, stamp, device, ?, ? FROM sync_stamp",
-                                               (stamp, source)), 10 * BATCH):
-                db.conn.executemany(_STAMP_SQL, [_fixed_width(row) for row in batch])
-            _drop_deleted(graph, snap, applier, applier.upto if unseen is None else min(unseen, applier.upto))
-            for device, seq in vector.items():
-                if device != me:
-                    db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "
-                               "SET seq = max(seq, excluded.seq)", (device, seq))
-    finally:
-        snap.close()
+    vector = state.applied(snap)
+    stamp = state.clock(snap).text()
+    with db.activity.session_as(f"{state.SYNC_ORIGIN}{source_name}"), db.activity.using("sync snapshot"), \
+            graph.write(embed=False):
+        db.conn.executemany("INSERT OR IGNORE INTO sync_alias(gid, target) VALUES (?, ?)",
+                            snap.execute("SELECT gid, target FROM sync_alias"))
+        applier = Applier(graph, me, my_name, source, source_name)
+        applier.stamp_added = False  # a row new here takes its stamps from the snapshot, below, once
+        for kind, table in SYNCED_TABLES.items():
+            if not snap.has_table(table):
+                continue  # a snapshot written before schema 9 holds no aliases
+            for batch in _batches(snap.execute(_row_sql(snap, kind))):
+                items = [{"k": kind, "op": "add", "gid": gid, "b": None, "a": json.loads(text)}
+                         for gid, text in batch]
+                applier.apply_change({"stamp": stamp, "items": items})
+        for batch in _batches(snap.execute("SELECT gid, field, stamp, device, ?, ? FROM sync_stamp",
+                                           (stamp, source)), 10 * BATCH):
+            db.conn.executemany(_STAMP_SQL, [_fixed_width(row) for row in batch])
+        _drop_deleted(graph, snap, applier, applier.upto if unseen is None else min(unseen, applier.upto))
+        for device, seq in vector.items():
+            if device != me:
+                db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "
+                           "SET seq = max(seq, excluded.seq)", (device, seq))
     return vector
 
 
-def compact(folder: Path, graph_id: str, device: str, known: int = 0) -> int:
+def compact(folder: Path, graph_id: str, device: str, known: int = 0, seal: Sealer | None = None) -> int:
     """Delete this device's segments every other device has applied and its newest snapshot covers.
 
     ``known``: the sequence this device has published, up to which its own files are listed by name, unread;
     the other devices' folders are not looked into, only their ``device.json``."""
-    mine = files.scan_device(files.device_dir(folder, graph_id, device), known)
+    mine = files.scan_device(files.device_dir(folder, graph_id, device), known, seal)
     if not mine.snapshots:
         return 0
     upto = max(mine.snapshots)
     others = [d for d in files.devices(folder, graph_id) if d != device]
     for other in others:
-        info = files.device_dir(folder, graph_id, other) / files.DEVICE_FILE
+        info = files.read_device_info(files.device_dir(folder, graph_id, other) / files.DEVICE_FILE, other, seal)
         try:
-            seen = int((json.loads(info.read_text("utf-8")).get("applied") or {}).get(device, 0))
-        except (OSError, ValueError, AttributeError, TypeError):
+            seen = int((info.get("applied") or {}).get(device, 0))
+        except (ValueError, AttributeError, TypeError):
             seen = 0
         upto = min(upto, seen)
     removed = 0

@@ -24,11 +24,17 @@ class SyncDialog(QDialog):
         row.addWidget(browse)
         self.name = QLineEdit(device_name, self)
         self.name.setPlaceholderText("How the other devices name this one")
+        self.code = QLineEdit(self, objectName="syncCode")
+        self.code.setPlaceholderText("Only to join a folder another device sealed: ABCD-EFGH-…")
+        self.code.setAccessibleName("Recovery code")
         form = QFormLayout(self)
         form.addRow(QLabel("Every device that shares this folder ends up with the same graph; "
                            "nothing is lost and each conflict is shown to you.", self, wordWrap=True))
         form.addRow("Sync &folder:", row)
         form.addRow("This &device:", self.name)
+        form.addRow("&Recovery code:", self.code)
+        form.addRow(QLabel("The folder is sealed: only your devices can read it. The first device shows its "
+                           "recovery code; the others join with it.", self, wordWrap=True))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Sync")
         if folder:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer
+from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer
 from PySide6.QtWidgets import QMessageBox, QToolButton, QWidget
 
 from limbic.service import sync as service_sync
@@ -30,9 +30,9 @@ RETRY_MS = 30_000  # the folder unreachable, or another program syncing this fil
 REACH_MS = 3_000  # how often the folder's presence is looked at (an unmounted share sends no event)
 
 
-def exchange_op(graph: Graph, folder: str, confirm: bool) -> tuple[object, list]:
+def exchange_op(graph: Graph, folder: str, confirm: bool, code: str | None = None) -> tuple[object, list]:
     """One exchange under the file's sync lock, then the open conflicts (run on the engine's thread)."""
-    result = service_sync.exchange_if_free(graph, folder, confirm=confirm)
+    result = service_sync.exchange_if_free(graph, folder, confirm=confirm, code=code)
     return result, service_sync.list_conflicts(graph)
 
 
@@ -72,6 +72,8 @@ class SyncFlow(QObject):
         self._again = False
         self._confirm = False
         self.exchanges = 0  # finished exchanges (tests wait on it)
+        self.code: str | None = None  # a recovery code typed in File → Sync…, until an exchange has used it
+        self.show_code: Callable[[str], None] = self._show_code
         self.last_result = None
         self.ask_confirm: Callable[[list[str]], bool] = self._ask_confirm
         self.watcher = QFileSystemWatcher(self)
@@ -177,7 +179,7 @@ class SyncFlow(QObject):
         self.running, self._again = True, False
         self._set_state("syncing")
         confirm, self._confirm = self._confirm, False
-        self.p.engine.run("sync", exchange_op, str(self.folder), confirm, what="syncing",
+        self.p.engine.run("sync", exchange_op, str(self.folder), confirm, self.code, what="syncing",
                           on_done=self._done, on_failed=self._failed)
 
     def _done(self, value: tuple) -> None:
@@ -192,6 +194,9 @@ class SyncFlow(QObject):
             self._set_state("waiting")
             self.timer.start(RETRY_MS)
             return
+        self.code = None  # kept on this machine now
+        if result.new_code:
+            self.show_code(result.new_code)
         if result.device_note:
             self.p.status.say(result.device_note, 0)
         if result.confirm_needed and self.ask_confirm(result.confirm_needed):
@@ -209,6 +214,17 @@ class SyncFlow(QObject):
         self.exchanges += 1
         self._set_state("unreachable", failure.message)
         self.timer.start(RETRY_MS)
+
+    def _show_code(self, code: str) -> None:
+        """The recovery code of a folder this device just sealed, once, where the person can copy it."""
+        box = QMessageBox(QMessageBox.Icon.Information, "Keep this recovery code",
+                          "This graph's sync folder is sealed: only your own devices can read it or add to it.\n\n"
+                          f"Recovery code:  {code}\n\nAnother device joins with it (File → Sync…, Recovery code). "
+                          "Keep it in a password manager or on paper; limbic sync --show-code shows it again here. "
+                          "Losing it loses no data.", QMessageBox.StandardButton.Ok, self.p.hooks.parent)
+        box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
 
     def _ask_confirm(self, sentences: list[str]) -> bool:
         answer = QMessageBox.question(self.p.hooks.parent, "Apply these deletions?",
@@ -241,9 +257,10 @@ class SyncFlow(QObject):
         dialog = SyncDialog(str(self.folder or ""), service_sync.device_name(), self.p.hooks.parent)
         if dialog.exec() != SyncDialog.DialogCode.Accepted:
             return
-        self.apply_choice(dialog.folder.text().strip(), dialog.name.text(), dialog.stop_asked)
+        self.apply_choice(dialog.folder.text().strip(), dialog.name.text(), dialog.stop_asked,
+                          dialog.code.text().strip() or None)
 
-    def apply_choice(self, folder: str, name: str, stop: bool = False) -> None:
+    def apply_choice(self, folder: str, name: str, stop: bool = False, code: str | None = None) -> None:
         """Save the device name and start (or stop) syncing this file with ``folder``."""
         service_sync.set_device_name(name)
         if stop or not folder:
@@ -254,6 +271,7 @@ class SyncFlow(QObject):
         if not Path(folder).expanduser().is_dir():
             self.p.status.say(f"The sync folder {folder} does not exist; choose a folder that does.")
             return
+        self.code = code
         self.use_folder(Path(folder).expanduser())
 
     def show_conflicts(self) -> ConflictsView:

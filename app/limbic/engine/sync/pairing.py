@@ -1,0 +1,92 @@
+"""Which key seals this graph's folder: the one this machine keeps, the one a typed recovery code gives, or a new
+one made by the first device to sync the graph (which then shows its code). A folder written in the clear by an
+earlier Limbic is sealed on its first exchange by a device that has (or makes) the code; what each device had
+written before then stays readable, the seal naming it (seal.py)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from limbic.engine.sync import folder as files
+from limbic.engine.sync.seal import SEAL_FILE, Record, Sealer, SealError, clean_code, key_for, make_record, new_code, opens
+
+
+@dataclass
+class Pairing:
+    """The folder's seal as this exchange uses it."""
+
+    sealer: Sealer
+    record: Record
+    code: str | None  # the recovery code, where this exchange was given it or made it
+    key: bytes
+    made: bool = False  # this exchange sealed the folder: its code is shown once
+
+    def plain_upto(self, device: str) -> int:
+        return int(self.record.plain.get(device, 0))
+
+
+NEEDS_CODE = ("This sync folder is sealed: only your own devices can read it. Give its recovery code to join it "
+              "(limbic sync --code, or File → Sync…); a device that syncs already shows it with limbic sync --show-code.")
+
+
+def pair(home: Path, graph_id: str, code: str | None = None, key: bytes | None = None, make: bool = True) -> Pairing:
+    """The seal of the graph's folder ``home``, made when there is none yet (SealError: no code, or a wrong one).
+
+    ``make=False``: this machine synced the folder already (it keeps its key), so a folder without its seal is one
+    the sync tool has not brought whole yet; it waits rather than seal the folder a second time."""
+    path = home / SEAL_FILE
+    for _ in range(2):  # a second device sealing the same folder at the same moment: its seal is read instead
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            data = None
+        if data is not None:
+            record = Record.parse(data)
+            if key is not None and opens(record, key, graph_id):
+                return Pairing(Sealer(key, graph_id), record, code, key)
+            if code is None:
+                raise SealError(NEEDS_CODE)
+            code = clean_code(code)
+            key = key_for(record, code, graph_id)
+            return Pairing(Sealer(key, graph_id), record, code, key)
+        if not make:
+            raise SealError("The sync folder's seal (seal.json) is not there yet: the folder may still be arriving "
+                            "from your other devices. Nothing was written; sync goes on when it is there.")
+        made = clean_code(code) if code else new_code()
+        record, new_key = make_record(made, graph_id, _written_in_the_clear(home))
+        tmp = files.temp_path(home, SEAL_FILE)
+        files._write_new(tmp, record.to_json())
+        try:
+            os.link(tmp, path)  # never replaces a seal another device wrote meanwhile
+        except FileExistsError:
+            continue
+        finally:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        files._fsync_dir(home)
+        return Pairing(Sealer(new_key, graph_id), record, made, new_key, made=True)
+    raise SealError("The sync folder's seal could not be read or made; try again.")
+
+
+def reader(home: Path, graph_id: str, key: bytes | None) -> Pairing | None:
+    """The folder's seal for reading only (nothing made): None when the folder is not sealed or the key not its."""
+    try:
+        record = Record.parse((home / SEAL_FILE).read_bytes())
+    except (OSError, SealError):
+        return None
+    if key is None or not opens(record, key, graph_id):
+        return None
+    return Pairing(Sealer(key, graph_id), record, None, key)
+
+
+def _written_in_the_clear(home: Path) -> dict[str, int]:
+    """Each device's last segment in the folder before it is sealed (listed by name, none opened)."""
+    out = {}
+    for dev in files.devices(home.parent.parent, home.name):
+        listing = files.scan_device(home / dev, known=1 << 62)
+        if listing.segments or listing.snapshots:
+            out[dev] = max([*listing.segments, *listing.snapshots])
+    return out
