@@ -9,6 +9,8 @@ of the folder was written by two devices.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import random
 import shutil
@@ -111,10 +113,29 @@ class MessyTransport:
                         target.write_bytes(path.read_bytes()[: max(1, path.stat().st_size // 2)])  # arriving
                         continue
                     shutil.copyfile(path, target)
+                    if roll >= 0.9 and path.suffix == ".seg" and not clean:
+                        self._tamper(path, there, dst, roll)
                     if roll < 0.45:
                         shutil.copyfile(path, there / f"{path.stem}.sync-conflict-20260101-000000-XYZ{path.suffix}")
                     elif roll < 0.5:
                         shutil.copyfile(path, there / f"{path.stem} (conflicted copy).seg")
+
+
+    def _tamper(self, path: Path, there: Path, dst: Replica, roll: float) -> None:
+        """What someone who can write to the folder plants: the segment altered under its own sequence (a valid
+        checksum), or moved into another device's folder. Each must be refused, and block nothing genuine."""
+        if roll < 0.95:
+            data = bytearray(path.read_bytes())
+            data[len(data) // 2] ^= 0x01
+            digest = hashlib.sha256(bytes(data)).hexdigest()[:16]
+            (there / f"{path.name[:6]}-{digest}.seg").write_bytes(bytes(data))
+        else:
+            victim = next(r for r in self.replicas if r.device.id not in (there.name, dst.device.id)) \
+                if len(self.replicas) > 2 else None
+            if victim is not None:
+                moved = there.parent / victim.device.id
+                moved.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, moved / path.name)
 
 
 def _differences(replicas: list[Replica]) -> str:
@@ -131,8 +152,14 @@ def _in_clock_order(root: Path, view: Path, graph_id: str) -> Replica:
     changes = []
     pairing = service_sync.folder_pairing(view, graph_id)  # every device of the test pairs on this machine's keys
     for dev, listing in files.scan(view, graph_id).items():
-        for seq, path in listing.segments.items():
-            seg = files.read_segment(dev, seq, path, pairing and pairing.sealer)
+        for seq in listing.segments:
+            seg = None
+            for path in (listing.segments[seq], *listing.others.get(seq, ())):  # what was planted does not open
+                with contextlib.suppress(files.SegmentError):
+                    seg = files.read_segment(dev, seq, path, pairing and pairing.sealer)
+                    break
+            if seg is None:
+                continue
             name = str(seg.header.get("name") or dev[:8])
             changes.extend(((c.get("stamp", ""), dev, seq, i), name, c) for i, c in enumerate(seg.changes))
     db = oracle.graph.db

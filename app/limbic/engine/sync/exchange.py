@@ -301,12 +301,10 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
             if seq != have + len(queue) + 1:
                 result.waiting.append(f"{_label(listing, dev)}: waiting for segment {have + len(queue) + 1}.")
                 break
-            try:
-                queue.append(files.read_segment(dev, seq, listing.segments[seq], _seal(result.pairing),
-                                                _plain_upto(result.pairing, dev)))
-            except (OSError, files.SegmentError) as exc:
-                _set_aside(result, listing, dev, listing.segments[seq], str(exc) or "unreadable")
+            seg = _read_one(result, listing, dev, seq)
+            if seg is None:
                 break
+            queue.append(seg)
         if queue:
             queues[dev] = queue
     newer = [s for q in queues.values() for s in q if int(s.header.get("schema") or 0) > SCHEMA_VERSION
@@ -352,6 +350,19 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
     for dev, queue in queues.items():
         if queue:
             result.waiting.append(f"{_label(found[dev], dev)}: segment {queue[0].seq} waits for another device's.")
+
+
+def _read_one(result: Exchange, listing: files.DeviceFiles, dev: str, seq: int) -> files.Segment | None:
+    """A device's segment ``seq``: the file kept under that sequence, or one beside it that opens where it does
+    not (a file planted under a genuine one's sequence blocks nothing); None, set aside, when none does."""
+    first = None
+    for path in (listing.segments[seq], *listing.others.get(seq, ())):
+        try:
+            return files.read_segment(dev, seq, path, _seal(result.pairing), _plain_upto(result.pairing, dev))
+        except (OSError, files.SegmentError) as exc:
+            first = first or (path, str(exc) or "unreadable")
+    _set_aside(result, listing, dev, *first)
+    return None
 
 
 def _set_aside(result: Exchange, listing: files.DeviceFiles, dev: str, path: Path, why: str) -> None:

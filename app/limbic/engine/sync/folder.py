@@ -78,6 +78,7 @@ class DeviceFiles:
     skipped: list[Skipped] = field(default_factory=list)
     name: str = ""
     unchecked: set[str] = field(default_factory=set)  # names listed only (known here already), never opened
+    others: dict[int, list[Path]] = field(default_factory=dict)  # more files of one segment's sequence
 
 
 def _fsync_dir(path: Path) -> None:
@@ -259,7 +260,10 @@ def scan_device(directory: Path, known: int = 0, seal: Sealer | None = None) -> 
         target = out.snapshots if name.startswith("snapshot-") else out.segments
         if seq in target:  # one writer never writes two; keep one, the same on every device
             keep = min(target[seq], path, key=lambda p: p.name)
-            out.skipped.append(Skipped(path if keep != path else target[seq], f"a second segment {seq}"))
+            other = path if keep != path else target[seq]
+            out.skipped.append(Skipped(other, f"a second segment {seq}"))
+            if target is out.segments:  # read where the one kept does not open (a file planted beside it)
+                out.others.setdefault(seq, []).append(other)
             target[seq] = keep
         else:
             target[seq] = path
