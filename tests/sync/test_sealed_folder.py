@@ -146,3 +146,21 @@ def test_a_folder_written_in_the_clear_is_sealed_and_what_it_held_still_arrives(
         a.close()
         if b is not None:
             b.close()
+
+
+def test_a_file_planted_in_this_devices_own_folder_changes_nothing_about_it(machines, tmp_path):
+    on, folder = machines
+    on("laptop")
+    a = Replica(tmp_path, "laptop")
+    try:
+        a.graph.upsert_entity("Ada", "Person", ["one"])
+        a.sync(folder)
+        own = next((folder / "Limbic").glob(f"*/{a.device.id}"))
+        data = b'{"format": 2, "device": "' + a.device.id.encode() + b'", "seq": 9}\n'
+        (own / f"000009-{__import__('hashlib').sha256(data).hexdigest()[:16]}.seg").write_bytes(data)
+        before = a.device.id
+        result = a.sync(folder)
+        assert result.device_note is None and result.device.id == before  # no false "copy or restored backup"
+        assert a.graph.db.scalar("SELECT count(*) FROM entities") == 1
+    finally:
+        a.close()

@@ -21,7 +21,7 @@ from limbic.engine.errors import Cancelled, DatabaseError, LimbicError, Validati
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import capture, folder as files, snapshot, state
+from limbic.engine.sync import capture, folder as files, reading, snapshot, state
 from limbic.engine.sync.apply import Applier
 from limbic.engine.sync.pairing import Pairing, pair
 
@@ -106,8 +106,8 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
     file_seq = int(db.get_meta(state.SEQ_KEY) or 0)
     if own is None:
         known = file_seq if file_device == device.id else 0
-        own = files.scan_device(files.device_dir(folder, graph_id, device.id), known, _seal(pairing))
-    own_max = max(own.segments, default=0)
+        own = files.scan_device(files.device_dir(folder, graph_id, device.id), known, reading.seal_of(pairing))
+    own_max = max((s for s in own.segments if s <= file_seq or reading.genuine(own, device.id, s, pairing)), default=0)
     note = None
     if file_device == device.id and own_max <= file_seq:
         return device, None  # the file and the folder agree: nothing to write (a commit costs a flush to disk)
@@ -134,14 +134,6 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
     return device, note
 
 
-def _seal(pairing: Pairing | None):
-    return pairing.sealer if pairing is not None else None
-
-
-def _plain_upto(pairing: Pairing | None, device: str) -> int:
-    return pairing.plain_upto(device) if pairing is not None else 0
-
-
 def _adopt(graph: Graph, device: Device, own: files.DeviceFiles, file_seq: int, pairing: Pairing | None) -> bool:
     """Segments written just before a stop, their commits lost: taken as published when they are this file's changes.
 
@@ -156,7 +148,8 @@ def _adopt(graph: Graph, device: Device, own: files.DeviceFiles, file_seq: int, 
         if seq not in own.segments:
             return False
         try:
-            seg = files.read_segment(device.id, seq, own.segments[seq], _seal(pairing), _plain_upto(pairing, device.id))
+            seg = files.read_segment(device.id, seq, own.segments[seq], reading.seal_of(pairing),
+                                     reading.plain_upto(pairing, device.id))
         except (OSError, ValueError):
             return False
         for change in seg.changes:
@@ -191,7 +184,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
     db = graph.db
     directory = files.device_dir(folder, graph_id, device.id)
     files.remove_leftovers(directory)  # a write that stopped (a disk full, a kill) left its temporary file
-    seal = _seal(result.pairing)
+    seal = reading.seal_of(result.pairing)
     files.write_device_file(directory, _device_info(graph, device), seal)
     while True:
         if _nothing_to_publish(db, device):
@@ -289,7 +282,7 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
     """Apply every complete segment of the other devices that can apply now (``found``: the folder, scanned)."""
     db = graph.db
     done = state.applied(db)
-    found = files.scan(folder, graph_id, done, _seal(result.pairing)) if found is None else found
+    found = files.scan(folder, graph_id, done, reading.seal_of(result.pairing)) if found is None else found
     queues: dict[str, list[files.Segment]] = {}
     for dev, listing in sorted(found.items()):
         result.skipped.extend(listing.skipped)
@@ -299,9 +292,9 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
         queue = []
         for seq in sorted(s for s in listing.segments if s > have):
             if seq != have + len(queue) + 1:
-                result.waiting.append(f"{_label(listing, dev)}: waiting for segment {have + len(queue) + 1}.")
+                result.waiting.append(f"{reading.label(listing, dev)}: waiting for segment {have + len(queue) + 1}.")
                 break
-            seg = _read_one(result, listing, dev, seq)
+            seg = reading.read_one(result, listing, dev, seq)
             if seg is None:
                 break
             queue.append(seg)
@@ -340,7 +333,7 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
                     # The segment's transaction rolled back whole: nothing of it stays, the other devices go on.
                     logger.warning("segment %s set aside: %r", seg.path, exc)
                     why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
-                    _set_aside(result, found[dev], dev, seg.path, why)
+                    reading.set_aside(result, found[dev], dev, seg.path, why)
                     queue.clear()
                     break
                 queue.pop(0)
@@ -349,31 +342,7 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
                     progress(result.received_segments, total)
     for dev, queue in queues.items():
         if queue:
-            result.waiting.append(f"{_label(found[dev], dev)}: segment {queue[0].seq} waits for another device's.")
-
-
-def _read_one(result: Exchange, listing: files.DeviceFiles, dev: str, seq: int) -> files.Segment | None:
-    """A device's segment ``seq``: the file kept under that sequence, or one beside it that opens where it does
-    not (a file planted under a genuine one's sequence blocks nothing); None, set aside, when none does."""
-    first = None
-    for path in (listing.segments[seq], *listing.others.get(seq, ())):
-        try:
-            return files.read_segment(dev, seq, path, _seal(result.pairing), _plain_upto(result.pairing, dev))
-        except (OSError, files.SegmentError) as exc:
-            first = first or (path, str(exc) or "unreadable")
-    _set_aside(result, listing, dev, *first)
-    return None
-
-
-def _set_aside(result: Exchange, listing: files.DeviceFiles, dev: str, path: Path, why: str) -> None:
-    """A segment that cannot be read or applied: named with why, left where it is; its device's later ones wait."""
-    result.skipped.append(files.Skipped(path, f"set aside: {why}"))
-    result.waiting.append(f"{_label(listing, dev)}: {path.name} is set aside ({why}); what comes after it from that "
-                          "device waits. The other devices' changes were applied.")
-
-
-def _label(listing: files.DeviceFiles, dev: str) -> str:
-    return f"device “{listing.name}”" if listing.name else f"device {dev}"
+            result.waiting.append(f"{reading.label(found[dev], dev)}: segment {queue[0].seq} waits for another device's.")
 
 
 def _apply_segment(graph: Graph, device: Device, seg: files.Segment, result: Exchange) -> None:
@@ -420,7 +389,7 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     # The folder is looked at once, and only what is new is opened: a segment this file already applied
     # (or published) is listed by name. What this exchange publishes is added to this device's own
     # folder only, which the snapshot check and the apply pass over.
-    found = files.scan(folder, graph_id, state.applied(graph.db), _seal(pairing))
+    found = files.scan(folder, graph_id, state.applied(graph.db), reading.seal_of(pairing))
     device, note = identify(graph, folder, graph_id, device, found.get(device.id) or files.DeviceFiles(device.id), pairing)
     result = Exchange(device, device_note=note, pairing=pairing,
                       new_code=pairing.code if pairing is not None and pairing.made else None)
@@ -433,10 +402,10 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
     seq = int(graph.db.get_meta(state.SEQ_KEY) or 0)
     taken = bool(seq and seq - max(own.snapshots, default=0) >= snapshot.SNAPSHOT_EVERY)
     if taken:
-        snapshot.take(graph, directory, seq, _seal(pairing))
-    files.write_device_file(directory, _device_info(graph, device), _seal(pairing))
+        snapshot.take(graph, directory, seq, reading.seal_of(pairing))
+    files.write_device_file(directory, _device_info(graph, device), reading.seal_of(pairing))
     if taken or own.snapshots:  # compaction removes only what a snapshot of this device covers
-        snapshot.compact(folder, graph_id, device.id, seq, _seal(pairing))
+        snapshot.compact(folder, graph_id, device.id, seq, reading.seal_of(pairing))
     return result
 
 
@@ -452,7 +421,7 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
     """Where another device's first segments were compacted away, start from the newest snapshot covering them."""
     done = state.applied(graph.db)
     pairing = result.pairing if result is not None else None
-    found = files.scan(folder, graph_id, done, _seal(pairing)) if found is None else found
+    found = files.scan(folder, graph_id, done, reading.seal_of(pairing)) if found is None else found
     gaps = {}  # per device, the sequence a snapshot must reach: its first segments are gone (or all of them)
     for dev, listing in found.items():
         have = done.get(dev, 0)
@@ -472,10 +441,10 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
         if path.name in listing.unchecked and not files.checksum_ok(path):
             continue  # listed by name only (its sequence was applied already) and not whole: never used
         try:
-            vector = snapshot.covered(path, _seal(pairing), _plain_upto(pairing, dev))
+            vector = snapshot.covered(path, reading.seal_of(pairing), reading.plain_upto(pairing, dev))
         except snapshot.SnapshotError as exc:
             if result is not None:
-                _set_aside(result, listing, dev, path, str(exc))
+                reading.set_aside(result, listing, dev, path, str(exc))
             continue
         if all(vector.get(d, 0) >= need for d, need in gaps.items()):
             if best is None or sum(vector.values()) > best[0]:
@@ -484,14 +453,14 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
         return False
     _, dev, path, name = best
     try:
-        snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8], unseen, _seal(pairing),
-                             _plain_upto(pairing, dev))
+        snapshot.import_into(graph, path, device.id, device.name, dev, name or dev[:8], unseen, reading.seal_of(pairing),
+                             reading.plain_upto(pairing, dev))
     except (Cancelled, SyncError, DatabaseError):
         raise
     except Exception as exc:  # noqa: BLE001 - a snapshot that cannot be used is set aside like a segment
         logger.warning("snapshot %s set aside: %r", path, exc)
         if result is not None:
             why = str(exc) if isinstance(exc, (ValidationError, snapshot.SnapshotError)) else "it cannot be read as a graph"
-            _set_aside(result, found[dev], dev, path, why)
+            reading.set_aside(result, found[dev], dev, path, why)
         return False
     return True
