@@ -18,7 +18,8 @@ import limbic_bundle_plan as plan  # noqa: E402
 
 ROOT = plan.ROOT
 # The multilingual model is most of it: about 70 MB of the .deb (xz). `limbic mcp` speaks the protocol
-# itself, so no SDK (and none of its cryptography, pydantic or web server) is bundled.
+# itself, so no SDK (and none of its pydantic or web server) is bundled; cryptography is, for sealing the
+# sync folder (docs/sync.md).
 MAX_DEB_MB = 150
 # Files the app needs at run time, relative to the bundle's contents folder (sys._MEIPASS).
 REQUIRED = [

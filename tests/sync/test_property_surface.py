@@ -62,7 +62,7 @@ def test_the_whole_write_surface_converges_on_three_devices(tmp_path_factory, mo
     _run(tmp_path_factory.mktemp("sync"), ops, seed, monkeypatch, _write_more)
 
 
-LONG_EXAMPLES = int(os.environ.get("LIMBIC_SYNC_EXAMPLES", "100"))
+LONG_EXAMPLES = int(os.environ.get("LIMBIC_SYNC_EXAMPLES", "60"))
 
 
 @pytest.mark.slow
