@@ -106,3 +106,16 @@ def test_the_first_device_shows_its_recovery_code_and_another_joins_with_it(qtbo
         service_sync.exchange(other, folder)
     service_sync.exchange(other, folder, code=shown[0])
     assert service_sync.show_code(other) == shown[0]
+
+
+def test_every_field_of_the_sync_dialog_has_its_label_as_buddy(qtbot):
+    """Alt and a label's underlined letter reach its field, the folder's (a row holding a button) included;
+    a label without a buddy showed its "&" as text and its key did nothing."""
+    from PySide6.QtWidgets import QLabel
+
+    from limbic.ui.sync.sync_dialog import SyncDialog
+
+    dialog = SyncDialog("", "desk")
+    qtbot.addWidget(dialog)
+    buddies = {label.text(): label.buddy() for label in dialog.findChildren(QLabel) if "&" in label.text()}
+    assert buddies == {"Sync &folder:": dialog.folder, "This &device:": dialog.name, "&Recovery code:": dialog.code}

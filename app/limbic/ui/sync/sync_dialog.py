@@ -14,6 +14,7 @@ class SyncDialog(QDialog):
     def __init__(self, folder: str, device_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="syncDialog")
         self.setWindowTitle("Sync")
+        self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 80)  # the placeholders read whole
         self.stop_asked = False
         self.folder = QLineEdit(folder, self)
         self.folder.setPlaceholderText("A folder Syncthing, Dropbox, iCloud Drive or Nextcloud keeps in sync")
@@ -30,7 +31,9 @@ class SyncDialog(QDialog):
         form = QFormLayout(self)
         form.addRow(QLabel("Every device that shares this folder ends up with the same graph; "
                            "nothing is lost and each conflict is shown to you.", self, wordWrap=True))
-        form.addRow("Sync &folder:", row)
+        folder_label = QLabel("Sync &folder:", self)  # a row that is a layout has no buddy of its own: Alt+F
+        folder_label.setBuddy(self.folder)
+        form.addRow(folder_label, row)
         form.addRow("This &device:", self.name)
         form.addRow("&Recovery code:", self.code)
         form.addRow(QLabel("The folder is sealed: only your devices can read it. The first device shows its "
