@@ -75,8 +75,9 @@ def test_a_bad_segment_is_set_aside_and_everything_else_arrives(pair, kind):
     assert any(s.path == bad and s.why.startswith("set aside") for s in result.skipped), result.skipped
     assert any("set aside" in w and "waits" in w for w in result.waiting), result.waiting
     assert bad.exists()  # never deleted by Limbic
-    status = service_sync.status(b.graph, folder, b.device)  # and the status reads the folder too
+    status = service_sync.status(b.graph, folder, b.device)  # and the status says what is set aside, and why
     assert status.pending >= 1
+    assert any(path == str(bad) and why.startswith("set aside") for path, why in status.skipped), status.skipped
     b.sync(folder)  # again: still set aside, still no error
     assert b.graph.db.scalar("SELECT count(*) FROM entities") == 2
 

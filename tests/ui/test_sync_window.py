@@ -119,3 +119,21 @@ def test_every_field_of_the_sync_dialog_has_its_label_as_buddy(qtbot):
     qtbot.addWidget(dialog)
     buddies = {label.text(): label.buddy() for label in dialog.findChildren(QLabel) if "&" in label.text()}
     assert buddies == {"Sync &folder:": dialog.folder, "This &device:": dialog.name, "&Recovery code:": dialog.code}
+
+
+def test_a_file_set_aside_in_the_folder_is_said_in_the_window(qtbot, tmp_path, monkeypatch):
+    import hashlib
+
+    _fast(monkeypatch)
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    window = make_window(qtbot, tmp_path / "mine.db", wait_model=False)
+    window.sync.show_code = lambda code: None
+    window.sync.apply_choice(str(folder), "desk")
+    qtbot.waitUntil(lambda: window.sync.state == "synced", timeout=30_000)
+    mallory = next((folder / "Limbic").iterdir()) / "feedfacefeedface"
+    mallory.mkdir()
+    data = b'{"format": 2, "device": "feedfacefeedface", "seq": 1}\n'  # in the clear, in a sealed folder
+    (mallory / f"000001-{hashlib.sha256(data).hexdigest()[:16]}.seg").write_bytes(data)
+    qtbot.waitUntil(lambda: "set aside" in window.sync.button.toolTip(), timeout=30_000)
+    assert "not sealed" in window.sync.button.toolTip() and window.sync.state == "synced"

@@ -208,6 +208,20 @@ def show_code(target: Graph | OpenGraph | Path | str) -> str | None:
     return _with_graph(target, lambda graph: _keys.stored(_graph_id(graph.db) or "")[0])
 
 
+def _first_set_aside(listing: _files.DeviceFiles, dev: str, seq: int, seal, pairing) -> tuple[str, str] | None:
+    """(path, why) when a device's next segment is one no exchange can read (so its later ones wait), else None."""
+    if seq not in listing.segments:
+        return None
+    why = ""
+    for path in (listing.segments[seq], *listing.others.get(seq, ())):
+        try:
+            _files.read_segment(dev, seq, path, seal, pairing.plain_upto(dev) if pairing else 0)
+            return None
+        except (OSError, _files.SegmentError) as exc:
+            why = why or str(exc) or "unreadable"
+    return str(listing.segments[seq]), f"set aside: {why}; that device's later segments wait"
+
+
 def status(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None,
            device: Device | None = None) -> SyncStatus:
     """Where sync stands for this graph, read from the file and the folder (nothing is written)."""
@@ -242,6 +256,9 @@ def status(target: Graph | OpenGraph | Path | str, folder: Path | str | None = N
                     at = ""
             out.devices.append(DeviceSeen(dev, listing.name, len(listing.segments), applied.get(dev, 0), at))
             out.pending += sum(1 for s in listing.segments if s > applied.get(dev, 0))
+            blocked = _first_set_aside(listing, dev, applied.get(dev, 0) + 1, seal, pairing)
+            if blocked is not None:  # what the next exchange sets aside, and so why that device's changes wait
+                out.skipped.append(blocked)
         return out
 
     return _with_graph(target, run)

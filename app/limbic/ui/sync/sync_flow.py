@@ -73,6 +73,7 @@ class SyncFlow(QObject):
         self._confirm = False
         self.exchanges = 0  # finished exchanges (tests wait on it)
         self.code: str | None = None  # a recovery code typed in File → Sync…, until an exchange has used it
+        self.set_aside: list[str] = []  # sentences: files of the folder the last exchange set aside
         self.show_code: Callable[[str], None] = self._show_code
         self.last_result = None
         self.ask_confirm: Callable[[list[str]], bool] = self._ask_confirm
@@ -205,6 +206,9 @@ class SyncFlow(QObject):
             self.p.status.say("A batch from another device waits for your confirmation; File → Sync… asks again.")
         elif result.received or result.sent:
             self.p.status.say(f"Synced: {counted(result.sent, 'change')} sent, {counted(result.received, 'change')} received.")
+        self.set_aside = [w for w in result.waiting if "set aside" in w]  # a file no exchange can read: why it waits
+        if self.set_aside:
+            self.p.status.say(self.set_aside[0], 15_000)
         self._set_state("conflicts" if self.conflicts else "synced")
         if self._again:
             self.schedule(0)
@@ -238,7 +242,9 @@ class SyncFlow(QObject):
         texts = {"syncing": "Syncing…", "synced": "Synced", "waiting": "Sync waits",
                  "unreachable": "Sync folder unreachable",
                  "conflicts": counted(len(self.conflicts), "sync conflict")}
-        tips = {"synced": f"Every change is exchanged with {self.folder}. Click to see past conflicts.",
+        aside = self.set_aside
+        tips = {"synced": "\n".join(aside) if aside else f"Every change is exchanged with {self.folder}. "
+                                                            "Click to see past conflicts.",
                 "syncing": f"Exchanging changes with {self.folder}.",
                 "waiting": "Another program is syncing this graph; this window tries again shortly.",
                 "unreachable": why or f"{self.folder} cannot be reached; sync resumes when it can.",
