@@ -43,18 +43,23 @@ def _delete_and_compact(a, c, folder) -> None:
     assert not any(int(p.name[:6]) <= 4 for p in own.glob("*.seg"))  # the deletions' segments are gone
 
 
-def test_a_graph_restored_from_an_older_backup_drops_what_was_deleted_since(tmp_path):
+def _restored_after_deletions(tmp_path):
+    """Device c's graph backed up, then entities deleted on a and compacted away, then c's backup restored."""
     folder, a, c = _three(tmp_path)
     c.close()
     shutil.copyfile(c.path, tmp_path / "c-backup.db")  # the backup, taken before the deletions
     c = Replica(tmp_path, "c")
+    _delete_and_compact(a, c, folder)
+    c.close()
+    for suffix in ("-wal", "-shm"):
+        (tmp_path / f"c.db{suffix}").unlink(missing_ok=True)
+    shutil.copyfile(tmp_path / "c-backup.db", c.path)  # what `limbic restore` does
+    return folder, a, Replica(tmp_path, "c")
+
+
+def test_a_graph_restored_from_an_older_backup_drops_what_was_deleted_since(tmp_path):
+    folder, a, c = _restored_after_deletions(tmp_path)
     try:
-        _delete_and_compact(a, c, folder)
-        c.close()
-        for suffix in ("-wal", "-shm"):
-            (tmp_path / f"c.db{suffix}").unlink(missing_ok=True)
-        shutil.copyfile(tmp_path / "c-backup.db", c.path)  # what `limbic restore` does
-        c = Replica(tmp_path, "c")
         assert "E0" in _names(c)
         settle([a, c], folder)
         assert _names(c) == _names(a) == ["E3", "E4", "E5"]
@@ -65,17 +70,8 @@ def test_a_graph_restored_from_an_older_backup_drops_what_was_deleted_since(tmp_
 
 
 def test_an_edit_made_on_the_restored_graph_before_it_synced_keeps_its_entity_with_a_conflict(tmp_path):
-    folder, a, c = _three(tmp_path)
-    c.close()
-    shutil.copyfile(c.path, tmp_path / "c-backup.db")
-    c = Replica(tmp_path, "c")
+    folder, a, c = _restored_after_deletions(tmp_path)
     try:
-        _delete_and_compact(a, c, folder)
-        c.close()
-        for suffix in ("-wal", "-shm"):
-            (tmp_path / f"c.db{suffix}").unlink(missing_ok=True)
-        shutil.copyfile(tmp_path / "c-backup.db", c.path)
-        c = Replica(tmp_path, "c")
         c.graph.add_observations("E1", ["written on the restored file"])  # never seen by the deletion
         settle([a, c], folder)
         assert "E1" in _names(c) and "E1" in _names(a)

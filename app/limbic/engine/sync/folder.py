@@ -114,6 +114,13 @@ def write_atomic(directory: Path, final_name_of, data: bytes) -> Path:
     directory.mkdir(exist_ok=True)  # never a parent: a folder gone stays gone
     digest = hashlib.sha256(data).hexdigest()[:16]
     final = directory / final_name_of(digest)
+    _place(directory, final, data)
+    _fsync_dir(directory)
+    return final
+
+
+def _place(directory: Path, final: Path, data: bytes) -> None:
+    """``data`` written under a new temporary name in ``directory``, then renamed to ``final`` (nothing left behind)."""
     tmp = temp_path(directory, final.name)
     _write_new(tmp, data)
     try:
@@ -121,8 +128,6 @@ def write_atomic(directory: Path, final_name_of, data: bytes) -> Path:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_dir(directory)
-    return final
 
 
 def remove_leftovers(directory: Path) -> int:
@@ -174,13 +179,7 @@ def write_device_file(directory: Path, info: dict, seal: Sealer | None = None) -
         return
     if seal is not None:
         data = seal.seal(data, "device", directory.name, 0)
-    tmp = temp_path(directory, DEVICE_FILE)
-    _write_new(tmp, data)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    _place(directory, path, data)
 
 
 # Files whose checksum matched, by path, with the size and modification time they had then: a file

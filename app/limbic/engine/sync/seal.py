@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import os
 import secrets
@@ -142,76 +143,60 @@ class Sealer:
         return json.dumps([1, self.graph_id, what, device, seq, index, last]).encode()
 
     def seal(self, data: bytes, what: str, device: str, seq: int) -> bytes:
-        prefix = secrets.token_bytes(8)
-        out = [MAGIC, prefix]
-        chunks = [data[i:i + CHUNK] for i in range(0, len(data), CHUNK)] or [b""]
-        for index, chunk in enumerate(chunks):
-            sealed = self.aead.encrypt(prefix + index.to_bytes(4, "big"), chunk,
-                                       self._aad(what, device, seq, index, index == len(chunks) - 1))
-            out += [len(sealed).to_bytes(4, "big"), sealed]
-        return b"".join(out)
+        out = io.BytesIO()
+        self._seal_stream(io.BytesIO(data), out, len(data), what, device, seq)
+        return out.getvalue()
 
     def open(self, blob: bytes, what: str, device: str, seq: int) -> bytes:
         """The plain bytes of a sealed file; SealError when it is not sealed, or not by this key, or not as named."""
-        if not blob.startswith(MAGIC):
-            raise SealError("it is not sealed, and this folder is")
-        prefix, pos, index, out = blob[len(MAGIC):len(MAGIC) + 8], len(MAGIC) + 8, 0, []
-        while True:
-            size = int.from_bytes(blob[pos:pos + 4], "big")
-            if size > CHUNK + 16 or pos + 4 + size > len(blob) or len(prefix) != 8:
-                raise SealError("it is cut short or altered")
-            sealed, pos = blob[pos + 4:pos + 4 + size], pos + 4 + size
-            last = pos == len(blob)
-            try:
-                out.append(self.aead.decrypt(prefix + index.to_bytes(4, "big"), sealed,
-                                             self._aad(what, device, seq, index, last)))
-            except InvalidTag:
-                raise SealError("it does not open with this graph's key as what its name says: altered, moved "
-                                "or not written by one of your devices") from None
-            if last:
-                return b"".join(out)
-            index += 1
+        out = io.BytesIO()
+        self._open_stream(io.BytesIO(blob), out, len(blob), what, device, seq)
+        return out.getvalue()
 
     def seal_file(self, src: Path, dst: Path, what: str, device: str, seq: int) -> None:
         """A sealed copy of a file (a snapshot), chunk by chunk: memory stays one chunk whatever its size."""
         with open(src, "rb") as fin, open(dst, "xb") as fout:
-            prefix = secrets.token_bytes(8)
-            fout.write(MAGIC + prefix)
-            size, index, done = os.fstat(fin.fileno()).st_size, 0, 0
-            while True:
-                chunk = fin.read(CHUNK)
-                done += len(chunk)
-                last = done >= size
-                sealed = self.aead.encrypt(prefix + index.to_bytes(4, "big"), chunk,
-                                           self._aad(what, device, seq, index, last))
-                fout.write(len(sealed).to_bytes(4, "big") + sealed)
-                if last:
-                    break
-                index += 1
+            self._seal_stream(fin, fout, os.fstat(fin.fileno()).st_size, what, device, seq)
             fout.flush()
             os.fsync(fout.fileno())
 
     def open_file(self, src: Path, dst: Path, what: str, device: str, seq: int) -> None:
         """The plain copy of a sealed file, chunk by chunk (SealError as ``open``)."""
         with open(src, "rb") as fin, open(dst, "xb") as fout:
-            head = fin.read(len(MAGIC) + 8)
-            if not head.startswith(MAGIC) or len(head) != len(MAGIC) + 8:
-                raise SealError("it is not sealed, and this folder is")
-            prefix, index = head[len(MAGIC):], 0
-            size = os.fstat(fin.fileno()).st_size
-            while True:
-                length = int.from_bytes(fin.read(4), "big")
-                if length > CHUNK + 16:
-                    raise SealError("it is cut short or altered")
-                sealed = fin.read(length)
-                if len(sealed) != length:
-                    raise SealError("it is cut short or altered")
-                last = fin.tell() == size
-                try:
-                    fout.write(self.aead.decrypt(prefix + index.to_bytes(4, "big"), sealed,
-                                                 self._aad(what, device, seq, index, last)))
-                except InvalidTag:
-                    raise SealError("it does not open with this graph's key as what its name says") from None
-                if last:
-                    return
-                index += 1
+            self._open_stream(fin, fout, os.fstat(fin.fileno()).st_size, what, device, seq)
+
+    def _seal_stream(self, fin, fout, size: int, what: str, device: str, seq: int) -> None:
+        prefix = secrets.token_bytes(8)
+        fout.write(MAGIC + prefix)
+        index, done = 0, 0
+        while True:
+            chunk = fin.read(CHUNK)
+            done += len(chunk)
+            last = done >= size
+            sealed = self.aead.encrypt(prefix + index.to_bytes(4, "big"), chunk, self._aad(what, device, seq, index, last))
+            fout.write(len(sealed).to_bytes(4, "big") + sealed)
+            if last:
+                return
+            index += 1
+
+    def _open_stream(self, fin, fout, size: int, what: str, device: str, seq: int) -> None:
+        head = fin.read(len(MAGIC) + 8)
+        if not head.startswith(MAGIC) or len(head) != len(MAGIC) + 8:
+            raise SealError("it is not sealed, and this folder is")
+        prefix, index, pos = head[len(MAGIC):], 0, len(head)
+        while True:
+            length = int.from_bytes(fin.read(4), "big")
+            sealed = fin.read(length) if length <= CHUNK + 16 else b""
+            if length > CHUNK + 16 or len(sealed) != length:
+                raise SealError("it is cut short or altered")
+            pos += 4 + length
+            last = pos >= size
+            try:
+                fout.write(self.aead.decrypt(prefix + index.to_bytes(4, "big"), sealed,
+                                             self._aad(what, device, seq, index, last)))
+            except InvalidTag:
+                raise SealError("it does not open with this graph's key as what its name says: altered, moved "
+                                "or not written by one of your devices") from None
+            if last:
+                return
+            index += 1
