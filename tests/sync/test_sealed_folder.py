@@ -164,3 +164,23 @@ def test_a_file_planted_in_this_devices_own_folder_changes_nothing_about_it(mach
         assert a.graph.db.scalar("SELECT count(*) FROM entities") == 1
     finally:
         a.close()
+
+
+def test_a_huge_seal_record_is_read_within_a_bound_and_refused(machines, tmp_path):
+    on, folder = machines
+    on("laptop")
+    a = Replica(tmp_path, "laptop")
+    try:
+        a.graph.upsert_entity("Ada", "Person", [])
+        a.sync(folder)
+        record = next((folder / "Limbic").iterdir()) / seal.SEAL_FILE
+        record.write_bytes(b"{" + b" " * (8 << 20))  # 8 MB that is no record
+        on("desktop")
+        b = Replica(tmp_path, "desktop")
+        try:
+            with pytest.raises(seal.SealError, match="seal record"):
+                b.sync(folder)
+        finally:
+            b.close()
+    finally:
+        a.close()

@@ -40,7 +40,7 @@ def pair(home: Path, graph_id: str, code: str | None = None, key: bytes | None =
     path = home / SEAL_FILE
     for _ in range(2):  # a second device sealing the same folder at the same moment: its seal is read instead
         try:
-            data = path.read_bytes()
+            data = _read_record(path)
         except FileNotFoundError:
             data = None
         if data is not None:
@@ -74,12 +74,18 @@ def pair(home: Path, graph_id: str, code: str | None = None, key: bytes | None =
 def reader(home: Path, graph_id: str, key: bytes | None) -> Pairing | None:
     """The folder's seal for reading only (nothing made): None when the folder is not sealed or the key not its."""
     try:
-        record = Record.parse((home / SEAL_FILE).read_bytes())
+        record = Record.parse(_read_record(home / SEAL_FILE))
     except (OSError, SealError):
         return None
     if key is None or not opens(record, key, graph_id):
         return None
     return Pairing(Sealer(key, graph_id), record, None, key)
+
+
+def _read_record(path: Path) -> bytes:
+    """seal.json's bytes, at most 64 KiB (a record is a few hundred bytes; a larger file is not one)."""
+    with open(path, "rb") as fh:
+        return fh.read(1 << 16)
 
 
 def _written_in_the_clear(home: Path) -> dict[str, int]:
