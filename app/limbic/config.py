@@ -72,6 +72,7 @@ def resources_dir() -> Path:
 
 
 THEMES = ("system", "light", "dark")
+LANGUAGES = ("system", "en", "es")
 
 
 @dataclass
@@ -86,6 +87,7 @@ class Settings:
     theme: str = "system"  # one of THEMES
     last_folder: str | None = None  # where the last file dialog ended; the next one starts there
     zoom: int = 100  # text size, percent of the system's (View → Zoom)
+    language: str = "system"  # one of LANGUAGES: the system's, English or Spanish (applied on the next start)
     # Sync (docs/sync.md): this machine's name for other devices; per graph file (by its resolved
     # path) the device id it syncs as and the folder it syncs through. Never in the graph file, so a
     # copy of the file elsewhere is another device.
@@ -106,6 +108,7 @@ class Settings:
             "theme": self.theme,
             "last_folder": self.last_folder,
             "zoom": self.zoom,
+            "language": self.language,
             "sync_device_name": self.sync_device_name,
             "sync_devices": dict(self.sync_devices),
             "sync_folders": dict(self.sync_folders),
@@ -149,6 +152,7 @@ def load_settings() -> Settings:
         theme=raw.get("theme") if raw.get("theme") in THEMES else "system",
         last_folder=raw.get("last_folder") if isinstance(raw.get("last_folder"), str) else None,
         zoom=int(raw["zoom"]) if isinstance(raw.get("zoom"), (int, float)) and 50 <= raw["zoom"] <= 300 else 100,
+        language=raw.get("language") if raw.get("language") in LANGUAGES else "system",
         sync_device_name=raw.get("sync_device_name") if isinstance(raw.get("sync_device_name"), str) else None,
         sync_devices=_str_map(raw.get("sync_devices")),
         sync_folders=_str_map(raw.get("sync_folders")),

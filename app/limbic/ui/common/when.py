@@ -1,18 +1,20 @@
-"""A stored (UTC) time as a person reads it on this computer's clock."""
+"""A stored (UTC) time as a person reads it on this computer's clock, in the window's language."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from limbic.ui.common.i18n import short_date, time_of_day
+
 _STORED = "%Y-%m-%d %H:%M:%S"
 
 
 def when_words(at: str, now: datetime | None = None) -> str:
-    """“3 Mar 14:02”, with the year when it is not this one; an unreadable time is shown as it is."""
+    """“3 Mar 14:02” (“3 mar 14:02” in Spanish), with the year when it is not this one; an unreadable time is
+    shown as it is."""
     try:
         moment = datetime.strptime(at[:19], _STORED).replace(tzinfo=timezone.utc).astimezone()
     except ValueError:
         return at
     year = (now or datetime.now().astimezone()).year
-    day = f"{moment.day} {moment.strftime('%b')}" + (f" {moment.year}" if moment.year != year else "")
-    return f"{day} {moment.strftime('%H:%M')}"
+    return f"{short_date(moment, with_year=moment.year != year)} {time_of_day(moment)}"

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from limbic import config
 from limbic.service.types import BASE_CHOICES, ScoringParams
 from limbic.ui.common import safe_files
+from limbic.ui.common.i18n import LANGUAGE_CHOICES, translate
 
 # The scoring constants in words: a name and a one-line explanation each (the constant's own
 # name is in the tooltip, for people reading the README's formula).
@@ -171,8 +172,15 @@ class SettingsDialog(QDialog):
             self.theme.addItem(label, value)
         self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
         self.theme.setToolTip("Light or dark colours, or as the system is set")
+        self.language = QComboBox(self, objectName="languageChoice")
+        for value, label in LANGUAGE_CHOICES:
+            self.language.addItem(translate("Settings", label) if value == "system" else label, value)
+        self.language.setCurrentIndex(max(0, self.language.findData(settings.language)))
+        self.language.setToolTip(translate("Settings", "The language of the window; a change applies when Limbic "
+                                                       "starts again"))
         looks = QFormLayout()
         looks.addRow("Colours", self.theme)
+        looks.addRow(translate("Settings", "Language"), self.language)
         box = QGroupBox("Appearance", self)
         box.setLayout(looks)
         return box
@@ -287,4 +295,5 @@ class SettingsDialog(QDialog):
             theme=self.theme.currentData() or "system",
             last_folder=self.settings.last_folder,
             zoom=self.settings.zoom,
+            language=self.language.currentData() or "system",
         )

@@ -62,6 +62,9 @@ def _application(argv: list[str]):
     if hasattr(app, "setDesktopFileName"):
         app.setDesktopFileName("limbic")
     theme.apply(app)
+    from limbic.ui.common import i18n
+
+    i18n.install(app, config.load_settings().language)
     return app
 
 
