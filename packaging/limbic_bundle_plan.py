@@ -120,6 +120,65 @@ SYSTEM_LIBS_LINUX = [
 ]
 
 
+# macOS: the oldest system the app is declared to run on (``LSMinimumSystemVersion``) is never below
+# this floor, and is raised to what the newest-targeted bundled wheel was built for (its
+# ``macosx_<major>_<minor>_<arch>`` tag): an older Mac then refuses the app with a sentence instead of
+# crashing on a missing symbol.
+MACOS_FLOOR = "11.0"
+# The bundle identifier and the app's name on macOS.
+BUNDLE_ID = "org.limbic.Limbic"
+
+
+def app_version(pyproject: Path | None = None) -> str:
+    """The package version from pyproject.toml's [project] table (what the installers are named after)."""
+    text = (pyproject or ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    project = re.search(r"^\[project\]\s*$(.*?)(?=^\[|\Z)", text, re.M | re.S)
+    found = re.search(r'^version\s*=\s*"([^"]+)"', project.group(1) if project else "", re.M)
+    if not found:
+        raise SystemExit("pyproject.toml has no version in its [project] table.")
+    return found.group(1)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def macos_minimum(wheel_tags, floor: str = MACOS_FLOOR) -> str:
+    """The highest macOS version any of the wheel tags (``cp311-cp311-macosx_13_0_arm64``...) targets,
+    at least ``floor``; tags of other platforms are ignored."""
+    best = floor
+    for tag in wheel_tags:
+        for major, minor in re.findall(r"macosx_(\d+)_(\d+)_", str(tag)):
+            found = f"{int(major)}.{int(minor)}"
+            if _version_key(found) > _version_key(best):
+                best = found
+    return best
+
+
+def installed_wheel_tags() -> list[str]:
+    """The ``Tag:`` lines of every installed distribution's WHEEL file (the wheels the bundle is made of)."""
+    from importlib import metadata
+
+    tags = []
+    for dist in metadata.distributions():
+        wheel = dist.read_text("WHEEL") or ""
+        tags += [line.split(":", 1)[1].strip() for line in wheel.splitlines() if line.startswith("Tag:")]
+    return tags
+
+
+def macos_info_plist(version: str, minimum: str) -> dict:
+    """Info.plist entries of Limbic.app beyond what PyInstaller writes."""
+    return {
+        "CFBundleName": "Limbic",
+        "CFBundleDisplayName": "Limbic",
+        "CFBundleShortVersionString": version,
+        "CFBundleVersion": version,
+        "LSMinimumSystemVersion": minimum,
+        "NSHighResolutionCapable": True,
+        "LSApplicationCategoryType": "public.app-category.productivity",
+    }
+
+
 def loadable_suffix() -> str:
     """The file suffix SQLite adds to a loadable extension's name on this platform."""
     if sys.platform == "win32":
