@@ -74,6 +74,15 @@ def cmd_sync(args: argparse.Namespace) -> int:
             for path, why in st.skipped:
                 print(f"  skipped {path}: {why}")
             return 0
+        if args.new_code:
+            result = sync.seal_anew(graph, args.folder)
+            print("This graph's sync folder is sealed anew under a new recovery code: the old code opens nothing "
+                  "written from now on.\n"
+                  f"Recovery code: {result.new_code}\n"
+                  "Keep it (print it, or store it in a password manager). Each of your other devices asks for it at\n"
+                  "its next sync: limbic sync --code CODE, or File → Sync…. Everything the folder held stays readable\n"
+                  "with it.")
+            return 0
         bar = TerminalProgress()
         job = sync.SyncJob(lambda done, total: bar("sync", done, total))
         try:
@@ -123,6 +132,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--code", help="the sealed folder's recovery code, to join it from this device")
     p.add_argument("--code-file", help="read the recovery code from this file (its first line)")
     p.add_argument("--show-code", action="store_true", help="show the sealed folder's recovery code again")
+    p.add_argument("--new-code", action="store_true",
+                   help="seal the folder anew under a new recovery code (after the old one leaked); the others pair again")
     p.set_defaults(func=cmd_sync)
 
     p = sub.add_parser("conflicts", parents=[common], help="what sync kept when two devices changed the same thing")

@@ -27,7 +27,8 @@ from limbic.engine.errors import LimbicError
 from limbic.engine.graph.graph import Graph
 from limbic.engine.session import OpenGraph, open_graph
 from limbic.engine.store.graph_identity import graph_id as _graph_id
-from limbic.engine.sync import conflicts as _conflicts, folder as _files, pairing as _pairing, state as _state
+from limbic.engine.store.values import now_utc
+from limbic.engine.sync import conflicts as _conflicts, folder as _files, pairing as _pairing, rekey as _rekey, state as _state
 from limbic.engine.sync.exchange import Device, Exchange, SyncError, exchange as _exchange, new_device_id
 from limbic.service import sync_keys as _keys
 
@@ -155,7 +156,8 @@ def exchange(target: Graph | OpenGraph | Path | str, folder: Path | str | None =
         remembered = remembered_folder(db_path, settings)
         make = create if create is not None else (remembered is None or chosen.resolve() != remembered.resolve())
         result = _exchange(graph, chosen, me, confirm=confirm, progress=job.report if job else None,
-                           cancelled=job.cancelled if job else None, create=make, code=code, keys=_keys.stored)
+                           cancelled=job.cancelled if job else None, create=make, code=code, keys=_keys.stored,
+                           pending=_keys.pending)
         if result.pairing is not None:
             _keys.store(result.pairing.sealer.graph_id, result.pairing.code, result.pairing.key)
         if remember:
@@ -201,6 +203,33 @@ class SyncStatus:
 def folder_pairing(folder: Path | str, graph_id: str) -> _pairing.Pairing | None:
     """How this machine reads a graph's sealed folder (its key kept here), or None."""
     return _pairing.reader(_files.graph_dir(Path(folder), graph_id), graph_id, _keys.stored(graph_id)[1])
+
+
+def seal_anew(target: Graph | OpenGraph | Path | str, folder: Path | str | None = None, device: Device | None = None,
+              *, remember: bool = True) -> Exchange:
+    """Seal this graph's sync folder anew under a new recovery code (``new_code`` in the result, shown once): what
+    the folder holds stays readable to devices paired with the new code; the old code opens nothing written from
+    now on. An exchange runs first (so nothing of this device waits under the old key); the other devices type
+    the new code at their next sync. Under this file's sync lock (SyncError when another program syncs it)."""
+
+    def run(graph: Graph) -> Exchange:
+        with sync_lock(graph.db.path) as held:
+            if not held:
+                raise SyncError("Another program is syncing this graph right now; try again in a moment.")
+            first = exchange(graph, folder, device, remember=remember)
+            pairing = first.pairing
+            if pairing is None:
+                raise SyncError("This graph's sync folder is not sealed; nothing to seal anew.")
+            graph_id = pairing.sealer.graph_id
+            home = _files.graph_dir(_folder_for(graph.db.path, folder), graph_id)
+            code, key = _rekey.seal_anew(home, graph_id, pairing.record, pairing.sealer, first.device.name, now_utc(),
+                                         lambda c, k: _keys.store_pending(graph_id, c, k))
+            _keys.store(graph_id, code, key)
+            result = exchange(graph, folder, first.device, remember=remember)  # its note, under the new key
+            result.new_code = code
+            return result
+
+    return _with_graph(target, run)
 
 
 def show_code(target: Graph | OpenGraph | Path | str) -> str | None:

@@ -39,8 +39,34 @@ def stored(graph_id: str) -> tuple[str | None, bytes | None]:
     return code, key if key is None or len(key) == 32 else None
 
 
+def pending(graph_id: str) -> tuple[str | None, bytes] | None:
+    """The code and key of a sealing anew this machine began and may not have finished (None: none)."""
+    entry = _read().get(graph_id)
+    nxt = entry.get("next") if isinstance(entry, dict) else None
+    if not isinstance(nxt, dict) or not isinstance(nxt.get("key"), str):
+        return None
+    try:
+        key = base64.b64decode(nxt["key"])
+    except ValueError:
+        return None
+    if len(key) != 32:
+        return None
+    return (nxt.get("code") if isinstance(nxt.get("code"), str) else None), key
+
+
+def store_pending(graph_id: str, code: str, key: bytes) -> None:
+    """Keep the code and key of the folder's new seal before the seal is replaced: a stop between the two loses
+    neither (the next exchange takes whichever opens the folder)."""
+    keys = _read()
+    entry = dict(keys.get(graph_id) or {}) if isinstance(keys.get(graph_id), dict) else {}
+    entry["next"] = {"code": code, "key": base64.b64encode(key).decode()}
+    keys[graph_id] = entry
+    _write(keys)
+
+
 def store(graph_id: str, code: str | None, key: bytes) -> None:
-    """Keep this graph folder's code and key (the file written whole, readable by this user only)."""
+    """Keep this graph folder's code and key (the file written whole, readable by this user only); a sealing anew
+    begun here is over once a key is kept (the new one, or the old one still opening the folder)."""
     keys = _read()
     entry = {"key": base64.b64encode(key).decode()}
     if code:
@@ -50,6 +76,10 @@ def store(graph_id: str, code: str | None, key: bytes) -> None:
     if keys.get(graph_id) == entry:
         return
     keys[graph_id] = entry
+    _write(keys)
+
+
+def _write(keys: dict) -> None:
     path = _path()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{FILE}.{os.getpid()}.tmp")

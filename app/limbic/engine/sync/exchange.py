@@ -21,9 +21,10 @@ from limbic.engine.errors import Cancelled, DatabaseError, LimbicError, Validati
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import capture, folder as files, reading, snapshot, state
+from limbic.engine.sync import capture, folder as files, reading, rekey, snapshot, state
 from limbic.engine.sync.apply import Applier
 from limbic.engine.sync.pairing import Pairing, pair
+from limbic.engine.sync.seal import Sealer
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
@@ -366,7 +367,8 @@ def _apply_segment(graph: Graph, device: Device, seg: files.Segment, result: Exc
 def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
              progress: Callable[[int, int], None] | None = None,
              cancelled: Callable[[], bool] | None = None, create: bool = True, code: str | None = None,
-             keys: Callable[[str], tuple[str | None, bytes | None]] | None = None, sealed: bool = True) -> Exchange:
+             keys: Callable[[str], tuple[str | None, bytes | None]] | None = None, sealed: bool = True,
+             pending: Callable[[str], tuple[str | None, bytes] | None] | None = None) -> Exchange:
     """Publish, then apply; the result says what went each way and what waits.
 
     ``create=False``: the graph's folder in the sync folder must be there already (a graph that synced with
@@ -384,8 +386,13 @@ def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,
                         "choose it again (File → Sync…, or limbic sync --folder) to start it anew from this device.")
     home.mkdir(parents=True, exist_ok=True)  # only here: every later write makes its own folder, never a parent
     kept_code, kept_key = keys(graph_id) if keys is not None else (None, None)
-    pairing = pair(home, graph_id, code or kept_code, None if code else kept_key,
-                   make=create or kept_key is None) if sealed else None
+    pairing = pair(home, graph_id, code or kept_code, None if code else kept_key, make=create or kept_key is None,
+                   pending=pending(graph_id) if pending is not None else None) if sealed else None
+    if pairing is not None and pairing.typed and kept_key is not None and kept_key != pairing.key:
+        # Paired anew (the folder was sealed under a new code): what this device wrote under its old key since
+        # is sealed again, so the others can read it.
+        rekey.reseal_own(files.device_dir(folder, graph_id, device.id), device.id, Sealer(kept_key, graph_id),
+                         pairing.sealer)
     # The folder is looked at once, and only what is new is opened: a segment this file already applied
     # (or published) is listed by name. What this exchange publishes is added to this device's own
     # folder only, which the snapshot check and the apply pass over.

@@ -69,17 +69,23 @@ def _b64(data: bytes) -> str:
 
 @dataclass(frozen=True)
 class Record:
-    """seal.json: how a key is derived from the code, a check that a key is the folder's, and the segments each
-    device had written in the clear before the folder was sealed (read as they are, the check vouching for them)."""
+    """seal.json: how a key is derived from the code, a check that a key is the folder's, the segments each device
+    had written in the clear before the folder was sealed (read as they are, the check vouching for them), and,
+    after the folder was sealed anew under a new code, the earlier keys (each sealed with the newest key) with the
+    last file each device had written under it (``earlier``, newest first, rekey.py)."""
 
     salt: bytes
     params: dict
     check: bytes
     plain: dict
+    earlier: tuple = ()
 
     def to_json(self) -> bytes:
-        return json.dumps({"version": 1, "salt": _b64(self.salt), "scrypt": self.params, "check": _b64(self.check),
-                           "plain": self.plain}, sort_keys=True).encode()
+        raw = {"version": 2 if self.earlier else 1, "salt": _b64(self.salt), "scrypt": self.params,
+               "check": _b64(self.check), "plain": self.plain}
+        if self.earlier:
+            raw["earlier"] = list(self.earlier)
+        return json.dumps(raw, sort_keys=True).encode()
 
     @classmethod
     def parse(cls, data: bytes) -> Record:
@@ -89,16 +95,26 @@ class Record:
             if not (1 << 10 <= params["n"] <= 1 << 20 and 1 <= params["r"] <= 32 and 1 <= params["p"] <= 16):
                 raise ValueError
             plain = raw.get("plain") or {}
-            if not isinstance(plain, dict) or not all(isinstance(k, str) and isinstance(v, int) for k, v in plain.items()):
+            if not _seq_map(plain):
                 raise ValueError
-            return cls(base64.b64decode(raw["salt"]), params, base64.b64decode(raw["check"]), plain)
+            earlier = raw.get("earlier") or []
+            if not isinstance(earlier, list) or len(earlier) > 64 or not all(
+                    isinstance(e, dict) and isinstance(e.get("key"), str) and isinstance(e.get("proof"), str)
+                    and _seq_map(e.get("upto")) for e in earlier):
+                raise ValueError
+            return cls(base64.b64decode(raw["salt"]), params, base64.b64decode(raw["check"]), plain, tuple(earlier))
         except (ValueError, KeyError, TypeError, AttributeError):
             raise SealError("The sync folder's seal record (seal.json) cannot be read: it was damaged or replaced. "
                             "A device that syncs with this folder already can start it anew (docs/sync.md).") from None
 
 
-def _check_aad(graph_id: str, plain: dict) -> bytes:
-    return json.dumps([graph_id, plain], sort_keys=True).encode()
+def _seq_map(value: object) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                                           for k, v in value.items())
+
+
+def _check_aad(graph_id: str, plain: dict, earlier: tuple = ()) -> bytes:
+    return json.dumps([graph_id, plain, list(earlier)] if earlier else [graph_id, plain], sort_keys=True).encode()
 
 
 def salt_for(graph_id: str) -> bytes:
@@ -118,7 +134,7 @@ def make_record(code: str, graph_id: str, plain: dict | None = None) -> tuple[Re
 def opens(record: Record, key: bytes, graph_id: str) -> bool:
     """Whether this key is the folder's (and the record as its first device wrote it)."""
     try:
-        AESGCM(key).decrypt(bytes(12), record.check, _check_aad(graph_id, record.plain))
+        AESGCM(key).decrypt(bytes(12), record.check, _check_aad(graph_id, record.plain, record.earlier))
         return True
     except InvalidTag:
         return False
@@ -136,8 +152,18 @@ def key_for(record: Record, code: str, graph_id: str) -> bytes:
 class Sealer:
     """Seals and opens the files of one graph's folder with its key."""
 
-    def __init__(self, key: bytes, graph_id: str) -> None:
+    def __init__(self, key: bytes, graph_id: str, earlier: tuple = ()) -> None:
+        """``earlier``: (key, upto) of the keys the folder was sealed with before its newest code, newest first; a
+        segment or snapshot a device wrote under one (its sequence at most that key's ``upto`` for the device) still
+        opens. A device's note opens with the newest key only: each device writes its own again."""
         self.aead, self.graph_id = AESGCM(key), graph_id
+        self.key = key
+        self.earlier = tuple((k, dict(upto)) for k, upto in earlier)
+        self._earlier = [(AESGCM(k), upto) for k, upto in self.earlier]
+
+    def _keys(self, what: str, device: str, seq: int) -> list:
+        older = [aead for aead, upto in self._earlier if what != "device" and 0 < seq <= int(upto.get(device, 0))]
+        return [self.aead, *older]
 
     def _aad(self, what: str, device: str, seq: int, index: int, last: bool) -> bytes:
         return json.dumps([1, self.graph_id, what, device, seq, index, last]).encode()
@@ -184,6 +210,7 @@ class Sealer:
         if not head.startswith(MAGIC) or len(head) != len(MAGIC) + 8:
             raise SealError("it is not sealed, and this folder is")
         prefix, index, pos = head[len(MAGIC):], 0, len(head)
+        keys = self._keys(what, device, seq)  # the first chunk tells which key sealed the file
         while True:
             length = int.from_bytes(fin.read(4), "big")
             sealed = fin.read(length) if length <= CHUNK + 16 else b""
@@ -191,12 +218,18 @@ class Sealer:
                 raise SealError("it is cut short or altered")
             pos += 4 + length
             last = pos >= size
-            try:
-                fout.write(self.aead.decrypt(prefix + index.to_bytes(4, "big"), sealed,
-                                             self._aad(what, device, seq, index, last)))
-            except InvalidTag:
+            nonce, aad = prefix + index.to_bytes(4, "big"), self._aad(what, device, seq, index, last)
+            for aead in keys:
+                try:
+                    plain = aead.decrypt(nonce, sealed, aad)
+                except InvalidTag:
+                    continue
+                keys = [aead]
+                break
+            else:
                 raise SealError("it does not open with this graph's key as what its name says: altered, moved "
-                                "or not written by one of your devices") from None
+                                "or not written by one of your devices")
+            fout.write(plain)
             if last:
                 return
             index += 1
