@@ -109,14 +109,22 @@ def limbic_command(db: Path, model: bool = False) -> tuple[list[str], dict[str, 
     return args, {"PYTHONPATH": APP}
 
 
+def npm_package(package: str, folder: str, entry: str) -> Path | None:
+    """``entry`` of an npm package installed once into a cache folder; None when node or npm is missing."""
+    if not shutil.which("node") or not shutil.which("npm"):
+        return None
+    cache = REFERENCE_CACHE.parent / folder
+    path = cache / "node_modules" / entry
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run([shutil.which("npm"), "install", "--prefix", str(cache), "--no-audit", "--no-fund", package],
+                       check=True, capture_output=True, timeout=600)
+    return path
+
+
 def reference_command(memory_file: Path) -> tuple[list[str], dict[str, str]] | None:
     """The reference server, installed from npm into a cache folder once; None when node or npm is missing."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
+    entry = npm_package(REFERENCE_PACKAGE, REFERENCE_CACHE.name, "@modelcontextprotocol/server-memory/dist/index.js")
+    if entry is None:
         return None
-    entry = REFERENCE_CACHE / "node_modules" / "@modelcontextprotocol" / "server-memory" / "dist" / "index.js"
-    if not entry.exists():
-        REFERENCE_CACHE.mkdir(parents=True, exist_ok=True)
-        subprocess.run([npm, "install", "--prefix", str(REFERENCE_CACHE), "--no-audit", "--no-fund", REFERENCE_PACKAGE],
-                       check=True, capture_output=True, timeout=600)
-    return [node, str(entry)], {"MEMORY_FILE_PATH": str(memory_file)}
+    return [shutil.which("node"), str(entry)], {"MEMORY_FILE_PATH": str(memory_file)}

@@ -110,6 +110,7 @@ def test_the_reference_tools_are_offered_alike(servers):
         mine = ours[name]
         hints = {k: v for k, v in mine["annotations"].items() if k != "title"}  # Limbic repeats the title there
         assert mine["title"] == tool["title"] and hints == tool["annotations"], name
+        assert mine.get("execution") == tool.get("execution"), name
         assert mine["description"].startswith(tool["description"]), name
         schema, own = tool["inputSchema"], mine["inputSchema"]
         assert set(schema.get("required", [])) == set(own.get("required", [])), name

@@ -27,7 +27,8 @@ from limbic.mcp import wire_json
 from limbic.mcp.protocol import ClientInfo, Request, Session
 from limbic.mcp.sync import BackgroundSync
 from limbic.mcp.wire import INTERNAL_ERROR, INVALID_PARAMS, Wire
-from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, unknown_argument, wire_result
+from limbic.mcp.arguments import sentence as arguments_problem
+from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
 from limbic.service import Outcome, memory, run
 from limbic.service.follow import cursor_at_end, others_since
 from limbic.service.types import ORIGIN_ASSISTANT, Cursor
@@ -216,6 +217,7 @@ class MemoryServer:
                     "title": t.title, "readOnlyHint": t.read_only, "destructiveHint": t.destructive,
                     "idempotentHint": t.idempotent, "openWorldHint": False,
                 },
+                "execution": {"taskSupport": "forbidden"},  # as the reference declares: every call answers in place
             }
             for t in TOOLS
         ]})
@@ -235,15 +237,11 @@ class MemoryServer:
         if spec is None:
             request.fail(INVALID_PARAMS, f"Tool {name} not found")
             return
-        if arguments is not None and not isinstance(arguments, dict):
-            request.fail(INVALID_PARAMS, f"The arguments of {name} must be a JSON object of named values.")
-            return
-        unknown = unknown_argument(spec, arguments or {})
-        if unknown is not None:
-            allowed = ", ".join(spec.input_schema["properties"]) or "none"
-            request.fail(INVALID_PARAMS, (
-                f"{name} has no argument “{unknown}”; nothing was done (its arguments: {allowed})." if "." not in unknown
-                and "[" not in unknown else f"{name} does not take the key “{unknown}” (its schema says which); nothing was done."))
+        # A key the schema does not name or a value of the wrong type is the tool's error, not the protocol's:
+        # the model reads it and corrects its call (an unknown tool stays a protocol error, as in the reference).
+        problem = arguments_problem(name, spec.input_schema, {} if arguments is None else arguments)
+        if problem is not None:
+            request.reply(_error(problem))
             return
         self.host.submit(self._run_tool, request, spec, arguments or {}, self.client(request.client))
 

@@ -1,0 +1,117 @@
+"""A tool call's arguments against its input schema, before anything runs: a key the schema does not
+name (the schemas say ``additionalProperties: false``) or a value of the wrong JSON type is answered
+as the tool's error (``isError``), a sentence naming where (``entities[0].extra``) and the keys the
+tool takes there, so the model can correct its call; nothing is done. An absent optional value may
+also be sent as ``null``. Ranges, lengths and the meaning of values are the service's to check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_NAMED = 10  # problems named in one sentence; the rest are counted
+
+# A JSON type as a sentence says it.
+_TYPE_WORDS = {
+    "string": "text", "integer": "a whole number", "number": "a number", "boolean": "true or false",
+    "array": "a list", "object": "an object", "null": "null",
+}
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of a parsed value, as a sentence names it."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _fits(value: Any, kind: str) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "object":
+        return isinstance(value, dict)
+    return kind == "null" and value is None
+
+
+def _wanted(schema: dict) -> str:
+    kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+    words = []
+    for kind in kinds:
+        word = _TYPE_WORDS.get(kind, kind)
+        if kind == "array" and isinstance(schema.get("items"), dict) and schema["items"].get("type") == "string":
+            word = "a list of texts"
+        elif kind == "array" and isinstance(schema.get("items"), dict) and schema["items"].get("type") == "object":
+            word = "a list of objects"
+        words.append(word)
+    return " or ".join(words)
+
+
+def _takes(schema: dict) -> str:
+    return ", ".join(schema.get("properties", {})) or "no keys"
+
+
+def problems(schema: dict, arguments: Any, tool: str = "the tool") -> list[tuple[str, str]]:
+    """Each (where, sentence) the arguments break their schema at, in the order of the arguments."""
+    found: list[tuple[str, str]] = []
+    todo: list[tuple[dict, Any, str]] = [(schema, arguments, "")]
+    while todo and len(found) <= MAX_NAMED:  # a list, not recursion: arguments may nest as deep as the wire allows
+        sub, value, path = todo.pop()
+        kind = sub.get("type")
+        if kind is not None and not any(_fits(value, k) for k in (kind if isinstance(kind, list) else [kind])):
+            found.append((path, f"“{path}” must be {_wanted(sub)}, not {json_type(value)}"))
+            continue
+        if isinstance(value, dict) and "properties" in sub:
+            properties, required = sub["properties"], set(sub.get("required", ()))
+            later = []
+            for key, item in value.items():
+                where = f"{path}.{key}" if path else key
+                if key in properties:
+                    if item is None and key not in required:
+                        continue  # an absent optional value, sent as null
+                    later.append((properties[key], item, where))
+                elif sub.get("additionalProperties") is False:
+                    found.append((where, f"{tool} has no argument “{key}”" if not path else
+                                  f"{_owner(path)} has no key “{key}” ({where}; it takes: {_takes(sub)})"))
+            todo.extend(reversed(later))
+        elif isinstance(value, list) and isinstance(sub.get("items"), dict):
+            todo.extend((sub["items"], item, f"{path}[{i}]") for i, item in reversed(list(enumerate(value))))
+    return found
+
+
+def _owner(path: str) -> str:
+    """What holds the keys at ``path``: an item of a list argument (counted from 1, as the batch rule does), or an object."""
+    if path.endswith("]"):
+        start = path.rindex("[")
+        return f"item {int(path[start + 1:-1]) + 1} of “{path[:start]}”"
+    return f"“{path}”"
+
+
+def sentence(tool: str, schema: dict, arguments: Any) -> str | None:
+    """The tool error for arguments that break the schema, or None when they keep to it."""
+    if not isinstance(arguments, dict):
+        return (f"The arguments of {tool} must be an object of named values, not {json_type(arguments)}; nothing was "
+                f"done ({tool} takes: {_takes(schema)}).")
+    found = problems(schema, arguments, tool)
+    if not found:
+        return None
+    named = "; ".join(s for _, s in found[:MAX_NAMED]) + ("; and more" if len(found) > MAX_NAMED else "")
+    prefix = "" if named.startswith(f"{tool} ") else f"{tool}: "
+    return f"{prefix}{named}; nothing was done ({tool} takes: {_takes(schema)})."
