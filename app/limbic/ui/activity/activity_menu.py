@@ -23,6 +23,7 @@ from limbic.ui.activity.changes_since import ChangesSince
 from limbic.ui.activity.revert_preview import GO, RevertPreview
 from limbic.service.undo import RevertStep
 from limbic.ui.workers.worker import Engine
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -61,13 +62,13 @@ class ActivityMenu(QObject):
     def build_menu(self, bar) -> None:
         """Activity → Activity panel, Mark all reviewed; the badge in the status bar."""
         p = self.p
-        menu = bar.addMenu("A&ctivity")
-        self.panel_action = p.hooks.add_action(menu, "&Activity panel", self.show, "Ctrl+Shift+A",
-                                         tip="What each assistant and program changed: review and take back")
-        self.review_all_action = p.hooks.add_action(menu, "Mark all &reviewed", lambda: self.review(("all", None)))
-        self.changes_action = p.hooks.add_action(menu, "What &changed since…", self.show_changes,
-                                                 tip="Per entity, what was added, changed, ended and deleted "
-                                                     "since a date or since you last opened this graph")
+        menu = bar.addMenu(translate("ActivityMenu", "A&ctivity"))
+        self.panel_action = p.hooks.add_action(menu, translate("ActivityMenu", "&Activity panel"), self.show, "Ctrl+Shift+A",
+                                         tip=translate("ActivityMenu", "What each assistant and program changed: review and take back"))
+        self.review_all_action = p.hooks.add_action(menu, translate("ActivityMenu", "Mark all &reviewed"), lambda: self.review(("all", None)))
+        self.changes_action = p.hooks.add_action(menu, translate("ActivityMenu", "What &changed since…"), self.show_changes,
+                                                 tip=translate("ActivityMenu", "Per entity, what was added, changed, ended and deleted "
+                                                     "since a date or since you last opened this graph"))
         self.badge = QToolButton(p.hooks.parent, objectName="activityBadge")
         self.badge.setAutoRaise(True)
         self.badge.clicked.connect(self.show)
@@ -100,7 +101,7 @@ class ActivityMenu(QObject):
             self.changes.attach(panel.changes)
             panel.session_requested.connect(
                 lambda sid: p.engine.run("activity-session", activity.session_changes, sid, self.filters,
-                                         on_done=panel.show_session, what="reading the activity log"))
+                                         on_done=panel.show_session, what=translate("ActivityMenu", "reading the activity log")))
         return self.dock.panel
 
     def show(self) -> None:
@@ -126,19 +127,19 @@ class ActivityMenu(QObject):
         p = self.p
 
         def gone(_failure=None) -> None:
-            p.status.say(f"“{named}” is no longer in the graph (deleted since)." if named
-                         else "The entity of that change is no longer in the graph.", 10_000)
+            p.status.say(translate("ActivityMenu", "“{named}” is no longer in the graph (deleted since).").format(named=named) if named
+                         else translate("ActivityMenu", "The entity of that change is no longer in the graph."), 10_000)
 
         def by_name(view) -> None:  # merged away, its name is an alias of the entity kept: that one opens
             if view.entity.name != named:
-                p.status.say(f"“{named}” is now “{view.entity.name}”.", 8_000)
+                p.status.say(translate("ActivityMenu", "“{named}” is now “{name}”.").format(named=named, name=view.entity.name), 8_000)
             p.open_entity(view.entity.id)
 
         def find_by_name(_failure=None) -> None:
             if not named:
                 gone()
                 return
-            p.engine.read("activity-entity", entities.load_view, named, what="opening the entity",
+            p.engine.read("activity-entity", entities.load_view, named, what=translate("ActivityMenu", "opening the entity"),
                           on_done=by_name, on_failed=gone)
 
         def check(view) -> None:
@@ -147,7 +148,7 @@ class ActivityMenu(QObject):
             else:  # the entity of the change is gone and its id was given again
                 find_by_name()
 
-        p.engine.read("activity-entity", entities.load_view, entity_id, what="opening the entity",
+        p.engine.read("activity-entity", entities.load_view, entity_id, what=translate("ActivityMenu", "opening the entity"),
                       on_done=check, on_failed=find_by_name)
 
     def refresh(self) -> None:
@@ -157,10 +158,10 @@ class ActivityMenu(QObject):
             return
         if self.dock is not None and self.dock.isVisible():
             p.engine.run("activity", activity.panel_data, self.filters, on_done=self._show_data,
-                         what="reading the activity log")
+                         what=translate("ActivityMenu", "reading the activity log"))
         else:
             p.engine.run("activity-badge", activity.unreviewed_count, on_done=self._show_badge,
-                         what="reading the activity log")
+                         what=translate("ActivityMenu", "reading the activity log"))
 
     def _show_data(self, data) -> None:
         self._show_badge(data.unreviewed)
@@ -168,8 +169,8 @@ class ActivityMenu(QObject):
             self.dock.panel.show_data(data)
 
     def _show_badge(self, count: int) -> None:
-        self.badge.setText(f"Assistants: {count} unreviewed" if count else "")
-        self.badge.setToolTip("Assistant changes not reviewed yet: open the Activity panel (Ctrl+Shift+A)")
+        self.badge.setText(translate("ActivityMenu", "Assistants: {count} unreviewed").format(count=count) if count else "")
+        self.badge.setToolTip(translate("ActivityMenu", "Assistant changes not reviewed yet: open the Activity panel (Ctrl+Shift+A)"))
         self.badge.setVisible(bool(count))
 
     # -- acting ------------------------------------------------------------------------------
@@ -190,14 +191,14 @@ class ActivityMenu(QObject):
         p = self.p
         kind, value = target
         ref = f"s{value}" if kind == "session" else list(value)
-        what = "revert of this session" if kind == "session" else "revert of this change"
-        p.engine.run("revert-plan", activity.plan_revert, ref, what="reading what the revert would take back",
+        what = translate("ActivityMenu", "revert of this session") if kind == "session" else translate("ActivityMenu", "revert of this change")
+        p.engine.run("revert-plan", activity.plan_revert, ref, what=translate("ActivityMenu", "reading what the revert would take back"),
                      on_done=lambda plan: self._preview(target, plan, what),
                      on_failed=lambda failure: p.hooks.failed(what, failure.message))
 
     def _preview(self, target, plan, what: str) -> None:
         if plan.empty:
-            self.p.status.say("Nothing to take back: it is as it was already.", 8000)
+            self.p.status.say(translate("ActivityMenu", "Nothing to take back: it is as it was already."), 8000)
             return
         dialog = RevertPreview(plan, what, self.p.hooks.parent)
         self.preview_dialog = dialog
@@ -217,25 +218,25 @@ class ActivityMenu(QObject):
         kind, value = target
         ref = f"s{value}" if kind == "session" else list(value)
         shown = p.open_entity_id()
-        label = f"revert of session {value}" if kind == "session" else \
-            "revert of change " + ", ".join(f"#{i}" for i in value)
+        label = translate("ActivityMenu", "revert of session {value}").format(value=value) if kind == "session" else \
+            translate("ActivityMenu", "revert of change ") + ", ".join(f"#{i}" for i in value)
 
         def done(plan) -> None:
             taken = len(plan.pieces)
-            p.status.say(f"Reverted: {taken} piece{'s' if taken != 1 else ''} taken back (Ctrl+Z brings "
-                         f"{'them' if taken != 1 else 'it'} back)." if taken
-                         else "Nothing to take back: it is as it was already.", 8000)
+            p.status.say(translate("ActivityMenu", "Reverted: {taken} piece{value} taken back (Ctrl+Z brings {value2} "
+                             "back).").format(taken=taken, value='s' if taken != 1 else '', value2='them' if taken != 1 else 'it') if taken
+                         else translate("ActivityMenu", "Nothing to take back: it is as it was already."), 8000)
             if plan.change_id is not None:
                 p.record_step(RevertStep(label, shown, live=[plan.change_id]))
             removed = {x.row_id for x in plan.pieces if x.kind == "entity" and x.before is None}
             if shown is not None and shown in removed:
                 p.clear_editor()
-                p.status.say(f"Reverted: {taken} piece{'s' if taken != 1 else ''} taken back, with the entity "
-                             "you had open (Ctrl+Z brings it back).", 8000)
+                p.status.say(translate("ActivityMenu", "Reverted: {taken} piece{value} taken back, with the entity you had "
+                                 "open (Ctrl+Z brings it back).").format(taken=taken, value='s' if taken != 1 else ''), 8000)
             elif shown is not None and not p.editor_dirty():
                 p.reload(shown)  # the editor shows the entity as the revert left it
             elif shown is not None:
-                p.status.say("Reverted; your unsaved edits are kept: saving applies only them.", 8000)
+                p.status.say(translate("ActivityMenu", "Reverted; your unsaved edits are kept: saving applies only them."), 8000)
             self.refresh()
 
         def failed(failure) -> None:
@@ -261,8 +262,8 @@ class ActivityMenu(QObject):
     def pause_assistant(self, client: str, paused: bool) -> None:
         """Pause or resume one assistant's writing (its reads go on)."""
         self.p.engine.run("pause", activity.set_paused, client, paused, on_done=lambda _v: self.refresh())
-        self.p.status.say(f"Writing by “{client}” is paused; its reads still work." if paused
-                          else f"“{client}” may write again.", 8000)
+        self.p.status.say(translate("ActivityMenu", "Writing by “{client}” is paused; its reads still work.").format(client=client) if paused
+                          else translate("ActivityMenu", "“{client}” may write again.").format(client=client), 8000)
 
     def switch_assistant_writes(self, allowed: bool) -> None:
         """The switch letting every assistant write, or none."""

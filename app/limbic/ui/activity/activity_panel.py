@@ -28,10 +28,12 @@ from limbic.ui.activity.changes_since import ChangesSinceView
 from limbic.ui.activity.revert_preview import changers, keep_button_words
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Refused, Session
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 ROLE = Qt.ItemDataRole.UserRole + 20  # ("session", id) / ("change", id) / ("item", entity id)
-KINDS = (("All kinds", ""), ("Entities", "entity"), ("Observations", "observation"), ("Relations", "relation"),
-         ("Reflections", "reflection"), ("Aliases", "alias"))
+KINDS = ((QT_TRANSLATE_NOOP("ActivityPanel", "All kinds"), ""), (QT_TRANSLATE_NOOP("ActivityPanel", "Entities"), "entity"), (QT_TRANSLATE_NOOP("ActivityPanel", "Observations"), "observation"), (QT_TRANSLATE_NOOP("ActivityPanel", "Relations"), "relation"),
+         (QT_TRANSLATE_NOOP("ActivityPanel", "Reflections"), "reflection"), (QT_TRANSLATE_NOOP("ActivityPanel", "Aliases"), "alias"))
 _OP_SIGN = {"add": "+", "remove": "−", "change": "~"}
 
 
@@ -39,27 +41,27 @@ def session_title(s: Session, refused: Refused | None = None) -> str:
     """“beta 1.0 · assistant · 14:02, 3 Dec · 12 changes, 4 unreviewed · 2 writes refused”."""
     version = f" {s.client_version}" if s.client_version else ""
     total = s.total or len(s.changes)
-    unreviewed = f", {s.unreviewed} unreviewed" if s.unreviewed and s.origin == "assistant" else ""
-    reads = f" · read {s.reads} entit{'ies' if s.reads != 1 else 'y'}" if s.reads else ""
+    unreviewed = translate("ActivityPanel", ", {unreviewed} unreviewed").format(unreviewed=s.unreviewed) if s.unreviewed and s.origin == "assistant" else ""
+    reads = translate("ActivityPanel", " · read {reads} entit{value}").format(reads=s.reads, value='ies' if s.reads != 1 else 'y') if s.reads else ""
     back = [c.reverted_by for c in s.changes if c.reverted_by]
     if back and len(back) == len(s.changes) and not s.more:  # as `limbic activity` marks each change
-        taken = f" · taken back by #{max(back)}" if len(set(back)) == 1 else " · all taken back"
+        taken = translate("ActivityPanel", " · taken back by #{max}").format(max=max(back)) if len(set(back)) == 1 else translate("ActivityPanel", " · all taken back")
     else:
-        taken = f" · {len(back)} taken back" if back else ""
-    no = f" · {refused.count} write{'s' if refused.count != 1 else ''} refused" if refused else ""
-    return (f"{s.who}{version} · {s.origin} · {s.started[11:16]}, {s.started[:10]} · "
-            f"{total} change{'s' if total != 1 else ''}{unreviewed}{taken}{no}{reads}")
+        taken = translate("ActivityPanel", " · {n_back} taken back").format(n_back=len(back)) if back else ""
+    no = translate("ActivityPanel", " · {count} write{value} refused").format(count=refused.count, value='s' if refused.count != 1 else '') if refused else ""
+    return (translate("ActivityPanel", "{who}{version} · {origin} · {value}, {value2} · {total} "
+                "change{value3}{unreviewed}{taken}{no}{reads}").format(who=s.who, version=version, origin=s.origin, value=s.started[11:16], value2=s.started[:10], total=total, value3='s' if total != 1 else '', unreviewed=unreviewed, taken=taken, no=no, reads=reads))
 
 
 def refusal_line(r: Refused) -> str:
     """The row under a session saying what was refused: “Refused 2 writes (paused), the last at 14:05; …”."""
-    return (f"Refused {r.count} write{'s' if r.count != 1 else ''} ({r.why}), the last at {r.last[11:16]} "
-            f"{r.last[:10]}; nothing of {'them' if r.count != 1 else 'it'} was written.")
+    return (translate("ActivityPanel", "Refused {count} write{value} ({why}), the last at {value2} {value3}; "
+                "nothing of {value4} was written.").format(count=r.count, value='s' if r.count != 1 else '', why=r.why, value2=r.last[11:16], value3=r.last[:10], value4='them' if r.count != 1 else 'it'))
 
 
 def change_title(c: Change) -> str:
     """“#12 14:03 add_observations — added to “X”: “…””, marked when taken back."""
-    back = f"  (taken back by #{c.reverted_by})" if c.reverted_by else ""
+    back = translate("ActivityPanel", "  (taken back by #{reverted_by})").format(reverted_by=c.reverted_by) if c.reverted_by else ""
     return f"#{c.id}  {c.at[11:19]}  {c.tool or 'change'} — {c.summary}{back}"
 
 
@@ -78,25 +80,25 @@ class ActivityPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="activityPanel")
         self.client = QComboBox(self, objectName="activityClient")
-        self.client.setAccessibleName("Client")
+        self.client.setAccessibleName(translate("ActivityPanel", "Client"))
         self.kind = QComboBox(self, objectName="activityKind")
         for label, value in KINDS:
             self.kind.addItem(label, value)
-        self.entity = QLineEdit(self, objectName="activityEntity", placeholderText="Entity…")
+        self.entity = QLineEdit(self, objectName="activityEntity", placeholderText=translate("ActivityPanel", "Entity…"))
         self.entity.setClearButtonEnabled(True)
-        self.unreviewed = QCheckBox("Unreviewed only", self, objectName="activityUnreviewed")
-        self.reads = QCheckBox("Sessions that only read", self, objectName="activityReads",
-                               toolTip="Also list the sessions in which an assistant only read")
-        self.may_write = QCheckBox("Assistants may write", self, objectName="assistantsMayWrite")
+        self.unreviewed = QCheckBox(translate("ActivityPanel", "Unreviewed only"), self, objectName="activityUnreviewed")
+        self.reads = QCheckBox(translate("ActivityPanel", "Sessions that only read"), self, objectName="activityReads",
+                               toolTip=translate("ActivityPanel", "Also list the sessions in which an assistant only read"))
+        self.may_write = QCheckBox(translate("ActivityPanel", "Assistants may write"), self, objectName="assistantsMayWrite")
         self.note = QLabel("", self, objectName="activityNote", wordWrap=True)
         self.tree = QTreeWidget(self, objectName="activityTree")
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
-        self.tree.setAccessibleName("Activity")
-        self.review_button = QPushButton("Mark reviewed", self, objectName="reviewButton")
-        self.review_all_button = QPushButton("Mark all reviewed", self, objectName="reviewAllButton")
-        self.revert_button = QPushButton("Revert…", self, objectName="revertButton")
-        self.pause_button = QPushButton("Pause this assistant", self, objectName="pauseButton")
+        self.tree.setAccessibleName(translate("ActivityPanel", "Activity"))
+        self.review_button = QPushButton(translate("ActivityPanel", "Mark reviewed"), self, objectName="reviewButton")
+        self.review_all_button = QPushButton(translate("ActivityPanel", "Mark all reviewed"), self, objectName="reviewAllButton")
+        self.revert_button = QPushButton(translate("ActivityPanel", "Revert…"), self, objectName="revertButton")
+        self.pause_button = QPushButton(translate("ActivityPanel", "Pause this assistant"), self, objectName="pauseButton")
 
         # Both rows wrap in a narrow dock: their one-row widths held the window wider than a laptop's screen.
         self.client.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -121,8 +123,8 @@ class ActivityPanel(QWidget):
         inner.addWidget(self.tree, 1)
         inner.addWidget(action_row)
         self.changes = ChangesSinceView(self.tabs)
-        self.tabs.addTab(sessions, "Sessions")
-        self.tabs.addTab(self.changes, "What changed since…")
+        self.tabs.addTab(sessions, translate("ActivityPanel", "Sessions"))
+        self.tabs.addTab(self.changes, translate("ActivityPanel", "What changed since…"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.tabs)
@@ -176,7 +178,7 @@ class ActivityPanel(QWidget):
         try:
             chosen = self.client.currentData()
             self.client.clear()
-            self.client.addItem("All clients", "")
+            self.client.addItem(translate("ActivityPanel", "All clients"), "")
             for name in data.clients:
                 self.client.addItem(name + (" (paused)" if name in data.paused else ""), name)
             self.client.setCurrentIndex(max(0, self.client.findData(chosen)))
@@ -186,14 +188,14 @@ class ActivityPanel(QWidget):
             self._filling = False
         notes = []
         if not data.may_write:
-            notes.append("Assistants may not write now.")
+            notes.append(translate("ActivityPanel", "Assistants may not write now."))
         if data.paused:
-            notes.append("Paused: " + ", ".join(data.paused) + ".")
+            notes.append(translate("ActivityPanel", "Paused: ") + ", ".join(data.paused) + ".")
         for client, r in sorted(data.refused_clients.items()):  # refused before any session of theirs began
             notes.append(f"“{client}”: {refusal_line(r)}")
         if data.kept_past_retention:
-            notes.append(f"{data.kept_past_retention} unreviewed assistant changes are older than the "
-                         f"{data.keep_days}-day retention; they are kept until reviewed.")
+            notes.append(translate("ActivityPanel", "{kept_past_retention} unreviewed assistant changes are older than the "
+                             "{keep_days}-day retention; they are kept until reviewed.").format(kept_past_retention=data.kept_past_retention, keep_days=data.keep_days))
         self.note.setText(" ".join(notes))
         self.note.setVisible(bool(notes))
         self._update_buttons()
@@ -232,7 +234,7 @@ class ActivityPanel(QWidget):
                     item.setExpanded(True)
             self._choose_again()
         else:
-            empty = QTreeWidgetItem(["No changes match." if self.filters() else "No activity yet."])
+            empty = QTreeWidgetItem([translate("ActivityPanel", "No changes match.") if self.filters() else translate("ActivityPanel", "No activity yet.")])
             self.tree.addTopLevelItem(empty)
 
     def _walk(self) -> list[QTreeWidgetItem]:
@@ -264,7 +266,7 @@ class ActivityPanel(QWidget):
         for c in reversed(s.changes):  # newest call first; its diff lines are made when it is opened
             call = QTreeWidgetItem([change_title(c)])
             call.setData(0, ROLE, ("change", c.id))
-            call.setToolTip(0, f"{call.text(0)}\n{c.who}, {c.at} UTC")
+            call.setToolTip(0, translate("ActivityPanel", "{call}\n{who}, {at} UTC").format(call=call.text(0), who=c.who, at=c.at))
             if c.reviewed_at is None and c.origin == "assistant":
                 call.setFont(0, self._bold)
             if c.reverted_by:
@@ -274,7 +276,7 @@ class ActivityPanel(QWidget):
             self._changes[c.id] = c
             top.addChild(call)
         if s.more:
-            more = QTreeWidgetItem([f"… older changes of this session: `limbic activity --client {s.who}`"])
+            more = QTreeWidgetItem([translate("ActivityPanel", "… older changes of this session: `limbic activity --client {who}`").format(who=s.who)])
             more.setToolTip(0, more.text(0))
             top.addChild(more)
 
@@ -340,12 +342,12 @@ class ActivityPanel(QWidget):
         self.review_button.setEnabled(picked is not None)
         taken = self._taken_back(picked)
         self.revert_button.setEnabled(picked is not None and not taken)
-        self.revert_button.setToolTip("Already taken back (its row says by which change)" if taken else "")
-        self.revert_button.setText("Revert this session…" if picked and picked[0] == "session" else "Revert this change…")
+        self.revert_button.setToolTip(translate("ActivityPanel", "Already taken back (its row says by which change)") if taken else "")
+        self.revert_button.setText(translate("ActivityPanel", "Revert this session…") if picked and picked[0] == "session" else translate("ActivityPanel", "Revert this change…"))
         client = self.selected_client()
         paused = bool(self.data and client in self.data.paused)
         self.pause_button.setEnabled(bool(client))
-        self.pause_button.setText(f"Resume “{client}”" if paused else "Pause this assistant")
+        self.pause_button.setText(translate("ActivityPanel", "Resume “{client}”").format(client=client) if paused else translate("ActivityPanel", "Pause this assistant"))
 
     def _taken_back(self, picked: tuple[str, int] | None) -> bool:
         """The change chosen, or every change of the session chosen, is taken back already."""
@@ -416,7 +418,7 @@ class ActivityDock(QDockWidget):
     """The panel in a dock at the window's right."""
 
     def __init__(self, parent: QWidget) -> None:
-        super().__init__("Activity", parent, objectName="activityDock")
+        super().__init__(translate("ActivityDock", "Activity"), parent, objectName="activityDock")
         self.panel = ActivityPanel(self)
         self.setWidget(self.panel)
 
@@ -427,12 +429,12 @@ class ConflictDialog(QDialog):
     def __init__(self, plan: Plan, what: str, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="conflictDialog")
         who = changers(plan)  # the person is "you", as in the preview
-        self.setWindowTitle(f"{what.capitalize()}: {who} changed the same things since")
+        self.setWindowTitle(translate("ConflictDialog", f"{what.capitalize()}: {who} changed the same things since"))
         self.choice: str | None = None
-        intro = QLabel(f"Nothing has been changed yet. Since then, {who} changed what the {what} would take "
-                       "back:", self, wordWrap=True)
+        intro = QLabel(translate("ConflictDialog", "Nothing has been changed yet. Since then, {who} changed what the "
+                           "{what} would take back:").format(who=who, what=what), self, wordWrap=True)
         self.list = QTreeWidget(self, objectName="conflictList")
-        self.list.setHeaderLabels(["What", "By", "When"])
+        self.list.setHeaderLabels([translate("ConflictDialog", "What"), translate("ConflictDialog", "By"), translate("ConflictDialog", "When")])
         self.list.setWordWrap(True)  # a conflict is a sentence: shown whole
         self.list.setRootIsDecorated(False)
         for c in plan.conflicts:
@@ -441,18 +443,18 @@ class ConflictDialog(QDialog):
             self.list.addTopLevelItem(row)
         self.list.setColumnWidth(0, 560)
         self.list.resizeColumnToContents(1)
-        work = {"you": "your work", "another writer": "their work"}.get(who, "that work")
-        outro = QLabel(f"Keep {work} and take back only the rest, or leave everything as it is.", self, wordWrap=True)
+        work = {"you": translate("ConflictDialog", "your work"), "another writer": translate("ConflictDialog", "their work")}.get(who, "that work")
+        outro = QLabel(translate("ConflictDialog", "Keep {work} and take back only the rest, or leave everything as it is.").format(work=work), self, wordWrap=True)
         buttons = QDialogButtonBox(self)
         self.keep_button = buttons.addButton(keep_button_words(plan), QDialogButtonBox.ButtonRole.AcceptRole)
         self.keep_button.setObjectName("keepTheirsButton")
         self.keep_button.clicked.connect(lambda: self._choose(SKIP))
         self.into_button = None
         if any(c.kind == "name_taken" for c in plan.conflicts):
-            self.into_button = buttons.addButton("Restore into the existing entity", QDialogButtonBox.ButtonRole.AcceptRole)
+            self.into_button = buttons.addButton(translate("ConflictDialog", "Restore into the existing entity"), QDialogButtonBox.ButtonRole.AcceptRole)
             self.into_button.setObjectName("intoExistingButton")
             self.into_button.clicked.connect(lambda: self._choose(INTO_EXISTING))
-        cancel = buttons.addButton("Leave everything as it is", QDialogButtonBox.ButtonRole.RejectRole)
+        cancel = buttons.addButton(translate("ConflictDialog", "Leave everything as it is"), QDialogButtonBox.ButtonRole.RejectRole)
         cancel.setObjectName("cancelRevertButton")
         cancel.clicked.connect(self.reject)
         layout = QVBoxLayout(self)

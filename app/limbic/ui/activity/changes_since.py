@@ -29,19 +29,21 @@ from limbic.service import timeline
 from limbic.service.timeline import ChangedSince
 from limbic.ui.common.when import when_words
 from limbic.ui.workers.worker import Engine, Failure
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 40  # the entity's name (None: deleted, nothing to open)
 _SIGN = {"added": "+", "deleted": "−", "ended": "ended:", "changed": "changed:"}
 
 
-NO_DATES = "no dates"
+NO_DATES = QT_TRANSLATE_NOOP("ChangesSince", "no dates")
 
 
 def held_words(start: str | None, until: str | None) -> str:
     """When something held in the world: “since 2024-03-01”, “until …”, “2024-03-01 to 2024-12-31”."""
     if start and until:
-        return f"{start} to {until}"
-    return f"since {start}" if start else f"until {until}" if until else NO_DATES
+        return translate("ChangesSince", "{start} to {until}").format(start=start, until=until)
+    return translate("ChangesSince", "since {start}").format(start=start) if start else translate("ChangesSince", "until {until}").format(until=until) if until else NO_DATES
 
 
 def detail_line(d: dict) -> str:
@@ -52,14 +54,14 @@ def detail_line(d: dict) -> str:
         return f"{label}: {d.get('from')} → {d.get('to')}"
     what = {"observation": "", "relation": "relation ", "reflection": "reflection "}.get(kind, f"{kind} ")
     if change == "changed" and kind == "observation":
-        return f"edited: “{d.get('from')}” → “{d.get('to')}”"
+        return translate("ChangesSince", "edited: “{before}” → “{after}”").format(before=d.get('from'), after=d.get('to'))
     text = f"“{d.get('text')}”" if kind != "relation" else d.get("text", "")
     if change == "dates":
         was = held_words(d.get("was_from"), d.get("was_until"))
         now = held_words(d.get("valid_from"), d.get("valid_until"))
-        return f"dates: {what}{text} — {now}" + (f" (was {was})" if was != NO_DATES else "")
+        return translate("ChangesSince", "dates: {what}{text} — {now}").format(what=what, text=text, now=now) + (translate("ChangesSince", " (was {was})").format(was=was) if was != NO_DATES else "")
     if change == "ended" and kind == "observation":
-        return f"superseded: {text}"
+        return translate("ChangesSince", "superseded: {text}").format(text=text)
     return f"{_SIGN.get(change, change)} {what}{text}".replace("  ", " ")
 
 
@@ -68,7 +70,7 @@ def entity_line(c: dict) -> str:
     if c["what"] in ("added", "deleted"):
         return f"{c['entity']} — {c['what']}"
     n = len(c["details"])
-    return f"{c['entity']} — {n} change{'s' if n != 1 else ''}"
+    return translate("ChangesSince", "{entity} — {n} change{value}").format(entity=c['entity'], n=n, value='s' if n != 1 else '')
 
 
 class ChangesSinceView(QWidget):
@@ -80,23 +82,23 @@ class ChangesSinceView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="changesSince")
         self.since = QLineEdit(self, objectName="sinceEdit",
-                               placeholderText="2026-03-01, “last week”, “en marzo”…")
-        self.since.setAccessibleName("Since")
+                               placeholderText=translate("ChangesSinceView", "2026-03-01, “last week”, “en marzo”…"))
+        self.since.setAccessibleName(translate("ChangesSinceView", "Since"))
         self.since.setClearButtonEnabled(True)
         self.picker = QDateEdit(self, objectName="sinceDate", calendarPopup=True)
         self.picker.setDisplayFormat("yyyy-MM-dd")
         self.picker.setDate(QDate.currentDate().addDays(-7))
-        self.picker.setToolTip("Pick the day to start from")
-        self.last_button = QPushButton("Since I last opened it", self, objectName="sinceLastOpened",
-                                       toolTip="What changed since the previous time this graph was opened here")
-        self.show_button = QPushButton("Show", self, objectName="sinceShow")
+        self.picker.setToolTip(translate("ChangesSinceView", "Pick the day to start from"))
+        self.last_button = QPushButton(translate("ChangesSinceView", "Since I last opened it"), self, objectName="sinceLastOpened",
+                                       toolTip=translate("ChangesSinceView", "What changed since the previous time this graph was opened here"))
+        self.show_button = QPushButton(translate("ChangesSinceView", "Show"), self, objectName="sinceShow")
         self.note = QLabel("", self, objectName="sinceNote", wordWrap=True)
         self.tree = QTreeWidget(self, objectName="changesTree")
         self.tree.setHeaderHidden(True)
-        self.tree.setAccessibleName("What changed")
-        self.tree.setToolTip("Double-click or Enter on an entity to open it")
+        self.tree.setAccessibleName(translate("ChangesSinceView", "What changed"))
+        self.tree.setToolTip(translate("ChangesSinceView", "Double-click or Enter on an entity to open it"))
         row = QHBoxLayout()
-        row.addWidget(QLabel("&Since", self, buddy=self.since))
+        row.addWidget(QLabel(translate("ChangesSinceView", "&Since"), self, buddy=self.since))
         row.addWidget(self.since, 1)
         row.addWidget(self.picker)
         buttons = QHBoxLayout()
@@ -136,7 +138,7 @@ class ChangesSinceView(QWidget):
         if len(report.changes) <= 20:
             self.tree.expandAll()
         n = len(report.changes)
-        counted = f"{n} entit{'ies' if n != 1 else 'y'} changed." if n else "Nothing changed."
+        counted = translate("ChangesSinceView", "{n} entit{value} changed.").format(n=n, value='ies' if n != 1 else 'y') if n else translate("ChangesSinceView", "Nothing changed.")
         self.note.setText(" ".join(x for x in (f"{said}: {counted}", report.note) if x))
 
     def show_error(self, sentence: str) -> None:
@@ -158,8 +160,8 @@ class ChangesSinceView(QWidget):
         if name:
             self.open_requested.emit(name)
         else:
-            self.note.setText(f"{item.text(0).split(' — ')[0]} was deleted: there is nothing to open "
-                              "(Edit → Undo or the Activity panel can bring it back).")
+            self.note.setText(translate("ChangesSinceView", "{value} was deleted: there is nothing to open (Edit → Undo or the "
+                                  "Activity panel can bring it back).").format(value=item.text(0).split(' — ')[0]))
 
 
 def note_opening(path: str, at: str | None = None) -> str | None:
@@ -199,8 +201,8 @@ class ChangesSince(QObject):
         if self.view is not None:
             self.view.last_button.setEnabled(bool(self.previous))
             self.view.last_button.setToolTip(
-                f"What changed since this graph was last opened here, {when_words(self.previous)}"
-                if self.previous else "This graph was not opened here before")
+                translate("ChangesSince", "What changed since this graph was last opened here, {when_words}").format(when_words=when_words(self.previous))
+                if self.previous else translate("ChangesSince", "This graph was not opened here before"))
 
     def attach(self, view: ChangesSinceView) -> None:
         """The view in the Activity panel is made: its questions come here."""
@@ -213,10 +215,10 @@ class ChangesSince(QObject):
         """List what changed since ``typed`` (None: since the last opening)."""
         if self.view is None:
             return
-        said = (f"Since {typed.strip()}" if typed is not None else
-                f"Since you last opened it ({when_words(self.previous)})" if self.previous else "Since the last opening")
+        said = (translate("ChangesSince", "Since {typed}").format(typed=typed.strip()) if typed is not None else
+                translate("ChangesSince", "Since you last opened it ({when_words})").format(when_words=when_words(self.previous)) if self.previous else translate("ChangesSince", "Since the last opening"))
         self.engine.read("changes-since", timeline.changes_since, typed, self.previous,
-                         what="reading what changed", on_done=lambda report: self._show(report, said),
+                         what=translate("ChangesSince", "reading what changed"), on_done=lambda report: self._show(report, said),
                          on_failed=self._failed)
 
     def ask_default(self) -> None:

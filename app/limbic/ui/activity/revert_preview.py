@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.activity import INTO_EXISTING, SKIP, Plan, taking_back
+from limbic.ui.common.i18n import translate
 
 GO = "go"  # no conflicts: take everything back
 
@@ -38,22 +39,22 @@ def _list(parent: QWidget, name: str, lines: list[str]) -> QListWidget:
 def changers(plan: Plan) -> str:
     """Who changed since what a revert would take back: "you" for the person, else "another writer"."""
     mine = [c.by_person for c in plan.conflicts]
-    return "you" if mine and all(mine) else "you or another writer" if any(mine) else "another writer"
+    return "you" if mine and all(mine) else translate("RevertPreview", "you or another writer") if any(mine) else translate("RevertPreview", "another writer")
 
 
 def _keeps_heading(plan: Plan) -> str:
     """Who changed the pieces it keeps: the person is "you", not "another writer"."""
     n = len(plan.conflicts)
-    pieces = f"{n} piece{'s' if n != 1 else ''}"
-    leaves = {"you": "your edits stay as you left them", "another writer": "their work stays as they left it"}
+    pieces = translate("RevertPreview", "{n} piece{value}").format(n=n, value='s' if n != 1 else '')
+    leaves = {"you": translate("RevertPreview", "your edits stay as you left them"), "another writer": translate("RevertPreview", "their work stays as they left it")}
     who = changers(plan)
-    return f"It will keep {pieces} {who} changed since ({leaves.get(who, 'each stays as it was left')}):"
+    return translate("RevertPreview", "It will keep {pieces} {who} changed since ({get}):").format(pieces=pieces, who=who, get=leaves.get(who, 'each stays as it was left'))
 
 
 def keep_button_words(plan: Plan) -> str:
     """The button that keeps what was changed since: "yours" when the person changed it."""
     whose = {"you": "yours", "another writer": "theirs"}.get(changers(plan), "those")
-    return f"Keep {whose}, take back the rest"
+    return translate("RevertPreview", "Keep {whose}, take back the rest").format(whose=whose)
 
 
 class RevertPreview(QDialog):
@@ -61,13 +62,13 @@ class RevertPreview(QDialog):
 
     def __init__(self, plan: Plan, what: str, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="revertPreview")
-        self.setWindowTitle(f"Preview of the {what}")
+        self.setWindowTitle(translate("RevertPreview", "Preview of the {what}").format(what=what))
         self.choice: str | None = None
         taking = taking_back(plan)
         self.kept = [c.sentence() for c in plan.conflicts]
-        intro = QLabel("Nothing has been changed yet.", self, wordWrap=True)
-        self.take_label = QLabel(f"It will take back {len(taking)} piece{'s' if len(taking) != 1 else ''}:"
-                                 if taking else "It takes nothing back: the rest is as it was already.",
+        intro = QLabel(translate("RevertPreview", "Nothing has been changed yet."), self, wordWrap=True)
+        self.take_label = QLabel(translate("RevertPreview", "It will take back {n_taking} piece{value}:").format(n_taking=len(taking), value='s' if len(taking) != 1 else '')
+                                 if taking else translate("RevertPreview", "It takes nothing back: the rest is as it was already."),
                                  self, wordWrap=True)
         self.take_list = _list(self, "revertTakes", taking)
         layout = QVBoxLayout(self)
@@ -82,21 +83,21 @@ class RevertPreview(QDialog):
         else:
             self.keep_list.hide()
         if plan.already:
-            layout.addWidget(QLabel("Taken back before: " + ", ".join(f"#{i}" for i in plan.already) + ".", self,
+            layout.addWidget(QLabel(translate("RevertPreview", "Taken back before: ") + ", ".join(f"#{i}" for i in plan.already) + ".", self,
                                     wordWrap=True))
         buttons = QDialogButtonBox(self)
-        label = keep_button_words(plan) if self.kept else "Take back"
+        label = keep_button_words(plan) if self.kept else translate("RevertPreview", "Take back")
         self.take_button = buttons.addButton(label, QDialogButtonBox.ButtonRole.AcceptRole)
         self.take_button.setObjectName("takeBackButton")
         self.take_button.setEnabled(bool(taking))
         self.take_button.clicked.connect(lambda: self._choose(SKIP if self.kept else GO))
         self.into_button = None
         if any(c.kind == "name_taken" for c in plan.conflicts):
-            self.into_button = buttons.addButton("Restore into the existing entity",
+            self.into_button = buttons.addButton(translate("RevertPreview", "Restore into the existing entity"),
                                                  QDialogButtonBox.ButtonRole.AcceptRole)
             self.into_button.setObjectName("intoExistingButton")
             self.into_button.clicked.connect(lambda: self._choose(INTO_EXISTING))
-        self.cancel_button = buttons.addButton("Leave everything as it is", QDialogButtonBox.ButtonRole.RejectRole)
+        self.cancel_button = buttons.addButton(translate("RevertPreview", "Leave everything as it is"), QDialogButtonBox.ButtonRole.RejectRole)
         self.cancel_button.setObjectName("cancelRevertButton")
         self.cancel_button.clicked.connect(self.reject)
         layout.addWidget(buttons)

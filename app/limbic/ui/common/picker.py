@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +85,7 @@ class Picker(QDialog):
         self.list.setItemDelegate(RowDelegate(self.list))
         self.hint = QLabel(hint, self, objectName="pickerHint")
         self.hint_text = hint
-        self.empty_text = "Nothing matches."
+        self.empty_text = translate("Picker", "Nothing matches.")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 6)
         layout.setSpacing(6)
@@ -113,7 +114,7 @@ class Picker(QDialog):
             item.setData(DETAIL_ROLE, detail)
             item.setData(ENABLED_ROLE, enabled)
             if not enabled:
-                item.setToolTip("Not available now")
+                item.setToolTip(translate("Picker", "Not available now"))
         if not rows:
             QListWidgetItem(self.empty_text, self.list).setFlags(Qt.ItemFlag.NoItemFlags)
         self._select_first()
@@ -166,7 +167,7 @@ class Picker(QDialog):
         if not item.flags() & Qt.ItemFlag.ItemIsEnabled:
             return
         if item.data(ENABLED_ROLE) is False:
-            self.hint.setText(f"“{item.text()}” is not available now.")
+            self.hint.setText(translate("Picker", "“{item}” is not available now.").format(item=item.text()))
             return
         payload = item.data(PAYLOAD_ROLE)
         self.hide()

@@ -15,20 +15,22 @@ from pathlib import Path
 from PySide6.QtCore import QFileInfo
 from PySide6.QtGui import QAbstractFileIconProvider
 from PySide6.QtWidgets import QFileDialog, QFileIconProvider, QMessageBox, QWidget
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 # File kinds by suffix, for the dialog's Type column.
 _KINDS = {
-    "db": "Limbic database",
-    "sqlite": "SQLite database",
-    "sqlite3": "SQLite database",
-    "jsonl": "JSON lines",
+    "db": QT_TRANSLATE_NOOP("SafeFiles", "Limbic database"),
+    "sqlite": QT_TRANSLATE_NOOP("SafeFiles", "SQLite database"),
+    "sqlite3": QT_TRANSLATE_NOOP("SafeFiles", "SQLite database"),
+    "jsonl": QT_TRANSLATE_NOOP("SafeFiles", "JSON lines"),
     "json": "JSON",
-    "md": "Markdown",
+    "md": QT_TRANSLATE_NOOP("SafeFiles", "Markdown"),
     "csv": "CSV",
-    "graphml": "GraphML",
-    "png": "PNG image",
-    "svg": "SVG image",
-    "bak": "Backup",
+    "graphml": QT_TRANSLATE_NOOP("SafeFiles", "GraphML"),
+    "png": QT_TRANSLATE_NOOP("SafeFiles", "PNG image"),
+    "svg": QT_TRANSLATE_NOOP("SafeFiles", "SVG image"),
+    "bak": QT_TRANSLATE_NOOP("SafeFiles", "Backup"),
 }
 
 
@@ -48,7 +50,7 @@ class NameOnlyIconProvider(QAbstractFileIconProvider):
 
     def type(self, info: QFileInfo) -> str:  # noqa: A003 - Qt API
         if info.isDir():
-            return "Folder"
+            return translate("NameOnlyIconProvider", "Folder")
         suffix = info.suffix().lower()
         return _KINDS.get(suffix, f"{suffix.upper()} file" if suffix else "File")
 
@@ -118,8 +120,8 @@ class NewFolderDialog(QFileDialog):
                 try:
                     path.mkdir()
                 except OSError as exc:
-                    QMessageBox.warning(self, self.windowTitle(), f"The folder {path.name} cannot be created "
-                                        f"({exc.strerror}). Choose another name or place.")
+                    QMessageBox.warning(self, self.windowTitle(), translate("NewFolderDialog", "The folder {name} cannot be created ({strerror}). Choose another name "
+                                                                      "or place.").format(name=path.name, strerror=exc.strerror))
                     return
         super().accept()
 
@@ -132,5 +134,5 @@ def folder_to_write(parent: QWidget | None, title: str, directory: str) -> str:
     dialog.setIconProvider(_provider())
     dialog.setFileMode(QFileDialog.FileMode.Directory)
     dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
-    dialog.setLabelText(QFileDialog.DialogLabel.FileName, "Folder (a new name is created)")
+    dialog.setLabelText(QFileDialog.DialogLabel.FileName, translate("SafeFiles", "Folder (a new name is created)"))
     return _run(dialog)

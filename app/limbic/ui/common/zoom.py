@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from limbic import config
 from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -78,10 +79,10 @@ class ZoomParts:
 def install(parts: ZoomParts, menu) -> tuple[QAction, QAction, QAction]:
     """Add Zoom in, Zoom out and Actual size to ``menu`` (the View menu) and bring back the remembered size."""
     add = parts.hooks.add_action
-    zoom_in = add(menu, "Zoom &in", lambda: zoom_by(parts, +1), "Ctrl+=", tip="Larger text everywhere")
+    zoom_in = add(menu, translate("Zoom", "Zoom &in"), lambda: zoom_by(parts, +1), "Ctrl+=", tip=translate("Zoom", "Larger text everywhere"))
     zoom_in.setShortcuts([QKeySequence("Ctrl+="), QKeySequence("Ctrl++")])
-    zoom_out = add(menu, "Zoom &out", lambda: zoom_by(parts, -1), "Ctrl+-", tip="Smaller text everywhere")
-    reset = add(menu, "&Actual size", lambda: set_zoom(parts, DEFAULT), "Ctrl+0", tip="The system's text size")
+    zoom_out = add(menu, translate("Zoom", "Zoom &out"), lambda: zoom_by(parts, -1), "Ctrl+-", tip=translate("Zoom", "Smaller text everywhere"))
+    reset = add(menu, translate("Zoom", "&Actual size"), lambda: set_zoom(parts, DEFAULT), "Ctrl+0", tip=translate("Zoom", "The system's text size"))
     saved = clamp(parts.settings().zoom)
     if saved != current(QApplication.instance()):
         apply(QApplication.instance(), saved)
@@ -99,4 +100,4 @@ def set_zoom(parts: ZoomParts, percent: int) -> None:
     settings = parts.settings()
     settings.zoom = percent
     config.save_settings(settings)
-    parts.status.say(f"Text size {percent}%." + ("" if percent == DEFAULT else " Ctrl+0 goes back to 100%."), 3000)
+    parts.status.say(translate("Zoom", "Text size {percent}%.").format(percent=percent) + ("" if percent == DEFAULT else " Ctrl+0 goes back to 100%."), 3000)

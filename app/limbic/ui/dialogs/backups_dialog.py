@@ -19,8 +19,10 @@ from PySide6.QtWidgets import (
 
 from limbic.service.backups import BackupInfo
 from limbic.ui.dialogs.tables import read_only_table
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-REASONS = {"manual": "taken by you", "auto": "automatic", "before-restore": "before a restore"}
+REASONS = {"manual": QT_TRANSLATE_NOOP("BackupsDialog", "taken by you"), "auto": "automatic", "before-restore": QT_TRANSLATE_NOOP("BackupsDialog", "before a restore")}
 
 
 def _local(taken_utc: str) -> str:
@@ -29,7 +31,7 @@ def _local(taken_utc: str) -> str:
 
 
 def _size(n: int) -> str:
-    return f"{n / 1_048_576:.1f} MB" if n >= 1_048_576 else f"{max(1, n // 1024)} KB"
+    return translate("BackupsDialog", "{value:.1f} MB").format(value=n / 1_048_576) if n >= 1_048_576 else translate("BackupsDialog", "{max} KB").format(max=max(1, n // 1024))
 
 
 class BackupsDialog(QDialog):
@@ -40,10 +42,10 @@ class BackupsDialog(QDialog):
     def __init__(self, backups: list[BackupInfo], graph_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("backupsDialog")
-        self.setWindowTitle("Restore from backup")
+        self.setWindowTitle(translate("BackupsDialog", "Restore from backup"))
         self.backups = backups
         self.graph_name = graph_name
-        self.table = read_only_table(len(backups), ["Taken (local time)", "Why", "Size"], self, "backupsTable",
+        self.table = read_only_table(len(backups), [translate("BackupsDialog", "Taken (local time)"), translate("BackupsDialog", "Why"), translate("BackupsDialog", "Size")], self, "backupsTable",
                                      row_numbers=False)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -55,18 +57,19 @@ class BackupsDialog(QDialog):
             when = QTableWidgetItem(_local(b.taken))
             when.setToolTip(b.path)
             self.table.setItem(row, 0, when)
-            self.table.setItem(row, 1, QTableWidgetItem(REASONS.get(b.reason, b.reason.replace("-", " "))))
+            self.table.setItem(row, 1, QTableWidgetItem(translate("BackupsDialog", REASONS.get(b.reason, b.reason.replace("-", " ")))))
             size = QTableWidgetItem(_size(b.size))
             size.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             self.table.setItem(row, 2, size)
         if backups:
             self.table.selectRow(0)
-        note = QLabel(f"Restoring replaces everything in {graph_name} with the chosen backup. The graph as it is now "
-                      "is backed up first, so a restore can itself be undone from this list." if backups else
-                      f"{graph_name} has no backups yet. Use File → Back up now to take one.", self)
+        note = QLabel(translate("BackupsDialog", "Restoring replaces everything in {graph_name} with the chosen backup. "
+                          "The graph as it is now is backed up first, so a restore can itself be "
+                          "undone from this list.").format(graph_name=graph_name) if backups else
+                      translate("BackupsDialog", "{graph_name} has no backups yet. Use File → Back up now to take one.").format(graph_name=graph_name), self)
         note.setWordWrap(True)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
-        self.restore_button = self.buttons.addButton("Restore", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.restore_button = self.buttons.addButton(translate("BackupsDialog", "Restore"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.restore_button.setEnabled(bool(backups))
         self.buttons.accepted.connect(self.on_restore)
         self.buttons.rejected.connect(self.reject)
@@ -84,9 +87,9 @@ class BackupsDialog(QDialog):
     def _confirm(self, backup: BackupInfo) -> bool:
         """Ask once before replacing the graph; tests replace this method."""
         answer = QMessageBox.question(
-            self, "Restore from backup",
-            f"Replace {self.graph_name} with the backup of {_local(backup.taken)}?\n"
-            "The graph as it is now is backed up first.",
+            self, translate("BackupsDialog", "Restore from backup"),
+            translate("BackupsDialog", "Replace {graph_name} with the backup of {local}?\nThe graph as it is "
+                "now is backed up first.").format(graph_name=self.graph_name, local=_local(backup.taken)),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
 

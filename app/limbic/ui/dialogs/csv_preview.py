@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from limbic.service.importers.csv_preview import CsvPreview
 from limbic.service.types import counted
 from limbic.ui.dialogs.tables import read_only_table
+from limbic.ui.common.i18n import translate
 
 MAX_WIDTH = 1100  # within a 1366-px screen, with the window's edges beside it
 
@@ -36,18 +37,17 @@ class CsvPreviewDialog(QDialog):
         self.setObjectName("csvPreview")
         self.preview = preview
         name = Path(preview.path).name
-        self.setWindowTitle(f"Import {name}?" if preview.problem is None else f"{name} cannot be imported")
+        self.setWindowTitle(translate("CsvPreviewDialog", "Import {name}?").format(name=name) if preview.problem is None else translate("CsvPreviewDialog", "{name} cannot be imported").format(name=name))
         layout = QVBoxLayout(self)
         self.tables: list[QTableWidget] = []
         self.column_notes: list[QLabel] = []
         for file in preview.files:
-            first = f" (the first {len(file.rows)} shown)" if file.row_count > len(file.rows) else ""
-            what = f" of {file.kind}" if file.kind else ", and no column maps to a name"
+            first = translate("CsvPreviewDialog", " (the first {n_rows} shown)").format(n_rows=len(file.rows)) if file.row_count > len(file.rows) else ""
+            what = translate("CsvPreviewDialog", " of {kind}").format(kind=file.kind) if file.kind else translate("CsvPreviewDialog", ", and no column maps to a name")
             title = QLabel(f"<b>{file.name}</b>: {counted(file.row_count, 'row')}{what}{first}", self)
             layout.addWidget(title)
             used = ", ".join(f"{column} → {becomes}" for column, becomes in file.used) or "none"
-            note = QLabel(f"Columns read: {used}." + (f"<br><b>Ignored:</b> {', '.join(file.ignored)} "
-                                                      "(no part of the graph reads them)." if file.ignored else ""),
+            note = QLabel(translate("CsvPreviewDialog", "Columns read: {used}.").format(used=used) + (translate("CsvPreviewDialog", "<br><b>Ignored:</b> {join} (no part of the graph reads them).").format(join=', '.join(file.ignored)) if file.ignored else ""),
                           self, objectName="csvColumns")
             note.setWordWrap(True)
             self.column_notes.append(note)
@@ -58,14 +58,14 @@ class CsvPreviewDialog(QDialog):
         self.summary = QLabel(preview.problem or preview.counts_sentence(), self, objectName="csvSummary")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
-        self.keep = QCheckBox("Keep the ignored columns as observations (“column: value”)", self,
+        self.keep = QCheckBox(translate("CsvPreviewDialog", "Keep the ignored columns as observations (“column: value”)"), self,
                               objectName="keepColumns")
-        self.keep.setToolTip("Each ignored cell that is not empty becomes an observation of its row's entity")
+        self.keep.setToolTip(translate("CsvPreviewDialog", "Each ignored cell that is not empty becomes an observation of its row's entity"))
         self.keep.setVisible(preview.problem is None and any(f.ignored and f.kind == "entities" for f in preview.files))
         layout.addWidget(self.keep)
         if preview.problem is None:
             buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
-            self.import_button = buttons.addButton("Import", QDialogButtonBox.ButtonRole.AcceptRole)
+            self.import_button = buttons.addButton(translate("CsvPreviewDialog", "Import"), QDialogButtonBox.ButtonRole.AcceptRole)
             self.import_button.setDefault(True)
         else:  # refused: nothing to choose but to close
             buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
@@ -90,7 +90,7 @@ class CsvPreviewDialog(QDialog):
                 font.setStrikeOut(True)
                 heading.setFont(font)
                 heading.setForeground(grey)
-                heading.setToolTip("Ignored: no part of the graph reads this column")
+                heading.setToolTip(translate("CsvPreviewDialog", "Ignored: no part of the graph reads this column"))
             for r, row in enumerate(file.rows):
                 text = row[c] if c < len(row) else ""
                 item = QTableWidgetItem(text if len(text) <= 120 else text[:119] + "…")

@@ -24,45 +24,47 @@ from PySide6.QtWidgets import (
 # The settings dialog has its own module; it is still reached from here.
 from limbic.ui.dialogs.settings_dialog import PARAM_HELP, PARAM_WORDS, THEME_CHOICES, SettingsDialog  # noqa: F401
 from limbic.ui.dialogs.tables import read_only_table
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
 SHORTCUTS = [
-    ("Ctrl+O or Ctrl+P", "Quick switcher: jump to an entity by name (typos are fine)"),
-    ("Ctrl+Shift+P", "Command palette: run any command by name"),
-    ("Ctrl+K or /", "Focus the search field"),
-    ("Ctrl+Shift+F", "Search filters: relation type, status, updated and created dates"),
-    ("Up / Down", "Move through the results"),
-    ("Enter", "Open the selected result"),
-    ("Esc", "Clear the search"),
-    ("Ctrl+Delete", "In the search field: delete the next word"),
-    ("Ctrl+N", "New entity"),
-    ("Ctrl+S", "Save the entity"),
-    ("Ctrl+Delete", "Delete the entity (outside the search field)"),
-    ("Ctrl+Z", "Undo the last change, named in the Edit menu"),
-    ("Ctrl+Shift+Z or Ctrl+Y", "Redo what was undone"),
-    ("Alt+Left / Alt+Right", "Back / Forward between opened entities"),
-    ("Ctrl+G / Ctrl+Shift+G", "Graph: the open entity's neighbourhood / the whole graph"),
-    ("Ctrl+Shift+A", "Activity: what each assistant changed, to review or revert"),
-    ("In the graph", "Drag or arrows pan, wheel or +/- zoom, 0 fits, click opens, double-click or Enter re-centres"),
-    ("F2", "Edit the selected observation"),
-    ("Ctrl+Enter", "Keep an observation edit (Enter starts a new line, Esc drops it)"),
-    ("Delete", "Remove the selected observation or relation"),
-    ("Ctrl+B", "Browse every entity by type, the pinned and the recently opened"),
-    ("Ctrl+F in the browser", "Narrow the browser's list by words (its filters sit beside)"),
-    ("Ctrl+D", "Pin or unpin the entity"),
-    ("Ctrl+M", "Merge the entity into another"),
-    ("Ctrl+Shift+H", "Memory health: duplicates, repeated observations, orphans"),
-    ("Ctrl+Shift+Y", "Sync conflicts: what two devices changed alike, to choose what to keep"),
-    ("Ctrl+I / Ctrl+E", "Import a file / export JSONL"),
-    ("Ctrl+Shift+I", "Import a folder of notes"),
-    ("Ctrl+Shift+O", "Open another database"),
-    ("Ctrl+Shift+N", "New database"),
-    ("Ctrl+,", "Settings"),
-    ("Ctrl+= / Ctrl+- / Ctrl+0", "Larger / smaller / normal text (remembered)"),
-    ("Drop a file or folder", "Import it (JSONL, CSV, Markdown, a folder of notes, a memory .db)"),
-    ("F1", "This list of shortcuts"),
-    ("Ctrl+Q", "Quit"),
+    ("Ctrl+O or Ctrl+P", QT_TRANSLATE_NOOP("Dialogs", "Quick switcher: jump to an entity by name (typos are fine)")),
+    ("Ctrl+Shift+P", QT_TRANSLATE_NOOP("Dialogs", "Command palette: run any command by name")),
+    ("Ctrl+K or /", QT_TRANSLATE_NOOP("Dialogs", "Focus the search field")),
+    ("Ctrl+Shift+F", QT_TRANSLATE_NOOP("Dialogs", "Search filters: relation type, status, updated and created dates")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Up / Down"), QT_TRANSLATE_NOOP("Dialogs", "Move through the results")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Enter"), QT_TRANSLATE_NOOP("Dialogs", "Open the selected result")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Esc"), QT_TRANSLATE_NOOP("Dialogs", "Clear the search")),
+    ("Ctrl+Delete", QT_TRANSLATE_NOOP("Dialogs", "In the search field: delete the next word")),
+    ("Ctrl+N", QT_TRANSLATE_NOOP("Dialogs", "New entity")),
+    ("Ctrl+S", QT_TRANSLATE_NOOP("Dialogs", "Save the entity")),
+    ("Ctrl+Delete", QT_TRANSLATE_NOOP("Dialogs", "Delete the entity (outside the search field)")),
+    ("Ctrl+Z", QT_TRANSLATE_NOOP("Dialogs", "Undo the last change, named in the Edit menu")),
+    ("Ctrl+Shift+Z or Ctrl+Y", QT_TRANSLATE_NOOP("Dialogs", "Redo what was undone")),
+    ("Alt+Left / Alt+Right", QT_TRANSLATE_NOOP("Dialogs", "Back / Forward between opened entities")),
+    ("Ctrl+G / Ctrl+Shift+G", QT_TRANSLATE_NOOP("Dialogs", "Graph: the open entity's neighbourhood / the whole graph")),
+    ("Ctrl+Shift+A", QT_TRANSLATE_NOOP("Dialogs", "Activity: what each assistant changed, to review or revert")),
+    (QT_TRANSLATE_NOOP("Dialogs", "In the graph"), QT_TRANSLATE_NOOP("Dialogs", "Drag or arrows pan, wheel or +/- zoom, 0 fits, click opens, double-click or Enter re-centres")),
+    ("F2", QT_TRANSLATE_NOOP("Dialogs", "Edit the selected observation")),
+    ("Ctrl+Enter", QT_TRANSLATE_NOOP("Dialogs", "Keep an observation edit (Enter starts a new line, Esc drops it)")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Delete"), QT_TRANSLATE_NOOP("Dialogs", "Remove the selected observation or relation")),
+    ("Ctrl+B", QT_TRANSLATE_NOOP("Dialogs", "Browse every entity by type, the pinned and the recently opened")),
+    ("Ctrl+F in the browser", QT_TRANSLATE_NOOP("Dialogs", "Narrow the browser's list by words (its filters sit beside)")),
+    ("Ctrl+D", QT_TRANSLATE_NOOP("Dialogs", "Pin or unpin the entity")),
+    ("Ctrl+M", QT_TRANSLATE_NOOP("Dialogs", "Merge the entity into another")),
+    ("Ctrl+Shift+H", QT_TRANSLATE_NOOP("Dialogs", "Memory health: duplicates, repeated observations, orphans")),
+    ("Ctrl+Shift+Y", QT_TRANSLATE_NOOP("Dialogs", "Sync conflicts: what two devices changed alike, to choose what to keep")),
+    ("Ctrl+I / Ctrl+E", QT_TRANSLATE_NOOP("Dialogs", "Import a file / export JSONL")),
+    ("Ctrl+Shift+I", QT_TRANSLATE_NOOP("Dialogs", "Import a folder of notes")),
+    ("Ctrl+Shift+O", QT_TRANSLATE_NOOP("Dialogs", "Open another database")),
+    ("Ctrl+Shift+N", QT_TRANSLATE_NOOP("Dialogs", "New database")),
+    ("Ctrl+,", QT_TRANSLATE_NOOP("Dialogs", "Settings")),
+    ("Ctrl+= / Ctrl+- / Ctrl+0", QT_TRANSLATE_NOOP("Dialogs", "Larger / smaller / normal text (remembered)")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Drop a file or folder"), QT_TRANSLATE_NOOP("Dialogs", "Import it (JSONL, CSV, Markdown, a folder of notes, a memory .db)")),
+    ("F1", QT_TRANSLATE_NOOP("Dialogs", "This list of shortcuts")),
+    ("Ctrl+Q", QT_TRANSLATE_NOOP("Dialogs", "Quit")),
 ]
 
 class ShortcutsDialog(QDialog):
@@ -70,8 +72,8 @@ class ShortcutsDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
-        table = read_only_table(len(SHORTCUTS), ["Keys", "Action"], self, row_numbers=False)
+        self.setWindowTitle(translate("ShortcutsDialog", "Keyboard shortcuts"))
+        table = read_only_table(len(SHORTCUTS), [translate("ShortcutsDialog", "Keys"), translate("ShortcutsDialog", "Action")], self, row_numbers=False)
         for row, (keys, action) in enumerate(SHORTCUTS):
             table.setItem(row, 0, QTableWidgetItem(keys))
             table.setItem(row, 1, QTableWidgetItem(action))
@@ -100,18 +102,18 @@ class ExceptionDialog(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Limbic hit an unexpected problem")
+        self.setWindowTitle(translate("ExceptionDialog", "Limbic hit an unexpected problem"))
         self.setModal(False)
         self.label = QLabel(
-            "Something unexpected went wrong. Your data is safe: every change is saved in one step or not at all. "
-            "If it happens again, please send the details below.", self
+            translate("ExceptionDialog", "Something unexpected went wrong. Your data is safe: every change is saved in one step or not at all. "
+            "If it happens again, please send the details below."), self
         )
         self.label.setWordWrap(True)
         self.details = QPlainTextEdit(self)
         self.details.setReadOnly(True)
-        copy = QPushButton("Copy details", self)
+        copy = QPushButton(translate("ExceptionDialog", "Copy details"), self)
         copy.clicked.connect(self.on_copy)
-        close = QPushButton("Close", self)
+        close = QPushButton(translate("ExceptionDialog", "Close"), self)
         close.clicked.connect(self.close)
         row = QHBoxLayout()
         row.addStretch(1)

@@ -15,6 +15,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QDropEvent
 
 from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -31,15 +32,15 @@ def dropped_paths(mime) -> list[Path]:
 def refusal(paths: list[Path]) -> str:
     """Why these paths cannot be imported by a drop, or "" when they can."""
     if len(paths) != 1:
-        return "Drop one file or folder at a time; nothing was imported."
+        return translate("DropImport", "Drop one file or folder at a time; nothing was imported.")
     path = paths[0]
     if path.is_dir():
         return ""
     if not path.is_file():
-        return f"“{path.name}” is not a file Limbic can read; nothing was imported."
+        return translate("DropImport", "“{name}” is not a file Limbic can read; nothing was imported.").format(name=path.name)
     if path.suffix.lower() not in IMPORTABLE:
-        return (f"Limbic imports memory JSONL, CSV, Markdown, a folder of notes or a memory .db; “{path.name}” is "
-                "none of these, so nothing was imported.")
+        return (translate("DropImport", "Limbic imports memory JSONL, CSV, Markdown, a folder of notes or a "
+                    "memory .db; “{name}” is none of these, so nothing was imported.").format(name=path.name))
     return ""
 
 
@@ -71,7 +72,7 @@ class DropImport(QObject):
             if paths:
                 event.acceptProposedAction()  # a refusal is said on drop, where the person looks
                 if event.type() == QEvent.Type.DragEnter and not refusal(paths):
-                    self.p.status.say(f"Drop to import “{paths[0].name}”.", 3000)
+                    self.p.status.say(translate("DropImport", "Drop to import “{name}”.").format(name=paths[0].name), 3000)
                 return True
             return False
         if event.type() == QEvent.Type.Drop and isinstance(event, QDropEvent):
@@ -88,13 +89,13 @@ class DropImport(QObject):
         p = self.p
         why = refusal(paths)
         if not why and p.readonly():
-            why = "The file is open read-only; nothing was imported."
+            why = translate("DropImport", "The file is open read-only; nothing was imported.")
         if not why and p.hooks.catalog() is None:
-            why = "No graph is open to import into; nothing was imported."
+            why = translate("DropImport", "No graph is open to import into; nothing was imported.")
         if why:
             p.status.say(why, 10_000)
             return False
-        if p.hooks.refused_during_job("Importing"):
+        if p.hooks.refused_during_job(translate("DropImport", "Importing")):
             return False
         logger.info("importing dropped %s", paths[0])
         p.import_path(str(paths[0]))

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.ui.dialogs.tables import read_only_table
+from limbic.ui.common.i18n import translate
 
 
 class ImportProblemsDialog(QDialog):
@@ -25,15 +26,15 @@ class ImportProblemsDialog(QDialog):
     def __init__(self, path: str, problems: list[tuple[int, str]], total: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("importProblems")
-        self.setWindowTitle("Nothing was imported")
+        self.setWindowTitle(translate("ImportProblemsDialog", "Nothing was imported"))
         self.setModal(False)
         self.problems = problems
-        shown = f"the first {len(problems)} are listed" if total > len(problems) else "all are listed"
-        lines = "1 line" if total == 1 else f"{total} lines"
-        summary = QLabel(f"{Path(path).name} was not imported: {lines} cannot be read ({shown}). "
-                         "Fix them and import the file again; the graph was left as it was.", self)
+        shown = translate("ImportProblemsDialog", "the first {n_problems} are listed").format(n_problems=len(problems)) if total > len(problems) else translate("ImportProblemsDialog", "all are listed")
+        lines = translate("ImportProblemsDialog", "1 line") if total == 1 else translate("ImportProblemsDialog", "{total} lines").format(total=total)
+        summary = QLabel(translate("ImportProblemsDialog", "{name} was not imported: {lines} cannot be read ({shown}). Fix them "
+                             "and import the file again; the graph was left as it was.").format(name=Path(path).name, lines=lines, shown=shown), self)
         summary.setWordWrap(True)
-        self.table = read_only_table(len(problems), ["Line", "Why it cannot be imported"], self, "problemsTable",
+        self.table = read_only_table(len(problems), [translate("ImportProblemsDialog", "Line"), translate("ImportProblemsDialog", "Why it cannot be imported")], self, "problemsTable",
                                      row_numbers=False)
         self.table.setWordWrap(True)
         header = self.table.horizontalHeader()
@@ -45,7 +46,7 @@ class ImportProblemsDialog(QDialog):
             self.table.setItem(row, 0, number)
             self.table.setItem(row, 1, QTableWidgetItem(reason))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        copy = buttons.addButton("Copy list", QDialogButtonBox.ButtonRole.ActionRole)
+        copy = buttons.addButton(translate("ImportProblemsDialog", "Copy list"), QDialogButtonBox.ButtonRole.ActionRole)
         copy.clicked.connect(self.on_copy)
         buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)

@@ -31,44 +31,45 @@ from limbic import config
 from limbic.service.types import BASE_CHOICES, ScoringParams
 from limbic.ui.common import safe_files
 from limbic.ui.common.i18n import LANGUAGE_CHOICES, translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 # The scoring constants in words: a name and a one-line explanation each (the constant's own
 # name is in the tooltip, for people reading the README's formula).
 PARAM_WORDS = {
-    "expansion_factor": ("Candidates per branch", "How many hits each branch brings, as a multiple of the results shown."),
-    "rrf_k": ("Rank fusion smoothing", "Higher values narrow the gap between first and later ranks when fusing."),
-    "beta_sal": ("Weight of use", "How much entities you use often rise in the ranking."),
-    "beta_deg": ("Weight of connections", "How much entities with many relations rise."),
-    "d_max": ("Connections counted at most", "Relations beyond this number add nothing more."),
-    "alpha_cons": ("Weight of use on several days", "Use spread over many days counts more than one busy day."),
-    "lambda_hourly": ("Forgetting per hour", "How fast unused entities sink: 0.0001 halves them in about 290 days."),
-    "temporal_floor": ("Forgetting never below", "An old entity keeps at least this share of its score."),
-    "cooc_temporal_floor": ("Old co-occurrence keeps", "Entities found together long ago still count this share."),
-    "gamma": ("Weight of co-occurrence", "How much entities that often come up with the other hits rise."),
-    "exact_name_boost": ("Exact name boost", "Factor for an entity whose name is the query."),
-    "blend_alpha": ("Share of meaning", "In a fixed mix of meaning and words: meaning's share; exact words get the rest."),
-    "base_relevance": ("Mixing meaning and words", "How hits by meaning and by exact words make one relevance."),
-    "floor": ("Say “no good match”", "When meaning finds only chance-level hits, say so instead of listing them."),
-    "time_first": ("A named time first", "A query naming a time (“in June 2023”) lists what happened then first."),
-    "carry": ("Texts that say little count less", "How much less a short, generic text (“Thanks, see you!”) counts "
-              "for being close in meaning; 0: not at all."),
-    "carry_unshared": ("…unless they share the query’s words", "Texts holding words of the query count in full, "
-                       "however little they say."),
-    "carry_by_query": ("…for questions more than long queries", "Texts that say little count less for a short "
-                       "question, and not at all for a query as long as a whole text."),
+    "expansion_factor": (QT_TRANSLATE_NOOP("SettingsDialog", "Candidates per branch"), QT_TRANSLATE_NOOP("SettingsDialog", "How many hits each branch brings, as a multiple of the results shown.")),
+    "rrf_k": (QT_TRANSLATE_NOOP("SettingsDialog", "Rank fusion smoothing"), QT_TRANSLATE_NOOP("SettingsDialog", "Higher values narrow the gap between first and later ranks when fusing.")),
+    "beta_sal": (QT_TRANSLATE_NOOP("SettingsDialog", "Weight of use"), QT_TRANSLATE_NOOP("SettingsDialog", "How much entities you use often rise in the ranking.")),
+    "beta_deg": (QT_TRANSLATE_NOOP("SettingsDialog", "Weight of connections"), QT_TRANSLATE_NOOP("SettingsDialog", "How much entities with many relations rise.")),
+    "d_max": (QT_TRANSLATE_NOOP("SettingsDialog", "Connections counted at most"), QT_TRANSLATE_NOOP("SettingsDialog", "Relations beyond this number add nothing more.")),
+    "alpha_cons": (QT_TRANSLATE_NOOP("SettingsDialog", "Weight of use on several days"), QT_TRANSLATE_NOOP("SettingsDialog", "Use spread over many days counts more than one busy day.")),
+    "lambda_hourly": (QT_TRANSLATE_NOOP("SettingsDialog", "Forgetting per hour"), QT_TRANSLATE_NOOP("SettingsDialog", "How fast unused entities sink: 0.0001 halves them in about 290 days.")),
+    "temporal_floor": (QT_TRANSLATE_NOOP("SettingsDialog", "Forgetting never below"), QT_TRANSLATE_NOOP("SettingsDialog", "An old entity keeps at least this share of its score.")),
+    "cooc_temporal_floor": (QT_TRANSLATE_NOOP("SettingsDialog", "Old co-occurrence keeps"), QT_TRANSLATE_NOOP("SettingsDialog", "Entities found together long ago still count this share.")),
+    "gamma": (QT_TRANSLATE_NOOP("SettingsDialog", "Weight of co-occurrence"), QT_TRANSLATE_NOOP("SettingsDialog", "How much entities that often come up with the other hits rise.")),
+    "exact_name_boost": (QT_TRANSLATE_NOOP("SettingsDialog", "Exact name boost"), QT_TRANSLATE_NOOP("SettingsDialog", "Factor for an entity whose name is the query.")),
+    "blend_alpha": (QT_TRANSLATE_NOOP("SettingsDialog", "Share of meaning"), QT_TRANSLATE_NOOP("SettingsDialog", "In a fixed mix of meaning and words: meaning's share; exact words get the rest.")),
+    "base_relevance": (QT_TRANSLATE_NOOP("SettingsDialog", "Mixing meaning and words"), QT_TRANSLATE_NOOP("SettingsDialog", "How hits by meaning and by exact words make one relevance.")),
+    "floor": (QT_TRANSLATE_NOOP("SettingsDialog", "Say “no good match”"), QT_TRANSLATE_NOOP("SettingsDialog", "When meaning finds only chance-level hits, say so instead of listing them.")),
+    "time_first": (QT_TRANSLATE_NOOP("SettingsDialog", "A named time first"), QT_TRANSLATE_NOOP("SettingsDialog", "A query naming a time (“in June 2023”) lists what happened then first.")),
+    "carry": (QT_TRANSLATE_NOOP("SettingsDialog", "Texts that say little count less"), QT_TRANSLATE_NOOP("SettingsDialog", "How much less a short, generic text (“Thanks, see you!”) counts "
+              "for being close in meaning; 0: not at all.")),
+    "carry_unshared": (QT_TRANSLATE_NOOP("SettingsDialog", "…unless they share the query’s words"), QT_TRANSLATE_NOOP("SettingsDialog", "Texts holding words of the query count in full, "
+                       "however little they say.")),
+    "carry_by_query": (QT_TRANSLATE_NOOP("SettingsDialog", "…for questions more than long queries"), QT_TRANSLATE_NOOP("SettingsDialog", "Texts that say little count less for a short "
+                       "question, and not at all for a query as long as a whole text.")),
 }
 PARAM_HELP = {name: text for name, (_, text) in PARAM_WORDS.items()}  # tooltips
 # The choices of how relevance is made, in words (the stored value stays the short one).
 BASE_WORDS = {
-    "adaptive": ("By how clearly each stands out", "Meaning and words each count by how clearly their hits stand "
-                 "out from the rest, query by query (the default)"),
-    "blend": ("A fixed share of each", "Meaning gets the share set below, exact words the rest"),
-    "fused": ("Rank order only", "Only the order of each kind's hits counts, not how good they are"),
-    "seed": ("As the original engine", "As the memory engine Limbic reads imports from ranks"),
+    "adaptive": (QT_TRANSLATE_NOOP("SettingsDialog", "By how clearly each stands out"), QT_TRANSLATE_NOOP("SettingsDialog", "Meaning and words each count by how clearly their hits stand "
+                 "out from the rest, query by query (the default)")),
+    "blend": (QT_TRANSLATE_NOOP("SettingsDialog", "A fixed share of each"), QT_TRANSLATE_NOOP("SettingsDialog", "Meaning gets the share set below, exact words the rest")),
+    "fused": (QT_TRANSLATE_NOOP("SettingsDialog", "Rank order only"), QT_TRANSLATE_NOOP("SettingsDialog", "Only the order of each kind's hits counts, not how good they are")),
+    "seed": (QT_TRANSLATE_NOOP("SettingsDialog", "As the original engine"), QT_TRANSLATE_NOOP("SettingsDialog", "As the memory engine Limbic reads imports from ranks")),
 }
 # What people choose without knowing the formula; every other constant is advanced.
 PLAIN_PARAMS = ("floor", "time_first")
-THEME_CHOICES = (("system", "As the system"), ("light", "Light"), ("dark", "Dark"))
+THEME_CHOICES = (("system", QT_TRANSLATE_NOOP("SettingsDialog", "As the system")), ("light", QT_TRANSLATE_NOOP("SettingsDialog", "Light")), ("dark", QT_TRANSLATE_NOOP("SettingsDialog", "Dark")))
 HELP_WIDTH = 300  # a help text wraps at this width rather than widening the dialog past a laptop's screen
 
 
@@ -92,7 +93,7 @@ class SettingsDialog(QDialog):
 
     def __init__(self, settings: config.Settings, current_db: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Settings")
+        self.setWindowTitle(translate("SettingsDialog", "Settings"))
         self.settings = settings
         self.inputs: dict[str, QWidget] = {}
         self.help_labels: dict[str, QLabel] = {}
@@ -106,18 +107,18 @@ class SettingsDialog(QDialog):
         for name in names:
             if name in PLAIN_PARAMS:
                 self._add_param(plain, name, getattr(params, name))
-        search_box = QGroupBox("Search", self)
+        search_box = QGroupBox(translate("SettingsDialog", "Search"), self)
         search_box.setLayout(plain)
         layout.addWidget(search_box)
 
         # The constants of the ranking formula: folded by default, so the dialog opens short and plain.
         self.advanced_toggle = QToolButton(self, objectName="advancedRanking")
-        self.advanced_toggle.setText("Advanced ranking")
+        self.advanced_toggle.setText(translate("SettingsDialog", "Advanced ranking"))
         self.advanced_toggle.setCheckable(True)
         self.advanced_toggle.setChecked(False)
         self.advanced_toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.advanced_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.advanced_toggle.setToolTip("The constants of the ranking formula; the defaults were measured")
+        self.advanced_toggle.setToolTip(translate("SettingsDialog", "The constants of the ranking formula; the defaults were measured"))
         self.advanced_toggle.toggled.connect(self.show_advanced)
         layout.addWidget(self.advanced_toggle)
         inner = QWidget(self)
@@ -126,7 +127,7 @@ class SettingsDialog(QDialog):
         for name in names:
             if name not in PLAIN_PARAMS:
                 self._add_param(form, name, getattr(params, name))
-        reset = QPushButton("Reset to defaults", inner, toolTip="Put every ranking setting back to its default")
+        reset = QPushButton(translate("SettingsDialog", "Reset to defaults"), inner, toolTip=translate("SettingsDialog", "Put every ranking setting back to its default"))
         reset.clicked.connect(self.on_reset)
         form.addRow("", reset)
         self.advanced = QScrollArea(self, objectName="advancedRankingBody")
@@ -149,20 +150,20 @@ class SettingsDialog(QDialog):
     def _files_box(self, settings: config.Settings, current_db: str) -> QGroupBox:
         self.db_edit = QLineEdit(settings.db_path or current_db, self)
         self.model_edit = QLineEdit(settings.model_dir or "", self)
-        self.model_edit.setPlaceholderText("bundled multilingual-e5-small")
+        self.model_edit.setPlaceholderText(translate("SettingsDialog", "bundled multilingual-e5-small"))
         self.model_edit.setToolTip(
-            "Empty for the bundled multilingual-e5-small (Spanish, English and about 100 other languages); "
-            "all-MiniLM-L6-v2 for the English model; or a folder with model.onnx and tokenizer.json"
+            translate("SettingsDialog", "Empty for the bundled multilingual-e5-small (Spanish, English and about 100 other languages); "
+            "all-MiniLM-L6-v2 for the English model; or a folder with model.onnx and tokenizer.json")
         )
         files = QFormLayout()
-        files.addRow("Database", self._with_browse(self.db_edit, self.on_browse_db))
-        files.addRow("Model folder", self._with_browse(self.model_edit, self.on_browse_model))
-        box = QGroupBox("Files", self)
+        files.addRow(translate("SettingsDialog", "Database"), self._with_browse(self.db_edit, self.on_browse_db))
+        files.addRow(translate("SettingsDialog", "Model folder"), self._with_browse(self.model_edit, self.on_browse_model))
+        box = QGroupBox(translate("SettingsDialog", "Files"), self)
         box.setLayout(files)
         # The whole path is readable: the field is as wide as the path (within reason).
         path_width = self.db_edit.fontMetrics().horizontalAdvance(self.db_edit.text()) + 24
         self.db_edit.setMinimumWidth(min(max(path_width, 360), 1000))
-        self.db_edit.setToolTip(f"The graph file opened at start-up: {self.db_edit.text()}")
+        self.db_edit.setToolTip(translate("SettingsDialog", "The graph file opened at start-up: {db_edit}").format(db_edit=self.db_edit.text()))
         self.db_edit.setCursorPosition(0)
         return box
 
@@ -171,7 +172,7 @@ class SettingsDialog(QDialog):
         for value, label in THEME_CHOICES:
             self.theme.addItem(label, value)
         self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
-        self.theme.setToolTip("Light or dark colours, or as the system is set")
+        self.theme.setToolTip(translate("SettingsDialog", "Light or dark colours, or as the system is set"))
         self.language = QComboBox(self, objectName="languageChoice")
         for value, label in LANGUAGE_CHOICES:
             self.language.addItem(translate("Settings", label) if value == "system" else label, value)
@@ -179,9 +180,9 @@ class SettingsDialog(QDialog):
         self.language.setToolTip(translate("Settings", "The language of the window; a change applies when Limbic "
                                                        "starts again"))
         looks = QFormLayout()
-        looks.addRow("Colours", self.theme)
+        looks.addRow(translate("SettingsDialog", "Colours"), self.theme)
         looks.addRow(translate("Settings", "Language"), self.language)
-        box = QGroupBox("Appearance", self)
+        box = QGroupBox(translate("SettingsDialog", "Appearance"), self)
         box.setLayout(looks)
         return box
 
@@ -215,7 +216,7 @@ class SettingsDialog(QDialog):
         """One row: the plain name, the field and its help beside it, wrapped rather than cut off."""
         widget = self._field(name, value)
         words, help_text = PARAM_WORDS.get(name, (name.replace("_", " ").capitalize(), ""))
-        widget.setToolTip(f"{help_text} (in the formula: {name.upper()})" if help_text else name.upper())
+        widget.setToolTip(translate("SettingsDialog", "{help_text} (in the formula: {name})").format(help_text=help_text, name=name.upper()) if help_text else name.upper())
         widget.setObjectName(name)
         self.inputs[name] = widget
         row = QWidget(self)
@@ -244,19 +245,19 @@ class SettingsDialog(QDialog):
         row = QHBoxLayout(box)
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(edit, 1)
-        button = QPushButton("Browse…", box)
+        button = QPushButton(translate("SettingsDialog", "Browse…"), box)
         button.clicked.connect(slot)
         row.addWidget(button)
         return box
 
     def on_browse_db(self) -> None:
-        path = safe_files.save_file(self, "Database file", self.db_edit.text(), "Limbic database (*.db);;All files (*)",
+        path = safe_files.save_file(self, translate("SettingsDialog", "Database file"), self.db_edit.text(), translate("SettingsDialog", "Limbic database (*.db);;All files (*)"),
                                     confirm_overwrite=False)
         if path:
             self.db_edit.setText(path)
 
     def on_browse_model(self) -> None:
-        path = safe_files.existing_folder(self, "Model folder", self.model_edit.text())
+        path = safe_files.existing_folder(self, translate("SettingsDialog", "Model folder"), self.model_edit.text())
         if path:
             self.model_edit.setText(path)
 

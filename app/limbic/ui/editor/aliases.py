@@ -15,13 +15,15 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidg
 
 from limbic.service.aliases import AliasStep, change_alias
 from limbic.ui.common.flow_layout import FlowLayout
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 if TYPE_CHECKING:
     from limbic.ui.editor.entity_flow import EntityParts
 
 
-ADD_HINT = "Add an alias"  # short: beside the status it must show whole at the editor's narrowest
-SAVE_FIRST_HINT = "Save first"  # a new entity gets aliases once saved (the tooltip says why)
+ADD_HINT = QT_TRANSLATE_NOOP("Aliases", "Add an alias")  # short: beside the status it must show whole at the editor's narrowest
+SAVE_FIRST_HINT = QT_TRANSLATE_NOOP("Aliases", "Save first")  # a new entity gets aliases once saved (the tooltip says why)
 
 
 class AliasBar(QWidget):
@@ -39,10 +41,10 @@ class AliasBar(QWidget):
         self.chips = FlowLayout(self.chips_box, spacing=4)
         self.none_label = QLabel("none", self, objectName="aliasNone")
         self.none_label.setEnabled(False)
-        self.field = QLineEdit(self, objectName="newAlias", placeholderText=ADD_HINT)
-        self.field.setAccessibleName("New alias")
-        self.field.setToolTip("Another name this entity goes by (a nickname, an abbreviation, a merged-away name), "
-                              "added with Enter: the quick switcher, search and assistants find the entity by it")
+        self.field = QLineEdit(self, objectName="newAlias", placeholderText=translate("Aliases", ADD_HINT))
+        self.field.setAccessibleName(translate("AliasBar", "New alias"))
+        self.field.setToolTip(translate("AliasBar", "Another name this entity goes by (a nickname, an abbreviation, a merged-away name), "
+                              "added with Enter: the quick switcher, search and assistants find the entity by it"))
         self.field.setMinimumWidth(self._hint_width())
         self.field.returnPressed.connect(self._add)
         row = QHBoxLayout(self)
@@ -61,15 +63,15 @@ class AliasBar(QWidget):
         for alias in aliases:
             chip = QToolButton(self.chips_box, objectName="aliasChip")
             chip.setText(f"{alias}  ×")
-            chip.setToolTip(f"Remove the alias “{alias}” (Edit → Undo brings it back)")
-            chip.setAccessibleName(f"Remove alias {alias}")
+            chip.setToolTip(translate("AliasBar", "Remove the alias “{alias}” (Edit → Undo brings it back)").format(alias=alias))
+            chip.setAccessibleName(translate("AliasBar", "Remove alias {alias}").format(alias=alias))
             chip.setEnabled(self._editable)
             chip.clicked.connect(lambda _=False, a=alias: self._remove(a))
             self.chips.addWidget(chip)
         self.chips_box.setVisible(bool(aliases))
         self.none_label.setVisible(not aliases)
         self.field.setEnabled(self._editable and entity_id is not None)
-        self.field.setPlaceholderText(ADD_HINT if entity_id is not None else SAVE_FIRST_HINT)
+        self.field.setPlaceholderText(translate("Aliases", ADD_HINT if entity_id is not None else SAVE_FIRST_HINT))
         self.field.setMinimumWidth(self._hint_width())  # at the editor's narrowest the hint is still whole
 
     def _hint_width(self) -> int:
@@ -108,9 +110,9 @@ class AliasFlow(QObject):
 
     def on_requested(self, entity_id: int, alias: str, add: bool) -> None:
         p = self.p
-        if p.hooks.refused_during_job("Changing an alias"):
+        if p.hooks.refused_during_job(translate("AliasFlow", "Changing an alias")):
             return
-        what = "adding the alias" if add else "removing the alias"
+        what = translate("AliasFlow", "adding the alias") if add else translate("AliasFlow", "removing the alias")
         # Each request its own key: a second alias typed at once must not supersede the first.
         p.engine.run(f"alias-{next(self._keys)}", change_alias, entity_id, alias, add, what=what,
                      on_done=lambda step: self.on_done(step, alias, add),
@@ -127,7 +129,7 @@ class AliasFlow(QObject):
                 self.reload(step.entity_id)  # its history lists the change too; a draft being edited is left alone
         name = alias.strip()
         if not step.live:
-            self.p.status.say(f"“{name}” was already {'an alias' if add else 'not an alias'} of this entity.", 5000)
+            self.p.status.say(translate("AliasFlow", "“{name}” was already {value} of this entity.").format(name=name, value=translate("AliasFlow", 'an alias') if add else translate("AliasFlow", 'not an alias')), 5000)
         else:
-            self.p.status.say(f"Added the alias “{name}”." if add else
-                              f"Removed the alias “{name}”. Press Ctrl+Z to undo.", 8000)
+            self.p.status.say(translate("AliasFlow", "Added the alias “{name}”.").format(name=name) if add else
+                              translate("AliasFlow", "Removed the alias “{name}”. Press Ctrl+Z to undo.").format(name=name), 8000)

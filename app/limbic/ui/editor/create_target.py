@@ -10,10 +10,12 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_TYPE = "Generic"
+DEFAULT_TYPE = QT_TRANSLATE_NOOP("CreateTarget", "Generic")
 
 
 class CreateTargetDialog(QDialog):
@@ -22,18 +24,19 @@ class CreateTargetDialog(QDialog):
     def __init__(self, name: str, types: list[str], suggested: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("createTarget")
-        self.setWindowTitle("New entity")
-        text = QLabel(f"There is no entity named “{name}” yet. Create it, with this type, and relate to it?", self)
+        self.setWindowTitle(translate("CreateTargetDialog", "New entity"))
+        text = QLabel(translate("CreateTargetDialog", "There is no entity named “{name}” yet. Create it, with this type, and "
+                          "relate to it?").format(name=name), self)
         text.setWordWrap(True)
         self.type = QComboBox(self, objectName="newTargetType", editable=True)
         self.type.addItems(types or [DEFAULT_TYPE])
         self.type.setCurrentText(suggested or (DEFAULT_TYPE if DEFAULT_TYPE in types or not types else types[0]))
         self.type.lineEdit().selectAll()
         form = QFormLayout()
-        form.addRow("T&ype", self.type)
+        form.addRow(translate("CreateTargetDialog", "T&ype"), self.type)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Create and relate")
-        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("Correct the name")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(translate("CreateTargetDialog", "Create and relate"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(translate("CreateTargetDialog", "Correct the name"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -25,6 +25,7 @@ from limbic.ui.editor.aliases import AliasFlow
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.editor.history import NavigationHistory
 from limbic.ui.workers.worker import Engine, Failure
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -64,8 +65,8 @@ class EntityFlow(QObject):
 
     def build_actions(self, go_menu) -> None:
         """Go → Back and Forward."""
-        self.back_action = self.p.hooks.add_action(go_menu, "&Back", self.on_back, "Alt+Left")
-        self.forward_action = self.p.hooks.add_action(go_menu, "&Forward", self.on_forward, "Alt+Right")
+        self.back_action = self.p.hooks.add_action(go_menu, translate("EntityFlow", "&Back"), self.on_back, "Alt+Left")
+        self.forward_action = self.p.hooks.add_action(go_menu, translate("EntityFlow", "&Forward"), self.on_forward, "Alt+Right")
         self.update_history_actions()
 
     # -- opening ----------------------------------------------------------------------------
@@ -83,9 +84,9 @@ class EntityFlow(QObject):
         """Load an entity into the editor now (no questions); the newest request wins."""
         engine = self.p.engine
         if engine.busy_job:  # the engine's thread is busy: show what is committed now (no access counted)
-            return engine.read("entity", ops.load_view, ref, what="opening the entity",
+            return engine.read("entity", ops.load_view, ref, what=translate("EntityFlow", "opening the entity"),
                                on_done=self.on_entity_loaded, on_failed=self.on_entity_missing)
-        return engine.run("entity", ops.open_view, ref, record, tuple(together), what="opening the entity",
+        return engine.run("entity", ops.open_view, ref, record, tuple(together), what=translate("EntityFlow", "opening the entity"),
                           on_done=self._entity_arrived, on_failed=self.on_entity_missing, with_ticket=True)
 
     def _entity_arrived(self, ticket: int, view: EntityView) -> None:
@@ -133,10 +134,10 @@ class EntityFlow(QObject):
             # By its gid: the id it had may belong to an entity made since; a merged-away one opens its survivor.
             engine = self.p.engine
             if engine.busy_job:
-                engine.read("entity", reopen, key, what="opening the entity", on_done=self._reopened,
+                engine.read("entity", reopen, key, what=translate("EntityFlow", "opening the entity"), on_done=self._reopened,
                             on_failed=lambda failure: self._gone(delta, failure))
             else:
-                engine.run("entity", reopen, key, what="opening the entity", with_ticket=True,
+                engine.run("entity", reopen, key, what=translate("EntityFlow", "opening the entity"), with_ticket=True,
                            on_done=self._reopened_ticket, on_failed=lambda failure: self._gone(delta, failure))
         self.p.hooks.guard(go)
 
@@ -147,8 +148,7 @@ class EntityFlow(QObject):
     def _reopened(self, found: Reopened) -> None:
         self.history.arrived(EntityKey.of(found.view))  # its name now (renamed since), or the survivor's
         if found.was is not None:
-            self.p.status.say(f"“{found.was}” was merged into “{found.view.entity.name}”; its name is an alias "
-                              "of it now.", 8000)
+            self.p.status.say(translate("EntityFlow", "“{was}” was merged into “{name}”; its name is an alias of it now.").format(was=found.was, name=found.view.entity.name), 8000)
         self.on_entity_loaded(found.view)
 
     def _gone(self, delta: int, failure: Failure) -> None:
@@ -177,9 +177,9 @@ class EntityFlow(QObject):
 
     def save_draft(self, draft: EntityDraft, resolve: str | None = None) -> int:
         """Save the editor's draft; only the person's own changes since loading are applied."""
-        if self.p.hooks.refused_during_job("Saving"):
+        if self.p.hooks.refused_during_job(translate("EntityFlow", "Saving")):
             return 0
-        return self.p.engine.run("save", undo_ops.save_draft, draft, resolve, what="saving the entity",
+        return self.p.engine.run("save", undo_ops.save_draft, draft, resolve, what=translate("EntityFlow", "saving the entity"),
                                  on_done=self._on_saved_step, on_failed=self.on_save_failed)
 
     def _on_saved_step(self, saved: undo_ops.Saved) -> None:
@@ -188,7 +188,7 @@ class EntityFlow(QObject):
 
     def on_saved(self, entity_id: int) -> None:
         """Saved: run what waited for the save, else show the entity as saved."""
-        self.p.status.say("Saved.", 3000)
+        self.p.status.say(translate("EntityFlow", "Saved."), 3000)
         self.p.saved(entity_id)
         then, self.after_save = self.after_save, None
         if then is not None:
@@ -204,11 +204,11 @@ class EntityFlow(QObject):
         else is a failure to show."""
         if isinstance(failure.error, ConflictError):
             error = failure.error
-            self.p.engine.read("conflict-who", changed_by_person, error.draft, what="reading who changed it",
+            self.p.engine.read("conflict-who", changed_by_person, error.draft, what=translate("EntityFlow", "reading who changed it"),
                                on_done=lambda yours: self._resolve(error, bool(yours)),
                                on_failed=lambda _f: self._resolve(error, False))
             return
-        self.p.hooks.failed("saving the entity", failure.message)
+        self.p.hooks.failed(translate("EntityFlow", "saving the entity"), failure.message)
 
     def _resolve(self, error: ConflictError, yours: bool) -> None:
         self.conflict_by_person = yours
@@ -217,25 +217,25 @@ class EntityFlow(QObject):
             self.save_draft(error.draft, choice)
             return
         self.after_save = None
-        self.p.status.say("Not saved: the conflict is waiting for your decision; your edits are still here.", 0)
+        self.p.status.say(translate("EntityFlow", "Not saved: the conflict is waiting for your decision; your edits are still here."), 0)
 
     def conflict_box(self, error: ConflictError, yours: bool) -> tuple[QMessageBox, object, object]:
         """The question, its "keep this" and "keep the other" buttons; ``yours``: the other side is the person's."""
         here, there = ("here", "elsewhere") if yours else ("yours", "theirs")
-        other = "you, elsewhere" if yours else "another program"
+        other = translate("EntityFlow", "you, elsewhere") if yours else translate("EntityFlow", "another program")
         lines = "\n".join(f"• {c.describe().replace('another program', other)}"
                           + (f"\n   {here}: {c.mine}\n   {there}: {c.theirs}"
                              if c.what == "observation" and c.mine and c.theirs else "")
                           for c in error.conflicts[:8])
-        who = ("you changed the same things elsewhere (in another Limbic window or on the command line)" if yours
-               else "another program changed the same things")
-        box = QMessageBox(QMessageBox.Icon.Question, "Changed by you elsewhere" if yours else "Changed in another program",
-                          f"While you edited “{error.draft.name}”, {who}:\n\n{lines}\n\n"
-                          "Everything else from both sides is kept either way.", parent=self.p.hooks.parent)
-        mine = box.addButton("Keep this version" if yours else "Keep my version", QMessageBox.ButtonRole.AcceptRole)
-        theirs = box.addButton("Keep yours from elsewhere" if yours else "Keep theirs",
+        who = (translate("EntityFlow", "you changed the same things elsewhere (in another Limbic window or on the command line)") if yours
+               else translate("EntityFlow", "another program changed the same things"))
+        box = QMessageBox(QMessageBox.Icon.Question, translate("EntityFlow", "Changed by you elsewhere") if yours else translate("EntityFlow", "Changed in another program"),
+                          translate("EntityFlow", "While you edited “{name}”, {who}:\n\n{lines}\n\nEverything else from both "
+                              "sides is kept either way.").format(name=error.draft.name, who=who, lines=lines), parent=self.p.hooks.parent)
+        mine = box.addButton(translate("EntityFlow", "Keep this version") if yours else translate("EntityFlow", "Keep my version"), QMessageBox.ButtonRole.AcceptRole)
+        theirs = box.addButton(translate("EntityFlow", "Keep yours from elsewhere") if yours else translate("EntityFlow", "Keep theirs"),
                                QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton("Go back to editing", QMessageBox.ButtonRole.RejectRole)
+        box.addButton(translate("EntityFlow", "Go back to editing"), QMessageBox.ButtonRole.RejectRole)
         return box, mine, theirs
 
     def ask_conflict(self, error: ConflictError) -> str | None:
@@ -249,16 +249,17 @@ class EntityFlow(QObject):
 
     def on_delete_requested(self, entity_id: int, name: str) -> None:
         """Delete the entity after asking (undoable)."""
-        if self.p.hooks.refused_during_job("Deleting"):
+        if self.p.hooks.refused_during_job(translate("EntityFlow", "Deleting")):
             return
         if self.confirm_delete(name):
-            self.p.engine.run("delete", undo_ops.delete_entity, entity_id, what="deleting the entity",
+            self.p.engine.run("delete", undo_ops.delete_entity, entity_id, what=translate("EntityFlow", "deleting the entity"),
                               on_done=self.on_deleted)
 
     def confirm_delete(self, name: str) -> bool:
         """Ask before deleting; tests replace this method."""
         answer = QMessageBox.question(
-            self.p.hooks.parent, "Delete entity", f"Delete “{name}” with its observations and relations?\nYou can undo this with Ctrl+Z.",
+            self.p.hooks.parent, translate("EntityFlow", "Delete entity"), translate("EntityFlow", "Delete “{name}” with its observations and relations?\nYou can undo "
+                                                      "this with Ctrl+Z.").format(name=name),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No,
         )
         return answer == QMessageBox.StandardButton.Yes
@@ -267,12 +268,12 @@ class EntityFlow(QObject):
         """Deleted: the step joins the Edit menu and the editor empties."""
         self.p.record_step(step)
         self.p.editor.clear()
-        self.p.status.say(f"Deleted “{step.snap.name}”. Press Ctrl+Z to undo.", 15_000)
+        self.p.status.say(translate("EntityFlow", "Deleted “{name}”. Press Ctrl+Z to undo.").format(name=step.snap.name), 15_000)
         self.p.deleted(step.snap.name)
 
     def on_status_requested(self, entity_id: int, status: str) -> None:
         """The editor's status badge: applied at once."""
-        self.p.engine.run("status", set_status, entity_id, status, what="changing the status",
+        self.p.engine.run("status", set_status, entity_id, status, what=translate("EntityFlow", "changing the status"),
                           on_done=self._on_status_saved)
 
     def _on_status_saved(self, entity_id: int) -> None:
@@ -284,16 +285,17 @@ class EntityFlow(QObject):
     def on_create_target(self, name: str, entity_type: str) -> None:
         """A new relation points to an entity that does not exist: create it, as one undoable step."""
         p = self.p
-        if p.hooks.refused_during_job("Creating an entity"):
+        if p.hooks.refused_during_job(translate("EntityFlow", "Creating an entity")):
             return
 
         def done(saved: undo_ops.Saved) -> None:
             p.record_step(saved.step)
-            p.status.say(f"Created “{name}” ({entity_type}); the relation to it is saved with this entity.", 8000)
+            p.status.say(translate("EntityFlow", "Created “{name}” ({entity_type}); the relation to it is saved with "
+                             "this entity.").format(name=name, entity_type=entity_type), 8000)
 
         p.engine.run("create-target", undo_ops.save_draft, EntityDraft(None, name, entity_type), None,
-                     what="creating the entity", on_done=done,
-                     on_failed=lambda f: p.hooks.failed("creating the entity", f.message))
+                     what=translate("EntityFlow", "creating the entity"), on_done=done,
+                     on_failed=lambda f: p.hooks.failed(translate("EntityFlow", "creating the entity"), f.message))
 
     # -- other programs' changes ------------------------------------------------------------
 
@@ -313,16 +315,16 @@ class EntityFlow(QObject):
             return
         if editor.is_dirty():
             if entity_id in done.removed:
-                status.say("This entity was deleted by another program; saving will ask what to keep.", 0)
+                status.say(translate("EntityFlow", "This entity was deleted by another program; saving will ask what to keep."), 0)
             else:
-                status.say("This entity was changed by another program; when you save, only your own "
-                           "changes are applied.", 0)
+                status.say(translate("EntityFlow", "This entity was changed by another program; when you save, only your own "
+                           "changes are applied."), 0)
                 # The edits stay on screen; what arrived meanwhile is said in the editor, where the person looks.
-                self.p.engine.read("entity-outside", ops.open_view, entity_id, what="reading the entity",
+                self.p.engine.read("entity-outside", ops.open_view, entity_id, what=translate("EntityFlow", "reading the entity"),
                                    on_done=self._note_outside)
         elif entity_id in done.removed:
             editor.clear()
-            status.say("The entity you had open was deleted by another program.", 0)
+            status.say(translate("EntityFlow", "The entity you had open was deleted by another program."), 0)
         else:
             self.reload(entity_id)
 
@@ -332,14 +334,14 @@ def outside_words(base: EntityDraft, view: EntityView) -> str:
     had = {text for _, text in base.observations}
     new = [o.content for o in view.entity.observations if o.current and o.content not in had]
     if not new:
-        return "Another program changed this entity since you started editing; saving keeps both."
+        return translate("EntityFlow", "Another program changed this entity since you started editing; saving keeps both.")
     who = []
     for c in reversed(view.changes):  # newest first: the writer of each new observation
         for it in c.items:
             if it.kind == "observation" and it.op == "add" and (it.after or {}).get("content") in new \
                     and c.who not in who:
                 who.append(c.who)
-    source = " and ".join(who) if who else "another program"
+    source = " and ".join(who) if who else translate("EntityFlow", "another program")
     n = len(new)
-    return (f"{n} new observation{'s' if n != 1 else ''} from {source} since you started editing; "
-            f"saving keeps {'them' if n != 1 else 'it'} and your edits.")
+    return (translate("EntityFlow", "{n} new observation{value} from {source} since you started editing; "
+                "saving keeps {value2} and your edits.").format(n=n, value='s' if n != 1 else '', source=source, value2='them' if n != 1 else 'it'))

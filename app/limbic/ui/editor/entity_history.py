@@ -19,8 +19,10 @@ from PySide6.QtWidgets import (
 from limbic.service.types import STATUSES
 from limbic.service.entities import EntityView
 from limbic.ui.editor.timeline import TimelineView
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-STATUS_LABELS = {"active": "Active", "paused": "Paused", "done": "Done", "archived": "Archived"}
+STATUS_LABELS = {"active": QT_TRANSLATE_NOOP("EntityHistory", "Active"), "paused": QT_TRANSLATE_NOOP("EntityHistory", "Paused"), "done": QT_TRANSLATE_NOOP("EntityHistory", "Done"), "archived": QT_TRANSLATE_NOOP("EntityHistory", "Archived")}
 KIND_ROLE = Qt.ItemDataRole.UserRole + 10  # "superseded", "ended", "reflection", "read", "change"
 
 
@@ -30,10 +32,10 @@ class StatusBadge(QComboBox):
     status_chosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, objectName="statusBadge", toolTip="The entity's status; archived entities rank lower in search")
-        self.setAccessibleName("Status")
+        super().__init__(parent, objectName="statusBadge", toolTip=translate("StatusBadge", "The entity's status; archived entities rank lower in search"))
+        self.setAccessibleName(translate("StatusBadge", "Status"))
         for status in STATUSES:
-            self.addItem(STATUS_LABELS[status], status)
+            self.addItem(translate("EntityHistory", STATUS_LABELS[status]), status)
         self._loading = False
         self.activated.connect(self._on_activated)
 
@@ -66,7 +68,7 @@ class EntityHistoryPanel(QGroupBox):
         self.tabs = QTabWidget(self, objectName="historyTabs")
         self.tabs.setDocumentMode(True)
         page = QWidget(self.tabs)
-        self.show_superseded = QCheckBox("Show superseded observations", page, objectName="showSuperseded")
+        self.show_superseded = QCheckBox(translate("EntityHistoryPanel", "Show superseded observations"), page, objectName="showSuperseded")
         self.list = QListWidget(page, objectName="historyList")
         self.list.setWordWrap(True)
         # One row at least: short of room the history gives way first (the editor gives it more when it holds more
@@ -79,8 +81,8 @@ class EntityHistoryPanel(QGroupBox):
         inner.addWidget(self.show_superseded)
         inner.addWidget(self.list)
         self.timeline = TimelineView(self.tabs)
-        self.tabs.addTab(page, "History and reflections")
-        self.tabs.addTab(self.timeline, "Timeline")
+        self.tabs.addTab(page, translate("EntityHistoryPanel", "History and reflections"))
+        self.tabs.addTab(self.timeline, translate("EntityHistoryPanel", "Timeline"))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 6)
         layout.addWidget(self.tabs)
@@ -111,20 +113,20 @@ class EntityHistoryPanel(QGroupBox):
         superseded = view.entity.superseded
         if self.show_superseded.isChecked():
             for o in superseded:
-                self._add(f"{o.content}\n(superseded {o.superseded_at})", "superseded", grey, strike=True)
+                self._add(translate("EntityHistoryPanel", "{content}\n(superseded {superseded_at})").format(content=o.content, superseded_at=o.superseded_at), "superseded", grey, strike=True)
         for r in view.ended:
             arrow = f"{r.relation_type} → {r.to_name}" if r.from_id == view.entity.id else f"{r.relation_type} ← {r.from_name}"
-            self._add(f"{arrow} (ended {r.ended_at or '—'})", "ended", grey)
+            self._add(translate("EntityHistoryPanel", "{arrow} (ended {value})").format(arrow=arrow, value=r.ended_at or '—'), "ended", grey)
         for f in view.reflections:
-            about = "" if f.entity_id == view.entity.id else f" on {f.about}"
+            about = "" if f.entity_id == view.entity.id else translate("EntityHistoryPanel", " on {about}").format(about=f.about)
             mood = f", {f.mood}" if f.mood else ""
             self._add(f"“{f.content}”\n— {f.author or 'someone'}{about}, {f.created_at}{mood}", "reflection", None)
         for r in view.reads:
-            self._add(f"Read by {r.client} {r.count}× this week (last {r.last[:16]})", "read", grey)
+            self._add(translate("EntityHistoryPanel", "Read by {client} {count}× this week (last {value})").format(client=r.client, count=r.count, value=r.last[:16]), "read", grey)
         for c in reversed(view.changes):  # newest first: who changed it, when, what
             self._add(f"{c.who}, {c.at[:16]}: {c.summary}", "change", None)
         self.list.scrollToTop()  # a reload (an assistant's write, a merge) kept the old scroll, hiding the newest
-        self.show_superseded.setText(f"Show superseded observations ({len(superseded)})")
+        self.show_superseded.setText(translate("EntityHistoryPanel", "Show superseded observations ({n_superseded})").format(n_superseded=len(superseded)))
         self.show_superseded.setEnabled(bool(superseded))
         self.show_superseded.setVisible(bool(superseded))  # a greyed “(0)” row only took the list's room
         has_history = bool(superseded or view.ended or view.reflections or view.changes or view.reads)

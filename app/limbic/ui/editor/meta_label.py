@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QLabel, QWidget
+from limbic.ui.common.i18n import translate
 
 
 def short_dates(created: str, updated: str) -> tuple[str, str]:
     """When the entity was created and updated, to the minute (the day once when it is the same); with
     and without the time zone."""
     updated = updated[11:16] if updated[:10] == created[:10] else updated[:16]
-    return f"created {created[:16]} · updated {updated} UTC", f"created {created[:16]} · updated {updated}"
+    return translate("MetaLabel", "created {value} · updated {updated} UTC").format(value=created[:16], updated=updated), translate("MetaLabel", "created {value} · updated {updated}").format(value=created[:16], updated=updated)
 
 
 class MetaLabel(QLabel):

@@ -14,6 +14,7 @@ from PySide6.QtCore import QModelIndex, QObject, QStringListModel, Qt
 from PySide6.QtWidgets import QCompleter, QStyledItemDelegate, QWidget
 
 from limbic.service.names import same_name_key
+from limbic.ui.common.i18n import translate
 
 
 class NameCompletions(QObject):
@@ -100,7 +101,7 @@ class NameCompletions(QObject):
     def label(self, text: str) -> str:
         """A row as the popup shows it: a name as it is, an alias as “New York City — also NYC”."""
         name = self._owner.get(text)
-        return f"{name} — also {text}" if name is not None else text
+        return translate("NameCompletions", "{name} — also {text}").format(name=name, text=text) if name is not None else text
 
     def is_name(self, name: str) -> bool:
         """Whether ``name`` is an entity's name (ignoring case, as the graph does)."""

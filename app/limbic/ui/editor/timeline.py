@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service.timeline import TimelineEvent, dates_words
 from limbic.ui.common.when import when_words
+from limbic.ui.common.i18n import translate
 
 EVENT_ROLE = Qt.ItemDataRole.UserRole + 30
 
@@ -35,8 +36,8 @@ class TimelineView(QWidget):
         self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
         # Rows wrap to two or three lines: scrolled a row at a time, a short list showed half rows.
         self.list.setVerticalScrollMode(QListWidget.ScrollMode.ScrollPerPixel)
-        self.list.setAccessibleName("Timeline")
-        self.list.setToolTip("Click an event (or press Enter) to see the entity as it was then")
+        self.list.setAccessibleName(translate("TimelineView", "Timeline"))
+        self.list.setToolTip(translate("TimelineView", "Click an event (or press Enter) to see the entity as it was then"))
         self.note = QLabel("", self, objectName="timelineNote", wordWrap=True)
         self.note.setVisible(False)
         layout = QVBoxLayout(self)
@@ -55,11 +56,11 @@ class TimelineView(QWidget):
                 detail = f"“{detail}”"
             # One row an event (wrapped when long): the panel is short on a small screen.
             item = QListWidgetItem(f"{e.sentence} · {when_words(e.at)} — {detail}")
-            item.setToolTip(f"{e.at} UTC — click to see the entity as it was then")
+            item.setToolTip(translate("TimelineView", "{at} UTC — click to see the entity as it was then").format(at=e.at))
             item.setData(EVENT_ROLE, e)
             self.list.addItem(item)
         self.list.scrollToTop()  # the newest event first: a refill kept the last entity's scroll, hiding it
-        self.show_note("" if events else "Nothing is recorded about this entity yet.")
+        self.show_note("" if events else translate("TimelineView", "Nothing is recorded about this entity yet."))
 
     def show_note(self, text: str) -> None:
         """One sentence above the list (empty: none)."""
@@ -78,26 +79,25 @@ class TimelineView(QWidget):
 
 def _page_html(page: dict) -> str:
     e = html.escape
-    out = [f"<h3>{e(page['name'])}</h3><p>{e(page['entityType'])} · {e(page['status'])} · "
-           f"created {e(when_words(page['createdAt']))}</p>"]
+    out = [translate("Timeline", "<h3>{e}</h3><p>{e2} · {e3} · created {e4}</p>").format(e=e(page['name']), e2=e(page['entityType']), e3=e(page['status']), e4=e(when_words(page['createdAt'])))]
     if page.get("aliases"):
-        out.append(f"<p>Also called: {e(', '.join(page['aliases']))}</p>")
-    out.append("<h4>Observations</h4>")
+        out.append(translate("Timeline", "<p>Also called: {e}</p>").format(e=e(', '.join(page['aliases']))))
+    out.append(translate("Timeline", "<h4>Observations</h4>"))
     obs = page["observations"]
     out.append("<ul>" + "".join(
         f"<li>{e(o['content'])}{_dates(o)}</li>" for o in obs) + "</ul>" if obs else "<p><i>none</i></p>")
     if page.get("superseded"):
-        out.append("<h4>Superseded by then</h4><ul>" + "".join(
+        out.append(translate("Timeline", "<h4>Superseded by then</h4><ul>") + "".join(
             f"<li><s>{e(o['content'])}</s> ({e(when_words(o['supersededAt'] or ''))})</li>"
             for o in page["superseded"]) + "</ul>")
-    out.append("<h4>Relations</h4>")
+    out.append(translate("Timeline", "<h4>Relations</h4>"))
     rels = page["relations"]
     if rels:
         lines = []
         for r in rels:
             arrow = (f"{r['relationType']} → {r['to']}" if r["from"] == page["name"]
                      else f"{r['relationType']} ← {r['from']}")
-            ended = f" (ended {when_words(r['endedAt'])})" if not r["active"] and r.get("endedAt") else ""
+            ended = translate("Timeline", " (ended {when_words})").format(when_words=when_words(r['endedAt'])) if not r["active"] and r.get("endedAt") else ""
             lines.append(f"<li>{e(arrow)}{e(ended)}{_dates(r)}</li>")
         out.append("<ul>" + "".join(lines) + "</ul>")
     else:
@@ -119,19 +119,19 @@ class PastEntityView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="pastEntityView")
         self.banner = QLabel("", self, objectName="asOfBanner", wordWrap=True)
-        self.banner.setAccessibleName("As of")
+        self.banner.setAccessibleName(translate("PastEntityView", "As of"))
         # Set apart from the page under it: this is not the entity as it is, and nothing here can be edited.
         self.banner.setStyleSheet("QLabel#asOfBanner { background: palette(alternate-base); padding: 6px; "
                                   "border: 1px solid palette(mid); border-radius: 4px; }")
-        self.back = QPushButton("Back to &now", self, objectName="backToNow",
-                                toolTip="Show the entity as it is now, with any unsaved edits (Esc)")
+        self.back = QPushButton(translate("PastEntityView", "Back to &now"), self, objectName="backToNow",
+                                toolTip=translate("PastEntityView", "Show the entity as it is now, with any unsaved edits (Esc)"))
         self.back.setShortcut("Esc")
         self.body = QTextBrowser(self, objectName="pastEntity")
         self.body.setOpenLinks(False)
-        self.earlier = QPushButton("◀ &Earlier", self, objectName="pastEarlier",
-                                   toolTip="The entity just after the event before this one")
-        self.later = QPushButton("La&ter ▶", self, objectName="pastLater",
-                                 toolTip="The entity just after the next event")
+        self.earlier = QPushButton(translate("PastEntityView", "◀ &Earlier"), self, objectName="pastEarlier",
+                                   toolTip=translate("PastEntityView", "The entity just after the event before this one"))
+        self.later = QPushButton(translate("PastEntityView", "La&ter ▶"), self, objectName="pastLater",
+                                 toolTip=translate("PastEntityView", "The entity just after the next event"))
         head = QHBoxLayout()
         head.addWidget(self.banner, 1)
         buttons = QVBoxLayout()
@@ -157,7 +157,6 @@ class PastEntityView(QWidget):
         self.at = at
         self.earlier.setEnabled(earlier)
         self.later.setEnabled(later)
-        after = f" (just after: {event.sentence})" if event is not None and event.view_at == at else ""
-        self.banner.setText(f"<b>As of {html.escape(when_words(at))}</b>{html.escape(after)}: how "
-                            f"“{html.escape(page['name'])}” was then. Read-only.")
+        after = translate("PastEntityView", " (just after: {sentence})").format(sentence=event.sentence) if event is not None and event.view_at == at else ""
+        self.banner.setText(translate("PastEntityView", "<b>As of {escape}</b>{after}: how “{escape2}” was then. Read-only.").format(escape=html.escape(when_words(at)), after=html.escape(after), escape2=html.escape(page['name'])))
         self.body.setHtml(_page_html(page))

@@ -23,6 +23,7 @@ from limbic.ui.editor.observation_delegate import DATES_ROLE
 from limbic.ui.editor.timeline import EVENT_ROLE, PastEntityView
 from limbic.ui.editor.valid_time import DatesDialog
 from limbic.ui.workers.worker import Engine, Failure
+from limbic.ui.common.i18n import translate
 
 _LABEL_ROLE = Qt.ItemDataRole.UserRole + 32  # a relation's label without its dates
 
@@ -60,8 +61,8 @@ class TimelineFlow(QObject):
         self.past.step_requested.connect(self.step)
         self._shown_row = -1  # the timeline row whose moment the past view shows
         parts.entity_shown.connect(self.on_entity_shown)
-        self.dates_action = QAction("When it &held…", editor)
-        self.dates_action.setToolTip("Say when this observation or relation held in the world, or clear it")
+        self.dates_action = QAction(translate("TimelineFlow", "When it &held…"), editor)
+        self.dates_action.setToolTip(translate("TimelineFlow", "Say when this observation or relation held in the world, or clear it"))
         self.dates_action.triggered.connect(lambda: self.ask_dates(self._menu_for))
         self._menu_for: QListWidget | None = None  # the list whose menu is open
         self._keep: tuple[int, QListWidget, tuple] | None = None  # the row given dates, current again after the reload
@@ -77,7 +78,7 @@ class TimelineFlow(QObject):
         keep, self._keep = self._keep, None
         if keep is not None and keep[0] == entity_id:
             self._make_current(*keep[1:])
-        self.p.engine.read("entity-dates", timeline.entity_dates, entity_id, what="reading the dates",
+        self.p.engine.read("entity-dates", timeline.entity_dates, entity_id, what=translate("TimelineFlow", "reading the dates"),
                            on_done=lambda dates: self._show_dates(entity_id, dates))
         if self.panel.timeline_shown():
             self.read_timeline()
@@ -88,7 +89,7 @@ class TimelineFlow(QObject):
         if entity_id is None or self._timeline_of == entity_id:
             return
         self._timeline_of = entity_id
-        self.p.engine.read("entity-timeline", timeline.entity_timeline, entity_id, what="reading the timeline",
+        self.p.engine.read("entity-timeline", timeline.entity_timeline, entity_id, what=translate("TimelineFlow", "reading the timeline"),
                            on_done=lambda events: self._show_events(entity_id, events),
                            on_failed=self._timeline_failed)
 
@@ -109,7 +110,7 @@ class TimelineFlow(QObject):
         if entity_id is None:
             return
         self.p.engine.read("entity-then", timeline.entity_then, entity_id, event.view_at,
-                           what="reading the entity as it was",
+                           what=translate("TimelineFlow", "reading the entity as it was"),
                            on_done=lambda page: self._show_page(entity_id, page, event),
                            on_failed=lambda f: self.p.status.say(f.message))
 
@@ -201,15 +202,15 @@ class TimelineFlow(QObject):
         """Set or clear when the current row of ``lst`` held; a bad date is said in the dialog."""
         editor = self.p.editor
         base = editor.loaded_draft
-        if base is None or base.entity_id is None or lst is None or self.p.hooks.refused_during_job("Setting dates"):
+        if base is None or base.entity_id is None or lst is None or self.p.hooks.refused_during_job(translate("TimelineFlow", "Setting dates")):
             return
         if self.p.readonly():
-            self.p.status.say("This graph file is open read-only: dates cannot be set.")
+            self.p.status.say(translate("TimelineFlow", "This graph file is open read-only: dates cannot be set."))
             return
         item = lst.currentItem()
         target = self._row(lst, item, base) if item is not None else None
         if target is None:
-            self.p.status.say("Choose a saved observation or relation first: dates are set on what is stored.")
+            self.p.status.say(translate("TimelineFlow", "Choose a saved observation or relation first: dates are set on what is stored."))
             return
         words, key, args = target
         start, until = self.dates.raw.get(key, (None, None))
@@ -241,18 +242,18 @@ class TimelineFlow(QObject):
         if entity_id is None:
             return
         self.p.engine.run("dates", timeline.set_dates, entity_id, valid_from, valid_until, obs_id, relation,
-                          what="setting the dates", on_done=lambda step: self._saved(entity_id, step),
+                          what=translate("TimelineFlow", "setting the dates"), on_done=lambda step: self._saved(entity_id, step),
                           on_failed=lambda f: self.p.status.say(f.message))
 
     def _saved(self, entity_id: int, step) -> None:
         self.p.record_step(step)
-        self.p.status.say("Dates saved. Press Ctrl+Z to undo.", 5000)
+        self.p.status.say(translate("TimelineFlow", "Dates saved. Press Ctrl+Z to undo."), 5000)
         editor = self.p.editor
         if editor.entity_id != entity_id:
             return
         if editor.is_dirty():  # the person's edits stay: only the dates beside the rows are read again
             self._keep = None  # nothing is reloaded: the row is still the current one
-            self.p.engine.read("entity-dates", timeline.entity_dates, entity_id, what="reading the dates",
+            self.p.engine.read("entity-dates", timeline.entity_dates, entity_id, what=translate("TimelineFlow", "reading the dates"),
                                on_done=lambda dates: self._show_dates(entity_id, dates))
         else:
             self.p.reload(entity_id)

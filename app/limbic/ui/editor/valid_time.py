@@ -6,8 +6,10 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 
 from limbic.engine.errors import ValidationError
 from limbic.service.timeline import checked_dates
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-_HINT = "YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC); empty: open"
+_HINT = QT_TRANSLATE_NOOP("ValidTime", "YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC); empty: open")
 
 
 class DatesDialog(QDialog):
@@ -16,17 +18,17 @@ class DatesDialog(QDialog):
     def __init__(self, what: str, valid_from: str | None, valid_until: str | None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="datesDialog")
-        self.setWindowTitle("When it held")
-        about = QLabel(f"When did this hold in the world?\n{what}", self, wordWrap=True)
-        self.start = QLineEdit(valid_from or "", self, objectName="validFrom", placeholderText=_HINT)
-        self.until = QLineEdit(valid_until or "", self, objectName="validUntil", placeholderText=_HINT)
+        self.setWindowTitle(translate("DatesDialog", "When it held"))
+        about = QLabel(translate("DatesDialog", "When did this hold in the world?\n{what}").format(what=what), self, wordWrap=True)
+        self.start = QLineEdit(valid_from or "", self, objectName="validFrom", placeholderText=translate("ValidTime", _HINT))
+        self.until = QLineEdit(valid_until or "", self, objectName="validUntil", placeholderText=translate("ValidTime", _HINT))
         self.error = QLabel("", self, objectName="datesError", wordWrap=True)
         self.error.setVisible(False)
         form = QFormLayout()
-        form.addRow("&Since", self.start)
-        form.addRow("&Until", self.until)
+        form.addRow(translate("DatesDialog", "&Since"), self.start)
+        form.addRow(translate("DatesDialog", "&Until"), self.until)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        self.clear_button = buttons.addButton("&Clear dates", QDialogButtonBox.ButtonRole.ResetRole)
+        self.clear_button = buttons.addButton(translate("DatesDialog", "&Clear dates"), QDialogButtonBox.ButtonRole.ResetRole)
         self.clear_button.setObjectName("clearDates")
         layout = QVBoxLayout(self)
         layout.addWidget(about)

@@ -40,6 +40,7 @@ from limbic.ui.graph.scene import (
     edge_sample,
     visible_edges,
 )
+from limbic.ui.common.i18n import translate
 
 EDGE_BUDGET = 4_000  # edges drawn per frame at most (zoomed far out they are a haze anyway)
 # Drawing a line costs in proportion to its length on screen: past this many pixels in a frame the
@@ -77,7 +78,7 @@ class GraphCanvas(QWidget):
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
-        self.setAccessibleName("Graph")
+        self.setAccessibleName(translate("GraphCanvas", "Graph"))
         self.setMinimumSize(240, 200)
         self.scene = Scene()
         self.view = ViewTransform()
@@ -379,12 +380,12 @@ class GraphCanvas(QWidget):
             return ""
         s = self.scene
         if s.kinds[index] == KIND_MORE:
-            return f"{s.labels[index]}: click to show them"
+            return translate("GraphCanvas", "{value}: click to show them").format(value=s.labels[index])
         kind = s.type_names[int(s.types[index])] if int(s.types[index]) < len(s.type_names) else ""
-        extra = " · suggested by meaning, not linked" if s.kinds[index] == KIND_SUGGESTION else ""
-        extra += " · gone since this date" if len(s.ghost) and s.ghost[index] else ""
-        extra += " · came after this date" if len(s.added) and s.added[index] else ""
-        return f"{s.labels[index]} ({kind}) · {int(s.degree[index])} relations{extra}"
+        extra = translate("GraphCanvas", " · suggested by meaning, not linked") if s.kinds[index] == KIND_SUGGESTION else ""
+        extra += translate("GraphCanvas", " · gone since this date") if len(s.ghost) and s.ghost[index] else ""
+        extra += translate("GraphCanvas", " · came after this date") if len(s.added) and s.added[index] else ""
+        return translate("GraphCanvas", "{value} ({kind}) · {int} relations{extra}").format(value=s.labels[index], kind=kind, int=int(s.degree[index]), extra=extra)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         if event.button() != Qt.MouseButton.LeftButton or self._drag_from is None:

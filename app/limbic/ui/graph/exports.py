@@ -11,6 +11,7 @@ from limbic.ui.graph.paint import is_dark
 from limbic.ui.graph.scene import KIND_MORE
 from limbic.ui.graph.svg import svg_text
 from limbic.ui.common.safe_files import save_file
+from limbic.ui.common.i18n import translate
 
 WHOLE = "whole"
 
@@ -47,18 +48,18 @@ class GraphExportsMixin:
         self.p.status.say(message, 8000)
 
     def on_export_whole(self) -> None:
-        path = self._ask_save_path("Export the whole graph", "GraphML (*.graphml)", "graph.graphml")
+        path = self._ask_save_path(translate("GraphExportsMixin", "Export the whole graph"), translate("GraphExportsMixin", "GraphML (*.graphml)"), "graph.graphml")
         if not path:
             return
         if self.mode == WHOLE and self.canvas.scene.n:  # with the positions on screen
             nodes, edges = self._export_nodes(np.arange(self.canvas.scene.n))
             self.engine.run(f"graph-export:{path}", graph_export.export_nodes, path, nodes, edges,
-                            on_done=lambda n: self._done(f"Exported {n:,} {'entity' if n == 1 else 'entities'} to {path}."),
-                            on_failed=self._on_failed, what="exporting the graph")
+                            on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported {n:,} {value} to {path}.").format(n=n, value='entity' if n == 1 else 'entities', path=path)),
+                            on_failed=self._on_failed, what=translate("GraphExportsMixin", "exporting the graph"))
         else:
             self.engine.run(f"graph-export:{path}", graph_export.export_whole_graph, path,
-                            on_done=lambda n: self._done(f"Exported {n:,} {'entity' if n == 1 else 'entities'} to {path}."),
-                            on_failed=self._on_failed, what="exporting the graph")
+                            on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported {n:,} {value} to {path}.").format(n=n, value='entity' if n == 1 else 'entities', path=path)),
+                            on_failed=self._on_failed, what=translate("GraphExportsMixin", "exporting the graph"))
 
     def visible_indices(self) -> np.ndarray:
         s = self.canvas.scene
@@ -70,13 +71,13 @@ class GraphExportsMixin:
         return np.flatnonzero(inside)
 
     def on_export_visible(self) -> None:
-        path = self._ask_save_path("Export the visible part", "GraphML (*.graphml)", "visible.graphml")
+        path = self._ask_save_path(translate("GraphExportsMixin", "Export the visible part"), translate("GraphExportsMixin", "GraphML (*.graphml)"), "visible.graphml")
         if not path:
             return
         nodes, edges = self._export_nodes(self.visible_indices())
         self.engine.run(f"graph-export:{path}", graph_export.export_nodes, path, nodes, edges,
-                        on_done=lambda n: self._done(f"Exported {n:,} {'entity' if n == 1 else 'entities'} to {path}."),
-                        on_failed=self._on_failed, what="exporting the graph")
+                        on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported {n:,} {value} to {path}.").format(n=n, value='entity' if n == 1 else 'entities', path=path)),
+                        on_failed=self._on_failed, what=translate("GraphExportsMixin", "exporting the graph"))
 
     def picture(self, scale: float = 2.0) -> QImage:
         """The canvas as an image at ``scale`` times its size."""
@@ -90,11 +91,11 @@ class GraphExportsMixin:
 
     def _write_picture(self, path: str, data: bytes) -> None:
         self.engine.run(f"graph-export:{path}", graph_export.export_bytes, path, data,  # one key per file: none drops another
-                        on_done=lambda _n: self._done(f"Saved the picture to {path}."),
-                        on_failed=self._on_failed, what="saving the picture")
+                        on_done=lambda _n: self._done(translate("GraphExportsMixin", "Saved the picture to {path}.").format(path=path)),
+                        on_failed=self._on_failed, what=translate("GraphExportsMixin", "saving the picture"))
 
     def on_export_png(self) -> None:
-        path = self._ask_save_path("Save the picture", "PNG image (*.png)", "graph.png")
+        path = self._ask_save_path(translate("GraphExportsMixin", "Save the picture"), translate("GraphExportsMixin", "PNG image (*.png)"), "graph.png")
         if not path:
             return
         data = QByteArray()
@@ -105,7 +106,7 @@ class GraphExportsMixin:
         self._write_picture(path, bytes(data.data()))
 
     def on_export_svg(self) -> None:
-        path = self._ask_save_path("Save the picture", "SVG image (*.svg)", "graph.svg")
+        path = self._ask_save_path(translate("GraphExportsMixin", "Save the picture"), translate("GraphExportsMixin", "SVG image (*.svg)"), "graph.svg")
         if not path:
             return
         palette = self.canvas.palette()

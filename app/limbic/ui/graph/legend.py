@@ -15,15 +15,17 @@ import numpy as np
 
 from limbic.ui.graph import labels
 from limbic.ui.graph.scene import Scene
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 ROWS = 12  # types listed before "+N more types"
-OPEN, FOLDED = "▾ Types", "▸ Types"  # the legend's title: a click folds or opens it
-FEWER = "▴ Fewer types"
+OPEN, FOLDED = QT_TRANSLATE_NOOP("Legend", "▾ Types"), QT_TRANSLATE_NOOP("Legend", "▸ Types")  # the legend's title: a click folds or opens it
+FEWER = QT_TRANSLATE_NOOP("Legend", "▴ Fewer types")
 PAD = 8.0  # pixels between the legend and the view's edge, and inside it
 
 
 def more_text(hidden: int) -> str:
-    return f"+{hidden} more {'type' if hidden == 1 else 'types'}"
+    return translate("Legend", "+{hidden} more {value}").format(hidden=hidden, value='type' if hidden == 1 else 'types')
 
 
 @dataclass

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCompleter
 
 from limbic.service import graph_view
+from limbic.ui.common.i18n import translate
 
 
 class SuggestionLinkMixin:
@@ -15,7 +16,7 @@ class SuggestionLinkMixin:
         s = self.canvas.scene
         centre = s.labels[s.centre] if s.centre >= 0 else ""
         self._link_target = int(s.ids[index])
-        self.link_label.setText(f"Link “{centre}” → “{s.labels[index]}” as")
+        self.link_label.setText(translate("SuggestionLinkMixin", "Link “{centre}” → “{value}” as").format(centre=centre, value=s.labels[index]))
         _, relation_types = self._catalog_lists()
         completer = QCompleter(relation_types, self.link_type)
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
@@ -31,14 +32,14 @@ class SuggestionLinkMixin:
         """Turn the selected suggestion into a relation of the typed type."""
         rtype = self.link_type.text().strip()
         if not rtype or self.centre_id is None or not self.link_bar.isVisible():
-            self.info.setText("Type a relation type first.")
+            self.info.setText(translate("SuggestionLinkMixin", "Type a relation type first."))
             return
         s = self.canvas.scene
         ends = (self.centre_id, s.labels[s.centre] if s.centre >= 0 else "", self._link_target,
                 s.labels[s.index_of(self._link_target)] if s.index_of(self._link_target) >= 0 else "")
         self.engine.run("graph-link", graph_view.link, self.centre_id, self._link_target, rtype,
                         on_done=lambda _created: self._linked(ends, rtype), on_failed=self._on_failed,
-                        what="linking the entities")
+                        what=translate("SuggestionLinkMixin", "linking the entities"))
 
     def _linked(self, ends: tuple[int, str, int, str], rtype: str) -> None:
         """The editor shows the new relation at once, on whichever end it has open."""

@@ -7,6 +7,7 @@ from PySide6.QtCore import QObject, Qt
 from limbic.ui.common import window_fit
 from limbic.ui.common.window_state import restore_dock
 from limbic.ui.graph.parts import GraphParts
+from limbic.ui.common.i18n import translate
 
 
 def dock_width(window) -> int:
@@ -24,11 +25,11 @@ class GraphMenu(QObject):
 
     def build_menu(self, bar) -> None:
         """View → Local graph and Whole graph."""
-        view = bar.addMenu("&View")
-        self.local_action = self.p.hooks.add_action(view, "&Local graph", self.show_local_graph, "Ctrl+G",
-                                                  tip="The open entity and its neighbours")
-        self.whole_action = self.p.hooks.add_action(view, "&Whole graph", self.show_whole_graph, "Ctrl+Shift+G",
-                                                  tip="Every entity and relation")
+        view = bar.addMenu(translate("GraphMenu", "&View"))
+        self.local_action = self.p.hooks.add_action(view, translate("GraphMenu", "&Local graph"), self.show_local_graph, "Ctrl+G",
+                                                  tip=translate("GraphMenu", "The open entity and its neighbours"))
+        self.whole_action = self.p.hooks.add_action(view, translate("GraphMenu", "&Whole graph"), self.show_whole_graph, "Ctrl+Shift+G",
+                                                  tip=translate("GraphMenu", "Every entity and relation"))
 
     def graph_panel(self):
         """The graph panel, created in its dock on first use."""

@@ -40,6 +40,7 @@ from limbic.ui.graph.parts import GraphParts
 from limbic.ui.graph.runner import LayoutRunner
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene
 from limbic.ui.graph.timeslider import TimeTravel
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -88,31 +89,31 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
     # -- construction -----------------------------------------------------------------------
 
     def _build(self) -> None:
-        self.local_button = QToolButton(self, text="Local", checkable=True, checked=True)
-        self.local_button.setToolTip("The open entity and its neighbours (Ctrl+G)")
-        self.whole_button = QToolButton(self, text="Whole graph", checkable=True)
-        self.whole_button.setToolTip("Every entity and relation (Ctrl+Shift+G)")
-        self.depth = QSpinBox(self, minimum=1, maximum=graph_view.MAX_DEPTH, value=1, prefix="Depth ")
-        self.depth.setToolTip("How many relations away from the centre")
-        self.types_button = QToolButton(self, text="Types", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.local_button = QToolButton(self, text=translate("GraphPanel", "Local"), checkable=True, checked=True)
+        self.local_button.setToolTip(translate("GraphPanel", "The open entity and its neighbours (Ctrl+G)"))
+        self.whole_button = QToolButton(self, text=translate("GraphPanel", "Whole graph"), checkable=True)
+        self.whole_button.setToolTip(translate("GraphPanel", "Every entity and relation (Ctrl+Shift+G)"))
+        self.depth = QSpinBox(self, minimum=1, maximum=graph_view.MAX_DEPTH, value=1, prefix=translate("GraphPanel", "Depth "))
+        self.depth.setToolTip(translate("GraphPanel", "How many relations away from the centre"))
+        self.types_button = QToolButton(self, text=translate("GraphPanel", "Types"), popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
         self.types_button.setMenu(QMenu(self.types_button))
-        self.rels_button = QToolButton(self, text="Relations", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.rels_button = QToolButton(self, text=translate("GraphPanel", "Relations"), popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
         self.rels_button.setMenu(QMenu(self.rels_button))
-        self.similar = QCheckBox("Similar", self)
-        self.similar.setToolTip("Show entities close in meaning that have no relation to the centre")
-        self.fit_button = QToolButton(self, text="Fit")
-        self.fit_button.setToolTip("Show the whole picture (0)")
-        self.relayout_button = QToolButton(self, text="Re-layout")
-        self.relayout_button.setToolTip("Lay the whole graph out again from scratch")
-        self.stop_button = QToolButton(self, text="Stop")
-        self.stop_button.setToolTip("Stop the layout here (its positions are kept)")
+        self.similar = QCheckBox(translate("GraphPanel", "Similar"), self)
+        self.similar.setToolTip(translate("GraphPanel", "Show entities close in meaning that have no relation to the centre"))
+        self.fit_button = QToolButton(self, text=translate("GraphPanel", "Fit"))
+        self.fit_button.setToolTip(translate("GraphPanel", "Show the whole picture (0)"))
+        self.relayout_button = QToolButton(self, text=translate("GraphPanel", "Re-layout"))
+        self.relayout_button.setToolTip(translate("GraphPanel", "Lay the whole graph out again from scratch"))
+        self.stop_button = QToolButton(self, text=translate("GraphPanel", "Stop"))
+        self.stop_button.setToolTip(translate("GraphPanel", "Stop the layout here (its positions are kept)"))
         self.stop_button.hide()
-        self.export_button = QToolButton(self, text="Export", popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.export_button = QToolButton(self, text=translate("GraphPanel", "Export"), popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.export_button)
-        self.export_whole_action = menu.addAction("Whole graph as GraphML…", self.on_export_whole)
-        self.export_visible_action = menu.addAction("Visible part as GraphML…", self.on_export_visible)
-        self.export_png_action = menu.addAction("Picture as PNG…", self.on_export_png)
-        self.export_svg_action = menu.addAction("Picture as SVG…", self.on_export_svg)
+        self.export_whole_action = menu.addAction(translate("GraphPanel", "Whole graph as GraphML…"), self.on_export_whole)
+        self.export_visible_action = menu.addAction(translate("GraphPanel", "Visible part as GraphML…"), self.on_export_visible)
+        self.export_png_action = menu.addAction(translate("GraphPanel", "Picture as PNG…"), self.on_export_png)
+        self.export_svg_action = menu.addAction(translate("GraphPanel", "Picture as SVG…"), self.on_export_svg)
         self.export_button.setMenu(menu)
         # The buttons wrap onto a second row in a narrow panel rather than widen the window.
         self.toolbar = QWidget(self, objectName="graphToolbar")
@@ -125,9 +126,9 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.info = QLabel(self, objectName="graphInfo")
         self.link_label = QLabel(self)
         self.link_label.setWordWrap(True)  # a long pair of names wraps instead of widening the panel
-        self.link_type = QLineEdit(self, placeholderText="relation type")
+        self.link_type = QLineEdit(self, placeholderText=translate("GraphPanel", "relation type"))
         self.link_type.setClearButtonEnabled(True)
-        self.link_button = QPushButton("Link", self)
+        self.link_button = QPushButton(translate("GraphPanel", "Link"), self)
         self.link_bar = QWidget(self)
         link_layout = QHBoxLayout(self.link_bar)
         link_layout.setContentsMargins(0, 0, 0, 0)
@@ -179,7 +180,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         names = entity_types if which == "entity" else relation_types
         chosen = self.entity_types if which == "entity" else self.relation_types
         menu.clear()
-        every = menu.addAction("All")
+        every = menu.addAction(translate("GraphPanel", "All"))
         every.triggered.connect(lambda: self.set_filter(which, None))
         menu.addSeparator()
         for name in names:
@@ -199,8 +200,8 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
             self.entity_types = None if names is None else set(names)
         else:
             self.relation_types = None if names is None else set(names)
-        self.types_button.setText("Types" if self.entity_types is None else f"Types ({len(self.entity_types)})")
-        self.rels_button.setText("Relations" if self.relation_types is None else f"Relations ({len(self.relation_types)})")
+        self.types_button.setText(translate("GraphPanel", "Types") if self.entity_types is None else translate("GraphPanel", "Types ({n_entity_types})").format(n_entity_types=len(self.entity_types)))
+        self.rels_button.setText(translate("GraphPanel", "Relations") if self.relation_types is None else translate("GraphPanel", "Relations ({n_relation_types})").format(n_relation_types=len(self.relation_types)))
         self.on_filters_changed()
 
     # -- the local view ---------------------------------------------------------------------
@@ -215,7 +216,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         if centre is None:
             centre = self.p.editor.entity_id or self.centre_id
         if centre is None:
-            self.canvas.message = "Open an entity to see its neighbourhood here."
+            self.canvas.message = translate("GraphPanel", "Open an entity to see its neighbourhood here.")
             self.canvas.set_scene(Scene())
             self.info.setText("")
             return
@@ -230,7 +231,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.engine.run(
             "graph-local", graph_view.local_view, self.centre_id, self.depth.value(), set(self.expanded),
             self.entity_types, self.relation_types, self.similar.isChecked(),
-            on_done=lambda result: self._on_local(result, keep), on_failed=self._on_failed, what="reading the graph",
+            on_done=lambda result: self._on_local(result, keep), on_failed=self._on_failed, what=translate("GraphPanel", "reading the graph"),
         )
 
     def _on_local(self, result, keep: bool) -> None:
@@ -269,9 +270,9 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.canvas.edge_labels = False  # on hover only: the whole graph has too many
         self._sync_buttons()
         self._hide_link_bar()
-        self.info.setText("Reading the graph…")
+        self.info.setText(translate("GraphPanel", "Reading the graph…"))
         self.engine.run("graph-whole", graph_view.whole_graph, on_done=lambda a: self._on_whole(a, keep=False),
-                        on_failed=self._on_failed, what="reading the graph")
+                        on_failed=self._on_failed, what=translate("GraphPanel", "reading the graph"))
 
     def _whole_layout_running(self) -> bool:
         return self.runner.running and self._layout_kind == "whole"
@@ -283,7 +284,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.runner.stop()
         scene = build.whole_scene(arrays, self.canvas.scene if keep else None)
         self._mark_hits(scene)
-        self.canvas.message = "" if scene.n else "This graph is empty."
+        self.canvas.message = "" if scene.n else translate("GraphPanel", "This graph is empty.")
         missing = ~np.isfinite(scene.pos).all(axis=1)
         if missing.all() and scene.n:
             scene.pos = build.place_new(scene.pos, scene.src.astype(np.int64), scene.dst.astype(np.int64),
@@ -315,7 +316,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
                           params=params, seed=int(scene.n))
         self.stop_button.setVisible(kind == "whole")
         if kind == "whole":
-            self.info.setText(self.info.text().split(" · laying out")[0] + " · laying out…")
+            self.info.setText(self.info.text().split(" · laying out")[0] + translate("GraphPanel", " · laying out…"))
 
     @Slot(object, int)
     def on_snapshot(self, pos: np.ndarray, number: int) -> None:
@@ -346,7 +347,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
             if s.n:
                 self.engine.run("graph-save", graph_view.save_positions, s.ids.copy(), s.pos.copy(),
                                 on_failed=lambda failure: logger.info("layout not saved: %s", getattr(failure, "message", failure)),
-                                what="saving the layout")
+                                what=translate("GraphPanel", "saving the layout"))
         self.layout_done.emit(converged)
 
     # -- live updates -----------------------------------------------------------------------
@@ -362,7 +363,7 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
             if self.centre_id in changes.removed:
                 self.runner.stop()
                 self.centre_id = None
-                self.canvas.message = "The entity at the centre was deleted."
+                self.canvas.message = translate("GraphPanel", "The entity at the centre was deleted.")
                 self.canvas.set_scene(Scene())
                 return
             shown = {int(i) for i in self.canvas.scene.ids} | {self.centre_id}
@@ -371,14 +372,14 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         elif changes.graph_changed and (self.canvas.scene.n or changes.full):
             if changes.full:
                 self.engine.run("graph-whole", graph_view.whole_graph, on_done=lambda a: self._on_whole(a, keep=True),
-                                on_failed=self._on_failed, what="reading the graph")
+                                on_failed=self._on_failed, what=translate("GraphPanel", "reading the graph"))
                 return
             self._pending_ids |= changes.touched()
             if self._pending_ids:
                 asked = set(self._pending_ids)
                 self.engine.run("graph-delta", graph_view.entity_delta, sorted(asked),
                                 on_done=lambda d: self._on_delta(d, asked), on_failed=self._on_failed,
-                                what="reading the changed entities")
+                                what=translate("GraphPanel", "reading the changed entities"))
 
     def _on_delta(self, delta: graph_view.EntityDelta, asked: set[int]) -> None:
         self._pending_ids -= asked
@@ -461,7 +462,7 @@ class GraphDock(QDockWidget):
     """The panel as a dock beside the editor; it keeps its share of the window's width when the window is resized."""
 
     def __init__(self, parts: GraphParts) -> None:
-        super().__init__("Graph", parts.host)
+        super().__init__(translate("GraphDock", "Graph"), parts.host)
         self.setObjectName("graphDock")
         self.panel = GraphPanel(parts)
         self.setWidget(self.panel)

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSlider, QStyle, Q
 from limbic.service import graph_time
 from limbic.service.types import counted
 from limbic.ui.graph import past as pasts
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -27,7 +29,7 @@ PLAY_STEP = 5  # slider positions per played frame: a hundred frames from start 
 PLAY_MS = 120
 DEBOUNCE_MS = 40
 PLAY, PAUSE = "▶", "⏸"
-HINT = "Drag to a date to see the graph as it was then."
+HINT = QT_TRANSLATE_NOOP("Timeslider", "Drag to a date to see the graph as it was then.")
 
 
 def _read_past(graph, now, ids, local, entity_types, relation_types):
@@ -44,24 +46,24 @@ class TimeBar(QWidget):
         self.setObjectName("graphTimeBar")
         self.play_button = QToolButton(self, text=PLAY)
         self.set_playing(False)
-        self.play_button.setAccessibleName("Play the graph's history")
+        self.play_button.setAccessibleName(translate("TimeBar", "Play the graph's history"))
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, STEPS)
         self.slider.setValue(STEPS)
         self.slider.setPageStep(PAGE)
         self.slider.setMinimumWidth(60)
-        self.slider.setAccessibleName("Date shown in the graph")
-        self.slider.setToolTip("Drag to a date: the graph shows what existed then (arrow keys step, Home goes to the start)")
-        self.date_label = QLabel("Now", self, objectName="graphTimeDate")
-        self.date_label.setToolTip("The date shown, in UTC")
-        self.now_button = QToolButton(self, text="Now")
-        self.now_button.setToolTip("Show the graph as it is now")
+        self.slider.setAccessibleName(translate("TimeBar", "Date shown in the graph"))
+        self.slider.setToolTip(translate("TimeBar", "Drag to a date: the graph shows what existed then (arrow keys step, Home goes to the start)"))
+        self.date_label = QLabel(translate("TimeBar", "Now"), self, objectName="graphTimeDate")
+        self.date_label.setToolTip(translate("TimeBar", "The date shown, in UTC"))
+        self.now_button = QToolButton(self, text=translate("TimeBar", "Now"))
+        self.now_button.setToolTip(translate("TimeBar", "Show the graph as it is now"))
         self.now_button.setEnabled(False)
         # Always shown (a hint at now): appearing on the first move would shrink the canvas and reframe it.
-        self.marks = QLabel(HINT, self, objectName="graphTimeMarks")
+        self.marks = QLabel(translate("Timeslider", HINT), self, objectName="graphTimeMarks")
         self.marks.setWordWrap(True)  # wraps in a narrow panel rather than widening the window
-        self.show_added = QCheckBox("Show added", self)
-        self.show_added.setToolTip("Also draw, as outlines, the entities and relations that came after the date shown")
+        self.show_added = QCheckBox(translate("TimeBar", "Show added"), self)
+        self.show_added.setToolTip(translate("TimeBar", "Also draw, as outlines, the entities and relations that came after the date shown"))
         self.show_added.hide()
         self.marks.setMinimumHeight(self.show_added.sizeHint().height())  # the line keeps its height as it comes and goes
         row = QHBoxLayout()
@@ -88,7 +90,7 @@ class TimeBar(QWidget):
         pixmap = QStyle.StandardPixmap.SP_MediaPause if playing else QStyle.StandardPixmap.SP_MediaPlay
         self.play_button.setIcon(self.style().standardIcon(pixmap))
         self.play_button.setText(PAUSE if playing else PLAY)
-        self.play_button.setToolTip("Pause" if playing else "Play the graph's history up to now")
+        self.play_button.setToolTip(translate("TimeBar", "Pause") if playing else translate("TimeBar", "Play the graph's history up to now"))
 
 
 class TimeTravel(QObject):
@@ -159,7 +161,7 @@ class TimeTravel(QObject):
             return
         self._loading = True
         self.past = None
-        self.bar.date_label.setText("Reading the history…")
+        self.bar.date_label.setText(translate("TimeTravel", "Reading the history…"))
         p, now = self.panel, self.now_scene
         self._asked_for = now
         whole = p.mode == "whole"
@@ -170,7 +172,7 @@ class TimeTravel(QObject):
         # long job the engine's thread is running.
         p.engine.read("graph-time", _read_past, now, ids, local, None if whole else p.entity_types,
                      None if whole else p.relation_types, on_done=self._on_past, on_failed=self._on_failed,
-                     what="reading the graph's history")
+                     what=translate("TimeTravel", "reading the graph's history"))
 
     def _on_past(self, result) -> None:
         self._loading = False
@@ -179,7 +181,7 @@ class TimeTravel(QObject):
             return
         if past is None:
             self.to_now()
-            self.panel.info.setText("This graph keeps no history of its past to show.")
+            self.panel.info.setText(translate("TimeTravel", "This graph keeps no history of its past to show."))
             return
         if self._asked_for is not self.now_scene:  # the picture of now changed meanwhile: read again
             self._load()
@@ -205,15 +207,15 @@ class TimeTravel(QObject):
 
     def _describe(self) -> None:
         m = self.moment
-        self.panel.info.setText(f"{counted(m.entities_then, 'entity')} · {counted(m.relations_then, 'relation')} then")
+        self.panel.info.setText(translate("TimeTravel", "{entities} · {relations} then").format(entities=translate("TimeTravel", "%n entities", "", m.entities_then), relations=translate("TimeTravel", "%n relations", "", m.relations_then)))
         parts = []
         if m.removed:
-            parts.append(f"◌ faded: {counted(m.removed, 'entity')} gone since")
+            parts.append(translate("TimeTravel", "◌ faded: %n entities gone since", "", m.removed))
         if m.added:
             shown = self.bar.show_added.isChecked()
-            parts.append(f"○ outlined: {counted(m.added, 'entity')} added since" if shown
-                         else f"{counted(m.added, 'entity')} added since (not shown)")
-        self.bar.marks.setText(" · ".join(parts) if parts else "Nothing added or removed since this date.")
+            parts.append(translate("TimeTravel", "○ outlined: %n entities added since", "", m.added) if shown
+                         else translate("TimeTravel", "%n entities added since (not shown)", "", m.added))
+        self.bar.marks.setText(" · ".join(parts) if parts else translate("TimeTravel", "Nothing added or removed since this date."))
         self.bar.show_added.setVisible(bool(m.added) or self.bar.show_added.isChecked())
 
     def to_now(self) -> None:
@@ -224,9 +226,9 @@ class TimeTravel(QObject):
         slider.blockSignals(True)
         slider.setValue(STEPS)
         slider.blockSignals(False)
-        self.bar.date_label.setText("Now")
+        self.bar.date_label.setText(translate("TimeTravel", "Now"))
         self.bar.now_button.setEnabled(False)
-        self.bar.marks.setText(HINT)
+        self.bar.marks.setText(translate("Timeslider", HINT))
         self.bar.show_added.hide()
         if not self.active:
             return
@@ -295,7 +297,7 @@ class TimeTravel(QObject):
         k = int(np.searchsorted(lt.entity_ids, entity_id))
         if k < len(lt.entity_ids) and lt.entity_ids[k] == entity_id and lt.entity_to[k] != graph_time.OPEN:
             when = graph_time.stored(int(lt.entity_to[k]))[:16]
-            self.panel.p.status.say(f"{m.scene.labels[index]} was deleted on {when} UTC.", 8_000)
+            self.panel.p.status.say(translate("TimeTravel", "{value} was deleted on {when} UTC.").format(value=m.scene.labels[index], when=when), 8_000)
             return True
         return False
 

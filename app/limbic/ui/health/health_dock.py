@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 from limbic.ui.common import window_fit
 from limbic.ui.health.health_view import HealthView
+from limbic.ui.common.i18n import translate
 
 WANTED_W = 520  # the three parts stacked read well at this width; the column may give less
 
@@ -19,7 +20,7 @@ class HealthDock(QDockWidget):
     """The dock that holds the Health view (a new view when another graph is opened)."""
 
     def __init__(self, host: QMainWindow) -> None:
-        super().__init__("Memory health", host, objectName="healthDock")
+        super().__init__(translate("HealthDock", "Memory health"), host, objectName="healthDock")
         self.view: HealthView | None = None
         size = host.size()
         host.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self)

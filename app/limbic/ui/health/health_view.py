@@ -40,6 +40,7 @@ from limbic.service import health
 from limbic.service.health.merge import MergePlan, merge, plan_merge
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.ui.health.wording import finding_html, finding_row, keeps, plan_html
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ class HealthView(QWidget):
     def __init__(self, engine, path: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("healthView")
-        self.setWindowTitle("Memory health")  # its title when shown on its own (a benchmark, a test)
+        self.setWindowTitle(translate("HealthView", "Memory health"))  # its title when shown on its own (a benchmark, a test)
         self.engine, self.path = engine, path
         self.report: health.Report | None = None
         self.plan: MergePlan | None = None
@@ -71,21 +72,21 @@ class HealthView(QWidget):
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
         self.kinds = QListWidget(self, objectName="healthKinds")
-        self.kinds.setAccessibleName("Kinds of finding")
+        self.kinds.setAccessibleName(translate("HealthView", "Kinds of finding"))
         self.kinds.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.findings = QListWidget(self, objectName="healthFindings")
-        self.findings.setAccessibleName("Findings")
+        self.findings.setAccessibleName(translate("HealthView", "Findings"))
         self.detail = QTextBrowser(self, objectName="healthDetail")
         self.detail.setOpenLinks(False)
         self.type_choice = QComboBox(self, objectName="healthTypeChoice")
-        self.type_choice.setAccessibleName("Type of the merged entity")
+        self.type_choice.setAccessibleName(translate("HealthView", "Type of the merged entity"))
         self.type_choice.hide()
         self.progress = QProgressBar(self, objectName="healthProgress")
         self.progress.setTextVisible(True)
         self.state = QLabel("", self, objectName="healthState", wordWrap=True)
-        self.recheck = QPushButton("&Check again (R)", self, objectName="healthRecheck")
+        self.recheck = QPushButton(translate("HealthView", "&Check again (R)"), self, objectName="healthRecheck")
         self.recheck.clicked.connect(self.start_scan)
-        self.cancel_button = QPushButton("Cancel", self, objectName="healthCancel")
+        self.cancel_button = QPushButton(translate("HealthView", "Cancel"), self, objectName="healthCancel")
         self.cancel_button.clicked.connect(lambda: self._cancel.set())
         top = QHBoxLayout()
         top.addWidget(self.state, 1)
@@ -98,14 +99,14 @@ class HealthView(QWidget):
         rl.setContentsMargins(0, 0, 0, 0)
         rl.addWidget(self.detail, 1)
         rl.addWidget(self.type_choice)
-        keys = QLabel("K or Up: back · Esc: to the search", self, objectName="healthKeys")
+        keys = QLabel(translate("HealthView", "K or Up: back · Esc: to the search"), self, objectName="healthKeys")
         keys.setToolTip("Shift+Esc closes the panel")
         # Every key has its button, named in words with the key on it: the keys alone were a secret.
-        self.merge_button = QPushButton("Merge… (M)", self, objectName="healthMerge")
-        self.swap_button = QPushButton("Keep the other (S)", self, objectName="healthSwap")
-        self.skip_button = QPushButton("Skip (J)", self, objectName="healthSkip")
-        self.dismiss_button = QPushButton("Not duplicates (D)", self, objectName="healthDismiss")
-        self.open_button = QPushButton("Open (O)", self, objectName="healthOpen")
+        self.merge_button = QPushButton(translate("HealthView", "Merge… (M)"), self, objectName="healthMerge")
+        self.swap_button = QPushButton(translate("HealthView", "Keep the other (S)"), self, objectName="healthSwap")
+        self.skip_button = QPushButton(translate("HealthView", "Skip (J)"), self, objectName="healthSkip")
+        self.dismiss_button = QPushButton(translate("HealthView", "Not duplicates (D)"), self, objectName="healthDismiss")
+        self.open_button = QPushButton(translate("HealthView", "Open (O)"), self, objectName="healthOpen")
         button_row = QWidget(self, objectName="healthButtons")
         buttons = FlowLayout(button_row)  # they wrap in a narrow panel rather than hold the window wide
         for button, slot in ((self.merge_button, self.on_merge_key), (self.swap_button, self.swap),
@@ -132,9 +133,9 @@ class HealthView(QWidget):
         self.scanned.connect(self._on_scanned)
         self.scan_failed.connect(self._on_scan_failed)
         self.scan_progress.connect(self._on_progress)
-        for key, slot in (("J", self.next), ("K", self.previous), ("M", self.on_merge_key), ("Return", self.on_enter),
+        for key, slot in (("J", self.next), ("K", self.previous), ("M", self.on_merge_key), (translate("HealthView", "Return"), self.on_enter),
                           ("S", self.swap), ("D", self.dismiss), ("O", self.open_current), ("R", self.start_scan),
-                          ("Escape", self.on_escape), ("Shift+Escape", self.close_requested.emit)):
+                          (translate("HealthView", "Escape"), self.on_escape), ("Shift+Escape", self.close_requested.emit)):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
@@ -170,10 +171,10 @@ class HealthView(QWidget):
         f = self.current_finding()
         duplicate = f is not None and f.kind == "duplicates"
         self.merge_button.setVisible(duplicate)
-        self.merge_button.setText("Merge now (M)" if self.plan is not None else "Merge… (M)")
+        self.merge_button.setText(translate("HealthView", "Merge now (M)") if self.plan is not None else translate("HealthView", "Merge… (M)"))
         self.swap_button.setVisible(duplicate)
         self.swap_button.setEnabled(self.plan is not None)
-        self.dismiss_button.setText("Not duplicates (D)" if duplicate or f is None else "Dismiss (D)")
+        self.dismiss_button.setText(translate("HealthView", "Not duplicates (D)") if duplicate or f is None else translate("HealthView", "Dismiss (D)"))
         for button in (self.merge_button, self.skip_button, self.dismiss_button, self.open_button):
             button.setEnabled(f is not None)
         self.skip_button.setEnabled(f is not None and self.findings.currentRow() < self.findings.count() - 1)
@@ -188,7 +189,7 @@ class HealthView(QWidget):
         self.cancel_button.show()
         self.progress.show()
         self.recheck.setEnabled(False)
-        self.state.setText("Checking the graph…")
+        self.state.setText(translate("HealthView", "Checking the graph…"))
         self.progress.setRange(0, 0)
         handle = health.Handle(progress=self.scan_progress.emit, cancelled=self._cancel.is_set)
         self._thread = threading.Thread(target=self._scan, args=(handle,), name="limbic-health", daemon=True)
@@ -220,7 +221,7 @@ class HealthView(QWidget):
     def _on_scanned(self, report: health.Report) -> None:
         self.report = report
         took = "less than 0.1 s" if report.seconds < 0.05 else f"{report.seconds:.1f} s"
-        self._scan_ended(f"{report.entities:,} entities checked in {took}.")
+        self._scan_ended(translate("HealthView", f"{report.entities:,} entities checked in {took}."))
         self._fill_kinds()
         self.kinds.setCurrentRow(next((i for i, k in enumerate(health.KINDS) if report.findings.get(k)), 0))
         self.findings.setFocus()
@@ -277,7 +278,7 @@ class HealthView(QWidget):
         if found:
             self._show_finding()
         else:
-            self.detail.setHtml("<p>Nothing found here.</p>" if self.report else "<p>Checking…</p>")
+            self.detail.setHtml(translate("HealthView", "<p>Nothing found here.</p>") if self.report else translate("HealthView", "<p>Checking…</p>"))
             self._sync_buttons()
 
     def _show_finding(self, _row: int = 0) -> None:
@@ -339,7 +340,7 @@ class HealthView(QWidget):
         if f is None or f.kind != "duplicates":
             return
         source, target = (f.ids[1], f.ids[0]) if source_first else (f.ids[0], f.ids[1])
-        self.engine.read("health-preview", plan_merge, source, target, what="previewing the merge",
+        self.engine.read("health-preview", plan_merge, source, target, what=translate("HealthView", "previewing the merge"),
                          on_done=self._on_plan, on_failed=lambda failure: self.detail.setHtml(
                              f"<p>{html.escape(failure.message)}</p>"))
 
@@ -352,8 +353,8 @@ class HealthView(QWidget):
         conflict = next((c for c in plan.conflicts if c.field == "type"), None)
         self.type_choice.clear()
         if conflict is not None:
-            self.type_choice.addItem(f"Type: {conflict.target}", conflict.target)
-            self.type_choice.addItem(f"Type: {conflict.source}", conflict.source)
+            self.type_choice.addItem(translate("HealthView", "Type: {target}").format(target=conflict.target), conflict.target)
+            self.type_choice.addItem(translate("HealthView", "Type: {source}").format(source=conflict.source), conflict.source)
             self.type_choice.show()
         else:
             self.type_choice.hide()
@@ -376,11 +377,11 @@ class HealthView(QWidget):
         self._sync_buttons()
         self.engine.run("merge", merge, plan.source.entity.id, plan.target.entity.id, chosen, None, what="merging",
                         on_done=self._on_merged, on_failed=lambda failure: self.detail.setHtml(
-                            f"<p>The merge was not made: {html.escape(failure.message)}</p>"))
+                            translate("HealthView", "<p>The merge was not made: {message}</p>").format(message=html.escape(failure.message))))
 
     def _on_merged(self, step) -> None:
         self.merged.emit(step)
-        self.state.setText(f"Merged: {step.label[len('merge of '):]}. Ctrl+Z in the main window undoes it.")
+        self.state.setText(translate("HealthView", "Merged: {value}. Ctrl+Z in the main window undoes it.").format(value=step.label[len('merge of '):]))
         self._drop_current()
 
     def dismiss(self) -> None:

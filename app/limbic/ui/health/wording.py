@@ -6,19 +6,21 @@ import html
 
 from limbic.service import health
 from limbic.service.health.merge import MergePlan
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-LESS_SURE = "less sure"  # the mark of a second-tier duplicate in the list
+LESS_SURE = QT_TRANSLATE_NOOP("Wording", "less sure")  # the mark of a second-tier duplicate in the list
 
 
 def keeps(f: health.Finding) -> str:
     """Which entity a merge keeps by default and why: keeps “José García”: has accents."""
     kept, why = f.detail.get("keep"), f.detail.get("keep_reason")
-    return f"Merging keeps “{kept}”: {why}." if kept and why else ""
+    return translate("Wording", "Merging keeps “{kept}”: {why}.").format(kept=kept, why=why) if kept and why else ""
 
 
 def finding_row(f: health.Finding) -> str:
     """One line of the findings list: how sure, then the names (the one a merge keeps first)."""
-    sure = LESS_SURE if f.detail.get("tier", 1) > 1 else f"{f.score:.2f}"
+    sure = translate("Wording", LESS_SURE) if f.detail.get("tier", 1) > 1 else f"{f.score:.2f}"
     return f"{sure}   " + "  ⇄  ".join(f.entities)
 
 
@@ -27,11 +29,11 @@ def finding_html(f: health.Finding) -> str:
     names = " and ".join(f"“{html.escape(n)}”" for n in f.entities)
     less_sure = f.detail.get("tier", 1) > 1
     reasons = "".join(f"<li>{html.escape(r)}</li>" for r in f.reasons if not (less_sure and r.startswith("Less sure")))
-    sure = ("<p><i>Less sure than the pairs above it: shown because this graph is small.</i></p>"
-            if less_sure else f"<p>Score {f.score:.2f}</p>")
+    sure = (translate("Wording", "<p><i>Less sure than the pairs above it: shown because this graph is small.</i></p>")
+            if less_sure else translate("Wording", "<p>Score {score:.2f}</p>").format(score=f.score))
     keep = f"<p><b>{html.escape(keeps(f))}</b></p>" if f.kind == "duplicates" and keeps(f) else ""
-    hint = ("<p>Merge (M) shows what a merge would leave first; Not duplicates (D) if they are two things.</p>"
-            if f.kind == "duplicates" else "<p>Open (O) to look at it, Dismiss (D) if it is fine as it is.</p>")
+    hint = (translate("Wording", "<p>Merge (M) shows what a merge would leave first; Not duplicates (D) if they are two things.</p>")
+            if f.kind == "duplicates" else translate("Wording", "<p>Open (O) to look at it, Dismiss (D) if it is fine as it is.</p>"))
     return f"<h3>{names}</h3>{sure}{keep}<ul>{reasons}</ul>{hint}"
 
 
@@ -41,9 +43,8 @@ def plan_html(plan: MergePlan, stacked: bool = False) -> str:
     def column(title: str, name: str, etype: str, status: str, obs: list[str], rels: list[str]) -> str:
         items = "".join(f"<li>{o}</li>" for o in obs) or "<li><i>none</i></li>"
         rel = "".join(f"<li>{r}</li>" for r in rels) or "<li><i>none</i></li>"
-        body = (f"<b>{title}</b><br><big>{html.escape(name)}</big><br>"
-                f"{html.escape(etype)} · {html.escape(status)}<p>Observations</p><ul>{items}</ul>"
-                f"<p>Relations</p><ul>{rel}</ul>")
+        body = (translate("Wording", "<b>{title}</b><br><big>{name}</big><br>{etype} · "
+                    "{status}<p>Observations</p><ul>{items}</ul><p>Relations</p><ul>{rel}</ul>").format(title=title, name=html.escape(name), etype=html.escape(etype), status=html.escape(status), items=items, rel=rel))
         return f"<div>{body}</div><hr>" if stacked else f"<td valign='top' width='33%'>{body}</td>"
 
     def rels_of(view) -> list[str]:
@@ -52,7 +53,7 @@ def plan_html(plan: MergePlan, stacked: bool = False) -> str:
 
     src, tgt = plan.source, plan.target
     merged_obs = [(f"<b>+ {html.escape(o)}</b>" if o in plan.added else html.escape(o)) for o in plan.observations]
-    merged_obs += [f"<s>{html.escape(o)}</s> <i>({'already there' if o.strip() == t.strip() else 'already there in other words'})</i>"
+    merged_obs += [f"<s>{html.escape(o)}</s> <i>({translate('Wording', 'already there') if o.strip() == t.strip() else translate('Wording', 'already there in other words')})</i>"
                    for o, t in plan.dropped]
     merged_rels = [(("<b>+ " if r.moved else "") + (f"{html.escape(r.relation_type)} → {html.escape(r.other_name)}"
                     if r.outgoing else f"{html.escape(r.relation_type)} ← {html.escape(r.other_name)}")
@@ -64,15 +65,15 @@ def plan_html(plan: MergePlan, stacked: bool = False) -> str:
     conflicts = "".join(f"<p><b>The {c.field}s differ:</b> “{html.escape(c.target)}” (kept) and "
                         f"“{html.escape(c.source)}”; choose below.</p>" for c in plan.conflicts)
     names = ", ".join(f"“{html.escape(a)}”" for a in plan.aliases)  # the name that goes still finds it
-    aliases = f"<p><b>Also known as afterwards:</b> {names}</p>" if plan.aliases else ""
-    goes = column("Goes", src.entity.name, src.entity.entity_type, src.entity.status,
+    aliases = translate("Wording", "<p><b>Also known as afterwards:</b> {names}</p>").format(names=names) if plan.aliases else ""
+    goes = column(translate("Wording", "Goes"), src.entity.name, src.entity.entity_type, src.entity.status,
                   [html.escape(o) for o in src.entity.observation_texts], rels_of(src))
-    stays = column("Stays", tgt.entity.name, tgt.entity.entity_type, tgt.entity.status,
+    stays = column(translate("Wording", "Stays"), tgt.entity.name, tgt.entity.entity_type, tgt.entity.status,
                    [html.escape(o) for o in tgt.entity.observation_texts], rels_of(tgt))
-    after = column("After the merge", plan.name, plan.entity_type, plan.status, merged_obs, merged_rels)
+    after = column(translate("Wording", "After the merge"), plan.name, plan.entity_type, plan.status, merged_obs, merged_rels)
     columns = (after + goes + stays) if stacked else ("<table width='100%' cellspacing='8'><tr>" + goes + stays
                                                       + after + "</tr></table>")
     # Stacked, the types to choose between come first: under three columns' worth of lists they were out of view.
     return ((conflicts + aliases + columns if stacked else columns + aliases + conflicts)
-            + "<p><b>Merge now (M)</b> or Enter merges (Ctrl+Z undoes it), <b>Keep the other (S)</b> swaps which one "
-              "stays, Esc goes back.</p>")
+            + translate("Wording", "<p><b>Merge now (M)</b> or Enter merges (Ctrl+Z undoes it), <b>Keep the other (S)</b> swaps which one "
+              "stays, Esc goes back.</p>"))

@@ -34,12 +34,14 @@ from limbic.service import filters
 from limbic.service.organise import Item
 from limbic.ui.search.filter_bar import FilterBar
 from limbic.service.types import counted
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 TYPE_ROLE = Qt.ItemDataRole.UserRole + 1
 ID_ROLE = Qt.ItemDataRole.UserRole + 2
 VIEW_ROLE = Qt.ItemDataRole.UserRole + 3  # "all", "pinned" or "recent"
 TEXT_DEBOUNCE_MS = 150
-SORT_LABELS = (("name", "Name"), ("date", "Last changed"), ("importance", "Most used"))
+SORT_LABELS = (("name", QT_TRANSLATE_NOOP("Browser", "Name")), ("date", QT_TRANSLATE_NOOP("Browser", "Last changed")), ("importance", QT_TRANSLATE_NOOP("Browser", "Most used")))
 
 
 class EntityBrowser(QDialog):
@@ -51,16 +53,16 @@ class EntityBrowser(QDialog):
     def __init__(self, engine, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("entityBrowser")
-        self.setWindowTitle("Browse entities")
+        self.setWindowTitle(translate("EntityBrowser", "Browse entities"))
         self.engine = engine
         self.types = QListWidget(self, objectName="browserTypes")
-        self.types.setAccessibleName("Entity types")
+        self.types.setAccessibleName(translate("EntityBrowser", "Entity types"))
         self.sort = QComboBox(self, objectName="browserSort")
         for value, label in SORT_LABELS:
             self.sort.addItem(label, value)
-        self.sort.setAccessibleName("Sort by")
+        self.sort.setAccessibleName(translate("EntityBrowser", "Sort by"))
         self.table = QTableWidget(0, 4, self, objectName="browserTable")
-        self.table.setHorizontalHeaderLabels(["Name", "Type", "Last changed (UTC)", "Uses"])
+        self.table.setHorizontalHeaderLabels([translate("EntityBrowser", "Name"), translate("EntityBrowser", "Type"), translate("EntityBrowser", "Last changed (UTC)"), translate("EntityBrowser", "Uses")])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -72,8 +74,8 @@ class EntityBrowser(QDialog):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
         self.count_label = QLabel(self)
         self.text = QLineEdit(self, objectName="browserText")
-        self.text.setPlaceholderText("Filter by words in the name or observations  (Ctrl+F)")
-        self.text.setAccessibleName("Filter by words")
+        self.text.setPlaceholderText(translate("EntityBrowser", "Filter by words in the name or observations  (Ctrl+F)"))
+        self.text.setAccessibleName(translate("EntityBrowser", "Filter by words"))
         self.text.setClearButtonEnabled(True)
         self.filters = FilterBar(self)
         self._text_timer = QTimer(self, singleShot=True, interval=TEXT_DEBOUNCE_MS)
@@ -81,7 +83,7 @@ class EntityBrowser(QDialog):
 
         top = QHBoxLayout()
         top.addWidget(self.text, 1)
-        top.addWidget(QLabel("Sort by:", self))
+        top.addWidget(QLabel(translate("EntityBrowser", "Sort by:"), self))
         top.addWidget(self.sort)
         top.addWidget(self.count_label)
         right = QWidget(self)
@@ -97,8 +99,8 @@ class EntityBrowser(QDialog):
         split.setSizes([220, 800])
         layout = QVBoxLayout(self)
         layout.addWidget(split, 1)
-        layout.addWidget(QLabel("Up/Down pick a type · Tab to the list · Enter opens · Ctrl+F words · Alt+1/2/3 sort · "
-                                "Esc closes", self))
+        layout.addWidget(QLabel(translate("EntityBrowser", "Up/Down pick a type · Tab to the list · Enter opens · Ctrl+F words · Alt+1/2/3 sort · "
+                                "Esc closes"), self))
         self.resize(1040, 560)
 
         self.types.currentItemChanged.connect(self.reload)
@@ -127,14 +129,14 @@ class EntityBrowser(QDialog):
         self.types.blockSignals(True)
         self.types.clear()
         total = sum(n for _, n in counts.types)
-        rows = [("all", "", f"All types ({total})"), ("pinned", "", f"Pinned ({counts.pinned})"),
-                ("recent", "", f"Recently opened ({counts.recent})")]
+        rows = [("all", "", translate("EntityBrowser", "All types ({total})").format(total=total)), ("pinned", "", translate("EntityBrowser", "Pinned ({pinned})").format(pinned=counts.pinned)),
+                ("recent", "", translate("EntityBrowser", "Recently opened ({recent})").format(recent=counts.recent))]
         rows += [("all", name, f"{name} ({n})") for name, n in counts.types]
         bold = QFont(self.types.font())
         bold.setBold(True)
         for at, (view, entity_type, label) in enumerate(rows):
             if at == 3:
-                header = QListWidgetItem("By type", self.types)
+                header = QListWidgetItem(translate("EntityBrowser", "By type"), self.types)
                 header.setFlags(Qt.ItemFlag.NoItemFlags)  # a title: arrows pass over it
                 header.setData(VIEW_ROLE, "header")
             item = QListWidgetItem(label, self.types)

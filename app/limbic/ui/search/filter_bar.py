@@ -20,16 +20,18 @@ from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.search.filter_line import COUNT_LIMIT, FilterLine, count_hidden, count_matching
 from limbic.ui.search.search_bar import SearchBar
 from limbic.ui.workers.worker import RESULT_LIMIT, Engine
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
-ANY_RELATION = "Any relation"
-ANY_STATUS = "Any status"
-CLEARED = "Filters cleared: searching everything."  # said once the filters are off
+ANY_RELATION = QT_TRANSLATE_NOOP("FilterBar", "Any relation")
+ANY_STATUS = QT_TRANSLATE_NOOP("FilterBar", "Any status")
+CLEARED = QT_TRANSLATE_NOOP("FilterBar", "Filters cleared: searching everything.")  # said once the filters are off
 # (value, label, days back from today; None for "any time", -1 for a range of two days, -2 for words)
-DATE_PRESETS = (("", "any time", None), ("today", "today", 0), ("7d", "in the last 7 days", 6),
-                ("30d", "in the last 30 days", 29), ("1y", "in the last year", 364), ("range", "between…", -1),
-                ("said", "as you say it…", -2))
+DATE_PRESETS = (("", QT_TRANSLATE_NOOP("FilterBar", "any time"), None), ("today", "today", 0), ("7d", QT_TRANSLATE_NOOP("FilterBar", "in the last 7 days"), 6),
+                ("30d", QT_TRANSLATE_NOOP("FilterBar", "in the last 30 days"), 29), ("1y", QT_TRANSLATE_NOOP("FilterBar", "in the last year"), 364), ("range", "between…", -1),
+                ("said", QT_TRANSLATE_NOOP("FilterBar", "as you say it…"), -2))
 
 
 def today_utc() -> date:
@@ -46,7 +48,7 @@ class DateRange(QWidget):
         super().__init__(parent)
         self.what = what
         self.preset = QComboBox(self, objectName=f"{what}Preset")
-        self.preset.setAccessibleName(f"{what.capitalize()} when")
+        self.preset.setAccessibleName(translate("DateRange", "{what} when").format(what=what.capitalize()))
         for value, label, _days in DATE_PRESETS:
             self.preset.addItem(label, value)
         today = QDate.currentDate()
@@ -60,8 +62,8 @@ class DateRange(QWidget):
         self.dash = QLabel("–", self)
         self.dash.hide()
         # The same words a search understands: the service reads them into days ("last week": Monday to Sunday).
-        self.said = QLineEdit(self, objectName=f"{what}Said", placeholderText="last week, en marzo, 2026-03-01")
-        self.said.setAccessibleName(f"{what.capitalize()} when, in words")
+        self.said = QLineEdit(self, objectName=f"{what}Said", placeholderText=translate("DateRange", "last week, en marzo, 2026-03-01"))
+        self.said.setAccessibleName(translate("DateRange", "{what} when, in words").format(what=what.capitalize()))
         self.said.hide()
         self.said.editingFinished.connect(self.changed)
         layout = QHBoxLayout(self)
@@ -112,23 +114,23 @@ class FilterBar(QWidget):
         super().__init__(parent)
         self.setObjectName("filterBar")
         self.relation = QComboBox(self, objectName="relationFilter")
-        self.relation.setAccessibleName("Relation type filter")
-        self.relation.setToolTip("Only entities with an active relation of this type (either way)")
+        self.relation.setAccessibleName(translate("FilterBar", "Relation type filter"))
+        self.relation.setToolTip(translate("FilterBar", "Only entities with an active relation of this type (either way)"))
         self.relation.addItem(ANY_RELATION, "")
         self.relation.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.status = QComboBox(self, objectName="statusFilter")
-        self.status.setAccessibleName("Status filter")
+        self.status.setAccessibleName(translate("FilterBar", "Status filter"))
         self.status.addItem(ANY_STATUS, "")
         for status in STATUSES:
             self.status.addItem(status, status)
         self.updated = DateRange("updated", self)
         self.created = DateRange("created", self)
-        self.clear_button = QPushButton("Clear filters", self, objectName="clearFilters")
-        self.clear_button.setToolTip("Show everything again")
+        self.clear_button = QPushButton(translate("FilterBar", "Clear filters"), self, objectName="clearFilters")
+        self.clear_button.setToolTip(translate("FilterBar", "Show everything again"))
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
-        for label, combo in (("Relation", self.relation), ("Status", self.status)):
+        for label, combo in ((translate("FilterBar", "Relation"), self.relation), (translate("FilterBar", "Status"), self.status)):
             pair = QHBoxLayout()
             pair.setSpacing(4)
             caption = QLabel(label, self)
@@ -224,8 +226,8 @@ class SearchFilters(QObject):
         self.bar.clear_button.clicked.connect(self.clear_all)
         parts.search_bar.types.currentIndexChanged.connect(self._show_filters)
         parts.engine.results_ready.connect(self.on_results)
-        self.action = parts.hooks.add_action(menu, "Search &filters", self.toggle, "Ctrl+Shift+F",
-                                             tip="Narrow the search by relation type, status and dates")
+        self.action = parts.hooks.add_action(menu, translate("SearchFilters", "Search &filters"), self.toggle, "Ctrl+Shift+F",
+                                             tip=translate("SearchFilters", "Narrow the search by relation type, status and dates"))
         self.action.setCheckable(True)
         self.bar.changed.connect(self.apply)
         worker = parts.engine.worker
@@ -255,7 +257,7 @@ class SearchFilters(QObject):
         self.p.engine.search_filter = None if flt.is_empty() else flt
         active = replace(flt, entity_type=self.p.search_bar.entity_type())  # the type is a filter too
         if not flt.is_empty() and self.p.search_bar.text().strip():
-            self.p.status.say(f"Filtered: {active.describe()}.", 4000)
+            self.p.status.say(translate("SearchFilters", "Filtered: {describe}.").format(describe=active.describe()), 4000)
         else:
             self._said_right(active)  # not a stale "Filtered…", nor "cleared" while the type is on
         self._show_filters()
@@ -266,7 +268,7 @@ class SearchFilters(QObject):
         said = getattr(self.p.status, "last_message", "")
         if not said.startswith(("Filtered:", CLEARED)):
             return
-        now = CLEARED if flt.is_empty() else f"Filtered: {flt.describe()}."
+        now = CLEARED if flt.is_empty() else translate("SearchFilters", "Filtered: {describe}.").format(describe=flt.describe())
         if said != now:
             self.p.status.say(now, 4000)
 
@@ -307,7 +309,7 @@ class SearchFilters(QObject):
 
     def _say_matching(self, count: int) -> None:
         many = f"{count}+" if count > COUNT_LIMIT else str(count)
-        self.line.set_note(f"{many} {'entity matches' if count == 1 else 'entities match'}; type to search them")
+        self.line.set_note(translate("SearchFilters", "{many} {value}; type to search them").format(many=many, value=translate("SearchFilters", 'entity matches') if count == 1 else translate("SearchFilters", 'entities match')))
 
     def _say_hidden(self, count: int) -> None:
-        self.line.set_note(f"{count} {'hit' if count == 1 else 'hits'} hidden by them" if count else "")
+        self.line.set_note(translate("SearchFilters", "{count} {value} hidden by them").format(count=count, value='hit' if count == 1 else 'hits') if count else "")

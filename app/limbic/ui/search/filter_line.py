@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
 from limbic.service.filters import SearchFilter, browse, filtered_search
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ class FilterLine(QLabel):
         self.setObjectName("filterLine")
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setWordWrap(True)
-        self.setAccessibleName("Active filters")
+        self.setAccessibleName(translate("FilterLine", "Active filters"))
         self.linkActivated.connect(lambda _link: self.clear_requested.emit())
         self.described = ""  # the filters as words, "" while none is on
         self.note = ""  # what they leave or hide
@@ -59,14 +60,14 @@ class FilterLine(QLabel):
 
     def plain(self) -> str:
         """The line as a person reads it."""
-        return f"Filters on: {self.described}" + (f" · {self.note}" if self.note else "") if self.described else ""
+        return translate("FilterLine", "Filters on: {described}").format(described=self.described) + (f" · {self.note}" if self.note else "") if self.described else ""
 
     def _render(self) -> None:
         self.setVisible(bool(self.described))
         if self.described:
-            self.setText(f"<b>Filters on:</b> {_escape(self.described)}"
+            self.setText(translate("FilterLine", "<b>Filters on:</b> {escape}").format(escape=_escape(self.described))
                          + (f" · {_escape(self.note)}" if self.note else "")
-                         + " — <a href='clear'>Clear filters</a>")
+                         + translate("FilterLine", " — <a href='clear'>Clear filters</a>"))
 
 
 def _escape(text: str) -> str:

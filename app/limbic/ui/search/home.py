@@ -7,10 +7,12 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QListView, QListWidget, QListWidgetItem, QStyledItemDelegate, QWidget
 
 from limbic.service.organise import Home, Item
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 MATCH_LIMIT = 500  # entities listed for filters with an empty query
-SECTIONS = (("pinned", "Pinned"), ("opened", "Recently opened"), ("changed", "Recently changed"))
+SECTIONS = (("pinned", QT_TRANSLATE_NOOP("Home", "Pinned")), ("opened", QT_TRANSLATE_NOOP("Home", "Recently opened")), ("changed", QT_TRANSLATE_NOOP("Home", "Recently changed")))
 
 
 class _FitDelegate(QStyledItemDelegate):
@@ -30,7 +32,7 @@ class HomeList(QListWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("homeList")
-        self.setAccessibleName("Pinned, recently opened and recently changed entities")
+        self.setAccessibleName(translate("HomeList", "Pinned, recently opened and recently changed entities"))
         self.itemActivated.connect(self._on_activated)
         # At the results' narrowest (a side panel open) the list scrolled sideways and cut its rows mid-word.
         self.setItemDelegate(_FitDelegate(self))
@@ -70,9 +72,9 @@ class HomeList(QListWidget):
             for item in items:
                 row = QListWidgetItem(f"   {item.name}  ·  {item.entity_type}", self)
                 row.setData(ID_ROLE, item.entity_id)
-                row.setToolTip(f"{item.name} ({item.entity_type}); last changed {item.updated_at} UTC")
+                row.setToolTip(translate("HomeList", "{name} ({entity_type}); last changed {updated_at} UTC").format(name=item.name, entity_type=item.entity_type, updated_at=item.updated_at))
         if self.count() == 0:
-            QListWidgetItem("Type to search; entities you open, change or pin will be listed here.", self).setFlags(
+            QListWidgetItem(translate("HomeList", "Type to search; entities you open, change or pin will be listed here."), self).setFlags(
                 Qt.ItemFlag.NoItemFlags)
         self._after_fill()
 
@@ -81,15 +83,15 @@ class HomeList(QListWidget):
         self.clear()
         bold = QFont(self.font())
         bold.setBold(True)
-        header = QListWidgetItem(f"Matching the filters ({len(items)}{'+' if len(items) >= MATCH_LIMIT else ''})", self)
+        header = QListWidgetItem(translate("HomeList", "Matching the filters ({n_items}{value})").format(n_items=len(items), value='+' if len(items) >= MATCH_LIMIT else ''), self)
         header.setFlags(Qt.ItemFlag.ItemIsEnabled)
         header.setFont(bold)
         for item in items:
             row = QListWidgetItem(f"   {item.name}  ·  {item.entity_type}", self)
             row.setData(ID_ROLE, item.entity_id)
-            row.setToolTip(f"{item.name} ({item.entity_type}); last changed {item.updated_at} UTC")
+            row.setToolTip(translate("HomeList", "{name} ({entity_type}); last changed {updated_at} UTC").format(name=item.name, entity_type=item.entity_type, updated_at=item.updated_at))
         if not items:
-            QListWidgetItem("No entity matches the filters.", self).setFlags(Qt.ItemFlag.NoItemFlags)
+            QListWidgetItem(translate("HomeList", "No entity matches the filters."), self).setFlags(Qt.ItemFlag.NoItemFlags)
         self._after_fill()
 
     def _header_size(self):

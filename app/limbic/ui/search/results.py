@@ -15,12 +15,14 @@ from limbic.service.lookup import match_spans, matched_terms
 from limbic.service.names import bidi_isolated
 from limbic.service.types import SearchResponse, SearchResult
 from limbic.ui.common.type_colours import type_colour
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
 SNIPPET_CHARS = 180
-BRANCH_LABELS = {"text": "text", "meaning": "meaning", "both": "text + meaning"}
-MODE_LABELS = {"hybrid": "Hybrid", "semantic": "Semantic", "fts": "Full text"}
+BRANCH_LABELS = {"text": "text", "meaning": "meaning", "both": QT_TRANSLATE_NOOP("Results", "text + meaning")}
+MODE_LABELS = {"hybrid": QT_TRANSLATE_NOOP("Results", "Hybrid"), "semantic": QT_TRANSLATE_NOOP("Results", "Semantic"), "fts": QT_TRANSLATE_NOOP("Results", "Full text")}
 # Importance tops out near (1 + β_deg)(1 + α_cons) ≈ 1.38 with the default constants.
 IMPORTANCE_SCALE = 1.4
 
@@ -73,7 +75,7 @@ def highlight_html(text: str, terms: list[str], color: str) -> str:
     out, pos = [], 0
     for a, b in match_spans(text, terms):
         out.append(html.escape(text[pos:a]))
-        out.append(f'<span style="background-color:{color}; font-weight:600">{html.escape(text[a:b])}</span>')
+        out.append(translate("Results", f'<span style="background-color:{color}; font-weight:600">{html.escape(text[a:b])}</span>'))
         pos = b
     out.append(html.escape(text[pos:]))
     return "".join(out)
@@ -122,9 +124,10 @@ class ResultModel(QAbstractListModel):
     def count_text(self) -> str:
         """"12 results", with the weak ones left out said: "12 results · 5 weak matches not shown"."""
         n = len(self._results)
-        text = f"{n} result{'s' if n != 1 else ''}"
+        text = translate("ResultModel", "{n} result{value}").format(n=n, value='s' if n != 1 else '')
         if self.cut:
-            text += f" · {self.cut} weak match{'es' if self.cut != 1 else ''} (under {TAIL_SHARE:.0%} of the best) not shown"
+            text += translate("ResultModel", " · {cut} weak match{value} (under {tail_share:.0%} of the best) not "
+                        "shown").format(cut=self.cut, value='es' if self.cut != 1 else '', tail_share=TAIL_SHARE)
         return text
 
     def result(self, row: int) -> SearchResult | None:
@@ -151,21 +154,21 @@ class ResultModel(QAbstractListModel):
         if role == _TOOLTIP:
             return self._tooltip(r)
         if role == _ACCESSIBLE:
-            return (f"{r.name}, {r.entity_type}, {share_text(r.limbic_score, self.best)} of the best hit, "
-                    f"found by {branch_label(r)}")
+            return (translate("ResultModel", "{name}, {entity_type}, {share_text} of the best hit, found by "
+                        "{branch_label}").format(name=r.name, entity_type=r.entity_type, share_text=share_text(r.limbic_score, self.best), branch_label=branch_label(r)))
         return None
 
     def _tooltip(self, r: SearchResult) -> str:
         # In words a person reads: what found it and how much each bar lifted it, no cosine or fusion numbers.
-        found = (["has the name you typed"] if r.exact else []) + (["matches your words"] if r.fts_rank is not None else []) \
-            + (["close in meaning"] if r.knn_rank is not None else [])
+        found = ([translate("ResultModel", "has the name you typed")] if r.exact else []) + ([translate("ResultModel", "matches your words")] if r.fts_rank is not None else []) \
+            + ([translate("ResultModel", "close in meaning")] if r.knn_rank is not None else [])
         lifts = [f"{FACTOR_WORDS[label]}: {amount_words(value, scale)}" for (label, _role, scale, _tip), value in
                  zip(BARS[1:], (r.importance, r.temporal, r.cooc_boost))]
         return (
-            f"<b>{html.escape(r.name)}</b> ({html.escape(r.entity_type)})<br>"
-            f"{share_text(r.limbic_score, self.best)} of the best hit. Why it is here:<br>"
+            translate("ResultModel", "<b>{name}</b> ({entity_type})<br>{share_text} of the best hit. Why it "
+                "is here:<br>").format(name=html.escape(r.name), entity_type=html.escape(r.entity_type), share_text=share_text(r.limbic_score, self.best))
             + "<br>".join(f"• {line}" for line in (found or ["found by " + branch_label(r)]) + lifts)
-            + (f"<br>{html.escape(note)}: {'happened' if r.time_match else 'did not happen'} in the time asked about"
+            + (translate("ResultModel", f"<br>{html.escape(note)}: {'happened' if r.time_match else 'did not happen'} in the time asked about")
                if (note := time_text(r, self.time_label)) else "")
         )
 
@@ -173,7 +176,7 @@ class ResultModel(QAbstractListModel):
 def amount_words(value: float, scale: float | None) -> str:
     """How much a bar holds, in words: "a lot", "some", "a little" or "no" (the bar's own fill, read aloud)."""
     frac = value / (1.0 + value) if scale is None else value / scale
-    return "a lot" if frac >= 0.66 else "some" if frac >= 0.33 else "a little" if frac > 0.05 else "no"
+    return translate("Results", "a lot") if frac >= 0.66 else "some" if frac >= 0.33 else translate("Results", "a little") if frac > 0.05 else "no"
 
 
 def _blend(top: QColor, bottom: QColor) -> QColor:
@@ -206,12 +209,12 @@ _GETTERS = {
 }
 
 # What each bar means, in the words the tooltip uses.
-FACTOR_WORDS = {"match": "matches what you asked", "used": "often used", "recent": "recently used",
-                "linked": "linked with the other hits"}
+FACTOR_WORDS = {"match": QT_TRANSLATE_NOOP("Results", "matches what you asked"), "used": QT_TRANSLATE_NOOP("Results", "often used"), "recent": QT_TRANSLATE_NOOP("Results", "recently used"),
+                "linked": QT_TRANSLATE_NOOP("Results", "linked with the other hits")}
 # Each bar's label is a plain word drawn beside it in a wide row, never an abbreviation.
 BARS = (
     ("match", Roles.BaseRelevance, 1.0, "match: matches your words or is close in meaning"),
-    ("used", Roles.Importance, IMPORTANCE_SCALE, "used: often used (opened, related, used on several days)"),
+    ("used", Roles.Importance, IMPORTANCE_SCALE, QT_TRANSLATE_NOOP("Results", "used: often used (opened, related, used on several days)")),
     ("recent", Roles.Temporal, 1.0, "recent: recently used"),
     ("linked", Roles.Cooc, None, "linked: linked with the other hits"),
 )
@@ -268,9 +271,9 @@ def numbers_text(r: SearchResult, fits, best: float = 0.0, time_label: str | Non
     """The hit's score as a share of the best hit's, and its time match, in the longest form that ``fits`` the row."""
     share = share_text(r.limbic_score, best or r.limbic_score)
     note = time_text(r, time_label)
-    forms = (f"{share} of the best hit", share)
+    forms = (translate("Results", "{share} of the best hit").format(share=share), share)
     if note is not None:  # the match is what the person asked for: it stays longest
-        forms = (f"{note} · {share} of the best hit", f"{note} · {share}", note)
+        forms = (translate("Results", "{note} · {share} of the best hit").format(note=note, share=share), f"{note} · {share}", note)
     return next((form for form in forms if fits(form)), forms[-1])
 
 
@@ -279,7 +282,7 @@ def branch_label(r: SearchResult) -> str:
     return EXACT_LABEL if r.exact else BRANCH_LABELS.get(r.branch, r.branch)
 
 
-EXACT_LABEL = "exact name"
+EXACT_LABEL = QT_TRANSLATE_NOOP("Results", "exact name")
 TYPE_GAP = 8  # between the name and the type
 MIN_TYPE_W = 30  # a type narrower than this is left out rather than shown as "…"
 
@@ -350,7 +353,7 @@ class ResultDelegate(QStyledItemDelegate):
             doc.setDefaultFont(font)
             doc.setDocumentMargin(0)
             doc.setTextWidth(width)
-            doc.setDefaultStyleSheet(f"body {{ color: {color.name()}; }}")
+            doc.setDefaultStyleSheet(translate("ResultDelegate", f"body {{ color: {color.name()}; }}"))
             doc.setHtml(f"<body>{highlight_html(text, terms, mark.name())}</body>")
             self._docs[key] = doc
         return doc
@@ -440,7 +443,7 @@ class ResultDelegate(QStyledItemDelegate):
         track.setAlphaF(0.2)
         values = (r.base_relevance, r.importance, r.temporal, r.cooc_boost)
         best = getattr(model, "best", 0.0)
-        labelled, bar_w = bar_layout(width, fm_s, fm_b.horizontalAdvance("100% of the best hit"))
+        labelled, bar_w = bar_layout(width, fm_s, fm_b.horizontalAdvance(translate("ResultDelegate", "100% of the best hit")))
         for (label, _role, scale, _tip), value in zip(BARS, values):
             frac = value / (1.0 + value) if scale is None else value / scale
             frac = min(1.0, max(0.0, frac))

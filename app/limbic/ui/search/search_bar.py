@@ -7,26 +7,28 @@ import logging
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QWidget
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
 DEBOUNCE_MS = 150
-ALL_TYPES = "All types"
+ALL_TYPES = QT_TRANSLATE_NOOP("SearchBar", "All types")
 MODE_TIPS = {
-    "hybrid": "Meaning and exact words together, then ranked by how you use the graph.",
-    "semantic": "No word of the query is in the graph, so only meaning was used.",
-    "fts": "The model is not available, so only exact words are matched.",
+    "hybrid": QT_TRANSLATE_NOOP("SearchBar", "Meaning and exact words together, then ranked by how you use the graph."),
+    "semantic": QT_TRANSLATE_NOOP("SearchBar", "No word of the query is in the graph, so only meaning was used."),
+    "fts": QT_TRANSLATE_NOOP("SearchBar", "The model is not available, so only exact words are matched."),
 }
 # What a search used, as the mode switch adds it to the choice when the two differ ("Hybrid · words only").
-USED_WORDS = {"hybrid": "meaning and words", "semantic": "meaning only", "fts": "words only"}
+USED_WORDS = {"hybrid": QT_TRANSLATE_NOOP("SearchBar", "meaning and words"), "semantic": QT_TRANSLATE_NOOP("SearchBar", "meaning only"), "fts": QT_TRANSLATE_NOOP("SearchBar", "words only")}
 EXPECTED_MODE = {"both": "hybrid", "meaning": "semantic", "words": "fts"}  # what each choice uses when it can
-SWITCH_TIP = "Search by meaning and words (Hybrid), by meaning only, or by words only"
+SWITCH_TIP = QT_TRANSLATE_NOOP("SearchBar", "Search by meaning and words (Hybrid), by meaning only, or by words only")
 
 
 # The person's choice of branches (engine.search's ``branches``), as the switch names them.
-BRANCH_CHOICES = (("both", "Hybrid", "Meaning and exact words together (the default)"),
-                  ("meaning", "Meaning only", "Only the meaning of the query (vectors); exact words do not count"),
-                  ("words", "Words only", "Only the exact words of the query (full text); meaning does not count"))
+BRANCH_CHOICES = (("both", QT_TRANSLATE_NOOP("SearchBar", "Hybrid"), QT_TRANSLATE_NOOP("SearchBar", "Meaning and exact words together (the default)")),
+                  ("meaning", QT_TRANSLATE_NOOP("SearchBar", "Meaning only"), QT_TRANSLATE_NOOP("SearchBar", "Only the meaning of the query (vectors); exact words do not count")),
+                  ("words", QT_TRANSLATE_NOOP("SearchBar", "Words only"), QT_TRANSLATE_NOOP("SearchBar", "Only the exact words of the query (full text); meaning does not count")))
 
 
 class SearchBar(QWidget):
@@ -40,19 +42,19 @@ class SearchBar(QWidget):
         super().__init__(parent)
         self.edit = QLineEdit(self)
         self.edit.setObjectName("searchField")
-        self.edit.setPlaceholderText("Search the graph…  (Ctrl+K or /)")
+        self.edit.setPlaceholderText(translate("SearchBar", "Search the graph…  (Ctrl+K or /)"))
         self.edit.setClearButtonEnabled(True)
-        self.edit.setToolTip("Type words, a phrase or an exact identifier. Up/Down to move, Enter to open, Esc to clear.")
-        self.edit.setAccessibleName("Search")
+        self.edit.setToolTip(translate("SearchBar", "Type words, a phrase or an exact identifier. Up/Down to move, Enter to open, Esc to clear."))
+        self.edit.setAccessibleName(translate("SearchBar", "Search"))
         self.types = QComboBox(self)
         self.types.setObjectName("typeFilter")
         self.types.addItem(ALL_TYPES, "")
-        self.types.setToolTip("Only show entities of this type")
-        self.types.setAccessibleName("Entity type filter")
+        self.types.setToolTip(translate("SearchBar", "Only show entities of this type"))
+        self.types.setAccessibleName(translate("SearchBar", "Entity type filter"))
         self.types.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.branches = QComboBox(self)
         self.branches.setObjectName("branchSwitch")
-        self.branches.setAccessibleName("Search mode")
+        self.branches.setAccessibleName(translate("SearchBar", "Search mode"))
         for value, label, tip in BRANCH_CHOICES:
             self.branches.addItem(label, value)
             self.branches.setItemData(self.branches.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)

@@ -21,6 +21,7 @@ from limbic.ui.search.home import MATCH_LIMIT, HomeList
 from limbic.ui.search.results import ResultList, ResultModel
 from limbic.ui.search.search_bar import SearchBar
 from limbic.ui.workers.worker import Engine
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +82,7 @@ class SearchFlow(QObject):
         """The search bar's text or type filter changed: ask again."""
         model = self.p.model
         if model.empty_text:  # the last query's "No good match" is not this one's answer
-            model.empty_text = "Searching…"
+            model.empty_text = translate("SearchFlow", "Searching…")
             self.p.results.viewport().update()
         self.p.engine.search(text, entity_type, self.p.bar.branch_choice())
 
@@ -127,7 +128,7 @@ class SearchFlow(QObject):
             p.results.setCurrentIndex(p.model.index(keep, 0))
             p.results.scrollTo(p.model.index(keep, 0))
         elif response.query.strip():
-            sentence = response.no_match_sentence if response.no_match else f"No results for “{response.query.strip()}”."
+            sentence = response.no_match_sentence if response.no_match else translate("SearchFlow", "No results for “{query}”.").format(query=response.query.strip())
             p.status.say(sentence, 4000)
         p.results.viewport().update()
         self.show_current_list()

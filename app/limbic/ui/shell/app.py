@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from limbic import config
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -217,7 +218,7 @@ def _smoke(tmp: Path) -> int:
         mode = window.model.mode
         count = window.catalog.counts.get("entities", 0) if window.catalog else 0
         if top is None or top.name != SMOKE_EXPECTED or mode != "hybrid":
-            got = top.name if top else "no result"
+            got = top.name if top else translate("App", "no result")
             print(f"limbic --smoke: FAILED: “{SMOKE_QUERY}” gave {got} first in {mode} mode; expected {SMOKE_EXPECTED} (hybrid)")
             return 1
         print(

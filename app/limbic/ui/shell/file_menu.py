@@ -22,15 +22,17 @@ from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.dialogs.dialogs import SettingsDialog, ShortcutsDialog
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.workers.worker import Engine
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
 SAMPLE_FILE = "sample_graph.jsonl"
-JSONL_FILTER = "Memory JSONL (*.jsonl *.json);;All files (*)"
+JSONL_FILTER = QT_TRANSLATE_NOOP("FileMenu", "Memory JSONL (*.jsonl *.json);;All files (*)")
 IMPORT_FILTER = (
-    "Everything Limbic imports (*.jsonl *.json *.db *.sqlite *.sqlite3 *.csv);;"
+    QT_TRANSLATE_NOOP("FileMenu", "Everything Limbic imports (*.jsonl *.json *.db *.sqlite *.sqlite3 *.csv);;"
     "Memory JSONL (*.jsonl *.json);;Memory engine database (*.db *.sqlite *.sqlite3);;"
-    "CSV: entities.csv and relations.csv (*.csv);;All files (*)"
+    "CSV: entities.csv and relations.csv (*.csv);;All files (*)")
 )
 
 
@@ -59,7 +61,7 @@ def importable_kind(path: str) -> str | None:
     file = Path(path)
     suffix = file.suffix.lower()
     if file.is_dir():
-        return "a folder"
+        return translate("FileMenu", "a folder")
     if not file.is_file():
         return None  # a new name: opening makes a new graph there
     try:
@@ -70,9 +72,9 @@ def importable_kind(path: str) -> str | None:
     if head.startswith(importers.SQLITE_MAGIC) or not head:
         return None
     if suffix in (".jsonl", ".json"):
-        return "a memory JSONL file"
+        return translate("FileMenu", "a memory JSONL file")
     if suffix == ".csv":
-        return "a CSV file"
+        return translate("FileMenu", "a CSV file")
     return None
 
 
@@ -91,42 +93,42 @@ class FileMenu(QObject):
     def build_menus(self, bar) -> QMenu:
         """The File menu (Help comes last: ``build_help_menu``)."""
         add = self.p.hooks.add_action
-        f = bar.addMenu("&File")
-        self.new_db_action = add(f, "&New database…", self.on_new_database, "Ctrl+Shift+N")
-        self.open_db_action = add(f, "&Open database…", self.on_open_database, "Ctrl+Shift+O")
-        self.recent_menu = f.addMenu("Open &recent")
+        f = bar.addMenu(translate("FileMenu", "&File"))
+        self.new_db_action = add(f, translate("FileMenu", "&New database…"), self.on_new_database, "Ctrl+Shift+N")
+        self.open_db_action = add(f, translate("FileMenu", "&Open database…"), self.on_open_database, "Ctrl+Shift+O")
+        self.recent_menu = f.addMenu(translate("FileMenu", "Open &recent"))
         self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
         f.addSeparator()
-        self.import_action = add(f, "&Import…", self.on_import, "Ctrl+I",
-                                 tip="Import memory JSONL, a memory engine database or CSV")
-        self.import_folder_action = add(f, "Import a &folder of notes…", self.on_import_folder, "Ctrl+Shift+I",
-                                        tip="Import a folder of Markdown notes (an Obsidian vault) or CSV files")
-        self.export_action = add(f, "&Export JSONL…", self.on_export, "Ctrl+E")
-        self.export_md_action = add(f, "Export as &Markdown…", lambda: self.on_export_folder("markdown"))
-        self.export_csv_action = add(f, "Export as &CSV…", lambda: self.on_export_folder("csv"))
-        self.backup_action = add(f, "&Back up now", self.on_backup, tip="Copy the graph into its backup folder")
-        self.restore_backup_action = add(f, "Restore from bac&kup…", self.on_restore_backup,
-                                         tip="Replace the graph with one of its backups, listed with their dates")
-        self.sample_action = add(f, "Load the &sample graph", self.load_sample)
+        self.import_action = add(f, translate("FileMenu", "&Import…"), self.on_import, "Ctrl+I",
+                                 tip=translate("FileMenu", "Import memory JSONL, a memory engine database or CSV"))
+        self.import_folder_action = add(f, translate("FileMenu", "Import a &folder of notes…"), self.on_import_folder, "Ctrl+Shift+I",
+                                        tip=translate("FileMenu", "Import a folder of Markdown notes (an Obsidian vault) or CSV files"))
+        self.export_action = add(f, translate("FileMenu", "&Export JSONL…"), self.on_export, "Ctrl+E")
+        self.export_md_action = add(f, translate("FileMenu", "Export as &Markdown…"), lambda: self.on_export_folder("markdown"))
+        self.export_csv_action = add(f, translate("FileMenu", "Export as &CSV…"), lambda: self.on_export_folder("csv"))
+        self.backup_action = add(f, translate("FileMenu", "&Back up now"), self.on_backup, tip=translate("FileMenu", "Copy the graph into its backup folder"))
+        self.restore_backup_action = add(f, translate("FileMenu", "Restore from bac&kup…"), self.on_restore_backup,
+                                         tip=translate("FileMenu", "Replace the graph with one of its backups, listed with their dates"))
+        self.sample_action = add(f, translate("FileMenu", "Load the &sample graph"), self.load_sample)
         if self.p.sync is not None:
-            self.sync_action = add(f, "S&ync…", self.p.sync,
-                                   tip="Keep this graph the same on every device through a folder they all sync")
+            self.sync_action = add(f, translate("FileMenu", "S&ync…"), self.p.sync,
+                                   tip=translate("FileMenu", "Keep this graph the same on every device through a folder they all sync"))
         if self.p.conflicts is not None:
-            self.conflicts_action = add(f, "Sync &conflicts…", self.p.conflicts, "Ctrl+Shift+Y",
-                                        tip="What two devices changed alike, to choose for each what to keep")
+            self.conflicts_action = add(f, translate("FileMenu", "Sync &conflicts…"), self.p.conflicts, "Ctrl+Shift+Y",
+                                        tip=translate("FileMenu", "What two devices changed alike, to choose for each what to keep"))
         f.addSeparator()
-        self.settings_action = add(f, "Se&ttings…", self.on_settings, "Ctrl+,")
+        self.settings_action = add(f, translate("FileMenu", "Se&ttings…"), self.on_settings, "Ctrl+,")
         f.addSeparator()
-        add(f, "&Quit", self.p.quit, QKeySequence.StandardKey.Quit)
+        add(f, translate("FileMenu", "&Quit"), self.p.quit, QKeySequence.StandardKey.Quit)
         self.p.sample_button.clicked.connect(self.load_sample)
         self.p.import_button.clicked.connect(self.on_import)
         return f
 
     def build_help_menu(self, bar) -> None:
         """Help → Keyboard shortcuts, About."""
-        h = bar.addMenu("&Help")
-        self.p.hooks.add_action(h, "&Keyboard shortcuts", self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
-        self.p.hooks.add_action(h, "&About Limbic", self.on_about)
+        h = bar.addMenu(translate("FileMenu", "&Help"))
+        self.p.hooks.add_action(h, translate("FileMenu", "&Keyboard shortcuts"), self.on_shortcuts, QKeySequence.StandardKey.HelpContents)
+        self.p.hooks.add_action(h, translate("FileMenu", "&About Limbic"), self.on_about)
 
     def writing_actions(self) -> tuple:
         """The actions a read-only file turns off."""
@@ -168,7 +170,7 @@ class FileMenu(QObject):
 
     def on_import(self) -> None:
         """File → Import."""
-        path = self.ask_open_path("Import a file", IMPORT_FILTER)
+        path = self.ask_open_path(translate("FileMenu", "Import a file"), IMPORT_FILTER)
         if path:
             self.import_path(path)
 
@@ -180,7 +182,7 @@ class FileMenu(QObject):
         except importers.ImportInputError:
             csv = False  # the import itself says why in a sentence
         if csv:
-            self.p.engine.read("csv-preview", importers.preview_csv, path, what="reading the CSV files",
+            self.p.engine.read("csv-preview", importers.preview_csv, path, what=translate("FileMenu", "reading the CSV files"),
                                on_done=self.show_csv_preview)
             return
         self.run_import(path, importers.import_any)
@@ -195,9 +197,9 @@ class FileMenu(QObject):
             step = import_step(name, summary)
             if step is not None and self.p.record_step is not None:
                 self.p.record_step(step)
-            self.p.status.say(f"Imported {name}: {summary.describe()}", 15_000, details=summary.details())
+            self.p.status.say(translate("FileMenu", "Imported {name}: {describe}").format(name=name, describe=summary.describe()), 15_000, details=summary.details())
 
-        self.p.engine.run("import", fn, path, *args, what="importing", job=f"Importing {name}",
+        self.p.engine.run("import", fn, path, *args, what="importing", job=translate("FileMenu", "Importing {name}").format(name=name),
                           on_done=done, on_failed=self.on_import_failed)
 
     def show_csv_preview(self, preview) -> None:
@@ -209,7 +211,7 @@ class FileMenu(QObject):
         self.csv_preview = dialog
         dialog.accepted.connect(lambda: self.run_import(preview.path, importers.import_csv_job, dialog.keep_columns()))
         dialog.rejected.connect(lambda: self.p.status.say(
-            f"{Path(preview.path).name} was not imported." if preview.problem is None else preview.problem))
+            translate("FileMenu", "{name} was not imported.").format(name=Path(preview.path).name) if preview.problem is None else preview.problem))
         dialog.open()
 
     def on_import_failed(self, failure) -> None:
@@ -230,14 +232,14 @@ class FileMenu(QObject):
         """Import the bundled sample graph."""
         path = config.resources_dir() / SAMPLE_FILE
         if not path.is_file():
-            self.p.status.say(f"The sample graph is missing from this installation ({path}).")
+            self.p.status.say(translate("FileMenu", "The sample graph is missing from this installation ({path}).").format(path=path))
             return
         self.import_path(str(path))
 
     def on_export(self) -> None:
         """File → Export JSONL."""
         suggested = str(self.start_folder() / f"{self.p.db_path().stem}.jsonl")
-        path = self.ask_save_path("Export memory JSONL", suggested, JSONL_FILTER)
+        path = self.ask_save_path(translate("FileMenu", "Export memory JSONL"), suggested, JSONL_FILTER)
         if not path:
             return
         if not Path(path).suffix:
@@ -249,11 +251,11 @@ class FileMenu(QObject):
         counts = dict(catalog.counts) if catalog else {}
 
         def done(_lines: int) -> None:
-            what = f"{counted(counts.get('entities', 0), 'entity')} and {counted(counts.get('relations', 0), 'relation')}" if counts else "the graph"
-            self.p.status.say(f"Exported {what} to {path}.", 15_000)
+            what = translate("FileMenu", "{entities} and {relations}").format(entities=translate("FileMenu", "%n entities", "", counts.get('entities', 0)), relations=translate("FileMenu", "%n relations", "", counts.get('relations', 0))) if counts else translate("FileMenu", "the graph")
+            self.p.status.say(translate("FileMenu", "Exported {what} to {path}.").format(what=what, path=path), 15_000)
 
         self.p.engine.run("export", files.export_jsonl, path, force, what="exporting",
-                        job=f"Exporting to {Path(path).name}", on_done=done)
+                        job=translate("FileMenu", "Exporting to {name}").format(name=Path(path).name), on_done=done)
 
     def _confirm_replacing(self, path: str, kind: str) -> bool | None:
         """False: nothing to replace; True: the person agreed to replace a file that is not an earlier
@@ -263,25 +265,25 @@ class FileMenu(QObject):
         problem = overwrite_problem(path, kind)
         if problem is None:
             return False
-        return True if self.ask_replace(f"{problem}. Replace it with the export?") else None
+        return True if self.ask_replace(translate("FileMenu", "{problem}. Replace it with the export?").format(problem=problem)) else None
 
     def ask_replace(self, question: str) -> bool:
         """Yes or Cancel to replacing a file; tests replace this method."""
-        answer = QMessageBox.question(self.p.hooks.parent, "Replace a file", question,
+        answer = QMessageBox.question(self.p.hooks.parent, translate("FileMenu", "Replace a file"), question,
                                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                                       QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Yes
 
     def on_backup(self) -> None:
         """File → Back up now."""
-        self.p.engine.run("backup", files.backup_sentence, what="backing up", job="Backing up",
+        self.p.engine.run("backup", files.backup_sentence, what=translate("FileMenu", "backing up"), job=translate("FileMenu", "Backing up"),
                           on_done=lambda sentence: self.p.status.say(sentence, 15_000))
 
     def on_restore_backup(self) -> None:
         """File → Restore from backup: list the backups (read on the reader's connection), then offer them."""
         from limbic.service import backups
 
-        self.p.engine.read("backups", backups.list_backups, what="listing the backups", on_done=self.show_backups)
+        self.p.engine.read("backups", backups.list_backups, what=translate("FileMenu", "listing the backups"), on_done=self.show_backups)
 
     def show_backups(self, rows) -> None:
         """The backups, listed with their dates, each one to restore."""
@@ -298,13 +300,13 @@ class FileMenu(QObject):
         A file of another graph is restored only after the person says so."""
         from limbic.service import backups
 
-        if self.p.hooks.refused_during_job("Restoring a backup"):
+        if self.p.hooks.refused_during_job(translate("FileMenu", "Restoring a backup")):
             return
 
         def restore() -> None:
             self.p.editor.clear()
-            self.p.engine.run("restore-backup", backups.restore_backup, path, force, what="restoring the backup",
-                              job="Restoring a backup", on_done=restored, on_failed=failed)
+            self.p.engine.run("restore-backup", backups.restore_backup, path, force, what=translate("FileMenu", "restoring the backup"),
+                              job=translate("FileMenu", "Restoring a backup"), on_done=restored, on_failed=failed)
 
         def failed(failure) -> None:
             if isinstance(failure.error, OtherGraphError):
@@ -316,7 +318,7 @@ class FileMenu(QObject):
 
         def restored(before: str) -> None:
             self.p.clear_undo()  # the steps speak of a graph that is no longer there
-            self.p.status.say(f"Restored the backup; the graph as it was is kept in {before}.", 15_000)
+            self.p.status.say(translate("FileMenu", "Restored the backup; the graph as it was is kept in {before}.").format(before=before), 15_000)
 
         self.p.hooks.guard(restore)
 
@@ -335,35 +337,35 @@ class FileMenu(QObject):
 
     def on_new_database(self) -> None:
         """File → New database."""
-        path = self.ask_save_path("New database", str(self.start_folder() / "new.db"), "Limbic database (*.db)")
+        path = self.ask_save_path(translate("FileMenu", "New database"), str(self.start_folder() / "new.db"), translate("FileMenu", "Limbic database (*.db)"))
         if path:
             if not Path(path).suffix:
                 path += ".db"
             if Path(path).exists():
-                self.p.status.say(f"{path} already exists; use File → Open database to open it.")
+                self.p.status.say(translate("FileMenu", "{path} already exists; use File → Open database to open it.").format(path=path))
                 return
             self.switch_database(path)
 
     def on_open_database(self) -> None:
         """File → Open database."""
-        path = self.ask_open_path("Open database", "Limbic database (*.db);;All files (*)")
+        path = self.ask_open_path(translate("FileMenu", "Open database"), translate("FileMenu", "Limbic database (*.db);;All files (*)"))
         if not path:
             return
         kind = importable_kind(path)
         if kind is not None:
             # Memory JSONL, CSV or notes are not a graph file: opening one would make a new, empty graph
             # beside it (or fail); what the person wants is its contents, so offer to import them.
-            if self.ask_import(f"{Path(path).name} is {kind}, not a Limbic graph. Import it into the open graph "
-                               f"({self.p.db_path().name})?"):
+            if self.ask_import(translate("FileMenu", "{name} is {kind}, not a Limbic graph. Import it into the open graph "
+                                   "({name2})?").format(name=Path(path).name, kind=kind, name2=self.p.db_path().name)):
                 self.import_path(path)
             return
         self.switch_database(path)
 
     def ask_import(self, question: str) -> bool:
         """Import or Cancel, for a file chosen to open that is not a graph; tests replace this method."""
-        box = QMessageBox(QMessageBox.Icon.Question, "Not a graph file", question,
+        box = QMessageBox(QMessageBox.Icon.Question, translate("FileMenu", "Not a graph file"), question,
                           QMessageBox.StandardButton.Cancel, self.p.hooks.parent)
-        do = box.addButton("Import", QMessageBox.ButtonRole.AcceptRole)
+        do = box.addButton(translate("FileMenu", "Import"), QMessageBox.ButtonRole.AcceptRole)
         box.setDefaultButton(do)
         box.exec()
         return box.clickedButton() is do
@@ -384,7 +386,7 @@ class FileMenu(QObject):
             action.setData(path)
             action.triggered.connect(self.on_recent_triggered)
         if not paths:
-            menu.addAction("No other recent databases").setEnabled(False)
+            menu.addAction(translate("FileMenu", "No other recent databases")).setEnabled(False)
 
     def on_recent_triggered(self) -> None:
         """File → Open recent → a file."""
@@ -429,9 +431,10 @@ class FileMenu(QObject):
         from limbic import __version__
 
         QMessageBox.about(
-            self.p.hooks.parent, "About Limbic",
-            f"<b>Limbic {__version__}</b><p>A personal knowledge graph with local hybrid search: "
-            "meaning and exact words, re-ranked by how you use the graph. Everything stays on this computer.</p>",
+            self.p.hooks.parent, translate("FileMenu", "About Limbic"),
+            translate("FileMenu", "<b>Limbic {version}</b><p>A personal knowledge graph with local "
+                "hybrid search: meaning and exact words, re-ranked by how you use the "
+                "graph. Everything stays on this computer.</p>").format(version=__version__),
         )
 
     def ask_folder(self, title: str, create: bool = False) -> str:
@@ -444,13 +447,13 @@ class FileMenu(QObject):
 
     def on_import_folder(self) -> None:
         """File → Import a folder of notes (Markdown, an Obsidian vault, CSV files)."""
-        path = self.ask_folder("Import a folder of Markdown notes (an Obsidian vault) or of CSV files")
+        path = self.ask_folder(translate("FileMenu", "Import a folder of Markdown notes (an Obsidian vault) or of CSV files"))
         if path:
             self.import_path(path)
 
     def on_export_folder(self, fmt: str) -> None:
         """File → Export as Markdown or CSV, into a folder."""
-        path = self.ask_folder(f"Export as {'Markdown notes' if fmt == 'markdown' else 'CSV files'} into a folder",
+        path = self.ask_folder(translate("FileMenu", "Export as {value} into a folder").format(value=translate("FileMenu", 'Markdown notes') if fmt == 'markdown' else translate("FileMenu", 'CSV files')),
                                create=True)
         if not path:
             return
@@ -462,11 +465,10 @@ class FileMenu(QObject):
         force = False
         if problem is not None:
             problem = problem.split("; nothing was exported")[0]
-            if not self.ask_replace(f"{problem}. Write the {'notes' if fmt == 'markdown' else 'CSV files'} "
-                                    "into it anyway, beside what it holds?"):
-                self.p.status.say(f"Nothing was exported; {Path(path).name} was left as it is.")
+            if not self.ask_replace(translate("FileMenu", "{problem}. Write the {value} into it anyway, beside what it holds?").format(problem=problem, value='notes' if fmt == 'markdown' else translate("FileMenu", 'CSV files'))):
+                self.p.status.say(translate("FileMenu", "Nothing was exported; {name} was left as it is.").format(name=Path(path).name))
                 return
             force = True
         self.p.engine.run("export", importers.export_job, fmt, path, force, what="exporting",
-                          job=f"Exporting to {Path(path).name}",
+                          job=translate("FileMenu", "Exporting to {name}").format(name=Path(path).name),
                           on_done=lambda message: self.p.status.say(message, 15_000))

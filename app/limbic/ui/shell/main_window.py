@@ -36,6 +36,8 @@ from limbic.ui.shell.status import StatusPanel
 from limbic.ui.shell.undo import WindowKeys
 from limbic.ui.common.window_state import WindowLayout, restore_layout, save_layout, saved_graph_view
 from limbic.ui.workers.worker import Catalog, Engine
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -66,7 +68,7 @@ class MainWindow(QMainWindow):
     def __init__(self, db_path: Path | None = None) -> None:
         super().__init__()
         self.db_path = Path(db_path) if db_path else config.default_db_path()
-        self.setWindowTitle("Limbic")
+        self.setWindowTitle(translate("MainWindow", "Limbic"))
         self.resize(*DEFAULT_SIZE)
         self.catalog: Catalog | None = None
         self.model_name = ""
@@ -96,7 +98,7 @@ class MainWindow(QMainWindow):
         self.results.setModel(self.model)
         self.results.setItemDelegate(ResultDelegate(self.results))
         self.results.setUniformItemSizes(True)
-        self.results.setAccessibleName("Results")
+        self.results.setAccessibleName(translate("MainWindow", "Results"))
         self.results.setToolTip("")
         self.results.setVerticalScrollMode(QListView.ScrollMode.ScrollPerPixel)
         # Rows are as wide as the list: the branch badge and the score never scroll out of view.
@@ -105,11 +107,11 @@ class MainWindow(QMainWindow):
         self.empty_hint = QWidget(self)
         hint_layout = QVBoxLayout(self.empty_hint)
         hint_layout.addStretch(1)
-        label = QLabel("This graph is empty.\nLoad a small sample graph to try the search, or import your own notes or memory file.",
+        label = QLabel(translate("MainWindow", "This graph is empty.\nLoad a small sample graph to try the search, or import your own notes or memory file."),
                        self.empty_hint, objectName="emptyHint", alignment=Qt.AlignmentFlag.AlignCenter)
         label.setWordWrap(True)
-        self.sample_button = QPushButton("Load the sample graph", self.empty_hint, objectName="sampleButton")
-        self.import_button = QPushButton("Import…", self.empty_hint)
+        self.sample_button = QPushButton(translate("MainWindow", "Load the sample graph"), self.empty_hint, objectName="sampleButton")
+        self.import_button = QPushButton(translate("MainWindow", "Import…"), self.empty_hint)
         hint_layout.addWidget(label)
         hint_layout.addWidget(self.sample_button, 0, Qt.AlignmentFlag.AlignCenter)
         hint_layout.addWidget(self.import_button, 0, Qt.AlignmentFlag.AlignCenter)
@@ -139,7 +141,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
         self.status = StatusPanel(self)
         self.setStatusBar(self.status)
-        self.status.set_model("Model: loading…", "The embedding model loads in the background")
+        self.status.set_model(translate("MainWindow", "Model: loading…"), translate("MainWindow", "The embedding model loads in the background"))
 
         self.editor.dirty_changed.connect(self.on_dirty_changed)
         self.status.cancel_clicked.connect(self.on_cancel)
@@ -151,13 +153,13 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         bar = self.menuBar()
         self.files.build_menus(bar)
-        e = bar.addMenu("&Edit")
-        self.new_action = self.add_action(e, "&New entity", self.entities.on_new_entity, QKeySequence.StandardKey.New)
-        self.save_action = self.add_action(e, "&Save entity", self.editor.on_save, QKeySequence.StandardKey.Save)
-        self.delete_action = self.add_action(e, "&Delete entity…", self.editor.on_delete, "Ctrl+Delete")
+        e = bar.addMenu(translate("MainWindow", "&Edit"))
+        self.new_action = self.add_action(e, translate("MainWindow", "&New entity"), self.entities.on_new_entity, QKeySequence.StandardKey.New)
+        self.save_action = self.add_action(e, translate("MainWindow", "&Save entity"), self.editor.on_save, QKeySequence.StandardKey.Save)
+        self.delete_action = self.add_action(e, translate("MainWindow", "&Delete entity…"), self.editor.on_delete, "Ctrl+Delete")
         self.undo.build_actions(e)
-        g = bar.addMenu("&Go")
-        self.focus_action = self.add_action(g, "&Search", self.search_bar.focus, "Ctrl+K")
+        g = bar.addMenu(translate("MainWindow", "&Go"))
+        self.focus_action = self.add_action(g, translate("MainWindow", "&Search"), self.search_bar.focus, "Ctrl+K")
         self.entities.build_actions(g)
         self.organise.build_menu(bar)
         self.graph.build_menu(bar)
@@ -215,9 +217,9 @@ class MainWindow(QMainWindow):
 
     def ask_unsaved(self) -> QMessageBox.StandardButton:
         """Save, Discard or Cancel; tests replace this method."""
-        name = self.editor.draft().name or "the new entity"
+        name = self.editor.draft().name or translate("MainWindow", "the new entity")
         return QMessageBox.question(
-            self, "Unsaved changes", f"Save the changes to “{name}”?",
+            self, translate("MainWindow", "Unsaved changes"), translate("MainWindow", "Save the changes to “{name}”?").format(name=name),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         )
@@ -239,7 +241,8 @@ class MainWindow(QMainWindow):
         if not self.engine.busy_job:
             return False
         self.entities.after_save = None
-        self.status.say(f"{what} has to wait until the running job ends (or is cancelled); nothing was lost.", 10_000)
+        self.status.say(translate("MainWindow", "{what} has to wait until the running job ends (or is cancelled); "
+                            "nothing was lost.").format(what=what), 10_000)
         return True
 
     def open_entity(self, ref: int | str, record: bool = False) -> None:
@@ -269,11 +272,11 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self._title())
 
     def _title(self) -> str:
-        return f"Limbic — {self.db_path.name}{' (read-only)' if self.readonly else ''}[*]"
+        return translate("MainWindow", "Limbic — {name}{value}[*]").format(name=self.db_path.name, value=' (read-only)' if self.readonly else '')
 
     def _enable_editing(self, enabled: bool) -> None:
         """A read-only file: every action that would write is off from the start, and says why."""
-        why = "" if enabled else " (the file is read-only)"
+        why = "" if enabled else translate("MainWindow", " (the file is read-only)")
         for action in (self.new_action, self.save_action, self.delete_action, *self.files.writing_actions(),
                        *self.organise.writing_actions()):
             action.setEnabled(enabled)
@@ -312,8 +315,8 @@ class MainWindow(QMainWindow):
         if self.catalog is not None:
             # The engine keeps the graph that was open: so does the window (title, counts, search, editing).
             self.error_shown.emit(message)
-            self.status.say(f"{message} {self.db_path.name} is still open.", 15_000)
-            self._show_error("The database cannot be opened", f"{message}\n\n{self.db_path.name} stays open.")
+            self.status.say(translate("MainWindow", "{message} {name} is still open.").format(message=message, name=self.db_path.name), 15_000)
+            self._show_error(translate("MainWindow", "The database cannot be opened"), translate("MainWindow", "{message}\n\n{name} stays open.").format(message=message, name=self.db_path.name))
             self.rerun_search()
             reopen, self._reopen_after_failure = self._reopen_after_failure, None
             if reopen is not None:
@@ -324,7 +327,7 @@ class MainWindow(QMainWindow):
         self.model.clear()
         self.status.say(message, 0)
         self.error_shown.emit(message)
-        self._show_error("The database cannot be opened", message + "\nUse File → Open database to choose another file.")
+        self._show_error(translate("MainWindow", "The database cannot be opened"), message + translate("MainWindow", "\nUse File → Open database to choose another file."))
 
     @Slot(object)
     def on_catalog(self, catalog: Catalog) -> None:
@@ -370,26 +373,26 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def on_model_loading(self, what: str) -> None:
-        self.status.set_model("Model: loading…", f"Loading {what}")
+        self.status.set_model(translate("MainWindow", "Model: loading…"), translate("MainWindow", "Loading {what}").format(what=what))
         if not self.open_error and not self._new_graph_note:  # an error about the file stays in view
-            self.status.say(f"Loading {what}; full-text search works meanwhile.", 0)
+            self.status.say(translate("MainWindow", "Loading {what}; full-text search works meanwhile.").format(what=what), 0)
 
     @Slot(str)
     def on_model_ready(self, name: str) -> None:
         self.model_name = name
-        self.status.set_model(f"Model: {name}", "Semantic search is on")
+        self.status.set_model(translate("MainWindow", "Model: {name}").format(name=name), translate("MainWindow", "Semantic search is on"))
         if self._new_graph_note:
             self._new_graph_note = ""  # said once; it stays in view until now
         elif not self.open_error:
-            self.status.say(f"Model {name} ready.", 3000)
+            self.status.say(translate("MainWindow", "Model {name} ready.").format(name=name), 3000)
         if not self.search.settle_model() and not self.open_error:
-            self.status.say(f"Model {name} ready: the next search uses meaning too.", 6000)
+            self.status.say(translate("MainWindow", "Model {name} ready: the next search uses meaning too.").format(name=name), 6000)
 
     @Slot(str)
     def on_model_failed(self, reason: str) -> None:
         if not self.model_name:
-            self.status.set_model("Semantic search off", reason)
-        self.status.say(f"Semantic search is off: {reason}", 0)
+            self.status.set_model(translate("MainWindow", "Semantic search off"), reason)
+        self.status.say(translate("MainWindow", "Semantic search is off: {reason}").format(reason=reason), 0)
 
     @Slot(str, str)
     def on_failed(self, what: str, message: str) -> None:
@@ -398,7 +401,7 @@ class MainWindow(QMainWindow):
         self.status.say(message, 15_000)
         self.error_shown.emit(message)
         if what in ("saving the entity", "importing", "undoing the deletion"):
-            self._show_error(f"Problem while {what}", message)
+            self._show_error(translate("MainWindow", "Problem while {what}").format(what=what), message)
 
     def _show_error(self, title: str, message: str) -> None:
         """A non-blocking message box: the worker and the window go on meanwhile."""
@@ -445,7 +448,7 @@ class MainWindow(QMainWindow):
             if failed:
                 self.error_shown.emit(message)
                 if not report_shown:
-                    self._show_error(f"Problem while {_JOB_WORDS.get(kind, kind)}", message)
+                    self._show_error(translate("MainWindow", "Problem while {job}").format(job=translate("MainWindow", _JOB_WORDS.get(kind, kind))), message)
             self.rerun_search()
         self.job_ended.emit(kind, finished)
 
@@ -470,7 +473,7 @@ class MainWindow(QMainWindow):
         self.status.cancel.setEnabled(False)
 
 
-_JOB_WORDS = {"import": "importing", "export": "exporting", "backup": "backing up", "restore-backup": "restoring the backup"}
+_JOB_WORDS = {"import": "importing", "export": "exporting", "backup": QT_TRANSLATE_NOOP("MainWindow", "backing up"), "restore-backup": QT_TRANSLATE_NOOP("MainWindow", "restoring the backup")}
 
 
 def _outside_note(done: ChangeSet) -> str:
@@ -479,9 +482,9 @@ def _outside_note(done: ChangeSet) -> str:
     for origin in sorted(done.origins):
         what = done.describe(origin)
         if what:
-            who = "an assistant" if origin == ORIGIN_ASSISTANT else "another program"
-            parts.append(f"{what} by {who}")
+            who = translate("MainWindow", "an assistant") if origin == ORIGIN_ASSISTANT else translate("MainWindow", "another program")
+            parts.append(translate("MainWindow", "{what} by {who}").format(what=what, who=who))
     if not parts:
-        return "The graph was changed by another program; results refreshed."
+        return translate("MainWindow", "The graph was changed by another program; results refreshed.")
     text = "; ".join(parts)
     return text[0].upper() + text[1:] + "."

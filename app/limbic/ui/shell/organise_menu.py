@@ -28,6 +28,7 @@ from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.search.browser import EntityBrowser
 from limbic.ui.workers.worker import Engine
+from limbic.ui.common.i18n import translate
 
 
 class MergeDialog(QDialog):
@@ -35,7 +36,7 @@ class MergeDialog(QDialog):
 
     def __init__(self, source: str, names_model, parent=None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Merge entity")
+        self.setWindowTitle(translate("MergeDialog", "Merge entity"))
         from limbic.ui.editor.entity_editor import _completer
 
         self.source = source
@@ -43,15 +44,16 @@ class MergeDialog(QDialog):
         self.others = QStringListModel([n for n in names_model.stringList() if n != source], self)
         self.target = QLineEdit(self, objectName="mergeTarget")
         self.target.setCompleter(_completer(self.others, self.target))
-        self.target.setPlaceholderText("Name of the entity to keep")
-        text = QLabel(f"Merge “{source}” into another entity: its observations and relations move there, "
-                      f"duplicates are kept once, and “{source}” becomes an alias of the entity kept (the quick "
-                      "switcher, search and assistants still find it by that name). Edit → Undo takes it back.", self)
+        self.target.setPlaceholderText(translate("MergeDialog", "Name of the entity to keep"))
+        text = QLabel(translate("MergeDialog", "Merge “{source}” into another entity: its observations and relations "
+                          "move there, duplicates are kept once, and “{source}” becomes an alias "
+                          "of the entity kept (the quick switcher, search and assistants still "
+                          "find it by that name). Edit → Undo takes it back.").format(source=source), self)
         text.setWordWrap(True)
         self.error = QLabel(self, objectName="dialogError")
         self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Merge")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(translate("MergeDialog", "Merge"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -64,8 +66,8 @@ class MergeDialog(QDialog):
 
     def accept(self) -> None:
         target = self.target.text().strip()
-        problem = ("Type the name of the entity to merge into." if not target else
-                   f"“{target}” is the entity being merged; choose another one." if target.casefold() == self.source.casefold()
+        problem = (translate("MergeDialog", "Type the name of the entity to merge into.") if not target else
+                   translate("MergeDialog", "“{target}” is the entity being merged; choose another one.").format(target=target) if target.casefold() == self.source.casefold()
                    else "")
         if problem:
             _say(self.error, problem)
@@ -79,26 +81,26 @@ class TypeRenameDialog(QDialog):
 
     def __init__(self, types: list[str], current: str, parent=None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Rename entity type")
+        self.setWindowTitle(translate("TypeRenameDialog", "Rename entity type"))
         self.old = QComboBox(self, objectName="oldType")
         self.old.addItems(types)
         if current in types:
             self.old.setCurrentText(current)
         self.new = QLineEdit(self, objectName="newType")
-        self.new.setPlaceholderText("New name (an existing type merges the two)")
+        self.new.setPlaceholderText(translate("TypeRenameDialog", "New name (an existing type merges the two)"))
         form = QFormLayout()
-        form.addRow("&Type", self.old)
-        form.addRow("&New name", self.new)
+        form.addRow(translate("TypeRenameDialog", "&Type"), self.old)
+        form.addRow(translate("TypeRenameDialog", "&New name"), self.new)
         self.error = QLabel(self, objectName="dialogError")
         self.error.hide()
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Rename")
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(translate("TypeRenameDialog", "Rename"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.error)
-        layout.addWidget(QLabel("Every entity of the type gets the new name; Edit → Undo takes it back.", self))
+        layout.addWidget(QLabel(translate("TypeRenameDialog", "Every entity of the type gets the new name; Edit → Undo takes it back."), self))
         layout.addWidget(buttons)
         self.setTabOrder(self.new, self.old)
         self.new.setFocus()
@@ -107,9 +109,9 @@ class TypeRenameDialog(QDialog):
     def accept(self) -> None:
         """Enter with nothing to do says why and keeps the dialog open."""
         old, new = self.old.currentText(), self.new.text().strip()
-        problem = ("There is no type to rename." if not old else
-                   f"Type the new name for “{old}”." if not new else
-                   f"“{old}” already has that name." if new == old else "")
+        problem = (translate("TypeRenameDialog", "There is no type to rename.") if not old else
+                   translate("TypeRenameDialog", "Type the new name for “{old}”.").format(old=old) if not new else
+                   translate("TypeRenameDialog", "“{old}” already has that name.").format(old=old) if new == old else "")
         if problem:
             _say(self.error, problem)
             self.new.setFocus()
@@ -152,18 +154,18 @@ class OrganiseMenu(QObject):
 
     def build_menu(self, bar) -> None:
         """Organise → Browse, Pin, Merge into, Rename type."""
-        o = bar.addMenu("&Organise")
+        o = bar.addMenu(translate("OrganiseMenu", "&Organise"))
         add = self.p.hooks.add_action
-        self.browse_action = add(o, "&Browse entities…", self.on_browse, "Ctrl+B",
-                                 tip="Every entity by type, sorted by name, last change or use")
-        self.pin_action = add(o, "&Pin entity", self.on_toggle_pin, "Ctrl+D",
-                              tip="Keep the open entity listed when the search box is empty")
-        self.merge_action = add(o, "&Merge into…", self.on_merge, "Ctrl+M",
-                                tip="Move the open entity's observations and relations into another, then delete it")
-        self.rename_type_action = add(o, "Rename &type…", self.on_rename_type,
-                                      tip="Give every entity of a type another type name")
-        self.health_action = add(o, "Memory &health…", self.on_health, "Ctrl+Shift+H",
-                                 tip="Possible duplicates, repeated observations, orphans, stale and oversized entities")
+        self.browse_action = add(o, translate("OrganiseMenu", "&Browse entities…"), self.on_browse, "Ctrl+B",
+                                 tip=translate("OrganiseMenu", "Every entity by type, sorted by name, last change or use"))
+        self.pin_action = add(o, translate("OrganiseMenu", "&Pin entity"), self.on_toggle_pin, "Ctrl+D",
+                              tip=translate("OrganiseMenu", "Keep the open entity listed when the search box is empty"))
+        self.merge_action = add(o, translate("OrganiseMenu", "&Merge into…"), self.on_merge, "Ctrl+M",
+                                tip=translate("OrganiseMenu", "Move the open entity's observations and relations into another, then delete it"))
+        self.rename_type_action = add(o, translate("OrganiseMenu", "Rename &type…"), self.on_rename_type,
+                                      tip=translate("OrganiseMenu", "Give every entity of a type another type name"))
+        self.health_action = add(o, translate("OrganiseMenu", "Memory &health…"), self.on_health, "Ctrl+Shift+H",
+                                 tip=translate("OrganiseMenu", "Possible duplicates, repeated observations, orphans, stale and oversized entities"))
 
     def writing_actions(self) -> tuple:
         """The actions a read-only file turns off."""
@@ -194,7 +196,7 @@ class OrganiseMenu(QObject):
 
         p, catalog = self.p, self.p.hooks.catalog()
         if catalog is None:
-            p.status.say("Open a graph to check its health.", 4000)
+            p.status.say(translate("OrganiseMenu", "Open a graph to check its health."), 4000)
             return
         if self.health_dock is None:
             self.health_dock = HealthDock(p.hooks.parent)
@@ -221,16 +223,16 @@ class OrganiseMenu(QObject):
     def update_pin_action(self) -> None:
         """Pin or Unpin, for the open entity."""
         entity_id = self.p.editor.entity_id
-        self.pin_action.setText("Un&pin entity" if entity_id in self.pinned else "&Pin entity")
+        self.pin_action.setText(translate("OrganiseMenu", "Un&pin entity") if entity_id in self.pinned else translate("OrganiseMenu", "&Pin entity"))
 
     def on_toggle_pin(self) -> None:
         """Organise → Pin / Unpin the open entity."""
         p = self.p
         entity_id = p.editor.entity_id
         if entity_id is None:
-            p.status.say("Open an entity to pin it.", 4000)
+            p.status.say(translate("OrganiseMenu", "Open an entity to pin it."), 4000)
             return
-        if p.hooks.refused_during_job("Pinning"):
+        if p.hooks.refused_during_job(translate("OrganiseMenu", "Pinning")):
             return
         pin = entity_id not in self.pinned
         name = p.editor.name_edit.text()
@@ -238,7 +240,7 @@ class OrganiseMenu(QObject):
         def done(pinned: bool) -> None:
             (self.pinned.add if pinned else self.pinned.discard)(entity_id)
             self.update_pin_action()
-            p.status.say(f"Pinned “{name}”." if pinned else f"Unpinned “{name}”.", 4000)
+            p.status.say(translate("OrganiseMenu", "Pinned “{name}”.").format(name=name) if pinned else translate("OrganiseMenu", "Unpinned “{name}”.").format(name=name), 4000)
             p.rerun_search()  # the empty-query lists show pins
 
         p.engine.run("pin", organise.set_pinned, entity_id, pin, what="pinning", on_done=done)
@@ -255,9 +257,9 @@ class OrganiseMenu(QObject):
         p = self.p
         entity_id = p.editor.entity_id
         if entity_id is None:
-            p.status.say("Open the entity to merge into another one first.", 4000)
+            p.status.say(translate("OrganiseMenu", "Open the entity to merge into another one first."), 4000)
             return
-        if p.hooks.refused_during_job("Merging"):
+        if p.hooks.refused_during_job(translate("OrganiseMenu", "Merging")):
             return
 
         def merge() -> None:
@@ -274,7 +276,7 @@ class OrganiseMenu(QObject):
     def on_merged(self, step) -> None:
         """Merged: the step joins the Edit menu and the kept entity opens."""
         self.p.record_step(step)
-        self.p.status.say(f"Merged: {step.label[len('merge of '):]}. Press Ctrl+Z to undo.", 15_000)
+        self.p.status.say(translate("OrganiseMenu", "Merged: {value}. Press Ctrl+Z to undo.").format(value=step.label[len('merge of '):]), 15_000)
         self.p.reload(step.target_after.entity.id)
 
     def ask_type_rename(self, current: str) -> tuple[str, str]:
@@ -289,7 +291,7 @@ class OrganiseMenu(QObject):
     def on_rename_type(self) -> None:
         """Organise → Rename type (undoable)."""
         p = self.p
-        if p.hooks.refused_during_job("Renaming a type"):
+        if p.hooks.refused_during_job(translate("OrganiseMenu", "Renaming a type")):
             return
         current = p.editor.type_edit.currentText() if p.editor.entity_id is not None else ""
         old, new = self.ask_type_rename(current)
@@ -298,10 +300,11 @@ class OrganiseMenu(QObject):
 
         def done(step) -> None:
             p.record_step(step)
-            p.status.say(f"Renamed the type “{old}” to “{new}” on {counted(len(step.ids), 'entity')}. Press Ctrl+Z to undo.",
+            p.status.say(translate("OrganiseMenu", "Renamed the type “{old}” to “{new}” on %n entities. Press Ctrl+Z to "
+                             "undo.", "", len(step.ids)).format(old=old, new=new),
                          15_000)
             if p.editor.entity_id is not None and not p.editor.is_dirty():
                 p.reload(p.editor.entity_id)
 
-        p.engine.run("rename-type", organise.rename_type, old, new, what="renaming the type", on_done=done,
-                     on_failed=lambda f: p.hooks.failed("renaming the type", f.message))
+        p.engine.run("rename-type", organise.rename_type, old, new, what=translate("OrganiseMenu", "renaming the type"), on_done=done,
+                     on_failed=lambda f: p.hooks.failed(translate("OrganiseMenu", "renaming the type"), f.message))

@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QMainWindow, QMenu
 from rapidfuzz import fuzz, utils
 
 from limbic.ui.common.picker import Picker
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
@@ -17,36 +19,36 @@ FUZZY_WORD = 80.0  # a typed word this close to a word of the command counts ("b
 
 # Words people type for a command that its label does not contain, keyed by the label without its menu.
 KEYWORDS: dict[str, str] = {
-    "Export JSONL…": "jsonl json memory file mcp",
-    "Export as Markdown…": "md markdown notes obsidian vault folder",
-    "Export as CSV…": "csv spreadsheet excel table comma",
-    "Import…": "jsonl json csv memory load open",
-    "Import a folder of notes…": "markdown md obsidian vault csv folder",
-    "Back up now": "backup copy save snapshot",
-    "Restore from backup…": "backup snapshot recover",
-    "Load the sample graph": "demo example try",
-    "Settings…": "preferences options configure scoring ranking",
-    "Quit": "exit close",
-    "Sync…": "devices folder syncthing dropbox icloud nextcloud onedrive share laptop desktop",
-    "Sync conflicts…": "devices conflict mine theirs both resolve choose keep sync",
+    "Export JSONL…": QT_TRANSLATE_NOOP("Palette", "jsonl json memory file mcp"),
+    "Export as Markdown…": QT_TRANSLATE_NOOP("Palette", "md markdown notes obsidian vault folder"),
+    "Export as CSV…": QT_TRANSLATE_NOOP("Palette", "csv spreadsheet excel table comma"),
+    "Import…": QT_TRANSLATE_NOOP("Palette", "jsonl json csv memory load open"),
+    "Import a folder of notes…": QT_TRANSLATE_NOOP("Palette", "markdown md obsidian vault csv folder"),
+    "Back up now": QT_TRANSLATE_NOOP("Palette", "backup copy save snapshot"),
+    "Restore from backup…": QT_TRANSLATE_NOOP("Palette", "backup snapshot recover"),
+    "Load the sample graph": QT_TRANSLATE_NOOP("Palette", "demo example try"),
+    "Settings…": QT_TRANSLATE_NOOP("Palette", "preferences options configure scoring ranking"),
+    "Quit": QT_TRANSLATE_NOOP("Palette", "exit close"),
+    "Sync…": QT_TRANSLATE_NOOP("Palette", "devices folder syncthing dropbox icloud nextcloud onedrive share laptop desktop"),
+    "Sync conflicts…": QT_TRANSLATE_NOOP("Palette", "devices conflict mine theirs both resolve choose keep sync"),
     "Delete entity…": "remove",
-    "Undo": "revert take back",
-    "Search": "find query",
-    "Quick switcher…": "jump open go to find entity name",
-    "Search filters": "filter narrow type status date created updated",
-    "Browse entities…": "list all types",
-    "Pin entity": "favourite favorite star keep",
-    "Merge into…": "combine join",
-    "Rename type…": "retype types",
-    "Memory health…": "duplicates dupes doubles orphans stale oversized cleanup clean repeated check",
-    "Local graph": "neighbours neighbors network map view",
-    "Whole graph": "network map view all",
-    "Zoom in": "bigger larger text font size",
-    "Zoom out": "smaller text font size",
-    "Actual size": "reset zoom text font size",
-    "Activity panel": "assistants changes log review history sessions",
-    "Mark all reviewed": "activity read seen",
-    "Keyboard shortcuts": "keys help cheatsheet",
+    "Undo": QT_TRANSLATE_NOOP("Palette", "revert take back"),
+    "Search": QT_TRANSLATE_NOOP("Palette", "find query"),
+    "Quick switcher…": QT_TRANSLATE_NOOP("Palette", "jump open go to find entity name"),
+    "Search filters": QT_TRANSLATE_NOOP("Palette", "filter narrow type status date created updated"),
+    "Browse entities…": QT_TRANSLATE_NOOP("Palette", "list all types"),
+    "Pin entity": QT_TRANSLATE_NOOP("Palette", "favourite favorite star keep"),
+    "Merge into…": QT_TRANSLATE_NOOP("Palette", "combine join"),
+    "Rename type…": QT_TRANSLATE_NOOP("Palette", "retype types"),
+    "Memory health…": QT_TRANSLATE_NOOP("Palette", "duplicates dupes doubles orphans stale oversized cleanup clean repeated check"),
+    "Local graph": QT_TRANSLATE_NOOP("Palette", "neighbours neighbors network map view"),
+    "Whole graph": QT_TRANSLATE_NOOP("Palette", "network map view all"),
+    "Zoom in": QT_TRANSLATE_NOOP("Palette", "bigger larger text font size"),
+    "Zoom out": QT_TRANSLATE_NOOP("Palette", "smaller text font size"),
+    "Actual size": QT_TRANSLATE_NOOP("Palette", "reset zoom text font size"),
+    "Activity panel": QT_TRANSLATE_NOOP("Palette", "assistants changes log review history sessions"),
+    "Mark all reviewed": QT_TRANSLATE_NOOP("Palette", "activity read seen"),
+    "Keyboard shortcuts": QT_TRANSLATE_NOOP("Palette", "keys help cheatsheet"),
     "About Limbic": "version",
 }
 
@@ -145,10 +147,10 @@ class CommandPalette(Picker):
     """Lists the window's actions; Enter runs the selected one (greyed ones cannot run now)."""
 
     def __init__(self, window: QMainWindow) -> None:
-        super().__init__(window, "Run a command…", "Type to filter · Up/Down move · Enter runs · Esc closes")
+        super().__init__(window, translate("CommandPalette", "Run a command…"), translate("CommandPalette", "Type to filter · Up/Down move · Enter runs · Esc closes"))
         self.setObjectName("commandPalette")
         self.window_ = window
-        self.empty_text = "No command matches."
+        self.empty_text = translate("CommandPalette", "No command matches.")
         self.commands: list[Command] = []
         self.chosen.connect(self.run)
 

@@ -8,11 +8,13 @@ from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
 from limbic.service.types import counted
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
 MESSAGE_MS = 8_000
-STAGE_LABELS = {"graph": "Writing", "embed": "Embedding"}
+STAGE_LABELS = {"graph": QT_TRANSLATE_NOOP("Status", "Writing"), "embed": QT_TRANSLATE_NOOP("Status", "Embedding")}
 
 
 class MessageLabel(QLabel):
@@ -61,12 +63,12 @@ class StatusPanel(QStatusBar):
         self._undo_available = False
         self._job_sentence = ""  # the running job's "…" sentence, cleared when the job ends
         self.message = MessageLabel(self)
-        self.details_button = QToolButton(self, objectName="detailsButton", text="Details…",
-                                          toolTip="The whole message, with everything it lists")
+        self.details_button = QToolButton(self, objectName="detailsButton", text=translate("StatusPanel", "Details…"),
+                                          toolTip=translate("StatusPanel", "The whole message, with everything it lists"))
         self.details_button.setAutoRaise(True)
         self.details_button.hide()
-        self.undo_button = QToolButton(self, objectName="undoButton", text="Undo",
-                                       toolTip="Undo it (Ctrl+Z)")
+        self.undo_button = QToolButton(self, objectName="undoButton", text=translate("StatusPanel", "Undo"),
+                                       toolTip=translate("StatusPanel", "Undo it (Ctrl+Z)"))
         self.undo_button.setAutoRaise(True)
         self.undo_button.hide()
         # The job's words sit beside the bar, not in it: drawn inside, the filled part covered their
@@ -77,11 +79,11 @@ class StatusPanel(QStatusBar):
         self.progress.setMaximumWidth(140)
         self.progress.setTextVisible(False)
         self.progress.hide()
-        self.cancel = QToolButton(self, objectName="cancelButton", text="Cancel", toolTip="Stop the running job")
+        self.cancel = QToolButton(self, objectName="cancelButton", text=translate("StatusPanel", "Cancel"), toolTip=translate("StatusPanel", "Stop the running job"))
         self.cancel.hide()
         self.counts = QLabel(self, objectName="countsLabel")
         self.model = QLabel(self, objectName="modelLabel")
-        self.readonly = QLabel("Read-only", self, objectName="readonlyLabel")
+        self.readonly = QLabel(translate("StatusPanel", "Read-only"), self, objectName="readonlyLabel")
         self.readonly.hide()
         self.addWidget(self.message, 1)
         self.addWidget(self.details_button)
@@ -130,13 +132,13 @@ class StatusPanel(QStatusBar):
 
     def show_details(self) -> None:
         """The whole message and its list, selectable, in a box that does not block the window."""
-        box = QMessageBox(QMessageBox.Icon.Information, "Details", self.message.full_text,
+        box = QMessageBox(QMessageBox.Icon.Information, translate("StatusPanel", "Details"), self.message.full_text,
                           QMessageBox.StandardButton.Close, self.window())
         box.setObjectName("statusDetails")
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         if self.last_details:
             box.setInformativeText("\n".join(self.last_details[:40]) + (
-                f"\n… and {counted(len(self.last_details) - 40, 'more line')}" if len(self.last_details) > 40 else ""))
+                translate("StatusPanel", "\n… and %n more lines", "", len(self.last_details) - 40) if len(self.last_details) > 40 else ""))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.details_box = box
         box.open()
@@ -170,7 +172,7 @@ class StatusPanel(QStatusBar):
         self.progress.setRange(0, max(1, total))
         self.progress.setValue(min(done, total))
         percent = round(100 * min(done, total) / max(1, total))
-        text = f"{STAGE_LABELS.get(stage, stage.title())} {percent}%"
+        text = f"{translate('Status', STAGE_LABELS.get(stage, stage.title()))} {percent}%"
         if text != self.progress_text.text():  # the words change only when what they say does
             self._show_progress_text(text)
 

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QMainWindow
 
 from limbic.service import lookup
 from limbic.ui.common.picker import Picker
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -16,10 +17,10 @@ class QuickSwitcher(Picker):
     """Names come from ``limbic.service.lookup`` on the reader's connection; Enter opens the entity."""
 
     def __init__(self, window: QMainWindow) -> None:
-        super().__init__(window, "Jump to an entity…", "Type a name, typos are fine · Up/Down move · Enter opens · Esc closes")
+        super().__init__(window, translate("QuickSwitcher", "Jump to an entity…"), translate("QuickSwitcher", "Type a name, typos are fine · Up/Down move · Enter opens · Esc closes"))
         self.setObjectName("quickSwitcher")
         self.window_ = window
-        self.empty_text = "No entity has a name like that."
+        self.empty_text = translate("QuickSwitcher", "No entity has a name like that.")
         self.chosen.connect(self.open)
 
     def on_text(self, text: str) -> None:
@@ -27,7 +28,7 @@ class QuickSwitcher(Picker):
             self.set_rows([])
             return
         self.window_.engine.read("switcher", lookup.find_entities, text, on_done=self.on_matches,
-                                 what="looking up names")
+                                 what=translate("QuickSwitcher", "looking up names"))
 
     def on_matches(self, matches: list[lookup.NameMatch]) -> None:
         self.set_rows([(m.name, _detail(m), m.entity_id, True) for m in matches])
@@ -38,5 +39,5 @@ class QuickSwitcher(Picker):
 
 def _detail(m: lookup.NameMatch) -> str:
     """The second column: its type, and why it is listed when that was an alias (or it was opened lately)."""
-    parts = [m.entity_type] + ([f"alias “{m.alias}”"] if m.alias else []) + (["recent"] if m.recent else [])
+    parts = [m.entity_type] + ([translate("Switcher", "alias “{alias}”").format(alias=m.alias)] if m.alias else []) + (["recent"] if m.recent else [])
     return " · ".join(parts)

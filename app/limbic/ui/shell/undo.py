@@ -24,6 +24,7 @@ from limbic.ui.common.hooks import WindowHooks
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.shell.status import StatusPanel
 from limbic.ui.workers.worker import Engine
+from limbic.ui.common.i18n import translate
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
@@ -105,8 +106,8 @@ class UndoController(QObject):
     def build_actions(self, edit_menu) -> None:
         """Edit → Undo and Redo, named after the step they would take."""
         add = self.p.hooks.add_action
-        self.undo_action = add(edit_menu, "&Undo", self.on_undo, QKeySequence.StandardKey.Undo)
-        self.redo_action = add(edit_menu, "Re&do", self.on_redo, QKeySequence.StandardKey.Redo)
+        self.undo_action = add(edit_menu, translate("UndoController", "&Undo"), self.on_undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = add(edit_menu, translate("UndoController", "Re&do"), self.on_redo, QKeySequence.StandardKey.Redo)
         self.undo_action.setEnabled(False)
         self.redo_action.setEnabled(False)
         self.p.status.undo_clicked.connect(self.on_undo)
@@ -129,23 +130,23 @@ class UndoController(QObject):
         """Name the next Undo and Redo, and enable them when there is one and the file is writable."""
         h = self.history
         writable = not self.p.readonly()
-        self.undo_action.setText(f"&Undo {h.undo_label}" if h.undo_label else "&Undo")
+        self.undo_action.setText(translate("UndoController", "&Undo {undo_label}").format(undo_label=h.undo_label) if h.undo_label else translate("UndoController", "&Undo"))
         self.undo_action.setEnabled(writable and bool(h.undo_steps) and not self.busy)
-        self.redo_action.setText(f"Re&do {h.redo_label}" if h.redo_label else "Re&do")
+        self.redo_action.setText(translate("UndoController", "Re&do {redo_label}").format(redo_label=h.redo_label) if h.redo_label else translate("UndoController", "Re&do"))
         self.redo_action.setEnabled(writable and bool(h.redo_steps) and not self.busy)
         self.p.status.offer_undo(bool(h.undo_steps))
-        self.p.status.undo_button.setToolTip(f"Undo the {h.undo_label} (Ctrl+Z)" if h.undo_label else "")
+        self.p.status.undo_button.setToolTip(translate("UndoController", "Undo the {undo_label} (Ctrl+Z)").format(undo_label=h.undo_label) if h.undo_label else "")
 
     def on_undo(self) -> None:
         """Undo the last step."""
-        self._step(self.history.undo_steps, self.history.redo_steps, steps.undo_step, "Undone")
+        self._step(self.history.undo_steps, self.history.redo_steps, steps.undo_step, translate("UndoController", "Undone"))
 
     def on_redo(self) -> None:
         """Redo the last undone step."""
-        self._step(self.history.redo_steps, self.history.undo_steps, steps.redo_step, "Redone")
+        self._step(self.history.redo_steps, self.history.undo_steps, steps.redo_step, translate("UndoController", "Redone"))
 
     def _step(self, source: list, target: list, op, verb: str) -> None:
-        if not source or self.busy or self.p.hooks.refused_during_job("Undo" if verb == "Undone" else "Redo"):
+        if not source or self.busy or self.p.hooks.refused_during_job(translate("UndoController", "Undo") if verb == "Undone" else translate("UndoController", "Redo")):
             return
         self.p.hooks.guard(lambda: self._run_step(source, target, op, verb))
 
@@ -175,7 +176,7 @@ class UndoController(QObject):
                 if chosen is not None:
                     self._run_step(source, target, op, verb, chosen)
                 return
-            p.hooks.failed(f"undoing the {step.label}" if verb == "Undone" else f"redoing the {step.label}",
+            p.hooks.failed(translate("UndoController", "undoing the {label}").format(label=step.label) if verb == "Undone" else translate("UndoController", "redoing the {label}").format(label=step.label),
                            failure.message)
 
         p.editor.clear()  # the step may change or remove the open entity; it is shown again after

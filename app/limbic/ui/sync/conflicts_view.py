@@ -14,27 +14,29 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPlainTextEdit,
                                QPushButton, QVBoxLayout, QWidget)
+from limbic.ui.common.i18n import translate
+from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 KEYS = {"M": "mine", "T": "theirs", "B": "both"}
-_LABELS = {"mine": "Keep this device's", "theirs": "Keep the other's", "both": "Keep both"}
+_LABELS = {"mine": QT_TRANSLATE_NOOP("ConflictsView", "Keep this device's"), "theirs": QT_TRANSLATE_NOOP("ConflictsView", "Keep the other's"), "both": QT_TRANSLATE_NOOP("ConflictsView", "Keep both")}
 
 
 def labels(c) -> dict[str, str]:
     """The three buttons' words: the same meaning on every conflict, the other device named."""
     their = (c.their_device_name or c.their_device[:8]) if c is not None else ""
-    return {"mine": "Keep this device's", "theirs": f"Keep {their}'s" if their else _LABELS["theirs"],
-            "both": "Keep both"}
+    return {"mine": translate("ConflictsView", "Keep this device's"), "theirs": translate("ConflictsView", "Keep {their}'s").format(their=their) if their else _LABELS["theirs"],
+            "both": translate("ConflictsView", "Keep both")}
 
 
 def choices(c) -> dict[str, str]:
     """The keys that do something of their own for this conflict (``SyncConflict.choices``), and what each
     does there, for the line above the sides: a deletion is deleted again or kept; only two texts can both be kept."""
     if c.rule == "missing":  # changed there, nowhere here: nothing to choose but to let it go
-        return {"mine": "let it go"}
+        return {"mine": translate("ConflictsView", "let it go")}
     if c.deleter is not None:
-        return {keep: "delete it again" if keep == c.deleter else "keep it" for keep in c.choices()}
-    their = c.their_device_name or c.their_device[:8] or "the other device"
-    return {keep: "keep both texts" if keep == "both" else f"keep {'this device' if keep == 'mine' else their}'s value"
+        return {keep: translate("ConflictsView", "delete it again") if keep == c.deleter else translate("ConflictsView", "keep it") for keep in c.choices()}
+    their = c.their_device_name or c.their_device[:8] or translate("ConflictsView", "the other device")
+    return {keep: translate("ConflictsView", "keep both texts") if keep == "both" else translate("ConflictsView", "keep {value}'s value").format(value=translate("ConflictsView", 'this device') if keep == 'mine' else their)
             for keep in c.choices()}
 
 
@@ -47,15 +49,15 @@ def side_text(c, side: str) -> str:
     """One side as the person reads it: a deletion says where it was made; a kept entity shows its texts too."""
     value = c.mine if side == "mine" else c.theirs
     if value is None and c.deleter == side:
-        where = "on this device" if side == "mine" else f"on {c.their_device_name or c.their_device[:8]}"
-        return f"Deleted {where}."
+        where = translate("ConflictsView", "on this device") if side == "mine" else translate("ConflictsView", "on {value}").format(value=c.their_device_name or c.their_device[:8])
+        return translate("ConflictsView", "Deleted {where}.").format(where=where)
     return shown_value(value)
 
 
 def shown_value(value: object) -> str:
     """A conflict's value as the person reads it."""
     if value is None:
-        return "(deleted or absent)"
+        return translate("ConflictsView", "(deleted or absent)")
     if isinstance(value, str):
         return value
     if isinstance(value, dict):  # a whole row (an entity deleted on one side): one field a line, as a person reads it
@@ -73,24 +75,24 @@ class ConflictsView(QDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="syncConflicts")
-        self.setWindowTitle("Sync conflicts")
+        self.setWindowTitle(translate("ConflictsView", "Sync conflicts"))
         self.resize(760, 460)
         self.conflicts: list = []
         self.list = QListWidget(self, objectName="conflictList")
-        self.list.setAccessibleName("Conflicts")
+        self.list.setAccessibleName(translate("ConflictsView", "Conflicts"))
         self.list.currentRowChanged.connect(self._show_current)
         self.list.itemActivated.connect(lambda _item: self.open_current())  # Enter, double click
-        self.empty = QLabel("No conflicts: every device agrees.", self)
+        self.empty = QLabel(translate("ConflictsView", "No conflicts: every device agrees."), self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.list.setWordWrap(True)  # a long sentence wraps rather than scrolling sideways
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.why = QLabel("", self, wordWrap=True)
         sides = QGridLayout()
-        self.mine_title, self.theirs_title = QLabel("Mine", self), QLabel("Theirs", self)
+        self.mine_title, self.theirs_title = QLabel(translate("ConflictsView", "Mine"), self), QLabel(translate("ConflictsView", "Theirs"), self)
         self.mine, self.theirs = QPlainTextEdit(self, readOnly=True), QPlainTextEdit(self, readOnly=True)
-        self.mine.setAccessibleName("My value")
-        self.theirs.setAccessibleName("Their value")
+        self.mine.setAccessibleName(translate("ConflictsView", "My value"))
+        self.theirs.setAccessibleName(translate("ConflictsView", "Their value"))
         for col, (title, text) in enumerate(((self.mine_title, self.mine), (self.theirs_title, self.theirs))):
             sides.addWidget(title, 0, col)
             sides.addWidget(text, 1, col)
@@ -105,7 +107,7 @@ class ConflictsView(QDialog):
             buttons.addWidget(button)
             self.buttons[keep] = button
             QShortcut(QKeySequence(key), self, activated=lambda k=keep: self.resolve_current(k))
-        self.open_button = QPushButton("Open the entity  (Enter)", self)
+        self.open_button = QPushButton(translate("ConflictsView", "Open the entity  (Enter)"), self)
         self.open_button.setAutoDefault(False)
         self.open_button.clicked.connect(self.open_current)
         buttons.addStretch(1)
@@ -153,17 +155,16 @@ class ConflictsView(QDialog):
             self.buttons[keep].setEnabled(keep in offered)
         if c is None:
             self.why.setText("")
-            self.mine_title.setText("Mine")
-            self.theirs_title.setText("Theirs")
+            self.mine_title.setText(translate("ConflictsView", "Mine"))
+            self.theirs_title.setText(translate("ConflictsView", "Theirs"))
             self.mine.setPlainText("")
             self.theirs.setPlainText("")
             return
-        self.why.setText(f"Met on {c.at}; the graph holds {'mine' if c.kept == 'mine' else 'theirs'} until you choose. "
-                         f"{_hint(offered)}")
+        self.why.setText(translate("ConflictsView", "Met on {at}; the graph holds {value} until you choose. {hint}").format(at=c.at, value='mine' if c.kept == 'mine' else 'theirs', hint=_hint(offered)))
         # "this device" is what the person knows it by, whatever name the others see.
-        self.mine_title.setText(f"Mine (this device){'  — kept now' if c.kept == 'mine' else ''}")
+        self.mine_title.setText(translate("ConflictsView", "Mine (this device){value}").format(value=translate("ConflictsView", '  — kept now') if c.kept == 'mine' else ''))
         their_device = c.their_device_name or c.their_device
-        self.theirs_title.setText(f"Theirs ({their_device}){'  — kept now' if c.kept == 'theirs' else ''}")
+        self.theirs_title.setText(translate("ConflictsView", "Theirs ({their_device}){value}").format(their_device=their_device, value=translate("ConflictsView", '  — kept now') if c.kept == 'theirs' else ''))
         self.mine.setPlainText(side_text(c, "mine"))
         self.theirs.setPlainText(side_text(c, "theirs"))
 

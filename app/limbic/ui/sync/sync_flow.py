@@ -21,6 +21,7 @@ from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.sync.conflicts_view import ConflictsView, make_view
 from limbic.ui.sync.sync_dialog import SyncDialog
 from limbic.ui.workers.worker import Engine
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +34,12 @@ REACH_MS = 3_000  # how often the folder's presence is looked at (an unmounted s
 def exchange_op(graph: Graph, folder: str, confirm: bool, code: str | None = None) -> tuple[object, list]:
     """One exchange under the file's sync lock, then the open conflicts (run on the engine's thread)."""
     result = service_sync.exchange_if_free(graph, folder, confirm=confirm, code=code)
+    return result, service_sync.list_conflicts(graph)
+
+
+def seal_anew_op(graph: Graph, folder: str) -> tuple[object, list]:
+    """Seal the folder anew under a new code (run on the engine's thread): the exchange's result, the conflicts."""
+    result = service_sync.seal_anew(graph, folder)
     return result, service_sync.list_conflicts(graph)
 
 
@@ -87,7 +94,7 @@ class SyncFlow(QObject):
         self.reach.timeout.connect(self.check_reach)
         self.button = QToolButton(objectName="syncStatus")
         self.button.setAutoRaise(True)
-        self.button.clicked.connect(self.show_conflicts)
+        self.button.clicked.connect(self._clicked)
         self.button.hide()
         parts.add_badge(self.button)
         self.view: ConflictsView | None = None
@@ -122,8 +129,8 @@ class SyncFlow(QObject):
         here = self.folder.is_dir()
         if not here and self.state != "unreachable" and not self.running:
             self.timer.start(RETRY_MS)
-            self._set_state("unreachable", f"The sync folder {self.folder} cannot be reached (it does not exist or "
-                                           "is not a folder); sync resumes when it can.")
+            self._set_state("unreachable", translate("SyncFlow", "The sync folder {folder} cannot be reached (it does not exist or is "
+                                               "not a folder); sync resumes when it can.").format(folder=self.folder))
         elif here and self.state == "unreachable" and not self.running:
             self._watch()
             self.schedule(0)
@@ -140,7 +147,7 @@ class SyncFlow(QObject):
             return
         mine = service_sync.this_device(self.db_path).id if self.db_path else ""
         paths = [self.folder]
-        root = self.folder / "Limbic"
+        root = self.folder / translate("SyncFlow", "Limbic")
         if root.is_dir():
             paths.append(root)
             for graph_dir in (d for d in root.iterdir() if d.is_dir()):
@@ -203,9 +210,9 @@ class SyncFlow(QObject):
         if result.confirm_needed and self.ask_confirm(result.confirm_needed):
             self._confirm, self._again = True, True
         elif result.confirm_needed:
-            self.p.status.say("A batch from another device waits for your confirmation; File → Sync… asks again.")
+            self.p.status.say(translate("SyncFlow", "A batch from another device waits for your confirmation; File → Sync… asks again."))
         elif result.received or result.sent:
-            self.p.status.say(f"Synced: {counted(result.sent, 'change')} sent, {counted(result.received, 'change')} received.")
+            self.p.status.say(translate("SyncFlow", "Synced: {changes} sent, {changes2} received.").format(changes=translate("SyncFlow", "%n changes", "", result.sent), changes2=translate("SyncFlow", "%n changes", "", result.received)))
         self.set_aside = [w for w in result.waiting if "set aside" in w]  # a file no exchange can read: why it waits
         if self.set_aside:
             self.p.status.say(self.set_aside[0], 15_000)
@@ -216,39 +223,52 @@ class SyncFlow(QObject):
     def _failed(self, failure) -> None:
         self.running = False
         self.exchanges += 1
+        if isinstance(failure.error, service_sync.SealError):  # a code to type: retrying would say it again
+            self._set_state("code", failure.message)
+            self.p.status.say(failure.message, 0)
+            return
         self._set_state("unreachable", failure.message)
         self.timer.start(RETRY_MS)
 
+    def _clicked(self) -> None:
+        """The status item: the code asked for in File → Sync… where one is needed, else the Conflicts view."""
+        if self.state == "code":
+            self.choose()
+        else:
+            self.show_conflicts()
+
     def _show_code(self, code: str) -> None:
         """The recovery code of a folder this device just sealed, once, where the person can copy it."""
-        box = QMessageBox(QMessageBox.Icon.Information, "Keep this recovery code",
-                          "This graph's sync folder is sealed: only your own devices can read it or add to it.\n\n"
-                          f"Recovery code:  {code}\n\nAnother device joins with it (File → Sync…, Recovery code). "
-                          "Keep it in a password manager or on paper; limbic sync --show-code shows it again here. "
-                          "Losing it loses no data.", QMessageBox.StandardButton.Ok, self.p.hooks.parent)
+        box = QMessageBox(QMessageBox.Icon.Information, translate("SyncFlow", "Keep this recovery code"),
+                          translate("SyncFlow", "This graph's sync folder is sealed: only your own devices can read it "
+                              "or add to it.\n\nRecovery code:  {code}\n\nAnother device joins with it "
+                              "(File → Sync…, Recovery code). Keep it in a password manager or on "
+                              "paper; limbic sync --show-code shows it again here. Losing it loses "
+                              "no data.").format(code=code), QMessageBox.StandardButton.Ok, self.p.hooks.parent)
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
     def _ask_confirm(self, sentences: list[str]) -> bool:
-        answer = QMessageBox.question(self.p.hooks.parent, "Apply these deletions?",
-                                      "\n".join(sentences) + "\n\nApply them to this graph?")
+        answer = QMessageBox.question(self.p.hooks.parent, translate("SyncFlow", "Apply these deletions?"),
+                                      "\n".join(sentences) + translate("SyncFlow", "\n\nApply them to this graph?"))
         return answer == QMessageBox.StandardButton.Yes
 
     # -- the status item --------------------------------------------------------------------
 
     def _set_state(self, state: str, why: str = "") -> None:
         self.state = state
-        texts = {"syncing": "Syncing…", "synced": "Synced", "waiting": "Sync waits",
-                 "unreachable": "Sync folder unreachable",
-                 "conflicts": counted(len(self.conflicts), "sync conflict")}
+        texts = {"syncing": translate("SyncFlow", "Syncing…"), "synced": translate("SyncFlow", "Synced"), "waiting": translate("SyncFlow", "Sync waits"),
+                 "unreachable": translate("SyncFlow", "Sync folder unreachable"),
+                 "code": translate("SyncFlow", "Sync needs the recovery code"),
+                 "conflicts": counted(len(self.conflicts), translate("SyncFlow", "sync conflict"))}
         aside = self.set_aside
-        tips = {"synced": "\n".join(aside) if aside else f"Every change is exchanged with {self.folder}. "
-                                                            "Click to see past conflicts.",
-                "syncing": f"Exchanging changes with {self.folder}.",
-                "waiting": "Another program is syncing this graph; this window tries again shortly.",
-                "unreachable": why or f"{self.folder} cannot be reached; sync resumes when it can.",
-                "conflicts": "Click to choose, for each, which value to keep."}
+        tips = {"synced": "\n".join(aside) if aside else translate("SyncFlow", "Every change is exchanged with {folder}. Click to see past conflicts.").format(folder=self.folder),
+                "syncing": translate("SyncFlow", "Exchanging changes with {folder}.").format(folder=self.folder),
+                "waiting": translate("SyncFlow", "Another program is syncing this graph; this window tries again shortly."),
+                "unreachable": why or translate("SyncFlow", "{folder} cannot be reached; sync resumes when it can.").format(folder=self.folder),
+                "conflicts": translate("SyncFlow", "Click to choose, for each, which value to keep."),
+                "code": why + translate("SyncFlow", "\nClick to type it.")}
         self.button.setVisible(state != "off")
         self.button.setText(texts.get(state, ""))
         self.button.setToolTip(tips.get(state, ""))
@@ -263,8 +283,21 @@ class SyncFlow(QObject):
         dialog = SyncDialog(str(self.folder or ""), service_sync.device_name(), self.p.hooks.parent)
         if dialog.exec() != SyncDialog.DialogCode.Accepted:
             return
+        if dialog.new_code_asked:
+            self.seal_anew()
+            return
         self.apply_choice(dialog.folder.text().strip(), dialog.name.text(), dialog.stop_asked,
                           dialog.code.text().strip() or None)
+
+    def seal_anew(self) -> None:
+        """A new recovery code for the folder; shown once, as a first one is."""
+        if self.folder is None or self.running:
+            self.p.status.say(translate("SyncFlow", "Sync is busy; try the new code again in a moment."))
+            return
+        self.running = True
+        self._set_state("syncing")
+        self.p.engine.run("sync", seal_anew_op, str(self.folder), what=translate("SyncFlow", "sealing the folder anew"),
+                          on_done=self._done, on_failed=self._failed)
 
     def apply_choice(self, folder: str, name: str, stop: bool = False, code: str | None = None) -> None:
         """Save the device name and start (or stop) syncing this file with ``folder``."""
@@ -272,10 +305,10 @@ class SyncFlow(QObject):
         if stop or not folder:
             service_sync.forget_folder(self.db_path)
             self.use_folder(None)
-            self.p.status.say("This graph no longer syncs from this device.")
+            self.p.status.say(translate("SyncFlow", "This graph no longer syncs from this device."))
             return
         if not Path(folder).expanduser().is_dir():
-            self.p.status.say(f"The sync folder {folder} does not exist; choose a folder that does.")
+            self.p.status.say(translate("SyncFlow", "The sync folder {folder} does not exist; choose a folder that does.").format(folder=folder))
             return
         self.code = code
         self.use_folder(Path(folder).expanduser())
@@ -287,7 +320,7 @@ class SyncFlow(QObject):
         self.view.set_conflicts(self.conflicts)
         self.view.show()
         self.view.raise_()
-        self.p.engine.run("sync-conflicts", conflicts_op, what="reading the conflicts", on_done=self._conflicts_read)
+        self.p.engine.run("sync-conflicts", conflicts_op, what=translate("SyncFlow", "reading the conflicts"), on_done=self._conflicts_read)
         return self.view
 
     def _conflicts_read(self, conflicts: list) -> None:
@@ -299,7 +332,7 @@ class SyncFlow(QObject):
 
     def resolve(self, conflict_id: int, keep: str) -> None:
         """Keep one side; the choice goes out with the next exchange."""
-        self.p.engine.run("sync-resolve", resolve_op, conflict_id, keep, what="resolving the conflict",
+        self.p.engine.run("sync-resolve", resolve_op, conflict_id, keep, what=translate("SyncFlow", "resolving the conflict"),
                           on_done=self._conflicts_read, on_failed=self._resolve_failed)
 
     def _resolve_failed(self, failure) -> None:

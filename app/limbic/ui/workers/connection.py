@@ -17,6 +17,9 @@ from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 
 from limbic.engine.errors import LimbicError
 from limbic.service.types import Graph
+from PySide6.QtCore import QCoreApplication
+
+translate = QCoreApplication.translate  # the window's language (limbic.ui.common.i18n)
 
 logger = logging.getLogger(__name__)
 
@@ -230,4 +233,5 @@ def sentence_for(what: str, exc: BaseException) -> str:
     if isinstance(exc, LimbicError):
         return str(exc)
     logger.error("unexpected error while %s", what, exc_info=exc)
-    return f"Something went wrong while {what} ({type(exc).__name__}); the details are in the log file."
+    return translate("Connection", "Something went wrong while {what} ({name}); the details are in the "
+               "log file.").format(what=what, name=type(exc).__name__)

@@ -30,6 +30,10 @@ from limbic.service.types import ChangeSet, Cursor, Graph, ScoringParams, counte
 from limbic.ui.workers.connection import (ConnectionWorker, Failure, JobContext, KeyedRequests, KeyView, TestHooks, Throttle,
                                   WorkerThread, sentence_for)
 from limbic.ui.workers.reader import Reader
+from PySide6.QtCore import QT_TRANSLATE_NOOP
+from PySide6.QtCore import QCoreApplication
+
+translate = QCoreApplication.translate  # the window's language (limbic.ui.common.i18n)
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +41,7 @@ logger = logging.getLogger(__name__)
 _LIVE: set[Engine] = set()
 
 RESULT_LIMIT = 20
-NO_GRAPH = "No graph is open; open or create one from the File menu."
+NO_GRAPH = QT_TRANSLATE_NOOP("Worker", "No graph is open; open or create one from the File menu.")
 
 __all__ = ["Catalog", "CatalogDelta", "Engine", "EngineWorker", "Failure", "JobContext", "running_engines"]
 
@@ -144,7 +148,7 @@ class EngineWorker(ConnectionWorker):
         try:
             pending = self.graph.attach_embedder(self.embedder)
         except Exception as exc:
-            self._fail("preparing the vectors", exc)
+            self._fail(translate("EngineWorker", "preparing the vectors"), exc)
             return
         if pending:
             self._start_embedding(pending)
@@ -241,7 +245,7 @@ class EngineWorker(ConnectionWorker):
         if self.closing or self.keyed.is_stale(key, ticket):
             return
         if self.graph is None:
-            self.op_failed.emit(ticket, Failure(NO_GRAPH))
+            self.op_failed.emit(ticket, Failure(translate("Worker", NO_GRAPH)))
             return
         call_args = tuple(args)  # type: ignore[arg-type]
         if job_title:
@@ -452,7 +456,7 @@ class Engine(QObject):
         self.reader.follow(catalog.path)
 
     def _search_failed(self, failure: Failure) -> None:
-        if failure.message != NO_GRAPH:  # the window already says why no file is open
+        if failure.message != translate("Worker", NO_GRAPH):  # the window already says why no file is open
             self.worker.failed.emit("searching", failure.message)
 
     @Slot(int, object)
