@@ -30,9 +30,10 @@ from limbic.engine.store.graph_identity import graph_id as _graph_id
 from limbic.engine.store.values import now_utc
 from limbic.engine.sync import conflicts as _conflicts, folder as _files, pairing as _pairing, rekey as _rekey, state as _state
 from limbic.engine.sync.exchange import Device, Exchange, SyncError, exchange as _exchange, new_device_id
+from limbic.engine.sync.seal import SealError
 from limbic.service import sync_keys as _keys
 
-__all__ = ["Device", "Exchange", "SyncError", "SyncJob", "SyncStatus", "exchange", "exchange_if_free", "list_conflicts",
+__all__ = ["Device", "Exchange", "SealError", "SyncError", "SyncJob", "SyncStatus", "exchange", "exchange_if_free", "list_conflicts",
            "resolve_conflict", "status", "sync_lock", "this_device"]
 
 KEEPS = _conflicts.KEEPS
