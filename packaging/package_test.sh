@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make package-test: the built bundle and tarball pass the smoke check from another folder; the .deb
-# installs with apt-get, its `limbic --smoke` passes, and it uninstalls without leaving /opt/limbic.
+# installs with apt-get, its `limbic --smoke` passes, its `limbic mcp` answers and syncs two graphs, and it
+# uninstalls without leaving /opt/limbic.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -44,6 +45,9 @@ step "deb: the installed limbic --smoke"
 
 step "deb: the installed limbic mcp answers initialize, tools/list, a write and a hybrid search over stdio"
 (cd "$tmp" && "$PY" "$ROOT/packaging/mcp_handshake.py" --exe /usr/bin/limbic)
+
+step "deb: two installed limbic mcp servers on two graphs joined to one folder sync each other's writes"
+(cd "$tmp" && "$PY" "$ROOT/packaging/mcp_sync_check.py" --exe /usr/bin/limbic)
 
 step "deb: the installed app on an X server (Xvfb, Qt's xcb plugin): start-up time"
 command -v xvfb-run >/dev/null || $SUDO apt-get install -y -qq xvfb xauth >"$tmp/apt.log" 2>&1 || true

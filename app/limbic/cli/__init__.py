@@ -23,6 +23,9 @@ logger = logging.getLogger(__name__)
 
 # The command modules, in the order `limbic --help` lists their commands.
 COMMANDS = (graph_io, query, history, aliases, safety, serve, activity, health, sync, evaluate)
+# Hidden: `limbic mcp` runs its background exchange as this command of its own executable (a bundle has no
+# `python -m`); limbic.mcp.sync.CHILD_COMMAND names it there.
+SYNC_EXCHANGE = "_sync-exchange"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command (the desktop app without one); the exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [SYNC_EXCHANGE]:  # the exchange process `limbic mcp` starts (not a command people type)
+        from limbic.mcp.sync import child_main
+
+        return child_main(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

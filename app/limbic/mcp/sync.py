@@ -2,7 +2,8 @@
 
 After the server's writes (debounced, so a burst of tool calls goes out as one segment) and every
 so often to take in the other devices' changes. The exchange runs in a short-lived process of its
-own (``python -m limbic.mcp.sync FILE``), watched from a thread, so no answer waits for it and no
+own (``python -m limbic.mcp.sync FILE``; in a bundle, where the executable is ``limbic`` itself, its hidden
+command ``limbic _sync-exchange FILE``), watched from a thread, so no answer waits for it and no
 second connection in this process can disturb the server's file locks (SQLite's POSIX locks are
 per process); what it applies reaches this server as any other writer's commits do. Only one program syncs a file at a time (the service's lock file): a server that finds
 it taken tries again at its next turn.
@@ -28,6 +29,20 @@ DEBOUNCE_SECONDS = float(os.environ.get("LIMBIC_SYNC_DEBOUNCE", "2.0"))  # quiet
 RECEIVE_SECONDS = 30.0  # how often the folder is read when nothing is written here
 RETRY_SECONDS = 3.0  # after an exchange that failed or found the file busy, the next try comes this soon
 EXCHANGE_SECONDS = 1800  # an exchange that takes longer is stopped; the next one resumes the work
+CHILD_COMMAND = "_sync-exchange"  # the hidden `limbic` command a bundle's exchange process runs
+CREATE_NO_WINDOW = 0x08000000  # Windows: a console program started from a windowless one opens no window
+
+
+def exchange_command(db_path: Path) -> list[str]:
+    """How this program starts its exchange process: a bundle (PyInstaller) has no ``-m``, only its own commands."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, CHILD_COMMAND, str(db_path)]
+    return [sys.executable, "-m", "limbic.mcp.sync", str(db_path)]
+
+
+def child_options() -> dict:
+    """What else the exchange process is started with: on Windows, no console window of its own."""
+    return {"creationflags": CREATE_NO_WINDOW} if sys.platform == "win32" else {}
 
 
 class BackgroundSync:
@@ -70,7 +85,9 @@ class BackgroundSync:
                     self.run_once()
                 return
             with self._lock:
-                due = self._due if self._due is not None else time.monotonic() + self.every
+                if self._due is None:  # nothing written: the next reading of the folder, kept until it is due
+                    self._due = time.monotonic() + self.every
+                due = self._due
             wait = due - time.monotonic()
             if wait > 0:
                 self._wake.wait(wait)
@@ -93,8 +110,8 @@ class BackgroundSync:
             return True
         done_well = False
         try:
-            done = subprocess.run([sys.executable, "-m", "limbic.mcp.sync", str(self.db_path)], capture_output=True,
-                                  text=True, timeout=EXCHANGE_SECONDS, env=os.environ.copy())
+            done = subprocess.run(exchange_command(self.db_path), capture_output=True, text=True, encoding="utf-8",
+                                  errors="replace", timeout=EXCHANGE_SECONDS, env=os.environ.copy(), **child_options())
             lines = done.stdout.strip().splitlines()
             report = json.loads(lines[-1]) if lines else {"error": done.stderr.strip()[-500:] or "no answer"}
             self.last_error = report.get("error")
@@ -129,5 +146,14 @@ def exchange_once(db_path: Path) -> dict:
             "confirm_needed": result.confirm_needed}
 
 
+def child_main(argv: list[str]) -> int:
+    """The exchange process: one exchange of the graph file ``argv[0]``, its report as one line of JSON."""
+    if len(argv) != 1:
+        print(json.dumps({"error": "the exchange process takes one graph file"}))
+        return 2
+    print(json.dumps(exchange_once(Path(argv[0]))))
+    return 0
+
+
 if __name__ == "__main__":  # the server's exchange process
-    print(json.dumps(exchange_once(Path(sys.argv[1]))))
+    raise SystemExit(child_main(sys.argv[1:]))
