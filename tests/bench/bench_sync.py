@@ -76,8 +76,20 @@ def _hits(db_path: Path, query: str) -> list[str]:
         g.db.close()
 
 
+CLEAR_ENV = "LIMBIC_BENCH_SYNC_CLEAR"  # set: the folder is written in the clear (the sealing's cost measured apart)
+
+
+def _in_the_clear(on: bool) -> None:
+    """Every exchange of this process in the clear (``on``) or sealed, as shipped."""
+    from limbic.engine.sync import exchange as engine_exchange
+
+    real = engine_exchange.exchange
+    service_sync._exchange = (lambda *a, **kw: real(*a, **{**kw, "sealed": False})) if on else real  # noqa: SLF001
+
+
 def first_sync_child(db: str, folder: str, last: str = "") -> None:
     """In its own process: B's first exchange, then a text search for ``last``; seconds and peak RSS as JSON."""
+    _in_the_clear(bool(os.environ.get(CLEAR_ENV)))
     start = time.perf_counter()
     result = service_sync.exchange(Path(db), Path(folder))
     seconds = time.perf_counter() - start
@@ -109,7 +121,10 @@ def vector_rate(db_path: Path, sample: int) -> dict:
             "estimate_all_min": round(pending / rate / 60, 1) if rate else None}
 
 
-def first_sync(work: Path, entities: int) -> dict:
+def first_sync(work: Path, entities: int, sealed: bool = True) -> dict:
+    work = work / ("sealed" if sealed else "clear")
+    work.mkdir()
+    _in_the_clear(not sealed)
     folder = work / "Sync"
     folder.mkdir()
     a, b = work / "a.db", work / "b.db"
@@ -125,8 +140,9 @@ def first_sync(work: Path, entities: int) -> dict:
         me = service_sync.this_device(a).id
         directory = sync_files.device_dir(folder, gid, me)
         seq = int(g.db.get_meta(sync_state.SEQ_KEY) or 0)
+        pairing = service_sync.folder_pairing(folder, gid) if sealed else None
         t0 = time.perf_counter()
-        snapshot.take(g, directory, seq)
+        snapshot.take(g, directory, seq, pairing.sealer if pairing else None)
         snapshot_s = time.perf_counter() - t0
         compacted = snapshot.compact(folder, gid, me)
         # One more change published after the snapshot, as in a folder in everyday use.
@@ -137,7 +153,8 @@ def first_sync(work: Path, entities: int) -> dict:
     service_sync.exchange(a, folder)
     name = f"Entity {entities - 1}"
     out = subprocess.run([sys.executable, "-m", "tests.bench.bench_sync", "--first-sync-child", str(b), str(folder),
-                          name], capture_output=True, text=True, env=os.environ.copy(), check=True)
+                          name], capture_output=True, text=True, check=True,
+                         env={k: v for k, v in os.environ.items() if k != CLEAR_ENV} | ({} if sealed else {CLEAR_ENV: "1"}))
     child = json.loads(out.stdout.strip().splitlines()[-1])
     gb = Graph(Database(b))
     try:
@@ -145,7 +162,8 @@ def first_sync(work: Path, entities: int) -> dict:
         count = int(gb.db.scalar("SELECT count(*) FROM entities"))
     finally:
         gb.db.close()
-    return {"entities": entities, "build_s": round(build_s, 1), "join_s": round(join_s, 1),
+    _in_the_clear(False)
+    return {"entities": entities, "sealed": sealed, "build_s": round(build_s, 1), "join_s": round(join_s, 1),
             "snapshot_s": round(snapshot_s, 1), "segments_compacted": compacted,
             "first_sync_s": child["seconds"], "first_sync_peak_rss_mb": child["peak_rss_mb"],
             "time_to_text_search_s": child["time_to_text_search_s"], "entities_on_b": count,
@@ -296,6 +314,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--per-day", type=int, default=10_000)
     ap.add_argument("--parts", default="first,capture,month", help="which parts to run (steady needs first)")
     ap.add_argument("--first-sync-child", nargs="+", metavar="DB FOLDER [NAME]")
+    ap.add_argument("--clear-too", action="store_true",
+                    help="first sync: also in the clear, before the sealed one, to report sealing's cost")
     ap.add_argument("--vector-sample", type=int, default=500, help="entities embedded to time the model apart")
     args = ap.parse_args(argv)
     if args.first_sync_child:
@@ -307,10 +327,17 @@ def main(argv: list[str] | None = None) -> int:
         parts = set(args.parts.split(","))
         report: dict = {}
         if "first" in parts:
+            if args.clear_too:
+                clear = first_sync(work, args.entities, sealed=False)
+                report["first_sync_clear"] = {k: v for k, v in clear.items() if not isinstance(v, Path)}
             first = first_sync(work, args.entities)
             report["first_sync"] = {k: v for k, v in first.items() if not isinstance(v, Path)}
             report["steady_state"] = steady_state(first, args.changes)
             report["first_sync"]["vector_rebuild"] = vector_rate(first["b"], args.vector_sample)
+            if args.clear_too:
+                report["first_sync_sealed_over_clear"] = {
+                    k: round(report["first_sync"][k] / max(report["first_sync_clear"][k], 1e-9), 3)
+                    for k in ("first_sync_s", "first_sync_peak_rss_mb")}
         if "capture" in parts:
             report["capture"] = capture(work, args.rounds, burst=args.burst)
         if "month" in parts:
