@@ -223,16 +223,15 @@ class ActivityMenu(QObject):
 
         def done(plan) -> None:
             taken = len(plan.pieces)
-            p.status.say(translate("ActivityMenu", "Reverted: {taken} piece{value} taken back (Ctrl+Z brings {value2} "
-                             "back).").format(taken=taken, value='s' if taken != 1 else '', value2='them' if taken != 1 else 'it') if taken
+            p.status.say(translate("ActivityMenu", "Reverted: %n pieces taken back (Ctrl+Z brings them back).", "", taken) if taken
                          else translate("ActivityMenu", "Nothing to take back: it is as it was already."), 8000)
             if plan.change_id is not None:
                 p.record_step(RevertStep(label, shown, live=[plan.change_id]))
             removed = {x.row_id for x in plan.pieces if x.kind == "entity" and x.before is None}
             if shown is not None and shown in removed:
                 p.clear_editor()
-                p.status.say(translate("ActivityMenu", "Reverted: {taken} piece{value} taken back, with the entity you had "
-                                 "open (Ctrl+Z brings it back).").format(taken=taken, value='s' if taken != 1 else ''), 8000)
+                p.status.say(translate("ActivityMenu", "Reverted: %n pieces taken back, with the entity you had open (Ctrl+Z "
+                                           "brings it back).", "", taken), 8000)
             elif shown is not None and not p.editor_dirty():
                 p.reload(shown)  # the editor shows the entity as the revert left it
             elif shown is not None:

@@ -42,21 +42,23 @@ def session_title(s: Session, refused: Refused | None = None) -> str:
     version = f" {s.client_version}" if s.client_version else ""
     total = s.total or len(s.changes)
     unreviewed = translate("ActivityPanel", ", {unreviewed} unreviewed").format(unreviewed=s.unreviewed) if s.unreviewed and s.origin == "assistant" else ""
-    reads = translate("ActivityPanel", " · read {reads} entit{value}").format(reads=s.reads, value='ies' if s.reads != 1 else 'y') if s.reads else ""
+    reads = translate("ActivityPanel", " · read %n entities", "", s.reads) if s.reads else ""
     back = [c.reverted_by for c in s.changes if c.reverted_by]
     if back and len(back) == len(s.changes) and not s.more:  # as `limbic activity` marks each change
         taken = translate("ActivityPanel", " · taken back by #{max}").format(max=max(back)) if len(set(back)) == 1 else translate("ActivityPanel", " · all taken back")
     else:
-        taken = translate("ActivityPanel", " · {n_back} taken back").format(n_back=len(back)) if back else ""
-    no = translate("ActivityPanel", " · {count} write{value} refused").format(count=refused.count, value='s' if refused.count != 1 else '') if refused else ""
-    return (translate("ActivityPanel", "{who}{version} · {origin} · {value}, {value2} · {total} "
-                "change{value3}{unreviewed}{taken}{no}{reads}").format(who=s.who, version=version, origin=s.origin, value=s.started[11:16], value2=s.started[:10], total=total, value3='s' if total != 1 else '', unreviewed=unreviewed, taken=taken, no=no, reads=reads))
+        taken = translate("ActivityPanel", " · %n taken back", "", len(back)) if back else ""
+    no = translate("ActivityPanel", " · %n writes refused", "", refused.count) if refused else ""
+    changes = translate("ActivityPanel", "%n changes", "", total)
+    return translate("ActivityPanel", "{who}{version} · {origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}").format(
+        who=s.who, version=version, origin=s.origin, time=s.started[11:16], day=s.started[:10], changes=changes,
+        unreviewed=unreviewed, taken=taken, no=no, reads=reads)
 
 
 def refusal_line(r: Refused) -> str:
     """The row under a session saying what was refused: “Refused 2 writes (paused), the last at 14:05; …”."""
-    return (translate("ActivityPanel", "Refused {count} write{value} ({why}), the last at {value2} {value3}; "
-                "nothing of {value4} was written.").format(count=r.count, value='s' if r.count != 1 else '', why=r.why, value2=r.last[11:16], value3=r.last[:10], value4='them' if r.count != 1 else 'it'))
+    return translate("ActivityPanel", "Refused %n writes ({why}), the last at {time} {day}; nothing of them was "
+                     "written.", "", r.count).format(why=r.why, time=r.last[11:16], day=r.last[:10])
 
 
 def change_title(c: Change) -> str:
@@ -83,7 +85,7 @@ class ActivityPanel(QWidget):
         self.client.setAccessibleName(translate("ActivityPanel", "Client"))
         self.kind = QComboBox(self, objectName="activityKind")
         for label, value in KINDS:
-            self.kind.addItem(label, value)
+            self.kind.addItem(translate("ActivityPanel", label), value)
         self.entity = QLineEdit(self, objectName="activityEntity", placeholderText=translate("ActivityPanel", "Entity…"))
         self.entity.setClearButtonEnabled(True)
         self.unreviewed = QCheckBox(translate("ActivityPanel", "Unreviewed only"), self, objectName="activityUnreviewed")

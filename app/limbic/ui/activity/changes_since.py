@@ -43,7 +43,8 @@ def held_words(start: str | None, until: str | None) -> str:
     """When something held in the world: “since 2024-03-01”, “until …”, “2024-03-01 to 2024-12-31”."""
     if start and until:
         return translate("ChangesSince", "{start} to {until}").format(start=start, until=until)
-    return translate("ChangesSince", "since {start}").format(start=start) if start else translate("ChangesSince", "until {until}").format(until=until) if until else NO_DATES
+    return translate("ChangesSince", "since {start}").format(start=start) if start else translate("ChangesSince", "until {until}").format(until=until) if until \
+        else translate("ChangesSince", NO_DATES)
 
 
 def detail_line(d: dict) -> str:
@@ -59,7 +60,7 @@ def detail_line(d: dict) -> str:
     if change == "dates":
         was = held_words(d.get("was_from"), d.get("was_until"))
         now = held_words(d.get("valid_from"), d.get("valid_until"))
-        return translate("ChangesSince", "dates: {what}{text} — {now}").format(what=what, text=text, now=now) + (translate("ChangesSince", " (was {was})").format(was=was) if was != NO_DATES else "")
+        return translate("ChangesSince", "dates: {what}{text} — {now}").format(what=what, text=text, now=now) + (translate("ChangesSince", " (was {was})").format(was=was) if was != translate("ChangesSince", NO_DATES) else "")
     if change == "ended" and kind == "observation":
         return translate("ChangesSince", "superseded: {text}").format(text=text)
     return f"{_SIGN.get(change, change)} {what}{text}".replace("  ", " ")
@@ -70,7 +71,7 @@ def entity_line(c: dict) -> str:
     if c["what"] in ("added", "deleted"):
         return f"{c['entity']} — {c['what']}"
     n = len(c["details"])
-    return translate("ChangesSince", "{entity} — {n} change{value}").format(entity=c['entity'], n=n, value='s' if n != 1 else '')
+    return translate("ChangesSince", "{entity} — %n changes", "", n).format(entity=c['entity'])
 
 
 class ChangesSinceView(QWidget):
@@ -138,7 +139,7 @@ class ChangesSinceView(QWidget):
         if len(report.changes) <= 20:
             self.tree.expandAll()
         n = len(report.changes)
-        counted = translate("ChangesSinceView", "{n} entit{value} changed.").format(n=n, value='ies' if n != 1 else 'y') if n else translate("ChangesSinceView", "Nothing changed.")
+        counted = translate("ChangesSinceView", "%n entities changed.", "", n) if n else translate("ChangesSinceView", "Nothing changed.")
         self.note.setText(" ".join(x for x in (f"{said}: {counted}", report.note) if x))
 
     def show_error(self, sentence: str) -> None:

@@ -45,7 +45,7 @@ def changers(plan: Plan) -> str:
 def _keeps_heading(plan: Plan) -> str:
     """Who changed the pieces it keeps: the person is "you", not "another writer"."""
     n = len(plan.conflicts)
-    pieces = translate("RevertPreview", "{n} piece{value}").format(n=n, value='s' if n != 1 else '')
+    pieces = translate("RevertPreview", "%n pieces", "", n)
     leaves = {"you": translate("RevertPreview", "your edits stay as you left them"), "another writer": translate("RevertPreview", "their work stays as they left it")}
     who = changers(plan)
     return translate("RevertPreview", "It will keep {pieces} {who} changed since ({get}):").format(pieces=pieces, who=who, get=leaves.get(who, 'each stays as it was left'))
@@ -67,7 +67,7 @@ class RevertPreview(QDialog):
         taking = taking_back(plan)
         self.kept = [c.sentence() for c in plan.conflicts]
         intro = QLabel(translate("RevertPreview", "Nothing has been changed yet."), self, wordWrap=True)
-        self.take_label = QLabel(translate("RevertPreview", "It will take back {n_taking} piece{value}:").format(n_taking=len(taking), value='s' if len(taking) != 1 else '')
+        self.take_label = QLabel(translate("RevertPreview", "It will take back %n pieces:", "", len(taking))
                                  if taking else translate("RevertPreview", "It takes nothing back: the rest is as it was already."),
                                  self, wordWrap=True)
         self.take_list = _list(self, "revertTakes", taking)

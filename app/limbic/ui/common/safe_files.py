@@ -24,9 +24,9 @@ _KINDS = {
     "sqlite": QT_TRANSLATE_NOOP("SafeFiles", "SQLite database"),
     "sqlite3": QT_TRANSLATE_NOOP("SafeFiles", "SQLite database"),
     "jsonl": QT_TRANSLATE_NOOP("SafeFiles", "JSON lines"),
-    "json": "JSON",
+    "json": QT_TRANSLATE_NOOP("SafeFiles", "JSON"),
     "md": QT_TRANSLATE_NOOP("SafeFiles", "Markdown"),
-    "csv": "CSV",
+    "csv": QT_TRANSLATE_NOOP("SafeFiles", "CSV"),
     "graphml": QT_TRANSLATE_NOOP("SafeFiles", "GraphML"),
     "png": QT_TRANSLATE_NOOP("SafeFiles", "PNG image"),
     "svg": QT_TRANSLATE_NOOP("SafeFiles", "SVG image"),
@@ -52,7 +52,9 @@ class NameOnlyIconProvider(QAbstractFileIconProvider):
         if info.isDir():
             return translate("NameOnlyIconProvider", "Folder")
         suffix = info.suffix().lower()
-        return _KINDS.get(suffix, f"{suffix.upper()} file" if suffix else "File")
+        if suffix in _KINDS:
+            return translate("SafeFiles", _KINDS[suffix])
+        return translate("SafeFiles", "{suffix} file").format(suffix=suffix.upper()) if suffix else translate("SafeFiles", "File")
 
 
 _PROVIDER: NameOnlyIconProvider | None = None

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.importers.csv_preview import CsvPreview
-from limbic.service.types import counted
 from limbic.ui.dialogs.tables import read_only_table
 from limbic.ui.common.i18n import translate
 
@@ -44,7 +43,7 @@ class CsvPreviewDialog(QDialog):
         for file in preview.files:
             first = translate("CsvPreviewDialog", " (the first {n_rows} shown)").format(n_rows=len(file.rows)) if file.row_count > len(file.rows) else ""
             what = translate("CsvPreviewDialog", " of {kind}").format(kind=file.kind) if file.kind else translate("CsvPreviewDialog", ", and no column maps to a name")
-            title = QLabel(f"<b>{file.name}</b>: {counted(file.row_count, 'row')}{what}{first}", self)
+            title = QLabel(f"<b>{file.name}</b>: {translate('CsvPreviewDialog', '%n rows', '', file.row_count)}{what}{first}", self)
             layout.addWidget(title)
             used = ", ".join(f"{column} → {becomes}" for column, becomes in file.used) or "none"
             note = QLabel(translate("CsvPreviewDialog", "Columns read: {used}.").format(used=used) + (translate("CsvPreviewDialog", "<br><b>Ignored:</b> {join} (no part of the graph reads them).").format(join=', '.join(file.ignored)) if file.ignored else ""),

@@ -30,9 +30,9 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 logger = logging.getLogger(__name__)
 
 SHORTCUTS = [
-    ("Ctrl+O or Ctrl+P", QT_TRANSLATE_NOOP("Dialogs", "Quick switcher: jump to an entity by name (typos are fine)")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Ctrl+O or Ctrl+P"), QT_TRANSLATE_NOOP("Dialogs", "Quick switcher: jump to an entity by name (typos are fine)")),
     ("Ctrl+Shift+P", QT_TRANSLATE_NOOP("Dialogs", "Command palette: run any command by name")),
-    ("Ctrl+K or /", QT_TRANSLATE_NOOP("Dialogs", "Focus the search field")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Ctrl+K or /"), QT_TRANSLATE_NOOP("Dialogs", "Focus the search field")),
     ("Ctrl+Shift+F", QT_TRANSLATE_NOOP("Dialogs", "Search filters: relation type, status, updated and created dates")),
     (QT_TRANSLATE_NOOP("Dialogs", "Up / Down"), QT_TRANSLATE_NOOP("Dialogs", "Move through the results")),
     (QT_TRANSLATE_NOOP("Dialogs", "Enter"), QT_TRANSLATE_NOOP("Dialogs", "Open the selected result")),
@@ -42,7 +42,7 @@ SHORTCUTS = [
     ("Ctrl+S", QT_TRANSLATE_NOOP("Dialogs", "Save the entity")),
     ("Ctrl+Delete", QT_TRANSLATE_NOOP("Dialogs", "Delete the entity (outside the search field)")),
     ("Ctrl+Z", QT_TRANSLATE_NOOP("Dialogs", "Undo the last change, named in the Edit menu")),
-    ("Ctrl+Shift+Z or Ctrl+Y", QT_TRANSLATE_NOOP("Dialogs", "Redo what was undone")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Ctrl+Shift+Z or Ctrl+Y"), QT_TRANSLATE_NOOP("Dialogs", "Redo what was undone")),
     ("Alt+Left / Alt+Right", QT_TRANSLATE_NOOP("Dialogs", "Back / Forward between opened entities")),
     ("Ctrl+G / Ctrl+Shift+G", QT_TRANSLATE_NOOP("Dialogs", "Graph: the open entity's neighbourhood / the whole graph")),
     ("Ctrl+Shift+A", QT_TRANSLATE_NOOP("Dialogs", "Activity: what each assistant changed, to review or revert")),
@@ -51,7 +51,7 @@ SHORTCUTS = [
     ("Ctrl+Enter", QT_TRANSLATE_NOOP("Dialogs", "Keep an observation edit (Enter starts a new line, Esc drops it)")),
     (QT_TRANSLATE_NOOP("Dialogs", "Delete"), QT_TRANSLATE_NOOP("Dialogs", "Remove the selected observation or relation")),
     ("Ctrl+B", QT_TRANSLATE_NOOP("Dialogs", "Browse every entity by type, the pinned and the recently opened")),
-    ("Ctrl+F in the browser", QT_TRANSLATE_NOOP("Dialogs", "Narrow the browser's list by words (its filters sit beside)")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Ctrl+F in the browser"), QT_TRANSLATE_NOOP("Dialogs", "Narrow the browser's list by words (its filters sit beside)")),
     ("Ctrl+D", QT_TRANSLATE_NOOP("Dialogs", "Pin or unpin the entity")),
     ("Ctrl+M", QT_TRANSLATE_NOOP("Dialogs", "Merge the entity into another")),
     ("Ctrl+Shift+H", QT_TRANSLATE_NOOP("Dialogs", "Memory health: duplicates, repeated observations, orphans")),
@@ -75,8 +75,8 @@ class ShortcutsDialog(QDialog):
         self.setWindowTitle(translate("ShortcutsDialog", "Keyboard shortcuts"))
         table = read_only_table(len(SHORTCUTS), [translate("ShortcutsDialog", "Keys"), translate("ShortcutsDialog", "Action")], self, row_numbers=False)
         for row, (keys, action) in enumerate(SHORTCUTS):
-            table.setItem(row, 0, QTableWidgetItem(keys))
-            table.setItem(row, 1, QTableWidgetItem(action))
+            table.setItem(row, 0, QTableWidgetItem(translate("Dialogs", keys)))
+            table.setItem(row, 1, QTableWidgetItem(translate("Dialogs", action)))
         table.setWordWrap(True)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         table.resizeColumnsToContents()

@@ -30,7 +30,7 @@ class ImportProblemsDialog(QDialog):
         self.setModal(False)
         self.problems = problems
         shown = translate("ImportProblemsDialog", "the first {n_problems} are listed").format(n_problems=len(problems)) if total > len(problems) else translate("ImportProblemsDialog", "all are listed")
-        lines = translate("ImportProblemsDialog", "1 line") if total == 1 else translate("ImportProblemsDialog", "{total} lines").format(total=total)
+        lines = translate("ImportProblemsDialog", "%n lines", "", total)
         summary = QLabel(translate("ImportProblemsDialog", "{name} was not imported: {lines} cannot be read ({shown}). Fix them "
                              "and import the file again; the graph was left as it was.").format(name=Path(path).name, lines=lines, shown=shown), self)
         summary.setWordWrap(True)

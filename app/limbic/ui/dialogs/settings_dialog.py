@@ -170,7 +170,7 @@ class SettingsDialog(QDialog):
     def _looks_box(self, settings: config.Settings) -> QGroupBox:
         self.theme = QComboBox(self, objectName="themeChoice")
         for value, label in THEME_CHOICES:
-            self.theme.addItem(label, value)
+            self.theme.addItem(translate("SettingsDialog", label), value)
         self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
         self.theme.setToolTip(translate("SettingsDialog", "Light or dark colours, or as the system is set"))
         self.language = QComboBox(self, objectName="languageChoice")
@@ -191,7 +191,7 @@ class SettingsDialog(QDialog):
         if name == "base_relevance":
             box = QComboBox(self)
             for choice in BASE_CHOICES:
-                words, tip = BASE_WORDS.get(choice, (choice, ""))
+                words, tip = (translate("SettingsDialog", w) for w in BASE_WORDS.get(choice, (choice, "")))
                 box.addItem(words, choice)
                 box.setItemData(box.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
             box.setCurrentIndex(max(0, box.findData(str(value))))
@@ -215,7 +215,8 @@ class SettingsDialog(QDialog):
     def _add_param(self, form: QFormLayout, name: str, value: object) -> None:
         """One row: the plain name, the field and its help beside it, wrapped rather than cut off."""
         widget = self._field(name, value)
-        words, help_text = PARAM_WORDS.get(name, (name.replace("_", " ").capitalize(), ""))
+        words, help_text = (translate("SettingsDialog", w)
+                            for w in PARAM_WORDS.get(name, (name.replace("_", " ").capitalize(), "")))
         widget.setToolTip(translate("SettingsDialog", "{help_text} (in the formula: {name})").format(help_text=help_text, name=name.upper()) if help_text else name.upper())
         widget.setObjectName(name)
         self.inputs[name] = widget

@@ -129,7 +129,8 @@ class AliasFlow(QObject):
                 self.reload(step.entity_id)  # its history lists the change too; a draft being edited is left alone
         name = alias.strip()
         if not step.live:
-            self.p.status.say(translate("AliasFlow", "“{name}” was already {value} of this entity.").format(name=name, value=translate("AliasFlow", 'an alias') if add else translate("AliasFlow", 'not an alias')), 5000)
+            self.p.status.say((translate("AliasFlow", "“{name}” was already an alias of this entity.") if add
+                               else translate("AliasFlow", "“{name}” was already not an alias of this entity.")).format(name=name), 5000)
         else:
             self.p.status.say(translate("AliasFlow", "Added the alias “{name}”.").format(name=name) if add else
                               translate("AliasFlow", "Removed the alias “{name}”. Press Ctrl+Z to undo.").format(name=name), 8000)

@@ -29,8 +29,9 @@ class CreateTargetDialog(QDialog):
                           "relate to it?").format(name=name), self)
         text.setWordWrap(True)
         self.type = QComboBox(self, objectName="newTargetType", editable=True)
-        self.type.addItems(types or [DEFAULT_TYPE])
-        self.type.setCurrentText(suggested or (DEFAULT_TYPE if DEFAULT_TYPE in types or not types else types[0]))
+        default = translate("CreateTarget", DEFAULT_TYPE)
+        self.type.addItems(types or [default])
+        self.type.setCurrentText(suggested or (default if default in types or not types else types[0]))
         self.type.lineEdit().selectAll()
         form = QFormLayout()
         form.addRow(translate("CreateTargetDialog", "T&ype"), self.type)
@@ -47,7 +48,7 @@ class CreateTargetDialog(QDialog):
         self.resize(420, 140)
 
     def chosen_type(self) -> str:
-        return self.type.currentText().strip() or DEFAULT_TYPE
+        return self.type.currentText().strip() or translate("CreateTarget", DEFAULT_TYPE)
 
 
 def ask_create(editor, name: str) -> str | None:

@@ -343,5 +343,5 @@ def outside_words(base: EntityDraft, view: EntityView) -> str:
                 who.append(c.who)
     source = " and ".join(who) if who else translate("EntityFlow", "another program")
     n = len(new)
-    return (translate("EntityFlow", "{n} new observation{value} from {source} since you started editing; "
-                "saving keeps {value2} and your edits.").format(n=n, value='s' if n != 1 else '', source=source, value2='them' if n != 1 else 'it'))
+    return translate("EntityFlow", "%n new observations from {source} since you started editing; saving keeps "
+                     "them and your edits.", "", n).format(source=source)

@@ -256,7 +256,7 @@ class GraphCanvas(QWidget):
         self.legend_rect = legend_box
         self._paint_labels(painter, placed, on_edges, metrics, palette)
         draw_legend(painter, legend, colours, legend_box, metrics, palette,
-                    LEGEND_FOLDED if self.legend_folded else LEGEND_OPEN, self.legend_folded)
+                    translate("Legend", LEGEND_FOLDED if self.legend_folded else LEGEND_OPEN), self.legend_folded)
 
     def _within_budget(self, screen: np.ndarray, idx: np.ndarray, width: int, height: int, budget: int) -> np.ndarray:
         """The edges to draw: all of them, or the shortest ones up to ``budget`` pixels of line."""
@@ -385,7 +385,8 @@ class GraphCanvas(QWidget):
         extra = translate("GraphCanvas", " · suggested by meaning, not linked") if s.kinds[index] == KIND_SUGGESTION else ""
         extra += translate("GraphCanvas", " · gone since this date") if len(s.ghost) and s.ghost[index] else ""
         extra += translate("GraphCanvas", " · came after this date") if len(s.added) and s.added[index] else ""
-        return translate("GraphCanvas", "{value} ({kind}) · {int} relations{extra}").format(value=s.labels[index], kind=kind, int=int(s.degree[index]), extra=extra)
+        return translate("GraphCanvas", "{name} ({kind}) · %n relations{extra}", "", int(s.degree[index])).format(
+            name=s.labels[index], kind=kind, extra=extra)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
         if event.button() != Qt.MouseButton.LeftButton or self._drag_from is None:

@@ -54,11 +54,11 @@ class GraphExportsMixin:
         if self.mode == WHOLE and self.canvas.scene.n:  # with the positions on screen
             nodes, edges = self._export_nodes(np.arange(self.canvas.scene.n))
             self.engine.run(f"graph-export:{path}", graph_export.export_nodes, path, nodes, edges,
-                            on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported {n:,} {value} to {path}.").format(n=n, value='entity' if n == 1 else 'entities', path=path)),
+                            on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported %n entities to {path}.", "", n).format(path=path)),
                             on_failed=self._on_failed, what=translate("GraphExportsMixin", "exporting the graph"))
         else:
             self.engine.run(f"graph-export:{path}", graph_export.export_whole_graph, path,
-                            on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported {n:,} {value} to {path}.").format(n=n, value='entity' if n == 1 else 'entities', path=path)),
+                            on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported %n entities to {path}.", "", n).format(path=path)),
                             on_failed=self._on_failed, what=translate("GraphExportsMixin", "exporting the graph"))
 
     def visible_indices(self) -> np.ndarray:
@@ -76,7 +76,7 @@ class GraphExportsMixin:
             return
         nodes, edges = self._export_nodes(self.visible_indices())
         self.engine.run(f"graph-export:{path}", graph_export.export_nodes, path, nodes, edges,
-                        on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported {n:,} {value} to {path}.").format(n=n, value='entity' if n == 1 else 'entities', path=path)),
+                        on_done=lambda n: self._done(translate("GraphExportsMixin", "Exported %n entities to {path}.", "", n).format(path=path)),
                         on_failed=self._on_failed, what=translate("GraphExportsMixin", "exporting the graph"))
 
     def picture(self, scale: float = 2.0) -> QImage:

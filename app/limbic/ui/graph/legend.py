@@ -25,7 +25,7 @@ PAD = 8.0  # pixels between the legend and the view's edge, and inside it
 
 
 def more_text(hidden: int) -> str:
-    return translate("Legend", "+{hidden} more {value}").format(hidden=hidden, value='type' if hidden == 1 else 'types')
+    return translate("Legend", "+%n more types", "", hidden)
 
 
 @dataclass
@@ -63,18 +63,18 @@ def lay_out(rows: list[tuple[int, str, int]], expanded: bool, folded: bool, text
     """The legend's rows and its size: a title, then ``ROWS`` rows and "+N more types", or every row in columns."""
     legend = Legend(rows=rows, line=line)
     if folded:
-        return legend, (text_width(FOLDED) + 2 * PAD, line + 6.0)
+        return legend, (text_width(translate("Legend", FOLDED)) + 2 * PAD, line + 6.0)
     if len(rows) > ROWS and not expanded:
         legend.shown, legend.link = rows[:ROWS], more_text(len(rows) - ROWS)
     else:
-        legend.shown, legend.link = list(rows), (FEWER if len(rows) > ROWS else "")
+        legend.shown, legend.link = list(rows), (translate("Legend", FEWER) if len(rows) > ROWS else "")
     items = len(legend.shown) + (1 if legend.link else 0)
     room = max(1, int((height - 2 * PAD - line - 8.0) // line))  # rows that fit under the title
     legend.per_column = max(1, min(items, room))
     legend.columns = max(1, -(-items // legend.per_column))
     legend.column_width = max([text_width(name) + 30.0 for _, name, _ in legend.shown]
                               + [text_width(legend.link) + 2 * PAD if legend.link else 0.0])
-    width = max(legend.columns * legend.column_width, text_width(OPEN) + 2 * PAD)
+    width = max(legend.columns * legend.column_width, text_width(translate("Legend", OPEN)) + 2 * PAD)
     return legend, (width, line * (legend.per_column + 1) + 8.0)
 
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from limbic.service.types import ChangeSet, LayoutParams, counted
+from limbic.service.types import ChangeSet, LayoutParams
 from limbic.service import graph_view
 from limbic.ui.common import window_fit
 from limbic.ui.common.flow_layout import FlowLayout
@@ -245,8 +245,10 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.canvas.message = ""
         self.canvas.set_scene(scene, fit=not keep)
         entities = int((scene.kinds == 0).sum())
-        self.info.setText(f"{counted(entities, 'entity')} · {counted(int((~scene.dashed).sum()), 'relation')}"
-                          + (f" · {counted(len(found), 'suggestion')}" if self.similar.isChecked() else ""))
+        self.info.setText(f"{translate('GraphPanel', '%n entities', '', entities)} · "
+                          f"{translate('GraphPanel', '%n relations', '', int((~scene.dashed).sum()))}"
+                          + (f" · {translate('GraphPanel', '%n suggestions', '', len(found))}"
+                             if self.similar.isChecked() else ""))
         pinned = np.zeros(scene.n, dtype=bool)
         if scene.centre >= 0:
             pinned[scene.centre] = True
@@ -299,7 +301,8 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
 
     def _describe_whole(self) -> None:
         s = self.canvas.scene
-        self.info.setText(f"{s.n:,} {'entity' if s.n == 1 else 'entities'} · {len(s.src):,} {'relation' if len(s.src) == 1 else 'relations'}")
+        self.info.setText(f"{translate('GraphPanel', '%n entities', '', s.n)} · "
+                          f"{translate('GraphPanel', '%n relations', '', len(s.src))}")
 
     def relayout(self) -> None:
         """Lay the whole graph out again from nothing."""

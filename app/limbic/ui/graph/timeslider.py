@@ -16,7 +16,6 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QSlider, QStyle, QToolButton, QVBoxLayout, QWidget
 
 from limbic.service import graph_time
-from limbic.service.types import counted
 from limbic.ui.graph import past as pasts
 from limbic.ui.common.i18n import translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP

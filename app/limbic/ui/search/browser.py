@@ -33,7 +33,6 @@ from limbic.engine.errors import ValidationError
 from limbic.service import filters
 from limbic.service.organise import Item
 from limbic.ui.search.filter_bar import FilterBar
-from limbic.service.types import counted
 from limbic.ui.common.i18n import translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
@@ -59,7 +58,7 @@ class EntityBrowser(QDialog):
         self.types.setAccessibleName(translate("EntityBrowser", "Entity types"))
         self.sort = QComboBox(self, objectName="browserSort")
         for value, label in SORT_LABELS:
-            self.sort.addItem(label, value)
+            self.sort.addItem(translate("Browser", label), value)
         self.sort.setAccessibleName(translate("EntityBrowser", "Sort by"))
         self.table = QTableWidget(0, 4, self, objectName="browserTable")
         self.table.setHorizontalHeaderLabels([translate("EntityBrowser", "Name"), translate("EntityBrowser", "Type"), translate("EntityBrowser", "Last changed (UTC)"), translate("EntityBrowser", "Uses")])
@@ -187,7 +186,8 @@ class EntityBrowser(QDialog):
         if items:
             self.table.setCurrentCell(0, 0)
         narrowed = bool(self.text.text().strip()) or not self.filters.value().is_empty()
-        self.count_label.setText(counted(len(items), "entity") + (" match" if narrowed else ""))
+        self.count_label.setText(translate("EntityBrowser", "%n entities match", "", len(items)) if narrowed
+                                 else translate("EntityBrowser", "%n entities", "", len(items)))
         self.loaded.emit()
 
     def names(self) -> list[str]:

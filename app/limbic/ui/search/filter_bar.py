@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QLineEd
 
 from limbic.engine.errors import ValidationError
 from limbic.service.filters import STATUSES, SearchFilter, check
+from limbic.ui.common.flow_layout import FlowLayout
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.search.filter_line import COUNT_LIMIT, FilterLine, count_hidden, count_matching
 from limbic.ui.search.search_bar import SearchBar
@@ -29,8 +30,8 @@ ANY_RELATION = QT_TRANSLATE_NOOP("FilterBar", "Any relation")
 ANY_STATUS = QT_TRANSLATE_NOOP("FilterBar", "Any status")
 CLEARED = QT_TRANSLATE_NOOP("FilterBar", "Filters cleared: searching everything.")  # said once the filters are off
 # (value, label, days back from today; None for "any time", -1 for a range of two days, -2 for words)
-DATE_PRESETS = (("", QT_TRANSLATE_NOOP("FilterBar", "any time"), None), ("today", "today", 0), ("7d", QT_TRANSLATE_NOOP("FilterBar", "in the last 7 days"), 6),
-                ("30d", QT_TRANSLATE_NOOP("FilterBar", "in the last 30 days"), 29), ("1y", QT_TRANSLATE_NOOP("FilterBar", "in the last year"), 364), ("range", "between…", -1),
+DATE_PRESETS = (("", QT_TRANSLATE_NOOP("FilterBar", "any time"), None), ("today", QT_TRANSLATE_NOOP("FilterBar", "today"), 0), ("7d", QT_TRANSLATE_NOOP("FilterBar", "in the last 7 days"), 6),
+                ("30d", QT_TRANSLATE_NOOP("FilterBar", "in the last 30 days"), 29), ("1y", QT_TRANSLATE_NOOP("FilterBar", "in the last year"), 364), ("range", QT_TRANSLATE_NOOP("FilterBar", "between…"), -1),
                 ("said", QT_TRANSLATE_NOOP("FilterBar", "as you say it…"), -2))
 
 
@@ -48,15 +49,17 @@ class DateRange(QWidget):
         super().__init__(parent)
         self.what = what
         self.preset = QComboBox(self, objectName=f"{what}Preset")
-        self.preset.setAccessibleName(translate("DateRange", "{what} when").format(what=what.capitalize()))
+        said = translate("DateRange", "Updated") if what == "updated" else translate("DateRange", "Created")
+        self.preset.setAccessibleName(translate("DateRange", "{what} when").format(what=said))
         for value, label, _days in DATE_PRESETS:
-            self.preset.addItem(label, value)
+            self.preset.addItem(translate("FilterBar", label), value)
         today = QDate.currentDate()
         self.start = QDateEdit(today.addDays(-30), self, objectName=f"{what}From", calendarPopup=True)
         self.end = QDateEdit(today, self, objectName=f"{what}To", calendarPopup=True)
         for edit, name in ((self.start, "from"), (self.end, "until")):
             edit.setDisplayFormat("yyyy-MM-dd")
-            edit.setAccessibleName(f"{what.capitalize()} {name}")
+            edit.setAccessibleName(translate("DateRange", "{what} from").format(what=said) if name == "from"
+                                   else translate("DateRange", "{what} until").format(what=said))
             edit.hide()
             edit.dateChanged.connect(self.changed)
         self.dash = QLabel("–", self)
@@ -116,31 +119,31 @@ class FilterBar(QWidget):
         self.relation = QComboBox(self, objectName="relationFilter")
         self.relation.setAccessibleName(translate("FilterBar", "Relation type filter"))
         self.relation.setToolTip(translate("FilterBar", "Only entities with an active relation of this type (either way)"))
-        self.relation.addItem(ANY_RELATION, "")
+        self.relation.addItem(translate("FilterBar", ANY_RELATION), "")
         self.relation.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.status = QComboBox(self, objectName="statusFilter")
         self.status.setAccessibleName(translate("FilterBar", "Status filter"))
-        self.status.addItem(ANY_STATUS, "")
+        self.status.addItem(translate("FilterBar", ANY_STATUS), "")
         for status in STATUSES:
             self.status.addItem(status, status)
         self.updated = DateRange("updated", self)
         self.created = DateRange("created", self)
         self.clear_button = QPushButton(translate("FilterBar", "Clear filters"), self, objectName="clearFilters")
         self.clear_button.setToolTip(translate("FilterBar", "Show everything again"))
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(8)
+        # The filters wrap onto more rows in a narrow window (a scaled laptop) instead of widening it.
+        layout = FlowLayout(self, spacing=8)
         for label, combo in ((translate("FilterBar", "Relation"), self.relation), (translate("FilterBar", "Status"), self.status)):
-            pair = QHBoxLayout()
+            box = QWidget(self)
+            pair = QHBoxLayout(box)
+            pair.setContentsMargins(0, 0, 0, 0)
             pair.setSpacing(4)
-            caption = QLabel(label, self)
+            caption = QLabel(label, box)
             caption.setBuddy(combo)
             pair.addWidget(caption)
             pair.addWidget(combo)
-            layout.addLayout(pair)
+            layout.addWidget(box)
         layout.addWidget(self.updated)
         layout.addWidget(self.created)
-        layout.addStretch(1)
         layout.addWidget(self.clear_button)
         self.relation.currentIndexChanged.connect(self.changed)
         self.status.currentIndexChanged.connect(self.changed)
@@ -155,7 +158,7 @@ class FilterBar(QWidget):
         current = self.relation.currentData() or ""
         self.relation.blockSignals(True)
         self.relation.clear()
-        self.relation.addItem(ANY_RELATION, "")
+        self.relation.addItem(translate("FilterBar", ANY_RELATION), "")
         for t in types:
             self.relation.addItem(t, t)
         at = self.relation.findData(current) if current else 0
@@ -266,9 +269,10 @@ class SearchFilters(QObject):
     def _said_right(self, flt: SearchFilter) -> None:
         """A filter sentence of this bar's in the status bar says the filters on now, or gives way to one that does."""
         said = getattr(self.p.status, "last_message", "")
-        if not said.startswith(("Filtered:", CLEARED)):
+        if not said.startswith((translate("SearchFilters", "Filtered: {describe}.").split("{")[0],
+                                translate("FilterBar", CLEARED))):
             return
-        now = CLEARED if flt.is_empty() else translate("SearchFilters", "Filtered: {describe}.").format(describe=flt.describe())
+        now = translate("FilterBar", CLEARED) if flt.is_empty() else translate("SearchFilters", "Filtered: {describe}.").format(describe=flt.describe())
         if said != now:
             self.p.status.say(now, 4000)
 
@@ -308,8 +312,10 @@ class SearchFilters(QObject):
                     self.p.search_bar.branch_choice(), on_done=self._say_hidden)
 
     def _say_matching(self, count: int) -> None:
-        many = f"{count}+" if count > COUNT_LIMIT else str(count)
-        self.line.set_note(translate("SearchFilters", "{many} {value}; type to search them").format(many=many, value=translate("SearchFilters", 'entity matches') if count == 1 else translate("SearchFilters", 'entities match')))
+        if count > COUNT_LIMIT:
+            self.line.set_note(translate("SearchFilters", "%n+ entities match; type to search them", "", COUNT_LIMIT))
+        else:
+            self.line.set_note(translate("SearchFilters", "%n entities match; type to search them", "", count))
 
     def _say_hidden(self, count: int) -> None:
-        self.line.set_note(translate("SearchFilters", "{count} {value} hidden by them").format(count=count, value='hit' if count == 1 else 'hits') if count else "")
+        self.line.set_note(translate("SearchFilters", "%n hits hidden by them", "", count) if count else "")

@@ -64,7 +64,7 @@ class HomeList(QListWidget):
             items = getattr(home, key)
             if not items:
                 continue
-            header = QListWidgetItem(title, self)
+            header = QListWidgetItem(translate("Home", title), self)
             header.setFlags(Qt.ItemFlag.ItemIsEnabled)  # readable, but never selected
             header.setFont(bold)
             if self.count() > 1:
@@ -83,7 +83,8 @@ class HomeList(QListWidget):
         self.clear()
         bold = QFont(self.font())
         bold.setBold(True)
-        header = QListWidgetItem(translate("HomeList", "Matching the filters ({n_items}{value})").format(n_items=len(items), value='+' if len(items) >= MATCH_LIMIT else ''), self)
+        header = QListWidgetItem((translate("HomeList", "Matching the filters ({n}+)") if len(items) >= MATCH_LIMIT
+                                 else translate("HomeList", "Matching the filters ({n})")).format(n=len(items)), self)
         header.setFlags(Qt.ItemFlag.ItemIsEnabled)
         header.setFont(bold)
         for item in items:

@@ -21,7 +21,8 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP
 logger = logging.getLogger(__name__)
 
 SNIPPET_CHARS = 180
-BRANCH_LABELS = {"text": "text", "meaning": "meaning", "both": QT_TRANSLATE_NOOP("Results", "text + meaning")}
+BRANCH_LABELS = {"text": QT_TRANSLATE_NOOP("Results", "text"), "meaning": QT_TRANSLATE_NOOP("Results", "meaning"),
+                 "both": QT_TRANSLATE_NOOP("Results", "text + meaning")}
 MODE_LABELS = {"hybrid": QT_TRANSLATE_NOOP("Results", "Hybrid"), "semantic": QT_TRANSLATE_NOOP("Results", "Semantic"), "fts": QT_TRANSLATE_NOOP("Results", "Full text")}
 # Importance tops out near (1 + β_deg)(1 + α_cons) ≈ 1.38 with the default constants.
 IMPORTANCE_SCALE = 1.4
@@ -124,10 +125,10 @@ class ResultModel(QAbstractListModel):
     def count_text(self) -> str:
         """"12 results", with the weak ones left out said: "12 results · 5 weak matches not shown"."""
         n = len(self._results)
-        text = translate("ResultModel", "{n} result{value}").format(n=n, value='s' if n != 1 else '')
+        text = translate("ResultModel", "%n results", "", n)
         if self.cut:
-            text += translate("ResultModel", " · {cut} weak match{value} (under {tail_share:.0%} of the best) not "
-                        "shown").format(cut=self.cut, value='es' if self.cut != 1 else '', tail_share=TAIL_SHARE)
+            text += translate("ResultModel", " · %n weak matches (under {share} of the best) not shown", "",
+                              self.cut).format(share=f"{TAIL_SHARE:.0%}")
         return text
 
     def result(self, row: int) -> SearchResult | None:
@@ -162,7 +163,8 @@ class ResultModel(QAbstractListModel):
         # In words a person reads: what found it and how much each bar lifted it, no cosine or fusion numbers.
         found = ([translate("ResultModel", "has the name you typed")] if r.exact else []) + ([translate("ResultModel", "matches your words")] if r.fts_rank is not None else []) \
             + ([translate("ResultModel", "close in meaning")] if r.knn_rank is not None else [])
-        lifts = [f"{FACTOR_WORDS[label]}: {amount_words(value, scale)}" for (label, _role, scale, _tip), value in
+        lifts = [f"{translate('Results', FACTOR_WORDS[label])}: {amount_words(value, scale)}"
+                 for (label, _role, scale, _tip), value in
                  zip(BARS[1:], (r.importance, r.temporal, r.cooc_boost))]
         return (
             translate("ResultModel", "<b>{name}</b> ({entity_type})<br>{share_text} of the best hit. Why it "
@@ -213,11 +215,20 @@ FACTOR_WORDS = {"match": QT_TRANSLATE_NOOP("Results", "matches what you asked"),
                 "linked": QT_TRANSLATE_NOOP("Results", "linked with the other hits")}
 # Each bar's label is a plain word drawn beside it in a wide row, never an abbreviation.
 BARS = (
-    ("match", Roles.BaseRelevance, 1.0, "match: matches your words or is close in meaning"),
-    ("used", Roles.Importance, IMPORTANCE_SCALE, QT_TRANSLATE_NOOP("Results", "used: often used (opened, related, used on several days)")),
-    ("recent", Roles.Temporal, 1.0, "recent: recently used"),
-    ("linked", Roles.Cooc, None, "linked: linked with the other hits"),
+    ("match", Roles.BaseRelevance, 1.0, QT_TRANSLATE_NOOP("Results", "match: matches your words or is close in meaning")),
+    ("used", Roles.Importance, IMPORTANCE_SCALE,
+     QT_TRANSLATE_NOOP("Results", "used: often used (opened, related, used on several days)")),
+    ("recent", Roles.Temporal, 1.0, QT_TRANSLATE_NOOP("Results", "recent: recently used")),
+    ("linked", Roles.Cooc, None, QT_TRANSLATE_NOOP("Results", "linked: linked with the other hits")),
 )
+# The bars' labels as drawn (the keys above stay the same in every language).
+BAR_LABELS = {"match": QT_TRANSLATE_NOOP("Results", "match"), "used": QT_TRANSLATE_NOOP("Results", "used"),
+              "recent": QT_TRANSLATE_NOOP("Results", "recent"), "linked": QT_TRANSLATE_NOOP("Results", "linked")}
+
+
+def bar_label(key: str) -> str:
+    """A bar's label in the window's language."""
+    return translate("Results", BAR_LABELS.get(key, key))
 PAD = 8
 BAR_W = 38
 BAR_H = 5
@@ -246,7 +257,7 @@ NARROW_ROW = 240  # below this width the row uses short forms
 
 def bar_layout(width: int, fm: QFontMetrics, score_w: int) -> tuple[bool, int]:
     """(labels shown, width of each bar) so that four bars and the score fit in ``width``."""
-    labelled = sum(fm.horizontalAdvance(label) + 3 + BAR_W + 8 for label, *_ in BARS)
+    labelled = sum(fm.horizontalAdvance(bar_label(label)) + 3 + BAR_W + 8 for label, *_ in BARS)
     if labelled + score_w <= width:
         return True, BAR_W
     return False, max(6, min(BAR_W, (width - score_w - 4 * 4 - 8) // 4))
@@ -279,7 +290,7 @@ def numbers_text(r: SearchResult, fits, best: float = 0.0, time_label: str | Non
 
 def branch_label(r: SearchResult) -> str:
     """What found the hit, as its chip says: an exact name is "exact name", never "meaning"."""
-    return EXACT_LABEL if r.exact else BRANCH_LABELS.get(r.branch, r.branch)
+    return translate("Results", EXACT_LABEL if r.exact else BRANCH_LABELS.get(r.branch, r.branch))
 
 
 EXACT_LABEL = QT_TRANSLATE_NOOP("Results", "exact name")
@@ -304,8 +315,9 @@ def first_line(width: int, fm_b: QFontMetrics, fm_s: QFontMetrics, name: str, en
     # Advances are rounded, and elidedText measures in fractions: one spare pixel keeps a name that fits whole.
     name_need = fm_b.horizontalAdvance(name) + 1
     chip_w = fm_s.horizontalAdvance(branch) + 12
-    if name_need + TYPE_GAP + chip_w > width and branch == BRANCH_LABELS["both"]:
-        branch, chip_w = "both", fm_s.horizontalAdvance("both") + 12
+    if name_need + TYPE_GAP + chip_w > width and branch == translate("Results", BRANCH_LABELS["both"]):
+        both = translate("Results", "both")
+        branch, chip_w = both, fm_s.horizontalAdvance(both) + 12
     if name_need + TYPE_GAP + chip_w > width:
         branch, chip_w = "", 0  # the branch is in the tooltip; the name matters more
     avail = width - (chip_w + TYPE_GAP if chip_w else 0)
@@ -444,7 +456,8 @@ class ResultDelegate(QStyledItemDelegate):
         values = (r.base_relevance, r.importance, r.temporal, r.cooc_boost)
         best = getattr(model, "best", 0.0)
         labelled, bar_w = bar_layout(width, fm_s, fm_b.horizontalAdvance(translate("ResultDelegate", "100% of the best hit")))
-        for (label, _role, scale, _tip), value in zip(BARS, values):
+        for (key, _role, scale, _tip), value in zip(BARS, values):
+            label = bar_label(key)
             frac = value / (1.0 + value) if scale is None else value / scale
             frac = min(1.0, max(0.0, frac))
             lw = fm_s.horizontalAdvance(label) + 3 if labelled else 0

@@ -48,7 +48,7 @@ class SearchBar(QWidget):
         self.edit.setAccessibleName(translate("SearchBar", "Search"))
         self.types = QComboBox(self)
         self.types.setObjectName("typeFilter")
-        self.types.addItem(ALL_TYPES, "")
+        self.types.addItem(translate("SearchBar", ALL_TYPES), "")
         self.types.setToolTip(translate("SearchBar", "Only show entities of this type"))
         self.types.setAccessibleName(translate("SearchBar", "Entity type filter"))
         self.types.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -56,13 +56,13 @@ class SearchBar(QWidget):
         self.branches.setObjectName("branchSwitch")
         self.branches.setAccessibleName(translate("SearchBar", "Search mode"))
         for value, label, tip in BRANCH_CHOICES:
-            self.branches.addItem(label, value)
-            self.branches.setItemData(self.branches.count() - 1, tip, Qt.ItemDataRole.ToolTipRole)
-        self.branches.setToolTip(SWITCH_TIP)
+            self.branches.addItem(translate("SearchBar", label), value)
+            self.branches.setItemData(self.branches.count() - 1, translate("SearchBar", tip), Qt.ItemDataRole.ToolTipRole)
+        self.branches.setToolTip(translate("SearchBar", SWITCH_TIP))
         # The one place the mode is shown: the choice, and what a search used when it could not follow
         # it. One width for every text it can show, so the bar does not shift when the mode changes.
         metrics = self.branches.fontMetrics()
-        widest = max(metrics.horizontalAdvance(f"{label} · {USED_WORDS[used]}") for value, label, _ in BRANCH_CHOICES
+        widest = max(metrics.horizontalAdvance(f"{translate('SearchBar', label)} · {translate('SearchBar', USED_WORDS[used])}") for value, label, _ in BRANCH_CHOICES
                      for used in ("semantic", "fts") if used != EXPECTED_MODE[value])
         self.branches.setMinimumContentsLength(0)
         self.branches.setMinimumWidth(widest + 36)
@@ -95,7 +95,7 @@ class SearchBar(QWidget):
         current = self.entity_type()
         self.types.blockSignals(True)
         self.types.clear()
-        self.types.addItem(ALL_TYPES, "")
+        self.types.addItem(translate("SearchBar", ALL_TYPES), "")
         for t in types:
             self.types.addItem(t, t)
         at = self.types.findData(current) if current else 0
@@ -108,14 +108,15 @@ class SearchBar(QWidget):
         """Show the mode a search used: the choice alone when it was followed, else the choice and what was used."""
         self.used_mode = mode
         for i, (_, label, _) in enumerate(BRANCH_CHOICES):
-            self.branches.setItemText(i, label)
+            self.branches.setItemText(i, translate("SearchBar", label))
         at = self.branches.currentIndex()
         if at < 0:
             return
         differs = mode != EXPECTED_MODE.get(self.branch_choice(), "hybrid")
         if differs:
-            self.branches.setItemText(at, f"{BRANCH_CHOICES[at][1]} · {USED_WORDS.get(mode, mode)}")
-        self.branches.setToolTip(MODE_TIPS.get(mode, SWITCH_TIP) if differs else SWITCH_TIP)
+            self.branches.setItemText(at, f"{translate('SearchBar', BRANCH_CHOICES[at][1])} · "
+                                         f"{translate('SearchBar', USED_WORDS.get(mode, mode))}")
+        self.branches.setToolTip(translate("SearchBar", MODE_TIPS.get(mode, SWITCH_TIP) if differs else SWITCH_TIP))
 
     def mode_text(self) -> str:
         """What the mode switch shows (the choice, and what was used when it differs)."""

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QAbstractButton, QMenu, QMessageBox
 
 from limbic import config
 from limbic.engine.errors import OtherGraphError
-from limbic.service.types import ScoringParams, counted
+from limbic.service.types import ScoringParams
 from limbic.service import files, importers
 from limbic.ui.common import safe_files
 from limbic.ui.common.hooks import StatusLine, WindowHooks
@@ -170,7 +170,7 @@ class FileMenu(QObject):
 
     def on_import(self) -> None:
         """File → Import."""
-        path = self.ask_open_path(translate("FileMenu", "Import a file"), IMPORT_FILTER)
+        path = self.ask_open_path(translate("FileMenu", "Import a file"), translate("FileMenu", IMPORT_FILTER))
         if path:
             self.import_path(path)
 
@@ -239,7 +239,7 @@ class FileMenu(QObject):
     def on_export(self) -> None:
         """File → Export JSONL."""
         suggested = str(self.start_folder() / f"{self.p.db_path().stem}.jsonl")
-        path = self.ask_save_path(translate("FileMenu", "Export memory JSONL"), suggested, JSONL_FILTER)
+        path = self.ask_save_path(translate("FileMenu", "Export memory JSONL"), suggested, translate("FileMenu", JSONL_FILTER))
         if not path:
             return
         if not Path(path).suffix:
@@ -453,7 +453,8 @@ class FileMenu(QObject):
 
     def on_export_folder(self, fmt: str) -> None:
         """File → Export as Markdown or CSV, into a folder."""
-        path = self.ask_folder(translate("FileMenu", "Export as {value} into a folder").format(value=translate("FileMenu", 'Markdown notes') if fmt == 'markdown' else translate("FileMenu", 'CSV files')),
+        path = self.ask_folder(translate("FileMenu", "Export as Markdown notes into a folder") if fmt == "markdown"
+                               else translate("FileMenu", "Export as CSV files into a folder"),
                                create=True)
         if not path:
             return
@@ -465,7 +466,9 @@ class FileMenu(QObject):
         force = False
         if problem is not None:
             problem = problem.split("; nothing was exported")[0]
-            if not self.ask_replace(translate("FileMenu", "{problem}. Write the {value} into it anyway, beside what it holds?").format(problem=problem, value='notes' if fmt == 'markdown' else translate("FileMenu", 'CSV files'))):
+            if not self.ask_replace((translate("FileMenu", "{problem}. Write the notes into it anyway, beside what it holds?") if fmt == "markdown"
+                                    else translate("FileMenu", "{problem}. Write the CSV files into it anyway, beside what it "
+                                                   "holds?")).format(problem=problem)):
                 self.p.status.say(translate("FileMenu", "Nothing was exported; {name} was left as it is.").format(name=Path(path).name))
                 return
             force = True

@@ -272,7 +272,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(self._title())
 
     def _title(self) -> str:
-        return translate("MainWindow", "Limbic — {name}{value}[*]").format(name=self.db_path.name, value=' (read-only)' if self.readonly else '')
+        return (translate("MainWindow", "Limbic — {name} (read-only)[*]") if self.readonly
+                else translate("MainWindow", "Limbic — {name}[*]")).format(name=self.db_path.name)
 
     def _enable_editing(self, enabled: bool) -> None:
         """A read-only file: every action that would write is off from the start, and says why."""

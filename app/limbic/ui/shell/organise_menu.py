@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service import organise
-from limbic.service.types import counted
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.search.browser import EntityBrowser

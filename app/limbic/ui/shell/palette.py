@@ -19,38 +19,46 @@ FUZZY_WORD = 80.0  # a typed word this close to a word of the command counts ("b
 
 # Words people type for a command that its label does not contain, keyed by the label without its menu.
 KEYWORDS: dict[str, str] = {
-    "Export JSONL…": QT_TRANSLATE_NOOP("Palette", "jsonl json memory file mcp"),
-    "Export as Markdown…": QT_TRANSLATE_NOOP("Palette", "md markdown notes obsidian vault folder"),
-    "Export as CSV…": QT_TRANSLATE_NOOP("Palette", "csv spreadsheet excel table comma"),
-    "Import…": QT_TRANSLATE_NOOP("Palette", "jsonl json csv memory load open"),
-    "Import a folder of notes…": QT_TRANSLATE_NOOP("Palette", "markdown md obsidian vault csv folder"),
-    "Back up now": QT_TRANSLATE_NOOP("Palette", "backup copy save snapshot"),
-    "Restore from backup…": QT_TRANSLATE_NOOP("Palette", "backup snapshot recover"),
-    "Load the sample graph": QT_TRANSLATE_NOOP("Palette", "demo example try"),
-    "Settings…": QT_TRANSLATE_NOOP("Palette", "preferences options configure scoring ranking"),
-    "Quit": QT_TRANSLATE_NOOP("Palette", "exit close"),
-    "Sync…": QT_TRANSLATE_NOOP("Palette", "devices folder syncthing dropbox icloud nextcloud onedrive share laptop desktop"),
-    "Sync conflicts…": QT_TRANSLATE_NOOP("Palette", "devices conflict mine theirs both resolve choose keep sync"),
-    "Delete entity…": "remove",
-    "Undo": QT_TRANSLATE_NOOP("Palette", "revert take back"),
-    "Search": QT_TRANSLATE_NOOP("Palette", "find query"),
-    "Quick switcher…": QT_TRANSLATE_NOOP("Palette", "jump open go to find entity name"),
-    "Search filters": QT_TRANSLATE_NOOP("Palette", "filter narrow type status date created updated"),
-    "Browse entities…": QT_TRANSLATE_NOOP("Palette", "list all types"),
-    "Pin entity": QT_TRANSLATE_NOOP("Palette", "favourite favorite star keep"),
-    "Merge into…": QT_TRANSLATE_NOOP("Palette", "combine join"),
-    "Rename type…": QT_TRANSLATE_NOOP("Palette", "retype types"),
-    "Memory health…": QT_TRANSLATE_NOOP("Palette", "duplicates dupes doubles orphans stale oversized cleanup clean repeated check"),
-    "Local graph": QT_TRANSLATE_NOOP("Palette", "neighbours neighbors network map view"),
-    "Whole graph": QT_TRANSLATE_NOOP("Palette", "network map view all"),
-    "Zoom in": QT_TRANSLATE_NOOP("Palette", "bigger larger text font size"),
-    "Zoom out": QT_TRANSLATE_NOOP("Palette", "smaller text font size"),
-    "Actual size": QT_TRANSLATE_NOOP("Palette", "reset zoom text font size"),
-    "Activity panel": QT_TRANSLATE_NOOP("Palette", "assistants changes log review history sessions"),
-    "Mark all reviewed": QT_TRANSLATE_NOOP("Palette", "activity read seen"),
-    "Keyboard shortcuts": QT_TRANSLATE_NOOP("Palette", "keys help cheatsheet"),
-    "About Limbic": "version",
+    QT_TRANSLATE_NOOP("Palette", "Export JSONL…"): QT_TRANSLATE_NOOP("Palette", "jsonl json memory file mcp"),
+    QT_TRANSLATE_NOOP("Palette", "Export as Markdown…"): QT_TRANSLATE_NOOP("Palette", "md markdown notes obsidian vault folder"),
+    QT_TRANSLATE_NOOP("Palette", "Export as CSV…"): QT_TRANSLATE_NOOP("Palette", "csv spreadsheet excel table comma"),
+    QT_TRANSLATE_NOOP("Palette", "Import…"): QT_TRANSLATE_NOOP("Palette", "jsonl json csv memory load open"),
+    QT_TRANSLATE_NOOP("Palette", "Import a folder of notes…"): QT_TRANSLATE_NOOP("Palette", "markdown md obsidian vault csv folder"),
+    QT_TRANSLATE_NOOP("Palette", "Back up now"): QT_TRANSLATE_NOOP("Palette", "backup copy save snapshot"),
+    QT_TRANSLATE_NOOP("Palette", "Restore from backup…"): QT_TRANSLATE_NOOP("Palette", "backup snapshot recover"),
+    QT_TRANSLATE_NOOP("Palette", "Load the sample graph"): QT_TRANSLATE_NOOP("Palette", "demo example try"),
+    QT_TRANSLATE_NOOP("Palette", "Settings…"): QT_TRANSLATE_NOOP("Palette", "preferences options configure scoring ranking"),
+    QT_TRANSLATE_NOOP("Palette", "Quit"): QT_TRANSLATE_NOOP("Palette", "exit close"),
+    QT_TRANSLATE_NOOP("Palette", "Sync…"): QT_TRANSLATE_NOOP("Palette", "devices folder syncthing dropbox icloud nextcloud onedrive share laptop desktop"),
+    QT_TRANSLATE_NOOP("Palette", "Sync conflicts…"): QT_TRANSLATE_NOOP("Palette", "devices conflict mine theirs both resolve choose keep sync"),
+    QT_TRANSLATE_NOOP("Palette", "Delete entity…"): QT_TRANSLATE_NOOP("Palette", "remove"),
+    QT_TRANSLATE_NOOP("Palette", "Undo"): QT_TRANSLATE_NOOP("Palette", "revert take back"),
+    QT_TRANSLATE_NOOP("Palette", "Search"): QT_TRANSLATE_NOOP("Palette", "find query"),
+    QT_TRANSLATE_NOOP("Palette", "Quick switcher…"): QT_TRANSLATE_NOOP("Palette", "jump open go to find entity name"),
+    QT_TRANSLATE_NOOP("Palette", "Search filters"): QT_TRANSLATE_NOOP("Palette", "filter narrow type status date created updated"),
+    QT_TRANSLATE_NOOP("Palette", "Browse entities…"): QT_TRANSLATE_NOOP("Palette", "list all types"),
+    QT_TRANSLATE_NOOP("Palette", "Pin entity"): QT_TRANSLATE_NOOP("Palette", "favourite favorite star keep"),
+    QT_TRANSLATE_NOOP("Palette", "Merge into…"): QT_TRANSLATE_NOOP("Palette", "combine join"),
+    QT_TRANSLATE_NOOP("Palette", "Rename type…"): QT_TRANSLATE_NOOP("Palette", "retype types"),
+    QT_TRANSLATE_NOOP("Palette", "Memory health…"): QT_TRANSLATE_NOOP("Palette", "duplicates dupes doubles orphans stale oversized cleanup clean repeated check"),
+    QT_TRANSLATE_NOOP("Palette", "Local graph"): QT_TRANSLATE_NOOP("Palette", "neighbours neighbors network map view"),
+    QT_TRANSLATE_NOOP("Palette", "Whole graph"): QT_TRANSLATE_NOOP("Palette", "network map view all"),
+    QT_TRANSLATE_NOOP("Palette", "Zoom in"): QT_TRANSLATE_NOOP("Palette", "bigger larger text font size"),
+    QT_TRANSLATE_NOOP("Palette", "Zoom out"): QT_TRANSLATE_NOOP("Palette", "smaller text font size"),
+    QT_TRANSLATE_NOOP("Palette", "Actual size"): QT_TRANSLATE_NOOP("Palette", "reset zoom text font size"),
+    QT_TRANSLATE_NOOP("Palette", "Activity panel"): QT_TRANSLATE_NOOP("Palette", "assistants changes log review history sessions"),
+    QT_TRANSLATE_NOOP("Palette", "Mark all reviewed"): QT_TRANSLATE_NOOP("Palette", "activity read seen"),
+    QT_TRANSLATE_NOOP("Palette", "Keyboard shortcuts"): QT_TRANSLATE_NOOP("Palette", "keys help cheatsheet"),
+    QT_TRANSLATE_NOOP("Palette", "About Limbic"): QT_TRANSLATE_NOOP("Palette", "version"),
 }
+
+
+def keywords(action: str) -> str:
+    """The words people type for a command, in English and in the window's language (the label may be either)."""
+    for label, words in KEYWORDS.items():
+        if action in (label, translate("Palette", label)):
+            return f"{words} {translate('Palette', words)}"
+    return ""
 
 
 @dataclass
@@ -125,7 +133,7 @@ def rank_commands(commands: list[Command], text: str) -> list[Command]:
         name_words = _words(action)
         name_words += [a + b for a, b in zip(name_words, name_words[1:])]  # "backup" is "Back up"
         menu_words = _words(command.label[: -len(action)] if command.label.endswith(action) else command.label)
-        extra_words = _words(f"{KEYWORDS.get(action, '')} {command.action.toolTip()}")
+        extra_words = _words(f"{keywords(action)} {command.action.toolTip()}")
         found, score = 0, 0.0
         for position, word in enumerate(typed):
             name = _word_match(word, name_words)

@@ -12,7 +12,6 @@ import sys
 import time
 
 from PySide6.QtCore import QEvent, QObject, QTimer, Slot
-from limbic.ui.common.i18n import translate
 
 TIMING_ENV = "LIMBIC_TIMING"
 QUERY_ENV = "LIMBIC_TIMING_QUERY"
@@ -66,7 +65,7 @@ class StartupTimer(QObject):
             return
         self._request = None
         top = self._window.model.result(0)
-        stamp("first-results", translate("StartupTimer", "mode={mode} top={value}").format(mode=self._window.model.mode, value=top.name if top else '-'))
+        stamp("first-results", f"mode={self._window.model.mode} top={top.name if top else '-'}")
         if self._quit_after:
             QTimer.singleShot(0, self._window.close)
 

@@ -7,7 +7,6 @@ import logging
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import QLabel, QMessageBox, QProgressBar, QSizePolicy, QStatusBar, QToolButton, QWidget
 
-from limbic.service.types import counted
 from limbic.ui.common.i18n import translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
@@ -153,8 +152,8 @@ class StatusPanel(QStatusBar):
         self.readonly.setVisible(bool(note))
 
     def set_counts(self, counts: dict[str, int]) -> None:
-        self.counts.setText(f"{counted(counts.get('entities', 0), 'entity')} · "
-                            f"{counted(counts.get('relations', 0), 'relation')}")
+        self.counts.setText(f"{translate('StatusPanel', '%n entities', '', counts.get('entities', 0))} · "
+                            f"{translate('StatusPanel', '%n relations', '', counts.get('relations', 0))}")
 
     @Slot(str)
     def job_started(self, title: str) -> None:

@@ -24,7 +24,7 @@ _LABELS = {"mine": QT_TRANSLATE_NOOP("ConflictsView", "Keep this device's"), "th
 def labels(c) -> dict[str, str]:
     """The three buttons' words: the same meaning on every conflict, the other device named."""
     their = (c.their_device_name or c.their_device[:8]) if c is not None else ""
-    return {"mine": translate("ConflictsView", "Keep this device's"), "theirs": translate("ConflictsView", "Keep {their}'s").format(their=their) if their else _LABELS["theirs"],
+    return {"mine": translate("ConflictsView", "Keep this device's"), "theirs": translate("ConflictsView", "Keep {their}'s").format(their=their) if their else translate("ConflictsView", _LABELS["theirs"]),
             "both": translate("ConflictsView", "Keep both")}
 
 
@@ -36,7 +36,8 @@ def choices(c) -> dict[str, str]:
     if c.deleter is not None:
         return {keep: translate("ConflictsView", "delete it again") if keep == c.deleter else translate("ConflictsView", "keep it") for keep in c.choices()}
     their = c.their_device_name or c.their_device[:8] or translate("ConflictsView", "the other device")
-    return {keep: translate("ConflictsView", "keep both texts") if keep == "both" else translate("ConflictsView", "keep {value}'s value").format(value=translate("ConflictsView", 'this device') if keep == 'mine' else their)
+    return {keep: translate("ConflictsView", "keep both texts") if keep == "both" else (translate("ConflictsView", "keep this device's value") if keep == "mine"
+                                                                   else translate("ConflictsView", "keep {their}'s value").format(their=their))
             for keep in c.choices()}
 
 
@@ -100,8 +101,8 @@ class ConflictsView(QDialog):
         buttons = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
         for key, keep in KEYS.items():
-            button = QPushButton(f"{_LABELS[keep]}  ({key})", self)
-            button.setAccessibleName(_LABELS[keep])
+            button = QPushButton(f"{translate('ConflictsView', _LABELS[keep])}  ({key})", self)
+            button.setAccessibleName(translate("ConflictsView", _LABELS[keep]))
             button.setAutoDefault(False)
             button.clicked.connect(lambda _=False, k=keep: self.resolve_current(k))
             buttons.addWidget(button)
@@ -160,11 +161,14 @@ class ConflictsView(QDialog):
             self.mine.setPlainText("")
             self.theirs.setPlainText("")
             return
-        self.why.setText(translate("ConflictsView", "Met on {at}; the graph holds {value} until you choose. {hint}").format(at=c.at, value='mine' if c.kept == 'mine' else 'theirs', hint=_hint(offered)))
+        self.why.setText((translate("ConflictsView", "Met on {at}; the graph holds mine until you choose. {hint}") if c.kept == "mine"
+                         else translate("ConflictsView", "Met on {at}; the graph holds theirs until you choose. {hint}")
+                         ).format(at=c.at, hint=_hint(offered)))
         # "this device" is what the person knows it by, whatever name the others see.
-        self.mine_title.setText(translate("ConflictsView", "Mine (this device){value}").format(value=translate("ConflictsView", '  — kept now') if c.kept == 'mine' else ''))
+        self.mine_title.setText(translate("ConflictsView", "Mine (this device)") + (translate("ConflictsView", "  — kept now") if c.kept == "mine" else ""))
         their_device = c.their_device_name or c.their_device
-        self.theirs_title.setText(translate("ConflictsView", "Theirs ({their_device}){value}").format(their_device=their_device, value=translate("ConflictsView", '  — kept now') if c.kept == 'theirs' else ''))
+        self.theirs_title.setText(translate("ConflictsView", "Theirs ({their_device})").format(their_device=their_device)
+                                  + (translate("ConflictsView", "  — kept now") if c.kept == "theirs" else ""))
         self.mine.setPlainText(side_text(c, "mine"))
         self.theirs.setPlainText(side_text(c, "theirs"))
 

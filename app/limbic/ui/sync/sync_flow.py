@@ -16,7 +16,7 @@ from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer
 from PySide6.QtWidgets import QMessageBox, QToolButton, QWidget
 
 from limbic.service import sync as service_sync
-from limbic.service.types import Graph, counted
+from limbic.service.types import Graph
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.sync.conflicts_view import ConflictsView, make_view
 from limbic.ui.sync.sync_dialog import SyncDialog
@@ -261,7 +261,7 @@ class SyncFlow(QObject):
         texts = {"syncing": translate("SyncFlow", "Syncing…"), "synced": translate("SyncFlow", "Synced"), "waiting": translate("SyncFlow", "Sync waits"),
                  "unreachable": translate("SyncFlow", "Sync folder unreachable"),
                  "code": translate("SyncFlow", "Sync needs the recovery code"),
-                 "conflicts": counted(len(self.conflicts), translate("SyncFlow", "sync conflict"))}
+                 "conflicts": translate("SyncFlow", "%n sync conflicts", "", len(self.conflicts))}
         aside = self.set_aside
         tips = {"synced": "\n".join(aside) if aside else translate("SyncFlow", "Every change is exchanged with {folder}. Click to see past conflicts.").format(folder=self.folder),
                 "syncing": translate("SyncFlow", "Exchanging changes with {folder}.").format(folder=self.folder),

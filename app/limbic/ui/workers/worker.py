@@ -26,7 +26,7 @@ from limbic.service import follow, opening
 from limbic.service.background import embed_batch
 from limbic.service.catalog import Catalog, CatalogDelta, catalog_delta, read_catalog
 from limbic.service.filters import SearchFilter, filtered_search
-from limbic.service.types import ChangeSet, Cursor, Graph, ScoringParams, counted
+from limbic.service.types import ChangeSet, Cursor, Graph, ScoringParams
 from limbic.ui.workers.connection import (ConnectionWorker, Failure, JobContext, KeyedRequests, KeyView, TestHooks, Throttle,
                                   WorkerThread, sentence_for)
 from limbic.ui.workers.reader import Reader
@@ -162,7 +162,7 @@ class EngineWorker(ConnectionWorker):
             return
         self._embedding = {"done": 0, "total": total, "graph": self.graph}
         self._embed_throttle = Throttle(self.progress.emit)
-        self.job_started.emit(f"Embedding {counted(total, 'entity')}")
+        self.job_started.emit(translate("EngineWorker", "Embedding %n entities", "", total))
         self._embed_throttle("embed", 0, total)
         if self.hooks.progress_delay:
             time.sleep(self.hooks.progress_delay)
