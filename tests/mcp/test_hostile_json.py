@@ -35,8 +35,9 @@ def _nest(depth: int, inner: str, array: bool) -> str:
 
 
 @st.composite
-def hostile_line(draw) -> tuple[bytes, int]:
-    """One line that asks for an answer, and its request id (its answer may carry null instead)."""
+def hostile_line(draw) -> tuple[bytes, int, bool]:
+    """One line that asks for an answer, its request id, and whether the answer must carry that id (a line
+    refused unparsed whose id stands readable at its start), else it may carry null."""
     request_id = next(_ids)
     method = draw(METHODS)
     params = draw(VALUES)
@@ -58,15 +59,17 @@ def hostile_line(draw) -> tuple[bytes, int]:
     if how == "duplicate-keys":
         head = '{"jsonrpc":"2.0","method":"nothing","id":%d,"method":%s,"params":{},"params":' % (request_id, json.dumps(method))
     line = (head + body + "}").encode("utf-8", "surrogatepass")
+    sure = how in ("deep", "surrogate-bytes")
     if how == "bad-utf8":
         cut = draw(st.integers(0, len(line)))
+        sure = cut > len('{"jsonrpc":"2.0","id":%d' % request_id)  # the junk lands after the id and its comma
         junk = draw(st.binary(min_size=1, max_size=8)).replace(b"\n", b"\xff") + b"\xff"
         line = line[:cut] + junk + line[cut:]
     elif how == "surrogate-bytes":  # inside the last string value there is, else as a value of its own
         cut = line.rfind(b'"}')
         line = line[:cut] + b"\xed\xa0\x80" + line[cut:] if cut > 0 else line[:-1] + b',"x":"\xed\xa0\x80"}'
 
-    return line, request_id
+    return line, request_id, sure
 
 
 @pytest.fixture(scope="module")
@@ -78,8 +81,8 @@ def live(tmp_path_factory):
         yield s
 
 
-def _exchange(s: RawServer, line: bytes, request_id: int) -> dict:
-    """Send the line, then a ping; exactly one answer to the line (its id, or null) must come."""
+def _exchange(s: RawServer, line: bytes, request_id: int, sure: bool = False) -> dict:
+    """Send the line, then a ping; exactly one answer to the line (its id, or null unless ``sure``) must come."""
     s.proc.stdin.write(line + b"\n")
     s.proc.stdin.flush()
     ping = f"ping-{request_id}"
@@ -98,6 +101,8 @@ def _exchange(s: RawServer, line: bytes, request_id: int) -> dict:
             assert message.get("id") in (request_id, None), (message, line[:200])
             answers.append(message)
     assert len(answers) == 1, (answers, line[:200])
+    if sure:
+        assert answers[0].get("id") == request_id, (answers[0], line[:200])
     text = json.dumps(answers[0])
     # A broken request is the client's mistake, said as such: never a failure inside Limbic.
     assert "Traceback" not in text and "unexpected error" not in text, text[:500]
@@ -132,15 +137,15 @@ def test_many_hostile_requests_get_one_answer_each(live, case):
 def test_the_reported_deep_lines_are_answered(live, depth):
     request_id = next(_ids)
     line = '{"jsonrpc":"2.0","id":%d,"method":"ping","params":%s}' % (request_id, _nest(depth, "1", False))
-    _exchange(live, line.encode(), request_id)
+    _exchange(live, line.encode(), request_id, sure=True)
     arrays = ('{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_nodes","arguments":{"query":%s}}}'
               % (request_id, _nest(50_000, "", True)))
-    _exchange(live, arrays.encode(), request_id)
+    _exchange(live, arrays.encode(), request_id, sure=True)
     _after(live)
 
 
 def test_an_encoded_surrogate_is_a_protocol_error_not_a_failed_tool(live):
     request_id = next(_ids)
     line = b'{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search_nodes","arguments":{"query":"a\xed\xa0\x80b"}}}' % request_id
-    assert _exchange(live, line, request_id)["error"]["code"] == -32700
+    assert _exchange(live, line, request_id, sure=True)["error"]["code"] == -32700
     _after(live)

@@ -36,6 +36,19 @@ _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
 _ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")  # only an escape can carry a surrogate into JSON text
 
+# The id of a request refused before it is parsed, read from its first or last bytes only: the keys before
+# it (from the opening brace) or after it (to the closing brace) hold plain values, so in any JSON text it
+# is the top-level object's own "id" (a quote after a comma or a brace cannot sit inside a string).
+ID_HEAD_BYTES = 16 * 1024  # from the opening brace: one attempt, linear
+ID_TAIL_BYTES = 1024  # to the closing brace: an attempt at each comma, so kept short
+_WS = rb"[ \t\r\n]*"
+_TEXT = rb'"(?:[^"\\]|\\.)*"'
+_SCALAR = rb"(?:" + _TEXT + rb"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null)"
+_PAIR = _TEXT + _WS + rb":" + _WS + _SCALAR + _WS
+_ID = rb'"id"' + _WS + rb":" + _WS + rb'(?P<id>"(?:[^"\\]|\\.){0,1024}"|-?(?:0|[1-9][0-9]{0,17}))' + _WS
+_ID_FIRST = re.compile(rb"\A" + _WS + rb"\{" + _WS + rb"(?:" + _PAIR + rb"," + _WS + rb")*" + _ID + rb"[,}]", re.DOTALL)
+_ID_LAST = re.compile(rb"[{,]" + _WS + _ID + rb"(?:," + _WS + _PAIR + rb")*\}" + _WS + rb"\Z", re.DOTALL)
+
 
 @dataclass(frozen=True)
 class Incoming:
@@ -75,6 +88,26 @@ def error_reply(request_id: Any, code: int, message: str, data: Any = None) -> d
     return {"jsonrpc": "2.0", "id": request_id, "error": error}
 
 
+def readable_id(line: bytes, whole: bool = True) -> Any:
+    """The id of a request that is refused unparsed (too deep, too long, not UTF-8), when its first or last
+    bytes (``ID_HEAD_BYTES``, ``ID_TAIL_BYTES``; the first only when the line is not ``whole``) show it
+    beside plain values only; else None. Two different ids found: None."""
+    found = []
+    places = [(_ID_FIRST, line[:ID_HEAD_BYTES])] + ([(_ID_LAST, line[-ID_TAIL_BYTES:])] if whole else [])
+    for pattern, part in places:
+        match = pattern.search(part)
+        if match is None:
+            continue
+        token = match["id"]
+        try:
+            value = json.loads(token.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError):
+            continue
+        if _valid_id(value) and not (isinstance(value, str) and surrogate_path(value)):
+            found.append(value)
+    return found[0] if found and all(v == found[0] for v in found) else None
+
+
 def _valid_id(value: Any) -> bool:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
@@ -98,14 +131,14 @@ def parse_line(line: bytes) -> Incoming | None:
     if not line.strip():
         return None
     if len(line) > MAX_LINE_BYTES:
-        return Incoming(error=error_reply(None, INVALID_REQUEST, (
+        return Incoming(error=error_reply(readable_id(line, whole=False), INVALID_REQUEST, (
             f"The message is longer than {MAX_LINE_BYTES // (1024 * 1024)} MB; send less in one request.")))
     try:
         text = line.decode("utf-8")  # strict: an encoded surrogate is not UTF-8 (json.loads would let it through)
     except UnicodeDecodeError:
-        return Incoming(error=error_reply(None, PARSE_ERROR, "The message is not valid JSON in UTF-8."))
+        return Incoming(error=error_reply(readable_id(line), PARSE_ERROR, "The message is not valid JSON in UTF-8."))
     if nesting_depth(line) > MAX_DEPTH:
-        return Incoming(error=error_reply(None, INVALID_REQUEST, (
+        return Incoming(error=error_reply(readable_id(line), INVALID_REQUEST, (
             f"The message nests arrays and objects more than {MAX_DEPTH} deep; no request needs that many.")))
     try:
         message = json.loads(text)
