@@ -123,12 +123,17 @@ class MessyTransport:
 
     def _tamper(self, path: Path, there: Path, dst: Replica, roll: float) -> None:
         """What someone who can write to the folder plants: the segment altered under its own sequence (a valid
-        checksum), or moved into another device's folder. Each must be refused, and block nothing genuine."""
+        checksum), moved into another device's folder, or replayed under a later sequence of its own device. Each
+        must be refused, and block nothing genuine."""
         if roll < 0.95:
             data = bytearray(path.read_bytes())
             data[len(data) // 2] ^= 0x01
             digest = hashlib.sha256(bytes(data)).hexdigest()[:16]
             (there / f"{path.name[:6]}-{digest}.seg").write_bytes(bytes(data))
+        elif roll >= 0.975:  # replayed: the same sealed bytes under a later sequence of the same device
+            data = path.read_bytes()
+            later = int(path.name[:6]) + 1 + int(roll * 1000) % 3
+            (there / f"{later:06d}-{hashlib.sha256(data).hexdigest()[:16]}.seg").write_bytes(data)
         else:
             victim = next(r for r in self.replicas if r.device.id not in (there.name, dst.device.id)) \
                 if len(self.replicas) > 2 else None
