@@ -12,6 +12,7 @@ from typing import Any
 
 import platformdirs
 
+from limbic import osfiles
 logger = logging.getLogger(__name__)
 
 APP_NAME = "Limbic"
@@ -174,7 +175,7 @@ def save_settings(settings: Settings) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(settings.to_json(), indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+    osfiles.replace(tmp, path)  # the other Limbic process or a sync client may hold it for a moment
 
 
 def _keep_newest_openings(settings: Settings, path: Path) -> None:

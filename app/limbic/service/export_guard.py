@@ -16,6 +16,7 @@ import os
 import stat
 from pathlib import Path
 
+from limbic import osfiles
 from limbic.engine.errors import LimbicError
 from limbic.engine.formats.jsonl_records import EXPORT_MARKER_TYPE
 from limbic.engine.store.db import is_open_graph_file
@@ -151,4 +152,4 @@ def mark_folder(folder: Path | str, kind: str, files: list[str]) -> None:
     tmp = folder / (FOLDER_MARKER + ".part")
     with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
         fh.write(text + "\n")
-    os.replace(tmp, folder / FOLDER_MARKER)
+    osfiles.replace(tmp, folder / FOLDER_MARKER)

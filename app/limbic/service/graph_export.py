@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from limbic import osfiles
 from limbic.engine.errors import LimbicError
 from limbic.engine.graph.graph import Graph
 from limbic.engine.formats.jsonl import export_target
@@ -77,7 +77,7 @@ def _write_atomically(path: Path, chunks: Iterable[bytes]) -> None:
         with open(tmp, "wb") as f:
             for chunk in chunks:
                 f.write(chunk)
-        os.replace(tmp, path)
+        osfiles.replace(tmp, path)
     except OSError as exc:
         try:
             tmp.unlink()

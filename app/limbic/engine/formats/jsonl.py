@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from limbic import config
+from limbic import config, osfiles
 from limbic.engine.formats import jsonl_extra
 from limbic.engine.store.db import SQLITE_MAGIC
 from limbic.engine.errors import Cancelled, ImportFileError, LimbicError, ValidationError
@@ -416,7 +416,7 @@ def export_file(graph: Graph, path: Path, marker: bool = False) -> int:
         os.umask(mask)
         with contextlib.suppress(OSError):
             os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
+        osfiles.replace(tmp, path)
         tmp = None
     except OSError as exc:
         raise _export_error(path, exc) from None

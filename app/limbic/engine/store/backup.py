@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import apsw
 
-from limbic import config
+from limbic import config, osfiles
 from limbic.engine.store import db as _db
 from limbic.engine.errors import DatabaseError, OtherGraphError
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id, other_graph
@@ -190,9 +190,14 @@ def prune(db_path: Path, keep: int = KEEP_BACKUPS, protect: Path | None = None) 
     kept = retention(backups, keep, protect)
     for old in backups:
         if old.path not in kept:
-            with contextlib.suppress(FileNotFoundError):
-                old.path.unlink()
-                gone.append(old.path)
+            try:
+                osfiles.unlink(old.path)
+            except FileNotFoundError:
+                continue
+            except OSError as exc:  # held by another program, or read-only: the backup stands, the next prune tries
+                logger.warning("an older backup %s could not be deleted now (%s); it is kept", old.path, exc)
+                continue
+            gone.append(old.path)
     return gone
 
 
@@ -221,7 +226,7 @@ def backup_database(db: Database, reason: str = "manual", keep: int = KEEP_BACKU
         _copy(db.conn, tmp)
         with open(tmp, "rb+") as fh:
             os.fsync(fh.fileno())
-        os.replace(tmp, final)
+        osfiles.replace(tmp, final)
         _fsync_dir(folder)
     except (OSError, apsw.Error) as exc:
         for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):

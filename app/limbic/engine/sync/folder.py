@@ -24,6 +24,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from limbic import osfiles
 from limbic.engine.sync.seal import MAGIC, Sealer, SealError
 from limbic.engine.sync.state import norm_change
 
@@ -124,7 +125,7 @@ def _place(directory: Path, final: Path, data: bytes) -> None:
     tmp = temp_path(directory, final.name)
     _write_new(tmp, data)
     try:
-        os.replace(tmp, final)
+        osfiles.replace(tmp, final)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import tempfile
 import time
 from collections.abc import Iterator
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import apsw
 
+from limbic import osfiles
 from limbic.engine.store.db import Database
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.sync import folder as files, rows, state
@@ -60,12 +60,12 @@ def take(graph: Graph, directory: Path, seq: int, seal: Sealer | None = None) ->
 
     digest = hashlib.sha256(tmp.read_bytes()).hexdigest()[:16]
     final = directory / f"snapshot-{seq:06d}-{digest}.db"
-    with open(tmp, "rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, final)
+    osfiles.fsync_path(tmp)  # opened for writing: Windows flushes no file opened only to read
+    osfiles.replace(tmp, final)
     for old in directory.glob("snapshot-*.db"):
         if old != final:
-            old.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # one held by another program goes with the next snapshot
+                osfiles.unlink(old, missing_ok=True)
     return final
 
 

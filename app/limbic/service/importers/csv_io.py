@@ -18,6 +18,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from limbic import osfiles
 from limbic.engine.errors import Cancelled, ValidationError
 from limbic.engine.graph.graph import Graph, clean_name, clean_observation
 from limbic.engine.graph.graph_history import clean_stamp, clean_status
@@ -227,7 +228,7 @@ def _write(path: Path, header: list[str], rows) -> None:
         writer.writerows([csv_safety.neutralise(c) for c in row] for row in rows)
         fh.flush()
         os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    osfiles.replace(tmp, path)
 
 
 def export_csv(graph: Graph, folder, force: bool = False) -> tuple[int, int]:

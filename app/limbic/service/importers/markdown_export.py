@@ -9,10 +9,10 @@ JSONL export is the format that carries them back in.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
+from limbic import osfiles
 from limbic.engine.graph.graph import Graph
 from limbic.service.importers.common import ImportInputError
 from limbic.service.importers import frontmatter, valid_marks
@@ -78,7 +78,7 @@ def export_markdown(graph: Graph, folder, progress=None, force: bool = False) ->
     mark_folder(folder, "markdown", sorted(written))
     for old in set(earlier) - written:
         if old.lower().endswith(".md") and (folder / old).is_file():
-            (folder / old).unlink()  # a note this export wrote before, for an entity no longer in the graph
+            osfiles.unlink(folder / old, missing_ok=True)  # a note this export wrote before, for an entity no longer in the graph
     outgoing: dict[int, list] = {}
     held = {t: valid_marks.periods(graph, t) for t in ("observations", "relations")}  # (valid …) suffixes
     for rel in graph.all_relations(ended=True):
@@ -125,5 +125,5 @@ def export_markdown(graph: Graph, folder, progress=None, force: bool = False) ->
         tmp = folder / f".{stems[ent.name]}.md.part"
         with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
             fh.write("\n".join(parts))
-        os.replace(tmp, folder / f"{stems[ent.name]}.md")
+        osfiles.replace(tmp, folder / f"{stems[ent.name]}.md")
     return n
