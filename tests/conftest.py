@@ -3,11 +3,32 @@
 from __future__ import annotations
 
 import os
+import sys
 
 # Before anything imports Qt: tests never need a display.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import pytest  # noqa: E402
+
+
+def posix_only_reason(item) -> str | None:
+    """Why a test marked ``posix_only`` cannot run on Windows (None when it is not marked); a mark without a
+    reason is a usage error."""
+    marker = item.get_closest_marker("posix_only")
+    if marker is None:
+        return None
+    reason = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "")
+    if not reason:
+        raise pytest.UsageError(f"{item.nodeid}: posix_only needs the reason it cannot run on Windows")
+    return reason
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``posix_only(reason)`` are skipped on Windows, saying why; they run everywhere else."""
+    for item in items:
+        reason = posix_only_reason(item)
+        if reason and sys.platform == "win32":
+            item.add_marker(pytest.mark.skip(reason=f"POSIX only: {reason}"))
 
 
 @pytest.fixture(autouse=True)

@@ -168,6 +168,7 @@ def test_an_import_says_which_older_backups_its_backup_pruned(tmp_path, graph_fi
 
 @pytest.mark.parametrize("command", [["import", "memory.jsonl"], ["export"], ["info"], ["check", "--no-model"]])
 @pytest.mark.parametrize("kind", ["pipe", "device"])
+@pytest.mark.posix_only(reason="named pipes (os.mkfifo) and /dev/null are POSIX file-system objects")
 def test_a_named_pipe_or_a_device_as_the_graph_is_refused_at_once(tmp_path, capsys, monkeypatch, command, kind):
     # Opening a named pipe waits for a writer forever: `limbic import … --db pipe` used to hang, and SQLite
     # on /dev/null said only "a disk or file-system error". The path is judged by os.stat, never opened.

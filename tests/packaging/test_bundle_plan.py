@@ -199,3 +199,53 @@ def test_prune_follows_chains_of_orphans(plan):
     assert "libxcb.so.1" in plan.elf_needed(entries[0][1])
     assert plan.prune_unreferenced_libs(entries) == []
     assert [e[0] for e in plan.prune_unreferenced_libs(entries, extra_roots=[entries[0][1]])] == ["libxcb.so.1"]
+
+
+# -- the macOS app's declarations ----------------------------------------------------------------------
+
+
+def _bundle_keywords() -> dict[str, ast.expr]:
+    """The keyword arguments of the spec's BUNDLE(...) call (the macOS .app)."""
+    tree = ast.parse((ROOT / "packaging" / "limbic.spec").read_text(encoding="utf-8"))
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "BUNDLE"]
+    assert len(calls) == 1
+    return {k.arg: k.value for k in calls[0].keywords}
+
+
+def test_the_app_version_is_the_package_version(plan):
+    import limbic
+
+    assert plan.app_version() == limbic.__version__
+
+
+def test_the_version_is_read_from_the_project_table_only(plan, tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.x]\nversion = "9.9"\n\n[project]\nname = "x"\nversion = "1.2.3"\n', encoding="utf-8")
+    assert plan.app_version(pyproject) == "1.2.3"
+    pyproject.write_text('[tool.x]\nversion = "9.9"\n', encoding="utf-8")
+    with pytest.raises(SystemExit, match="no version"):
+        plan.app_version(pyproject)
+
+
+def test_the_mac_app_declares_its_version_and_oldest_system(plan):
+    keywords = _bundle_keywords()
+    assert ast.unparse(keywords["version"]) == "plan.app_version()"
+    assert "plan.macos_info_plist(" in ast.unparse(keywords["info_plist"])
+    assert "plan.macos_minimum(" in ast.unparse(keywords["info_plist"])
+    info = plan.macos_info_plist("1.2.3", "13.0")
+    assert info["CFBundleShortVersionString"] == info["CFBundleVersion"] == "1.2.3"
+    assert info["LSMinimumSystemVersion"] == "13.0"
+
+
+def test_the_oldest_macos_is_the_highest_a_bundled_wheel_targets(plan):
+    tags = ["cp311-cp311-macosx_13_0_arm64", "py3-none-macosx_10_9_x86_64", "cp311-abi3-macosx_11_0_universal2",
+            "cp311-cp311-manylinux_2_17_x86_64", "py3-none-any"]
+    assert plan.macos_minimum(tags) == "13.0"
+    assert plan.macos_minimum(["cp311-cp311-macosx_14_10_arm64", "x-macosx_14_9_arm64"]) == "14.10"
+    assert plan.macos_minimum(["py3-none-any", "cp311-cp311-macosx_10_9_universal2"]) == plan.MACOS_FLOOR
+
+
+def test_installed_wheel_tags_are_read_from_the_environment(plan):
+    tags = plan.installed_wheel_tags()
+    assert any(tag.endswith("-none-any") for tag in tags)  # pure-Python wheels, e.g. pytest
+    assert all(tag.count("-") >= 2 for tag in tags)

@@ -61,6 +61,7 @@ def run_cli(args: list[str], env_extra: dict | None = None, stdout=subprocess.PI
 # -- export never destroys ------------------------------------------------------------------------
 
 
+@pytest.mark.posix_only(reason="a named pipe (os.mkfifo) stands for the devices an export must refuse")
 def test_export_refuses_the_graph_its_journal_its_backups_and_devices(tmp_path, capsys):
     g = make(tmp_path / "g.db")
     backup = backup_database(g.db)

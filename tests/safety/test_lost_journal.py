@@ -26,6 +26,10 @@ from limbic.service.integrity import check_file
 from tests.mcp.raw import APP, RawServer, limbic_command
 
 LOST = "write-ahead log was removed by another program"
+# Windows refuses to delete or replace a file while SQLite holds it open, so the loss these tests stage
+# cannot happen there.
+deletes_an_open_log = pytest.mark.posix_only(
+    reason="deletes or replaces the write-ahead log while SQLite holds it open, which Windows refuses")
 
 
 def _observations(path: Path) -> dict[str, list[str]]:
@@ -41,6 +45,7 @@ def _observations(path: Path) -> dict[str, list[str]]:
         db.close()
 
 
+@deletes_an_open_log
 def test_no_write_acknowledged_by_limbic_mcp_is_lost_when_its_wal_is_deleted(tmp_path):
     db = tmp_path / "graph.db"
     command, env = limbic_command(db)
@@ -76,6 +81,7 @@ def test_no_write_acknowledged_by_limbic_mcp_is_lost_when_its_wal_is_deleted(tmp
     assert check_file(db, use_model=False).report.consistent
 
 
+@deletes_an_open_log
 def test_an_idle_limbic_mcp_copies_the_deleted_wal_into_the_file_before_any_write(tmp_path):
     db = tmp_path / "graph.db"
     command, env = limbic_command(db)
@@ -97,6 +103,7 @@ def test_an_idle_limbic_mcp_copies_the_deleted_wal_into_the_file_before_any_writ
     assert _observations(db) == {"Ada": ["acknowledged before the log went"]}
 
 
+@deletes_an_open_log
 def test_a_write_after_the_wal_is_deleted_is_refused_and_what_came_before_is_copied_into_the_file(tmp_path):
     path = tmp_path / "graph.db"
     graph = Graph(Database(path))
@@ -114,6 +121,7 @@ def test_a_write_after_the_wal_is_deleted_is_refused_and_what_came_before_is_cop
     graph.db.close()
 
 
+@deletes_an_open_log
 def test_a_reader_of_the_latest_state_does_not_stop_the_copy(tmp_path):
     path = tmp_path / "graph.db"
     graph = Graph(Database(path))
@@ -133,6 +141,7 @@ def test_a_reader_of_the_latest_state_does_not_stop_the_copy(tmp_path):
     graph.db.close()
 
 
+@deletes_an_open_log
 def test_looking_for_other_programs_writes_copies_a_deleted_wal_at_once(tmp_path):
     path = tmp_path / "graph.db"
     graph = Graph(Database(path))
@@ -147,6 +156,7 @@ def test_looking_for_other_programs_writes_copies_a_deleted_wal_at_once(tmp_path
     graph.db.close()
 
 
+@deletes_an_open_log
 def test_a_replaced_wal_is_noticed_too(tmp_path):
     path = tmp_path / "graph.db"
     graph = Graph(Database(path))
@@ -160,6 +170,7 @@ def test_a_replaced_wal_is_noticed_too(tmp_path):
     graph.db.close()
 
 
+@deletes_an_open_log
 def test_a_commit_made_as_the_wal_went_is_acknowledged_only_once_it_is_in_the_file(tmp_path, monkeypatch):
     path = tmp_path / "graph.db"
     graph = Graph(Database(path))
@@ -179,6 +190,7 @@ def test_a_commit_made_as_the_wal_went_is_acknowledged_only_once_it_is_in_the_fi
     graph.db.close()
 
 
+@deletes_an_open_log
 def test_a_write_into_a_deleted_graph_file_is_refused(tmp_path):
     path = tmp_path / "graph.db"
     graph = Graph(Database(path))
@@ -242,6 +254,7 @@ os.kill(os.getpid(), signal.SIGKILL)  # the log's frames die with the process: n
 """
 
 
+@deletes_an_open_log
 def test_check_does_not_call_a_file_that_lost_its_tables_sound(tmp_path):
     path = tmp_path / "graph.db"
     subprocess.run([sys.executable, "-c", _LOSE_THE_LOG, str(path)], env={**os.environ, "PYTHONPATH": APP}, check=False)
@@ -275,6 +288,7 @@ time.sleep(600)  # holds the graph open, writing nothing and never looking (an o
 """
 
 
+@deletes_an_open_log
 @pytest.mark.parametrize("schema", ["in the log", "in the file"])
 def test_opening_a_graph_whose_log_another_program_still_holds_says_so(tmp_path, schema):
     path = tmp_path / "graph.db"
@@ -296,6 +310,7 @@ def test_opening_a_graph_whose_log_another_program_still_holds_says_so(tmp_path,
         assert _observations(path) == {"Ada": ["held"]}
 
 
+@pytest.mark.posix_only(reason="named pipes in the file system (os.mkfifo) are POSIX")
 def test_a_named_pipe_beside_the_graph_is_not_read(tmp_path):
     path = tmp_path / "graph.db"
     Graph(Database(path)).db.close()

@@ -83,6 +83,7 @@ def test_a_note_replaced_by_a_link_after_listing_is_not_followed(tmp_path, vault
     assert any(s.startswith("Harbor API.md: it became a symbolic link") for s in v.skipped)
 
 
+@pytest.mark.posix_only(reason="named pipes in the file system (os.mkfifo) are POSIX")
 def test_a_named_pipe_is_not_read(text_graph, tmp_path):
     v = tmp_path / "v"
     v.mkdir()
