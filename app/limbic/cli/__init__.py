@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command (the desktop app without one); the exit code."""
     argv = sys.argv[1:] if argv is None else argv
+    _writable_output()
     if argv[:1] == [SYNC_EXCHANGE]:  # the exchange process `limbic mcp` starts (not a command people type)
         from limbic.mcp.sync import child_main
 
@@ -94,6 +95,24 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("limbic: interrupted.", file=sys.stderr)
         return 130
+
+
+def _writable_output() -> None:
+    """Standard output that can write any name: UTF-8 into a pipe or file whose code page cannot (Windows writes
+    cp1252 there, and an arrow or a non-Latin name would stop the command), and on a console that cannot show a
+    character, a ``?`` in its place; standard error never fails on one either."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if encoding in ("utf8", "utf8sig") or not hasattr(stream, "reconfigure"):
+            continue
+        try:
+            console = stream.isatty()
+            if stream is sys.stdout and not console:
+                stream.reconfigure(encoding="utf-8", errors="strict")
+            else:
+                stream.reconfigure(errors="replace")
+        except (OSError, ValueError):  # closed, or already written to in another encoding: left as it is
+            continue
 
 
 def _flush_stdout() -> None:
