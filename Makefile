@@ -32,10 +32,9 @@ TS_FILES = $(wildcard resources/i18n/limbic_*.ts)
 translations: $(STAMP)
 	@$(VENV)/bin/pyside6-lrelease -silent $(TS_FILES)
 
-# After changing the window's strings: gather them again (then translate what is new in limbic_es.ts).
+# After changing the window's strings: gather them again with lupdate (then translate what is new in limbic_es.ts).
 update-translations: $(STAMP)
-	$(VENV)/bin/pyside6-lupdate -locations none -no-obsolete $$(find app/limbic/ui -name '*.py' | sort) -ts resources/i18n/limbic_es.ts
-	$(VENV)/bin/pyside6-lupdate -locations none -no-obsolete -pluralonly $$(find app/limbic/ui -name '*.py' | sort) -ts resources/i18n/limbic_en.ts
+	$(PY) scripts/update_translations.py
 
 # Installs Qt's system libraries where apt is available and something is missing (needs root or sudo).
 deps:
