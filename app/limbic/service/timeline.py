@@ -4,8 +4,9 @@ world, and what changed in the graph since a date or since the graph was last op
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 
+from limbic import localtime
 from limbic.engine.errors import NotFoundError, ValidationError
 from limbic.engine.graph.graph import Graph
 from limbic.engine.history import diff as _diff, moments, timeline, valid
@@ -174,8 +175,7 @@ class ChangedSince:
 
 def _local_midnight(day: date) -> str:
     """The start of a day on this computer's clock, as a stored (UTC) time."""
-    local = datetime(day.year, day.month, day.day).astimezone()
-    return local.astimezone(timezone.utc).strftime(values.TIME_FORMAT)
+    return localtime.local_to_utc(datetime(day.year, day.month, day.day)).strftime(values.TIME_FORMAT)
 
 
 def since_moment(text: str, now: datetime | None = None) -> str:

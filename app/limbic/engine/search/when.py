@@ -18,9 +18,10 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import OrderedDict
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
+from limbic import localtime
 from limbic.engine.text import time_words as W
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def _stamp(day: date | None, default: str) -> str:
     if day is None:
         return default
     try:
-        moment = datetime.combine(day, datetime.min.time()).astimezone().astimezone(timezone.utc)
+        moment = localtime.local_to_utc(datetime.combine(day, datetime.min.time()))  # 1965 too, on Windows
     except (OverflowError, ValueError):  # a day at the calendar's ends: as far as stored times go
         return default
     return moment.strftime("%Y-%m-%d %H:%M:%S")
