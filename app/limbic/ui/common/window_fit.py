@@ -20,6 +20,7 @@ MIN_RESULTS_W = 250  # a result row's name, type and score stay readable
 MIN_EDITOR_W = 300
 COMFORT_EDITOR_W = 440  # the editor's rows (status and aliases, the two relation lists) read uncut
 MIN_DOCK_W = 280
+NARROW_W = MIN_RESULTS_W + MIN_EDITOR_W + 80  # under it results and editor take turns in one column
 SCREEN_SHARE = 0.92  # a first window leaves a margin of the screen around it
 
 
@@ -79,8 +80,8 @@ class EditorRoom(QObject):
         """Narrower: give the editor up to ``COMFORT_EDITOR_W`` from the results, never below their minimum.
         Wider: give the results back up to their share, never taking the editor below that width."""
         sizes = self.splitter.sizes()
-        if len(sizes) != 2:
-            return
+        if len(sizes) != 2 or not all(self.splitter.widget(i).isVisibleTo(self.splitter) for i in range(2)):
+            return  # one column (a narrow window): nothing to share
         results, editor = sizes
         total = results + editor
         want = min(COMFORT_EDITOR_W, total - MIN_RESULTS_W)
@@ -114,6 +115,18 @@ def central_min_width(window: QMainWindow) -> int:
     return max(central.minimumSizeHint().width(), central.minimumWidth()) if central is not None else 0
 
 
+def _plan_columns(window: QMainWindow, wanted: int) -> None:
+    """Before a dock takes its room: two columns when results and a readable editor still fit beside it, else one
+    (the window's ``oneColumn``, when it has one; Qt would widen the window for two)."""
+    column = window.findChild(QObject, "oneColumn")
+    if column is None:
+        return
+    column.prepare(10_000)  # reckon the dock's width from the two-column minimum
+    room = window.width() - central_min_width(window) - 12
+    dock = max(MIN_DOCK_W, min(wanted, room - (COMFORT_EDITOR_W - MIN_EDITOR_W)))
+    column.prepare(window.width() - dock - 12 if room >= MIN_DOCK_W else window.width() - MIN_DOCK_W - 12)
+
+
 def place_dock(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
     """Give a right-hand dock ``wanted`` pixels or what the central area can spare, whichever is less
     (sparing what keeps the editor at ``COMFORT_EDITOR_W`` when the dock's minimum allows).
@@ -122,6 +135,7 @@ def place_dock(window: QMainWindow, dock: QDockWidget, wanted: int) -> None:
     the dock's minimum is free it floats beside the window instead (on a small or strongly scaled screen).
     """
     dock.setMinimumWidth(MIN_DOCK_W)
+    _plan_columns(window, wanted)
     room = window.width() - central_min_width(window) - 12  # the dock's separator and frame
     if room < MIN_DOCK_W:
         area = available(window)
