@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.entities import EntityDraft, EntityView
+from limbic.ui.common.screen_fit import scrolling
 from limbic.ui.editor import create_target
 from limbic.ui.editor.add_row import AddRow
 from limbic.ui.editor.aliases import AliasBar
@@ -34,6 +35,7 @@ from limbic.ui.editor.name_completion import NameCompletions, TargetCompleter
 from limbic.ui.editor.meta_label import MetaLabel, short_dates
 from limbic.ui.editor.observation_delegate import ObservationDelegate
 from limbic.ui.editor.space import ROWS_AT_LEAST, rows_height as _rows_height, shared_out
+from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -70,12 +72,13 @@ class EntityEditor(QWidget):
 
         self.stack = QStackedWidget(self)
         self.placeholder = QLabel(
-            "Open a search result (Enter) or create a new entity (Ctrl+N).", self, alignment=Qt.AlignmentFlag.AlignCenter
+            translate("EntityEditor", "Open a search result (Enter) or create a new entity (Ctrl+N)."), self, alignment=Qt.AlignmentFlag.AlignCenter
         )
         self.placeholder.setObjectName("placeholder")
         self.placeholder.setWordWrap(True)
         self.stack.addWidget(self.placeholder)
-        self.stack.addWidget(self._build_form())
+        # Short of height (a scaled laptop) the form scrolls inside the editor instead of growing the window.
+        self.stack.addWidget(scrolling(self._build_form(), self))
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.stack)
@@ -85,21 +88,21 @@ class EntityEditor(QWidget):
 
     def _build_form(self) -> QWidget:
         form = QWidget(self)
-        self.name_edit = QLineEdit(form, objectName="nameEdit", toolTip="The entity's unique name")
-        self.name_edit.setAccessibleName("Name")
-        self.type_edit = QComboBox(form, objectName="typeEdit", editable=True, toolTip="The entity's type (free text)")
-        self.type_edit.setAccessibleName("Type")
+        self.name_edit = QLineEdit(form, objectName="nameEdit", toolTip=translate("EntityEditor", "The entity's unique name"))
+        self.name_edit.setAccessibleName(translate("EntityEditor", "Name"))
+        self.type_edit = QComboBox(form, objectName="typeEdit", editable=True, toolTip=translate("EntityEditor", "The entity's type (free text)"))
+        self.type_edit.setAccessibleName(translate("EntityEditor", "Type"))
         self.type_edit.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.meta = MetaLabel(form)  # one line: a narrow editor shows the dates to the minute
         head = QFormLayout()
-        head.addRow("&Name", self.name_edit)
-        head.addRow("T&ype", self.type_edit)
+        head.addRow(translate("EntityEditor", "&Name"), self.name_edit)
+        head.addRow(translate("EntityEditor", "T&ype"), self.type_edit)
         self.status_badge = StatusBadge(form)
         self.aliases = AliasBar(form)  # written at once, not with the draft (aliases.py); beside the status
         # so the editor is no taller on a wide screen; under it when the editor is narrow (the hint stays whole).
-        aka = QLabel("Also &known as", form, buddy=self.aliases.field)
+        aka = QLabel(translate("EntityEditor", "Also &known as"), form, buddy=self.aliases.field)
         status_row = AddRow([(self.status_badge, 0)], [aka, self.aliases], form, push_right=False)
-        head.addRow(QLabel("Stat&us", form, buddy=self.status_badge), status_row)
+        head.addRow(QLabel(translate("EntityEditor", "Stat&us"), form, buddy=self.status_badge), status_row)
         head.addRow("", self.meta)
 
         self.obs_list = QListWidget(form, objectName="observations")
@@ -109,22 +112,22 @@ class EntityEditor(QWidget):
             QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
         )
         self.obs_list.setItemDelegate(ObservationDelegate(self.obs_list))
-        self.obs_list.setToolTip("Double-click or F2 to edit (Ctrl+Enter keeps it), Delete to remove")
-        self.obs_new = QLineEdit(form, objectName="newObservation", placeholderText="Add an observation and press Enter")
-        self.obs_add = QPushButton("&Add", form, toolTip="Add this observation")
-        self.obs_remove = QPushButton("Remove", form, toolTip="Remove the selected observation (Delete)")
+        self.obs_list.setToolTip(translate("EntityEditor", "Double-click or F2 to edit (Ctrl+Enter keeps it), Delete to remove"))
+        self.obs_new = QLineEdit(form, objectName="newObservation", placeholderText=translate("EntityEditor", "Add an observation and press Enter"))
+        self.obs_add = QPushButton(translate("EntityEditor", "&Add"), form, toolTip=translate("EntityEditor", "Add this observation"))
+        self.obs_remove = QPushButton(translate("EntityEditor", "Remove"), form, toolTip=translate("EntityEditor", "Remove the selected observation (Delete)"))
         row = QHBoxLayout()
         row.addWidget(self.obs_new, 1)
         row.addWidget(self.obs_add)
         row.addWidget(self.obs_remove)
-        obs_box = QGroupBox("Observations", form)
+        obs_box = QGroupBox(translate("EntityEditor", "Observations"), form)
         obs_layout = QVBoxLayout(obs_box)
         obs_layout.setContentsMargins(6, 4, 6, 6)  # narrow margins: on a laptop's screen every row of a list counts
         obs_layout.addWidget(self.obs_list)
         obs_layout.addLayout(row)
 
-        self.out_list = QListWidget(form, objectName="outgoing", toolTip="Enter or double-click to open the target")
-        self.in_list = QListWidget(form, objectName="incoming", toolTip="Enter or double-click to open the source")
+        self.out_list = QListWidget(form, objectName="outgoing", toolTip=translate("EntityEditor", "Enter or double-click to open the target"))
+        self.in_list = QListWidget(form, objectName="incoming", toolTip=translate("EntityEditor", "Enter or double-click to open the source"))
         for rel_list in (self.out_list, self.in_list):
             rel_list.setWordWrap(True)  # long relation names wrap instead of being cut
             rel_list.setTextElideMode(Qt.TextElideMode.ElideNone)
@@ -133,18 +136,18 @@ class EntityEditor(QWidget):
         for lst in (self.obs_list, self.out_list, self.in_list):
             lst.setMinimumHeight(44)
             lst.setResizeMode(QListView.ResizeMode.Adjust)
-        self.rel_type = QLineEdit(form, objectName="relationType", placeholderText="relation type")
+        self.rel_type = QLineEdit(form, objectName="relationType", placeholderText=translate("EntityEditor", "relation type"))
         self.rel_type.setCompleter(_completer(self.rel_types_model, self.rel_type))
-        self.rel_target = QLineEdit(form, objectName="relationTarget", placeholderText="target entity")
+        self.rel_target = QLineEdit(form, objectName="relationTarget", placeholderText=translate("EntityEditor", "target entity"))
         self.rel_target.setCompleter(TargetCompleter(self.completions, self.rel_target))
-        self.rel_add = QPushButton("Add &relation", form, toolTip="Relate this entity to the target")
-        self.rel_remove = QPushButton("Remove", form, toolTip="Remove the selected relation (Delete)")
+        self.rel_add = QPushButton(translate("EntityEditor", "Add &relation"), form, toolTip=translate("EntityEditor", "Relate this entity to the target"))
+        self.rel_remove = QPushButton(translate("EntityEditor", "Remove"), form, toolTip=translate("EntityEditor", "Remove the selected relation (Delete)"))
         rel_box = QGroupBox(form)  # untitled: its columns' titles say it, a row less on a laptop's screen
-        rel_box.setAccessibleName("Relations")
+        rel_box.setAccessibleName(translate("EntityEditor", "Relations"))
         rel_layout = QVBoxLayout(rel_box)
         rel_layout.setContentsMargins(6, 4, 6, 6)
         lists = QHBoxLayout()
-        for title, widget in (("Outgoing relations", self.out_list), ("Incoming relations", self.in_list)):
+        for title, widget in ((translate("EntityEditor", "Outgoing relations"), self.out_list), (translate("EntityEditor", "Incoming relations"), self.in_list)):
             col = QVBoxLayout()
             col.setSpacing(2)  # the title sits on its list
             col.addWidget(QLabel(title, form))
@@ -156,10 +159,10 @@ class EntityEditor(QWidget):
         self.rel_row = AddRow([(self.rel_type, 2), (arrow, 0), (self.rel_target, 3)], [self.rel_add, self.rel_remove], form)
         rel_layout.addWidget(self.rel_row)
 
-        self.save_button = QPushButton("&Save", form, objectName="saveButton", toolTip="Save the changes (Ctrl+S)")
+        self.save_button = QPushButton(translate("EntityEditor", "&Save"), form, objectName="saveButton", toolTip=translate("EntityEditor", "Save the changes (Ctrl+S)"))
         self.save_button.setDefault(True)
-        self.revert_button = QPushButton("Re&vert", form, toolTip="Drop the unsaved changes")
-        self.delete_button = QPushButton("&Delete…", form, objectName="deleteButton", toolTip="Delete this entity (Ctrl+Delete)")
+        self.revert_button = QPushButton(translate("EntityEditor", "Re&vert"), form, toolTip=translate("EntityEditor", "Drop the unsaved changes"))
+        self.delete_button = QPushButton(translate("EntityEditor", "&Delete…"), form, objectName="deleteButton", toolTip=translate("EntityEditor", "Delete this entity (Ctrl+Delete)"))
         buttons = QHBoxLayout()
         buttons.addWidget(self.delete_button)
         buttons.addStretch(1)
@@ -279,7 +282,7 @@ class EntityEditor(QWidget):
         """Show a stored entity; the editor becomes clean."""
         self._load(EntityDraft.from_view(view))
         e = view.entity
-        self.meta.set_forms(f"created {e.created_at} · updated {e.updated_at} UTC · id {e.id}",
+        self.meta.set_forms(translate("EntityEditor", "created {created_at} · updated {updated_at} UTC · id {id}").format(created_at=e.created_at, updated_at=e.updated_at, id=e.id),
                             *short_dates(e.created_at, e.updated_at))
         self.delete_button.setEnabled(getattr(self, "_editable", True))
         self.status_badge.set_status(e.status)
@@ -325,8 +328,8 @@ class EntityEditor(QWidget):
 
     def new_entity(self) -> None:
         """Start a new, empty entity."""
-        self._load(EntityDraft(None, "", "Generic"))
-        self.meta.setText("New entity: not saved yet")
+        self._load(EntityDraft(None, "", translate("EntityEditor", "Generic")))
+        self.meta.setText(translate("EntityEditor", "New entity: not saved yet"))
         self.aliases.set_aliases(None, [])
         self.delete_button.setEnabled(False)
         self.status_badge.set_status("active")

@@ -28,6 +28,8 @@ logger = logging.getLogger(__name__)
 
 ANY_RELATION = QT_TRANSLATE_NOOP("FilterBar", "Any relation")
 ANY_STATUS = QT_TRANSLATE_NOOP("FilterBar", "Any status")
+STATUS_WORDS = {"active": QT_TRANSLATE_NOOP("FilterBar", "active"), "paused": QT_TRANSLATE_NOOP("FilterBar", "paused"),
+                "done": QT_TRANSLATE_NOOP("FilterBar", "done"), "archived": QT_TRANSLATE_NOOP("FilterBar", "archived")}
 CLEARED = QT_TRANSLATE_NOOP("FilterBar", "Filters cleared: searching everything.")  # said once the filters are off
 # (value, label, days back from today; None for "any time", -1 for a range of two days, -2 for words)
 DATE_PRESETS = (("", QT_TRANSLATE_NOOP("FilterBar", "any time"), None), ("today", QT_TRANSLATE_NOOP("FilterBar", "today"), 0), ("7d", QT_TRANSLATE_NOOP("FilterBar", "in the last 7 days"), 6),
@@ -66,13 +68,13 @@ class DateRange(QWidget):
         self.dash.hide()
         # The same words a search understands: the service reads them into days ("last week": Monday to Sunday).
         self.said = QLineEdit(self, objectName=f"{what}Said", placeholderText=translate("DateRange", "last week, en marzo, 2026-03-01"))
-        self.said.setAccessibleName(translate("DateRange", "{what} when, in words").format(what=what.capitalize()))
+        self.said.setAccessibleName(translate("DateRange", "{what} when, in words").format(what=said))
         self.said.hide()
         self.said.editingFinished.connect(self.changed)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
-        layout.addWidget(QLabel(what.capitalize(), self))
+        layout.addWidget(QLabel(said, self))
         layout.addWidget(self.preset)
         layout.addWidget(self.start)
         layout.addWidget(self.dash)
@@ -125,7 +127,7 @@ class FilterBar(QWidget):
         self.status.setAccessibleName(translate("FilterBar", "Status filter"))
         self.status.addItem(translate("FilterBar", ANY_STATUS), "")
         for status in STATUSES:
-            self.status.addItem(status, status)
+            self.status.addItem(translate("FilterBar", STATUS_WORDS.get(status, status)), status)
         self.updated = DateRange("updated", self)
         self.created = DateRange("created", self)
         self.clear_button = QPushButton(translate("FilterBar", "Clear filters"), self, objectName="clearFilters")
