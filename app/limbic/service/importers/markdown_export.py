@@ -20,26 +20,58 @@ from limbic.service.importers.markdown import ALIAS_KIND, EXPORT_MARKER, HISTORY
 
 # Characters file systems (Windows the strictest) or Obsidian's links refuse in a file name.
 _UNSAFE = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
-_RESERVED = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
+# Windows' device names, which no file may be called whatever its extension (COM0, LPT0 and the superscript
+# digits count too, and the console's CONIN$ and CONOUT$).
+_RESERVED = {"con", "prn", "aux", "nul", "conin$", "conout$", "clock$",
+             *(f"{port}{digit}" for port in ("com", "lpt") for digit in "0123456789\u00b9\u00b2\u00b3")}
 MAX_STEM = 120
+MAX_PATH = 260  # Windows' limit on a whole path, counted in UTF-16 units, the terminating NUL included
+MIN_STEM = 16  # a folder that leaves less room for a note's name is refused
+_TAIL = len(".md.part") + len(" (99999)") + 2  # the temporary file's ending, a number that keeps names apart, ./
 HISTORY_HEADING = "## History"
 
 
-def safe_stem(name: str) -> str:
+def _units(text: str) -> int:
+    """Length as Windows counts it (UTF-16 code units: a character beyond the BMP is two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _cut(text: str, units: int) -> str:
+    """The longest start of ``text`` within ``units`` UTF-16 code units (never half a character)."""
+    out, used = [], 0
+    for ch in text:
+        used += 2 if ord(ch) > 0xFFFF else 1
+        if used > units:
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+def safe_stem(name: str, limit: int = MAX_STEM) -> str:
     """A file name (without .md) every platform and Obsidian accept, as close to the name as possible."""
     stem = _UNSAFE.sub("_", name).strip().rstrip(". ")
     stem = stem.lstrip(".") or "_"
-    if stem.split(".")[0].lower() in _RESERVED:
+    if stem.split(".")[0].rstrip(" ").lower() in _RESERVED:
         stem = "_" + stem
-    return stem[:MAX_STEM].rstrip(". ") or "_"
+    return _cut(stem, limit).rstrip(". ") or "_"
 
 
-def file_names(names: list[str]) -> dict[str, str]:
+def stem_room(folder: Path) -> int:
+    """How long a note's file name may be in ``folder`` so that its path, and its temporary file's, stay under
+    Windows' 260 characters (the export may be opened there, or synced to a machine that is)."""
+    room = MAX_PATH - 1 - _units(str(Path(folder).absolute())) - _TAIL
+    if room < MIN_STEM:
+        raise ImportInputError(f"The folder {folder} is too deep for notes: their paths would pass 260 characters, "
+                               "which Windows cannot open; choose a folder with a shorter path.")
+    return min(MAX_STEM, room)
+
+
+def file_names(names: list[str], limit: int = MAX_STEM) -> dict[str, str]:
     """A unique stem per entity name (unique ignoring case, as on macOS and Windows)."""
     out: dict[str, str] = {}
     taken: set[str] = set()
-    for name in sorted(names, key=lambda n: (safe_stem(n) != n, n)):  # names that fit keep their own
-        base = safe_stem(name)
+    for name in sorted(names, key=lambda n: (safe_stem(n, limit) != n, n)):  # names that fit keep their own
+        base = safe_stem(name, limit)
         stem, n = base, 2
         while stem.lower() in taken:
             stem, n = f"{base} ({n})", n + 1
@@ -70,10 +102,11 @@ def export_markdown(graph: Graph, folder, progress=None, force: bool = False) ->
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ImportInputError(f"{folder} is a file; choose a folder for the notes.")
+    room = stem_room(folder)
     earlier = guard_folder(folder, "markdown", force)
     folder.mkdir(parents=True, exist_ok=True)
     names = [r[0] for r in graph.db.execute("SELECT name FROM entities ORDER BY id")]
-    stems = file_names(names)
+    stems = file_names(names, room)
     written = {f"{stem}.md" for stem in stems.values()}
     mark_folder(folder, "markdown", sorted(written))
     for old in set(earlier) - written:
