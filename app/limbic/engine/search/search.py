@@ -17,7 +17,11 @@ from limbic.engine.search import bare, carry, crosslingual, readable, scoring, w
 from limbic.engine.text import stemming
 
 from limbic.engine.vectors import index
-from limbic.engine.search.flat_terms import absent_stems, doc_frequencies, flat_terms, text_rows
+from limbic.engine.search import spelling
+from limbic.engine.search.flat_terms import text_rows
+from limbic.engine.search.text_branch import (  # noqa: F401  (callers import the text branch from here)
+    BM25_WEIGHTS, TextPlan, fts_match_expression, run_fts, run_text, text_plan,
+)
 # The reading of a query lives in query.py; these names are kept here for the callers that import them.
 from limbic.engine.search.query import (  # noqa: F401
     MAX_FTS_TERMS, MAX_IDENTIFIER_TOKENS, MAX_QUERY_CHARS, MAX_QUERY_TOKENS, Query, as_query, clean_query, fts_terms,
@@ -40,9 +44,6 @@ MODE_FTS = "fts"
 BRANCHES = ("both", "meaning", "words")
 
 MAX_LIMIT = 10_000  # results one search returns at most: a larger limit cannot overflow SQLite's LIMIT
-# Column weights of bm25() (name, type, text, then their stems, which the branch searches): a hit in
-# the name counts more than one in a long observation list.
-BM25_WEIGHTS = (2.0, 1.0, 1.0, 2.0, 1.0)
 # From this many entities the full-text branch runs on a second connection, at the same time as
 # the query is encoded and the vectors scanned (README, "How search works").
 SIDE_READER_ROWS = 20_000
@@ -69,6 +70,12 @@ class SearchResult:
     fts_rank: int | None = None
     exact: bool = False
     time_match: bool | None = None  # whether it happened in the time the query names (None: it names none)
+    spelt_like: tuple[str, ...] = ()  # the near spellings of the query's words it holds ("restic" for "restik")
+
+    @property
+    def spelling_note(self) -> str | None:
+        """The breakdown's line for a hit found through near spellings: "spelt like 'restic'"."""
+        return "spelt like " + ", ".join(f"'{w}'" for w in self.spelt_like) if self.spelt_like else None
 
 
 @dataclass
@@ -113,6 +120,8 @@ class SearchResponse:
             note = self.time_note(r)
             if note is not None:  # only a query naming a time says so: other replies stay as they were
                 item["scoring"]["time"] = note
+            if r.spelt_like:  # likewise only a hit found through a near spelling
+                item["scoring"]["spelling"] = r.spelling_note
             items.append(item)
         out: dict = {"mode": self.mode, "results": items}
         if self.no_match:
@@ -120,94 +129,23 @@ class SearchResponse:
         return out
 
 
-def fts_match_expression(query: str | Query, leave_out: frozenset[str] = frozenset(), prefix: bool = True,
-                         absent: frozenset[str] = frozenset()) -> str | None:
-    """A safe MATCH expression over the stem columns: every term's stems quoted, OR-ed, the last word also as a prefix.
-
-    Operators, quotes and column filters in the user's text are ordinary characters:
-    only word tokens reach FTS5, each inside double quotes. ``leave_out``: terms not to search
-    (see ``flat_terms``); ``prefix=False``: the last word is taken as finished; ``absent``: stems
-    no entity holds (``absent_stems``), which would match nothing.
-    """
-    q = as_query(query)
-    kept = [(t, stems) for t, stems in zip(q.content, q.stems) if t not in leave_out]
-    if not kept:
-        return None
-    # Each word is searched as its stems ("copias" as copia or copi), in the columns that hold them.
-    parts = [f'"{s}"' for _, stems in kept for s in stems if s not in absent]
-    # A query still being typed ends inside a word: that word may be unfinished.
-    last = kept[-1][0]
-    if prefix and q.open_word == last:
-        parts.append(f'"{last}"*')
-    if not parts:
-        return None
-    return f"{stemming.STEM_COLUMNS} : ({' OR '.join(parts)})"
-
-
 def fts_branch_scored(graph: Graph, query: str | Query, k: int) -> list[tuple[int, float]]:
-    """(entity id, bm25) best first; FTS5's bm25() is lower for better matches."""
-    return _fts_scored(graph.db, as_query(query), k, text_rows(graph.db), graph.vectors_ready)[0]
+    """(entity id, bm25) best first for the words as typed (no near spellings); FTS5's bm25() is lower for better matches."""
+    db = graph.db
+    return run_fts(db, text_plan(db, as_query(query), text_rows(db), graph.vectors_ready, near=False).expr, k)
 
 
-@dataclass
-class TextPlan:
-    """What the full-text branch will run: its MATCH expression (None: nothing to search), and
-    whether it was left to meaning (every term flat)."""
-
-    expr: str | None
-    flat: bool = False
-
-
-def text_plan(db: Database, query: str | Query, rows: int, meaning: bool) -> TextPlan:
-    """What the text branch runs for this query on a graph of ``rows`` entities (``meaning``: a meaning branch runs too)."""
-    q = as_query(query)
-    terms = list(q.content)
-    frequencies = doc_frequencies(db, terms, rows)
-    flat = flat_terms(frequencies, rows)
-    if flat and len(flat) == len(terms):
-        if meaning:
-            return TextPlan(None, flat=True)
-        flat = frozenset()
-    # On a large graph a last word the index holds is taken as finished: as a prefix ("tea"*) it
-    # would also search every longer word (teacher, team...), tens of thousands of rows for a
-    # word already found. An unfinished one ("appoi") is still completed.
-    prefix = not frequencies or frequencies.get(terms[-1], 0) == 0 if terms else True
-    stems = [s for t, ts in zip(q.content, q.stems) if t not in flat for s in ts]
-    return TextPlan(fts_match_expression(q, flat, prefix, absent_stems(db, stems, rows)))
-
-
-def run_fts(db: Database, expr: str | None, k: int) -> list[tuple[int, float]]:
-    """(entity id, bm25) best first for a MATCH expression."""
-    if expr is None:
-        return []
-    w = BM25_WEIGHTS
-    sql = (
-        f"SELECT rowid, bm25(entity_fts, {', '.join(map(str, w))}) AS s FROM entity_fts "
-        "WHERE entity_fts MATCH ? ORDER BY s LIMIT ?"
-    )
-    try:
-        return [(r[0], float(r[1])) for r in db.execute(sql, (expr, k))]
-    except apsw.SQLError as exc:  # never expected: the expression is built from quoted tokens
-        logger.warning("full-text query %r failed: %s", expr, exc)
-        return []
-
-
-def _fts_scored(db: Database, query: Query, k: int, rows: int, meaning: bool) -> tuple[list[tuple[int, float]], bool]:
-    """The text branch's hits, and whether it was left to the meaning branch (every term flat)."""
-    plan = text_plan(db, query, rows, meaning)
-    return run_fts(db, plan.expr, k), plan.flat
-
-
-def _text_branch(db: Database, query: Query, k: int, rows: int, tiers: bool, meaning: bool) -> tuple[list[tuple[int, float]], dict[int, int], bool]:
-    """The full-text branch, the exact matches and whether the branch was left to meaning (every
-    term flat), on ``db`` (the graph's or its side reader's).
+def _text_branch(db: Database, query: Query, k: int, rows: int, tiers: bool, meaning: bool) -> tuple[list[tuple[int, float]], dict[int, int], TextPlan]:
+    """The full-text branch, the exact matches and its plan (``TextPlan``: whether it was left to meaning,
+    every term flat, and the near spellings searched), on ``db`` (the graph's or its side reader's).
 
     The exact matches are looked for (``tiers``) when the text branch found something, was left
     to meaning, or is all there is (no ``meaning`` branch).
     """
-    fulltext, flat = _fts_scored(db, query, k, rows, meaning)
-    exact = _exact_tiers(db, query, k) if tiers and (fulltext or flat or not meaning) else {}
-    return fulltext, ({**exact, **_alias_tiers(db, query)} if tiers else exact), flat
+    plan = text_plan(db, query, rows, meaning)
+    fulltext = run_text(db, plan, k)
+    exact = _exact_tiers(db, query, k) if tiers and (fulltext or plan.flat or not meaning) else {}
+    return fulltext, ({**exact, **_alias_tiers(db, query)} if tiers else exact), plan
 
 
 def _both_branches(graph: Graph, side: SideReader, query: Query, k: int, rows: int, weight: float):
@@ -219,7 +157,7 @@ def _both_branches(graph: Graph, side: SideReader, query: Query, k: int, rows: i
     """
     assert graph.embedder is not None
     plan = text_plan(graph.db, query, rows, meaning=True)
-    job = side.submit(run_fts, plan.expr, k) if plan.expr is not None else None
+    job = side.submit(run_text, plan, k) if plan.expr is not None or plan.near_expr is not None else None
     try:
         vector = graph.embedder.encode_query(query.capped)
         semantic, meaning = knn_evidence(graph, vector, k, weight)
@@ -234,7 +172,7 @@ def _both_branches(graph: Graph, side: SideReader, query: Query, k: int, rows: i
         raise
     fulltext = job.result() if job is not None else []
     tiers = {**(tiers if fulltext or plan.flat else {}), **_alias_tiers(graph.db, query)}
-    return fulltext, tiers, plan.flat, vector, semantic, meaning, early
+    return fulltext, tiers, plan, vector, semantic, meaning, early
 
 
 def fts_branch(graph: Graph, query: str | Query, k: int) -> list[int]:
@@ -360,16 +298,17 @@ def search(
         side = graph.db.side_reader()
     weight = passage_weight(graph, q) if use_vectors else 1.0
     if side is not None:
-        fulltext, tiers, flat, vector, semantic, meaning, early = _both_branches(graph, side, q, k, rows, weight)
+        fulltext, tiers, plan, vector, semantic, meaning, early = _both_branches(graph, side, q, k, rows, weight)
     else:
         if use_vectors:
             assert graph.embedder is not None
             vector = graph.embedder.encode_query(q.capped)
             semantic, meaning = knn_evidence(graph, vector, k, weight)
         if use_text:
-            fulltext, tiers, flat = _text_branch(graph.db, q, k, rows, branches != "meaning", use_vectors)
+            fulltext, tiers, plan = _text_branch(graph.db, q, k, rows, branches != "meaning", use_vectors)
         else:
-            fulltext, tiers, flat = [], {}, False
+            fulltext, tiers, plan = [], {}, TextPlan(None)
+    flat = plan.flat
     mode = MODE_FTS if not use_vectors else (MODE_HYBRID if fulltext else MODE_SEMANTIC)
     if vector is not None and crosslingual.applies(q.content, bool(fulltext or tiers)):
         # A short query sharing no word with the notes: meaning alone answers, without its language.
@@ -428,6 +367,8 @@ def search(
         if ent is None:
             continue
         r.name, r.entity_type, r.observations = ent.name, ent.entity_type, ent.observation_texts
+        if plan.near and r.fts_rank is not None:
+            r.spelt_like = spelling.spelt_like([ent.name, ent.entity_type, *r.observations], plan.near)
         results.append(r)
     response = SearchResponse(query, mode, results, terms, time_label=q.time.label if q.time is not None else None)
 
