@@ -18,6 +18,7 @@ import apsw
 from limbic.engine.store import values as _values
 from limbic.engine.store.activity import Recorder
 from limbic.engine.errors import DatabaseError
+from limbic.engine.store.durability import make_durable
 from limbic.engine.store.journal_watch import JournalWatch, held_elsewhere, lost_log, note_lost, refusal, rescue
 # The schema (its DDL and one migration per version) and what this process knows of the files it
 # has open live below this module (re-exported: callers use them from here).
@@ -201,9 +202,7 @@ class Database:
         if not self.readonly and str(self.path) != ":memory:":
             mode = self._retry_busy(lambda: self.conn.execute("PRAGMA journal_mode = WAL").fetchall())
             logger.debug("journal mode %s", mode)
-        # FULL: a commit is on disk before it is reported, so a power cut loses no saved edit
-        # (NORMAL would survive a killed process but could drop the last commits).
-        self.conn.execute("PRAGMA synchronous = FULL")
+        make_durable(self.conn)  # synchronous FULL, and on macOS the drive's cache written too (durability.py)
 
     def _retry_busy(self, step):
         """Run ``step`` again with backoff while another process holds the lock, up to the write budget."""
