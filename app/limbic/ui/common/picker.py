@@ -86,6 +86,8 @@ class Picker(QDialog):
         self.hint = QLabel(hint, self, objectName="pickerHint")
         self.hint_text = hint
         self.empty_text = translate("Picker", "Nothing matches.")
+        self.rows_for: str | None = None  # the text the rows on screen answer
+        self.enter_waiting = False  # Enter pressed before the rows for the text as typed arrived
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 6)
         layout.setSpacing(6)
@@ -105,8 +107,13 @@ class Picker(QDialog):
 
     # -- rows -------------------------------------------------------------------------------
 
-    def set_rows(self, rows: list[tuple[str, str, object, bool]]) -> None:
-        """Show ``(label, detail, payload, enabled)`` rows; the first enabled one is selected."""
+    def set_rows(self, rows: list[tuple[str, str, object, bool]], for_text: str | None = None) -> None:
+        """Show ``(label, detail, payload, enabled)`` rows, the answer to ``for_text`` (the field's text when not
+        given); the first enabled one is selected. Rows for a text no longer typed are not shown."""
+        for_text = self.field.text() if for_text is None else for_text
+        if for_text != self.field.text():
+            return  # an answer to an earlier text: the one for the text as typed is on its way
+        self.rows_for = for_text
         self.list.clear()
         for label, detail, payload, enabled in rows:
             item = QListWidgetItem(label, self.list)
@@ -120,6 +127,9 @@ class Picker(QDialog):
         self._select_first()
         self._fit_height()
         self.filled.emit()
+        if self.enter_waiting:
+            self.enter_waiting = False
+            self.take_current()
 
     def _fit_height(self) -> None:
         """As tall as the rows (up to MAX_ROWS), never taller than the window below the popup's top."""
@@ -158,7 +168,10 @@ class Picker(QDialog):
         self.list.setCurrentRow(rows[max(0, min(len(rows) - 1, at + delta))])
 
     def take_current(self) -> None:
-        """Enter: close and hand over the selected row's payload."""
+        """Enter: close and hand over the selected row's payload, once the rows answer the text as typed."""
+        if self.rows_for != self.field.text():
+            self.enter_waiting = True  # taken when they arrive: never a row of a list made for an earlier text
+            return
         item = self.list.currentItem()
         if item is not None and item.flags() & Qt.ItemFlag.ItemIsEnabled:
             self._take(item)
@@ -187,6 +200,8 @@ class Picker(QDialog):
         self.field.clear()
         self.field.blockSignals(False)
         self.list.clear()  # the last opening's rows are not an answer to the empty field
+        self.rows_for = None
+        self.enter_waiting = False
         self.show()
         self.raise_()
         self.activateWindow()

@@ -27,11 +27,12 @@ class QuickSwitcher(Picker):
         if self.window_.catalog is None:
             self.set_rows([])
             return
-        self.window_.engine.read("switcher", lookup.find_entities, text, on_done=self.on_matches,
+        self.window_.engine.read("switcher", lookup.find_entities, text,
+                                 on_done=lambda matches: self.on_matches(matches, text),
                                  what=translate("QuickSwitcher", "looking up names"))
 
-    def on_matches(self, matches: list[lookup.NameMatch]) -> None:
-        self.set_rows([(m.name, _detail(m), m.entity_id, True) for m in matches])
+    def on_matches(self, matches: list[lookup.NameMatch], text: str | None = None) -> None:
+        self.set_rows([(m.name, _detail(m), m.entity_id, True) for m in matches], text)
 
     def open(self, entity_id: int) -> None:
         self.window_.open_entity(entity_id, record=True)

@@ -1,0 +1,32 @@
+"""What a new user met: the switcher's Enter racing its list, counts that disagree, small surprises."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from tests.ui.conftest import open_entity
+
+
+def test_the_switchers_enter_opens_the_best_match_for_the_text_as_typed(qtbot, sample_window):
+    w = sample_window
+    s = w.switcher
+    for text, expected in (("tide clock", "Tide Clock"), ("marta quintero", "Marta Quintero"),
+                           ("harbor api", "Harbor API")):
+        with qtbot.waitSignal(s.filled, timeout=10_000):
+            w.switcher_action.trigger()  # the list for the empty field: other names first
+        assert s.labels()[0] != expected
+        # Typed and Enter at once: no event is processed in between, so no list for this text has arrived.
+        s.field.setText(text)
+        with qtbot.waitSignal(w.entity_shown, timeout=30_000):
+            qtbot.keyClick(s.field, Qt.Key.Key_Return)
+        assert w.editor.name_edit.text() == expected and not s.isVisible()
+    # A list made for an earlier text arriving late is not shown for the text as typed.
+    with qtbot.waitSignal(s.filled, timeout=10_000):
+        w.switcher_action.trigger()
+    s.field.blockSignals(True)
+    s.field.setText("harbor")
+    s.field.blockSignals(False)
+    before = s.labels()
+    s.on_matches([], "har")
+    assert s.labels() == before
+    s.hide()
