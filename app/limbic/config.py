@@ -69,6 +69,9 @@ def resources_dir() -> Path:
     frozen = getattr(sys, "_MEIPASS", None)
     if frozen:
         return Path(frozen) / "resources"
+    packaged = Path(__file__).resolve().parent / "_data" / "resources"  # an installed wheel (setup.py)
+    if packaged.is_dir():
+        return packaged
     return Path(__file__).resolve().parents[2] / "resources"
 
 

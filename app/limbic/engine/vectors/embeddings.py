@@ -102,10 +102,14 @@ def spec_from_folder(folder: Path, name: str | None = None) -> ModelSpec:
 
 
 def models_dir() -> Path:
-    """Where built models live: ``models/`` in the source tree, or ``models/`` in a frozen bundle."""
+    """Where built models live: ``models/`` in a frozen bundle, ``limbic/_data/models`` in an installed
+    wheel (package data, see setup.py), else ``models/`` in the source tree."""
     frozen = getattr(sys, "_MEIPASS", None)
     if frozen:
         return Path(frozen) / "models"
+    packaged = Path(__file__).resolve().parents[2] / "_data" / "models"
+    if packaged.is_dir():
+        return packaged
     return Path(__file__).resolve().parents[4] / "models"
 
 
