@@ -30,3 +30,26 @@ def test_the_switchers_enter_opens_the_best_match_for_the_text_as_typed(qtbot, s
     s.on_matches([], "har")
     assert s.labels() == before
     s.hide()
+
+
+def test_the_sample_graph_joins_a_graph_with_entities_only_after_asking(qtbot, sample_window):
+    w = sample_window
+    asked: list[int] = []
+    w.files.ask_sample = lambda entities: asked.append(entities) or False
+    jobs: list[str] = []
+    w.engine.worker.job_started.connect(lambda kind, *_: jobs.append(kind))
+    w.files.sample_action.trigger()  # File → Load the sample graph (its mnemonic is one key away from Save)
+    qtbot.wait(300)
+    assert asked == [w.catalog.counts["entities"]] and jobs == []
+    assert w.catalog.counts["entities"] == 50 and "not loaded" in w.status.last_message
+    w.files.ask_sample = lambda entities: True
+    with qtbot.waitSignal(w.job_ended, timeout=60_000):
+        w.files.sample_action.trigger()
+
+
+def test_the_sample_graph_loads_into_an_empty_graph_without_a_question(qtbot, tmp_path):
+    from tests.ui.conftest import load_sample, make_window
+
+    w = make_window(qtbot, tmp_path / "empty.db", wait_model=False)
+    w.files.ask_sample = lambda entities: (_ for _ in ()).throw(AssertionError("asked about an empty graph"))
+    load_sample(qtbot, w)

@@ -21,13 +21,13 @@ from limbic.ui.common import safe_files
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.dialogs.dialogs import SettingsDialog, ShortcutsDialog
 from limbic.ui.editor.entity_editor import EntityEditor
+from limbic.ui.shell import sample
 from limbic.ui.workers.worker import Engine
 from limbic.ui.common.i18n import translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
 
-SAMPLE_FILE = "sample_graph.jsonl"
 JSONL_FILTER = QT_TRANSLATE_NOOP("FileMenu", "Memory JSONL (*.jsonl *.json);;All files (*)")
 IMPORT_FILTER = (
     QT_TRANSLATE_NOOP("FileMenu", "Everything Limbic imports (*.jsonl *.json *.db *.sqlite *.sqlite3 *.csv);;"
@@ -229,12 +229,12 @@ class FileMenu(QObject):
             dialog.show()
 
     def load_sample(self) -> None:
-        """Import the bundled sample graph."""
-        path = config.resources_dir() / SAMPLE_FILE
-        if not path.is_file():
-            self.p.status.say(translate("FileMenu", "The sample graph is missing from this installation ({path}).").format(path=path))
-            return
-        self.import_path(str(path))
+        """Import the bundled sample graph (a graph with entities asks first)."""
+        sample.load_sample(self)
+
+    def ask_sample(self, entities: int) -> bool:
+        """Load or Cancel, before the sample joins a graph with entities; tests replace this method."""
+        return sample.ask_sample(self.p.hooks.parent, entities, self.p.db_path().name)
 
     def on_export(self) -> None:
         """File → Export JSONL."""
@@ -251,7 +251,10 @@ class FileMenu(QObject):
         counts = dict(catalog.counts) if catalog else {}
 
         def done(_lines: int) -> None:
-            what = translate("FileMenu", "{entities} and {relations}").format(entities=translate("FileMenu", "%n entities", "", counts.get('entities', 0)), relations=translate("FileMenu", "%n relations", "", counts.get('relations', 0))) if counts else translate("FileMenu", "the graph")
+            entities, relations = counts.get("entities", 0), counts.get("relations", 0)
+            what = translate("FileMenu", "{entities} and {relations}").format(
+                entities=translate("FileMenu", "%n entities", "", entities),
+                relations=translate("FileMenu", "%n relations", "", relations)) if counts else translate("FileMenu", "the graph")
             self.p.status.say(translate("FileMenu", "Exported {what} to {path}.").format(what=what, path=path), 15_000)
 
         self.p.engine.run("export", files.export_jsonl, path, force, what="exporting",
