@@ -53,3 +53,15 @@ def test_the_sample_graph_loads_into_an_empty_graph_without_a_question(qtbot, tm
     w = make_window(qtbot, tmp_path / "empty.db", wait_model=False)
     w.files.ask_sample = lambda entities: (_ for _ in ()).throw(AssertionError("asked about an empty graph"))
     load_sample(qtbot, w)
+
+
+def test_the_new_entity_dialog_proposes_the_neutral_type_not_the_first_of_the_list(qtbot):
+    from limbic.ui.editor.create_target import CreateTargetDialog
+
+    dialog = CreateTargetDialog("Valencia Half Marathon 2025", ["Book", "Person", "Project"])
+    qtbot.addWidget(dialog)
+    assert dialog.chosen_type() == "Generic"  # it proposed "Book", the first type in alphabetical order
+    assert [dialog.type.itemText(i) for i in range(dialog.type.count())] == ["Generic", "Book", "Person", "Project"]
+    suggested = CreateTargetDialog("Ana", ["Book", "Person"], suggested="Person")
+    qtbot.addWidget(suggested)
+    assert suggested.chosen_type() == "Person"

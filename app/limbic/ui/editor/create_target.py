@@ -30,8 +30,9 @@ class CreateTargetDialog(QDialog):
         text.setWordWrap(True)
         self.type = QComboBox(self, objectName="newTargetType", editable=True)
         default = translate("CreateTarget", DEFAULT_TYPE)
-        self.type.addItems(types or [default])
-        self.type.setCurrentText(suggested or (default if default in types or not types else types[0]))
+        # The neutral type unless one is suggested: the first type in the list ("Book") said nothing of the name.
+        self.type.addItems(types if default in types else [default, *types])
+        self.type.setCurrentText(suggested or default)
         self.type.lineEdit().selectAll()
         form = QFormLayout()
         form.addRow(translate("CreateTargetDialog", "T&ype"), self.type)
