@@ -22,7 +22,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
     import msvcrt
 
-from limbic import config
+from limbic import config, file_keys
 from limbic.engine.errors import LimbicError
 from limbic.engine.graph.graph import Graph
 from limbic.engine.session import OpenGraph, open_graph
@@ -58,7 +58,9 @@ class SyncJob:
 
 
 def _key(db_path: Path | str) -> str:
-    return os.path.realpath(os.fspath(db_path))
+    """The graph file's one name (file_keys.py): ``--db`` spelt with other capitals on a disk that ignores case is
+    the same device."""
+    return file_keys.key(db_path)
 
 
 def device_name() -> str:
@@ -70,9 +72,9 @@ def this_device(db_path: Path | str, settings: config.Settings | None = None) ->
     """The device a graph file syncs as from this machine (an id is made and kept the first time)."""
     settings = settings or config.load_settings()
     key = _key(db_path)
-    device_id = settings.sync_devices.get(key)
-    if not device_id:
-        device_id = new_device_id()
+    device_id = file_keys.find(settings.sync_devices, key)
+    if settings.sync_devices.get(key) != device_id or not device_id:
+        device_id = device_id or new_device_id()
         settings.sync_devices[key] = device_id
         config.save_settings(settings)
     return Device(device_id, settings.sync_device_name or platform.node() or "this device")
@@ -86,27 +88,31 @@ def set_device_name(name: str) -> None:
 
 
 def remembered_folder(db_path: Path | str, settings: config.Settings | None = None) -> Path | None:
-    folder = (settings or config.load_settings()).sync_folders.get(_key(db_path))
+    folder = file_keys.find((settings or config.load_settings()).sync_folders, _key(db_path))
     return Path(folder) if folder else None
 
 
 def forget_folder(db_path: Path | str) -> None:
     """Stop syncing this graph file from this machine (the folder and the other devices keep what they have)."""
     settings = config.load_settings()
-    if settings.sync_folders.pop(_key(db_path), None) is not None:
+    key = _key(db_path)
+    spellings = [k for k in settings.sync_folders if k == key or file_keys.find({k: k}, key)]  # older ones too
+    for k in spellings:
+        del settings.sync_folders[k]
+    if spellings:
         config.save_settings(settings)
 
 
 def _remember(db_path: Path | str, folder: Path | None = None, device: Device | None = None,
               known_settings: config.Settings | None = None) -> None:
     key = _key(db_path)
-    if known_settings is not None and (folder is None or known_settings.sync_folders.get(key) == os.path.realpath(folder)) \
+    if known_settings is not None and (folder is None or known_settings.sync_folders.get(key) == file_keys.key(folder)) \
             and (device is None or known_settings.sync_devices.get(key) == device.id):
         return  # as remembered when the exchange began: the settings file is not read again
     settings = config.load_settings()
     known = (settings.sync_folders.get(key), settings.sync_devices.get(key))
     if folder is not None:
-        settings.sync_folders[key] = os.path.realpath(folder)
+        settings.sync_folders[key] = file_keys.key(folder)
     if device is not None:
         settings.sync_devices[key] = device.id
     if (settings.sync_folders.get(key), settings.sync_devices.get(key)) != known:
@@ -155,7 +161,8 @@ def exchange(target: Graph | OpenGraph | Path | str, folder: Path | str | None =
         # The graph's folder is made only when this folder is chosen (first, or again); syncing with the folder
         # remembered never makes it again (a share unmounted leaves an empty mount point).
         remembered = remembered_folder(db_path, settings)
-        make = create if create is not None else (remembered is None or chosen.resolve() != remembered.resolve())
+        make = create if create is not None else (remembered is None
+                                                  or file_keys.key(chosen) != file_keys.key(remembered))
         result = _exchange(graph, chosen, me, confirm=confirm, progress=job.report if job else None,
                            cancelled=job.cancelled if job else None, create=make, code=code, keys=_keys.stored,
                            pending=_keys.pending)
