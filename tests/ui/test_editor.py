@@ -150,9 +150,9 @@ def test_an_observation_is_edited_in_place_over_several_lines(qtbot, sample_wind
     editor = ed.obs_list.findChild(QPlainTextEdit, "observationEditor")
     editor.selectAll()
     qtbot.keyClicks(editor, "Openings: Sicilian")
-    qtbot.keyClick(editor, Qt.Key.Key_Return)  # a new line, not the end of editing
+    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)  # a new line, not the end of editing
     qtbot.keyClicks(editor, "Endgames: rook and pawn")
-    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)  # Ctrl+Enter keeps it too
     qtbot.waitUntil(lambda: ed.obs_list.item(0).text() == "Openings: Sicilian\nEndgames: rook and pawn")
     assert ed.is_dirty()
     _save(qtbot, w)

@@ -65,3 +65,21 @@ def test_the_new_entity_dialog_proposes_the_neutral_type_not_the_first_of_the_li
     suggested = CreateTargetDialog("Ana", ["Book", "Person"], suggested="Person")
     qtbot.addWidget(suggested)
     assert suggested.chosen_type() == "Person"
+
+
+def test_enter_keeps_an_observation_edit(qtbot, sample_window):
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    w = sample_window
+    ed = open_entity(qtbot, w, "Chess")
+    item = ed.obs_list.item(0)
+    ed.obs_list.setCurrentItem(item)
+    qtbot.keyClick(ed.obs_list, Qt.Key.Key_F2)
+    qtbot.waitUntil(lambda: ed.obs_list.findChild(QPlainTextEdit, "observationEditor") is not None)
+    editor = ed.obs_list.findChild(QPlainTextEdit, "observationEditor")
+    editor.selectAll()
+    qtbot.keyClicks(editor, "Plays the Sicilian")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)  # as in the field that adds one: Enter keeps it
+    qtbot.waitUntil(lambda: ed.obs_list.item(0).text() == "Plays the Sicilian")
+    assert ed.is_dirty() and ed.obs_list.findChild(QPlainTextEdit, "observationEditor") is None \
+        or not ed.obs_list.findChild(QPlainTextEdit, "observationEditor").isVisible()

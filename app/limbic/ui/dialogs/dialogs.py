@@ -48,7 +48,7 @@ SHORTCUTS = [
     ("Ctrl+Shift+A", QT_TRANSLATE_NOOP("Dialogs", "Activity: what each assistant changed, to review or revert")),
     (QT_TRANSLATE_NOOP("Dialogs", "In the graph"), QT_TRANSLATE_NOOP("Dialogs", "Drag or arrows pan, wheel or +/- zoom, 0 fits, click opens, double-click or Enter re-centres")),
     ("F2", QT_TRANSLATE_NOOP("Dialogs", "Edit the selected observation")),
-    ("Ctrl+Enter", QT_TRANSLATE_NOOP("Dialogs", "Keep an observation edit (Enter starts a new line, Esc drops it)")),
+    (QT_TRANSLATE_NOOP("Dialogs", "Enter"), QT_TRANSLATE_NOOP("Dialogs", "Keep an observation edit (Shift+Enter starts a new line, Esc drops it)")),
     (QT_TRANSLATE_NOOP("Dialogs", "Delete"), QT_TRANSLATE_NOOP("Dialogs", "Remove the selected observation or relation")),
     ("Ctrl+B", QT_TRANSLATE_NOOP("Dialogs", "Browse every entity by type, the pinned and the recently opened")),
     (QT_TRANSLATE_NOOP("Dialogs", "Ctrl+F in the browser"), QT_TRANSLATE_NOOP("Dialogs", "Narrow the browser's list by words (its filters sit beside)")),

@@ -112,7 +112,7 @@ class EntityEditor(QWidget):
             QAbstractItemView.EditTrigger.DoubleClicked | QAbstractItemView.EditTrigger.EditKeyPressed
         )
         self.obs_list.setItemDelegate(ObservationDelegate(self.obs_list))
-        self.obs_list.setToolTip(translate("EntityEditor", "Double-click or F2 to edit (Ctrl+Enter keeps it), Delete to remove"))
+        self.obs_list.setToolTip(translate("EntityEditor", "Double-click or F2 to edit (Enter keeps it), Delete to remove"))
         self.obs_new = QLineEdit(form, objectName="newObservation", placeholderText=translate("EntityEditor", "Add an observation and press Enter"))
         self.obs_add = QPushButton(translate("EntityEditor", "&Add"), form, toolTip=translate("EntityEditor", "Add this observation"))
         self.obs_remove = QPushButton(translate("EntityEditor", "Remove"), form, toolTip=translate("EntityEditor", "Remove the selected observation (Delete)"))

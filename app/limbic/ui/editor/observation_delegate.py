@@ -1,9 +1,9 @@
 """Observations in the editor's list: each a visibly separate item, edited in place over several lines
-(Ctrl+Enter keeps, Esc drops)."""
+(Enter keeps, Shift+Enter starts a new line, Esc drops)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, QTimer
 from PySide6.QtGui import QColor, QPalette, QPen
 from PySide6.QtWidgets import QAbstractItemView, QPlainTextEdit, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
@@ -89,7 +89,8 @@ class ObservationDelegate(QStyledItemDelegate):
     def createEditor(self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex) -> QWidget:
         editor = QPlainTextEdit(parent, objectName="observationEditor")
         editor.setTabChangesFocus(True)
-        editor.setToolTip("Ctrl+Enter keeps the change, Esc drops it")
+        editor.setToolTip(QCoreApplication.translate("ObservationDelegate", "Enter keeps the change, Shift+Enter starts a "
+                                                                            "new line, Esc drops it"))
         self._editing = QPersistentModelIndex(index)
         lines = editor.fontMetrics().lineSpacing() * EDITOR_LINES + 8
         # Never taller than the list shows (a short list on a small screen): the whole field stays in view.
@@ -114,11 +115,11 @@ class ObservationDelegate(QStyledItemDelegate):
         editor.setGeometry(rect)
 
     def eventFilter(self, editor: QObject, event: QEvent) -> bool:
-        # Enter makes a new line inside the text; Ctrl+Enter commits, as in most multi-line fields.
+        # Enter keeps the edit, as adding an observation does (Ctrl+Enter too); Shift+Enter starts a new line.
         if event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
-                self.commitData.emit(editor)
-                self.closeEditor.emit(editor, QStyledItemDelegate.EndEditHint.NoHint)
-                return True
-            return False
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                return False
+            self.commitData.emit(editor)
+            self.closeEditor.emit(editor, QStyledItemDelegate.EndEditHint.NoHint)
+            return True
         return super().eventFilter(editor, event)
