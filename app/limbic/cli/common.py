@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from limbic import config
+from limbic import config, storage_places
 from limbic.engine.errors import LimbicError
 
 
@@ -105,6 +105,9 @@ def open_for(args: argparse.Namespace, load_model: bool = True, write: bool = Fa
     note = config.new_graph_note(path)
     if note:
         print(f"limbic: {note}", file=sys.stderr)
+    warning = storage_places.place_warning(path)
+    if warning:
+        print(f"limbic: warning: {warning}", file=sys.stderr)
     opened = open_graph(path, config.model_dir_override(), load_model=load_model and not write,
                          origin="cli")  # named in the change log, so the app can say who changed what
     if write and opened.graph.db.readonly:

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from limbic import config
+from limbic import config, storage_places
 from limbic.cli.common import db_path
 from limbic.engine.errors import LimbicError
 
@@ -21,7 +21,13 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
     logging.getLogger("limbic").setLevel(logging.INFO)
     path = db_path(args)
+    refused = storage_places.redirected_graph(path)  # a Microsoft Store client would keep the writes to itself
+    if refused:
+        raise LimbicError(refused)
     _check_served_path(path, chosen=bool(args.db or os.environ.get("LIMBIC_DB")))
+    warning = storage_places.place_warning(path)
+    if warning:
+        logging.getLogger("limbic.mcp").warning("%s", warning)  # standard error: the MCP client's log
     return serve(path, config.model_dir_override(), load_model=not args.no_model, read_only=args.read_only)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from limbic import storage_places
 from limbic.engine.store.changes import ChangeSet
 from limbic.engine.graph.graph import Graph
 
@@ -26,6 +27,7 @@ class Catalog:
     pending: int = 0
     readonly_note: str | None = None  # why the file opened read-only, if it did
     aliases: dict[int, list[str]] = field(default_factory=dict)  # id -> its aliases (entities that have some)
+    place_note: str | None = None  # the file is in a cloud-synced folder or on a network file system (said once)
 
 
 @dataclass
@@ -53,6 +55,7 @@ def read_catalog(graph: Graph) -> Catalog:
         graph.pending_embeddings() if graph.embedder else 0,
         db.readonly_note if db.readonly else None,
         graph.aliases_by_entity(),
+        storage_places.place_warning(db.path) if str(db.path) != ":memory:" else None,
     )
 
 

@@ -308,6 +308,8 @@ class MainWindow(QMainWindow):
         self.status.set_readonly(catalog.readonly_note)
         if catalog.readonly_note:
             self.status.say(catalog.readonly_note, 0)
+        elif catalog.place_note:  # a cloud-synced folder or a network file system (storage_places.py)
+            self.status.say(catalog.place_note, 0)
         self.rerun_search()
         self.organise.refresh_pins()
 
