@@ -42,13 +42,16 @@ def session_title(s: Session, refused: Refused | None = None) -> str:
     version = f" {s.client_version}" if s.client_version else ""
     total = s.total or len(s.changes)
     unreviewed = translate("ActivityPanel", ", {unreviewed} unreviewed").format(unreviewed=s.unreviewed) if s.unreviewed and s.origin == "assistant" else ""
-    reads = translate("ActivityPanel", " · read %n entities", "", s.reads) if s.reads else ""
+    read = s.reads
+    reads = translate("ActivityPanel", " · read %n entities", "", read) if read else ""
     back = [c.reverted_by for c in s.changes if c.reverted_by]
     if back and len(back) == len(s.changes) and not s.more:  # as `limbic activity` marks each change
         taken = translate("ActivityPanel", " · taken back by #{max}").format(max=max(back)) if len(set(back)) == 1 else translate("ActivityPanel", " · all taken back")
     else:
-        taken = translate("ActivityPanel", " · %n taken back", "", len(back)) if back else ""
-    no = translate("ActivityPanel", " · %n writes refused", "", refused.count) if refused else ""
+        n_back = len(back)
+        taken = translate("ActivityPanel", " · %n taken back", "", n_back) if back else ""
+    n_refused = refused.count if refused else 0
+    no = translate("ActivityPanel", " · %n writes refused", "", n_refused) if refused else ""
     changes = translate("ActivityPanel", "%n changes", "", total)
     return translate("ActivityPanel", "{who}{version} · {origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}").format(
         who=s.who, version=version, origin=s.origin, time=s.started[11:16], day=s.started[:10], changes=changes,
@@ -57,8 +60,9 @@ def session_title(s: Session, refused: Refused | None = None) -> str:
 
 def refusal_line(r: Refused) -> str:
     """The row under a session saying what was refused: “Refused 2 writes (paused), the last at 14:05; …”."""
+    count = r.count
     return translate("ActivityPanel", "Refused %n writes ({why}), the last at {time} {day}; nothing of them was "
-                     "written.", "", r.count).format(why=r.why, time=r.last[11:16], day=r.last[:10])
+                     "written.", "", count).format(why=r.why, time=r.last[11:16], day=r.last[:10])
 
 
 def change_title(c: Change) -> str:
@@ -431,7 +435,8 @@ class ConflictDialog(QDialog):
     def __init__(self, plan: Plan, what: str, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="conflictDialog")
         who = changers(plan)  # the person is "you", as in the preview
-        self.setWindowTitle(translate("ConflictDialog", f"{what.capitalize()}: {who} changed the same things since"))
+        self.setWindowTitle(translate("ConflictDialog", "{what}: {who} changed the same things since").format(
+            what=what[:1].upper() + what[1:], who=who))
         self.choice: str | None = None
         intro = QLabel(translate("ConflictDialog", "Nothing has been changed yet. Since then, {who} changed what the "
                            "{what} would take back:").format(who=who, what=what), self, wordWrap=True)

@@ -67,7 +67,8 @@ class RevertPreview(QDialog):
         taking = taking_back(plan)
         self.kept = [c.sentence() for c in plan.conflicts]
         intro = QLabel(translate("RevertPreview", "Nothing has been changed yet."), self, wordWrap=True)
-        self.take_label = QLabel(translate("RevertPreview", "It will take back %n pieces:", "", len(taking))
+        n_taking = len(taking)
+        self.take_label = QLabel(translate("RevertPreview", "It will take back %n pieces:", "", n_taking)
                                  if taking else translate("RevertPreview", "It takes nothing back: the rest is as it was already."),
                                  self, wordWrap=True)
         self.take_list = _list(self, "revertTakes", taking)

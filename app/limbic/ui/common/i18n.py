@@ -83,6 +83,14 @@ def install(app: QCoreApplication, choice: str | None = None) -> QLocale:
     return locale
 
 
+def uninstall(app: QCoreApplication) -> None:
+    """Back to the source language (English) and the system's locale: what ``install`` loaded is removed."""
+    for old in _installed:
+        app.removeTranslator(old)
+    _installed.clear()
+    QLocale.setDefault(QLocale.system())
+
+
 def current_code() -> str:
     """The language the window speaks now: ``en`` or ``es``."""
     return language_code(QLocale())

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QApplication
 
 from limbic import config
 from limbic.ui.common import zoom
-from limbic.ui.common.i18n import translate
 
 logger = logging.getLogger(__name__)
 
@@ -100,13 +99,13 @@ def set_scheme(app: QApplication, choice: str) -> str:
             app.setPalette(_SYSTEM[1])
             _changed = False
         if hints.colorScheme() == Qt.ColorScheme.Dark and not _is_dark(app.palette()):
-            app.setStyle(translate("Theme", "Fusion"))
+            app.setStyle("Fusion")
             app.setPalette(_dark_palette())
             _changed = True
     else:
         if hasattr(hints, "setColorScheme"):
             hints.setColorScheme(Qt.ColorScheme.Dark if wanted == "dark" else Qt.ColorScheme.Light)
-        app.setStyle(translate("Theme", "Fusion"))
+        app.setStyle("Fusion")
         app.setPalette(_dark_palette() if wanted == "dark" else _light_palette(app))
         _changed = True
     _stylesheet(app)  # re-applied so widgets take the new palette

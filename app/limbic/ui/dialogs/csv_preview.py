@@ -43,7 +43,9 @@ class CsvPreviewDialog(QDialog):
         for file in preview.files:
             first = translate("CsvPreviewDialog", " (the first {n_rows} shown)").format(n_rows=len(file.rows)) if file.row_count > len(file.rows) else ""
             what = translate("CsvPreviewDialog", " of {kind}").format(kind=file.kind) if file.kind else translate("CsvPreviewDialog", ", and no column maps to a name")
-            title = QLabel(f"<b>{file.name}</b>: {translate('CsvPreviewDialog', '%n rows', '', file.row_count)}{what}{first}", self)
+            row_count = file.row_count
+            rows = translate("CsvPreviewDialog", "%n rows", "", row_count)
+            title = QLabel(f"<b>{file.name}</b>: {rows}{what}{first}", self)
             layout.addWidget(title)
             used = ", ".join(f"{column} → {becomes}" for column, becomes in file.used) or "none"
             note = QLabel(translate("CsvPreviewDialog", "Columns read: {used}.").format(used=used) + (translate("CsvPreviewDialog", "<br><b>Ignored:</b> {join} (no part of the graph reads them).").format(join=', '.join(file.ignored)) if file.ignored else ""),

@@ -39,7 +39,7 @@ class AliasBar(QWidget):
         self._editable = True
         self.chips_box = QWidget(self)
         self.chips = FlowLayout(self.chips_box, spacing=4)
-        self.none_label = QLabel("none", self, objectName="aliasNone")
+        self.none_label = QLabel(translate("AliasesRow", "none"), self, objectName="aliasNone")
         self.none_label.setEnabled(False)
         self.field = QLineEdit(self, objectName="newAlias", placeholderText=translate("Aliases", ADD_HINT))
         self.field.setAccessibleName(translate("AliasBar", "New alias"))

@@ -385,7 +385,8 @@ class GraphCanvas(QWidget):
         extra = translate("GraphCanvas", " · suggested by meaning, not linked") if s.kinds[index] == KIND_SUGGESTION else ""
         extra += translate("GraphCanvas", " · gone since this date") if len(s.ghost) and s.ghost[index] else ""
         extra += translate("GraphCanvas", " · came after this date") if len(s.added) and s.added[index] else ""
-        return translate("GraphCanvas", "{name} ({kind}) · %n relations{extra}", "", int(s.degree[index])).format(
+        degree = int(s.degree[index])
+        return translate("GraphCanvas", "{name} ({kind}) · %n relations{extra}", "", degree).format(
             name=s.labels[index], kind=kind, extra=extra)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API

@@ -245,10 +245,12 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.canvas.message = ""
         self.canvas.set_scene(scene, fit=not keep)
         entities = int((scene.kinds == 0).sum())
-        self.info.setText(f"{translate('GraphPanel', '%n entities', '', entities)} · "
-                          f"{translate('GraphPanel', '%n relations', '', int((~scene.dashed).sum()))}"
-                          + (f" · {translate('GraphPanel', '%n suggestions', '', len(found))}"
-                             if self.similar.isChecked() else ""))
+        relations, suggestions = int((~scene.dashed).sum()), len(found)
+        text = (translate("GraphPanel", "%n entities", "", entities) + " · "
+                + translate("GraphPanel", "%n relations", "", relations))
+        if self.similar.isChecked():
+            text += " · " + translate("GraphPanel", "%n suggestions", "", suggestions)
+        self.info.setText(text)
         pinned = np.zeros(scene.n, dtype=bool)
         if scene.centre >= 0:
             pinned[scene.centre] = True
@@ -301,8 +303,9 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
 
     def _describe_whole(self) -> None:
         s = self.canvas.scene
-        self.info.setText(f"{translate('GraphPanel', '%n entities', '', s.n)} · "
-                          f"{translate('GraphPanel', '%n relations', '', len(s.src))}")
+        entities, relations = s.n, len(s.src)
+        self.info.setText(translate("GraphPanel", "%n entities", "", entities) + " · "
+                          + translate("GraphPanel", "%n relations", "", relations))
 
     def relayout(self) -> None:
         """Lay the whole graph out again from nothing."""

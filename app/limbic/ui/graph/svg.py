@@ -6,7 +6,6 @@ import numpy as np
 
 from limbic.service.graph_export import xml_text
 from limbic.ui.graph.scene import KIND_MORE, KIND_SUGGESTION, Scene, ViewTransform, visible_edges
-from limbic.ui.common.i18n import translate
 
 
 def svg_text(scene: Scene, view: ViewTransform, width: int, height: int, dark: bool,
@@ -19,39 +18,36 @@ def svg_text(scene: Scene, view: ViewTransform, width: int, height: int, dark: b
                          & (screen[:, 1] + r >= 0) & (screen[:, 1] - r <= height)) if scene.n else np.zeros(0, int)
     colours = scene.colours(dark)
     colour_idx = scene.colour_index() if scene.n else np.zeros(0, int)
-    out = [translate("Svg", f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-           f'font-family="sans-serif" font-size="12">'),
-           translate("Svg", f'<rect width="100%" height="100%" fill="{background}"/>')]
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'font-family="sans-serif" font-size="12">',
+           f'<rect width="100%" height="100%" fill="{background}"/>']
     edges = visible_edges(screen, scene.src, scene.dst, width, height)
     solid = [j for j in edges if not (len(scene.dashed) and scene.dashed[j])]
     dashed = [j for j in edges if len(scene.dashed) and scene.dashed[j]]
     if solid:
         d = " ".join(f"M{screen[scene.src[j], 0]:.1f} {screen[scene.src[j], 1]:.1f}"
                      f"L{screen[scene.dst[j], 0]:.1f} {screen[scene.dst[j], 1]:.1f}" for j in solid)
-        out.append(translate("Svg", f'<path d="{d}" stroke="{text}" stroke-opacity="0.35" stroke-width="1" fill="none"/>'))
+        out.append(f'<path d="{d}" stroke="{text}" stroke-opacity="0.35" stroke-width="1" fill="none"/>')
     if dashed:
         d = " ".join(f"M{screen[scene.src[j], 0]:.1f} {screen[scene.src[j], 1]:.1f}"
                      f"L{screen[scene.dst[j], 0]:.1f} {screen[scene.dst[j], 1]:.1f}" for j in dashed)
-        out.append(translate("Svg", f'<path d="{d}" stroke="#0f766e" stroke-width="1.4" stroke-dasharray="5 4" fill="none"/>'))
+        out.append(f'<path d="{d}" stroke="#0f766e" stroke-width="1.4" stroke-dasharray="5 4" fill="none"/>')
     for i in vis:
         x, y = screen[i]
         colour = colours[int(colour_idx[i])]
         title = xml_text(scene.labels[i])
         if scene.kinds[i] == KIND_SUGGESTION:
-            style = translate("Svg", "fill=\"{background}\" stroke=\"{colour}\" stroke-width=\"2\" "
-                        "stroke-dasharray=\"4 3\"").format(background=background, colour=colour)
+            style = f'fill="{background}" stroke="{colour}" stroke-width="2" stroke-dasharray="4 3"'
         elif scene.kinds[i] == KIND_MORE:
-            style = translate("Svg", "fill=\"{background}\" stroke=\"{colour}\" stroke-width=\"1.5\" "
-                        "stroke-dasharray=\"2 2\"").format(background=background, colour=colour)
+            style = f'fill="{background}" stroke="{colour}" stroke-width="1.5" stroke-dasharray="2 2"'
         elif len(scene.ghost) == scene.n and scene.ghost[i]:  # gone since the time slider's date
-            style = translate("Svg", "fill=\"{colour}\" fill-opacity=\"0.3\" stroke=\"{colour}\" "
-                        "stroke-width=\"1.5\" stroke-dasharray=\"4 3\"").format(colour=colour)
+            style = f'fill="{colour}" fill-opacity="0.3" stroke="{colour}" stroke-width="1.5" stroke-dasharray="4 3"'
         else:
-            style = translate("Svg", "fill=\"{colour}\" stroke=\"{background}\" stroke-width=\"1\"").format(colour=colour, background=background)
-        out.append(translate("Svg", f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r[i]:.1f}" {style}><title>{title}</title></circle>'))
+            style = f'fill="{colour}" stroke="{background}" stroke-width="1"'
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r[i]:.1f}" {style}><title>{title}</title></circle>')
     if len(vis) <= label_limit:
         for i in vis:
             x, y = screen[i]
-            out.append(translate("Svg", f'<text x="{x + r[i] + 4:.1f}" y="{y + 4:.1f}" fill="{text}">{xml_text(scene.labels[i])}</text>'))
+            out.append(f'<text x="{x + r[i] + 4:.1f}" y="{y + 4:.1f}" fill="{text}">{xml_text(scene.labels[i])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -206,14 +206,17 @@ class TimeTravel(QObject):
 
     def _describe(self) -> None:
         m = self.moment
-        self.panel.info.setText(translate("TimeTravel", "{entities} · {relations} then").format(entities=translate("TimeTravel", "%n entities", "", m.entities_then), relations=translate("TimeTravel", "%n relations", "", m.relations_then)))
+        entities, relations, removed, added = m.entities_then, m.relations_then, m.removed, m.added
+        self.panel.info.setText(translate("TimeTravel", "{entities} · {relations} then").format(
+            entities=translate("TimeTravel", "%n entities", "", entities),
+            relations=translate("TimeTravel", "%n relations", "", relations)))
         parts = []
-        if m.removed:
-            parts.append(translate("TimeTravel", "◌ faded: %n entities gone since", "", m.removed))
-        if m.added:
+        if removed:
+            parts.append(translate("TimeTravel", "◌ faded: %n entities gone since", "", removed))
+        if added:
             shown = self.bar.show_added.isChecked()
-            parts.append(translate("TimeTravel", "○ outlined: %n entities added since", "", m.added) if shown
-                         else translate("TimeTravel", "%n entities added since (not shown)", "", m.added))
+            parts.append(translate("TimeTravel", "○ outlined: %n entities added since", "", added) if shown
+                         else translate("TimeTravel", "%n entities added since (not shown)", "", added))
         self.bar.marks.setText(" · ".join(parts) if parts else translate("TimeTravel", "Nothing added or removed since this date."))
         self.bar.show_added.setVisible(bool(m.added) or self.bar.show_added.isChecked())
 

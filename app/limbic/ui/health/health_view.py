@@ -40,7 +40,7 @@ from limbic.service import health
 from limbic.service.health.merge import MergePlan, merge, plan_merge
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.ui.health.wording import finding_html, finding_row, keeps, plan_html
-from limbic.ui.common.i18n import translate
+from limbic.ui.common.i18n import number, translate
 
 logger = logging.getLogger(__name__)
 
@@ -133,9 +133,9 @@ class HealthView(QWidget):
         self.scanned.connect(self._on_scanned)
         self.scan_failed.connect(self._on_scan_failed)
         self.scan_progress.connect(self._on_progress)
-        for key, slot in (("J", self.next), ("K", self.previous), ("M", self.on_merge_key), (translate("HealthView", "Return"), self.on_enter),
+        for key, slot in (("J", self.next), ("K", self.previous), ("M", self.on_merge_key), ("Return", self.on_enter),
                           ("S", self.swap), ("D", self.dismiss), ("O", self.open_current), ("R", self.start_scan),
-                          (translate("HealthView", "Escape"), self.on_escape), ("Shift+Escape", self.close_requested.emit)):
+                          ("Escape", self.on_escape), ("Shift+Escape", self.close_requested.emit)):
             shortcut = QShortcut(QKeySequence(key), self)
             shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             shortcut.activated.connect(slot)
@@ -220,8 +220,10 @@ class HealthView(QWidget):
 
     def _on_scanned(self, report: health.Report) -> None:
         self.report = report
-        took = "less than 0.1 s" if report.seconds < 0.05 else f"{report.seconds:.1f} s"
-        self._scan_ended(translate("HealthView", f"{report.entities:,} entities checked in {took}."))
+        took = (translate("HealthView", "less than 0.1 s") if report.seconds < 0.05
+                else translate("HealthView", "{seconds} s").format(seconds=number(report.seconds, 1)))
+        checked = report.entities
+        self._scan_ended(translate("HealthView", "%n entities checked in {took}.", "", checked).format(took=took))
         self._fill_kinds()
         self.kinds.setCurrentRow(next((i for i, k in enumerate(health.KINDS) if report.findings.get(k)), 0))
         self.findings.setFocus()

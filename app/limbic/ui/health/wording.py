@@ -53,7 +53,8 @@ def plan_html(plan: MergePlan, stacked: bool = False) -> str:
 
     src, tgt = plan.source, plan.target
     merged_obs = [(f"<b>+ {html.escape(o)}</b>" if o in plan.added else html.escape(o)) for o in plan.observations]
-    merged_obs += [f"<s>{html.escape(o)}</s> <i>({translate('Wording', 'already there') if o.strip() == t.strip() else translate('Wording', 'already there in other words')})</i>"
+    same, other_words = translate("Wording", "already there"), translate("Wording", "already there in other words")
+    merged_obs += [f"<s>{html.escape(o)}</s> <i>({same if o.strip() == t.strip() else other_words})</i>"
                    for o, t in plan.dropped]
     merged_rels = [(("<b>+ " if r.moved else "") + (f"{html.escape(r.relation_type)} → {html.escape(r.other_name)}"
                     if r.outgoing else f"{html.escape(r.relation_type)} ← {html.escape(r.other_name)}")

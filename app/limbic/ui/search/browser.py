@@ -186,8 +186,9 @@ class EntityBrowser(QDialog):
         if items:
             self.table.setCurrentCell(0, 0)
         narrowed = bool(self.text.text().strip()) or not self.filters.value().is_empty()
-        self.count_label.setText(translate("EntityBrowser", "%n entities match", "", len(items)) if narrowed
-                                 else translate("EntityBrowser", "%n entities", "", len(items)))
+        count = len(items)
+        self.count_label.setText(translate("EntityBrowser", "%n entities match", "", count) if narrowed
+                                 else translate("EntityBrowser", "%n entities", "", count))
         self.loaded.emit()
 
     def names(self) -> list[str]:

@@ -76,7 +76,7 @@ def highlight_html(text: str, terms: list[str], color: str) -> str:
     out, pos = [], 0
     for a, b in match_spans(text, terms):
         out.append(html.escape(text[pos:a]))
-        out.append(translate("Results", f'<span style="background-color:{color}; font-weight:600">{html.escape(text[a:b])}</span>'))
+        out.append(f'<span style="background-color:{color}; font-weight:600">{html.escape(text[a:b])}</span>')
         pos = b
     out.append(html.escape(text[pos:]))
     return "".join(out)
@@ -126,9 +126,10 @@ class ResultModel(QAbstractListModel):
         """"12 results", with the weak ones left out said: "12 results · 5 weak matches not shown"."""
         n = len(self._results)
         text = translate("ResultModel", "%n results", "", n)
-        if self.cut:
+        cut = self.cut
+        if cut:
             text += translate("ResultModel", " · %n weak matches (under {share} of the best) not shown", "",
-                              self.cut).format(share=f"{TAIL_SHARE:.0%}")
+                              cut).format(share=f"{TAIL_SHARE:.0%}")
         return text
 
     def result(self, row: int) -> SearchResult | None:
@@ -169,8 +170,11 @@ class ResultModel(QAbstractListModel):
         return (
             translate("ResultModel", "<b>{name}</b> ({entity_type})<br>{share_text} of the best hit. Why it "
                 "is here:<br>").format(name=html.escape(r.name), entity_type=html.escape(r.entity_type), share_text=share_text(r.limbic_score, self.best))
-            + "<br>".join(f"• {line}" for line in (found or ["found by " + branch_label(r)]) + lifts)
-            + (translate("ResultModel", f"<br>{html.escape(note)}: {'happened' if r.time_match else 'did not happen'} in the time asked about")
+            + "<br>".join(f"• {line}" for line in (found or [translate("ResultModel", "found by {branch}").format(
+                branch=branch_label(r))]) + lifts)
+            + ("<br>" + (translate("ResultModel", "{note}: happened in the time asked about") if r.time_match
+                         else translate("ResultModel", "{note}: did not happen in the time asked about")
+                         ).format(note=html.escape(note))
                if (note := time_text(r, self.time_label)) else "")
         )
 
@@ -365,7 +369,7 @@ class ResultDelegate(QStyledItemDelegate):
             doc.setDefaultFont(font)
             doc.setDocumentMargin(0)
             doc.setTextWidth(width)
-            doc.setDefaultStyleSheet(translate("ResultDelegate", f"body {{ color: {color.name()}; }}"))
+            doc.setDefaultStyleSheet(f"body {{ color: {color.name()}; }}")
             doc.setHtml(f"<body>{highlight_html(text, terms, mark.name())}</body>")
             self._docs[key] = doc
         return doc

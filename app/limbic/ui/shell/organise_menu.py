@@ -299,8 +299,9 @@ class OrganiseMenu(QObject):
 
         def done(step) -> None:
             p.record_step(step)
+            count = len(step.ids)
             p.status.say(translate("OrganiseMenu", "Renamed the type “{old}” to “{new}” on %n entities. Press Ctrl+Z to "
-                             "undo.", "", len(step.ids)).format(old=old, new=new),
+                                   "undo.", "", count).format(old=old, new=new),
                          15_000)
             if p.editor.entity_id is not None and not p.editor.is_dirty():
                 p.reload(p.editor.entity_id)

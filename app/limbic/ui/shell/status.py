@@ -136,8 +136,9 @@ class StatusPanel(QStatusBar):
         box.setObjectName("statusDetails")
         box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         if self.last_details:
+            more = len(self.last_details) - 40
             box.setInformativeText("\n".join(self.last_details[:40]) + (
-                translate("StatusPanel", "\n… and %n more lines", "", len(self.last_details) - 40) if len(self.last_details) > 40 else ""))
+                "\n" + translate("StatusPanel", "… and %n more lines", "", more) if more > 0 else ""))
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.details_box = box
         box.open()
@@ -152,8 +153,9 @@ class StatusPanel(QStatusBar):
         self.readonly.setVisible(bool(note))
 
     def set_counts(self, counts: dict[str, int]) -> None:
-        self.counts.setText(f"{translate('StatusPanel', '%n entities', '', counts.get('entities', 0))} · "
-                            f"{translate('StatusPanel', '%n relations', '', counts.get('relations', 0))}")
+        entities, relations = counts.get("entities", 0), counts.get("relations", 0)
+        self.counts.setText(translate("StatusPanel", "%n entities", "", entities) + " · "
+                            + translate("StatusPanel", "%n relations", "", relations))
 
     @Slot(str)
     def job_started(self, title: str) -> None:

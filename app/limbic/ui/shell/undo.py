@@ -139,11 +139,11 @@ class UndoController(QObject):
 
     def on_undo(self) -> None:
         """Undo the last step."""
-        self._step(self.history.undo_steps, self.history.redo_steps, steps.undo_step, translate("UndoController", "Undone"))
+        self._step(self.history.undo_steps, self.history.redo_steps, steps.undo_step, "Undone")
 
     def on_redo(self) -> None:
         """Redo the last undone step."""
-        self._step(self.history.redo_steps, self.history.undo_steps, steps.redo_step, translate("UndoController", "Redone"))
+        self._step(self.history.redo_steps, self.history.undo_steps, steps.redo_step, "Redone")
 
     def _step(self, source: list, target: list, op, verb: str) -> None:
         if not source or self.busy or self.p.hooks.refused_during_job(translate("UndoController", "Undo") if verb == "Undone" else translate("UndoController", "Redo")):
@@ -162,7 +162,8 @@ class UndoController(QObject):
             self.busy = False
             target.append(step)
             self.update_actions()
-            p.status.say(f"{verb}: {step.label}.", 6000)
+            said = translate("UndoController", "Undone") if verb == "Undone" else translate("UndoController", "Redone")
+            p.status.say(f"{said}: {step.label}.", 6000)
             p.step_done(step.label)
             if entity_id is not None:
                 p.reload(entity_id)
@@ -172,7 +173,8 @@ class UndoController(QObject):
             source.append(step)  # nothing changed: the step can be tried again
             self.update_actions()
             if isinstance(failure.error, RevertConflict):  # another writer changed the same things since
-                chosen = p.ask_conflict(failure.error.plan, "undo" if verb == "Undone" else "redo")
+                chosen = p.ask_conflict(failure.error.plan, translate("UndoController", "undo") if verb == "Undone"
+                                           else translate("UndoController", "redo"))
                 if chosen is not None:
                     self._run_step(source, target, op, verb, chosen)
                 return

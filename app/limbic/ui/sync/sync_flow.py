@@ -147,7 +147,7 @@ class SyncFlow(QObject):
             return
         mine = service_sync.this_device(self.db_path).id if self.db_path else ""
         paths = [self.folder]
-        root = self.folder / translate("SyncFlow", "Limbic")
+        root = self.folder / "Limbic"
         if root.is_dir():
             paths.append(root)
             for graph_dir in (d for d in root.iterdir() if d.is_dir()):
@@ -212,7 +212,9 @@ class SyncFlow(QObject):
         elif result.confirm_needed:
             self.p.status.say(translate("SyncFlow", "A batch from another device waits for your confirmation; File → Sync… asks again."))
         elif result.received or result.sent:
-            self.p.status.say(translate("SyncFlow", "Synced: {changes} sent, {changes2} received.").format(changes=translate("SyncFlow", "%n changes", "", result.sent), changes2=translate("SyncFlow", "%n changes", "", result.received)))
+            sent, received = result.sent, result.received
+            self.p.status.say(translate("SyncFlow", "Synced: {sent} sent, {received} received.").format(
+                sent=translate("SyncFlow", "%n changes", "", sent), received=translate("SyncFlow", "%n changes", "", received)))
         self.set_aside = [w for w in result.waiting if "set aside" in w]  # a file no exchange can read: why it waits
         if self.set_aside:
             self.p.status.say(self.set_aside[0], 15_000)
@@ -258,10 +260,11 @@ class SyncFlow(QObject):
 
     def _set_state(self, state: str, why: str = "") -> None:
         self.state = state
+        n_conflicts = len(self.conflicts)
         texts = {"syncing": translate("SyncFlow", "Syncing…"), "synced": translate("SyncFlow", "Synced"), "waiting": translate("SyncFlow", "Sync waits"),
                  "unreachable": translate("SyncFlow", "Sync folder unreachable"),
                  "code": translate("SyncFlow", "Sync needs the recovery code"),
-                 "conflicts": translate("SyncFlow", "%n sync conflicts", "", len(self.conflicts))}
+                 "conflicts": translate("SyncFlow", "%n sync conflicts", "", n_conflicts)}
         aside = self.set_aside
         tips = {"synced": "\n".join(aside) if aside else translate("SyncFlow", "Every change is exchanged with {folder}. Click to see past conflicts.").format(folder=self.folder),
                 "syncing": translate("SyncFlow", "Exchanging changes with {folder}.").format(folder=self.folder),
