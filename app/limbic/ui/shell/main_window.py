@@ -310,6 +310,7 @@ class MainWindow(QMainWindow):
             self.status.say(catalog.readonly_note, 0)
         elif catalog.place_note:  # a cloud-synced folder or a network file system (storage_places.py)
             self.status.say(catalog.place_note, 0)
+            self._new_graph_note = self._new_graph_note or catalog.place_note  # kept in view as that note is
         self.rerun_search()
         self.organise.refresh_pins()
 
