@@ -83,3 +83,19 @@ def test_enter_keeps_an_observation_edit(qtbot, sample_window):
     qtbot.waitUntil(lambda: ed.obs_list.item(0).text() == "Plays the Sicilian")
     assert ed.is_dirty() and ed.obs_list.findChild(QPlainTextEdit, "observationEditor") is None \
         or not ed.obs_list.findChild(QPlainTextEdit, "observationEditor").isVisible()
+
+
+def test_every_node_of_a_local_graph_is_named(qtbot, sample_window):
+    from tests.ui.test_graph_labels import _check_no_overlap, _painted
+
+    w = sample_window
+    for size in ((1366, 706), (1600, 1000)):
+        w.resize(*size)
+        open_entity(qtbot, w, "Marta Quintero")  # 17 nodes: two had no name in a side panel
+        panel = w.graph.graph_panel()
+        with qtbot.waitSignal(panel.layout_done, timeout=30_000):
+            w.graph.show_local_graph()
+        canvas = _painted(qtbot, panel)
+        shown = {i for i, _, _ in canvas.label_boxes}
+        assert [canvas.scene.labels[i] for i in range(canvas.scene.n) if i not in shown] == []
+        _check_no_overlap(canvas)  # and still none over another or over a node

@@ -58,6 +58,7 @@ LABEL_LIMIT = 200  # node labels drawn when at most this many nodes are in view
 EDGE_LABELS_WHEN_FEW = 30  # relation types on every edge when at most this many are drawn (else the focused node's)
 EDGE_LABEL_LIMIT = 120  # relation types drawn at most
 HUB_LABELS = 3  # the best-connected nodes in view always show their names
+NAME_ALL = 40  # up to this many nodes in view (a local graph), every one is named, shortened if it must
 LEGEND_OPEN, LEGEND_FOLDED = legends.OPEN, legends.FOLDED
 HIT_PX = 7.0  # how close (pixels) a click must be to a small node to hit it
 PAN_STEP = 60  # pixels per arrow key press
@@ -243,7 +244,8 @@ class GraphCanvas(QWidget):
         order = first + [int(i) for i in idx[rank] if int(i) not in first]
         line = metrics.height()
         placed, taken = labels.place_node_labels(order, first, s.labels, screen, r_px, metrics.horizontalAdvance, line,
-                                                 width, height, discs, [legend_box] if legend_box else [])
+                                                 width, height, discs, [legend_box] if legend_box else [],
+                                                 name_all=len(vis_idx) <= NAME_ALL)
         # Relation types: on every edge when few are drawn and the view is close enough, else the focused node's.
         few_edges = len(drawn) <= EDGE_LABELS_WHEN_FEW and self.view.scale >= 0.9 and self.edge_labels
         label_edges = edges if few_edges else (

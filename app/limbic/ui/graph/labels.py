@@ -6,7 +6,8 @@ the left, above and below, and takes the first place that stays inside the view,
 label and not the legend, and keeps clear of every other node by ``CLEAR`` pixels, so a name is
 always nearer its own node than any other and never reads as another's; a label with no such
 place waits until zooming in makes room (the first three are always shown, pushed inside the view and
-shortened to its width). A node is named once, however many reasons it has to be named. Relation types then go on
+shortened to its width), except in a view of a few nodes (a local graph), where every node is named: one
+without such a place takes a corner of its disc or the start of its name, a little nearer the others. A node is named once, however many reasons it has to be named. Relation types then go on
 the edges' midpoints where they cover none of that. Pure geometry: the canvas paints the boxes.
 """
 
@@ -108,9 +109,11 @@ def _pushed_inside(box: Box, width: float, height: float) -> Box:
 
 def place_node_labels(order: Sequence[int], always: Sequence[int], texts: Sequence[str], screen: np.ndarray,
                       r_px: np.ndarray, text_width: Callable[[str], float], line: float, width: float, height: float,
-                      discs: Occupancy, reserved: Sequence[Box] = ()) -> tuple[list[tuple[int, Box, str]], Occupancy]:
+                      discs: Occupancy, reserved: Sequence[Box] = (),
+                      name_all: bool = False) -> tuple[list[tuple[int, Box, str]], Occupancy]:
     """Each label's box, in ``order`` (most important first), none covering another, a node or ``reserved``,
-    and each node named once."""
+    and each node named once. With ``name_all`` (a few nodes: the local graph) a node left without a place
+    takes a corner of its disc or a shorter start of its name, nearer the others (``CLOSE``) but covering none."""
     labels = Occupancy()
     for box in reserved:
         labels.add(box)
@@ -140,7 +143,37 @@ def place_node_labels(order: Sequence[int], always: Sequence[int], texts: Sequen
         named.add(i)
         labels.add(box, i)
         placed.append((i, box, text))
+    if name_all:
+        for i in (int(k) for k in order):
+            if i not in named:
+                found = _closer_place(i, texts[i], screen, r_px, text_width, line, width, height, labels, discs)
+                if found is not None:
+                    named.add(i)
+                    labels.add(found[0], i)
+                    placed.append((i, *found))
     return placed, labels
+
+
+CLOSE = GAP / 2  # a label placed by name_all keeps at least this far from the other nodes
+SHORTEST = 8  # characters of a name (with its ellipsis) name_all tries at least
+
+
+def _closer_place(i: int, label: str, screen: np.ndarray, r_px: np.ndarray, text_width: Callable[[str], float],
+                  line: float, width: float, height: float, labels: Occupancy,
+                  discs: Occupancy) -> tuple[Box, str] | None:
+    """A place for a node's name beside it, at its corners too, the name shortened down to ``SHORTEST``."""
+    x, y = (float(v) for v in screen[i])
+    r = float(r_px[i])
+    for most in dict.fromkeys((MAX_CHARS, SHORTER, 12, SHORTEST)):
+        text = short(label, most)
+        w = text_width(text)
+        d = r * 0.7 + GAP / 2  # a corner of the disc, diagonally out
+        corners = [(x + d, y - d - line, x + d + w + 2, y - d), (x + d, y + d, x + d + w + 2, y + d + line),
+                   (x - d - w - 2, y - d - line, x - d, y - d), (x - d - w - 2, y + d, x - d, y + d + line)]
+        for c in _candidates(x, y, r, w, line) + corners:
+            if inside(c, width, height) and not labels.hits(c) and not discs.hits(c, ignore=i, clear=CLOSE):
+                return c, text
+    return None
 
 
 def place_edge_labels(edges: Sequence[int], src: np.ndarray, dst: np.ndarray, names: Sequence[str], rels: np.ndarray,
