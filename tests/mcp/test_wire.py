@@ -23,8 +23,8 @@ class Recorder(Wire):
         super().__init__(io.BytesIO(), io.BytesIO())
         self.sent: list[dict] = []
 
-    def send(self, message: dict) -> bool:
-        self.sent.append(json.loads(encode(message)))
+    def send(self, message: dict, plain: bool = False) -> bool:
+        self.sent.append(json.loads(encode(message, plain)))
         return True
 
 

@@ -34,3 +34,25 @@ def test_what_a_graph_read_looks_like_and_values_it_leaves_to_the_library():
     assert wire_json.dumps(graph) == _stdlib(graph)
     for odd in ({"t": (1, 2)}, {1: "int key"}, [math.inf], {"x": math.nan}, [True, 1, 1.0]):
         assert wire_json.dumps(odd) == _stdlib(odd)
+
+
+PLAIN = st.recursive(st.none() | st.booleans() | st.integers() | TEXT,
+                     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(TEXT, inner, max_size=5), max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(PLAIN)
+def test_a_value_without_fractions_is_written_alike_by_orjson_and_the_library(value):
+    """Plain values (the reference's tools' results) go through orjson: the same bytes, indented and on the
+    wire; what orjson refuses (a lone surrogate, an integer past 64 bits) falls back to the library's way."""
+    from limbic.mcp.wire import encode
+
+    assert wire_json.orjson is not None  # a dependency: the fast way is the one measured
+    assert wire_json.dumps(value, plain=True) == _stdlib(value)
+    message = {"jsonrpc": "2.0", "id": 1, "result": {"structuredContent": value, "text": _stdlib(value)}}
+    assert encode(message, plain=True) == encode(message)
+
+
+def test_floats_are_why_only_plain_values_go_through_orjson():
+    assert wire_json.orjson.dumps(1e-07) != json.dumps(1e-07).encode()  # orjson writes 1e-7
+    assert wire_json.dumps({"score": 1e-07}) == _stdlib({"score": 1e-07})

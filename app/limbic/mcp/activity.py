@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from limbic.engine.errors import LimbicError
-from limbic.service import activity
+from limbic.service import activity, memory_reads
 from limbic.service.types import ORIGIN_ASSISTANT, Graph
 
 logger = logging.getLogger(__name__)
@@ -50,5 +50,5 @@ def note_reads(graph: Graph, tool: str, value: Any) -> None:
         activity.record_reads(graph, tool, [None])
         return
     rows = value.get("entities") or value.get("results") or [] if isinstance(value, dict) else []
-    ids = [graph.entity_id(r["name"]) for r in rows if isinstance(r, dict) and isinstance(r.get("name"), str)]
-    activity.record_reads(graph, tool, [i for i in ids if i is not None])
+    names = [r["name"] for r in rows if isinstance(r, dict) and isinstance(r.get("name"), str)]
+    activity.record_reads(graph, tool, memory_reads.ids_of_names(graph, names))  # stored names: one query per 400

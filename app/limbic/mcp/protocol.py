@@ -69,8 +69,9 @@ class Request:
     answered: bool = field(default=False, repr=False)
     cancelled: bool = field(default=False, repr=False)
 
-    def reply(self, result: dict) -> None:
-        self.session.answer(self, result)
+    def reply(self, result: dict, plain: bool = False) -> None:
+        """Answer with ``result`` (``plain``: it holds no number with a fraction; see ``wire.encode``)."""
+        self.session.answer(self, result, plain=plain)
 
     def fail(self, code: int, message: str, data: Any = None) -> None:
         self.session.answer(self, None, error_reply(self.id, code, message, data))
@@ -238,7 +239,7 @@ class Session:
 
     # -- writing ----------------------------------------------------------------------------
 
-    def answer(self, request: Request, result: dict | None, error: dict | None = None) -> None:
+    def answer(self, request: Request, result: dict | None, error: dict | None = None, plain: bool = False) -> None:
         with self._lock:
             if request.answered:
                 return
@@ -257,7 +258,7 @@ class Session:
                 result.setdefault("cacheScope", "private")
                 result.setdefault("ttlMs", 0)
             result["_meta"] = {SERVER_INFO_KEY: dict(self.info)}
-        self.wire.send({"jsonrpc": "2.0", "id": request.id, "result": result})
+        self.wire.send({"jsonrpc": "2.0", "id": request.id, "result": result}, plain)
 
     def _listen(self, rid: Any, params: dict) -> None:
         wanted = params.get("notifications")

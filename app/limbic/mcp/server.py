@@ -29,7 +29,7 @@ from limbic.mcp.sync import BackgroundSync
 from limbic.mcp.wire import INTERNAL_ERROR, INVALID_PARAMS, Wire
 from limbic.mcp.arguments import sentence as arguments_problem
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, ToolSpec, arguments_for, wire_result
-from limbic.service import Outcome, memory, run
+from limbic.service import Outcome, memory, scope
 from limbic.service.follow import cursor_at_end, others_since
 from limbic.service.types import ORIGIN_ASSISTANT, Cursor
 from limbic.service.background import BackgroundEmbedder, GraphFile, embed_backlog, load_model_into
@@ -122,6 +122,7 @@ class GraphHost:
         if self.model_tried or not self.load_model or self.opened is None:
             return
         self.model_tried = True
+        scope.lift(self.opened.graph)  # the backlog is embedded whole, whoever asked
         self.model_error = load_model_into(self.opened, self.model_dir)
         graph = self.opened.graph
         if self.model_error:
@@ -147,8 +148,9 @@ class GraphHost:
             # A search by an assistant is a finished query whose results it reads: it counts as an
             # access of every entity returned (README, "When a search counts as an access").
             fn = functools.partial(fn, record=True, params=self.params, model_error=self.model_error)
-        with graph.db.activity.using(spec.name):
-            outcome = run(graph, fn, *args)
+        with graph.db.activity.using(spec.name):  # through the assistant's scoped view (service/scope.py)
+            outcome = scope.call(graph, client.name if client else "", spec.name, spec.read_only, fn,
+                                 list(spec.input_schema["properties"]), args)
         mcp_activity.note_reads(graph, spec.name, outcome.value)
         if not spec.read_only:
             if self.file is not None and (problem := self.file.problem()):
@@ -157,8 +159,8 @@ class GraphHost:
                 self.embedder.wake(outcome.changes.added | outcome.changes.changed | outcome.changes.relations)
         return outcome
 
-    def resource(self) -> dict:
-        return memory.graph_resource(self.graph())
+    def resource(self, client: str = "") -> dict:
+        return scope.read_resource(self.graph(), client, memory.graph_resource)
 
     def others_changed(self) -> bool:
         """On the graph's thread: did another program commit a change a reader would see?"""
@@ -267,7 +269,8 @@ class MemoryServer:
             logger.exception("%s: its result could not be written", spec.name)
             request.reply(_error(f"{spec.name} was done, but its result could not be written (see Limbic's log)."))
             return
-        request.reply({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False})
+        request.reply({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False},
+                      plain=spec.plain)
 
     # -- the graph resource ---------------------------------------------------------------
 
@@ -297,7 +300,7 @@ class MemoryServer:
 
         def read() -> None:
             try:
-                text = wire_json.dumps(self.host.resource())
+                text = wire_json.dumps(self.host.resource(request.client.name), plain=True)
             except LimbicError as exc:
                 request.fail(INTERNAL_ERROR, str(exc))
                 return
@@ -305,7 +308,7 @@ class MemoryServer:
                 logger.exception("reading the graph resource failed")
                 request.fail(INTERNAL_ERROR, "The graph could not be read because of an unexpected error in Limbic (see its log).")
                 return
-            request.reply({"contents": [{"uri": RESOURCE_URI, "mimeType": "application/json", "text": text}]})
+            request.reply({"contents": [{"uri": RESOURCE_URI, "mimeType": "application/json", "text": text}]}, plain=True)
 
         self.host.submit(read)
 

@@ -90,6 +90,7 @@ class ToolSpec:
     message: bool = False  # the result is a message: text as it is, {success, message} as structure
     fn: Callable[..., Any] | None = None  # the service function (graph, *arguments); None: memory.<name>
     needs_model: bool = False  # a meaning search: the server loads the model before the first call
+    plain: bool = False  # the result holds no number with a fraction, so orjson writes it (wire_json, wire.encode)
 
     def function(self) -> Callable[..., Any]:
         """The service function that runs this tool."""
@@ -120,14 +121,14 @@ register(
         "Create multiple new entities in the knowledge graph. An exact existing name is skipped; a name that differs "
         f"from an existing one only in case is refused, naming the existing entity. {BATCH_RULE}",
         _object({"entities": _array(ENTITY_IN)}), _object({"entities": _array(ENTITY)}),
-        False, False, False, result_key="entities",
+        False, False, False, result_key="entities", plain=True,
     ),
     ToolSpec(
         "create_relations", "Create Relations",
         "Create multiple new relations between entities in the knowledge graph. Relations should be in active voice. "
         f"Both ends must exist. {NAME_RULE} {BATCH_RULE}",
         _object({"relations": _array(RELATION_IN)}), _object({"relations": _array(RELATION_OUT)}),
-        False, False, False, result_key="relations",
+        False, False, False, result_key="relations", plain=True,
     ),
     ToolSpec(
         "add_observations", "Add Observations",
@@ -144,14 +145,14 @@ register(
         _object({"results": _array(_object({
             "entityName": _string(), "addedObservations": _array(_string()), "supersededObservation": _string(),
         }, required=["entityName", "addedObservations"]))}),
-        False, False, False, result_key="results",
+        False, False, False, result_key="results", plain=True,
     ),
     ToolSpec(
         "delete_entities", "Delete Entities",
         "Delete multiple entities and their associated relations from the knowledge graph. Deleting loses history: "
         f"prefer set_entity_status (done, archived) for what is over. {NAME_RULE}",
         _object({"entityNames": _array(_string(), "An array of entity names to delete")}), MESSAGE,
-        False, True, True, message=True,
+        False, True, True, message=True, plain=True,
     ),
     ToolSpec(
         "delete_observations", "Delete Observations",
@@ -161,14 +162,14 @@ register(
             "entityName": _string("The name of the entity containing the observations"),
             "observations": _array(_string(), "An array of observations to delete"),
         }))}),
-        MESSAGE, False, True, True, message=True,
+        MESSAGE, False, True, True, message=True, plain=True,
     ),
     ToolSpec(
         "delete_relations", "Delete Relations",
         "Delete multiple relations from the knowledge graph. For a relation that no longer holds, prefer "
         f"end_relation, which keeps it as history. {NAME_RULE}",
         _object({"relations": _array(RELATION, "An array of relations to delete")}), MESSAGE,
-        False, True, True, message=True,
+        False, True, True, message=True, plain=True,
     ),
     ToolSpec(
         "read_graph", "Read Graph",
@@ -179,7 +180,7 @@ register(
             "limit": {"type": "integer", "minimum": 1, "maximum": memory.READ_CAP_ENTITIES,
                       "description": "Optional: at most this many entities"},
         }, required=[]),
-        PAGED_GRAPH, True, False, True,
+        PAGED_GRAPH, True, False, True, plain=True,
     ),
     ToolSpec(
         "search_nodes", "Search Nodes",
@@ -188,7 +189,7 @@ register(
             "The search query to match against entity names, types, and observation content",
             maxLength=memory.MAX_QUERY_CHARS,
         )}),
-        PAGED_GRAPH, True, False, True,
+        PAGED_GRAPH, True, False, True, plain=True,
     ),
     ToolSpec(
         "open_nodes", "Open Nodes",
@@ -199,7 +200,7 @@ register(
             "kinds": _array(_string(), "Optional: only observations of these kinds"),
             "include_superseded": {"type": "boolean", "description": "Optional: include superseded observations"},
         }, required=["names"]),
-        DETAILED_GRAPH, True, False, True,
+        DETAILED_GRAPH, True, False, True, plain=True,
     ),
     ToolSpec(
         "search", "Search (hybrid)",
@@ -271,5 +272,5 @@ def wire_result(spec: ToolSpec, value: Any) -> tuple[str, dict]:
     """(text content, structured content) of a tool's result, as the reference sends them."""
     if spec.message:
         return value, {"success": True, "message": value}
-    text = wire_json.dumps(value)  # as json.dumps(value, ensure_ascii=False, indent=2), twice as fast
+    text = wire_json.dumps(value, spec.plain)  # as json.dumps(value, ensure_ascii=False, indent=2), faster
     return text, ({spec.result_key: value} if spec.result_key else dict(value))

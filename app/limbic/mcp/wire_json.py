@@ -1,5 +1,9 @@
 """JSON with two-space indentation, byte for byte what ``json.dumps(value, ensure_ascii=False, indent=2)`` writes.
 
+A value holding no number with a fraction is written by orjson (``OPT_INDENT_2``), in C: the same bytes
+(its escapes and layout are the standard library's; only its floats differ, ``1e-07`` written ``1e-7``),
+28 times faster on a 10,000-entity read_graph. Any other value is written as below.
+
 The reference server sends every tool result's text indented so, and clients compare it; but the
 standard library encodes indented JSON in pure Python (its C encoder serves compact output only),
 which made the text of a 10,000-entity ``read_graph`` cost 73 ms. Here each string goes through the
@@ -13,8 +17,19 @@ import json
 from json.encoder import encode_basestring  # the C one when the accelerator is there
 from typing import Any
 
+try:
+    import orjson
+except ImportError:  # pragma: no cover
+    orjson = None
 
-def dumps(value: Any) -> str:
+
+def dumps(value: Any, plain: bool = False) -> str:
+    """``value`` indented; ``plain``: it holds no number with a fraction, so orjson may write it (in C)."""
+    if plain and orjson is not None:
+        try:
+            return orjson.dumps(value, option=orjson.OPT_INDENT_2).decode("utf-8")
+        except TypeError:  # a lone surrogate, an integer past 64 bits, a key that is not text
+            pass
     out: list[str] = []
     try:
         _write(value, out, "\n")

@@ -21,14 +21,13 @@ app's backlog): they return once committed, and full-text search finds them at o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import MAX_TYPE_CHARS, Graph, clean_name, clean_observation, name_key, shown
-from limbic.engine.store import plain_reads
 from limbic.engine.graph.graph_history import clean_status
 from limbic.service import memory_args as A
+from limbic.service import memory_reads as R
 from limbic.service.memory_history import open_nodes_detailed, supersede_item
 from limbic.service.memory_search import (  # noqa: F401  (the tool and its limits, beside the other eight)
     DEFAULT_SEARCH_LIMIT,
@@ -57,12 +56,8 @@ __all__ = [
 ]
 
 
-def _entity_json(name: str, entity_type: str, observations: list[str]) -> dict:
-    return {"name": name, "entityType": entity_type, "observations": observations}
-
-
-def _relation_json(source: str, target: str, relation_type: str) -> dict:
-    return {"from": source, "to": target, "relationType": relation_type}
+_entity_json = R.entity_json
+_relation_json = R.relation_json
 
 
 # -- writes ---------------------------------------------------------------------------------
@@ -319,43 +314,9 @@ def delete_relations(graph: Graph, relations: Any) -> str:
 # -- reads ----------------------------------------------------------------------------------
 
 
-def _hydrate(graph: Graph, ids: Sequence[int]) -> list[dict]:
-    found = plain_reads.entity_texts(graph.db, ids)
-    return [_entity_json(*found[i]) for i in ids if i in found]
-
-
-def relations_touching(graph: Graph, ids: Sequence[int], outgoing_only: bool = False) -> list[dict]:
-    """Active relations with an end among ``ids`` (only the start with ``outgoing_only``), oldest first."""
-    rows: dict[int, dict] = {}
-    ids = list(ids)
-    for start in range(0, len(ids), 400):
-        chunk = ids[start : start + 400]
-        marks = ",".join("?" * len(chunk))
-        where = f"r.from_entity IN ({marks})" + ("" if outgoing_only else f" OR r.to_entity IN ({marks})")
-        params = chunk if outgoing_only else chunk + chunk
-        for rid, a, b, rtype in graph.db.execute(
-            "SELECT r.id, a.name, b.name, r.relation_type FROM relations r "
-            "JOIN entities a ON a.id = r.from_entity JOIN entities b ON b.id = r.to_entity "
-            f"WHERE r.active = 1 AND ({where})",
-            params,
-        ):
-            rows[rid] = _relation_json(a, b, rtype)
-    return [rows[k] for k in sorted(rows)]
-
-
-def _page(graph: Graph, ids: Sequence[int], max_chars: int) -> list[dict]:
-    """Hydrate ``ids`` in order, stopping before the JSON passes ``max_chars`` (at least one entity)."""
-    out: list[dict] = []
-    used = 0
-    for start in range(0, len(ids), 500):
-        for ent in _hydrate(graph, ids[start : start + 500]):
-            # Characters of its JSON, near enough for a cap (quotes, keys and commas counted roughly).
-            size = len(ent["name"]) + len(ent["entityType"]) + sum(len(o) + 4 for o in ent["observations"]) + 60
-            if out and used + size > max_chars:
-                return out
-            out.append(ent)
-            used += size
-    return out
+_hydrate = R.hydrate
+relations_touching = R.relations_touching
+_page = R.page
 
 
 def read_graph(
@@ -372,12 +333,13 @@ def read_graph(
     offset = A.int_arg(offset, "offset", 0, 0, 2**62)
     limit = A.int_arg(limit, "limit", max_entities, 1, max_entities)
     total = int(graph.db.scalar("SELECT count(*) FROM entities"))
+    if offset == 0 and limit >= total and R.graph_chars(graph) <= max_chars:
+        return {"entities": R.whole_graph(graph), "relations": R.all_relations(graph)}  # the tables read through once
     ids = [r[0] for r in graph.db.execute("SELECT id FROM entities ORDER BY id LIMIT ? OFFSET ?", (limit, offset))]
     entities = _page(graph, ids, max_chars)
     ids = ids[: len(entities)]
     if offset == 0 and len(entities) == total:
-        relations = [_relation_json(*r) for r in plain_reads.active_relation_triples(graph.db)]
-        return {"entities": entities, "relations": relations}
+        return {"entities": entities, "relations": R.all_relations(graph)}
     result: dict[str, Any] = {"entities": entities, "relations": relations_touching(graph, ids, outgoing_only=True)}
     result["total_entities"] = total
     end = offset + len(entities)
@@ -409,20 +371,7 @@ def search_nodes(graph: Graph, query: Any) -> dict:
     Relations with at least one end among the found entities come with them. Past the safety cap
     (``READ_CAP_*``) the answer is cut, with ``total_entities`` and a ``note`` saying so.
     """
-    needle = A.query_arg(query).lower()
-    _ensure_lower(graph)
-    current = " AND o.superseded_at IS NULL" if graph.db.has_history() else ""
-    aliases = (" OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND instr(limbic_lower(a.alias), ?1))"
-               if graph.db.has_table("entity_aliases") else "")  # an alias is one of its names
-    ids = [
-        r[0]
-        for r in graph.db.execute(
-            "SELECT id FROM entities e WHERE instr(limbic_lower(e.name), ?1) OR instr(limbic_lower(e.entity_type), ?1) "
-            f"OR EXISTS (SELECT 1 FROM observations o WHERE o.entity_id = e.id{current} AND instr(limbic_lower(o.content), ?1)){aliases} "
-            "ORDER BY id",
-            (needle,),
-        )
-    ]
+    ids = R.containing(graph, A.query_arg(query).lower())
     entities = _page(graph, ids[:READ_CAP_ENTITIES], READ_CAP_CHARS)
     result: dict[str, Any] = {"entities": entities, "relations": relations_touching(graph, ids[: len(entities)])}
     if len(entities) < len(ids):
@@ -432,15 +381,6 @@ def search_nodes(graph: Graph, query: Any) -> dict:
             f"{READ_CAP_ENTITIES:,} entities or {READ_CAP_CHARS:,} characters). Use a more specific query."
         )
     return result
-
-
-def _ensure_lower(graph: Graph) -> None:
-    """Register ``limbic_lower``: Unicode lower case, as the reference's toLowerCase (SQLite's is ASCII only)."""
-    graph.db.conn.createscalarfunction("limbic_lower", _lower, 1, deterministic=True)
-
-
-def _lower(value: Any) -> Any:
-    return value.lower() if isinstance(value, str) else value
 
 
 def open_nodes(graph: Graph, names: Any, kinds: Any = None, include_superseded: Any = None) -> dict:
