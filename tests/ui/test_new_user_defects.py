@@ -99,3 +99,33 @@ def test_every_node_of_a_local_graph_is_named(qtbot, sample_window):
         shown = {i for i, _, _ in canvas.label_boxes}
         assert [canvas.scene.labels[i] for i in range(canvas.scene.n) if i not in shown] == []
         _check_no_overlap(canvas)  # and still none over another or over a node
+
+
+def test_the_status_bar_counts_a_revert_as_its_preview_did(qtbot, tmp_path):
+    from limbic.engine.graph import revert
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.service import activity
+    from limbic.ui.activity.revert_preview import RevertPreview
+
+    g = Graph(Database(tmp_path / "g.db"))
+    try:
+        activity.set_origin(g, "app")
+        with g.db.activity.using("create"):
+            g.upsert_entity("Restic", "Tool", ["Backs up the laptop"])
+        activity.set_origin(g, "assistant", "Claude Desktop")
+        with g.db.activity.using("create_entities"):
+            g.upsert_entity("Valencia Half Marathon 2025", "Event", ["Sunday 26 October", "Goal 1:45", "Bib 4211"])
+        with g.db.activity.using("add_observations"):
+            g.add_observations("Restic", ["Prunes weekly"])
+        ids = [int(r[0]) for r in g.db.execute("SELECT id FROM change_log WHERE origin = 'assistant'")]
+        plan = revert.plan(g, ids)
+        preview = RevertPreview(plan, "revert")
+        qtbot.addWidget(preview)
+        listed = preview.take_list.count()
+        assert preview.take_label.text() == f"It will take back {listed} pieces:"
+        done = activity.revert_changes(g, ids)
+        assert len(done.pieces) > listed  # the entity's observations are pieces of their own
+        assert activity.taken_count(done) == listed  # the status bar says the preview's number
+    finally:
+        g.db.close()

@@ -142,6 +142,11 @@ def refused_writes(graph: Graph) -> tuple[dict[int, Refused], dict[str, Refused]
     return sessions, {k[2:]: v for k, v in table.items() if k.startswith("c:")}
 
 
+def note_refusal(graph: Graph, why: str) -> None:
+    """Count a write refused for ``why`` in the connection's session, as pauses are (best effort)."""
+    _count_refusal(graph, why)
+
+
 def _count_refusal(graph: Graph, why: str) -> None:
     # Best effort, as a read's note: a busy or read-only file refuses the write without counting it. A
     # connection without a session is counted under its client's name: a refusal opens no session of its
@@ -211,6 +216,12 @@ def taking_back(plan: revert.Plan) -> list[str]:
     """What taking back does to the pieces nobody changed since, one line each, except that an entity it
     deletes is one line with its pieces counted: “deleted “X” (with its 2 observations and 1 relation)”."""
     return taking_lines([p for p in plan.pieces if not p.conflict])
+
+
+def taken_count(plan: revert.Plan) -> int:
+    """How much an applied revert took back, counted as its preview listed it (an entity deleted with its
+    observations is one): the status bar said 9 pieces where the preview had said 4."""
+    return len(taking_lines(plan.pieces))
 
 
 def preview_lines(plan: revert.Plan) -> list[str]:

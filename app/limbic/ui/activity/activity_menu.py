@@ -222,7 +222,7 @@ class ActivityMenu(QObject):
             translate("ActivityMenu", "revert of change ") + ", ".join(f"#{i}" for i in value)
 
         def done(plan) -> None:
-            taken = len(plan.pieces)
+            taken = activity.taken_count(plan)  # as the preview counted them
             p.status.say(translate("ActivityMenu", "Reverted: %n pieces taken back (Ctrl+Z brings them back).", "", taken) if taken
                          else translate("ActivityMenu", "Nothing to take back: it is as it was already."), 8000)
             if plan.change_id is not None:
