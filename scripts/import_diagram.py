@@ -5,7 +5,8 @@ Usage: .venv/bin/python scripts/import_diagram.py          print the diagram (a 
 
 The imports are read from the source with ``ast``, at module level and inside functions alike;
 imports under ``if TYPE_CHECKING:`` are left out, since they never run. A room is a package under
-``limbic.engine``, ``limbic.service`` or ``limbic.ui``; ``cli``, ``mcp`` and ``config`` are one room each,
+``limbic.engine``, ``limbic.service`` or ``limbic.ui``; ``cli``, ``mcp``, ``config`` and each module beside
+``config`` are one room each,
 the service's root modules are one room, and each of the engine's root modules is its own. An arrow
 means "imports"; tests/test_docs.py fails while the doc's diagram differs from what this prints.
 """
@@ -32,9 +33,13 @@ LAYERS: tuple[tuple[str, str], ...] = (
     ("service", "service"),
     ("engine", "engine"),
     ("config", "config"),
+    ("config", "file_keys"),
+    ("config", "localtime"),
+    ("config", "osfiles"),
+    ("config", "storage_places"),
 )
 # Imported by nearly every room: drawn once as a note instead of an arrow from each.
-EVERYWHERE = ("engine.errors", "engine.wording", "config")
+EVERYWHERE = ("engine.errors", "engine.wording", "config", "osfiles")
 
 
 def module_name(path: Path) -> str:
@@ -65,8 +70,8 @@ def label(room: str) -> str:
         return f"{room}/__init__.py"
     if room == "service":
         return "service/*.py"
-    if room == "config":
-        return "config.py"
+    if len(parts) == 1 and (APP / f"{room}.py").is_file():
+        return f"{room}.py"  # config and the standard-library helpers beside it
     if len(parts) == 2 and not (APP / parts[0] / parts[1]).is_dir():
         return f"{parts[0]}/{parts[1]}.py"
     return "/".join(parts)
