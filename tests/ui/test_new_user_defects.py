@@ -129,3 +129,28 @@ def test_the_status_bar_counts_a_revert_as_its_preview_did(qtbot, tmp_path):
         assert activity.taken_count(done) == listed  # the status bar says the preview's number
     finally:
         g.db.close()
+
+
+def test_what_changed_since_says_one_number_when_it_lists_fewer(qtbot, tmp_path, monkeypatch):
+    import re
+
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.service import timeline
+    from limbic.ui.activity.changes_since import ChangesSinceView
+
+    g = Graph(Database(tmp_path / "g.db"))
+    try:
+        for i in range(5):
+            g.upsert_entity(f"Runner {i}", "Person", [f"Ran the half marathon in 1:4{i}"])
+        monkeypatch.setattr(timeline, "MAX_CHANGED", 3)
+        report = timeline.changes_since(g, "today", None)
+    finally:
+        g.db.close()
+    assert (len(report.changes), report.total) == (3, 5)
+    view = ChangesSinceView()
+    qtbot.addWidget(view)
+    view.show_changes(report, "Today")
+    said = view.note.text()
+    assert said.startswith("Today: 5 entities changed; the first 3 by name are listed.")
+    assert sorted(set(re.findall(r"\d+(?= entities)", said))) == ["5"]  # it said 3 and 5 entities in one line

@@ -170,7 +170,8 @@ class ChangedSince:
 
     since: str  # stored time (UTC) the comparison starts at
     changes: list[dict]  # {"entity", "what", "details"} per entity, by name
-    note: str = ""  # said above the list: the history began later, or more entities changed than listed
+    note: str = ""  # said above the list: the history began later
+    total: int = 0  # how many entities changed; ``changes`` lists the first ``MAX_CHANGED`` by name
 
 
 def _local_midnight(day: date) -> str:
@@ -204,10 +205,7 @@ def changed_since(graph: Graph, since: str, until: str | None = None) -> Changed
     if since < start:  # what the history holds from its start is listed, and the start is said
         note = f"The graph's history starts on {start[:16]} (UTC): changes before then are not known."
     changes = [c.to_json() for c in _diff.diff(graph.db, since, end)]
-    if len(changes) > MAX_CHANGED:
-        note = (note + " " if note else "") + f"{len(changes):,} entities changed: the first {MAX_CHANGED:,} by name are listed."
-        changes = changes[:MAX_CHANGED]
-    return ChangedSince(since, changes, note)
+    return ChangedSince(since, changes[:MAX_CHANGED], note, len(changes))
 
 
 def changes_since(graph: Graph, typed: str | None, last_opened: str | None) -> ChangedSince:

@@ -138,8 +138,11 @@ class ChangesSinceView(QWidget):
             self.tree.addTopLevelItem(top)
         if len(report.changes) <= 20:
             self.tree.expandAll()
-        n = len(report.changes)
+        n = max(report.total, len(report.changes))  # one number: how many changed, however many are listed
         counted = translate("ChangesSinceView", "%n entities changed.", "", n) if n else translate("ChangesSinceView", "Nothing changed.")
+        if n > len(report.changes):
+            counted = translate("ChangesSinceView", "%n entities changed; the first {listed} by name are listed.", "",
+                                n).format(listed=len(report.changes))
         self.note.setText(" ".join(x for x in (f"{said}: {counted}", report.note) if x))
 
     def show_error(self, sentence: str) -> None:
