@@ -215,8 +215,11 @@ def test_a_tool_whose_result_cannot_be_written_still_gets_an_answer():
             done.set_result(fn(*args))
             return done
 
-        def invoke(self, spec, args, client):
+        def invoke(self, spec, args, client, note=True):
             return SimpleNamespace(value=object(), changes=SimpleNamespace(graph_changed=False))
+
+        def note_reads(self, spec, value):
+            raise AssertionError("a result that could not be written is no read")
 
     wire = Recorder()
     mcp = MemoryServer(Host(), wire)

@@ -135,8 +135,11 @@ class GraphHost:
             self.embedder = BackgroundEmbedder(graph.db.path, graph.embedder, ORIGIN_ASSISTANT)
             self.embedder.start()
 
-    def invoke(self, spec: ToolSpec, args: list, client: mcp_activity.Client | None = None) -> Outcome:
-        """On the graph's thread: one tool call and what it changed (logged as this client's, under the tool's name)."""
+    def invoke(self, spec: ToolSpec, args: list, client: mcp_activity.Client | None = None, note: bool = True) -> Outcome:
+        """On the graph's thread: one tool call and what it changed (logged as this client's, under the tool's name).
+
+        ``note``: what a read tool returned is noted in the activity log now (else the caller calls ``note_reads``).
+        """
         graph = self.graph()
         mcp_activity.begin_call(graph, spec.read_only, client, self.read_only)
         if spec.needs_model:
@@ -151,13 +154,21 @@ class GraphHost:
         with graph.db.activity.using(spec.name):  # through the assistant's scoped view (service/scope.py)
             outcome = scope.call(graph, client.name if client else "", spec.name, spec.read_only, fn,
                                  list(spec.input_schema["properties"]), args)
-        mcp_activity.note_reads(graph, spec.name, outcome.value)
+        if note:
+            mcp_activity.note_reads(graph, spec.name, outcome.value)
         if not spec.read_only:
             if self.file is not None and (problem := self.file.problem()):
                 raise DatabaseError(problem.replace("so writes are refused", "so this write went into the old file"))
             if self.embedder is not None:
                 self.embedder.wake(outcome.changes.added | outcome.changes.changed | outcome.changes.relations)
         return outcome
+
+    def note_reads(self, spec: ToolSpec, value) -> None:
+        """On the graph's thread, after the answer went out: which entities a read tool gave the client."""
+        try:
+            mcp_activity.note_reads(self.graph(), spec.name, value)
+        except Exception as exc:  # a note must never cost the client its answer
+            logger.info("reads not noted: %s", exc)
 
     def resource(self, client: str = "") -> dict:
         return scope.read_resource(self.graph(), client, memory.graph_resource)
@@ -250,7 +261,7 @@ class MemoryServer:
     def _run_tool(self, request: Request, spec: ToolSpec, arguments: dict, client: mcp_activity.Client) -> None:
         """On the graph's thread: run the tool, tell subscribers when the graph changed, answer."""
         try:
-            outcome = self.host.invoke(spec, arguments_for(spec, arguments), client)
+            outcome = self.host.invoke(spec, arguments_for(spec, arguments), client, note=False)
         except LimbicError as exc:
             logger.info("%s refused: %s", spec.name, exc)
             request.reply(_error(str(exc)))
@@ -271,6 +282,8 @@ class MemoryServer:
             return
         request.reply({"content": [{"type": "text", "text": text}], "structuredContent": structured, "isError": False},
                       plain=spec.plain)
+        if spec.read_only:
+            self.host.note_reads(spec, outcome.value)  # after the answer: the client does not wait for the log
 
     # -- the graph resource ---------------------------------------------------------------
 

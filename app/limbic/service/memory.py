@@ -81,14 +81,23 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
         todo = []
         for i, name, etype, obs, status in wanted:
             key = name_key(name)
-            if (owner := A.alias_of(graph, name)) is not None or (owner := _alias_owner_name(graph, name)):
+            # Each look-up once: the exact name, then an exact alias, a name in another case, an alias in another case.
+            exact = A.exact_id(graph, name, aliases=False)
+            near = owner_id = None
+            if exact is None:
+                owner_id = graph.exact_alias_owner(name)
+                near = graph.case_variant(name)
+                if owner_id is None and near is None:
+                    owner_id = graph.alias_owner(name)
+            if owner_id is not None:
+                owner = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (owner_id,))
                 problems.add(i, f"“{shown(name)}” is an alias of the entity “{shown(owner)}”, so it cannot name another "
                                 "entity: use that name (add_observations adds to it)")
                 continue
-            if A.exact_id(graph, name) is not None or seen.get(key) == name:
+            if exact is not None or seen.get(key) == name:
                 continue  # the reference skips an existing name, and Limbic a repeat
             other = seen.get(key)
-            if other is None and (near := graph.case_variant(name)) is not None:
+            if other is None and near is not None:
                 other = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (near,))
             if other is not None:
                 problems.add(i, f"“{shown(name)}” differs only in case from the entity “{shown(other)}”, and names that "
@@ -103,14 +112,6 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
                 graph.set_status(entity_id, status)
             created.append(_entity_json(name, etype, list(dict.fromkeys(obs))))
     return created
-
-
-def _alias_owner_name(graph: Graph, name: str) -> str | None:
-    """The entity having ``name`` as an alias in another case (a new entity cannot take it either)."""
-    if A.exact_id(graph, name, aliases=False) is not None or graph.case_variant(name) is not None:
-        return None
-    owner = graph.alias_owner(name)
-    return graph.db.scalar("SELECT name FROM entities WHERE id = ?", (owner,)) if owner is not None else None
 
 
 def _entity_item(item: Any, budget: A.Budget) -> tuple[str, str, list[str], str | None]:

@@ -7,6 +7,7 @@ the error lists every problem with its item number (the first item is item 1).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Sequence
 from typing import Any
@@ -150,9 +151,12 @@ def query_arg(query: Any) -> str:
     return query
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def unstorable(value: str) -> bool:
     """A lone surrogate cannot be stored as UTF-8, so no stored name or text holds one."""
-    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in value)
+    return _SURROGATE.search(value) is not None
 
 
 def exact_id(graph: Graph, name: str, aliases: bool = True) -> int | None:
