@@ -42,6 +42,33 @@ def private_home(tmp_path, monkeypatch):
     return home
 
 
+def compile_translations(folder, names=("limbic_en.ts", "limbic_es.ts")):
+    """The committed .ts files compiled by pyside6-lrelease into ``folder`` (as ``make translations`` does)."""
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    source = Path(__file__).resolve().parents[1] / "resources" / "i18n"
+    for name in names:
+        shutil.copy(source / name, folder / name)
+    lrelease = Path(sys.executable).parent / "pyside6-lrelease"
+    subprocess.run([str(lrelease), "-silent", *(str(folder / n) for n in names)], check=True)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def qapp(qapp, tmp_path_factory):
+    """pytest-qt's application, speaking English as the app does at start-up: its translation gives every
+    counted noun its singular (“1 entity”), whatever the machine's locale."""
+    from limbic.ui.common import i18n
+
+    folder = compile_translations(tmp_path_factory.mktemp("i18n"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(i18n, "qm_dirs", lambda: [folder])
+        i18n.install(qapp, "en")
+    return qapp
+
+
 @pytest.fixture(scope="session")
 def embedder():
     """The real default model, loaded once for the whole run."""

@@ -6,15 +6,15 @@
         <message numerus="yes">
             <source>Reverted: %n pieces taken back (Ctrl+Z brings them back).</source>
             <translation>
-                <numerusform>Reverted: %n piece taken back (Ctrl+Z brings it back).</numerusform>
-                <numerusform>Reverted: %n pieces taken back (Ctrl+Z brings them back).</numerusform>
+                <numerusform>Reverted: %Ln piece taken back (Ctrl+Z brings it back).</numerusform>
+                <numerusform>Reverted: %Ln pieces taken back (Ctrl+Z brings them back).</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>Reverted: %n pieces taken back, with the entity you had open (Ctrl+Z brings it back).</source>
             <translation>
-                <numerusform>Reverted: %n piece taken back, with the entity you had open (Ctrl+Z brings it back).</numerusform>
-                <numerusform>Reverted: %n pieces taken back, with the entity you had open (Ctrl+Z brings it back).</numerusform>
+                <numerusform>Reverted: %Ln piece taken back, with the entity you had open (Ctrl+Z brings it back).</numerusform>
+                <numerusform>Reverted: %Ln pieces taken back, with the entity you had open (Ctrl+Z brings it back).</numerusform>
             </translation>
         </message>
     </context>
@@ -23,36 +23,36 @@
         <message numerus="yes">
             <source> · read %n entities</source>
             <translation>
-                <numerusform> · read %n entity</numerusform>
-                <numerusform> · read %n entities</numerusform>
+                <numerusform> · read %Ln entity</numerusform>
+                <numerusform> · read %Ln entities</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source> · %n taken back</source>
             <translation>
-                <numerusform> · %n taken back</numerusform>
-                <numerusform> · %n taken back</numerusform>
+                <numerusform> · %Ln taken back</numerusform>
+                <numerusform> · %Ln taken back</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source> · %n writes refused</source>
             <translation>
-                <numerusform> · %n write refused</numerusform>
-                <numerusform> · %n writes refused</numerusform>
+                <numerusform> · %Ln write refused</numerusform>
+                <numerusform> · %Ln writes refused</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n changes</source>
             <translation>
-                <numerusform>%n change</numerusform>
-                <numerusform>%n changes</numerusform>
+                <numerusform>%Ln change</numerusform>
+                <numerusform>%Ln changes</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>Refused %n writes ({why}), the last at {time} {day}; nothing of them was written.</source>
             <translation>
-                <numerusform>Refused %n write ({why}), the last at {time} {day}; nothing of it was written.</numerusform>
-                <numerusform>Refused %n writes ({why}), the last at {time} {day}; nothing of them was written.</numerusform>
+                <numerusform>Refused %Ln write ({why}), the last at {time} {day}; nothing of it was written.</numerusform>
+                <numerusform>Refused %Ln writes ({why}), the last at {time} {day}; nothing of them was written.</numerusform>
             </translation>
         </message>
     </context>
@@ -61,8 +61,8 @@
         <message numerus="yes">
             <source>{entity} — %n changes</source>
             <translation>
-                <numerusform>{entity} — %n change</numerusform>
-                <numerusform>{entity} — %n changes</numerusform>
+                <numerusform>{entity} — %Ln change</numerusform>
+                <numerusform>{entity} — %Ln changes</numerusform>
             </translation>
         </message>
     </context>
@@ -71,8 +71,15 @@
         <message numerus="yes">
             <source>%n entities changed.</source>
             <translation>
-                <numerusform>%n entity changed.</numerusform>
-                <numerusform>%n entities changed.</numerusform>
+                <numerusform>%Ln entity changed.</numerusform>
+                <numerusform>%Ln entities changed.</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n entities changed; the first {listed} by name are listed.</source>
+            <translation>
+                <numerusform>%Ln entity changed; the first {listed} by name are listed.</numerusform>
+                <numerusform>%Ln entities changed; the first {listed} by name are listed.</numerusform>
             </translation>
         </message>
     </context>
@@ -81,8 +88,8 @@
         <message numerus="yes">
             <source>%n rows</source>
             <translation>
-                <numerusform>%n row</numerusform>
-                <numerusform>%n rows</numerusform>
+                <numerusform>%Ln row</numerusform>
+                <numerusform>%Ln rows</numerusform>
             </translation>
         </message>
     </context>
@@ -91,8 +98,8 @@
         <message numerus="yes">
             <source>Embedding %n entities</source>
             <translation>
-                <numerusform>Embedding %n entity</numerusform>
-                <numerusform>Embedding %n entities</numerusform>
+                <numerusform>Embedding %Ln entity</numerusform>
+                <numerusform>Embedding %Ln entities</numerusform>
             </translation>
         </message>
     </context>
@@ -101,15 +108,15 @@
         <message numerus="yes">
             <source>%n entities match</source>
             <translation>
-                <numerusform>%n entity matches</numerusform>
-                <numerusform>%n entities match</numerusform>
+                <numerusform>%Ln entity matches</numerusform>
+                <numerusform>%Ln entities match</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entity</numerusform>
-                <numerusform>%n entities</numerusform>
+                <numerusform>%Ln entity</numerusform>
+                <numerusform>%Ln entities</numerusform>
             </translation>
         </message>
     </context>
@@ -118,8 +125,8 @@
         <message numerus="yes">
             <source>%n new observations from {source} since you started editing; saving keeps them and your edits.</source>
             <translation>
-                <numerusform>%n new observation from {source} since you started editing; saving keeps it and your edits.</numerusform>
-                <numerusform>%n new observations from {source} since you started editing; saving keeps them and your edits.</numerusform>
+                <numerusform>%Ln new observation from {source} since you started editing; saving keeps it and your edits.</numerusform>
+                <numerusform>%Ln new observations from {source} since you started editing; saving keeps them and your edits.</numerusform>
             </translation>
         </message>
     </context>
@@ -128,15 +135,15 @@
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entity</numerusform>
-                <numerusform>%n entities</numerusform>
+                <numerusform>%Ln entity</numerusform>
+                <numerusform>%Ln entities</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n relations</source>
             <translation>
-                <numerusform>%n relation</numerusform>
-                <numerusform>%n relations</numerusform>
+                <numerusform>%Ln relation</numerusform>
+                <numerusform>%Ln relations</numerusform>
             </translation>
         </message>
     </context>
@@ -145,8 +152,8 @@
         <message numerus="yes">
             <source>{name} ({kind}) · %n relations{extra}</source>
             <translation>
-                <numerusform>{name} ({kind}) · %n relation{extra}</numerusform>
-                <numerusform>{name} ({kind}) · %n relations{extra}</numerusform>
+                <numerusform>{name} ({kind}) · %Ln relation{extra}</numerusform>
+                <numerusform>{name} ({kind}) · %Ln relations{extra}</numerusform>
             </translation>
         </message>
     </context>
@@ -155,8 +162,8 @@
         <message numerus="yes">
             <source>Exported %n entities to {path}.</source>
             <translation>
-                <numerusform>Exported %n entity to {path}.</numerusform>
-                <numerusform>Exported %n entities to {path}.</numerusform>
+                <numerusform>Exported %Ln entity to {path}.</numerusform>
+                <numerusform>Exported %Ln entities to {path}.</numerusform>
             </translation>
         </message>
     </context>
@@ -165,22 +172,22 @@
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entity</numerusform>
-                <numerusform>%n entities</numerusform>
+                <numerusform>%Ln entity</numerusform>
+                <numerusform>%Ln entities</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n relations</source>
             <translation>
-                <numerusform>%n relation</numerusform>
-                <numerusform>%n relations</numerusform>
+                <numerusform>%Ln relation</numerusform>
+                <numerusform>%Ln relations</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n suggestions</source>
             <translation>
-                <numerusform>%n suggestion</numerusform>
-                <numerusform>%n suggestions</numerusform>
+                <numerusform>%Ln suggestion</numerusform>
+                <numerusform>%Ln suggestions</numerusform>
             </translation>
         </message>
     </context>
@@ -189,8 +196,8 @@
         <message numerus="yes">
             <source>%n entities checked in {took}.</source>
             <translation>
-                <numerusform>%n entity checked in {took}.</numerusform>
-                <numerusform>%n entities checked in {took}.</numerusform>
+                <numerusform>%Ln entity checked in {took}.</numerusform>
+                <numerusform>%Ln entities checked in {took}.</numerusform>
             </translation>
         </message>
     </context>
@@ -199,8 +206,8 @@
         <message numerus="yes">
             <source>%n lines</source>
             <translation>
-                <numerusform>%n line</numerusform>
-                <numerusform>%n lines</numerusform>
+                <numerusform>%Ln line</numerusform>
+                <numerusform>%Ln lines</numerusform>
             </translation>
         </message>
     </context>
@@ -209,8 +216,8 @@
         <message numerus="yes">
             <source>+%n more types</source>
             <translation>
-                <numerusform>+%n more type</numerusform>
-                <numerusform>+%n more types</numerusform>
+                <numerusform>+%Ln more type</numerusform>
+                <numerusform>+%Ln more types</numerusform>
             </translation>
         </message>
     </context>
@@ -219,8 +226,8 @@
         <message numerus="yes">
             <source>Renamed the type “{old}” to “{new}” on %n entities. Press Ctrl+Z to undo.</source>
             <translation>
-                <numerusform>Renamed the type “{old}” to “{new}” on %n entity. Press Ctrl+Z to undo.</numerusform>
-                <numerusform>Renamed the type “{old}” to “{new}” on %n entities. Press Ctrl+Z to undo.</numerusform>
+                <numerusform>Renamed the type “{old}” to “{new}” on %Ln entity. Press Ctrl+Z to undo.</numerusform>
+                <numerusform>Renamed the type “{old}” to “{new}” on %Ln entities. Press Ctrl+Z to undo.</numerusform>
             </translation>
         </message>
     </context>
@@ -229,15 +236,15 @@
         <message numerus="yes">
             <source>%n results</source>
             <translation>
-                <numerusform>%n result</numerusform>
-                <numerusform>%n results</numerusform>
+                <numerusform>%Ln result</numerusform>
+                <numerusform>%Ln results</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source> · %n weak matches (under {share} of the best) not shown</source>
             <translation>
-                <numerusform> · %n weak match (under {share} of the best) not shown</numerusform>
-                <numerusform> · %n weak matches (under {share} of the best) not shown</numerusform>
+                <numerusform> · %Ln weak match (under {share} of the best) not shown</numerusform>
+                <numerusform> · %Ln weak matches (under {share} of the best) not shown</numerusform>
             </translation>
         </message>
     </context>
@@ -246,15 +253,15 @@
         <message numerus="yes">
             <source>%n pieces</source>
             <translation>
-                <numerusform>%n piece</numerusform>
-                <numerusform>%n pieces</numerusform>
+                <numerusform>%Ln piece</numerusform>
+                <numerusform>%Ln pieces</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>It will take back %n pieces:</source>
             <translation>
-                <numerusform>It will take back %n piece:</numerusform>
-                <numerusform>It will take back %n pieces:</numerusform>
+                <numerusform>It will take back %Ln piece:</numerusform>
+                <numerusform>It will take back %Ln pieces:</numerusform>
             </translation>
         </message>
     </context>
@@ -263,8 +270,8 @@
         <message numerus="yes">
             <source>Load the sample graph into “{graph}”? Its 50 entities would join the %n already there (Edit → Undo takes them back).</source>
             <translation>
-                <numerusform>Load the sample graph into “{graph}”? Its 50 entities would join the %n already there (Edit → Undo takes them back).</numerusform>
-                <numerusform>Load the sample graph into “{graph}”? Its 50 entities would join the %n already there (Edit → Undo takes them back).</numerusform>
+                <numerusform>Load the sample graph into “{graph}”? Its 50 entities would join the %Ln already there (Edit → Undo takes them back).</numerusform>
+                <numerusform>Load the sample graph into “{graph}”? Its 50 entities would join the %Ln already there (Edit → Undo takes them back).</numerusform>
             </translation>
         </message>
     </context>
@@ -273,22 +280,22 @@
         <message numerus="yes">
             <source>%n+ entities match; type to search them</source>
             <translation>
-                <numerusform>%n+ entity matches; type to search it</numerusform>
-                <numerusform>%n+ entities match; type to search them</numerusform>
+                <numerusform>%Ln+ entity matches; type to search it</numerusform>
+                <numerusform>%Ln+ entities match; type to search them</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities match; type to search them</source>
             <translation>
-                <numerusform>%n entity matches; type to search it</numerusform>
-                <numerusform>%n entities match; type to search them</numerusform>
+                <numerusform>%Ln entity matches; type to search it</numerusform>
+                <numerusform>%Ln entities match; type to search them</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n hits hidden by them</source>
             <translation>
-                <numerusform>%n hit hidden by them</numerusform>
-                <numerusform>%n hits hidden by them</numerusform>
+                <numerusform>%Ln hit hidden by them</numerusform>
+                <numerusform>%Ln hits hidden by them</numerusform>
             </translation>
         </message>
     </context>
@@ -297,22 +304,22 @@
         <message numerus="yes">
             <source>… and %n more lines</source>
             <translation>
-                <numerusform>… and %n more line</numerusform>
-                <numerusform>… and %n more lines</numerusform>
+                <numerusform>… and %Ln more line</numerusform>
+                <numerusform>… and %Ln more lines</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entity</numerusform>
-                <numerusform>%n entities</numerusform>
+                <numerusform>%Ln entity</numerusform>
+                <numerusform>%Ln entities</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n relations</source>
             <translation>
-                <numerusform>%n relation</numerusform>
-                <numerusform>%n relations</numerusform>
+                <numerusform>%Ln relation</numerusform>
+                <numerusform>%Ln relations</numerusform>
             </translation>
         </message>
     </context>
@@ -321,15 +328,15 @@
         <message numerus="yes">
             <source>%n changes</source>
             <translation>
-                <numerusform>%n change</numerusform>
-                <numerusform>%n changes</numerusform>
+                <numerusform>%Ln change</numerusform>
+                <numerusform>%Ln changes</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n sync conflicts</source>
             <translation>
-                <numerusform>%n sync conflict</numerusform>
-                <numerusform>%n sync conflicts</numerusform>
+                <numerusform>%Ln sync conflict</numerusform>
+                <numerusform>%Ln sync conflicts</numerusform>
             </translation>
         </message>
     </context>
@@ -338,36 +345,36 @@
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entity</numerusform>
-                <numerusform>%n entities</numerusform>
+                <numerusform>%Ln entity</numerusform>
+                <numerusform>%Ln entities</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n relations</source>
             <translation>
-                <numerusform>%n relation</numerusform>
-                <numerusform>%n relations</numerusform>
+                <numerusform>%Ln relation</numerusform>
+                <numerusform>%Ln relations</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>◌ faded: %n entities gone since</source>
             <translation>
-                <numerusform>◌ faded: %n entity gone since</numerusform>
-                <numerusform>◌ faded: %n entities gone since</numerusform>
+                <numerusform>◌ faded: %Ln entity gone since</numerusform>
+                <numerusform>◌ faded: %Ln entities gone since</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>○ outlined: %n entities added since</source>
             <translation>
-                <numerusform>○ outlined: %n entity added since</numerusform>
-                <numerusform>○ outlined: %n entities added since</numerusform>
+                <numerusform>○ outlined: %Ln entity added since</numerusform>
+                <numerusform>○ outlined: %Ln entities added since</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities added since (not shown)</source>
             <translation>
-                <numerusform>%n entity added since (not shown)</numerusform>
-                <numerusform>%n entities added since (not shown)</numerusform>
+                <numerusform>%Ln entity added since (not shown)</numerusform>
+                <numerusform>%Ln entities added since (not shown)</numerusform>
             </translation>
         </message>
     </context>

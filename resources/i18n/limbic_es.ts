@@ -89,15 +89,15 @@
         <message numerus="yes">
             <source>Reverted: %n pieces taken back (Ctrl+Z brings them back).</source>
             <translation>
-                <numerusform>Revertido: %n elemento deshecho (Ctrl+Z lo recupera).</numerusform>
-                <numerusform>Revertido: %n elementos deshechos (Ctrl+Z los recupera).</numerusform>
+                <numerusform>Revertido: %Ln elemento deshecho (Ctrl+Z lo recupera).</numerusform>
+                <numerusform>Revertido: %Ln elementos deshechos (Ctrl+Z los recupera).</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>Reverted: %n pieces taken back, with the entity you had open (Ctrl+Z brings it back).</source>
             <translation>
-                <numerusform>Revertido: %n elemento deshecho, junto con la entidad que tenías abierta (Ctrl+Z la recupera).</numerusform>
-                <numerusform>Revertido: %n elementos deshechos, junto con la entidad que tenías abierta (Ctrl+Z la recupera).</numerusform>
+                <numerusform>Revertido: %Ln elemento deshecho, junto con la entidad que tenías abierta (Ctrl+Z la recupera).</numerusform>
+                <numerusform>Revertido: %Ln elementos deshechos, junto con la entidad que tenías abierta (Ctrl+Z la recupera).</numerusform>
             </translation>
         </message>
         <message>
@@ -146,8 +146,8 @@
         <message numerus="yes">
             <source> · read %n entities</source>
             <translation>
-                <numerusform> · leyó %n entidad</numerusform>
-                <numerusform> · leyó %n entidades</numerusform>
+                <numerusform> · leyó %Ln entidad</numerusform>
+                <numerusform> · leyó %Ln entidades</numerusform>
             </translation>
         </message>
         <message>
@@ -161,22 +161,22 @@
         <message numerus="yes">
             <source> · %n taken back</source>
             <translation>
-                <numerusform> · %n deshecho</numerusform>
-                <numerusform> · %n deshechos</numerusform>
+                <numerusform> · %Ln deshecho</numerusform>
+                <numerusform> · %Ln deshechos</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source> · %n writes refused</source>
             <translation>
-                <numerusform> · %n escritura rechazada</numerusform>
-                <numerusform> · %n escrituras rechazadas</numerusform>
+                <numerusform> · %Ln escritura rechazada</numerusform>
+                <numerusform> · %Ln escrituras rechazadas</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n changes</source>
             <translation>
-                <numerusform>%n cambio</numerusform>
-                <numerusform>%n cambios</numerusform>
+                <numerusform>%Ln cambio</numerusform>
+                <numerusform>%Ln cambios</numerusform>
             </translation>
         </message>
         <message>
@@ -186,8 +186,8 @@
         <message numerus="yes">
             <source>Refused %n writes ({why}), the last at {time} {day}; nothing of them was written.</source>
             <translation>
-                <numerusform>Rechazada %n escritura ({why}), la última a las {time} del {day}; no se escribió nada de ella.</numerusform>
-                <numerusform>Rechazadas %n escrituras ({why}), la última a las {time} del {day}; no se escribió nada de ellas.</numerusform>
+                <numerusform>Rechazada %Ln escritura ({why}), la última a las {time} del {day}; no se escribió nada de ella.</numerusform>
+                <numerusform>Rechazadas %Ln escrituras ({why}), la última a las {time} del {day}; no se escribió nada de ellas.</numerusform>
             </translation>
         </message>
         <message>
@@ -383,12 +383,12 @@
             <translation>antes de una restauración</translation>
         </message>
         <message>
-            <source>{value:.1f} MB</source>
-            <translation>{value:.1f} MB</translation>
+            <source>{size} MB</source>
+            <translation>{size} MB</translation>
         </message>
         <message>
-            <source>{max} KB</source>
-            <translation>{max} KB</translation>
+            <source>{size} KB</source>
+            <translation>{size} KB</translation>
         </message>
         <message>
             <source>Restore from backup</source>
@@ -477,8 +477,8 @@ Antes se hace una copia del grafo tal como está.</translation>
         <message numerus="yes">
             <source>{entity} — %n changes</source>
             <translation>
-                <numerusform>{entity} — %n cambio</numerusform>
-                <numerusform>{entity} — %n cambios</numerusform>
+                <numerusform>{entity} — %Ln cambio</numerusform>
+                <numerusform>{entity} — %Ln cambios</numerusform>
             </translation>
         </message>
         <message>
@@ -547,13 +547,20 @@ Antes se hace una copia del grafo tal como está.</translation>
         <message numerus="yes">
             <source>%n entities changed.</source>
             <translation>
-                <numerusform>%n entidad cambiada.</numerusform>
-                <numerusform>%n entidades cambiadas.</numerusform>
+                <numerusform>%Ln entidad cambiada.</numerusform>
+                <numerusform>%Ln entidades cambiadas.</numerusform>
             </translation>
         </message>
         <message>
             <source>Nothing changed.</source>
             <translation>No cambió nada.</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n entities changed; the first {listed} by name are listed.</source>
+            <translation>
+                <numerusform>%Ln entidad cambiada; se listan las {listed} primeras por nombre.</numerusform>
+                <numerusform>%Ln entidades cambiadas; se listan las {listed} primeras por nombre.</numerusform>
+            </translation>
         </message>
         <message>
             <source>{value} was deleted: there is nothing to open (Edit → Undo or the Activity panel can bring it back).</source>
@@ -795,8 +802,8 @@ Antes se hace una copia del grafo tal como está.</translation>
         <message numerus="yes">
             <source>%n rows</source>
             <translation>
-                <numerusform>%n fila</numerusform>
-                <numerusform>%n filas</numerusform>
+                <numerusform>%Ln fila</numerusform>
+                <numerusform>%Ln filas</numerusform>
             </translation>
         </message>
         <message>
@@ -1103,8 +1110,8 @@ Antes se hace una copia del grafo tal como está.</translation>
         <message numerus="yes">
             <source>Embedding %n entities</source>
             <translation>
-                <numerusform>Calculando el vector de %n entidad</numerusform>
-                <numerusform>Calculando los vectores de %n entidades</numerusform>
+                <numerusform>Calculando el vector de %Ln entidad</numerusform>
+                <numerusform>Calculando los vectores de %Ln entidades</numerusform>
             </translation>
         </message>
     </context>
@@ -1173,15 +1180,15 @@ Antes se hace una copia del grafo tal como está.</translation>
         <message numerus="yes">
             <source>%n entities match</source>
             <translation>
-                <numerusform>%n entidad coincide</numerusform>
-                <numerusform>%n entidades coinciden</numerusform>
+                <numerusform>%Ln entidad coincide</numerusform>
+                <numerusform>%Ln entidades coinciden</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entidad</numerusform>
-                <numerusform>%n entidades</numerusform>
+                <numerusform>%Ln entidad</numerusform>
+                <numerusform>%Ln entidades</numerusform>
             </translation>
         </message>
     </context>
@@ -1483,8 +1490,8 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message numerus="yes">
             <source>%n new observations from {source} since you started editing; saving keeps them and your edits.</source>
             <translation>
-                <numerusform>%n observación nueva de {source} desde que empezaste a editar; al guardar se conservan ella y tus ediciones.</numerusform>
-                <numerusform>%n observaciones nuevas de {source} desde que empezaste a editar; al guardar se conservan ellas y tus ediciones.</numerusform>
+                <numerusform>%Ln observación nueva de {source} desde que empezaste a editar; al guardar se conservan ella y tus ediciones.</numerusform>
+                <numerusform>%Ln observaciones nuevas de {source} desde que empezaste a editar; al guardar se conservan ellas y tus ediciones.</numerusform>
             </translation>
         </message>
     </context>
@@ -1743,15 +1750,15 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entidad</numerusform>
-                <numerusform>%n entidades</numerusform>
+                <numerusform>%Ln entidad</numerusform>
+                <numerusform>%Ln entidades</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n relations</source>
             <translation>
-                <numerusform>%n relación</numerusform>
-                <numerusform>%n relaciones</numerusform>
+                <numerusform>%Ln relación</numerusform>
+                <numerusform>%Ln relaciones</numerusform>
             </translation>
         </message>
         <message>
@@ -1998,8 +2005,8 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message numerus="yes">
             <source>{name} ({kind}) · %n relations{extra}</source>
             <translation>
-                <numerusform>{name} ({kind}) · %n relación{extra}</numerusform>
-                <numerusform>{name} ({kind}) · %n relaciones{extra}</numerusform>
+                <numerusform>{name} ({kind}) · %Ln relación{extra}</numerusform>
+                <numerusform>{name} ({kind}) · %Ln relaciones{extra}</numerusform>
             </translation>
         </message>
     </context>
@@ -2023,8 +2030,8 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message numerus="yes">
             <source>Exported %n entities to {path}.</source>
             <translation>
-                <numerusform>Exportada %n entidad a {path}.</numerusform>
-                <numerusform>Exportadas %n entidades a {path}.</numerusform>
+                <numerusform>Exportada %Ln entidad a {path}.</numerusform>
+                <numerusform>Exportadas %Ln entidades a {path}.</numerusform>
             </translation>
         </message>
         <message>
@@ -2196,22 +2203,22 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entidad</numerusform>
-                <numerusform>%n entidades</numerusform>
+                <numerusform>%Ln entidad</numerusform>
+                <numerusform>%Ln entidades</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n relations</source>
             <translation>
-                <numerusform>%n relación</numerusform>
-                <numerusform>%n relaciones</numerusform>
+                <numerusform>%Ln relación</numerusform>
+                <numerusform>%Ln relaciones</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n suggestions</source>
             <translation>
-                <numerusform>%n sugerencia</numerusform>
-                <numerusform>%n sugerencias</numerusform>
+                <numerusform>%Ln sugerencia</numerusform>
+                <numerusform>%Ln sugerencias</numerusform>
             </translation>
         </message>
         <message>
@@ -2319,8 +2326,8 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message numerus="yes">
             <source>%n entities checked in {took}.</source>
             <translation>
-                <numerusform>%n entidad comprobada en {took}.</numerusform>
-                <numerusform>%n entidades comprobadas en {took}.</numerusform>
+                <numerusform>%Ln entidad comprobada en {took}.</numerusform>
+                <numerusform>%Ln entidades comprobadas en {took}.</numerusform>
             </translation>
         </message>
         <message>
@@ -2411,8 +2418,8 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message numerus="yes">
             <source>%n lines</source>
             <translation>
-                <numerusform>%n línea</numerusform>
-                <numerusform>%n líneas</numerusform>
+                <numerusform>%Ln línea</numerusform>
+                <numerusform>%Ln líneas</numerusform>
             </translation>
         </message>
         <message>
@@ -2449,8 +2456,8 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message numerus="yes">
             <source>+%n more types</source>
             <translation>
-                <numerusform>+%n tipo más</numerusform>
-                <numerusform>+%n tipos más</numerusform>
+                <numerusform>+%Ln tipo más</numerusform>
+                <numerusform>+%Ln tipos más</numerusform>
             </translation>
         </message>
     </context>
@@ -2795,8 +2802,8 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message numerus="yes">
             <source>Renamed the type “{old}” to “{new}” on %n entities. Press Ctrl+Z to undo.</source>
             <translation>
-                <numerusform>Tipo “{old}” renombrado a “{new}” en %n entidad. Pulsa Ctrl+Z para deshacer.</numerusform>
-                <numerusform>Tipo “{old}” renombrado a “{new}” en %n entidades. Pulsa Ctrl+Z para deshacer.</numerusform>
+                <numerusform>Tipo “{old}” renombrado a “{new}” en %Ln entidad. Pulsa Ctrl+Z para deshacer.</numerusform>
+                <numerusform>Tipo “{old}” renombrado a “{new}” en %Ln entidades. Pulsa Ctrl+Z para deshacer.</numerusform>
             </translation>
         </message>
         <message>
@@ -3140,15 +3147,15 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message numerus="yes">
             <source>%n results</source>
             <translation>
-                <numerusform>%n resultado</numerusform>
-                <numerusform>%n resultados</numerusform>
+                <numerusform>%Ln resultado</numerusform>
+                <numerusform>%Ln resultados</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source> · %n weak matches (under {share} of the best) not shown</source>
             <translation>
-                <numerusform> · %n coincidencia débil (menos del {share} del mejor) sin mostrar</numerusform>
-                <numerusform> · %n coincidencias débiles (menos del {share} del mejor) sin mostrar</numerusform>
+                <numerusform> · %Ln coincidencia débil (menos del {share} del mejor) sin mostrar</numerusform>
+                <numerusform> · %Ln coincidencias débiles (menos del {share} del mejor) sin mostrar</numerusform>
             </translation>
         </message>
         <message>
@@ -3296,8 +3303,8 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message numerus="yes">
             <source>%n pieces</source>
             <translation>
-                <numerusform>%n elemento</numerusform>
-                <numerusform>%n elementos</numerusform>
+                <numerusform>%Ln elemento</numerusform>
+                <numerusform>%Ln elementos</numerusform>
             </translation>
         </message>
         <message>
@@ -3327,8 +3334,8 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message numerus="yes">
             <source>It will take back %n pieces:</source>
             <translation>
-                <numerusform>Deshará %n elemento:</numerusform>
-                <numerusform>Deshará %n elementos:</numerusform>
+                <numerusform>Deshará %Ln elemento:</numerusform>
+                <numerusform>Deshará %Ln elementos:</numerusform>
             </translation>
         </message>
         <message>
@@ -3412,8 +3419,8 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message numerus="yes">
             <source>Load the sample graph into “{graph}”? Its 50 entities would join the %n already there (Edit → Undo takes them back).</source>
             <translation>
-                <numerusform>¿Cargar el grafo de ejemplo en “{graph}”? Sus 50 entidades se unirían a la %n que ya hay (Editar → Deshacer las quita).</numerusform>
-                <numerusform>¿Cargar el grafo de ejemplo en “{graph}”? Sus 50 entidades se unirían a las %n que ya hay (Editar → Deshacer las quita).</numerusform>
+                <numerusform>¿Cargar el grafo de ejemplo en “{graph}”? Sus 50 entidades se unirían a la %Ln que ya hay (Editar → Deshacer las quita).</numerusform>
+                <numerusform>¿Cargar el grafo de ejemplo en “{graph}”? Sus 50 entidades se unirían a las %Ln que ya hay (Editar → Deshacer las quita).</numerusform>
             </translation>
         </message>
         <message>
@@ -3533,22 +3540,22 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message numerus="yes">
             <source>%n+ entities match; type to search them</source>
             <translation>
-                <numerusform>%n+ entidad coincide; escribe para buscar en ella</numerusform>
-                <numerusform>%n+ entidades coinciden; escribe para buscar en ellas</numerusform>
+                <numerusform>%Ln+ entidad coincide; escribe para buscar en ella</numerusform>
+                <numerusform>%Ln+ entidades coinciden; escribe para buscar en ellas</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities match; type to search them</source>
             <translation>
-                <numerusform>%n entidad coincide; escribe para buscar en ella</numerusform>
-                <numerusform>%n entidades coinciden; escribe para buscar en ellas</numerusform>
+                <numerusform>%Ln entidad coincide; escribe para buscar en ella</numerusform>
+                <numerusform>%Ln entidades coinciden; escribe para buscar en ellas</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n hits hidden by them</source>
             <translation>
-                <numerusform>%n resultado oculto por ellos</numerusform>
-                <numerusform>%n resultados ocultos por ellos</numerusform>
+                <numerusform>%Ln resultado oculto por ellos</numerusform>
+                <numerusform>%Ln resultados ocultos por ellos</numerusform>
             </translation>
         </message>
     </context>
@@ -3919,22 +3926,22 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message numerus="yes">
             <source>… and %n more lines</source>
             <translation>
-                <numerusform>… y %n línea más</numerusform>
-                <numerusform>… y %n líneas más</numerusform>
+                <numerusform>… y %Ln línea más</numerusform>
+                <numerusform>… y %Ln líneas más</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entidad</numerusform>
-                <numerusform>%n entidades</numerusform>
+                <numerusform>%Ln entidad</numerusform>
+                <numerusform>%Ln entidades</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n relations</source>
             <translation>
-                <numerusform>%n relación</numerusform>
-                <numerusform>%n relaciones</numerusform>
+                <numerusform>%Ln relación</numerusform>
+                <numerusform>%Ln relaciones</numerusform>
             </translation>
         </message>
     </context>
@@ -4048,8 +4055,8 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message numerus="yes">
             <source>%n changes</source>
             <translation>
-                <numerusform>%n cambio</numerusform>
-                <numerusform>%n cambios</numerusform>
+                <numerusform>%Ln cambio</numerusform>
+                <numerusform>%Ln cambios</numerusform>
             </translation>
         </message>
         <message>
@@ -4103,8 +4110,8 @@ Apply them to this graph?</source>
         <message numerus="yes">
             <source>%n sync conflicts</source>
             <translation>
-                <numerusform>%n conflicto de sincronización</numerusform>
-                <numerusform>%n conflictos de sincronización</numerusform>
+                <numerusform>%Ln conflicto de sincronización</numerusform>
+                <numerusform>%Ln conflictos de sincronización</numerusform>
             </translation>
         </message>
         <message>
@@ -4222,36 +4229,36 @@ Haz clic para escribirlo.</translation>
         <message numerus="yes">
             <source>%n entities</source>
             <translation>
-                <numerusform>%n entidad</numerusform>
-                <numerusform>%n entidades</numerusform>
+                <numerusform>%Ln entidad</numerusform>
+                <numerusform>%Ln entidades</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n relations</source>
             <translation>
-                <numerusform>%n relación</numerusform>
-                <numerusform>%n relaciones</numerusform>
+                <numerusform>%Ln relación</numerusform>
+                <numerusform>%Ln relaciones</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>◌ faded: %n entities gone since</source>
             <translation>
-                <numerusform>◌ atenuadas: %n entidad desaparecida desde entonces</numerusform>
-                <numerusform>◌ atenuadas: %n entidades desaparecidas desde entonces</numerusform>
+                <numerusform>◌ atenuadas: %Ln entidad desaparecida desde entonces</numerusform>
+                <numerusform>◌ atenuadas: %Ln entidades desaparecidas desde entonces</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>○ outlined: %n entities added since</source>
             <translation>
-                <numerusform>○ contorneadas: %n entidad añadida desde entonces</numerusform>
-                <numerusform>○ contorneadas: %n entidades añadidas desde entonces</numerusform>
+                <numerusform>○ contorneadas: %Ln entidad añadida desde entonces</numerusform>
+                <numerusform>○ contorneadas: %Ln entidades añadidas desde entonces</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities added since (not shown)</source>
             <translation>
-                <numerusform>%n entidad añadida desde entonces (no se muestra)</numerusform>
-                <numerusform>%n entidades añadidas desde entonces (no se muestran)</numerusform>
+                <numerusform>%Ln entidad añadida desde entonces (no se muestra)</numerusform>
+                <numerusform>%Ln entidades añadidas desde entonces (no se muestran)</numerusform>
             </translation>
         </message>
         <message>
@@ -4479,8 +4486,8 @@ Haz clic para escribirlo.</translation>
             <translation>&lt;p&gt;&lt;i&gt;Menos seguro que los pares de arriba: se muestra porque este grafo es pequeño.&lt;/i&gt;&lt;/p&gt;</translation>
         </message>
         <message>
-            <source>&lt;p&gt;Score {score:.2f}&lt;/p&gt;</source>
-            <translation>&lt;p&gt;Puntuación {score:.2f}&lt;/p&gt;</translation>
+            <source>&lt;p&gt;Score {score}&lt;/p&gt;</source>
+            <translation>&lt;p&gt;Puntuación {score}&lt;/p&gt;</translation>
         </message>
         <message>
             <source>&lt;p&gt;Merge (M) shows what a merge would leave first; Not duplicates (D) if they are two things.&lt;/p&gt;</source>

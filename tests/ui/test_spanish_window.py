@@ -1,7 +1,7 @@
 """The window in Spanish, by Qt's own machinery: no visible English where a translation exists.
 
 The committed ``resources/i18n/limbic_es.ts`` is compiled with ``pyside6-lrelease`` into a temporary folder and
-loaded as the app loads it; then every menu command runs, every panel and dialog opens, and each text a person
+loaded as the app loads it (``tests/conftest.py`` loads the English one the same way for every other test); then every menu command runs, every panel and dialog opens, and each text a person
 sees (labels, buttons, menus, actions, tooltips, placeholders, titles, headers, choices, message boxes) is
 compared with the English source texts of the .ts: one that reads as an English source (whole, or as a sentence
 with its blanks filled) whose Spanish differs is a failure.
@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,26 +18,23 @@ from PySide6.QtCore import QLocale
 from PySide6.QtWidgets import QDialogButtonBox
 
 from limbic.ui.common import i18n
+from tests.conftest import compile_translations
 from tests.ui.conftest import make_window, open_entity
 from tests.ui.language_walk import Answers, english_sources, walk_everything
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "resources" / "i18n" / "limbic_es.ts"
-LRELEASE = Path(sys.executable).parent / "pyside6-lrelease"
 
 
 @pytest.fixture
 def spanish(qapp, tmp_path, monkeypatch):
-    """Limbic's and Qt's Spanish translations installed, compiled from the committed .ts."""
-    qm = tmp_path / "i18n"
-    qm.mkdir()
-    shutil.copy(TS, qm / TS.name)
-    subprocess.run([str(LRELEASE), "-silent", str(qm / TS.name)], check=True)
+    """Limbic's and Qt's Spanish translations installed, compiled from the committed .ts; English again after."""
+    qm = compile_translations(tmp_path)
     monkeypatch.setattr(i18n, "qm_dirs", lambda: [qm])
     monkeypatch.delenv(i18n.ENV_LANGUAGE, raising=False)
     locale = i18n.install(qapp, "es")
     yield locale
-    i18n.uninstall(qapp)
+    i18n.install(qapp, "en")
 
 
 def _template(source: str) -> re.Pattern | None:

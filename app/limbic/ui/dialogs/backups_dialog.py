@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service.backups import BackupInfo
 from limbic.ui.dialogs.tables import read_only_table
-from limbic.ui.common.i18n import translate
+from limbic.ui.common.i18n import number, translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 REASONS = {"manual": QT_TRANSLATE_NOOP("BackupsDialog", "taken by you"), "auto": "automatic", "before-restore": QT_TRANSLATE_NOOP("BackupsDialog", "before a restore")}
@@ -31,7 +31,7 @@ def _local(taken_utc: str) -> str:
 
 
 def _size(n: int) -> str:
-    return translate("BackupsDialog", "{value:.1f} MB").format(value=n / 1_048_576) if n >= 1_048_576 else translate("BackupsDialog", "{max} KB").format(max=max(1, n // 1024))
+    return translate("BackupsDialog", "{size} MB").format(size=number(n / 1_048_576, 1)) if n >= 1_048_576 else translate("BackupsDialog", "{size} KB").format(size=number(max(1, n // 1024)))
 
 
 class BackupsDialog(QDialog):

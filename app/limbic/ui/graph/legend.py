@@ -15,7 +15,7 @@ import numpy as np
 
 from limbic.ui.graph import labels
 from limbic.ui.graph.scene import Scene
-from limbic.ui.common.i18n import translate
+from limbic.ui.common.i18n import number, translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 ROWS = 12  # types listed before "+N more types"
@@ -46,7 +46,7 @@ class Legend:
 
     def tooltip(self) -> str:
         """Every type in view with its count, one a line."""
-        return "\n".join(f"{name}: {count:,}" for _, name, count in self.rows)
+        return "\n".join(f"{name}: {number(count)}" for _, name, count in self.rows)
 
 
 def count_types(scene: Scene, colour_idx: np.ndarray, vis_idx: np.ndarray) -> list[tuple[int, str, int]]:

@@ -6,7 +6,7 @@ import html
 
 from limbic.service import health
 from limbic.service.health.merge import MergePlan
-from limbic.ui.common.i18n import translate
+from limbic.ui.common.i18n import number, translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 LESS_SURE = QT_TRANSLATE_NOOP("Wording", "less sure")  # the mark of a second-tier duplicate in the list
@@ -20,7 +20,7 @@ def keeps(f: health.Finding) -> str:
 
 def finding_row(f: health.Finding) -> str:
     """One line of the findings list: how sure, then the names (the one a merge keeps first)."""
-    sure = translate("Wording", LESS_SURE) if f.detail.get("tier", 1) > 1 else f"{f.score:.2f}"
+    sure = translate("Wording", LESS_SURE) if f.detail.get("tier", 1) > 1 else number(f.score, 2)
     return f"{sure}   " + "  ⇄  ".join(f.entities)
 
 
@@ -30,7 +30,7 @@ def finding_html(f: health.Finding) -> str:
     less_sure = f.detail.get("tier", 1) > 1
     reasons = "".join(f"<li>{html.escape(r)}</li>" for r in f.reasons if not (less_sure and r.startswith("Less sure")))
     sure = (translate("Wording", "<p><i>Less sure than the pairs above it: shown because this graph is small.</i></p>")
-            if less_sure else translate("Wording", "<p>Score {score:.2f}</p>").format(score=f.score))
+            if less_sure else translate("Wording", "<p>Score {score}</p>").format(score=number(f.score, 2)))
     keep = f"<p><b>{html.escape(keeps(f))}</b></p>" if f.kind == "duplicates" and keeps(f) else ""
     hint = (translate("Wording", "<p>Merge (M) shows what a merge would leave first; Not duplicates (D) if they are two things.</p>")
             if f.kind == "duplicates" else translate("Wording", "<p>Open (O) to look at it, Dismiss (D) if it is fine as it is.</p>"))
