@@ -14,7 +14,7 @@ from limbic.engine.store.db import Database
 from limbic.service import sync
 
 _SYNCED = {
-    "entities": "SELECT gid, name, entity_type, status, created_at, updated_at FROM entities",
+    "entities": "SELECT gid, name, entity_type, status, private, created_at, updated_at FROM entities",
     "observations": "SELECT o.gid, e.gid, o.content, o.kind, o.created_at, s.gid, o.superseded_at, o.valid_from, "
                     "o.valid_until FROM observations o JOIN entities e ON e.id = o.entity_id "
                     "LEFT JOIN observations s ON s.id = o.superseded_by",

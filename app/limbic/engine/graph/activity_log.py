@@ -390,6 +390,8 @@ def describe_item(it: Item, names: dict[int, str]) -> str:
             parts.append(f"type of “{name}”: {b.get('type')} → {a.get('type')}")
         if b.get("status") != a.get("status"):
             parts.append(f"status of “{name}”: {b.get('status')} → {a.get('status')}")
+        if bool(b.get("private")) != bool(a.get("private")) and "private" in a:
+            parts.append(f"marked “{name}” private" if a.get("private") else f"“{name}” no longer private")
         return "; ".join(parts) or f"changed “{name}”"
     owner = _clip(names.get(it.entity_id or -1, "?"), 40)
     if it.kind == "observation":

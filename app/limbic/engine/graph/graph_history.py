@@ -85,6 +85,17 @@ class GraphHistory:
             if self.db.conn.changes():
                 self._touch(entity_id)
 
+    def set_private(self, ref, private: bool) -> bool:
+        """Mark an entity private (no assistant is shown it, nor anything on it) or not; True when it changed."""
+        with self.write():
+            entity_id = self.resolve(ref)
+            self.db.execute("UPDATE entities SET private = ? WHERE id = ? AND private IS NOT ?",
+                            (int(bool(private)), entity_id, int(bool(private))))
+            if self.db.conn.changes():
+                self._touch(entity_id)
+                return True
+        return False
+
     def supersede_observation(self, obs_id: int, content: str, kind: str | None = None) -> int:
         """Replace an observation by a newer one; the old one stays as history, out of search. Returns the newer one's id."""
         content = _g.clean_observation(content)

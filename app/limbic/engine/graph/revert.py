@@ -33,8 +33,8 @@ INTO_EXISTING = "into_existing"  # a deleted entity whose name is taken again co
 CHOICES = (SKIP, INTO_EXISTING)
 
 _CURRENT = {
-    "entity": "SELECT json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at) "
-              "FROM entities WHERE id = ?",
+    "entity": "SELECT json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at, "
+              "'private', private) FROM entities WHERE id = ?",
     "observation": "SELECT json_object('entity', entity_id, 'content', content, 'kind', kind, 'created_at', created_at, "
                    "'superseded_by', superseded_by, 'superseded_at', superseded_at, 'valid_from', valid_from, "
                    "'valid_until', valid_until) FROM observations WHERE id = ?",
@@ -130,6 +130,8 @@ def _current(db, kind: str, row_id: int) -> dict | None:
     sql = _CURRENT[kind]
     if _VALID_JSON in sql and "valid_from" not in _columns_of(db, _TABLES[kind]):
         sql = sql.replace(_VALID_JSON, "")  # a file of a schema before valid time (8)
+    if kind == "entity" and "private" not in _columns_of(db, "entities"):
+        sql = sql.replace(", 'private', private", "")  # ... or before private marks (11)
     text = db.scalar(sql, (row_id,))
     return json.loads(text) if text else None
 
@@ -367,6 +369,8 @@ def _restore_entity(graph: Graph, x: Piece) -> int:
         (None if taken else x.row_id, b["name"], b["type"], b.get("status") or "active", b["created_at"], db.moment()),
     )
     new_id = db.conn.last_insert_rowid()
+    if b.get("private"):  # a file of schema 11 or later: its log records the mark
+        db.execute("UPDATE entities SET private = 1 WHERE id = ?", (new_id,))
     graph._dirty.add(new_id)
     db.note("added", (new_id,))
     return new_id
@@ -379,6 +383,8 @@ def _set_entity(graph: Graph, entity_id: int, b: dict) -> None:
         raise ValidationError(f"An entity named “{shown(b['name'])}” already exists.")
     db.execute("UPDATE entities SET name = ?, entity_type = ?, status = ?, updated_at = ? WHERE id = ?",
                (b["name"], b["type"], b.get("status") or "active", db.moment(), entity_id))
+    if "private" in b:  # a file of schema 11 or later: its log records the mark
+        db.execute("UPDATE entities SET private = ? WHERE id = ?", (int(b["private"] or 0), entity_id))
     graph._dirty.add(entity_id)
     graph._dirty.update(r[0] for r in db.execute("SELECT from_entity FROM relations WHERE to_entity = ?", (entity_id,)))
     db.note("changed", (entity_id,))

@@ -75,7 +75,7 @@ _NEXT = "(" + NEXT_CHANGE_SQL + ")"
 
 # JSON of one row of each table, for NEW or OLD.
 _JSON = {
-    "entity": "json_object('name', {r}.name, 'type', {r}.entity_type, 'status', {r}.status, 'created_at', {r}.created_at)",
+    "entity": "json_object('name', {r}.name, 'type', {r}.entity_type, 'status', {r}.status, 'created_at', {r}.created_at{private})",
     "observation": (
         "json_object('entity', {r}.entity_id, 'content', {r}.content, 'kind', {r}.kind, 'created_at', {r}.created_at, "
         "'superseded_by', {r}.superseded_by, 'superseded_at', {r}.superseded_at{valid})"
@@ -96,9 +96,12 @@ _JSON = {
 # Valid time (schema 8) in the JSON of observations and relations; a file still being upgraded has none yet.
 _VALID = ", 'valid_from', {r}.valid_from, 'valid_until', {r}.valid_until"
 VALID_COLUMNS = ("valid_from", "valid_until")
+# An entity's private mark (schema 11) in its JSON; a file still being upgraded has none yet.
+_PRIVATE = ", 'private', {r}.private"
 # The column each key of an item's JSON (above) comes from, per kind: what reads items back into rows uses it.
 ITEM_COLUMNS = {
-    "entity": {"name": "name", "type": "entity_type", "status": "status", "created_at": "created_at"},
+    "entity": {"name": "name", "type": "entity_type", "status": "status", "created_at": "created_at",
+               "private": "private"},
     "observation": {"entity": "entity_id", "content": "content", "kind": "kind", "created_at": "created_at",
                     "superseded_by": "superseded_by", "superseded_at": "superseded_at",
                     "valid_from": "valid_from", "valid_until": "valid_until"},
@@ -117,7 +120,7 @@ _ENTITY_OF = {"entity": "{r}.id", "observation": "{r}.entity_id", "relation": "{
 _OTHER_OF = {"relation": "{r}.to_entity"}
 # An update is recorded only when something a person sees changed (not updated_at or revision).
 _WATCHED = {
-    "entity": ("name", "entity_type", "status", "created_at"),
+    "entity": ("name", "entity_type", "status", "created_at", "private"),
     "observation": ("entity_id", "content", "kind", "superseded_by", "superseded_at", "valid_from", "valid_until"),
     "relation": ("from_entity", "to_entity", "relation_type", "context", "active", "ended_at", "valid_from",
                  "valid_until"),
@@ -148,9 +151,10 @@ def tables_ok(db: Database) -> bool:
 
 
 def _trigger_ddl(kind: str, valid: bool = True) -> list[str]:
+    """``valid``: the table has its later columns (valid time; an entity's private mark)."""
     table = _TABLE[kind]
     other = _OTHER_OF.get(kind, "NULL")
-    watched = [c for c in _WATCHED[kind] if valid or c not in VALID_COLUMNS]
+    watched = [c for c in _WATCHED[kind] if valid or c not in (*VALID_COLUMNS, "private")]
     out = []
     for event, op, row in (("INSERT", ADD, "NEW"), ("DELETE", REMOVE, "OLD"), ("UPDATE", CHANGE, "NEW")):
         when = ""
@@ -169,7 +173,8 @@ def _trigger_ddl(kind: str, valid: bool = True) -> list[str]:
 
 
 def _json(kind: str, row: str, valid: bool) -> str:
-    return _JSON[kind].format(r=row, valid=_VALID.format(r=row) if valid else "")
+    return _JSON[kind].format(r=row, valid=_VALID.format(r=row) if valid else "",
+                              private=_PRIVATE.format(r=row) if valid else "")
 
 
 # More connection-local triggers to create with the recorder's (recorded.py adds the history's).
@@ -256,8 +261,8 @@ class Recorder:
                 for kind in KINDS:
                     if not db.has_table(_TABLE[kind]):  # reflections (v4) or aliases (v9) in an older file
                         continue
-                    valid = kind not in ("observation", "relation") or "valid_from" in {
-                        r[1] for r in db.execute(f"PRAGMA table_info({_TABLE[kind]})")}
+                    later = {"observation": "valid_from", "relation": "valid_from", "entity": "private"}.get(kind)
+                    valid = later is None or later in {r[1] for r in db.execute(f"PRAGMA table_info({_TABLE[kind]})")}
                     for ddl in _trigger_ddl(kind, valid):
                         db.execute(ddl)
         return bool(self.installed)

@@ -277,7 +277,31 @@ def SCHEMA_V10(conn) -> None:  # noqa: N802 - one of the migrations, named like 
                      (gid, f"{missed}{fixed}:{who}", stamp, device))
 
 
+# v11: what assistants may see. An entity marked private is shown to no assistant (its rows go with it); it
+# travels like its status. Each assistant's scope (what it may read and write, by its normalised client name;
+# the empty name is the default for one not seen before) travels as one value per assistant, the later
+# stamp winning (sync/scopes.py); ``pending`` marks one set here and not yet published.
+SCHEMA_V11_SCOPES = """
+CREATE INDEX IF NOT EXISTS entities_private ON entities(id) WHERE private != 0;
+CREATE TABLE IF NOT EXISTS assistant_scopes (
+    client     TEXT PRIMARY KEY,
+    read       TEXT NOT NULL DEFAULT 'all',
+    write      TEXT NOT NULL DEFAULT 'all',
+    changed_at TEXT NOT NULL DEFAULT '',
+    stamp      TEXT NOT NULL DEFAULT '',
+    device     TEXT NOT NULL DEFAULT '',
+    pending    INTEGER NOT NULL DEFAULT 0
+);
+"""
+
+
+def SCHEMA_V11(conn) -> None:  # noqa: N802 - one of the migrations, named like the others
+    if "private" not in {r[1] for r in conn.execute("PRAGMA table_info(entities)")}:
+        conn.execute("ALTER TABLE entities ADD COLUMN private INTEGER NOT NULL DEFAULT 0")
+    conn.execute(SCHEMA_V11_SCOPES)
+
+
 # Each is SQL, or a function of the connection for a step that must look before it changes.
 # v8: recorded-time history kept for good (recorded.py), with what an older file's log holds folded in.
 MIGRATIONS: list = [SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_V7, SCHEMA_V8,  # v5: activity.py
-                    SCHEMA_V9, SCHEMA_V10]  # v10: fixed-width sync stamps
+                    SCHEMA_V9, SCHEMA_V10, SCHEMA_V11]  # v10: fixed-width sync stamps; v11: private, scopes

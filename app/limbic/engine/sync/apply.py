@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import TIME_FORMAT, now_utc
-from limbic.engine.sync import conflicts, entry, joining, parting, rows, state
+from limbic.engine.sync import conflicts, entry, joining, parting, rows, scope_travel, state
 from limbic.engine.sync.capture import DERIVED, REFS, ROW_FIELD, Names, changed_fields
 from limbic.engine.sync.removal import Removals, missed
 
@@ -155,6 +155,8 @@ class Applier(Removals):
                 columns, missing = rows.local_values(self.db, kind, values)
                 if not missing:
                     rows.update(self.db, kind, found[0], columns)
+        if change.get("scopes"):  # what the person lets each assistant see, chosen on that device
+            scope_travel.receive(self.db, change["scopes"])
         if change.get("resolves"):  # the person's choices on that device settle the same conflicts here
             self.out.conflicts += conflicts.receive(self.graph, change["resolves"], self.remote, self.remote_name)
         self.out.changes += 1

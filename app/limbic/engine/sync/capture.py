@@ -35,7 +35,7 @@ ROW_FIELD = "_row"  # the stamp of a row's existence (its removal)
 
 _ROWS = {
     "entity": "SELECT id, json_object('name', name, 'type', entity_type, 'status', status, 'created_at', created_at, "
-              "'updated_at', updated_at) FROM entities ORDER BY id",
+              "'private', private, 'updated_at', updated_at) FROM entities ORDER BY id",
     "observation": "SELECT id, json_object('entity', entity_id, 'content', content, 'kind', kind, "
                    "'created_at', created_at, 'superseded_by', superseded_by, 'superseded_at', superseded_at, "
                    "'valid_from', valid_from, 'valid_until', valid_until) FROM observations ORDER BY id",

@@ -52,6 +52,8 @@ def check_values(kind: str, values: dict) -> None:
             _same(lambda v: clean_name(v, "type", MAX_TYPE_CHARS), values["type"], "An entity's type")
         if "status" in values and values["status"] not in STATUSES:
             raise ValidationError(f"An entity's status must be one of {', '.join(STATUSES)}.")
+        if values.get("private", 0) not in (0, 1) or isinstance(values.get("private"), bool):
+            raise ValidationError("An entity is private or not (1 or 0).")
     elif kind == "observation":
         if "content" in values:
             _same(clean_observation, values["content"], "An observation")

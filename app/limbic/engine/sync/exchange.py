@@ -21,7 +21,7 @@ from limbic.engine.errors import Cancelled, DatabaseError, LimbicError, Validati
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import capture, folder as files, reading, rekey, snapshot, state
+from limbic.engine.sync import capture, folder as files, reading, rekey, scope_travel, snapshot, state
 from limbic.engine.sync.apply import Applier
 from limbic.engine.sync.pairing import Pairing, pair
 from limbic.engine.sync.seal import Sealer
@@ -154,7 +154,7 @@ def _adopt(graph: Graph, device: Device, own: files.DeviceFiles, file_seq: int, 
         except (OSError, ValueError):
             return False
         for change in seg.changes:
-            if change.get("origin") in ("join", CHOICES):
+            if change.get("origin") in ("join", CHOICES, scope_travel.ORIGIN):
                 continue
             row = db.one("SELECT at, origin FROM change_log WHERE id = ?", (change.get("cid"),))
             if row is None or (row[0], row[1]) != (change.get("at"), change.get("origin")):
@@ -200,6 +200,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
                 changes, upto = capture.unpublished(db, device.id, MAX_CHANGES_PER_SEGMENT)
             _note_deletions_seen(db, changes, device.id)
             changes.extend(_choices(db, upto))
+            changes.extend(scope_travel.outgoing(db, device.id, upto))
             if changes:
                 seq = int(db.get_meta(state.SEQ_KEY) or 0) + 1
                 deps = {d: s for d, s in state.applied(db).items() if d != device.id}
@@ -241,7 +242,7 @@ def _commit_unflushed(db: Database) -> Iterator[None]:
 def _nothing_to_publish(db: Database, device: Device) -> bool:
     """Joined, every change of the log passed over, no choice of the person waiting, this device's id and name recorded."""
     return (state.joined(db) and int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log")) <= state.published_upto(db)
-            and not db.scalar("SELECT 1 FROM sync_outbox LIMIT 1")
+            and not db.scalar("SELECT 1 FROM sync_outbox LIMIT 1") and not scope_travel.waiting(db)
             and db.get_meta(state.DEVICE_KEY) == device.id and db.get_meta(state.DEVICE_NAME_KEY) == device.name)
 
 

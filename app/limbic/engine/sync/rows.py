@@ -18,7 +18,7 @@ COLUMNS = ITEM_COLUMNS
 OWN = "_own:"  # a sync_stamp field: a row's own stamp of a field, kept when it merged with a twin
 WAS = "_was:"  # a sync_stamp field: a row's own value of a field (its JSON as the stamp), kept alike
 KEPT = (OWN, WAS)  # what a row kept of its own: it stays with the id it was kept under
-DEFAULTS = {"status": "active", "kind": "note", "type": "Generic", "active": 1, "author": ""}
+DEFAULTS = {"status": "active", "kind": "note", "type": "Generic", "active": 1, "author": "", "private": 0}
 
 
 def current(db: Database, kind: str, gid: str) -> tuple[int, dict] | None:

@@ -28,7 +28,7 @@ import apsw
 from limbic import osfiles
 from limbic.engine.store.db import Database
 from limbic.engine.store.schema import SYNCED_TABLES
-from limbic.engine.sync import folder as files, rows, state
+from limbic.engine.sync import folder as files, rows, scope_travel, state
 from limbic.engine.sync.seal import MAGIC, Sealer, SealError
 from limbic.engine.sync.capture import REFS, ROW_FIELD
 from limbic.engine.sync.rows import COLUMNS, WAS
@@ -75,7 +75,7 @@ class SnapshotError(ValueError):
 
 # The tables a snapshot is read by: each must be a table (a view of that name could recurse for ever).
 _READ = ("meta", "entities", "observations", "relations", "reflections", "entity_aliases", "sync_applied",
-         "sync_alias", "sync_stamp", "sync_tombstone")
+         "sync_alias", "sync_stamp", "sync_tombstone", "assistant_scopes")
 COVERED_SECONDS = 10.0  # reading which sequences a snapshot covers: a few rows
 IMPORT_SECONDS = 3600.0  # applying a whole snapshot (100,000 entities took 212 s on a busy machine)
 
@@ -297,6 +297,7 @@ def _import(graph: Graph, snap: Database, me: str, my_name: str, source: str, so
                                            (stamp, source)), 10 * BATCH):
             db.conn.executemany(_STAMP_SQL, [_fixed_width(row) for row in batch])
         _drop_deleted(graph, snap, applier, applier.upto if unseen is None else min(unseen, applier.upto))
+        scope_travel.from_snapshot(db, snap)
         for device, seq in vector.items():
             if device != me:
                 db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "
