@@ -10,7 +10,7 @@ from limbic.engine.errors import NotFoundError
 from limbic.engine.formats.jsonl import iter_export_lines
 from limbic.engine.graph.graph import Graph
 from limbic.engine.history import asof, diff as _diff, moments, valid
-from limbic.engine.store import values
+from limbic.engine.store import values, visibility
 
 
 def moment(graph: Graph, text: str) -> str:
@@ -39,6 +39,7 @@ def graph_as_of(graph: Graph, when: str | None, valid_at: str | None = None,
         if valid_at:
             valid.keep_valid_at(db, valid_at)
         past = Graph(db)
+        visibility.carry(graph.db, db)  # an assistant's narrowed view reads the past narrowed alike
     except BaseException:
         db.close()
         raise
@@ -138,4 +139,4 @@ def changes_between(graph: Graph, since: str, until: str | None = None) -> list[
     end = moment(graph, until) if until is not None else values.now_utc()
     if end < start:
         start, end = end, start
-    return [c.to_json() for c in _diff.diff(graph.db, start, end)]
+    return [c.to_json() for c in _diff.diff(graph.db, start, end, hidden=set(visibility.hidden_ids(graph.db)))]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from limbic.engine.errors import ValidationError
+from limbic.engine.graph import signals
+from limbic.engine.store import visibility
 from limbic.engine.graph.graph import Graph
 from limbic.engine.search.scoring import ScoringParams
 from limbic.service import memory_args as A
@@ -38,7 +40,14 @@ def search(
     text = A.query_arg(query)
     limit = A.int_arg(limit, "limit", DEFAULT_SEARCH_LIMIT, 1, MAX_SEARCH_LIMIT)
     if since is None and until is None:
-        response = hybrid_search(graph, text, limit, record=record, params=params)
+        # A connection narrowed to what an assistant may read drops hidden hits as it reads them: look deeper
+        # by as many as are hidden (few, most often), so the answer still holds ``limit`` results.
+        deeper = visibility.hidden_count(graph.db, MAX_SEARCH_LIMIT * 10)
+        response = hybrid_search(graph, text, limit + deeper, record=record and not deeper, params=params)
+        if deeper:
+            response.results = response.results[:limit]
+            if record and response.results:
+                signals.record_access(graph.db, [r.entity_id for r in response.results])
     else:
         from limbic.service.filters import SearchFilter, day_bound, filtered_search
 

@@ -46,9 +46,14 @@ def _dates(old: dict | None, new: dict | None, kind: str, text: str) -> dict | N
             "was_from": was[0], "was_until": was[1]}
 
 
-def diff(db: Database, before: str, after: str) -> list[EntityChange]:
-    """Each entity whose recorded state differs between ``before`` and ``after`` (stored times), by name."""
+def diff(db: Database, before: str, after: str, hidden: set[int] | frozenset[int] = frozenset()) -> list[EntityChange]:
+    """Each entity whose recorded state differs between ``before`` and ``after`` (stored times), by name.
+
+    ``hidden``: entities left out, with every change of their rows and of relations to them."""
     old, new = _state(db, before), _state(db, after)
+    if hidden:
+        _leave_out(old, hidden)
+        _leave_out(new, hidden)
     old_names = {i: v["name"] for i, v in old["entity"].items()}
     new_names = {i: v["name"] for i, v in new["entity"].items()}
     names = {**old_names, **new_names}
@@ -117,6 +122,16 @@ def diff(db: Database, before: str, after: str) -> list[EntityChange]:
         change = ADDED if a is None else DELETED if b is None else CHANGED
         entry(owner).details.append({"kind": "alias", "change": change, "text": (b or a)["alias"]})
     return sorted(out.values(), key=lambda c: (c.entity.casefold(), c.entity))
+
+
+def _leave_out(state: dict[str, dict[int, dict]], hidden: set[int] | frozenset[int]) -> None:
+    """A state without the hidden entities, their rows and the relations to them."""
+    for kind, keys in (("entity", None), ("observation", ("entity_id",)), ("relation", ("from_entity", "to_entity")),
+                       ("reflection", ("entity_id",)), ("alias", ("entity_id",))):
+        rows = state.get(kind, {})
+        for row_id in [i for i, v in rows.items()
+                       if (keys is None and i in hidden) or (keys and any(v.get(k) in hidden for k in keys))]:
+            del rows[row_id]
 
 
 def relation_periods(db: Database, relation_id: int) -> list[tuple[str, str | None]]:
