@@ -17,6 +17,7 @@ from limbic.engine.graph.graph import Graph
 from limbic.engine.graph.graph_history import STATUSES  # noqa: F401 - the UI offers these
 from limbic.engine.search.scoring import ScoringParams
 from limbic.engine.search.search import MAX_LIMIT, SearchResponse, search
+from limbic.engine.text import moments_ago
 from limbic.engine.text.time_expressions import find_time
 from limbic.service import organise
 
@@ -75,11 +76,15 @@ def day_bound(value: str, side: str, what: str = "", now: datetime | None = None
         return date.fromisoformat(value).isoformat()
     except ValueError:
         pass
-    found = find_time(value, now or datetime.now().astimezone())
+    now = now or datetime.now().astimezone()
+    back = moments_ago.ago(value)
+    if back is not None:  # "10 minutes ago", "hace una hora": the day that moment fell on
+        return (now - back).date().isoformat()
+    found = find_time(value, now)
     # The whole text must be the time: "report last week" is words, not a date.
     if found is None or found.rest.strip(" ,.;:¿?¡!"):
         raise ValidationError(f"The {what} date “{value}” is not a date like 2026-04-30 or a time like "
-                              "“last week” or “en marzo”.")
+                              "“last week”, “en marzo” or “10 minutes ago”.")
     day = found.start if side == "from" else (found.end - timedelta(days=1) if found.end is not None else None)
     return day.isoformat() if day is not None else ""
 

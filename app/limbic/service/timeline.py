@@ -4,13 +4,14 @@ world, and what changed in the graph since a date or since the graph was last op
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 from limbic import localtime
 from limbic.engine.errors import NotFoundError, ValidationError
 from limbic.engine.graph.graph import Graph
 from limbic.engine.history import diff as _diff, moments, timeline, valid
 from limbic.engine.store import values
+from limbic.engine.text import moments_ago
 from limbic.service import history, undo
 from limbic.service.filters import day_bound
 
@@ -186,6 +187,10 @@ def since_moment(text: str, now: datetime | None = None) -> str:
         raise ValidationError("Give a date (2026-03-01), a time like “last week”, or choose the last opening.")
     if len(raw) > 10 and raw[:4].isdigit():  # a date and a time: as written, in UTC
         return moments.parse_moment(raw)
+    back = moments_ago.ago(raw)
+    if back is not None:  # "10 minutes ago", "hace una hora": that moment, not the start of its day
+        moment = (now or datetime.now(timezone.utc)).astimezone(timezone.utc) - back
+        return moment.strftime(values.TIME_FORMAT)
     day = day_bound(raw, "from", "“since”", now)
     if not day:
         raise ValidationError(f"“{values.shown(raw, 40)}” has no first day to start from; give a date.")

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timezone
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.store import values
 from limbic.engine.store.db import Database
 from limbic.engine.store.recorded import SINCE_KEY, has_history, history_ok
+from limbic.engine.text import moments_ago
 
 _FORMS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M")
 
@@ -16,6 +17,9 @@ _FORMS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT
 def parse_moment(text: str) -> str:
     """``text`` (a date, or a date and time, in UTC) as a stored time; a bare date means the end of that day."""
     raw = str(text).strip()
+    back = moments_ago.ago(raw)
+    if back is not None:  # "1 hour ago", "hace 10 minutos": that moment
+        return (datetime.now(timezone.utc) - back).strftime(values.TIME_FORMAT)
     if raw.endswith(("Z", "z")):
         raw = raw[:-1]
     raw = re.sub(r"\.\d+$", "", raw)
