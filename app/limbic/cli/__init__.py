@@ -16,13 +16,13 @@ import sys
 import apsw
 
 from limbic import __version__
-from limbic.cli import activity, aliases, evaluate, graph_io, health, history, query, safety, serve, sync
+from limbic.cli import activity, aliases, assistants, evaluate, graph_io, health, history, query, safety, serve, sync
 from limbic.engine.errors import LimbicError
 
 logger = logging.getLogger(__name__)
 
 # The command modules, in the order `limbic --help` lists their commands.
-COMMANDS = (graph_io, query, history, aliases, safety, serve, activity, health, sync, evaluate)
+COMMANDS = (graph_io, query, history, aliases, safety, serve, activity, assistants, health, sync, evaluate)
 # Hidden: `limbic mcp` runs its background exchange as this command of its own executable (a bundle has no
 # `python -m`); limbic.mcp.sync.CHILD_COMMAND names it there.
 SYNC_EXCHANGE = "_sync-exchange"

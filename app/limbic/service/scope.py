@@ -134,6 +134,12 @@ def parse(text: str) -> str | tuple[str, ...]:
     return tuple(dict.fromkeys(t.strip() for t in text.split(",") if t.strip()))
 
 
+def set_private(graph: Graph, ref, private: bool = True) -> bool:
+    """Mark an entity (by name, alias or id) private, or not; True when that changed. The person's own change."""
+    with graph.db.activity.using("private" if private else "not private"):
+        return graph.set_private(ref, private)
+
+
 # -- the assistants seen ------------------------------------------------------------------
 
 
