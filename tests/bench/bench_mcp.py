@@ -1,9 +1,10 @@
 """`limbic mcp` side by side with the reference memory server (`@modelcontextprotocol/server-memory`) on
-the same graph: first-call latency, create throughput, bulk create, search_nodes and search p50/p95,
-and the memory of three servers on one graph before and after a meaning search. Ratios are Limbic's
-figure over the reference's. Writes bench-results/mcp.md and mcp.json.
+the same graph, the two run in turn in each of several rounds (medians over the rounds): first-call
+latency, read_graph warm, search_nodes p50/p95 over queries of which some match thousands of entities,
+one create on the whole graph, 2,000 entities in 10 calls into an empty graph, memory; and Limbic's
+hybrid search. Ratios are Limbic's figure over the reference's. Writes bench-results/mcp.md and mcp.json.
 
-    PYTHONPATH=app nice .venv/bin/python -m tests.bench.bench_mcp [--entities 10000] [--singles 200]
+    PYTHONPATH=app nice .venv/bin/python -m tests.bench.bench_mcp [--entities 10000] [--rounds 5]
 
 The reference is installed from npm into ~/.cache/limbic-test/ on first use; without node or npm
 the script says so and exits 0. Limbic's graph gets vectors of the model's size (random, so nothing
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -86,18 +88,29 @@ def start(side: str, db: Path, jsonl: Path, home: Path, reference) -> RawServer:
     return RawServer(command, {**env, "LIMBIC_HOME": str(home)})
 
 
-def first_answers(side, db, jsonl, home, reference, runs: int) -> dict:
-    """Process start to the initialize answer, and to the first tool answer (open_nodes), medians in ms."""
-    init, first = [], []
-    for _ in range(runs):
-        t = time.perf_counter()
-        s = start(side, db, jsonl, home, reference)
-        s.initialize()
-        init.append(time.perf_counter() - t)
-        s.call("open_nodes", {"names": ["Entity 000001"]})
-        first.append(time.perf_counter() - t)
-        s.close()
-    return {"initialize_ms": round(statistics.median(init) * 1000, 1), "first_tool_ms": round(statistics.median(first) * 1000, 1)}
+def first_answers(db, jsonl, home, reference, runs: int) -> dict:
+    """Process start to the initialize answer, and to the first tool answer (open_nodes), medians in ms,
+    the two servers started alternately."""
+    times: dict = {side: {"init": [], "first": []} for side in SIDES}
+    for run in range(runs):
+        for side in order(run):
+            t = time.perf_counter()
+            s = start(side, db, jsonl, home, reference)
+            s.initialize()
+            times[side]["init"].append(time.perf_counter() - t)
+            s.call("open_nodes", {"names": ["Entity 000001"]})
+            times[side]["first"].append(time.perf_counter() - t)
+            s.close()
+    return {side: {"initialize_ms": round(statistics.median(v["init"]) * 1000, 1),
+                   "first_tool_ms": round(statistics.median(v["first"]) * 1000, 1)} for side, v in times.items()}
+
+
+SIDES = ("limbic", "reference")
+
+
+def order(run: int) -> tuple[str, str]:
+    """Which server goes first in this round: each in turn, so neither is flattered by a warmer machine."""
+    return SIDES if run % 2 == 0 else SIDES[::-1]
 
 
 def timed(s: RawServer, tool: str, arguments: dict) -> float:
@@ -109,34 +122,73 @@ def timed(s: RawServer, tool: str, arguments: dict) -> float:
     return elapsed
 
 
-def session(side, db, jsonl, home, reference, singles: int, bulk: int, queries: int) -> dict:
-    """One server: reads, a meaning search (Limbic), single creates, bulk creates."""
+def queries(n: int, broad: int) -> list[str]:
+    """``n`` search_nodes queries, ``broad`` of them words most entities hold (each matches thousands), the rest
+    one ticket each; broad ones spread through the list."""
+    rare = [f"LMB-{(i * 977) % 9000 + 1000}" for i in range(n - broad)]
+    out = list(rare)
+    for k in range(broad):
+        out.insert((k * n) // broad, WORDS[k % len(WORDS)])
+    return out
+
+
+def whole_graph_round(side, db, jsonl, home, reference, tmp: Path, searches: list[str], singles: int) -> dict:
+    """One server on a fresh copy of the graph: read_graph warm, search_nodes, single creates, memory."""
+    copy_db, copy_jsonl = tmp / f"round-{side}.db", tmp / "round" / "memory.jsonl"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{copy_db}{suffix}").unlink(missing_ok=True)
+    shutil.copy(db, copy_db)
+    copy_jsonl.parent.mkdir(exist_ok=True)
+    shutil.copy(jsonl, copy_jsonl)
+    ref = (reference[0], {**reference[1], "MEMORY_FILE_PATH": str(copy_jsonl)}) if reference else None
+    s = start(side, copy_db, copy_jsonl, home, ref)
     out: dict = {}
-    s = start(side, db, jsonl, home, reference)
     try:
         s.initialize()
-        s.call("open_nodes", {"names": []})
-        out["rss_before_search_mb"] = round(rss_mb(s.proc.pid), 1)
-        rare = [timed(s, "search_nodes", {"query": f"LMB-{(i * 977) % 9000 + 1000}"}) for i in range(queries)]
-        out["search_nodes_ms"] = stats_ms(rare)
-        out["read_graph_ms"] = stats_ms([timed(s, "read_graph", {}) for _ in range(3)])
-        if side == "limbic":
-            t = time.perf_counter()
-            timed(s, "search", {"query": "harbor lantern"})
-            out["first_search_ms"] = round((time.perf_counter() - t) * 1000, 1)
-            texts = [f"{WORDS[i % 16]} {WORDS[(i * 5) % 16]} {i}" for i in range(queries)]
-            out["search_ms"] = stats_ms([timed(s, "search", {"query": q}) for q in texts])
-            out["rss_after_search_mb"] = round(rss_mb(s.proc.pid), 1)
-        t = time.perf_counter()
-        for i in range(singles):
-            timed(s, "create_entities", {"entities": [entity(i, "Single")]})
-        out["single_creates_per_s"] = round(singles / (time.perf_counter() - t), 1)
+        timed(s, "read_graph", {})  # warm: the file read once, caches filled
+        out["read_graph_s"] = [timed(s, "read_graph", {}) for _ in range(3)]
+        out["rss_after_read_graph_mb"] = round(rss_mb(s.proc.pid), 1)
+        out["search_nodes_s"] = [timed(s, "search_nodes", {"query": q}) for q in searches]
+        out["single_create_s"] = [timed(s, "create_entities", {"entities": [entity(i, "Single")]}) for i in range(singles)]
+    finally:
+        s.close()
+    return out
+
+
+def bulk_round(side, home, reference, tmp: Path, bulk: int) -> float:
+    """``bulk`` entities in 10 create_entities calls into an empty graph; seconds."""
+    empty_db, empty_jsonl = tmp / f"empty-{side}.db", tmp / "empty" / "memory.jsonl"
+    for path in (empty_db, Path(f"{empty_db}-wal"), Path(f"{empty_db}-shm"), empty_jsonl):
+        path.unlink(missing_ok=True)
+    empty_jsonl.parent.mkdir(exist_ok=True)
+    ref = (reference[0], {**reference[1], "MEMORY_FILE_PATH": str(empty_jsonl)}) if reference else None
+    s = start(side, empty_db, empty_jsonl, home, ref)
+    try:
+        s.initialize()
+        s.call("read_graph", {})
         per_call = bulk // 10
         t = time.perf_counter()
         for c in range(10):
             timed(s, "create_entities", {"entities": [entity(c * per_call + i, "Bulk") for i in range(per_call)]})
-        out["bulk_create_s"] = round(time.perf_counter() - t, 2)
-        out["bulk_entities"] = per_call * 10
+        return time.perf_counter() - t
+    finally:
+        s.close()
+
+
+def limbic_search(db, jsonl, home) -> dict:
+    """Limbic's hybrid search (the reference has none): the first one loads the model."""
+    s = start("limbic", db, jsonl, home, None)
+    out: dict = {}
+    try:
+        s.initialize()
+        s.call("open_nodes", {"names": []})
+        out["rss_before_search_mb"] = round(rss_mb(s.proc.pid), 1)
+        t = time.perf_counter()
+        timed(s, "search", {"query": "harbor lantern"})
+        out["first_search_ms"] = round((time.perf_counter() - t) * 1000, 1)
+        texts = [f"{WORDS[i % 16]} {WORDS[(i * 5) % 16]} {i}" for i in range(40)]
+        out["search_ms"] = stats_ms([timed(s, "search", {"query": q}) for q in texts])
+        out["rss_after_search_mb"] = round(rss_mb(s.proc.pid), 1)
     finally:
         s.close()
     return out
@@ -165,31 +217,46 @@ def ratio(a, b) -> str:
     return "–" if not a or not b else f"{a / b:.2f}×"
 
 
+def summary(rounds: list[dict], side: str) -> dict:
+    """Medians over the rounds of each round's figure (p95 within a round)."""
+    per = [r[side] for r in rounds]
+    med = statistics.median
+    return {
+        "read_graph_ms": round(med(med(p["read_graph_s"]) for p in per) * 1000, 1),
+        "search_nodes_p50_ms": round(med(stats_ms(p["search_nodes_s"])["p50"] for p in per), 1),
+        "search_nodes_p95_ms": round(med(stats_ms(p["search_nodes_s"])["p95"] for p in per), 1),
+        "single_create_ms": round(med(med(p["single_create_s"]) for p in per) * 1000, 2),
+        "bulk_create_s": round(med(p["bulk_s"] for p in per), 3),
+        "rss_after_read_graph_mb": round(med(p["rss_after_read_graph_mb"] for p in per), 1),
+        "rounds": len(per),
+    }
+
+
 def markdown(r: dict) -> str:
     lim, ref = r["limbic"], r["reference"]
-    ls, rs = lim["session"], ref["session"]
+    first, search = r["first"], r["limbic_search"]
     rows = [
-        ("process start → initialize answer (ms, median)", lim["first"]["initialize_ms"], ref["first"]["initialize_ms"]),
-        ("process start → first tool answer (ms, median)", lim["first"]["first_tool_ms"], ref["first"]["first_tool_ms"]),
-        ("single create_entities (calls/s)", ls["single_creates_per_s"], rs["single_creates_per_s"]),
-        (f"bulk create: {ls['bulk_entities']:,} entities in 10 calls (s)", ls["bulk_create_s"], rs["bulk_create_s"]),
-        ("search_nodes p50 (ms)", ls["search_nodes_ms"]["p50"], rs["search_nodes_ms"]["p50"]),
-        ("search_nodes p95 (ms)", ls["search_nodes_ms"]["p95"], rs["search_nodes_ms"]["p95"]),
-        ("read_graph p50 (ms)", ls["read_graph_ms"]["p50"], rs["read_graph_ms"]["p50"]),
-        ("search p50 / p95 (ms; the reference has none: vs its search_nodes p50)",
-         f"{ls['search_ms']['p50']} / {ls['search_ms']['p95']}", rs["search_nodes_ms"]["p50"]),
-        ("first search, model loaded on demand (ms)", ls["first_search_ms"], None),
-        ("RSS of one server before a meaning search (MiB)", ls["rss_before_search_mb"], rs["rss_before_search_mb"]),
-        ("RSS of one server after a meaning search (MiB)", ls["rss_after_search_mb"], None),
-        ("RSS of each of 3 servers on one graph (MiB)", max(lim["three"]["rss_each_mb"]), max(ref["three"]["rss_each_mb"])),
-        ("... after a meaning search in each (MiB)", max(lim["three"]["rss_each_after_search_mb"]), None),
+        ("process start → initialize answer (ms)", first["limbic"]["initialize_ms"], first["reference"]["initialize_ms"]),
+        ("process start → first tool answer (ms)", first["limbic"]["first_tool_ms"], first["reference"]["first_tool_ms"]),
+        (f"read_graph, {r['entities']:,} entities, warm (ms)", lim["read_graph_ms"], ref["read_graph_ms"]),
+        (f"search_nodes p50, {r['queries']} queries, {r['broad']} broad (ms)", lim["search_nodes_p50_ms"], ref["search_nodes_p50_ms"]),
+        (f"search_nodes p95, {r['queries']} queries, {r['broad']} broad (ms)", lim["search_nodes_p95_ms"], ref["search_nodes_p95_ms"]),
+        (f"one create_entities on the {r['entities']:,}-entity graph (ms)", lim["single_create_ms"], ref["single_create_ms"]),
+        (f"{r['bulk']:,} entities in 10 calls into an empty graph (s)", lim["bulk_create_s"], ref["bulk_create_s"]),
+        ("RSS after read_graph (MiB)", lim["rss_after_read_graph_mb"], ref["rss_after_read_graph_mb"]),
+        ("RSS of each of 3 servers on one graph (MiB)", max(r["three"]["limbic"]["rss_each_mb"]),
+         max(r["three"]["reference"]["rss_each_mb"])),
+        ("hybrid search p50 / p95 (ms; the reference has none)", f"{search['search_ms']['p50']} / {search['search_ms']['p95']}", None),
+        ("first search, model loaded on demand (ms)", search["first_search_ms"], None),
+        ("RSS before / after a meaning search (MiB)", f"{search['rss_before_search_mb']} / {search['rss_after_search_mb']}", None),
+        ("... each of 3 servers after a meaning search (MiB)", max(r["three"]["limbic"]["rss_each_after_search_mb"]), None),
     ]
     lines = [
         "# `limbic mcp` beside the reference memory server",
         "",
         f"{r['finished']} · commit {r['machine']['commit']} · {r['machine']['cpus']} CPUs "
-        f"(1-min load {r['machine']['load_average_1min_at_start']} at start) · {r['entities']:,} entities, "
-        f"reference {r['reference_version']}",
+        f"(1-min load {r['machine']['load_average_1min_at_start']} at start, {r['load_at_end']} at end) · "
+        f"{r['entities']:,} entities, reference {r['reference_version']}",
         "",
         f"Command: `{r['command']}`",
         "",
@@ -199,18 +266,23 @@ def markdown(r: dict) -> str:
     for label, a, b in rows:
         number_a = a if isinstance(a, (int, float)) else None
         lines.append(f"| {label} | {a} | {'–' if b is None else b} | {ratio(number_a, b) if b is not None else '–'} |")
-    lines += ["", "Ratios: for calls/s higher is better for Limbic; for ms, s and MiB lower is. RSS: VmRSS of each server "
-              "process; three servers: the largest of the three. The machine's load is stated above: every figure, "
-              "the reference's too, grows with it."]
+    lines += ["", f"Each figure is the median over {lim['rounds']} rounds; in each round both servers ran, in turn "
+              "(Limbic first in odd rounds, the reference first in even ones), on fresh copies of the same graph. "
+              "read_graph: the median of 3 calls after one warm-up call; search_nodes: p50 and p95 of one round's "
+              "queries; one create: the median of a round's single creates. Ratios: lower is better for Limbic. "
+              "RSS: VmRSS of the server process. The machine's load is stated above: every figure, the "
+              "reference's too, grows with it; the ratios much less."]
     return "\n".join(lines) + "\n"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entities", type=int, default=10_000)
-    parser.add_argument("--singles", type=int, default=200)
+    parser.add_argument("--singles", type=int, default=20)
     parser.add_argument("--bulk", type=int, default=2_000)
-    parser.add_argument("--queries", type=int, default=40)
+    parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--broad", type=int, default=12)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=5)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -229,16 +301,30 @@ def main() -> int:
         t = time.perf_counter()
         build(db, jsonl, args.entities)
         print(f"built {args.entities:,} entities in {time.perf_counter() - t:.0f} s", flush=True)
-        results: dict = {"entities": args.entities, "machine": machine(), "command": " ".join(["python -m tests.bench.bench_mcp", *sys.argv[1:]])}
+        results: dict = {"entities": args.entities, "queries": args.queries, "broad": args.broad, "bulk": args.bulk,
+                         "machine": machine(), "command": " ".join(["python -m tests.bench.bench_mcp", *sys.argv[1:]])}
         package = json.loads((Path(reference[0][1]).parents[1] / "package.json").read_text())
         results["reference_version"] = package.get("version")
-        for side in ("limbic", "reference"):
-            results[side] = {"first": first_answers(side, db, jsonl, home, reference, args.starts)}
-            print(side, "first answers", results[side]["first"], flush=True)
-            results[side]["three"] = three_servers(side, db, jsonl, home, reference)
-            print(side, "three servers", results[side]["three"], flush=True)
-            results[side]["session"] = session(side, db, jsonl, home, reference, args.singles, args.bulk, args.queries)
-            print(side, "session", results[side]["session"], flush=True)
+        results["first"] = first_answers(db, jsonl, home, reference, args.starts)
+        print("first answers", results["first"], flush=True)
+        results["three"] = {side: three_servers(side, db, jsonl, home, reference) for side in SIDES}
+        print("three servers", results["three"], flush=True)
+        searches = queries(args.queries, args.broad)
+        rounds = []
+        for run in range(args.rounds):
+            this: dict = {}
+            for side in order(run):
+                this[side] = whole_graph_round(side, db, jsonl, home, reference, tmp, searches, args.singles)
+                this[side]["bulk_s"] = bulk_round(side, home, reference, tmp, args.bulk)
+            rounds.append(this)
+            print(f"round {run + 1}:", {side: {"read_graph_ms": round(statistics.median(v["read_graph_s"]) * 1000, 1),
+                                               "search_nodes_p95_ms": stats_ms(v["search_nodes_s"])["p95"],
+                                               "bulk_s": round(v["bulk_s"], 3)} for side, v in this.items()}, flush=True)
+        results["rounds"] = rounds
+        for side in SIDES:
+            results[side] = summary(rounds, side)
+        results["limbic_search"] = limbic_search(db, jsonl, home)
+        results["load_at_end"] = round(os.getloadavg()[0], 2)
         results["finished"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "mcp.json").write_text(json.dumps(results, indent=2))
