@@ -96,9 +96,11 @@ def test_a_passage_is_not_respelt(text_graph):
 
 
 def test_the_vocabulary_follows_the_graph_without_being_read_again(text_graph, monkeypatch):
+    from limbic.engine.search import lexicon
+
     loads = []
-    real = spelling.Lexicon.load
-    monkeypatch.setattr(spelling.Lexicon, "load", lambda self, db: loads.append(1) or real(self, db))
+    real = lexicon.Lexicon.load
+    monkeypatch.setattr(lexicon.Lexicon, "load", lambda self, db: loads.append(1) or real(self, db))
     text_graph.upsert_entity("Kitchen garden", "Project", ["Tomatoes and basil"])
     assert [r.name for r in search(text_graph, "zebrra", record=False).results] == []
     text_graph.upsert_entity("Zoo", "Place", ["The zebra was fed at noon"])

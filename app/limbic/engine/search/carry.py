@@ -10,25 +10,18 @@ count is fixed. Read when ``ScoringParams.carry`` is set (0.5, by how short the 
 from __future__ import annotations
 
 import math
-import time
 import unicodedata
 import weakref
 from collections.abc import Sequence
 
-import apsw
-
+from limbic.engine.search import lexicon
 from limbic.engine.search.candidates import Candidate
 from limbic.engine.store.db import Database
 from limbic.engine.text.stemming import words
 
-# Document frequencies are reused while the graph's size stays within 1 % and for this long. Looking
-# them up is what the carry costs: on a 100,000-entity graph about 230 ms for a first search's ~100
-# candidate texts (a common word's count walks its whole list of rows), then a few ms once known; a
-# word's share of the graph barely moves in an hour unless the graph grows, which the 1 % catches.
-CACHE_SECONDS = 3600.0
-_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 # Texts whose measure is kept at most (then the cache starts again).
 MAX_KEPT = 200_000
+_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def fold(word: str) -> str:
@@ -38,28 +31,12 @@ def fold(word: str) -> str:
     return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
 
 
-def _epoch(db: Database, rows: int) -> tuple[dict[str, int], dict[int, float]]:
-    """The document frequencies and the texts' measures known for this graph while its size holds."""
-    now = time.monotonic()
+def _measured(db: Database, lex: lexicon.Lexicon, rows: int) -> dict[int, float]:
+    """The texts' measures known for this graph while its vocabulary was not read again and its size holds (1 %)."""
     cache = _cache.get(db)
-    if (cache is None or now - cache[0] > CACHE_SECONDS or abs(cache[1] - rows) > rows // 100
-            or len(cache[3]) > MAX_KEPT):
-        cache = _cache[db] = (now, rows, {}, {})
-    return cache[2], cache[3]
-
-
-def _frequencies(db: Database, known: dict[str, int], terms: set[str]) -> None:
-    wanted = [t for t in terms if t not in known]
-    for start in range(0, len(wanted), 500):
-        part = wanted[start:start + 500]
-        try:
-            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_carry USING fts5vocab(main, entity_fts, 'row')")
-            found = dict(db.execute(
-                f"SELECT term, doc FROM temp.limbic_fts_carry WHERE term IN ({','.join('?' * len(part))})", part))
-        except apsw.Error:
-            return
-        for t in part:
-            known[t] = int(found.get(t, 0))
+    if cache is None or cache[0] != lex.readings or abs(cache[1] - rows) > rows // 100 or len(cache[2]) > MAX_KEPT:
+        cache = _cache[db] = (lex.readings, rows, {})
+    return cache[2]
 
 
 def measure(db: Database, candidates: Sequence[Candidate], rows: int) -> None:
@@ -71,13 +48,17 @@ def measure(db: Database, candidates: Sequence[Candidate], rows: int) -> None:
     # The full-text row holds the current text (superseded observations are history, not what it says).
     texts = dict(db.execute(
         f"SELECT rowid, name || ' ' || obs_text FROM entity_fts WHERE rowid IN ({marks})", ids))
-    df, measured = _epoch(db, rows)
+    lex = lexicon.lexicon(db)  # the graph's word counts, read once and followed (lexicon.py)
+    if lex is None:
+        return
+    measured = _measured(db, lex, rows)
     # A text's measure is kept by its text's hash: reading the row is cheap, splitting it into words is not.
     keys = {i: hash(t or "") for i, t in texts.items()}
-    terms = {i: {fold(w) for w in words(t or "")} for i, t in texts.items() if keys[i] not in measured}
-    _frequencies(db, df, set().union(*terms.values()) if terms else set())
-    for i, held in terms.items():
-        measured[keys[i]] = sum(math.log(rows / max(1, min(rows, df.get(t, 1)))) for t in held)
+    df = lex.docs
+    for i, text in texts.items():
+        if keys[i] not in measured:
+            held = {fold(w) for w in words(text or "")}
+            measured[keys[i]] = sum(math.log(rows / max(1, min(rows, df.get(w, 1)))) for w in held)
     for c in candidates:
         if c.entity_id in keys:
             c.size = measured[keys[c.entity_id]]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
-import time
 import weakref
 from typing import TYPE_CHECKING
 
 import apsw
+
+from limbic.engine.search import lexicon
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
@@ -23,9 +24,6 @@ logger = logging.getLogger(__name__)
 # it alone, exact names still count, and without a model the text branch keeps every term. Below
 # 2 x FLAT_ROWS entities nothing changes.
 FLAT_ROWS = 20_000
-# How long a term's document frequency is reused (the rule needs "more than half", not an exact count).
-FLAT_CACHE_SECONDS = 300.0
-_flat_cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def text_rows(db: Database) -> int:
@@ -39,29 +37,14 @@ def text_rows(db: Database) -> int:
 def doc_frequencies(db: Database, terms: list[str], rows: int) -> dict[str, int]:
     """How many entities hold each term, on a graph of at least 2 x ``FLAT_ROWS`` (else empty).
 
-    Kept for ``FLAT_CACHE_SECONDS`` while the graph's size stays within 1 %: the uses below need
-    "more than half" and "none", not exact counts.
+    Read from the graph's vocabulary (``lexicon``), which is read once and follows the change log.
     """
     if rows < 2 * FLAT_ROWS or not terms:
         return {}
-    now = time.monotonic()
-    cache = _flat_cache.get(db)
-    if cache is None or now - cache[0] > FLAT_CACHE_SECONDS or abs(cache[1] - rows) > rows // 100:
-        cache = (now, rows, {})
-        _flat_cache[db] = cache
-    known: dict[str, int] = cache[2]
-    wanted = [t for t in terms if t not in known]
-    if wanted:
-        try:
-            db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_terms USING fts5vocab(main, entity_fts, 'row')")
-            found = dict(db.execute(
-                f"SELECT term, doc FROM temp.limbic_fts_terms WHERE term IN ({','.join('?' * len(wanted))})", wanted))
-        except apsw.Error as exc:
-            logger.info("document frequencies unavailable: %s", exc)
-            return {}
-        for t in wanted:
-            known[t] = int(found.get(t, 0))
-    return {t: known[t] for t in terms}
+    lex = lexicon.lexicon(db)
+    if lex is None:
+        return {}
+    return {t: lex.doc(t) for t in terms}
 
 
 def flat_terms(frequencies: dict[str, int], rows: int) -> frozenset[str]:

@@ -22,7 +22,6 @@ import math
 import mmap
 import random
 import re
-import time
 import unicodedata
 import weakref
 from collections import Counter
@@ -31,6 +30,7 @@ from dataclasses import dataclass
 import apsw
 
 from limbic.engine.errors import ModelError
+from limbic.engine.search import lexicon
 from limbic.engine.store.db import Database
 from limbic.engine.text.stemming import RAW_COLUMNS
 
@@ -38,8 +38,6 @@ logger = logging.getLogger(__name__)
 
 # Shorter words are fragments: too few letters to be judged, and too few to mean something alone.
 MIN_WORD_CHARS = 3
-# The vocabulary is read afresh after this long or when the graph's size moved by more than 1 %.
-CACHE_SECONDS = 300.0
 # The graph's words the letter statistics are made from, at most (an even spread of a larger vocabulary).
 MAX_WORDS = 60_000
 # A vocabulary smaller than this is topped up to it with the model's commonest whole words.
@@ -95,15 +93,13 @@ def build_model(words: list[str]) -> LetterModel:
 
 
 def _vocabulary(db: Database) -> list[str]:
-    """The words of the full-text index (letters only), an even spread of at most MAX_WORDS."""
-    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_words USING fts5vocab(main, entity_fts, 'row')")
-    total = int(db.scalar("SELECT count(*) FROM temp.limbic_fts_words") or 0)
-    stride = max(1, math.ceil(total / MAX_WORDS))
-    out = []
-    for n, (term,) in enumerate(db.execute("SELECT term FROM temp.limbic_fts_words")):
-        if n % stride == 0 and term.isalpha() and len(term) >= MIN_WORD_CHARS:
-            out.append(term)
-    return out
+    """The words of the full-text index (letters only), an even spread of at most MAX_WORDS, in the index's order."""
+    lex = lexicon.lexicon(db)
+    if lex is None:
+        raise apsw.SQLError("no full-text vocabulary")
+    terms = sorted(lex.docs)
+    stride = max(1, math.ceil(len(terms) / MAX_WORDS))
+    return [term for n, term in enumerate(terms) if n % stride == 0 and term.isalpha() and len(term) >= MIN_WORD_CHARS]
 
 
 # A whole word in a unigram tokenizer's vocabulary: ["▁word", score], commonest first.
@@ -133,10 +129,12 @@ def prior_words() -> tuple[str, ...]:
 
 
 def letter_model(db: Database, rows: int) -> LetterModel | None:
-    """The graph's letter model (kept a while; ``rows``: the graph's size, to notice it changed); None if unreadable."""
-    now = time.monotonic()
+    """The graph's letter model, made again when its vocabulary was read again or its size (``rows``) moved
+    by more than 1 %; None if unreadable."""
+    lex = lexicon.lexicon(db)
+    readings = lex.readings if lex is not None else 0
     cached = _cache.get(db)
-    if cached is not None and now - cached[0] <= CACHE_SECONDS and abs(cached[1] - rows) <= rows // 100:
+    if cached is not None and cached[0] == readings and abs(cached[1] - rows) <= rows // 100:
         return cached[2]
     try:
         words = _vocabulary(db)
@@ -146,7 +144,7 @@ def letter_model(db: Database, rows: int) -> LetterModel | None:
     except apsw.Error as exc:
         logger.info("the full-text vocabulary is unavailable: %s", exc)
         return None
-    _cache[db] = (now, rows, model)
+    _cache[db] = (readings, rows, model)
     return model
 
 

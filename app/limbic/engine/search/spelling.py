@@ -7,25 +7,22 @@ dropped, changed, or two neighbours swapped), the nearest ones first, and a hit 
 spelling counts ``NEAR_WEIGHT`` of what the same word typed right would (``combine``). Words the
 graph holds are never respelt, so a query whose words are all in the graph searches as before.
 
-The vocabulary (the words as written in names, types and observations, letters only) is read
-from the index once per graph and then kept current by the change log: the words of the entities
-added or changed since are added (``Lexicon.refresh``). A word that left the graph may stay in
-the list; every near spelling chosen is checked against the index itself, so it only costs a look.
+The words come from the graph's vocabulary (``lexicon``: read once per connection and kept current
+through the change log), never read per search; each near spelling chosen is checked against the
+index itself to be a word as written (not only another word's stem), so one that left the graph
+since, or a stem like "earli", is never searched.
 """
 
 from __future__ import annotations
 
 import logging
 import unicodedata
-import weakref
-from collections import defaultdict
-from dataclasses import dataclass, field
 
 import apsw
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from limbic.engine.store import changes
+from limbic.engine.search import lexicon
 from limbic.engine.store.db import Database
 from limbic.engine.text import stemming
 from limbic.engine.text.stopwords import is_stopword
@@ -47,8 +44,6 @@ MAX_NEAR = 3
 # What a hit through a near spelling counts, against the same word typed right (BM25 is additive
 # over a query's words, so the near words' share of a hit's score is scaled by this).
 NEAR_WEIGHT = 0.5
-_RAW = ("name", "entity_type", "obs_text")
-_lexicons: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def fold(word: str) -> str:
@@ -66,87 +61,25 @@ def max_distance(word: str) -> int:
     return 1 if n <= ONE_EDIT_UP_TO else 2
 
 
-@dataclass
-class Lexicon:
-    """The graph's words as written (letters only), by length, followed through the change log."""
-
-    by_length: dict[int, set[str]] = field(default_factory=lambda: defaultdict(set))
-    cursor: changes.Cursor = field(default_factory=changes.Cursor)
-    version: tuple[int, int] | None = None
-
-    def add(self, word: str) -> None:
-        if len(word) >= MIN_CHARS - 2 and word.isalpha():
-            self.by_length[len(word)].add(word)
-
-    def load(self, db: Database) -> None:
-        """Read every word of the index's text columns (once per graph, and after a change too large to follow)."""
-        self.by_length = defaultdict(set)
-        self.cursor = changes.start_cursor(db)
-        db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_spelling USING fts5vocab(main, entity_fts, 'col')")
-        marks = ",".join("?" * len(_RAW))
-        for (term,) in db.execute(f"SELECT DISTINCT term FROM temp.limbic_fts_spelling WHERE col IN ({marks})", _RAW):
-            self.add(term)
-
-    def refresh(self, db: Database) -> None:
-        """Bring the list up to what the graph holds now: the words of entities written since the last look."""
-        version = (db.data_version(), db.conn.total_changes())
-        if version == self.version:
-            return
-        if self.version is None:
-            self.load(db)
-        else:
-            cs = changes.read_since(db, self.cursor, skip_own=False)
-            if cs.full:
-                self.load(db)
-            elif ids := sorted(cs.added | cs.changed):
-                for start in range(0, len(ids), 500):
-                    part = ids[start:start + 500]
-                    for row in db.execute(
-                        f"SELECT name, entity_type, obs_text FROM entity_fts WHERE rowid IN ({','.join('?' * len(part))})",
-                        part,
-                    ):
-                        for text in row:
-                            for w in stemming.words(text or ""):
-                                self.add(fold(w))
-        self.version = version
-
-    def near(self, word: str, limit: int = MAX_NEAR) -> list[tuple[str, int]]:
-        """The words within ``max_distance(word)`` edits of ``word``, nearest first: (word, edits)."""
-        d = max_distance(word)
-        if d == 0:
-            return []
-        head = word[:SAME_FIRST]
-        pool = [w for n in range(len(word) - d, len(word) + d + 1) for w in self.by_length.get(n, ())
-                if w.startswith(head) and not is_stopword(w)]
-        hits = process.extract(word, pool, scorer=OSA.distance, score_cutoff=d, limit=None)
-        hits.sort(key=lambda h: (h[1], h[0]))
-        return [(w, int(dist)) for w, dist, _ in hits if w != word][: limit * 4]
+def _near(lex: lexicon.Lexicon, word: str) -> list[tuple[str, int]]:
+    """The graph's words within ``max_distance(word)`` edits of ``word``, same first letter: (word, edits)."""
+    d = max_distance(word)
+    if d == 0:
+        return []
+    head = word[:SAME_FIRST]
+    pool = [w for n in range(len(word) - d, len(word) + d + 1) for w in lex.words_of_length(n)
+            if w.startswith(head) and w != word and not is_stopword(w)]
+    return [(w, int(dist)) for w, dist, _ in process.extract(word, pool, scorer=OSA.distance, score_cutoff=d, limit=None)]
 
 
-def lexicon(db: Database) -> Lexicon:
-    """This connection's lexicon, brought up to date."""
-    lex = _lexicons.get(db)
-    if lex is None:
-        lex = _lexicons[db] = Lexicon()
-    lex.refresh(db)
-    return lex
-
-
-def held(db: Database, terms: list[str]) -> dict[str, int]:
-    """How many entities hold each of these index terms (any column); a term no entity holds is left out."""
-    if not terms:
-        return {}
-    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_held USING fts5vocab(main, entity_fts, 'row')")
-    wanted = sorted(set(terms))
-    return dict(db.execute(
-        f"SELECT term, doc FROM temp.limbic_fts_held WHERE term IN ({','.join('?' * len(wanted))})", wanted))
+def _written(db: Database, word: str) -> bool:
+    """Whether some entity holds ``word`` as written (not only as another word's stem: "earli")."""
+    return db.one('SELECT 1 FROM entity_fts WHERE entity_fts MATCH ? LIMIT 1', (f'{stemming.RAW_COLUMNS} : "{word}"',)) is not None
 
 
 def _starts_a_word(db: Database, prefix: str) -> bool:
     """Whether some word of the index starts with ``prefix``."""
-    db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.limbic_fts_held USING fts5vocab(main, entity_fts, 'row')")
-    return db.one("SELECT 1 FROM temp.limbic_fts_held WHERE term >= ? AND term < ? LIMIT 1",
-                  (prefix, prefix + "\U0010ffff")) is not None
+    return db.one('SELECT 1 FROM entity_fts WHERE entity_fts MATCH ? LIMIT 1', (f'"{prefix}"*',)) is not None
 
 
 def near_spellings(db: Database, content: tuple[str, ...] | list[str],
@@ -160,24 +93,28 @@ def near_spellings(db: Database, content: tuple[str, ...] | list[str],
     candidates = [t for t in content if max_distance(fold(t))]
     if not candidates:
         return {}
+    lex = lexicon.lexicon(db)  # the graph's words, read once and followed (lexicon.py)
+    if lex is None:
+        return {}
+    docs = lex.docs
+    out: dict[str, tuple[str, ...]] = {}
     try:
-        forms = {t: {fold(t), *stemming.query_stems(t)} for t in candidates}
-        present = held(db, [f for fs in forms.values() for f in fs])
-        absent = [t for t in candidates if not any(f in present for f in forms[t])
-                  and not (t == unfinished and _starts_a_word(db, fold(t)))]
-        if not absent:
-            return {}
-        lex = lexicon(db)
-        options = {t: lex.near(fold(t)) for t in absent}
-        counts = held(db, [w for hits in options.values() for w, _ in hits])
-    except apsw.Error as exc:  # no vocabulary to read: the words are searched as typed
+        for t in candidates:
+            word = fold(t)
+            if word in docs or any(s in docs for s in stemming.query_stems(t)):
+                continue
+            if t == unfinished and _starts_a_word(db, word):
+                continue
+            hits = sorted(_near(lex, word), key=lambda h: (h[1], -docs.get(h[0], 0), h[0]))
+            chosen: list[str] = []
+            for w, _ in hits:
+                if len(chosen) < MAX_NEAR and _written(db, w):
+                    chosen.append(w)
+            if chosen:
+                out[t] = tuple(chosen)
+    except apsw.Error as exc:  # the index cannot be read: the words are searched as typed
         logger.info("near spellings unavailable: %s", exc)
         return {}
-    out: dict[str, tuple[str, ...]] = {}
-    for t, hits in options.items():
-        real = sorted(((w, d) for w, d in hits if counts.get(w)), key=lambda h: (h[1], -counts[h[0]], h[0]))
-        if real:
-            out[t] = tuple(w for w, _ in real[:MAX_NEAR])
     return out
 
 
