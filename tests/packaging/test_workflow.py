@@ -22,7 +22,7 @@ MODEL_INPUTS = ("packaging/models/build_default_model.py", "packaging/models/con
 def tool(name: str) -> str:
     """A command-line tool of the test extra, from this interpreter's environment first."""
     here = Path(sys.executable).parent
-    for candidate in (here / name, here / f"{name}.exe"):
+    for candidate in (here / name, here / f"{name}.exe", here / "Scripts" / f"{name}.exe"):
         if candidate.is_file():
             return str(candidate)
     found = shutil.which(name)
