@@ -64,8 +64,8 @@ Name: "{autodesktop}\Limbic"; Filename: "{app}\limbic.exe"; Tasks: desktopicon
 [Run]
 ; The runtime, before anything starts the app: silently when installing for all users (the installer is
 ; already elevated); for one user, with Microsoft's own progress window, which asks for an administrator.
-Filename: "{tmp}\vc_redist.x64.exe"; Parameters: "/install /quiet /norestart"; StatusMsg: "Installing the Microsoft Visual C++ runtime..."; Check: VCRuntimeNeeded and IsAdminInstallMode; Flags: waituntilterminated
-Filename: "{tmp}\vc_redist.x64.exe"; Parameters: "/install /passive /norestart"; StatusMsg: "Installing the Microsoft Visual C++ runtime..."; Check: VCRuntimeNeeded and not IsAdminInstallMode; Flags: waituntilterminated shellexec
+Filename: "{tmp}\vc_redist.x64.exe"; Parameters: "/install /quiet /norestart"; StatusMsg: "Installing the Microsoft Visual C++ runtime..."; Check: VCRuntimeNeededForAllUsers; Flags: waituntilterminated
+Filename: "{tmp}\vc_redist.x64.exe"; Parameters: "/install /passive /norestart"; StatusMsg: "Installing the Microsoft Visual C++ runtime..."; Check: VCRuntimeNeededForOneUser; Flags: waituntilterminated shellexec
 Filename: "{app}\limbic.exe"; Description: "{cm:LaunchProgram,Limbic}"; Flags: nowait postinstall skipifsilent
 
 [Code]
@@ -90,4 +90,14 @@ end;
 function VCRuntimeNeeded: Boolean;
 begin
   Result := not (VCRuntimeIn(HKLM32) or VCRuntimeIn(HKLM64));
+end;
+
+function VCRuntimeNeededForAllUsers: Boolean;
+begin
+  Result := IsAdminInstallMode and VCRuntimeNeeded;
+end;
+
+function VCRuntimeNeededForOneUser: Boolean;
+begin
+  Result := (not IsAdminInstallMode) and VCRuntimeNeeded;
 end;

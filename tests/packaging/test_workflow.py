@@ -229,7 +229,8 @@ def test_the_windows_installer_brings_the_visual_cpp_runtime(workflow):
     iss = script("windows/limbic.iss")
     assert r'"..\..\build\vc_redist.x64.exe"' in iss and "#error build\\vc_redist.x64.exe is missing" in iss
     runs = [line for line in iss.splitlines() if line.startswith('Filename: "{tmp}\\vc_redist.x64.exe"')]
-    assert runs and all("Check: VCRuntimeNeeded" in line and "/install" in line for line in runs)
+    assert len(runs) == 2 and all("Check: VCRuntimeNeededFor" in line and "/install" in line for line in runs)
+    assert "Check: VCRuntimeNeeded" in next(line for line in iss.splitlines() if "{#VCRedist}" in line)
     assert re.search(r"function VCRuntimeNeeded: Boolean;", iss)
 
 
