@@ -27,10 +27,13 @@ model: $(STAMP)
 	@$(PY) packaging/models/build_default_model.py --out models/multilingual-e5-small
 
 # The window's translations (docs/app.md): the .ts files in resources/i18n are the source, compiled by Qt's
-# lrelease into the .qm files the app loads (git-ignored; the bundle and the .deb take them from resources/).
+# lrelease into the .qm files the app loads, with Qt's own qtbase_es.qm beside them (git-ignored; the bundle
+# and the .deb take them from resources/).
 TS_FILES = $(wildcard resources/i18n/limbic_*.ts)
 translations: $(STAMP)
 	@$(VENV)/bin/pyside6-lrelease -silent $(TS_FILES)
+	@$(PY) -c "import shutil; from PySide6.QtCore import QLibraryInfo as Q; \
+	  [shutil.copy(f'{Q.path(Q.LibraryPath.TranslationsPath)}/qtbase_{c}.qm', 'resources/i18n/') for c in ('es',)]"
 
 # After changing the window's strings: gather them again with lupdate (then translate what is new in limbic_es.ts).
 update-translations: $(STAMP)

@@ -26,6 +26,8 @@ REQUIRED = [
     *(f"{plan.MODEL_DEST}/{name}" for name in plan.MODEL_FILES),
     f"{plan.SQLITE_VEC_DEST}/vec0.so",
     f"{plan.RESOURCES_DEST}/sample_graph.jsonl",
+    # The window's translations, compiled by `make translations` (Spanish, English's plurals, Qt's own Spanish).
+    *(f"{plan.RESOURCES_DEST}/i18n/{name}" for name in ("limbic_es.qm", "limbic_en.qm", "qtbase_es.qm")),
     "PySide6/Qt/plugins/platforms/libqxcb.so",
     "PySide6/Qt/plugins/platforms/libqwayland.so",
     "PySide6/Qt/plugins/platforms/libqoffscreen.so",

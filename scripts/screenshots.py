@@ -1,6 +1,7 @@
 """Screenshots of the real window under Xvfb, in light and dark, for the README.
 
-Usage: .venv/bin/python scripts/screenshots.py [--out docs/screenshots]
+Usage: .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--lang es]
+``--lang es`` takes the window in Spanish (the README's size only) into docs/screenshots/es, searching in Spanish.
 Needs Xvfb (apt-get install -y xvfb libxcb-icccm4 libxcb-keysyms1); starts one itself when DISPLAY is unset.
 """
 
@@ -21,6 +22,11 @@ SIZES = ((1280, 800), (1366, 768), (1600, 1000))  # the first is the README's; f
 SHOTS = [
     # (file stem, query, entity opened in the editor)
     ("search", "charged twice when the payment network timed out", None),
+    ("editor", "HAR-2291", "Harbor API"),
+]
+# In Spanish the search is asked in Spanish: the sample graph is English, found by meaning across languages.
+SHOTS_ES = [
+    ("search", "me cobraron dos veces cuando se cortó la red de pagos", None),
     ("editor", "HAR-2291", "Harbor API"),
 ]
 
@@ -50,15 +56,18 @@ def main() -> int:
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshots"))
     parser.add_argument("--scheme", choices=["light", "dark"], help="(internal) one colour scheme in this process")
     parser.add_argument("--size", help="(internal) the window's size in this process, WxH")
+    parser.add_argument("--lang", choices=["en", "es"], default="en", help="the window's language (es: Spanish)")
     args = parser.parse_args()
+    if args.lang == "es" and args.out == parser.get_default("out"):
+        args.out = str(Path(args.out) / "es")
     if args.scheme:
         width, height = (int(v) for v in args.size.split("x"))
         return shoot(args.scheme, Path(args.out), (width, height))
     xvfb = start_xvfb()
     try:
-        for width, height in SIZES:
+        for width, height in (SIZES[:1] if args.lang == "es" else SIZES):
             for scheme in ("light", "dark"):
-                env = dict(os.environ, QT_QPA_PLATFORM="xcb", LIMBIC_COLOR_SCHEME=scheme)
+                env = dict(os.environ, QT_QPA_PLATFORM="xcb", LIMBIC_COLOR_SCHEME=scheme, LIMBIC_LANGUAGE=args.lang)
                 subprocess.run([sys.executable, __file__, "--scheme", scheme, "--size", f"{width}x{height}",
                                 "--out", args.out], env=env, check=True)
     finally:
@@ -92,7 +101,7 @@ def shoot(scheme: str, out: Path, size: tuple[int, int]) -> int:
     if not _wait(app, lambda: window.catalog and window.catalog.counts.get("entities", 0) > 0
                  and window.status.progress.isHidden(), 120_000):
         sys.exit("screenshots: the sample graph did not load")
-    for stem, query, entity in SHOTS:
+    for stem, query, entity in (SHOTS_ES if os.environ.get("LIMBIC_LANGUAGE") == "es" else SHOTS):
         shown: list[int] = []
         window.results_shown.connect(shown.append)
         window.search_bar.edit.setText(query)

@@ -203,6 +203,14 @@
             <translation>Entidad…</translation>
         </message>
         <message>
+            <source>Entity filter</source>
+            <translation>Filtro por entidad</translation>
+        </message>
+        <message>
+            <source>Only the changes to entities with this name</source>
+            <translation>Solo los cambios de las entidades con este nombre</translation>
+        </message>
+        <message>
             <source>Unreviewed only</source>
             <translation>Solo sin revisar</translation>
         </message>
@@ -1267,12 +1275,32 @@ Antes se hace una copia del grafo tal como está.</translation>
             <translation>Intro o doble clic para abrir el origen</translation>
         </message>
         <message>
+            <source>Outgoing relations</source>
+            <translation>Relaciones salientes</translation>
+        </message>
+        <message>
+            <source>Incoming relations</source>
+            <translation>Relaciones entrantes</translation>
+        </message>
+        <message>
             <source>relation type</source>
             <translation>tipo de relación</translation>
         </message>
         <message>
             <source>target entity</source>
             <translation>entidad de destino</translation>
+        </message>
+        <message>
+            <source>New relation's type</source>
+            <translation>Tipo de la relación nueva</translation>
+        </message>
+        <message>
+            <source>New relation's target entity</source>
+            <translation>Entidad de destino de la relación nueva</translation>
+        </message>
+        <message>
+            <source>Names and aliases complete as you type; Enter adds the relation</source>
+            <translation>Los nombres y alias se completan mientras escribes; Intro añade la relación</translation>
         </message>
         <message>
             <source>Add &amp;relation</source>
@@ -1289,14 +1317,6 @@ Antes se hace una copia del grafo tal como está.</translation>
         <message>
             <source>Relations</source>
             <translation>Relaciones</translation>
-        </message>
-        <message>
-            <source>Outgoing relations</source>
-            <translation>Relaciones salientes</translation>
-        </message>
-        <message>
-            <source>Incoming relations</source>
-            <translation>Relaciones entrantes</translation>
         </message>
         <message>
             <source>&amp;Save</source>
@@ -1842,6 +1862,10 @@ Puedes deshacerlo con Ctrl+Z.</translation>
             <translation>No hay otras bases de datos recientes</translation>
         </message>
         <message>
+            <source>The window's language changes when Limbic starts again.</source>
+            <translation>El idioma de la ventana cambia cuando Limbic vuelve a arrancar.</translation>
+        </message>
+        <message>
             <source>About Limbic</source>
             <translation>Acerca de Limbic</translation>
         </message>
@@ -1981,6 +2005,53 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         </message>
     </context>
     <context>
+        <name>FilterWords</name>
+        <message>
+            <source>type {value}</source>
+            <translation>tipo {value}</translation>
+        </message>
+        <message>
+            <source>relation {value}</source>
+            <translation>relación {value}</translation>
+        </message>
+        <message>
+            <source>status {value}</source>
+            <translation>estado {value}</translation>
+        </message>
+        <message>
+            <source>words {value}</source>
+            <translation>palabras {value}</translation>
+        </message>
+        <message>
+            <source>updated {start} to {end}</source>
+            <translation>actualizada del {start} al {end}</translation>
+        </message>
+        <message>
+            <source>updated from {start}</source>
+            <translation>actualizada desde el {start}</translation>
+        </message>
+        <message>
+            <source>updated until {end}</source>
+            <translation>actualizada hasta el {end}</translation>
+        </message>
+        <message>
+            <source>created {start} to {end}</source>
+            <translation>creada del {start} al {end}</translation>
+        </message>
+        <message>
+            <source>created from {start}</source>
+            <translation>creada desde el {start}</translation>
+        </message>
+        <message>
+            <source>created until {end}</source>
+            <translation>creada hasta el {end}</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>, </translation>
+        </message>
+    </context>
+    <context>
         <name>GraphCanvas</name>
         <message>
             <source>Graph</source>
@@ -2107,6 +2178,14 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message>
             <source>Depth </source>
             <translation>Profundidad </translation>
+        </message>
+        <message>
+            <source>Graph depth</source>
+            <translation>Profundidad del grafo</translation>
+        </message>
+        <message>
+            <source>How many relations away from the open entity the local graph reaches</source>
+            <translation>A cuántas relaciones de la entidad abierta llega el grafo local</translation>
         </message>
         <message>
             <source>How many relations away from the centre</source>
@@ -2266,6 +2345,10 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message>
             <source>Findings</source>
             <translation>Hallazgos</translation>
+        </message>
+        <message>
+            <source>The finding in detail</source>
+            <translation>El hallazgo en detalle</translation>
         </message>
         <message>
             <source>Type of the merged entity</source>

@@ -53,6 +53,8 @@ def test_the_wheel_carries_the_model_and_the_resources(wheel):
     for name in ("model.onnx", "tokenizer.json", "limbic_model.json"):
         assert f"limbic/_data/models/multilingual-e5-small/{name}" in names
     assert "limbic/_data/resources/sample_graph.jsonl" in names and "limbic/_data/resources/style.qss" in names
+    for name in ("limbic_es.qm", "limbic_en.qm", "qtbase_es.qm"):  # the window's translations, compiled
+        assert f"limbic/_data/resources/i18n/{name}" in names
 
 
 def test_the_installed_package_finds_them_away_from_the_source_tree(wheel, tmp_path):

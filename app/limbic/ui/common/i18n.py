@@ -3,7 +3,7 @@
 Every visible string goes through ``translate(context, text)`` (or ``translate(context, "%n entities", "", n)``
 for a counted noun); ``pyside6-lupdate`` gathers them into ``resources/i18n/limbic_es.ts`` and
 ``pyside6-lrelease`` compiles that into the ``.qm`` loaded here (``make translations``, run by ``make setup``
-and by the packages' build). The language follows the system (LANG, LC_ALL) unless Settings chooses one; Qt's
+and so by ``make package``, which bundles the resources folder; it also copies Qt's ``qtbase_es.qm`` there). The language follows the system (LANG, LC_ALL) unless Settings chooses one; Qt's
 own strings (Yes, No, Cancel, the file dialogs) come from the ``qtbase`` translations shipped with PySide6.
 Dates and numbers are written by the chosen ``QLocale``.
 """
@@ -76,8 +76,11 @@ def install(app: QCoreApplication, choice: str | None = None) -> QLocale:
         logger.warning("no compiled translation limbic_%s.qm in %s (make translations)", code,
                        ", ".join(map(str, qm_dirs())))
     if code != "en":
+        # Qt's own strings (Yes, No, Cancel, the file dialog): the copy beside Limbic's (a bundle leaves out
+        # PySide6's translations folder), else PySide6's own.
         qt = QTranslator(app)
-        if qt.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        qt_dirs = [str(folder) for folder in qm_dirs()] + [QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)]
+        if any(qt.load(locale, "qtbase", "_", folder) for folder in qt_dirs):
             app.installTranslator(qt)
             _installed.append(qt)
     return locale

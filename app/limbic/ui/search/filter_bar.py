@@ -19,6 +19,7 @@ from limbic.service.filters import STATUSES, SearchFilter, check
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.search.filter_line import COUNT_LIMIT, FilterLine, count_hidden, count_matching
+from limbic.ui.search.filter_words import filter_words
 from limbic.ui.search.search_bar import SearchBar
 from limbic.ui.workers.worker import RESULT_LIMIT, Engine
 from limbic.ui.common.i18n import translate
@@ -262,7 +263,7 @@ class SearchFilters(QObject):
         self.p.engine.search_filter = None if flt.is_empty() else flt
         active = replace(flt, entity_type=self.p.search_bar.entity_type())  # the type is a filter too
         if not flt.is_empty() and self.p.search_bar.text().strip():
-            self.p.status.say(translate("SearchFilters", "Filtered: {describe}.").format(describe=active.describe()), 4000)
+            self.p.status.say(translate("SearchFilters", "Filtered: {describe}.").format(describe=filter_words(active)), 4000)
         else:
             self._said_right(active)  # not a stale "Filtered…", nor "cleared" while the type is on
         self._show_filters()
@@ -274,7 +275,7 @@ class SearchFilters(QObject):
         if not said.startswith((translate("SearchFilters", "Filtered: {describe}.").split("{")[0],
                                 translate("FilterBar", CLEARED))):
             return
-        now = translate("FilterBar", CLEARED) if flt.is_empty() else translate("SearchFilters", "Filtered: {describe}.").format(describe=flt.describe())
+        now = translate("FilterBar", CLEARED) if flt.is_empty() else translate("SearchFilters", "Filtered: {describe}.").format(describe=filter_words(flt))
         if said != now:
             self.p.status.say(now, 4000)
 
@@ -293,14 +294,14 @@ class SearchFilters(QObject):
 
     def _show_filters(self) -> None:
         self.bar._show_clear()
-        self.line.set_filters(self.active().describe())
+        self.line.set_filters(filter_words(self.active()))
 
     def on_results(self, request_id: int, response) -> None:
         """Say what the filters left or hid, once the answer they shaped is in."""
         if request_id != self.p.engine.searches.latest:
             return
         flt = self.active()
-        self.line.set_filters(flt.describe())
+        self.line.set_filters(filter_words(flt))
         self._said_right(flt)  # the type, set in the search bar, is said where the bar's filters were
         if flt.is_empty() or not self.p.hooks.catalog():
             return

@@ -419,6 +419,8 @@ class FileMenu(QObject):
             from limbic.ui.common import theme
 
             theme.set_scheme(QApplication.instance(), new.theme)
+        if new.language != old.language:
+            self.p.status.say(translate("FileMenu", "The window's language changes when Limbic starts again."), 8000)
         if new.model_dir != old.model_dir:
             self.p.engine.sig_load_model.emit(str(config.model_dir_override() or ""))
         if new.db_path and Path(new.db_path) != self.p.db_path():
