@@ -193,3 +193,16 @@ def redirected_graph(path: str | os.PathLike) -> str | None:
             "give its absolute path in the assistant's settings, "
             '"args": ["mcp", "--db", "C:\\\\Users\\\\you\\\\Documents\\\\Limbic\\\\limbic.db"], or set LIMBIC_DB to '
             "it; nothing was served.")
+
+
+def redirected_settings(data_folder: str | os.PathLike) -> str | None:
+    """When this process runs inside a Microsoft Store app and Limbic's data folder (settings, sync locks) is
+    under AppData: why it must not sync (its record of the graph's device and its lock would be private, so the
+    app and this server would publish one file's changes as two devices at once). None otherwise."""
+    package = packaged_app()
+    if not package or not any(_under(Path(data_folder), folder) for folder in _appdata_folders()):
+        return None
+    return (f"sync is off in this server: it runs inside the Microsoft Store app {package.split('_')[0]}, where "
+            f"Windows keeps what it writes under AppData ({data_folder}: the device this graph syncs as, the sync "
+            "lock) in a private copy the Limbic app never sees. The app syncs the graph; to sync from the server "
+            "too, set LIMBIC_HOME to a folder outside AppData for both the app and the server.")

@@ -153,3 +153,23 @@ def test_limbic_mcp_logs_the_cloud_warning(tmp_path, monkeypatch, caplog):
     with caplog.at_level(logging.WARNING, logger="limbic"):
         assert cli.main(["mcp", "--db", str(path), "--no-model"]) == 0
     assert served == [path] and "Google Drive" in caplog.text
+
+
+def test_a_server_in_a_store_app_leaves_sync_to_the_app_while_its_settings_are_private(store_app, tmp_path,
+                                                                                     monkeypatch):
+    from limbic.engine.graph.graph import Graph as G
+    from limbic.mcp.sync import BackgroundSync
+    from limbic.service import sync as service_sync
+
+    monkeypatch.setenv("LIMBIC_HOME", str(store_app / "AppData" / "Roaming" / "Limbic"))  # the default, there
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    graph = store_app / "Documents" / "limbic.db"
+    graph.parent.mkdir(parents=True)
+    G(Database(graph)).db.close()
+    service_sync.exchange(graph, folder)
+    started = []
+    monkeypatch.setattr("limbic.mcp.sync.subprocess.run", lambda *a, **k: started.append(a))
+    background = BackgroundSync(graph)
+    background.run_once()
+    assert started == [] and "LIMBIC_HOME" in background.last_error

@@ -20,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+from limbic import config, storage_places
 from limbic.engine.errors import LimbicError
 from limbic.service import sync as service_sync
 
@@ -107,6 +108,12 @@ class BackgroundSync:
         """
         folder = service_sync.remembered_folder(self.db_path)
         if folder is None:
+            return True
+        private = storage_places.redirected_settings(config.data_dir())
+        if private:  # a Microsoft Store client: this server's settings and lock are not the app's
+            if self.last_error != private:
+                logger.warning("%s", private)
+            self.last_error = private
             return True
         done_well = False
         try:
