@@ -26,7 +26,7 @@ SHOTS = [
 ]
 # In Spanish the search is asked in Spanish: the sample graph is English, found by meaning across languages.
 SHOTS_ES = [
-    ("search", "me cobraron dos veces cuando se cortó la red de pagos", None),
+    ("search", "cargos duplicados cuando la red de tarjetas no responde", None),
     ("editor", "HAR-2291", "Harbor API"),
 ]
 

@@ -212,6 +212,30 @@
         </message>
     </context>
     <context>
+        <name>ImportWords</name>
+        <message numerus="yes">
+            <source>%n entities read</source>
+            <translation>
+                <numerusform>%Ln entity read</numerusform>
+                <numerusform>%Ln entities read</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n observations</source>
+            <translation>
+                <numerusform>%Ln observation</numerusform>
+                <numerusform>%Ln observations</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n relations</source>
+            <translation>
+                <numerusform>%Ln relation</numerusform>
+                <numerusform>%Ln relations</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>Legend</name>
         <message numerus="yes">
             <source>+%n more types</source>

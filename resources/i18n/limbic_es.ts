@@ -2523,6 +2523,34 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         </message>
     </context>
     <context>
+        <name>ImportWords</name>
+        <message>
+            <source>{read} ({new} new), {observations} and {relations} added</source>
+            <translation>{read} ({new} nuevas); {observations} y {relations} añadidas</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n entities read</source>
+            <translation>
+                <numerusform>%Ln entidad leída</numerusform>
+                <numerusform>%Ln entidades leídas</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n observations</source>
+            <translation>
+                <numerusform>%Ln observación</numerusform>
+                <numerusform>%Ln observaciones</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n relations</source>
+            <translation>
+                <numerusform>%Ln relación</numerusform>
+                <numerusform>%Ln relaciones</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>Legend</name>
         <message>
             <source>▾ Types</source>

@@ -101,3 +101,16 @@ def test_the_check_finds_english(spanish):
     bad = untranslated(seen, sources, data={"used"})
     assert bad == ["button: 'Undo it (Ctrl+Z)'",
                    "label: 'Synced: 3 changes sent, 1 change received.' (from 'Synced: {sent} sent, {received} received.')"]
+
+
+def test_what_the_service_counts_is_said_in_spanish(spanish):
+    """The filters and an import's counts are composed by the window from their fields, in its language."""
+    from limbic.engine.formats.jsonl import ImportSummary
+    from limbic.service.filters import SearchFilter
+    from limbic.ui.search.filter_words import filter_words
+    from limbic.ui.shell.import_words import import_words
+
+    flt = SearchFilter(entity_type="Person", status="active", updated_from="2026-01-01")
+    assert filter_words(flt) == "tipo Person, estado activa, actualizada desde el 2026-01-01"
+    summary = ImportSummary(entities_created=50, entities_in_file=1234, observations_added=1, relations_added=60)
+    assert import_words(summary) == "1234 entidades leídas (50 nuevas); 1 observación y 60 relaciones añadidas."

@@ -24,6 +24,7 @@ from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.shell import sample
 from limbic.ui.workers.worker import Engine
 from limbic.ui.common.i18n import translate
+from limbic.ui.shell.import_words import import_words
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 logger = logging.getLogger(__name__)
@@ -197,7 +198,7 @@ class FileMenu(QObject):
             step = import_step(name, summary)
             if step is not None and self.p.record_step is not None:
                 self.p.record_step(step)
-            self.p.status.say(translate("FileMenu", "Imported {name}: {describe}").format(name=name, describe=summary.describe()), 15_000, details=summary.details())
+            self.p.status.say(translate("FileMenu", "Imported {name}: {describe}").format(name=name, describe=import_words(summary)), 15_000, details=summary.details())
 
         self.p.engine.run("import", fn, path, *args, what="importing", job=translate("FileMenu", "Importing {name}").format(name=name),
                           on_done=done, on_failed=self.on_import_failed)
