@@ -3,7 +3,19 @@
 from __future__ import annotations
 
 from limbic.mcp.tools import ToolSpec, obj, register, string
-from limbic.service.health import reports
+
+
+def _report(name: str):
+    """The report ``name``, imported at its first call: the reports bring numpy, which no other tool needs at start."""
+
+    def call(graph, *args):
+        from limbic.service.health import reports
+
+        return getattr(reports, name)(graph, *args)
+
+    call.__name__ = name
+    return call
+
 
 OPEN = obj({}, required=[], closed=False)
 FRACTION = {"type": "number", "minimum": 0, "maximum": 1}
@@ -19,7 +31,7 @@ register(
             "threshold": {**FRACTION, "description": "How alike two observations must be (default 0.85)"},
             "containment_threshold": {**FRACTION, "description": "How much of the shorter must be in the longer (default 0.7)"},
         }, required=["entity_name"]),
-        OPEN, True, False, True, fn=reports.find_duplicate_observations,
+        OPEN, True, False, True, fn=_report("find_duplicate_observations"),
     ),
     ToolSpec(
         "consolidation_report", "Consolidation Report",
@@ -30,19 +42,19 @@ register(
         obj({"stale_days": {"type": "number", "minimum": 1, "maximum": 36500,
                             "description": "Days without a change or a read after which an entity is stale (default 90)"}},
             required=[]),
-        OPEN, True, False, True, fn=reports.consolidation_report,
+        OPEN, True, False, True, fn=_report("consolidation_report"),
     ),
     ToolSpec(
         "find_split_candidates", "Find Split Candidates",
         "Find entities with many observations that fall into two or more separate topics (candidates to split "
         "into one entity per topic). Read-only.",
-        obj({}, required=[]), OPEN, True, False, True, fn=reports.find_split_candidates,
+        obj({}, required=[]), OPEN, True, False, True, fn=_report("find_split_candidates"),
     ),
     ToolSpec(
         "analyze_entity_split", "Analyze Entity Split",
         "Analyse one entity: its observation count, the topics its observations fall into, whether it should be "
         "split, and the entities a split would make. Read-only: a split is the person's decision.",
         obj({"entity_name": string("The entity to analyse")}),
-        OPEN, True, False, True, fn=reports.analyze_entity_split,
+        OPEN, True, False, True, fn=_report("analyze_entity_split"),
     ),
 )
