@@ -451,6 +451,42 @@ Antes se hace una copia del grafo tal como está.</translation>
     <context>
         <name>ChangesSince</name>
         <message>
+            <source>ended:</source>
+            <translation>terminada:</translation>
+        </message>
+        <message>
+            <source>changed:</source>
+            <translation>cambiada:</translation>
+        </message>
+        <message>
+            <source>renamed</source>
+            <translation>renombrada</translation>
+        </message>
+        <message>
+            <source>type</source>
+            <translation>tipo</translation>
+        </message>
+        <message>
+            <source>status</source>
+            <translation>estado</translation>
+        </message>
+        <message>
+            <source>relation </source>
+            <translation>relación </translation>
+        </message>
+        <message>
+            <source>reflection </source>
+            <translation>reflexión </translation>
+        </message>
+        <message>
+            <source>added</source>
+            <translation>añadida</translation>
+        </message>
+        <message>
+            <source>deleted</source>
+            <translation>borrada</translation>
+        </message>
+        <message>
             <source>no dates</source>
             <translation>sin fechas</translation>
         </message>
@@ -523,6 +559,10 @@ Antes se hace una copia del grafo tal como está.</translation>
         <message>
             <source>Since</source>
             <translation>Desde</translation>
+        </message>
+        <message>
+            <source>Since the day</source>
+            <translation>Desde el día</translation>
         </message>
         <message>
             <source>Pick the day to start from</source>
@@ -1136,6 +1176,10 @@ Antes se hace una copia del grafo tal como está.</translation>
         <message>
             <source>Sort by</source>
             <translation>Ordenar por</translation>
+        </message>
+        <message>
+            <source>Entities</source>
+            <translation>Entidades</translation>
         </message>
         <message>
             <source>Name</source>
@@ -2750,6 +2794,10 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             <translation>Fusionar entidad</translation>
         </message>
         <message>
+            <source>Entity to merge into</source>
+            <translation>Entidad con la que fusionar</translation>
+        </message>
+        <message>
             <source>Name of the entity to keep</source>
             <translation>Nombre de la entidad que se conserva</translation>
         </message>
@@ -3214,6 +3262,10 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
     </context>
     <context>
         <name>Picker</name>
+        <message>
+            <source>Matches</source>
+            <translation>Coincidencias</translation>
+        </message>
         <message>
             <source>Nothing matches.</source>
             <translation>Nada coincide.</translation>

@@ -33,7 +33,13 @@ from limbic.ui.common.i18n import translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 NAME_ROLE = Qt.ItemDataRole.UserRole + 40  # the entity's name (None: deleted, nothing to open)
-_SIGN = {"added": "+", "deleted": "−", "ended": "ended:", "changed": "changed:"}
+_SIGN = {"added": "+", "deleted": "−", "ended": QT_TRANSLATE_NOOP("ChangesSince", "ended:"),
+         "changed": QT_TRANSLATE_NOOP("ChangesSince", "changed:")}
+_ENTITY_CHANGES = {"renamed": QT_TRANSLATE_NOOP("ChangesSince", "renamed"), "retyped": QT_TRANSLATE_NOOP("ChangesSince", "type"),
+                   "status": QT_TRANSLATE_NOOP("ChangesSince", "status")}
+_KINDS = {"observation": "", "relation": QT_TRANSLATE_NOOP("ChangesSince", "relation "),
+          "reflection": QT_TRANSLATE_NOOP("ChangesSince", "reflection ")}
+_ENTITY_WHAT = {"added": QT_TRANSLATE_NOOP("ChangesSince", "added"), "deleted": QT_TRANSLATE_NOOP("ChangesSince", "deleted")}
 
 
 NO_DATES = QT_TRANSLATE_NOOP("ChangesSince", "no dates")
@@ -51,9 +57,9 @@ def detail_line(d: dict) -> str:
     """One change of an entity in a few words: “+ “plays chess””, “ended: works_at Acme”, “renamed: A → B”."""
     kind, change = d.get("kind"), d.get("change")
     if kind == "entity":
-        label = {"renamed": "renamed", "retyped": "type", "status": "status"}.get(change, change)
+        label = translate("ChangesSince", _ENTITY_CHANGES.get(change, change))
         return f"{label}: {d.get('from')} → {d.get('to')}"
-    what = {"observation": "", "relation": "relation ", "reflection": "reflection "}.get(kind, f"{kind} ")
+    what = translate("ChangesSince", _KINDS[kind]) if kind in _KINDS else f"{kind} "
     if change == "changed" and kind == "observation":
         return translate("ChangesSince", "edited: “{before}” → “{after}”").format(before=d.get('from'), after=d.get('to'))
     text = f"“{d.get('text')}”" if kind != "relation" else d.get("text", "")
@@ -63,13 +69,13 @@ def detail_line(d: dict) -> str:
         return translate("ChangesSince", "dates: {what}{text} — {now}").format(what=what, text=text, now=now) + (translate("ChangesSince", " (was {was})").format(was=was) if was != translate("ChangesSince", NO_DATES) else "")
     if change == "ended" and kind == "observation":
         return translate("ChangesSince", "superseded: {text}").format(text=text)
-    return f"{_SIGN.get(change, change)} {what}{text}".replace("  ", " ")
+    return f"{translate('ChangesSince', _SIGN.get(change, change))} {what}{text}".replace("  ", " ")
 
 
 def entity_line(c: dict) -> str:
     """“Ann — added”, “Ann — 3 changes”, “Old name — deleted”."""
     if c["what"] in ("added", "deleted"):
-        return f"{c['entity']} — {c['what']}"
+        return f"{c['entity']} — {translate('ChangesSince', _ENTITY_WHAT[c['what']])}"
     n = len(c["details"])
     return translate("ChangesSince", "{entity} — %n changes", "", n).format(entity=c['entity'])
 
@@ -87,6 +93,7 @@ class ChangesSinceView(QWidget):
         self.since.setAccessibleName(translate("ChangesSinceView", "Since"))
         self.since.setClearButtonEnabled(True)
         self.picker = QDateEdit(self, objectName="sinceDate", calendarPopup=True)
+        self.picker.setAccessibleName(translate("ChangesSinceView", "Since the day"))
         self.picker.setDisplayFormat("yyyy-MM-dd")
         self.picker.setDate(QDate.currentDate().addDays(-7))
         self.picker.setToolTip(translate("ChangesSinceView", "Pick the day to start from"))
