@@ -129,15 +129,19 @@ def _lowered(column: str) -> str:
 
 
 def containing(graph: Graph, needle: str) -> list[int]:
-    """Entities whose name, type, a current observation or an alias contains ``needle`` (already lower case)."""
+    """Entities whose name, type, a current observation or an alias contains ``needle`` (already lower case).
+
+    Each table is read through once (a union, not a look-up of every entity's observations): a word
+    few entities hold costs one pass over the texts, and one that most hold no more.
+    """
     graph.db.conn.createscalarfunction("limbic_lower", _lower, 1, deterministic=True)
-    aliases = (f" OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND instr({_lowered('a.alias')}, ?1))"
-               if graph.db.has_table("entity_aliases") else "")  # an alias is one of its names
     current = " AND o.superseded_at IS NULL" if graph.db.has_history() else ""
+    aliases = (" UNION SELECT a.entity_id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
+               f"WHERE instr({_lowered('a.alias')}, ?1)" if graph.db.has_table("entity_aliases") else "")  # a name too
     return [r[0] for r in graph.db.execute(
-        f"SELECT id FROM entities e WHERE instr({_lowered('e.name')}, ?1) OR instr({_lowered('e.entity_type')}, ?1) "
-        f"OR EXISTS (SELECT 1 FROM observations o WHERE o.entity_id = e.id{current} AND instr({_lowered('o.content')}, ?1))"
-        f"{aliases} ORDER BY id",
+        f"SELECT id FROM entities WHERE instr({_lowered('name')}, ?1) OR instr({_lowered('entity_type')}, ?1) "
+        f"UNION SELECT o.entity_id FROM observations o JOIN entities e ON e.id = o.entity_id "
+        f"WHERE instr({_lowered('o.content')}, ?1){current}{aliases} ORDER BY 1",
         (needle,),
     )]
 
