@@ -91,6 +91,8 @@ class ActivityPanel(QWidget):
         for label, value in KINDS:
             self.kind.addItem(translate("ActivityPanel", label), value)
         self.entity = QLineEdit(self, objectName="activityEntity", placeholderText=translate("ActivityPanel", "Entity…"))
+        self.entity.setAccessibleName(translate("ActivityPanel", "Entity filter"))
+        self.entity.setAccessibleDescription(translate("ActivityPanel", "Only the changes to entities with this name"))
         self.entity.setClearButtonEnabled(True)
         self.unreviewed = QCheckBox(translate("ActivityPanel", "Unreviewed only"), self, objectName="activityUnreviewed")
         self.reads = QCheckBox(translate("ActivityPanel", "Sessions that only read"), self, objectName="activityReads",

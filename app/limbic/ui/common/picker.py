@@ -80,6 +80,7 @@ class Picker(QDialog):
         self.field.setPlaceholderText(placeholder)
         self.field.setAccessibleName(placeholder)
         self.list = QListWidget(self, objectName="pickerList")
+        self.list.setAccessibleName(translate("Picker", "Matches"))
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the field keeps the keyboard; arrows reach the list
         self.list.setUniformItemSizes(True)
         self.list.setItemDelegate(RowDelegate(self.list))

@@ -114,3 +114,16 @@ def install_one_column(window) -> OneColumn:
     window.editor.stack.currentChanged.connect(lambda index: column.show_editor() if index else column.show_results())
     window.search_bar.edit.textEdited.connect(lambda _text: column.show_results())
     return column
+
+
+def tab_order_after(before: QWidget, part: QWidget, then: list[QWidget]) -> None:
+    """Tab goes from ``before`` through every stop inside ``part`` (in their own order), then through ``then``:
+    a part made after the widgets that follow it on the page is still reached where it stands."""
+    inside, widget = [], part.nextInFocusChain()
+    while widget is not part and part.isAncestorOf(widget):
+        if widget.focusPolicy() & Qt.FocusPolicy.TabFocus and widget.focusProxy() is None:
+            inside.append(widget)
+        widget = widget.nextInFocusChain()
+    chain = [before, *inside, *then]
+    for first, second in zip(chain, chain[1:]):
+        QWidget.setTabOrder(first, second)

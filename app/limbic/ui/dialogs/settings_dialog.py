@@ -155,6 +155,8 @@ class SettingsDialog(QDialog):
             translate("SettingsDialog", "Empty for the bundled multilingual-e5-small (Spanish, English and about 100 other languages); "
             "all-MiniLM-L6-v2 for the English model; or a folder with model.onnx and tokenizer.json")
         )
+        self.db_edit.setAccessibleName(translate("SettingsDialog", "Database"))
+        self.model_edit.setAccessibleName(translate("SettingsDialog", "Model folder"))
         files = QFormLayout()
         files.addRow(translate("SettingsDialog", "Database"), self._with_browse(self.db_edit, self.on_browse_db))
         files.addRow(translate("SettingsDialog", "Model folder"), self._with_browse(self.model_edit, self.on_browse_model))
@@ -219,6 +221,8 @@ class SettingsDialog(QDialog):
                             for w in PARAM_WORDS.get(name, (name.replace("_", " ").capitalize(), "")))
         widget.setToolTip(translate("SettingsDialog", "{help_text} (in the formula: {name})").format(help_text=help_text, name=name.upper()) if help_text else name.upper())
         widget.setObjectName(name)
+        widget.setAccessibleName(words)  # a check box's label is the row's, not its own text
+        widget.setAccessibleDescription(help_text)
         self.inputs[name] = widget
         row = QWidget(self)
         row_layout = QHBoxLayout(row)

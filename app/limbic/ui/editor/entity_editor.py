@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.entities import EntityDraft, EntityView
-from limbic.ui.common.screen_fit import scrolling
+from limbic.ui.common.screen_fit import scrolling, tab_order_after
 from limbic.ui.editor import create_target
 from limbic.ui.editor.add_row import AddRow
 from limbic.ui.editor.aliases import AliasBar
@@ -128,6 +128,8 @@ class EntityEditor(QWidget):
 
         self.out_list = QListWidget(form, objectName="outgoing", toolTip=translate("EntityEditor", "Enter or double-click to open the target"))
         self.in_list = QListWidget(form, objectName="incoming", toolTip=translate("EntityEditor", "Enter or double-click to open the source"))
+        self.out_list.setAccessibleName(translate("EntityEditor", "Outgoing relations"))
+        self.in_list.setAccessibleName(translate("EntityEditor", "Incoming relations"))
         for rel_list in (self.out_list, self.in_list):
             rel_list.setWordWrap(True)  # long relation names wrap instead of being cut
             rel_list.setTextElideMode(Qt.TextElideMode.ElideNone)
@@ -139,6 +141,10 @@ class EntityEditor(QWidget):
         self.rel_type = QLineEdit(form, objectName="relationType", placeholderText=translate("EntityEditor", "relation type"))
         self.rel_type.setCompleter(_completer(self.rel_types_model, self.rel_type))
         self.rel_target = QLineEdit(form, objectName="relationTarget", placeholderText=translate("EntityEditor", "target entity"))
+        self.rel_type.setAccessibleName(translate("EntityEditor", "New relation's type"))
+        self.rel_target.setAccessibleName(translate("EntityEditor", "New relation's target entity"))
+        self.rel_target.setAccessibleDescription(translate("EntityEditor", "Names and aliases complete as you type; "
+                                                                            "Enter adds the relation"))
         self.rel_target.setCompleter(TargetCompleter(self.completions, self.rel_target))
         self.rel_add = QPushButton(translate("EntityEditor", "Add &relation"), form, toolTip=translate("EntityEditor", "Relate this entity to the target"))
         self.rel_remove = QPushButton(translate("EntityEditor", "Remove"), form, toolTip=translate("EntityEditor", "Remove the selected relation (Delete)"))
@@ -176,6 +182,7 @@ class EntityEditor(QWidget):
         self.splitter.addWidget(rel_box)
         self.history_panel = EntityHistoryPanel(form)
         self.splitter.addWidget(self.history_panel)
+        tab_order_after(self.rel_remove, self.history_panel, [self.delete_button, self.revert_button, self.save_button])
         self.splitter.setCollapsible(2, True)  # dragged to the bottom, the history gives the lists its room
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)

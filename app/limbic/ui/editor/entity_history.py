@@ -70,6 +70,7 @@ class EntityHistoryPanel(QGroupBox):
         page = QWidget(self.tabs)
         self.show_superseded = QCheckBox(translate("EntityHistoryPanel", "Show superseded observations"), page, objectName="showSuperseded")
         self.list = QListWidget(page, objectName="historyList")
+        self.list.setAccessibleName(translate("EntityHistoryPanel", "History and reflections"))
         self.list.setWordWrap(True)
         # One row at least: short of room the history gives way first (the editor gives it more when it holds more
         # and room allows), so the observation and relation lists above keep their four rows.

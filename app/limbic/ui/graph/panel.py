@@ -94,6 +94,9 @@ class GraphPanel(GraphExportsMixin, SuggestionLinkMixin, QWidget):
         self.whole_button = QToolButton(self, text=translate("GraphPanel", "Whole graph"), checkable=True)
         self.whole_button.setToolTip(translate("GraphPanel", "Every entity and relation (Ctrl+Shift+G)"))
         self.depth = QSpinBox(self, minimum=1, maximum=graph_view.MAX_DEPTH, value=1, prefix=translate("GraphPanel", "Depth "))
+        self.depth.setAccessibleName(translate("GraphPanel", "Graph depth"))
+        self.depth.setAccessibleDescription(translate("GraphPanel", "How many relations away from the open entity the "
+                                                                    "local graph reaches"))
         self.depth.setToolTip(translate("GraphPanel", "How many relations away from the centre"))
         self.types_button = QToolButton(self, text=translate("GraphPanel", "Types"), popupMode=QToolButton.ToolButtonPopupMode.InstantPopup)
         self.types_button.setMenu(QMenu(self.types_button))

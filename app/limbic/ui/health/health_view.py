@@ -77,6 +77,7 @@ class HealthView(QWidget):
         self.findings = QListWidget(self, objectName="healthFindings")
         self.findings.setAccessibleName(translate("HealthView", "Findings"))
         self.detail = QTextBrowser(self, objectName="healthDetail")
+        self.detail.setAccessibleName(translate("HealthView", "The finding in detail"))
         self.detail.setOpenLinks(False)
         self.type_choice = QComboBox(self, objectName="healthTypeChoice")
         self.type_choice.setAccessibleName(translate("HealthView", "Type of the merged entity"))

@@ -61,6 +61,7 @@ class EntityBrowser(QDialog):
             self.sort.addItem(translate("Browser", label), value)
         self.sort.setAccessibleName(translate("EntityBrowser", "Sort by"))
         self.table = QTableWidget(0, 4, self, objectName="browserTable")
+        self.table.setAccessibleName(translate("EntityBrowser", "Entities"))
         self.table.setHorizontalHeaderLabels([translate("EntityBrowser", "Name"), translate("EntityBrowser", "Type"), translate("EntityBrowser", "Last changed (UTC)"), translate("EntityBrowser", "Uses")])
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)

@@ -42,6 +42,7 @@ class MergeDialog(QDialog):
         # The entity being merged is not a place to merge it into.
         self.others = QStringListModel([n for n in names_model.stringList() if n != source], self)
         self.target = QLineEdit(self, objectName="mergeTarget")
+        self.target.setAccessibleName(translate("MergeDialog", "Entity to merge into"))
         self.target.setCompleter(_completer(self.others, self.target))
         self.target.setPlaceholderText(translate("MergeDialog", "Name of the entity to keep"))
         text = QLabel(translate("MergeDialog", "Merge “{source}” into another entity: its observations and relations "
