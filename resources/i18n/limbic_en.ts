@@ -275,10 +275,24 @@
     <context>
         <name>RevertPreview</name>
         <message numerus="yes">
-            <source>%n pieces</source>
+            <source>It will keep %n pieces you changed since (your edits stay as you left them):</source>
             <translation>
-                <numerusform>%Ln piece</numerusform>
-                <numerusform>%Ln pieces</numerusform>
+                <numerusform>It will keep %Ln piece you changed since (your edits stay as you left them):</numerusform>
+                <numerusform>It will keep %Ln pieces you changed since (your edits stay as you left them):</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>It will keep %n pieces another writer changed since (their work stays as they left it):</source>
+            <translation>
+                <numerusform>It will keep %Ln piece another writer changed since (their work stays as they left it):</numerusform>
+                <numerusform>It will keep %Ln pieces another writer changed since (their work stays as they left it):</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>It will keep %n pieces you or another writer changed since (each stays as it was left):</source>
+            <translation>
+                <numerusform>It will keep %Ln piece you or another writer changed since (each stays as it was left):</numerusform>
+                <numerusform>It will keep %Ln pieces you or another writer changed since (each stays as it was left):</numerusform>
             </translation>
         </message>
         <message numerus="yes">

@@ -633,6 +633,14 @@ Antes se hace una copia del grafo tal como está.</translation>
     <context>
         <name>ConflictDialog</name>
         <message>
+            <source>{what}: you changed the same things since</source>
+            <translation>{what}: cambiaste lo mismo después</translation>
+        </message>
+        <message>
+            <source>Nothing has been changed yet. Since then, you changed what the {what} would take back:</source>
+            <translation>Todavía no se ha cambiado nada. Desde entonces, cambiaste lo que la {what} desharía:</translation>
+        </message>
+        <message>
             <source>{what}: {who} changed the same things since</source>
             <translation>{what}: {who} cambió lo mismo después</translation>
         </message>
@@ -3456,6 +3464,10 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
     <context>
         <name>RevertPreview</name>
         <message>
+            <source>you</source>
+            <translation>tú</translation>
+        </message>
+        <message>
             <source>you or another writer</source>
             <translation>tú u otro autor</translation>
         </message>
@@ -3464,27 +3476,37 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             <translation>otro autor</translation>
         </message>
         <message numerus="yes">
-            <source>%n pieces</source>
+            <source>It will keep %n pieces you changed since (your edits stay as you left them):</source>
             <translation>
-                <numerusform>%Ln elemento</numerusform>
-                <numerusform>%Ln elementos</numerusform>
+                <numerusform>Conservará %Ln elemento que cambiaste después (tus ediciones se quedan como las dejaste):</numerusform>
+                <numerusform>Conservará %Ln elementos que cambiaste después (tus ediciones se quedan como las dejaste):</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>It will keep %n pieces another writer changed since (their work stays as they left it):</source>
+            <translation>
+                <numerusform>Conservará %Ln elemento que otro autor cambió después (su trabajo se queda como lo dejó):</numerusform>
+                <numerusform>Conservará %Ln elementos que otro autor cambió después (su trabajo se queda como lo dejó):</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>It will keep %n pieces you or another writer changed since (each stays as it was left):</source>
+            <translation>
+                <numerusform>Conservará %Ln elemento que cambiaste tú u otro autor después (cada uno se queda como se dejó):</numerusform>
+                <numerusform>Conservará %Ln elementos que cambiaste tú u otro autor después (cada uno se queda como se dejó):</numerusform>
             </translation>
         </message>
         <message>
-            <source>your edits stay as you left them</source>
-            <translation>tus ediciones se quedan como las dejaste</translation>
+            <source>Keep yours, take back the rest</source>
+            <translation>Conservar lo tuyo, deshacer el resto</translation>
         </message>
         <message>
-            <source>their work stays as they left it</source>
-            <translation>su trabajo se queda como lo dejó</translation>
+            <source>Keep theirs, take back the rest</source>
+            <translation>Conservar lo suyo, deshacer el resto</translation>
         </message>
         <message>
-            <source>It will keep {pieces} {who} changed since ({get}):</source>
-            <translation>Conservará {pieces} que {who} cambió después ({get}):</translation>
-        </message>
-        <message>
-            <source>Keep {whose}, take back the rest</source>
-            <translation>Conservar {whose}, deshacer el resto</translation>
+            <source>Keep those, take back the rest</source>
+            <translation>Conservar esos, deshacer el resto</translation>
         </message>
         <message>
             <source>Preview of the {what}</source>

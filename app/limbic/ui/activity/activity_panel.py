@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.ui.activity.changes_since import ChangesSinceView
-from limbic.ui.activity.revert_preview import changers, keep_button_words
+from limbic.ui.activity.revert_preview import changers, changers_key, keep_button_words
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Refused, Session
 from limbic.ui.common.i18n import translate
@@ -437,17 +437,23 @@ class ConflictDialog(QDialog):
     def __init__(self, plan: Plan, what: str, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="conflictDialog")
         who = changers(plan)  # the person is "you", as in the preview
-        self.setWindowTitle(translate("ConflictDialog", "{what}: {who} changed the same things since").format(
-            what=what[:1].upper() + what[1:], who=who))
+        if changers_key(plan) == "you":  # whole sentences: the verb agrees with who in every language
+            title = translate("ConflictDialog", "{what}: you changed the same things since")
+            said = translate("ConflictDialog", "Nothing has been changed yet. Since then, you changed what the {what} "
+                             "would take back:")
+        else:
+            title = translate("ConflictDialog", "{what}: {who} changed the same things since")
+            said = translate("ConflictDialog", "Nothing has been changed yet. Since then, {who} changed what the "
+                             "{what} would take back:")
+        self.setWindowTitle(title.format(what=what[:1].upper() + what[1:], who=who))
         self.choice: str | None = None
-        intro = QLabel(translate("ConflictDialog", "Nothing has been changed yet. Since then, {who} changed what the "
-                           "{what} would take back:").format(who=who, what=what), self, wordWrap=True)
+        intro = QLabel(said.format(who=who, what=what), self, wordWrap=True)
         self.list = QTreeWidget(self, objectName="conflictList")
         self.list.setHeaderLabels([translate("ConflictDialog", "What"), translate("ConflictDialog", "By"), translate("ConflictDialog", "When")])
         self.list.setWordWrap(True)  # a conflict is a sentence: shown whole
         self.list.setRootIsDecorated(False)
         for c in plan.conflicts:
-            row = QTreeWidgetItem([c.what, "you" if c.by_person else c.by, c.at[:16]])
+            row = QTreeWidgetItem([c.what, translate("RevertPreview", "you") if c.by_person else c.by, c.at[:16]])
             row.setToolTip(0, c.sentence())
             self.list.addTopLevelItem(row)
         self.list.setColumnWidth(0, 560)

@@ -36,25 +36,40 @@ def _list(parent: QWidget, name: str, lines: list[str]) -> QListWidget:
     return box
 
 
-def changers(plan: Plan) -> str:
-    """Who changed since what a revert would take back: "you" for the person, else "another writer"."""
+def changers_key(plan: Plan) -> str:
+    """Who changed since what a revert would take back: "you" (the person), "other" or "mixed"."""
     mine = [c.by_person for c in plan.conflicts]
-    return "you" if mine and all(mine) else translate("RevertPreview", "you or another writer") if any(mine) else translate("RevertPreview", "another writer")
+    return "you" if mine and all(mine) else "mixed" if any(mine) else "other"
+
+
+def changers(plan: Plan) -> str:
+    """Who changed since, in words: "you" for the person, else "another writer"."""
+    key = changers_key(plan)
+    if key == "you":
+        return translate("RevertPreview", "you")
+    return translate("RevertPreview", "you or another writer") if key == "mixed" else translate("RevertPreview", "another writer")
 
 
 def _keeps_heading(plan: Plan) -> str:
     """Who changed the pieces it keeps: the person is "you", not "another writer"."""
-    n = len(plan.conflicts)
-    pieces = translate("RevertPreview", "%n pieces", "", n)
-    leaves = {"you": translate("RevertPreview", "your edits stay as you left them"), "another writer": translate("RevertPreview", "their work stays as they left it")}
-    who = changers(plan)
-    return translate("RevertPreview", "It will keep {pieces} {who} changed since ({get}):").format(pieces=pieces, who=who, get=leaves.get(who, 'each stays as it was left'))
+    n, key = len(plan.conflicts), changers_key(plan)
+    if key == "you":
+        return translate("RevertPreview", "It will keep %n pieces you changed since (your edits stay as you left them):",
+                         "", n)
+    if key == "other":
+        return translate("RevertPreview", "It will keep %n pieces another writer changed since (their work stays as "
+                         "they left it):", "", n)
+    return translate("RevertPreview", "It will keep %n pieces you or another writer changed since (each stays as it "
+                     "was left):", "", n)
 
 
 def keep_button_words(plan: Plan) -> str:
     """The button that keeps what was changed since: "yours" when the person changed it."""
-    whose = {"you": "yours", "another writer": "theirs"}.get(changers(plan), "those")
-    return translate("RevertPreview", "Keep {whose}, take back the rest").format(whose=whose)
+    key = changers_key(plan)
+    if key == "you":
+        return translate("RevertPreview", "Keep yours, take back the rest")
+    return (translate("RevertPreview", "Keep theirs, take back the rest") if key == "other"
+            else translate("RevertPreview", "Keep those, take back the rest"))
 
 
 class RevertPreview(QDialog):
