@@ -7,9 +7,10 @@ STAMP   = $(VENV)/.installed-stamp
 QT_DEBS = libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libdbus-1-3 \
           libxcb-icccm4 libxcb-keysyms1 libxcb-cursor0 libxcb-image0 libxcb-render-util0 \
           libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-xkb1 libwayland-client0 libwayland-cursor0 libwayland-egl1
-# Programs only the tests drive: two real Syncthing daemons on loopback carry the sync tests' segments, and
-# desktop-file-validate checks the installers' menu entry.
-TEST_DEBS = syncthing desktop-file-utils
+# Programs only the tests drive: two real Syncthing daemons on loopback carry the sync tests' segments,
+# desktop-file-validate checks the installers' menu entry, and the screen-reader test walks the running window
+# through AT-SPI (an X server, a window manager, the accessibility bus and the system Python's pyatspi).
+TEST_DEBS = syncthing desktop-file-utils xvfb openbox xdotool at-spi2-core python3-pyatspi dbus-x11
 
 .PHONY: setup deps test-deps model translations update-translations run test test-slow bench package package-test screenshots clean
 
