@@ -4663,6 +4663,30 @@ Haz clic para escribirlo.</translation>
             <translation>menos seguro</translation>
         </message>
         <message>
+            <source>Possible duplicates</source>
+            <translation>Posibles duplicados</translation>
+        </message>
+        <message>
+            <source>Repeated observations</source>
+            <translation>Observaciones repetidas</translation>
+        </message>
+        <message>
+            <source>Orphans</source>
+            <translation>Huérfanas</translation>
+        </message>
+        <message>
+            <source>Stale entities</source>
+            <translation>Entidades viejas</translation>
+        </message>
+        <message>
+            <source>Split candidates</source>
+            <translation>Candidatas a dividir</translation>
+        </message>
+        <message>
+            <source>Names with invisible characters</source>
+            <translation>Nombres con caracteres invisibles</translation>
+        </message>
+        <message>
             <source>Merging keeps “{kept}”: {why}.</source>
             <translation>La fusión conserva “{kept}”: {why}.</translation>
         </message>
@@ -4693,6 +4717,14 @@ Haz clic para escribirlo.</translation>
         <message>
             <source>already there in other words</source>
             <translation>ya estaba con otras palabras</translation>
+        </message>
+        <message>
+            <source>&lt;p&gt;&lt;b&gt;The types differ:&lt;/b&gt; “{kept}” (kept) and “{other}”; choose below.&lt;/p&gt;</source>
+            <translation>&lt;p&gt;&lt;b&gt;Los tipos son distintos:&lt;/b&gt; “{kept}” (se conserva) y “{other}”; elige abajo.&lt;/p&gt;</translation>
+        </message>
+        <message>
+            <source>&lt;p&gt;&lt;b&gt;The statuses differ:&lt;/b&gt; “{kept}” (kept) and “{other}”; choose below.&lt;/p&gt;</source>
+            <translation>&lt;p&gt;&lt;b&gt;Los estados son distintos:&lt;/b&gt; “{kept}” (se conserva) y “{other}”; elige abajo.&lt;/p&gt;</translation>
         </message>
         <message>
             <source>&lt;p&gt;&lt;b&gt;Also known as afterwards:&lt;/b&gt; {names}&lt;/p&gt;</source>

@@ -39,7 +39,7 @@ from limbic.engine.errors import Cancelled, LimbicError
 from limbic.service import health
 from limbic.service.health.merge import MergePlan, merge, plan_merge
 from limbic.ui.common.flow_layout import FlowLayout
-from limbic.ui.health.wording import finding_html, finding_row, keeps, plan_html
+from limbic.ui.health.wording import finding_html, finding_row, keeps, kind_title, plan_html
 from limbic.ui.common.i18n import number, translate
 
 logger = logging.getLogger(__name__)
@@ -247,7 +247,7 @@ class HealthView(QWidget):
         self.kinds.clear()
         for kind in health.KINDS:
             count = len(self.report.findings.get(kind, [])) if self.report else None
-            label = health.KIND_TITLES[kind] + ("" if count is None else f"  ({count})")
+            label = kind_title(kind) + ("" if count is None else f"  ({count})")
             item = QListWidgetItem(label)
             item.setData(KIND_ROLE, kind)
             self.kinds.addItem(item)

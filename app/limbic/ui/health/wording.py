@@ -9,7 +9,18 @@ from limbic.service.health.merge import MergePlan
 from limbic.ui.common.i18n import number, translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
-LESS_SURE = QT_TRANSLATE_NOOP("Wording", "less sure")  # the mark of a second-tier duplicate in the list
+LESS_SURE = QT_TRANSLATE_NOOP("Wording", "less sure")
+# The kinds of finding as the list names them (the service's KIND_TITLES, in the window's language).
+KIND_WORDS = {"duplicates": QT_TRANSLATE_NOOP("Wording", "Possible duplicates"),
+              "observations": QT_TRANSLATE_NOOP("Wording", "Repeated observations"),
+              "orphans": QT_TRANSLATE_NOOP("Wording", "Orphans"), "stale": QT_TRANSLATE_NOOP("Wording", "Stale entities"),
+              "split": QT_TRANSLATE_NOOP("Wording", "Split candidates"),
+              "names": QT_TRANSLATE_NOOP("Wording", "Names with invisible characters")}
+
+
+def kind_title(kind: str) -> str:
+    """A kind of finding's title in the window's language."""
+    return translate("Wording", KIND_WORDS[kind]) if kind in KIND_WORDS else health.KIND_TITLES.get(kind, kind)  # the mark of a second-tier duplicate in the list
 
 
 def keeps(f: health.Finding) -> str:
@@ -63,8 +74,11 @@ def plan_html(plan: MergePlan, stacked: bool = False) -> str:
         what, _, why = sentence.rpartition(": ")
         merged_rels.append(f"<s>{html.escape(what)}</s> <i>({html.escape(why.rstrip('.'))})</i>" if what
                            else f"<i>{html.escape(sentence)}</i>")
-    conflicts = "".join(f"<p><b>The {c.field}s differ:</b> “{html.escape(c.target)}” (kept) and "
-                        f"“{html.escape(c.source)}”; choose below.</p>" for c in plan.conflicts)
+    conflicts = "".join((translate("Wording", "<p><b>The types differ:</b> “{kept}” (kept) and “{other}”; choose "
+                                   "below.</p>") if c.field == "type" else
+                         translate("Wording", "<p><b>The statuses differ:</b> “{kept}” (kept) and “{other}”; choose "
+                                   "below.</p>")).format(kept=html.escape(c.target), other=html.escape(c.source))
+                        for c in plan.conflicts)
     names = ", ".join(f"“{html.escape(a)}”" for a in plan.aliases)  # the name that goes still finds it
     aliases = translate("Wording", "<p><b>Also known as afterwards:</b> {names}</p>").format(names=names) if plan.aliases else ""
     goes = column(translate("Wording", "Goes"), src.entity.name, src.entity.entity_type, src.entity.status,
