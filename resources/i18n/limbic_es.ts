@@ -306,6 +306,69 @@
         </message>
     </context>
     <context>
+        <name>ActivityWords</name>
+        <message>
+            <source>added observations</source>
+            <translation>añadió observaciones</translation>
+        </message>
+        <message>
+            <source>created entities</source>
+            <translation>creó entidades</translation>
+        </message>
+        <message>
+            <source>related entities</source>
+            <translation>relacionó entidades</translation>
+        </message>
+        <message>
+            <source>deleted entities</source>
+            <translation>borró entidades</translation>
+        </message>
+        <message>
+            <source>removed observations</source>
+            <translation>quitó observaciones</translation>
+        </message>
+        <message>
+            <source>removed relations</source>
+            <translation>quitó relaciones</translation>
+        </message>
+        <message>
+            <source>import</source>
+            <translation>importación</translation>
+        </message>
+        <message>
+            <source>sync</source>
+            <translation>sincronización</translation>
+        </message>
+        <message>
+            <source>saved in the editor</source>
+            <translation>guardado en el editor</translation>
+        </message>
+        <message>
+            <source>assistant</source>
+            <translation>asistente</translation>
+        </message>
+        <message>
+            <source>you, in Limbic</source>
+            <translation>tú, en Limbic</translation>
+        </message>
+        <message>
+            <source>command line</source>
+            <translation>línea de comandos</translation>
+        </message>
+        <message>
+            <source>change</source>
+            <translation>cambio</translation>
+        </message>
+        <message>
+            <source>{device} (another device)</source>
+            <translation>{device} (otro dispositivo)</translation>
+        </message>
+        <message>
+            <source>a device</source>
+            <translation>un dispositivo</translation>
+        </message>
+    </context>
+    <context>
         <name>AliasBar</name>
         <message>
             <source>New alias</source>

@@ -66,3 +66,18 @@ def test_every_call_in_the_code_is_in_the_spanish_file():
     assert not missing, "\n".join(missing)
     wrong = [c.where for c in code if c.plural and not found[(c.context, c.source)][0]]
     assert not wrong, f"a count is passed but the message has no plural forms (%n missing?): {wrong}"
+
+
+def test_no_text_hides_behind_an_alias():
+    """A literal passed to a helper such as ``_tr("…")`` is invisible to lupdate: it would stay English."""
+    import ast
+
+    from tests.ui.language_sources import UI
+
+    hidden = []
+    for path in sorted(UI.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_tr", "tr", "_")
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                hidden.append(f"{path.relative_to(UI.parent.parent)}:{node.lineno}: {node.args[0].value!r}")
+    assert not hidden, "use translate(context, text) so lupdate finds them:\n" + "\n".join(hidden)
