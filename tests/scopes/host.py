@@ -8,6 +8,7 @@ from limbic.engine.errors import LimbicError
 from limbic.mcp import activity as mcp_activity
 from limbic.mcp.server import GraphHost
 from limbic.mcp.tools import TOOLS, TOOLS_BY_NAME, arguments_for, wire_result
+from limbic.service import scope
 from limbic.service.opening import open_graph
 
 
@@ -57,7 +58,11 @@ class Host:
 
     def run(self, fn, *args):
         """``fn(graph, *args)`` on the graph's thread (the person's own change, made through the server's file)."""
-        return self.host.submit(fn, self.host.graph(), *args).result()
+        def lifted(graph, *rest):
+            scope.lift(graph)  # the connection may still be narrowed to the last assistant's read
+            return fn(graph, *rest)
+
+        return self.host.submit(lifted, self.host.graph(), *args).result()
 
     def close(self) -> None:
         self.host.close()

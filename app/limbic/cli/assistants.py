@@ -1,4 +1,4 @@
-"""limbic private, limbic assistants: what each assistant may see and change."""
+"""limbic private, limbic assistants, limbic held: what each assistant may see and change, and what it sent that was held."""
 
 from __future__ import annotations
 
@@ -80,6 +80,40 @@ def cmd_assistants(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_held(args: argparse.Namespace) -> int:
+    """limbic held [list|accept ID [--private]|discard ID]: what assistants sent that looked like a credential."""
+    from limbic.service import held
+
+    action = args.action or "list"
+    if action != "list" and args.id is None:
+        print(f"limbic: name the held write to {action} (limbic held lists them).")
+        return 1
+    opened = open_for(args, load_model=False, write=action != "list", existing=True)
+    try:
+        graph = opened.graph
+        if action == "accept":
+            held.accept(graph, args.id, private=args.private)
+            print(f"Held write {args.id} is stored now{', its entities private' if args.private else ''}.")
+            return 0
+        if action == "discard":
+            held.discard(graph, args.id)
+            print(f"Held write {args.id} is discarded: its text is gone.")
+            return 0
+        rows = held.held(graph, everything=args.all)
+    finally:
+        opened.close()
+    if args.json:
+        print(json.dumps([{"id": h.id, "at": h.at, "assistant": h.client, "tool": h.tool, "why": h.reasons,
+                           "state": h.state, "arguments": h.arguments} for h in rows], ensure_ascii=False, indent=2))
+        return 0
+    if not rows:
+        print("Nothing is held: no assistant sent what looks like a credential." if not args.all else "Nothing was held.")
+    for h in rows:
+        state = "" if h.state == held.HELD else f" ({h.state} {h.decided_at} UTC)"
+        print(f"{h.id}: {h.at} UTC, {h.client or 'an assistant'} ({h.tool}): held: {'; '.join(h.reasons)}{state}")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add this module's commands to the parser (`common` carries --db)."""
     p = sub.add_parser("private", parents=[common], help="keep entities from every assistant (--off: show them again)")
@@ -94,3 +128,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--write", help="set: all, none, or entity types separated by commas")
     p.add_argument("--json", action="store_true", help="list as JSON")
     p.set_defaults(func=cmd_assistants)
+    p = sub.add_parser("held", parents=[common],
+                       help="writes of assistants held because they looked like a credential: list, accept or discard")
+    p.add_argument("action", nargs="?", choices=("list", "accept", "discard"))
+    p.add_argument("id", nargs="?", type=int, help="accept, discard: the held write's number")
+    p.add_argument("--private", action="store_true", help="accept: mark every entity it writes private")
+    p.add_argument("--all", action="store_true", help="list: those accepted or discarded too")
+    p.add_argument("--json", action="store_true", help="list as JSON (with the held text: it is yours)")
+    p.set_defaults(func=cmd_held)

@@ -27,7 +27,7 @@ from limbic.engine.store import scopes as _scopes
 from limbic.engine.store import visibility
 from limbic.engine.store.scopes import ALL, NONE
 from limbic.engine.sync import scope_travel
-from limbic.service import activity
+from limbic.service import activity, held
 
 DEFAULT_CHOICES = {  # the default for assistants not seen before: (read, write)
     "read-write": (ALL, ALL),
@@ -349,6 +349,8 @@ def call(graph: Graph, client: str, tool: str, read_only: bool, fn, keys: list[s
         return outcome
     view.lifted()
     masks = view.check_write(tool, dict(zip(keys, args)))
+    if reasons := held.reasons_in(dict(zip(keys, args))):  # what looks like a credential is never stored
+        raise held.hold(graph, view.access.client, tool, fn, dict(zip(keys, args)), reasons)
     try:
         outcome = run(graph, fn, *[masked(a, masks) for a in args])
     except LimbicError as exc:
