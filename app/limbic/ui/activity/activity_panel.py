@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from limbic.ui.activity.changes_since import ChangesSinceView
 from limbic.ui.activity.revert_preview import changers, changers_key, keep_button_words
+from limbic.ui.activity.words import origin_words, tool_words, who_words, wrap_rows, wrapped_tip
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Refused, Session
 from limbic.ui.common.i18n import translate
@@ -54,7 +55,7 @@ def session_title(s: Session, refused: Refused | None = None) -> str:
     no = translate("ActivityPanel", " · %n writes refused", "", n_refused) if refused else ""
     changes = translate("ActivityPanel", "%n changes", "", total)
     return translate("ActivityPanel", "{who}{version} · {origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}").format(
-        who=s.who, version=version, origin=s.origin, time=s.started[11:16], day=s.started[:10], changes=changes,
+        who=who_words(s.who), version=version, origin=origin_words(s.origin), time=s.started[11:16], day=s.started[:10], changes=changes,
         unreviewed=unreviewed, taken=taken, no=no, reads=reads)
 
 
@@ -68,7 +69,7 @@ def refusal_line(r: Refused) -> str:
 def change_title(c: Change) -> str:
     """“#12 14:03 add_observations — added to “X”: “…””, marked when taken back."""
     back = translate("ActivityPanel", "  (taken back by #{reverted_by})").format(reverted_by=c.reverted_by) if c.reverted_by else ""
-    return f"#{c.id}  {c.at[11:19]}  {c.tool or 'change'} — {c.summary}{back}"
+    return f"#{c.id}  {c.at[11:19]}  {tool_words(c.tool)} — {c.summary}{back}"
 
 
 class ActivityPanel(QWidget):
@@ -101,7 +102,7 @@ class ActivityPanel(QWidget):
         self.note = QLabel("", self, objectName="activityNote", wordWrap=True)
         self.tree = QTreeWidget(self, objectName="activityTree")
         self.tree.setHeaderHidden(True)
-        self.tree.setUniformRowHeights(True)
+        wrap_rows(self.tree)  # each change's sentence wraps at the panel's width instead of ending in "…"
         self.tree.setAccessibleName(translate("ActivityPanel", "Activity"))
         self.review_button = QPushButton(translate("ActivityPanel", "Mark reviewed"), self, objectName="reviewButton")
         self.review_all_button = QPushButton(translate("ActivityPanel", "Mark all reviewed"), self, objectName="reviewAllButton")
@@ -188,7 +189,7 @@ class ActivityPanel(QWidget):
             self.client.clear()
             self.client.addItem(translate("ActivityPanel", "All clients"), "")
             for name in data.clients:
-                self.client.addItem(name + (" (paused)" if name in data.paused else ""), name)
+                self.client.addItem(who_words(name) + (" (paused)" if name in data.paused else ""), name)
             self.client.setCurrentIndex(max(0, self.client.findData(chosen)))
             self.may_write.setChecked(data.may_write)
             self._fill_tree(data)
@@ -224,7 +225,7 @@ class ActivityPanel(QWidget):
             refused = data.refused.get(s.id)
             top = QTreeWidgetItem([session_title(s, refused)])
             top.setData(0, ROLE, ("session", s.id))
-            top.setToolTip(0, top.text(0))  # the whole line: a narrow panel ends it in "…"
+            top.setToolTip(0, wrapped_tip(top.text(0)))  # the whole line, wrapped
 
             if s.unreviewed and s.origin == "assistant":  # the person's own work needs no review
                 top.setFont(0, self._bold)
@@ -269,12 +270,13 @@ class ActivityPanel(QWidget):
         refused = self.data.refused.get(s.id) if self.data is not None else None
         if refused is not None:  # what it tried and was refused comes first: nothing else says so
             line = QTreeWidgetItem([refusal_line(refused)])
-            line.setToolTip(0, line.text(0))
+            line.setToolTip(0, wrapped_tip(line.text(0)))
             top.addChild(line)
         for c in reversed(s.changes):  # newest call first; its diff lines are made when it is opened
             call = QTreeWidgetItem([change_title(c)])
             call.setData(0, ROLE, ("change", c.id))
-            call.setToolTip(0, translate("ActivityPanel", "{call}\n{who}, {at} UTC").format(call=call.text(0), who=c.who, at=c.at))
+            call.setToolTip(0, wrapped_tip(translate("ActivityPanel", "{call}\n{who}, {at} UTC").format(
+                call=call.text(0), who=who_words(c.who), at=c.at)))
             if c.reviewed_at is None and c.origin == "assistant":
                 call.setFont(0, self._bold)
             if c.reverted_by:
@@ -285,13 +287,13 @@ class ActivityPanel(QWidget):
             top.addChild(call)
         if s.more:
             more = QTreeWidgetItem([translate("ActivityPanel", "… older changes of this session: `limbic activity --client {who}`").format(who=s.who)])
-            more.setToolTip(0, more.text(0))
+            more.setToolTip(0, wrapped_tip(more.text(0)))
             top.addChild(more)
 
     def _add_items(self, call: QTreeWidgetItem, c: Change) -> None:
         for it in c.items:
             line = QTreeWidgetItem([f"{_OP_SIGN.get(it.op, '·')} {it.summary}"])
-            line.setToolTip(0, line.text(0))
+            line.setToolTip(0, wrapped_tip(line.text(0)))
             line.setData(0, ROLE, ("item", it.entity_id if it.kind != "entity" else it.row_id))
             call.addChild(line)
 
