@@ -140,6 +140,41 @@ def set_private(graph: Graph, ref, private: bool = True) -> bool:
         return graph.set_private(ref, private)
 
 
+def is_private(graph: Graph, entity_id: int) -> bool:
+    return bool(graph.db.scalar("SELECT private FROM main.entities WHERE id = ?", (entity_id,)))
+
+
+ANNOUNCED_KEY = "assistants_announced"  # the assistants the window has already said were new (JSON list)
+
+
+def _announced(graph: Graph) -> set[str]:
+    import json
+
+    try:
+        return set(json.loads(graph.db.get_meta(ANNOUNCED_KEY) or "[]"))
+    except ValueError:
+        return set()
+
+
+def unannounced(graph: Graph) -> list[str]:
+    """Assistants seen on this graph that the window has not said were new yet (a read)."""
+    if not graph.db.has_table("activity_session"):
+        return []
+    known = _announced(graph)
+    return sorted({c for (c,) in graph.db.execute(
+        "SELECT DISTINCT client FROM activity_session WHERE origin = 'assistant' AND client != ''")} - known)
+
+
+def mark_announced(graph: Graph, names: list[str]) -> list[str]:
+    """The window said these were new: not again (on any device's window of this file)."""
+    import json
+
+    if names and not graph.db.readonly:
+        with graph.db.transaction():
+            graph.db.set_meta(ANNOUNCED_KEY, json.dumps(sorted(_announced(graph) | set(names)), ensure_ascii=False))
+    return names
+
+
 # -- the assistants seen ------------------------------------------------------------------
 
 

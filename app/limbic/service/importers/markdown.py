@@ -47,7 +47,8 @@ HISTORY_MARKER = "%% Limbic: history below, for reading; the JSONL export carrie
 EXPORT_MARKER = "%% Limbic export: the list is the observations, Relations the relations %%"
 RELATIONS_HEADING = "## Relations"
 KNOWN_KEYS = {"name", "title", "type", "tags", "tag", "aliases", "alias", "status", "created", "updated", "modified",
-              "valid_from", "valid_until"}
+              "valid_from", "valid_until", "limbic"}
+PRIVATE_MARK = "private"  # front matter ``limbic: private``: no assistant sees the entity (docs/mcp.md)
 
 WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
 # [text](Note.md), [text](../Harbor%20API.md) and [text](<Harbor API.md>) (how Obsidian writes a name with spaces).
@@ -84,6 +85,7 @@ class Note:
     self_links: int = 0
     valid: dict[str, valid_marks.Valid] = field(default_factory=dict)  # observation text -> when it held
     valid_default: valid_marks.Valid | None = None  # front matter valid_from / valid_until
+    private: bool = False  # front matter ``limbic: private``
 
 
 @dataclass
@@ -260,6 +262,12 @@ def read_note(root: Path, rel: Path, text: str) -> Note:
     note.aliases = _as_list(aliases) if isinstance(aliases, list) else [a.strip() for a in str(aliases or "").split(",") if a.strip()]
     if raw_status is not None and status is None:
         note.observations.append(f"status: {raw_status}")
+    marks = props.get("limbic")
+    for mark in marks if isinstance(marks, list) else [] if marks is None else [marks]:
+        if isinstance(mark, str) and mark.strip().casefold() == PRIVATE_MARK:
+            note.private = True
+        else:  # a word Limbic does not know there stays in the note as written
+            note.observations.append(f"limbic: {mark}")
     for key, value in props.items():
         values = value if isinstance(value, list) else [value]
         linked = [v for v in values if isinstance(v, str) and WIKILINK.search(v)]
@@ -457,6 +465,8 @@ def import_vault(graph: Graph, root, progress=None, cancelled=None, embed: bool 
             ids[note.name], _ = graph.merge_entity(note.name, note.entity_type, note.status, note.created, note.updated)
             graph.merge_observations(ids[note.name], [(text, None) for text in note.observations], note.created, cancelled)
             valid_marks.store_observations(graph, ids[note.name], note.valid)
+            if note.private:  # an import marks private, never unmarks: a note without the key reveals nothing
+                graph.set_private(ids[note.name], True)
         for note in vault.notes:  # once every name is in: an alias must not be another note's name
             report.notes += keep_aliases(graph, ids[note.name], note.aliases, str(note.path))
         for i, note in enumerate(vault.notes):

@@ -120,6 +120,8 @@ def export_markdown(graph: Graph, folder, progress=None, force: bool = False) ->
     for refl in graph.all_reflections():
         reflections.setdefault(refl.about.split(" —", 1)[0] if refl.relation_id else refl.about, []).append(refl)
     all_aliases = graph.aliases_by_entity()
+    private = {r[0] for r in graph.db.execute("SELECT id FROM entities WHERE private != 0")} \
+        if "private" in {r[1] for r in graph.db.execute("PRAGMA table_info(entities)")} else set()
     n = 0
     for n, ent in enumerate(graph.iter_entities(), start=1):
         if progress and n % 50 == 0:
@@ -134,6 +136,7 @@ def export_markdown(graph: Graph, folder, progress=None, force: bool = False) ->
             "created": ent.created_at,
             "updated": ent.updated_at,
             "aliases": aliases,
+            "limbic": "private" if ent.id in private else None,  # read back by the import (markdown.PRIVATE_MARK)
         }
         parts = [frontmatter.dump(props) + EXPORT_MARKER + "\n"]
         current = [o for o in ent.observations if o.current and o.kind != ALIAS_KIND]

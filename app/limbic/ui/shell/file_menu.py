@@ -119,6 +119,8 @@ class FileMenu(QObject):
                                         tip=translate("FileMenu", "What two devices changed alike, to choose for each what to keep"))
         f.addSeparator()
         self.settings_action = add(f, translate("FileMenu", "Se&ttings…"), self.on_settings, "Ctrl+,")
+        self.assistants_action = add(f, translate("FileMenu", "&Assistants…"), self.on_assistants,
+                                     tip=translate("FileMenu", "What each assistant may read and write; writes held for review"))
         f.addSeparator()
         add(f, translate("FileMenu", "&Quit"), self.p.quit, QKeySequence.StandardKey.Quit)
         self.p.sample_button.clicked.connect(self.load_sample)
@@ -404,6 +406,15 @@ class FileMenu(QObject):
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
         self.apply_settings(dialog.result_settings())
+
+    def on_assistants(self) -> None:
+        """File → Assistants (the Assistants page of the settings that live in the graph)."""
+        from limbic.ui.dialogs.assistants_dialog import AssistantsDialog
+
+        if self.p.hooks.catalog() is None:
+            self.p.status.say(translate("FileMenu", "Open a graph to see its assistants."), 4000)
+            return
+        AssistantsDialog(self.p.engine, self.p.hooks.parent).exec()
 
     def apply_settings(self, new: config.Settings) -> None:
         """Save the settings and apply what changed: file, model, scoring constants."""

@@ -26,6 +26,7 @@ from limbic.service import organise
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.search.browser import EntityBrowser
+from limbic.ui.shell.privacy import PrivacyControl
 from limbic.ui.workers.worker import Engine
 from limbic.ui.common.i18n import translate
 
@@ -151,6 +152,8 @@ class OrganiseMenu(QObject):
         self.health_view = None  # HealthView, made on first use
         self.health_dock = None  # HealthDock, its side panel
         self.pinned: set[int] = set()
+        self.privacy = PrivacyControl(parts.engine, parts.editor, parts.status, parts.hooks)  # the lock, assistants
+        self.privacy.watch()
 
     def build_menu(self, bar) -> None:
         """Organise → Browse, Pin, Merge into, Rename type."""
@@ -160,6 +163,7 @@ class OrganiseMenu(QObject):
                                  tip=translate("OrganiseMenu", "Every entity by type, sorted by name, last change or use"))
         self.pin_action = add(o, translate("OrganiseMenu", "&Pin entity"), self.on_toggle_pin, "Ctrl+D",
                               tip=translate("OrganiseMenu", "Keep the open entity listed when the search box is empty"))
+        self.private_action = self.privacy.build(o)
         self.merge_action = add(o, translate("OrganiseMenu", "&Merge into…"), self.on_merge, "Ctrl+M",
                                 tip=translate("OrganiseMenu", "Move the open entity's observations and relations into another, then delete it"))
         self.rename_type_action = add(o, translate("OrganiseMenu", "Rename &type…"), self.on_rename_type,
@@ -169,7 +173,7 @@ class OrganiseMenu(QObject):
 
     def writing_actions(self) -> tuple:
         """The actions a read-only file turns off."""
-        return self.pin_action, self.merge_action, self.rename_type_action
+        return self.pin_action, self.private_action, self.merge_action, self.rename_type_action
 
     # -- browse -------------------------------------------------------------------------
 
@@ -223,6 +227,7 @@ class OrganiseMenu(QObject):
     def update_pin_action(self) -> None:
         """Pin or Unpin, for the open entity."""
         entity_id = self.p.editor.entity_id
+        self.privacy.update()
         self.pin_action.setText(translate("OrganiseMenu", "Un&pin entity") if entity_id in self.pinned else translate("OrganiseMenu", "&Pin entity"))
 
     def on_toggle_pin(self) -> None:
