@@ -338,6 +338,16 @@
         </message>
     </context>
     <context>
+        <name>SearchFlow</name>
+        <message numerus="yes">
+            <source>%n entities wait for embedding and are found by their words only</source>
+            <translation type="unfinished">
+                <numerusform />
+                <numerusform />
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>StatusPanel</name>
         <message numerus="yes">
             <source>… and %n more lines</source>
@@ -358,6 +368,13 @@
             <translation>
                 <numerusform>%Ln relation</numerusform>
                 <numerusform>%Ln relations</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n found by words only while embedding catches up</source>
+            <translation type="unfinished">
+                <numerusform />
+                <numerusform />
             </translation>
         </message>
     </context>

@@ -444,6 +444,125 @@
         </message>
     </context>
     <context>
+        <name>AssistantsDialog</name>
+        <message>
+            <source>Assistant</source>
+            <translation>Asistente</translation>
+        </message>
+        <message>
+            <source>Last seen (UTC)</source>
+            <translation>Visto por última vez (UTC)</translation>
+        </message>
+        <message>
+            <source>May read</source>
+            <translation>Puede leer</translation>
+        </message>
+        <message>
+            <source>May write</source>
+            <translation>Puede escribir</translation>
+        </message>
+        <message>
+            <source>Paused</source>
+            <translation>En pausa</translation>
+        </message>
+        <message>
+            <source>may read and write</source>
+            <translation>puede leer y escribir</translation>
+        </message>
+        <message>
+            <source>read only until I allow</source>
+            <translation>solo lectura hasta que lo permita</translation>
+        </message>
+        <message>
+            <source>nothing until I allow</source>
+            <translation>nada hasta que lo permita</translation>
+        </message>
+        <message>
+            <source>everything</source>
+            <translation>todo</translation>
+        </message>
+        <message>
+            <source>nothing</source>
+            <translation>nada</translation>
+        </message>
+        <message>
+            <source>Assistants</source>
+            <translation>Asistentes</translation>
+        </message>
+        <message>
+            <source>What each assistant connected through limbic mcp may read and write. Entities marked private (Organise → Private to assistants, Ctrl+Shift+L) are never shown to any of them. Type “everything”, “nothing” or entity types separated by commas.</source>
+            <translation>Lo que cada asistente conectado con limbic mcp puede leer y escribir. Las entidades privadas (Organizar → Privada para los asistentes, Ctrl+Shift+L) no se muestran a ninguno. Escribe “everything” (todo), “nothing” (nada) o tipos de entidad separados por comas.</translation>
+        </message>
+        <message>
+            <source>Default for a new assistant</source>
+            <translation>Lo que puede un asistente nuevo</translation>
+        </message>
+        <message>
+            <source>A &amp;new assistant</source>
+            <translation>Un asistente &amp;nuevo</translation>
+        </message>
+        <message>
+            <source>Assistants and their scopes</source>
+            <translation>Los asistentes y su alcance</translation>
+        </message>
+        <message>
+            <source>When (UTC)</source>
+            <translation>Cuándo (UTC)</translation>
+        </message>
+        <message>
+            <source>Tool</source>
+            <translation>Herramienta</translation>
+        </message>
+        <message>
+            <source>Held because</source>
+            <translation>Retenido porque</translation>
+        </message>
+        <message>
+            <source>Writes held for review</source>
+            <translation>Escrituras retenidas para revisar</translation>
+        </message>
+        <message>
+            <source>&amp;Accept</source>
+            <translation>&amp;Aceptar</translation>
+        </message>
+        <message>
+            <source>Accept as &amp;private</source>
+            <translation>Aceptar como &amp;privada</translation>
+        </message>
+        <message>
+            <source>&amp;Discard</source>
+            <translation>&amp;Descartar</translation>
+        </message>
+        <message>
+            <source>Held for review: what an assistant sent that looks like a key, a password or a card number (never stored).</source>
+            <translation>Retenido para revisar: lo que un asistente envió y parece una clave, una contraseña o un número de tarjeta (nunca se guarda).</translation>
+        </message>
+        <message>
+            <source>not seen yet</source>
+            <translation>aún no visto</translation>
+        </message>
+        <message>
+            <source>The default applies until you give it its own</source>
+            <translation>Se aplica lo predeterminado hasta que le des uno propio</translation>
+        </message>
+        <message>
+            <source>saving what assistants may do</source>
+            <translation>guardando lo que pueden hacer los asistentes</translation>
+        </message>
+        <message>
+            <source>Saved: a running assistant follows at its next call.</source>
+            <translation>Guardado: un asistente en marcha lo sigue en su próxima llamada.</translation>
+        </message>
+        <message>
+            <source>Choose a held write first.</source>
+            <translation>Elige primero una escritura retenida.</translation>
+        </message>
+        <message>
+            <source>deciding on a held write</source>
+            <translation>decidiendo sobre una escritura retenida</translation>
+        </message>
+    </context>
+    <context>
         <name>BackupsDialog</name>
         <message>
             <source>taken by you</source>
@@ -1839,6 +1958,14 @@ Puedes deshacerlo con Ctrl+Z.</translation>
             <translation>Aj&amp;ustes…</translation>
         </message>
         <message>
+            <source>&amp;Assistants…</source>
+            <translation>Asis&amp;tentes…</translation>
+        </message>
+        <message>
+            <source>What each assistant may read and write; writes held for review</source>
+            <translation>Lo que cada asistente puede leer y escribir; escrituras retenidas para revisar</translation>
+        </message>
+        <message>
             <source>&amp;Quit</source>
             <translation>&amp;Salir</translation>
         </message>
@@ -1975,6 +2102,10 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message>
             <source>No other recent databases</source>
             <translation>No hay otras bases de datos recientes</translation>
+        </message>
+        <message>
+            <source>Open a graph to see its assistants.</source>
+            <translation>Abre un grafo para ver sus asistentes.</translation>
         </message>
         <message>
             <source>The window's language changes when Limbic starts again.</source>
@@ -3351,6 +3482,57 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         </message>
     </context>
     <context>
+        <name>PrivacyControl</name>
+        <message>
+            <source>Private: no assistant sees this entity</source>
+            <translation>Privada: ningún asistente ve esta entidad</translation>
+        </message>
+        <message>
+            <source>Private: no assistant sees this entity or anything on it. Click, or press {keys}, to show it to assistants again.</source>
+            <translation>Privada: ningún asistente ve esta entidad ni nada de ella. Haz clic, o pulsa {keys}, para mostrarla de nuevo a los asistentes.</translation>
+        </message>
+        <message>
+            <source>Private to &amp;assistants</source>
+            <translation>Privada para los &amp;asistentes</translation>
+        </message>
+        <message>
+            <source>No assistant sees the open entity, its observations or its relations</source>
+            <translation>Ningún asistente ve la entidad abierta, sus observaciones ni sus relaciones</translation>
+        </message>
+        <message>
+            <source>Private to assistants</source>
+            <translation>Privada para los asistentes</translation>
+        </message>
+        <message>
+            <source>Open an entity to make it private.</source>
+            <translation>Abre una entidad para hacerla privada.</translation>
+        </message>
+        <message>
+            <source>Marking private</source>
+            <translation>Marcar como privada</translation>
+        </message>
+        <message>
+            <source>“{name}” is private: no assistant sees it.</source>
+            <translation>“{name}” es privada: ningún asistente la ve.</translation>
+        </message>
+        <message>
+            <source>“{name}” is no longer private: assistants see it as their scope allows.</source>
+            <translation>“{name}” ya no es privada: los asistentes la ven según su alcance.</translation>
+        </message>
+        <message>
+            <source>marking the entity private</source>
+            <translation>marcando la entidad como privada</translation>
+        </message>
+        <message>
+            <source>noting the new assistants</source>
+            <translation>anotando los asistentes nuevos</translation>
+        </message>
+        <message>
+            <source>A new assistant used this graph: {names}. What each may read and write: File → Assistants….</source>
+            <translation>Un asistente nuevo usó este grafo: {names}. Lo que cada uno puede leer y escribir: Archivo → Asistentes….</translation>
+        </message>
+    </context>
+    <context>
         <name>QuickSwitcher</name>
         <message>
             <source>Jump to an entity…</source>
@@ -3817,6 +3999,13 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             <source>No results for “{query}”.</source>
             <translation>Sin resultados para “{query}”.</translation>
         </message>
+        <message numerus="yes">
+            <source>%n entities wait for embedding and are found by their words only</source>
+            <translation type="unfinished">
+                <numerusform />
+                <numerusform />
+            </translation>
+        </message>
     </context>
     <context>
         <name>Settings</name>
@@ -4190,6 +4379,13 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             <translation>
                 <numerusform>%Ln relación</numerusform>
                 <numerusform>%Ln relaciones</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n found by words only while embedding catches up</source>
+            <translation type="unfinished">
+                <numerusform />
+                <numerusform />
             </translation>
         </message>
     </context>
