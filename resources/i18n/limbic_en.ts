@@ -341,9 +341,9 @@
         <name>SearchFlow</name>
         <message numerus="yes">
             <source>%n entities wait for embedding and are found by their words only</source>
-            <translation type="unfinished">
-                <numerusform />
-                <numerusform />
+            <translation>
+                <numerusform>%Ln entity waits for embedding and is found by its words only</numerusform>
+                <numerusform>%Ln entities wait for embedding and are found by their words only</numerusform>
             </translation>
         </message>
     </context>
@@ -372,9 +372,9 @@
         </message>
         <message numerus="yes">
             <source>%n found by words only while embedding catches up</source>
-            <translation type="unfinished">
-                <numerusform />
-                <numerusform />
+            <translation>
+                <numerusform>%Ln found by words only while embedding catches up</numerusform>
+                <numerusform>%Ln found by words only while embedding catches up</numerusform>
             </translation>
         </message>
     </context>

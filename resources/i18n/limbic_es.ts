@@ -4001,9 +4001,9 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         </message>
         <message numerus="yes">
             <source>%n entities wait for embedding and are found by their words only</source>
-            <translation type="unfinished">
-                <numerusform />
-                <numerusform />
+            <translation>
+                <numerusform>%Ln entidad espera su vector y solo se encuentra por sus palabras</numerusform>
+                <numerusform>%Ln entidades esperan su vector y solo se encuentran por sus palabras</numerusform>
             </translation>
         </message>
     </context>
@@ -4383,9 +4383,9 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         </message>
         <message numerus="yes">
             <source>%n found by words only while embedding catches up</source>
-            <translation type="unfinished">
-                <numerusform />
-                <numerusform />
+            <translation>
+                <numerusform>%Ln encontrada solo por palabras mientras se calculan los vectores</numerusform>
+                <numerusform>%Ln encontradas solo por palabras mientras se calculan los vectores</numerusform>
             </translation>
         </message>
     </context>
