@@ -154,3 +154,15 @@ def test_what_changed_since_says_one_number_when_it_lists_fewer(qtbot, tmp_path,
     said = view.note.text()
     assert said.startswith("Today: 5 entities changed; the first 3 by name are listed.")
     assert sorted(set(re.findall(r"\d+(?= entities)", said))) == ["5"]  # it said 3 and 5 entities in one line
+
+
+def test_the_results_header_says_how_many_are_found_by_words_only(qtbot, sample_window):
+    from tests.ui.conftest import search
+
+    w = sample_window
+    search(qtbot, w, "payments gateway")
+    assert "wait for embedding" not in w.result_count.text()
+    w.catalog.pending = 7  # an import's entities whose vectors have not come yet
+    w.on_counts(dict(w.catalog.counts), 7)
+    assert "7 entities wait for embedding and are found by their words only" in w.result_count.text()
+    assert "7 found by words only while embedding catches up" in w.status.counts.text()

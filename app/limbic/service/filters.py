@@ -19,6 +19,7 @@ from limbic.engine.search.scoring import ScoringParams
 from limbic.engine.search.search import MAX_LIMIT, SearchResponse, search
 from limbic.engine.text import moments_ago
 from limbic.engine.text.time_expressions import find_time
+from limbic.service import catching_up
 from limbic.service import organise
 
 logger = logging.getLogger(__name__)
@@ -163,6 +164,7 @@ def filtered_search(graph: Graph, query: str, flt: SearchFilter | None = None, l
     """The engine's search narrowed by ``flt``; ``record`` counts the results shown as used."""
     flt = flt or SearchFilter()
     check(flt)
+    branches = catching_up.branches_for(graph, branches)  # words alone while most entities wait for a vector
     entity_type, status = flt.entity_type or None, flt.status or None
     if not flt.narrows_search():
         return search(graph, query, limit, record=record, params=params, entity_type=entity_type, status=status,

@@ -154,7 +154,10 @@ class SearchFlow(QObject):
         empty = catalog is not None and catalog.counts.get("entities", 0) == 0
         home = not p.model.query.strip()
         p.lists.setCurrentWidget(p.empty_hint if empty else p.home if home else p.results)
-        p.count.setText(p.model.count_text())
+        waiting = catalog.pending if catalog is not None and p.semantic_on() else 0
+        p.count.setText(p.model.count_text() + (" · " + translate(
+            "SearchFlow", "%n entities wait for embedding and are found by their words only", "", waiting)
+            if waiting > 0 else ""))
         p.count.setVisible(not empty and not home and p.model.rowCount() > 0)
 
     def on_home_open(self, entity_id: int) -> None:

@@ -336,7 +336,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def on_catalog(self, catalog: Catalog) -> None:
         self.catalog = catalog
-        self.status.set_counts(catalog.counts)
+        self.status.set_counts(catalog.counts, catalog.pending if self.model_name else 0)
         self.search_bar.set_types(catalog.entity_types)
         self.editor.set_completions(sorted(catalog.names.values()), catalog.relation_types, catalog.entity_types,
                                     catalog.aliases, catalog.names)
@@ -350,7 +350,7 @@ class MainWindow(QMainWindow):
         """The reader saw a commit (a running import's, too): the counts follow it at once."""
         if self.catalog is not None:
             self.catalog.counts, self.catalog.pending = counts, pending
-            self.status.set_counts(counts)
+            self.status.set_counts(counts, pending if self.model_name else 0)
             self.search.show_current_list()
 
     @Slot(object)
@@ -360,7 +360,7 @@ class MainWindow(QMainWindow):
         if catalog is None:
             return
         catalog.counts, catalog.pending = delta.counts, delta.pending
-        self.status.set_counts(catalog.counts)
+        self.status.set_counts(catalog.counts, catalog.pending if self.model_name else 0)
         if delta.entity_types is not None:
             catalog.entity_types = delta.entity_types
             self.search_bar.set_types(catalog.entity_types)

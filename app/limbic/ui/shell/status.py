@@ -152,10 +152,14 @@ class StatusPanel(QStatusBar):
         self.readonly.setToolTip(note or "")
         self.readonly.setVisible(bool(note))
 
-    def set_counts(self, counts: dict[str, int]) -> None:
+    def set_counts(self, counts: dict[str, int], by_words: int = 0) -> None:
+        """The graph's counts; ``by_words``: how many entities wait for a vector (found by their words meanwhile)."""
         entities, relations = counts.get("entities", 0), counts.get("relations", 0)
-        self.counts.setText(translate("StatusPanel", "%n entities", "", entities) + " · "
-                            + translate("StatusPanel", "%n relations", "", relations))
+        text = (translate("StatusPanel", "%n entities", "", entities) + " · "
+                + translate("StatusPanel", "%n relations", "", relations))
+        if by_words > 0:
+            text += " · " + translate("StatusPanel", "%n found by words only while embedding catches up", "", by_words)
+        self.counts.setText(text)
 
     @Slot(str)
     def job_started(self, title: str) -> None:
