@@ -56,6 +56,18 @@ def compile_translations(folder, names=("limbic_en.ts", "limbic_es.ts")):
     return folder
 
 
+@pytest.fixture(autouse=True)
+def quick_seal_keys(request, monkeypatch):
+    """Sync folders sealed in tests derive their key with scrypt at n 2^10 (the least a seal record may name)
+    rather than 2^15: the same derivation and the same record, a fiftieth of the cost (a quarter of a second a
+    device). A test marked ``real_seal_cost`` keeps the real parameters."""
+    if request.node.get_closest_marker("real_seal_cost"):
+        return
+    from limbic.engine.sync import seal
+
+    monkeypatch.setitem(seal.SCRYPT, "n", 1 << 10)
+
+
 @pytest.fixture(scope="session")
 def qapp(qapp, tmp_path_factory):
     """pytest-qt's application, speaking English as the app does at start-up: its translation gives every
