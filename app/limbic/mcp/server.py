@@ -173,14 +173,15 @@ class GraphHost:
     def resource(self, client: str = "") -> dict:
         return scope.read_resource(self.graph(), client, memory.graph_resource)
 
-    def others_changed(self) -> bool:
-        """On the graph's thread: did another program commit a change a reader would see?"""
+    def others_changed(self, client: str = "") -> bool:
+        """On the graph's thread: did another program commit a change this client would see?"""
         if self.opened is None or self.cursor is None:
             return False
         db = self.opened.graph.db
         if not db.changed_by_others():
             return False
-        return others_since(db, self.cursor).graph_changed
+        changes = others_since(db, self.cursor)
+        return changes.graph_changed and scope.notices(self.opened.graph, client, changes)
 
     def close(self) -> None:
         if self.embedder is not None:
@@ -341,7 +342,7 @@ class MemoryServer:
         """Poll the change log about once a second; notify when another program changed the graph."""
         while not self._stop.wait(POLL_SECONDS):
             try:
-                changed = self.host.submit(self.host.others_changed).result()
+                changed = self.host.submit(self.host.others_changed, self.session.client.name).result()
             except Exception as exc:  # a busy or vanished file, or the server closing: try again next time
                 logger.info("looking for outside changes failed: %s", exc)
                 continue

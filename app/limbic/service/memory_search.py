@@ -40,14 +40,10 @@ def search(
     text = A.query_arg(query)
     limit = A.int_arg(limit, "limit", DEFAULT_SEARCH_LIMIT, 1, MAX_SEARCH_LIMIT)
     if since is None and until is None:
-        # A connection narrowed to what an assistant may read drops hidden hits as it reads them: look deeper
-        # by as many as are hidden (few, most often), so the answer still holds ``limit`` results.
-        deeper = visibility.hidden_count(graph.db, MAX_SEARCH_LIMIT * 10)
-        response = hybrid_search(graph, text, limit + deeper, record=record and not deeper, params=params)
-        if deeper:
-            response.results = response.results[:limit]
-            if record and response.results:
-                signals.record_access(graph.db, [r.entity_id for r in response.results])
+        if visibility.narrowed(graph.db):
+            response = _narrowed_search(graph, text, limit, record, params)
+        else:
+            response = hybrid_search(graph, text, limit, record=record, params=params)
     else:
         from limbic.service.filters import SearchFilter, day_bound, filtered_search
 
@@ -65,6 +61,50 @@ def search(
     if notes:
         out["note"] = " ".join(notes)
     return out
+
+
+def _narrowed_search(graph: Graph, text: str, limit: int, record: bool, params: ScoringParams | None):
+    """A search on a connection narrowed to what an assistant may read (engine/store/visibility.py).
+
+    Hidden hits are dropped as the results are read (the entity is missing): when some were dropped
+    and fewer than ``limit`` are left, the search runs again four times deeper, so the answer holds
+    the best ``limit`` the assistant may see. Most searches hit nothing hidden and run once.
+    """
+    from limbic.engine.search.search import MAX_LIMIT
+    from limbic.engine.search.search import search as hybrid_search
+
+    depth = limit
+    while True:
+        dropped = _Dropped(graph)
+        try:
+            response = hybrid_search(graph, text, depth, record=False, params=params)
+        finally:
+            dropped.restore()
+        if not dropped.count or len(response.results) >= limit or depth >= MAX_LIMIT:
+            break
+        depth = min(MAX_LIMIT, depth * 4)
+    response.results = response.results[:limit]
+    if record and response.results:
+        signals.record_access(graph.db, [r.entity_id for r in response.results])
+    return response
+
+
+class _Dropped:
+    """Counts the entities a search asked for and did not get (hidden from the connection) while it runs."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph, self.count = graph, 0
+        real = graph.entities_by_ids
+
+        def counting(ids):
+            found = real(ids)
+            self.count += len(set(ids)) - len(found)
+            return found
+
+        graph.entities_by_ids = counting  # this graph object only, for this search
+
+    def restore(self) -> None:
+        del self.graph.entities_by_ids
 
 
 def _time_arg(value: Any, name: str) -> str:

@@ -220,15 +220,15 @@ def _quoted(text: str) -> str:
 
 
 def condition_for(access: Access, has_private: bool) -> str | None:
-    """SQL over ``e`` keeping the entities ``access`` may read; None when it may read the whole graph."""
+    """SQL over ``e`` matching the entities ``access`` may not read; None when it may read the whole graph."""
+    if access.read == NONE:
+        return "1"
     parts = []
     if has_private:
-        parts.append("e.private = 0")
-    if access.read == NONE:
-        return "0"
+        parts.append("e.private != 0")
     if access.read != ALL:
-        parts.append(f"e.entity_type IN ({', '.join(_quoted(t) for t in access.read)})")
-    return " AND ".join(parts) or None
+        parts.append(f"e.entity_type NOT IN ({', '.join(_quoted(t) for t in access.read)})")
+    return " OR ".join(parts) or None
 
 
 class ScopedView:
@@ -238,8 +238,9 @@ class ScopedView:
         self.graph = graph
         self.access = access_for(graph, client)
         db = graph.db
-        self.has_private = bool(db.has_table("assistant_scopes") and _scopes.hidden_count(db))
-        self.condition = condition_for(self.access, self.has_private)
+        self.has_private = bool(db.has_table("assistant_scopes")
+                                and db.scalar("SELECT 1 FROM main.entities WHERE private != 0 LIMIT 1"))
+        self.condition = condition_for(self.access, self.has_private)  # which entities it may not read
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[Graph]:
@@ -247,8 +248,8 @@ class ScopedView:
         db = self.graph.db
         if self.condition is None:
             visibility.lift(db)
-        elif getattr(db, "visible_condition", None) != self.condition:
-            visibility.install(db, self.condition)
+        else:
+            visibility.narrow(db, self.condition)
         yield self.graph
 
     def lifted(self) -> None:
@@ -260,13 +261,13 @@ class ScopedView:
     def visible_id(self, entity_id: int) -> bool:
         if self.condition is None:
             return True
-        sql = f"SELECT 1 FROM main.entities e WHERE e.id = ? AND {self.condition}"
+        sql = f"SELECT 1 FROM main.entities e WHERE e.id = ? AND NOT ({self.condition})"
         return self.graph.db.scalar(sql, (entity_id,)) is not None
 
     def hidden_ids(self, limit: int | None = None) -> list[int]:
         if self.condition is None:
             return []
-        sql = f"SELECT e.id FROM main.entities e WHERE NOT ({self.condition})" + (f" LIMIT {int(limit)}" if limit else "")
+        sql = f"SELECT e.id FROM main.entities e WHERE {self.condition}" + (f" LIMIT {int(limit)}" if limit else "")
         return [r[0] for r in view.graph.db.execute(sql)]
 
     def _holders(self, name: str) -> list[int]:
@@ -396,6 +397,16 @@ def call(graph: Graph, client: str, tool: str, read_only: bool, fn, keys: list[s
     return outcome
 
 
+def notices(graph: Graph, client: str, changes) -> bool:
+    """Whether a change another program made is one ``client`` may see (so it is told the graph changed):
+    not when every entity it touched is hidden from it. A deletion is told (what it was is not known now)."""
+    view = ScopedView(graph, client)
+    if view.condition is None or changes.removed or changes.full:
+        return True
+    touched = changes.added | changes.changed | changes.relations
+    return not touched or any(view.visible_id(i) for i in touched)
+
+
 def read_resource(graph: Graph, client: str, fn) -> Any:
     """A resource read by assistant ``client`` (the whole graph) through its scoped view."""
     with ScopedView(graph, client).reading():
@@ -414,11 +425,11 @@ def _screen_names(view: ScopedView, texts: set[str]) -> set[str]:
         part = items[start:start + 500]
         marks = ",".join("?" * len(part))
         hidden.update(r[0] for r in view.graph.db.execute(
-            f"SELECT e.name FROM main.entities e WHERE e.name IN ({marks}) AND NOT ({view.condition})", part))
+            f"SELECT e.name FROM main.entities e WHERE e.name IN ({marks}) AND ({view.condition})", part))
         if view.graph.db.has_table("entity_aliases"):
             hidden.update(r[0] for r in view.graph.db.execute(
                 f"SELECT a.alias FROM main.entity_aliases a JOIN main.entities e ON e.id = a.entity_id "
-                f"WHERE a.alias IN ({marks}) AND NOT ({view.condition})", part))
+                f"WHERE a.alias IN ({marks}) AND ({view.condition})", part))
     return hidden
 
 

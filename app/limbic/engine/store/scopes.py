@@ -94,10 +94,3 @@ def put(db: Database, client: str, read: str, write: str, changed_at: str, stamp
         "ON CONFLICT(client) DO UPDATE SET read = excluded.read, write = excluded.write, changed_at = excluded.changed_at, "
         "stamp = excluded.stamp, device = excluded.device, pending = excluded.pending",
         (check_client(client), read, write, changed_at, stamp, device, int(pending)))
-
-
-def hidden_count(db: Database) -> int:
-    """How many entities are private."""
-    if "private" not in {r[1] for r in db.execute("PRAGMA main.table_info(entities)")}:
-        return 0
-    return int(db.scalar("SELECT count(*) FROM main.entities WHERE private != 0") or 0)

@@ -1,14 +1,16 @@
 """A connection that sees only part of the graph: TEMP views named like the graph's tables shadow them.
 
 SQLite looks a table's plain name up in the connection's TEMP schema before ``main``, so a view
-``temp.entities`` over ``main.entities`` narrowed by a condition is what every unqualified read on
+``temp.entities`` over ``main.entities`` that leaves some entities out is what every unqualified read on
 that connection sees: by name, by id, in a join, in a count. Observations, relations (both ends),
 reflections and aliases follow their entities. The change log's triggers name ``main.`` tables, so
-they are untouched. A connection under a view cannot write the tables it shadows: a caller lifts
-it (``lift``) before a write and puts it back before the next read.
+they are untouched. A connection under the views cannot write the tables they shadow: a caller lifts
+them (``lift``) before a write and narrows again (``narrow``) before the next read.
 
-``condition`` is SQL over ``e`` (a row of ``main.entities``): which entities are seen. ``hidden_ids``
-are, besides, entities never seen whatever the condition says (a graph of the past carries today's).
+Which entities are left out is ``hidden``, SQL over ``e`` (a row of ``main.entities``). The views do not
+hold it: they read a TEMP table of ids (the hidden ones, or the seen ones where those are fewer), filled
+when the views are made and again only when the graph changed since (another connection's commit, or a
+change of this one's log), so a read pays one look-up in a small in-memory table per row it reads.
 """
 
 from __future__ import annotations
@@ -19,74 +21,111 @@ if TYPE_CHECKING:
     from limbic.engine.store.db import Database
 
 SHADOWED = ("entities", "observations", "relations", "reflections", "entity_aliases")
-HIDDEN_TABLE = "limbic_hidden_ids"
+IDS = "limbic_seen_ids"  # the TEMP table of ids the views read (hidden ones, or seen ones: ``_State.mode``)
 
 
-def _seen(column: str, condition: str) -> str:
-    return f"EXISTS (SELECT 1 FROM main.entities e WHERE e.id = {column} AND {condition})"
+class _State:
+    def __init__(self, hidden: str, mode: str, key: tuple) -> None:
+        self.hidden, self.mode, self.key = hidden, mode, key
 
 
-def _views(condition: str) -> dict[str, str]:
-    rel_ok = f"{_seen('r.from_entity', condition)} AND {_seen('r.to_entity', condition)}"
+def _state(db: Database) -> _State | None:
+    return getattr(db, "_visibility", None)
+
+
+def _views(mode: str) -> dict[str, str]:
+    op = "NOT IN" if mode == "hidden" else "IN"
+
+    def seen(column: str) -> str:
+        return f"{column} {op} (SELECT id FROM temp.{IDS})"
+
+    rel_ok = f"{seen('r.from_entity')} AND {seen('r.to_entity')}"
     return {
-        "entities": f"SELECT e.* FROM main.entities e WHERE {condition}",
-        "observations": f"SELECT o.* FROM main.observations o WHERE {_seen('o.entity_id', condition)}",
+        "entities": f"SELECT e.* FROM main.entities e WHERE {seen('e.id')}",
+        "observations": f"SELECT o.* FROM main.observations o WHERE {seen('o.entity_id')}",
         "relations": f"SELECT r.* FROM main.relations r WHERE {rel_ok}",
         "reflections": (
-            f"SELECT f.* FROM main.reflections f WHERE (f.entity_id IS NULL OR {_seen('f.entity_id', condition)}) "
+            f"SELECT f.* FROM main.reflections f WHERE (f.entity_id IS NULL OR {seen('f.entity_id')}) "
             f"AND (f.relation_id IS NULL OR EXISTS (SELECT 1 FROM main.relations r WHERE r.id = f.relation_id AND {rel_ok}))"
         ),
-        "entity_aliases": f"SELECT a.* FROM main.entity_aliases a WHERE {_seen('a.entity_id', condition)}",
+        "entity_aliases": f"SELECT a.* FROM main.entity_aliases a WHERE {seen('a.entity_id')}",
     }
 
 
-def install(db: Database, condition: str, hidden_ids: list[int] | None = None) -> None:
-    """From now on this connection reads only the entities ``condition`` keeps (and not ``hidden_ids``)."""
-    lift(db)
-    if hidden_ids:
-        db.execute(f"CREATE TEMP TABLE IF NOT EXISTS {HIDDEN_TABLE} (id INTEGER PRIMARY KEY)")
-        db.execute(f"DELETE FROM temp.{HIDDEN_TABLE}")
-        db.conn.executemany(f"INSERT OR IGNORE INTO temp.{HIDDEN_TABLE}(id) VALUES (?)", [(i,) for i in hidden_ids])
-        condition = f"({condition}) AND e.id NOT IN (SELECT id FROM temp.{HIDDEN_TABLE})"
-    for table, select in _views(condition).items():
+def _key(db: Database) -> tuple:
+    """What changes when the graph may have: another connection's commit, or a new row of this one's log."""
+    log = db.scalar("SELECT max(id) FROM main.change_log") if db.has_table("change_log") else None
+    return int(db.scalar("PRAGMA data_version")), log
+
+
+def narrow(db: Database, hidden: str) -> None:
+    """From now on this connection reads the graph without the entities ``hidden`` (SQL over ``e``) matches."""
+    state = _state(db)
+    key = (hidden, _key(db))
+    if state is not None and state.key == key:
+        return
+    total = int(db.scalar("SELECT count(*) FROM main.entities") or 0)
+    count = int(db.scalar(f"SELECT count(*) FROM main.entities e WHERE {hidden}") or 0)
+    mode = "hidden" if count * 2 <= total else "seen"
+    _fill(db, f"SELECT e.id FROM main.entities e WHERE {hidden}" if mode == "hidden"
+          else f"SELECT e.id FROM main.entities e WHERE NOT ({hidden})")
+    if state is None or state.mode != mode:
+        _make_views(db, mode)
+    db._visibility = _State(hidden, mode, (hidden, _key(db)))  # noqa: SLF001 - this module's own mark
+
+
+def narrow_to(db: Database, hidden_ids: list[int]) -> None:
+    """Narrow a connection (a graph of the past) by ids: these entities are not seen."""
+    _fill(db, None, hidden_ids)
+    _make_views(db, "hidden")
+    db._visibility = _State("", "hidden", ("ids",))  # noqa: SLF001
+
+
+def _fill(db: Database, select: str | None, ids: list[int] | None = None) -> None:
+    db.execute(f"CREATE TEMP TABLE IF NOT EXISTS {IDS} (id INTEGER PRIMARY KEY)")
+    db.execute(f"DELETE FROM temp.{IDS}")
+    if select is not None:
+        db.execute(f"INSERT INTO temp.{IDS}(id) {select}")
+    else:
+        db.conn.executemany(f"INSERT OR IGNORE INTO temp.{IDS}(id) VALUES (?)", [(i,) for i in ids or ()])
+
+
+def _make_views(db: Database, mode: str) -> None:
+    for table in SHADOWED:
+        db.execute(f"DROP VIEW IF EXISTS temp.{table}")
+    for table, select in _views(mode).items():
         if db.has_table(table):
             db.execute(f"CREATE TEMP VIEW {table} AS {select}")
-    db.visible_condition = condition
 
 
 def lift(db: Database) -> None:
     """The whole graph again (and writable) on this connection."""
-    if getattr(db, "visible_condition", None) is None:
+    if _state(db) is None:
         return
     for table in SHADOWED:
         db.execute(f"DROP VIEW IF EXISTS temp.{table}")
-    db.visible_condition = None
+    db._visibility = None  # noqa: SLF001
 
 
 def narrowed(db: Database) -> bool:
-    return getattr(db, "visible_condition", None) is not None
-
-
-def hidden_count(db: Database, cap: int) -> int:
-    """How many entities the connection does not see now (0 when it sees all), counted up to ``cap``."""
-    condition = getattr(db, "visible_condition", None)
-    if condition is None:
-        return 0
-    return int(db.scalar(f"SELECT count(*) FROM (SELECT 1 FROM main.entities e WHERE NOT ({condition}) LIMIT ?)",
-                         (cap,)) or 0)
+    return _state(db) is not None
 
 
 def hidden_ids(db: Database) -> list[int]:
     """The entities the connection does not see now (none when it sees all)."""
-    condition = getattr(db, "visible_condition", None)
-    if condition is None:
+    state = _state(db)
+    if state is None:
         return []
-    return [r[0] for r in db.execute(f"SELECT e.id FROM main.entities e WHERE NOT ({condition})")]
+    if state.mode == "hidden":
+        return [r[0] for r in db.execute(f"SELECT id FROM temp.{IDS}")]
+    return [r[0] for r in db.execute(f"SELECT id FROM main.entities WHERE id NOT IN (SELECT id FROM temp.{IDS})")]
 
 
 def carry(db: Database, other: Database) -> None:
     """Narrow ``other`` (a graph of the past, rebuilt from this one's history) as this connection is: what it
     does not see now stays unseen there, whatever it was then."""
-    condition = getattr(db, "visible_condition", None)
-    if condition is not None:
-        install(other, condition, hidden_ids(db))
+    state = _state(db)
+    if state is None:
+        return
+    then = {r[0] for r in other.execute(f"SELECT e.id FROM main.entities e WHERE {state.hidden}")} if state.hidden else set()
+    narrow_to(other, sorted(set(hidden_ids(db)) | then))
