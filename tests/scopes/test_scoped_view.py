@@ -136,3 +136,12 @@ def test_a_search_still_fills_its_limit_when_hidden_entities_match_best(host):
 
     results = json.loads(host.ok("search", query="chess", limit=3))["results"]
     assert len(results) == 3 and all(not r["name"].startswith("Secret") for r in results)
+
+
+def test_a_whole_graph_read_is_not_counted_as_a_read_of_a_private_entity(host):
+    from limbic.engine.graph import activity_log
+
+    host.ok("read_graph")
+    reads = host.run(lambda g: {name: [r.client for r in activity_log.reads_of(g.db, g.entity_id(name))]
+                                for name in ("Ada", "Clinic Zebra")})
+    assert reads == {"Ada": ["work-assistant"], "Clinic Zebra": []}

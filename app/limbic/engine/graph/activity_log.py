@@ -319,14 +319,17 @@ class ReadCount:
 
 
 def reads_of(db: Database, entity_id: int, since: str | None = None) -> list[ReadCount]:
-    """How often each assistant was given this entity (read_graph counts as a read of everything)."""
+    """How often each assistant was given this entity (read_graph counts as a read of everything, but not of
+    an entity private now: no assistant is given one)."""
     if not has_log(db):
         return []
+    private = "private" in {r[1] for r in db.execute("PRAGMA main.table_info(entities)")} and bool(
+        db.scalar("SELECT private FROM main.entities WHERE id = ?", (entity_id,)))
     rows = db.execute(
         "SELECT coalesce(nullif(s.client, ''), s.origin), count(*), max(r.at) FROM activity_read r "
-        "JOIN activity_session s ON s.id = r.session WHERE (r.entity_id = ? OR r.entity_id IS NULL) AND r.at >= ? "
-        "GROUP BY 1 ORDER BY 2 DESC",
-        (entity_id, since or ""),
+        "JOIN activity_session s ON s.id = r.session WHERE (r.entity_id = ? OR (r.entity_id IS NULL AND NOT ?)) "
+        "AND r.at >= ? GROUP BY 1 ORDER BY 2 DESC",
+        (entity_id, private, since or ""),
     )
     return [ReadCount(*r) for r in rows]
 
