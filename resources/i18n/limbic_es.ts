@@ -4950,6 +4950,10 @@ Haz clic para escribirlo.</translation>
             <translation>La fusión conserva “{kept}”: {why}.</translation>
         </message>
         <message>
+            <source> and </source>
+            <translation> y </translation>
+        </message>
+        <message>
             <source>&lt;p&gt;&lt;i&gt;Less sure than the pairs above it: shown because this graph is small.&lt;/i&gt;&lt;/p&gt;</source>
             <translation>&lt;p&gt;&lt;i&gt;Menos seguro que los pares de arriba: se muestra porque este grafo es pequeño.&lt;/i&gt;&lt;/p&gt;</translation>
         </message>

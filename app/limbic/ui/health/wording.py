@@ -37,7 +37,7 @@ def finding_row(f: health.Finding) -> str:
 
 def finding_html(f: health.Finding) -> str:
     """The detail of a finding: the names, how sure, which one a merge keeps and why, the reasons."""
-    names = " and ".join(f"“{html.escape(n)}”" for n in f.entities)
+    names = translate("Wording", " and ").join(f"“{html.escape(n)}”" for n in f.entities)
     less_sure = f.detail.get("tier", 1) > 1
     reasons = "".join(f"<li>{html.escape(r)}</li>" for r in f.reasons if not (less_sure and r.startswith("Less sure")))
     sure = (translate("Wording", "<p><i>Less sure than the pairs above it: shown because this graph is small.</i></p>")
