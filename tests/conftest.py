@@ -83,10 +83,21 @@ def qapp(qapp, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def embedder():
-    """The real default model, loaded once for the whole run."""
-    from limbic.engine.vectors.embeddings import load_embedder
+    """The real default model, loaded once for the whole run (the copy ``one_model_a_run`` hands out too)."""
+    from limbic.engine.vectors.embeddings import load_shared_embedder
 
-    return load_embedder()
+    return load_shared_embedder()
+
+
+@pytest.fixture(autouse=True)
+def one_model_a_run(monkeypatch):
+    """A model loaded in this process (by a CLI command called in-process, a server, an engine) is a twin of the
+    one copy of that model file the run holds (``load_shared_embedder``, as the app's windows share theirs), not
+    a copy loaded anew: a load takes seconds and a hundred megabytes. Its own settings (``low_memory``) and a
+    model that cannot be loaded behave as before; a program the test starts loads its own."""
+    from limbic.engine.vectors import embeddings
+
+    monkeypatch.setattr(embeddings, "load_embedder", embeddings.load_shared_embedder)
 
 
 @pytest.fixture
