@@ -371,10 +371,17 @@
             </translation>
         </message>
         <message numerus="yes">
-            <source>%n found by words only while embedding catches up</source>
-            <translation>
-                <numerusform>%Ln found by words only while embedding catches up</numerusform>
-                <numerusform>%Ln found by words only while embedding catches up</numerusform>
+            <source>%n by words only</source>
+            <translation type="unfinished">
+                <numerusform />
+                <numerusform />
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n entities wait for embedding: until their vectors come they are found by their words only</source>
+            <translation type="unfinished">
+                <numerusform />
+                <numerusform />
             </translation>
         </message>
     </context>

@@ -1256,6 +1256,10 @@ Antes se hace una copia del grafo tal como está.</translation>
             <translation>Fijar o soltar la entidad</translation>
         </message>
         <message>
+            <source>Make the entity private to assistants, or show it to them again</source>
+            <translation>Hacer la entidad privada para los asistentes, o mostrársela de nuevo</translation>
+        </message>
+        <message>
             <source>Merge the entity into another</source>
             <translation>Fusionar la entidad con otra</translation>
         </message>
@@ -4382,10 +4386,17 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             </translation>
         </message>
         <message numerus="yes">
-            <source>%n found by words only while embedding catches up</source>
-            <translation>
-                <numerusform>%Ln encontrada solo por palabras mientras se calculan los vectores</numerusform>
-                <numerusform>%Ln encontradas solo por palabras mientras se calculan los vectores</numerusform>
+            <source>%n by words only</source>
+            <translation type="unfinished">
+                <numerusform />
+                <numerusform />
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n entities wait for embedding: until their vectors come they are found by their words only</source>
+            <translation type="unfinished">
+                <numerusform />
+                <numerusform />
             </translation>
         </message>
     </context>

@@ -53,6 +53,7 @@ SHORTCUTS = [
     ("Ctrl+B", QT_TRANSLATE_NOOP("Dialogs", "Browse every entity by type, the pinned and the recently opened")),
     (QT_TRANSLATE_NOOP("Dialogs", "Ctrl+F in the browser"), QT_TRANSLATE_NOOP("Dialogs", "Narrow the browser's list by words (its filters sit beside)")),
     ("Ctrl+D", QT_TRANSLATE_NOOP("Dialogs", "Pin or unpin the entity")),
+    ("Ctrl+Shift+L", QT_TRANSLATE_NOOP("Dialogs", "Make the entity private to assistants, or show it to them again")),
     ("Ctrl+M", QT_TRANSLATE_NOOP("Dialogs", "Merge the entity into another")),
     ("Ctrl+Shift+H", QT_TRANSLATE_NOOP("Dialogs", "Memory health: duplicates, repeated observations, orphans")),
     ("Ctrl+Shift+Y", QT_TRANSLATE_NOOP("Dialogs", "Sync conflicts: what two devices changed alike, to choose what to keep")),
