@@ -138,3 +138,39 @@ def test_the_canary_is_alive(host):
     finally:
         host.run(lambda g: g.set_private(PRIVATE, True))
         host.run(scope.set_access, "work", READ_SCOPE, "all")
+
+
+WRITE_TOOLS = [t for t in TOOLS if not t.read_only]
+
+
+def _hidden_rows(graph) -> tuple:
+    ids = [r[0] for r in graph.db.execute("SELECT id FROM main.entities WHERE name IN (?, ?)", (PRIVATE, OUTSIDE))]
+    marks = ",".join("?" * len(ids))
+    return tuple(sorted(map(tuple, graph.db.execute(sql.format(marks=marks), ids * sql.count("{marks}")))) for sql in (
+        "SELECT name, entity_type, status, private FROM main.entities WHERE id IN ({marks})",
+        "SELECT entity_id, content, superseded_at FROM main.observations WHERE entity_id IN ({marks})",
+        "SELECT from_entity, to_entity, relation_type, active, valid_until FROM main.relations "
+        "WHERE from_entity IN ({marks}) OR to_entity IN ({marks})",
+        "SELECT entity_id, alias FROM main.entity_aliases WHERE entity_id IN ({marks})",
+        "SELECT entity_id, content FROM main.reflections WHERE entity_id IN ({marks})",
+    ))
+
+
+@pytest.fixture(scope="module")
+def writable(tmp_path_factory):
+    h = Host(seeded(tmp_path_factory.mktemp("canary-writes") / "g.db", _seed), client="work")
+    h.run(scope.set_access, "work", READ_SCOPE, "all")
+    yield h
+    h.close()
+
+
+@settings(max_examples=200, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_no_write_tool_changes_or_reveals_what_the_assistant_may_not_see(writable, data):
+    spec = data.draw(st.sampled_from(WRITE_TOOLS), label="tool")
+    arguments = data.draw(from_schema(spec.input_schema), label="arguments")
+    before = writable.run(_hidden_rows)
+    _is_error, text = writable.call(spec.name, **arguments)
+    assert _leaks(text, arguments) == [], (spec.name, arguments, text[:2000])
+    assert writable.run(_hidden_rows) == before, (spec.name, arguments, text[:500])

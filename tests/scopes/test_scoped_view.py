@@ -145,3 +145,21 @@ def test_a_whole_graph_read_is_not_counted_as_a_read_of_a_private_entity(host):
     reads = host.run(lambda g: {name: [r.client for r in activity_log.reads_of(g.db, g.entity_id(name))]
                                 for name in ("Ada", "Clinic Zebra")})
     assert reads == {"Ada": ["work-assistant"], "Clinic Zebra": []}
+
+
+def test_no_write_reaches_a_hidden_entity_by_name_or_id(host):
+    before = host.run(lambda g: (g.db.scalar("SELECT status FROM entities WHERE name = 'Clinic Zebra'"),
+                                 g.db.scalar("SELECT count(*) FROM reflections"),
+                                 g.db.scalar("SELECT count(*) FROM relations WHERE active = 1")))
+    clinic = host.run(lambda g: g.entity_id("Clinic Zebra"))
+    visits = host.run(lambda g: g.db.scalar("SELECT id FROM relations WHERE relation_type = 'visits'"))
+    is_error, text = host.call("set_entity_status", entities=[{"name": "Clinic Zebra", "status": "archived"}])
+    assert is_error and "Clinic Zebra" in text and "not found" in text
+    is_error, text = host.call("add_reflection", target_type="entity", target_id=clinic, content="a note")
+    missing = host.call("add_reflection", target_type="entity", target_id=99999, content="a note")[1]
+    assert is_error and text == missing.replace("99999", str(clinic))
+    is_error, text = host.call("end_relation", relation_id=visits)
+    assert is_error and text == host.call("end_relation", relation_id=99999)[1].replace("99999", str(visits))
+    assert host.run(lambda g: (g.db.scalar("SELECT status FROM entities WHERE name = 'Clinic Zebra'"),
+                               g.db.scalar("SELECT count(*) FROM reflections"),
+                               g.db.scalar("SELECT count(*) FROM relations WHERE active = 1"))) == before

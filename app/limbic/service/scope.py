@@ -40,6 +40,7 @@ DEFAULT_LABELS = {"read-write": "may read and write", "read-only": "read only un
 REFERENCE_KEYS = ("entityName", "entity_name", "from", "to", "names", "entityNames")
 TYPE_KEYS = ("entityType",)
 MASK = "\ue000limbic-hidden-{}\ue000"  # stands for a hidden entity's name in a write: found nowhere
+ID_MASK = 1 << 62  # and, counted up from here, for the id of a row it may not see
 REFUSED = "outside its scope"
 
 
@@ -301,7 +302,7 @@ class ScopedView:
         activity.note_refusal(self.graph, REFUSED)
         return OutOfScope(sentence)
 
-    def check_write(self, tool: str, arguments: dict) -> dict[str, str]:
+    def check_write(self, tool: str, arguments: dict) -> dict:
         """Before a write tool runs: refuse what the scope does not allow; the names to mask (mask: name)."""
         write = self.access.write
         if write == NONE:
@@ -315,14 +316,31 @@ class ScopedView:
             if key == "name" and tool == "create_entities" and self.hides(name):
                 raise self.refuse(f"Nothing was changed: “{shown(name)}” cannot be created, because the name is taken "
                                   "by an entity the person keeps from assistants; choose another name.")
-            if key not in REFERENCE_KEYS or not isinstance(name, str):
+            if (key not in REFERENCE_KEYS and not (key == "name" and tool != "create_entities")) \
+                    or not isinstance(name, str):
                 continue
             if self.hides(name):
                 masks.setdefault(name, MASK.format(len(masks)))
             elif write != ALL and key != "to" and (etype := self._type_of(name)) is not None and etype not in write:
                 raise self.refuse(f"Nothing was changed: this assistant may write only {describe(write)} entities, "
                                   f"and “{shown(name)}” is {shown(etype)}.")
+        for key, value in (("relation_id", arguments.get("relation_id")),
+                           ("target_id", arguments.get("target_id"))):
+            if isinstance(value, int) and not isinstance(value, bool) and self._hidden_row(key, value, arguments):
+                masks.setdefault(value, ID_MASK + len(masks))  # a row it may not see: answered as a missing id
         return masks
+
+    def _hidden_row(self, key: str, value: int, arguments: dict) -> bool:
+        """A relation (by id) touching a hidden entity, or an entity (a reflection's target) hidden."""
+        if self.condition is None:
+            return False
+        if key == "target_id" and arguments.get("target_type") == "entity":
+            exists = self.graph.db.scalar("SELECT 1 FROM main.entities WHERE id = ?", (value,))
+            return bool(exists) and not self.visible_id(value)
+        if key == "relation_id" or arguments.get("target_type") == "relation":
+            ends = self.graph.db.one("SELECT from_entity, to_entity FROM main.relations WHERE id = ?", (value,))
+            return ends is not None and not (self.visible_id(ends[0]) and self.visible_id(ends[1]))
+        return False
 
 
 def _walk(value: Any, key: str = "") -> Iterator[tuple[str, Any]]:
@@ -349,14 +367,22 @@ def masked(value: Any, masks: dict[str, str]) -> Any:
     return masks.get(value, value) if isinstance(value, str) else value
 
 
+ID_KEYS = ("relation_id", "target_id")
+
+
 def unmasked(value: Any, masks: dict[str, str]) -> Any:
     """A reply or an error with each mask back to the name the assistant sent."""
     if not masks:
         return value
     if isinstance(value, str):
         for name, mask in masks.items():  # a field holding the name: as sent; a sentence: as sentences show names
-            value = name if value == mask else value.replace(mask, shown(name))
+            if isinstance(mask, int):
+                value = value.replace(str(mask), str(name))
+            else:
+                value = name if value == mask else value.replace(mask, shown(name))
         return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return next((original for original, mask in masks.items() if mask == value), value)
     if isinstance(value, dict):
         return {k: unmasked(v, masks) for k, v in value.items()}
     if isinstance(value, list):
@@ -388,7 +414,8 @@ def call(graph: Graph, client: str, tool: str, read_only: bool, fn, keys: list[s
     if reasons := held.reasons_in(dict(zip(keys, args))):  # what looks like a credential is never stored
         raise held.hold(graph, view.access.client, tool, fn, dict(zip(keys, args)), reasons)
     try:
-        outcome = run(graph, fn, *[masked(a, masks) for a in args])
+        outcome = run(graph, fn, *[masks.get(a, a) if k in ID_KEYS and isinstance(a, int) else masked(a, masks)
+                                   for k, a in zip(keys, args)])
     except LimbicError as exc:
         if masks:
             exc.args = (unmasked(str(exc), masks), *exc.args[1:])

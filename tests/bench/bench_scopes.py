@@ -1,0 +1,112 @@
+"""What an assistant's scope costs: search and read_graph through the scoped view beside the same calls unscoped.
+
+    python -m tests.bench.bench_scopes [--entities 10000] [--rounds 7] [--queries 20]
+
+A report, never a pass/fail (``bench-results/bench_scopes_<entities>.json``). One graph of ``--entities`` entities (12 types,
+three observations each, a relation each; full text only: the model is not loaded, so the scope's share of
+the time is the largest it can be), called as `limbic mcp` calls its tools (GraphHost.invoke, without the wire)
+in three states, alternated round by round: *unscoped* (nothing private, the assistant may read everything:
+no view at all), *private* (1 % of the entities private: the connection narrowed to what is not private) and
+*typed* (1 % private, and the assistant may read 11 of the 12 types). Each round times ``--queries`` searches
+(limit 10) and one whole read_graph; the figures are medians over the rounds, and each state's ratio to unscoped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from limbic.mcp import activity as mcp_activity
+from limbic.mcp.server import GraphHost
+from limbic.mcp.tools import TOOLS_BY_NAME, arguments_for
+from limbic.service import scope
+from tests.bench.bench_mcp import WORDS, entity
+from tests.bench.common import machine, write_results
+
+
+def build(path: Path, n: int) -> None:
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
+    from limbic.service import memory
+
+    g = Graph(Database(path))
+    try:
+        for start in range(0, n, 1000):
+            memory.create_entities(g, [entity(i) for i in range(start, min(n, start + 1000))])
+        relations = [{"from": f"Entity {i:06d}", "to": f"Entity {(i * 31 + 7) % n:06d}", "relationType": "relates to"}
+                     for i in range(n)]
+        for start in range(0, n, 1000):
+            memory.create_relations(g, relations[start:start + 1000])
+    finally:
+        g.db.close()
+
+
+STATES = {
+    "unscoped": (0, "all"),
+    "private": (1, "all"),
+    "typed": (1, tuple(f"Type{i}" for i in range(11))),
+}
+
+
+def _set_state(graph, state: str) -> None:
+    marked, read = STATES[state]
+    scope.lift(graph)
+    with graph.db.transaction():
+        graph.db.execute("UPDATE entities SET private = ? WHERE id % 100 = 0 AND private != ?", (marked, marked))
+    scope.set_access(graph, "bench", read, "all")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entities", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--queries", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="limbic-bench-scopes-") as tmp:
+        path = Path(tmp) / "g.db"
+        start = time.perf_counter()
+        build(path, args.entities)
+        print(f"built {args.entities:,} entities in {time.perf_counter() - start:.1f} s", flush=True)
+        host = GraphHost(path, None, load_model=False)
+        host.start()
+        host.submit(lambda: None).result()
+        client = mcp_activity.Client(1, "bench", "1")
+        queries = [WORDS[i % len(WORDS)] if i % 2 else f"LMB-{(i * 977) % args.entities}" for i in range(args.queries)]
+
+        def call(tool: str, **arguments) -> float:
+            spec = TOOLS_BY_NAME[tool]
+            begin = time.perf_counter()
+            host.submit(host.invoke, spec, arguments_for(spec, arguments), client).result()
+            return time.perf_counter() - begin
+
+        times: dict[str, dict[str, list[float]]] = {s: {"search": [], "read_graph": []} for s in STATES}
+        try:
+            for r in range(args.rounds):
+                order = list(STATES) if r % 2 == 0 else list(reversed(STATES))
+                for state in order:
+                    host.submit(lambda s=state: _set_state(host.graph(), s)).result()
+                    call("search", query="warm up", limit=10)
+                    times[state]["search"].append(statistics.median(call("search", query=q, limit=10) for q in queries))
+                    times[state]["read_graph"].append(call("read_graph"))
+                print(f"round {r + 1}/{args.rounds}", flush=True)
+        finally:
+            host.close()
+    results: dict = {"entities": args.entities, "rounds": args.rounds, "queries": args.queries, "machine": machine()}
+    lines = [f"{args.entities:,} entities, full text only, medians of {args.rounds} alternated rounds", "",
+             "| state | search p50 (ms) | × unscoped | read_graph (ms) | × unscoped |", "|---|---|---|---|---|"]
+    base = {k: statistics.median(v) for k, v in times["unscoped"].items()}
+    for state in STATES:
+        med = {k: statistics.median(v) for k, v in times[state].items()}
+        results[state] = {k: round(v * 1000, 2) for k, v in med.items()} | {
+            f"{k}_ratio": round(med[k] / base[k], 3) for k in med}
+        lines.append(f"| {state} | {med['search'] * 1000:.2f} | {med['search'] / base['search']:.3f} | "
+                     f"{med['read_graph'] * 1000:.1f} | {med['read_graph'] / base['read_graph']:.3f} |")
+    print("\n".join(lines))
+    write_results(f"bench_scopes_{args.entities}", results, "\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
