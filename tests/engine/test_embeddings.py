@@ -129,7 +129,7 @@ def test_minilm_reports_missing_packages(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", fake)
-    with pytest.raises(ModelError, match="not installed"):
+    with pytest.raises(ModelError, match=r"not installed .*limbic-kg\[minilm\]"):
         embeddings.resolve_spec(Path(embeddings.MINILM_NAME))
 
 

