@@ -84,3 +84,13 @@ def test_leap_days_and_far_years_have_an_answer(windows_clock):
     assert localtime.local_to_utc(WindowsDatetime(1872, 2, 29, 12)).date() in (date(1872, 2, 29), date(1872, 3, 1),
                                                                               date(1872, 2, 28))
     assert localtime.local_to_utc(WindowsDatetime(1, 1, 2)).year == 1
+
+
+def test_the_window_shows_a_stored_time_before_1970(monkeypatch):
+    from limbic.ui.common import when as ui_when
+    from limbic.ui.dialogs import backups_dialog
+
+    for module in (ui_when, backups_dialog, localtime):
+        monkeypatch.setattr(module, "datetime", WindowsDatetime, raising=False)
+    words = ui_when.when_words("1965-03-04 12:00:00", now=datetime(2026, 12, 7, tzinfo=timezone.utc))
+    assert "1965" in words

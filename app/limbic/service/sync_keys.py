@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from limbic import config
+from limbic import config, osfiles
 
 FILE = "sync-keys.json"
 
@@ -90,4 +90,4 @@ def _write(keys: dict) -> None:
         json.dump(keys, fh, indent=2, sort_keys=True)
         fh.flush()
         os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    osfiles.replace(tmp, path)

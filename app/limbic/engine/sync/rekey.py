@@ -27,6 +27,7 @@ from pathlib import Path
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
+from limbic import osfiles
 from limbic.engine.sync import folder as files
 from limbic.engine.sync.seal import (
     MAGIC, SCRYPT, SEAL_FILE, Record, Sealer, SealError, _b64, _check_aad, derive, new_code,
@@ -112,7 +113,7 @@ def replace_record(home: Path, record: Record) -> None:
     tmp = files.temp_path(home, SEAL_FILE)
     files._write_new(tmp, record.to_json())
     try:
-        os.replace(tmp, home / SEAL_FILE)
+        osfiles.replace(tmp, home / SEAL_FILE)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()
@@ -168,7 +169,7 @@ def _reseal_snapshot(directory: Path, path: Path, device: str, seq: int, old: Se
             with open(tmp, "rb") as fh:
                 for block in iter(lambda: fh.read(1 << 20), b""):
                     sha.update(block)
-            os.replace(tmp, directory / f"snapshot-{seq:06d}-{sha.hexdigest()[:16]}.db")
+            osfiles.replace(tmp, directory / f"snapshot-{seq:06d}-{sha.hexdigest()[:16]}.db")
         finally:
             tmp.unlink(missing_ok=True)
     files._fsync_dir(directory)

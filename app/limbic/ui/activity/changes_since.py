@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from limbic import config
+from limbic import config, file_keys
 from limbic.service import timeline
 from limbic.service.timeline import ChangedSince
 from limbic.ui.common.when import when_words
@@ -177,9 +177,9 @@ class ChangesSinceView(QWidget):
 
 def note_opening(path: str, at: str | None = None) -> str | None:
     """Remember that the graph at ``path`` opens now; returns when it was opened before (None: never here)."""
-    key = str(Path(path).resolve())
+    key = file_keys.key(path)  # the path as the disk spells it: other capitals on a disk that ignores case are one file
     settings = config.load_settings()  # read again: other parts save the same settings file
-    previous = settings.last_opened.get(key)
+    previous = file_keys.find(settings.last_opened, key)  # or kept under an older spelling
     settings.last_opened[key] = at or datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
     config.save_settings(settings)
     return previous

@@ -20,13 +20,14 @@ from PySide6.QtWidgets import (
 from limbic.service.backups import BackupInfo
 from limbic.ui.dialogs.tables import read_only_table
 from limbic.ui.common.i18n import number, translate
+from limbic.localtime import utc_to_local
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 REASONS = {"manual": QT_TRANSLATE_NOOP("BackupsDialog", "taken by you"), "auto": "automatic", "before-restore": QT_TRANSLATE_NOOP("BackupsDialog", "before a restore")}
 
 
 def _local(taken_utc: str) -> str:
-    when = datetime.strptime(taken_utc, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc).astimezone()
+    when = utc_to_local(datetime.strptime(taken_utc, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc))
     return when.strftime("%Y-%m-%d %H:%M")
 
 
