@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from limbic.engine.errors import LimbicError
@@ -97,10 +100,7 @@ def _check(db: Database, snapshots: list[tuple[str, list[str]]]) -> None:
             past.db.close()
 
 
-@settings(max_examples=40, deadline=None, database=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=st.lists(st.tuples(op, st.integers(1, 90_000), st.booleans()), min_size=1, max_size=30))
-def test_the_graph_as_of_each_moment_is_its_snapshot_before_and_after_pruning(tmp_path_factory, monkeypatch, ops):
+def _run(tmp_path_factory, monkeypatch, ops) -> None:
     clock = Clock()
     with monkeypatch.context() as m:
         patch_clock(m, clock)
@@ -126,3 +126,29 @@ def test_the_graph_as_of_each_moment_is_its_snapshot_before_and_after_pruning(tm
         assert db.scalar("SELECT count(*) FROM change_item") == 0
         _check(db, snapshots)
         db.close()
+
+
+def steps(least: int, most: int):
+    return st.lists(st.tuples(op, st.integers(1, 90_000), st.booleans()), min_size=least, max_size=most)
+
+
+# Derandomized: the default run tries the same 25 cases (182 writes) every time: a failure there is a regression.
+@settings(max_examples=25, deadline=None, database=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=steps(3, 30))
+def test_the_graph_as_of_each_moment_is_its_snapshot_before_and_after_pruning(tmp_path_factory, monkeypatch, ops):
+    _run(tmp_path_factory, monkeypatch, ops)
+
+
+# The long run (make test-slow): many more cases, and longer ones. LIMBIC_HISTORY_EXAMPLES changes how many;
+# LIMBIC_HISTORY_RANDOM=1 draws new cases each time instead of the same ones.
+LONG_EXAMPLES = int(os.environ.get("LIMBIC_HISTORY_EXAMPLES", "200"))
+
+
+@pytest.mark.slow
+@settings(max_examples=LONG_EXAMPLES, deadline=None, database=None,
+          derandomize=os.environ.get("LIMBIC_HISTORY_RANDOM") != "1",
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(ops=steps(1, 60))
+def test_long_runs_rebuild_the_graph_as_of_each_moment(tmp_path_factory, monkeypatch, ops):
+    _run(tmp_path_factory, monkeypatch, ops)
