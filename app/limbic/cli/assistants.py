@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from limbic.cli.common import open_for
+from limbic.cli.common import open_for, whole_number
 
 
 def cmd_private(args: argparse.Namespace) -> int:
@@ -131,7 +131,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("held", parents=[common],
                        help="writes of assistants held because they looked like a credential: list, accept or discard")
     p.add_argument("action", nargs="?", choices=("list", "accept", "discard"))
-    p.add_argument("id", nargs="?", type=int, help="accept, discard: the held write's number")
+    p.add_argument("id", nargs="?", type=whole_number("the held write's number", 1, 2**62),
+                   help="accept, discard: the held write's number")
     p.add_argument("--private", action="store_true", help="accept: mark every entity it writes private")
     p.add_argument("--all", action="store_true", help="list: those accepted or discarded too")
     p.add_argument("--json", action="store_true", help="list as JSON (with the held text: it is yours)")
