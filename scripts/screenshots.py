@@ -1,6 +1,7 @@
 """Screenshots of the real window under Xvfb, in light and dark, for the README.
 
-Usage: .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--lang es]
+Usage: .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--lang es] [--scales]
+(--scales: 1366x768 and 1920x1080 at 100 to 200 % under openbox, each state checked on screen)
 ``--lang es`` takes the window in Spanish (the README's size only) into docs/screenshots/es, searching in Spanish.
 Needs Xvfb (apt-get install -y xvfb libxcb-icccm4 libxcb-keysyms1); starts one itself when DISPLAY is unset.
 """
@@ -57,7 +58,11 @@ def main() -> int:
     parser.add_argument("--scheme", choices=["light", "dark"], help="(internal) one colour scheme in this process")
     parser.add_argument("--size", help="(internal) the window's size in this process, WxH")
     parser.add_argument("--lang", choices=["en", "es"], default="en", help="the window's language (es: Spanish)")
+    parser.add_argument("--scales", action="store_true",
+                        help="instead: every common screen and scale under openbox (scripts/scale_screenshots.py)")
     args = parser.parse_args()
+    if args.scales:
+        return __import__("scale_screenshots").main(["--out", args.out])
     if args.lang == "es" and args.out == parser.get_default("out"):
         args.out = str(Path(args.out) / "es")
     if args.scheme:

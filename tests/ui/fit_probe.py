@@ -74,10 +74,15 @@ def state(app: QApplication, window, name: str, shots: Path | None) -> dict:
     spin(app, 600)
     area = window.screen().availableGeometry()
     frame = window.frameGeometry()
+    inside = window.geometry()
     if shots is not None:
-        window.grab().save(str(shots / f"{name}.png"))
+        screen = window.screen()
+        # Under a real X server and window manager the whole screen, frame and all; offscreen, the window.
+        picture = screen.grabWindow(0) if QApplication.platformName() == "xcb" else window.grab()
+        picture.save(str(shots / f"{name}.png"))
     return {"state": name, "area": [area.x(), area.y(), area.width(), area.height()],
             "frame": [frame.x(), frame.y(), frame.width(), frame.height()],
+            "client": [inside.x(), inside.y(), inside.width(), inside.height()], "maximised": window.isMaximized(),
             "one_column": bool(window.one_column.narrow), "off": off_screen(window)}
 
 

@@ -18,8 +18,16 @@ from limbic.ui.common import window_fit
 NARROW_W = window_fit.NARROW_W  # under this width the results and a readable editor no longer fit side by side
 
 
-def scrolling(widget: QWidget, parent: QWidget | None = None) -> QScrollArea:
-    """``widget`` inside a frameless vertical scroll area: short of height it scrolls, never growing the window."""
+# Shorter than this the editor's form scrolls rather than squeezing its lists to a row each: at 150 % on a
+# laptop the editor had about 410 px and showed one observation; it now shows four and scrolls to the rest.
+EDITOR_LEAST_HEIGHT = 560
+
+
+def scrolling(widget: QWidget, parent: QWidget | None = None, least_height: int = 0) -> QScrollArea:
+    """``widget`` inside a frameless vertical scroll area: short of height it scrolls, never growing the window;
+    it is laid out at least ``least_height`` tall."""
+    if least_height:
+        widget.setMinimumHeight(least_height)
     area = QScrollArea(parent)
     area.setObjectName(f"{widget.objectName() or 'content'}Scroll")
     area.setFrameShape(QFrame.Shape.NoFrame)

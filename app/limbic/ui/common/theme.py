@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 
+import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPalette
 from PySide6.QtWidgets import QApplication
@@ -118,8 +119,8 @@ _STYLE: list = []  # the one BorderStyle, kept alive beside the application that
 
 def _fusion(app: QApplication) -> None:
     """Fusion with borders that can be seen (3:1) around fields, boxes and buttons, in light and dark."""
-    if not _STYLE:
-        _STYLE.append(borders.BorderStyle())
+    if not _STYLE or not shiboken6.isValid(_STYLE[0]):  # the application deletes a style it replaced
+        _STYLE[:] = [borders.BorderStyle()]
     if app.style() is not _STYLE[0]:
         app.setStyle(_STYLE[0])
 

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.service.entities import EntityDraft, EntityView
-from limbic.ui.common.screen_fit import scrolling, tab_order_after
+from limbic.ui.common.screen_fit import EDITOR_LEAST_HEIGHT, scrolling, tab_order_after
 from limbic.ui.editor import create_target
 from limbic.ui.editor.add_row import AddRow
 from limbic.ui.editor.aliases import AliasBar
@@ -78,7 +78,7 @@ class EntityEditor(QWidget):
         self.placeholder.setWordWrap(True)
         self.stack.addWidget(self.placeholder)
         # Short of height (a scaled laptop) the form scrolls inside the editor instead of growing the window.
-        self.stack.addWidget(scrolling(self._build_form(), self))
+        self.stack.addWidget(scrolling(self._build_form(), self, EDITOR_LEAST_HEIGHT))
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.stack)

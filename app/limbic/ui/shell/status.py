@@ -81,6 +81,7 @@ class StatusPanel(QStatusBar):
         self.cancel = QToolButton(self, objectName="cancelButton", text=translate("StatusPanel", "Cancel"), toolTip=translate("StatusPanel", "Stop the running job"))
         self.cancel.hide()
         self.counts = QLabel(self, objectName="countsLabel")
+        self.counts.setMinimumWidth(1)  # a longer count gives way in a narrow window rather than widening it
         self.model = QLabel(self, objectName="modelLabel")
         self.readonly = QLabel(translate("StatusPanel", "Read-only"), self, objectName="readonlyLabel")
         self.readonly.hide()
@@ -157,9 +158,13 @@ class StatusPanel(QStatusBar):
         entities, relations = counts.get("entities", 0), counts.get("relations", 0)
         text = (translate("StatusPanel", "%n entities", "", entities) + " · "
                 + translate("StatusPanel", "%n relations", "", relations))
+        tip = ""
         if by_words > 0:
-            text += " · " + translate("StatusPanel", "%n found by words only while embedding catches up", "", by_words)
+            text += " · " + translate("StatusPanel", "%n by words only", "", by_words)
+            tip = translate("StatusPanel", "%n entities wait for embedding: until their vectors come they are found by "
+                                           "their words only", "", by_words)
         self.counts.setText(text)
+        self.counts.setToolTip(tip)
 
     @Slot(str)
     def job_started(self, title: str) -> None:
