@@ -166,3 +166,16 @@ def test_the_results_header_says_how_many_are_found_by_words_only(qtbot, sample_
     w.on_counts(dict(w.catalog.counts), 7)
     assert "7 entities wait for embedding and are found by their words only" in w.result_count.text()
     assert "7 by words only" in w.status.counts.text()
+
+
+def test_a_relation_target_typed_without_its_accents_is_the_entity_not_a_new_one(qtbot, sample_window):
+    w = sample_window
+    ed = open_entity(qtbot, w, "Harbor API")
+    asked: list[str] = []
+    ed._ask_create = lambda name: asked.append(name)
+    ed.rel_type.setText("reviewed_by")
+    ed.rel_target.setText("tomas ferreira")  # typed on a keyboard without accents
+    ed.on_add_relation()
+    assert asked == []
+    rows = [ed.out_list.item(i).text() for i in range(ed.out_list.count())]
+    assert "reviewed_by → Tomás Ferreira" in rows

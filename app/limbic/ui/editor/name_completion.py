@@ -9,12 +9,18 @@ drawing and the text a chosen row puts in the field know which rows are aliases.
 from __future__ import annotations
 
 import bisect
+import unicodedata
 
 from PySide6.QtCore import QModelIndex, QObject, QStringListModel, Qt
 from PySide6.QtWidgets import QCompleter, QStyledItemDelegate, QWidget
 
 from limbic.service.names import same_name_key
 from limbic.ui.common.i18n import translate
+
+
+def _accent_free(text: str) -> str:
+    """``text`` without accents or case: "Tomás" and "tomas" are one spelling."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text.strip()) if not unicodedata.combining(c)).casefold()
 
 
 class NameCompletions(QObject):
@@ -95,8 +101,14 @@ class NameCompletions(QObject):
         return self._owner_by_key.get(same_name_key(text.strip()))
 
     def target(self, text: str) -> str:
-        """The entity name a row or a typed target stands for: an alias becomes its entity's name."""
-        return self._owner.get(text) or self.owner(text) or text
+        """The entity name a row or a typed target stands for: an alias becomes its entity's name, and a name
+        typed without its accents ("Tomas Ferreira") the one entity it spells, never a new one."""
+        owner = self._owner.get(text) or self.owner(text)
+        if owner is not None or self.is_name(text):
+            return owner or text
+        key = _accent_free(text)
+        same = [name for name in self.names if _accent_free(name) == key]
+        return same[0] if len(same) == 1 else text
 
     def label(self, text: str) -> str:
         """A row as the popup shows it: a name as it is, an alias as “New York City — also NYC”."""
