@@ -179,3 +179,22 @@ def test_a_relation_target_typed_without_its_accents_is_the_entity_not_a_new_one
     assert asked == []
     rows = [ed.out_list.item(i).text() for i in range(ed.out_list.count())]
     assert "reviewed_by → Tomás Ferreira" in rows
+
+
+def test_ctrl_z_after_adding_undoes_the_change_not_the_fields_clearing(qtbot, sample_window):
+    w = sample_window
+    ed = open_entity(qtbot, w, "Harbor API")
+    ed.obs_new.setFocus()
+    qtbot.keyClicks(ed.obs_new, "Rate limit is 100 requests per second")
+    qtbot.keyClick(ed.obs_new, Qt.Key.Key_Return)
+    qtbot.keyClicks(ed.rel_type, "reviewed_by")
+    qtbot.keyClicks(ed.rel_target, "HAR-2310")
+    qtbot.keyClick(ed.rel_target, Qt.Key.Key_Return)
+    assert not ed.obs_new.isUndoAvailable() and not ed.rel_target.isUndoAvailable()
+    with qtbot.waitSignal(w.entity_saved, timeout=30_000):
+        qtbot.keyClick(ed.rel_target, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    with qtbot.waitSignal(w.step_done, timeout=30_000):  # the save is undone from the field the person is in
+        qtbot.keyClick(ed.rel_target, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert ed.rel_target.text() == ""
+    qtbot.waitUntil(lambda: "Rate limit is 100 requests per second" not in
+                    [ed.obs_list.item(i).text() for i in range(ed.obs_list.count())], timeout=30_000)

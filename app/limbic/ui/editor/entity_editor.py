@@ -432,7 +432,7 @@ class EntityEditor(QWidget):
         text = self.obs_new.text().strip()
         if text:
             self._add_obs_item(None, text)
-            self.obs_new.clear()
+            self.obs_new.setText("")  # and its typing history: Ctrl+Z next undoes the edit, not the field's clearing
             self.on_edited()
 
     def on_remove_observation(self) -> None:
@@ -457,7 +457,7 @@ class EntityEditor(QWidget):
             self.create_requested.emit(target, entity_type)
         if (rtype, target) not in existing:
             self._add_rel_item(self.out_list, (rtype, target), f"{rtype} → {target}")
-        self.rel_target.clear()
+        self.rel_target.setText("")  # and its typing history, as for an observation
         self.on_edited()
 
     def _target_exists(self, name: str) -> bool:
