@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
 from limbic.engine.search import scoring
 from limbic.engine.search.scoring import ScoringParams
 from limbic.engine.search.search import fts_branch, fts_match_expression, query_terms, search
@@ -21,12 +25,27 @@ GRAPH = {
 }
 
 
+@pytest.fixture(scope="module")
+def filled_file(tmp_path_factory, embedder):
+    """GRAPH written and embedded once for the module; each test opens its own copy of the file."""
+    path = tmp_path_factory.mktemp("filled") / "filled.db"
+    g = Graph(Database(path), embedder)
+    try:
+        for name, (etype, obs) in GRAPH.items():
+            g.upsert_entity(name, etype, obs)
+        g.add_relation("CachorroSpace", "Skills catalogue", "uses")
+    finally:
+        g.db.close()
+    return path
+
+
 @pytest.fixture
-def filled(graph):
-    for name, (etype, obs) in GRAPH.items():
-        graph.upsert_entity(name, etype, obs)
-    graph.add_relation("CachorroSpace", "Skills catalogue", "uses")
-    return graph
+def filled(filled_file, tmp_path, embedder):
+    path = tmp_path / "test.db"
+    shutil.copyfile(filled_file, path)
+    g = Graph(Database(path), embedder)
+    yield g
+    g.db.close()
 
 
 def names(response):
