@@ -7,8 +7,12 @@ connection beside the vector scan. None of it may change which entities are foun
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
 from limbic.engine.search import flat_terms as flat_module
 from limbic.engine.search import search as search_module
 from limbic.engine.graph import signals
@@ -25,13 +29,30 @@ ENTITIES = [
 ]
 
 
+@pytest.fixture(scope="module")
+def crowded_file(tmp_path_factory, embedder):
+    """ENTITIES and a "Kitchen" written and embedded once for the module; each test opens its own copy."""
+    path = tmp_path_factory.mktemp("crowded") / "crowded.db"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(flat_module, "FLAT_ROWS", 10)
+        g = Graph(Database(path), embedder)
+        try:
+            for name, etype, obs in ENTITIES:
+                g.upsert_entity(name, etype, obs)
+            g.upsert_entity("Kitchen", "Place", ["Where the cooking happens"])
+        finally:
+            g.db.close()
+    return path
+
+
 @pytest.fixture
-def crowded(graph, monkeypatch):
+def crowded(crowded_file, tmp_path, embedder, monkeypatch):
     monkeypatch.setattr(flat_module, "FLAT_ROWS", 10)  # the rules apply from 20 entities
-    for name, etype, obs in ENTITIES:
-        graph.upsert_entity(name, etype, obs)
-    graph.upsert_entity("Kitchen", "Place", ["Where the cooking happens"])
-    return graph
+    path = tmp_path / "test.db"
+    shutil.copyfile(crowded_file, path)
+    g = Graph(Database(path), embedder)
+    yield g
+    g.db.close()
 
 
 def holders(graph, word: str) -> set[int]:
