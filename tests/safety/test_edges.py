@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -226,11 +227,20 @@ def test_a_graph_opened_through_a_symlink_keeps_its_backups_beside_the_real_file
 # -- derived and signal tables ---------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def made(tmp_path_factory) -> Path:
+    """The graph ``make`` writes, written once for the tests that damage a copy of it table by table."""
+    path = tmp_path_factory.mktemp("made") / "g.db"
+    make(path).db.close()
+    return path
+
+
 @pytest.mark.parametrize("table", [t.name for t in tables.TABLES])
 @pytest.mark.parametrize("damage", ["missing", "malformed"])
-def test_every_lost_or_malformed_table_is_found_and_repaired_without_touching_the_graph(tmp_path, table, damage, capsys):
+def test_every_lost_or_malformed_table_is_found_and_repaired_without_touching_the_graph(made, tmp_path, table, damage, capsys):
     path = tmp_path / "g.db"
-    g = make(path)
+    shutil.copyfile(made, path)
+    g = Graph(Database(path))
     from limbic.engine.graph import signals
 
     signals.record_access(g.db, [1, 2])
@@ -257,9 +267,9 @@ def test_every_lost_or_malformed_table_is_found_and_repaired_without_touching_th
 
 
 @pytest.mark.parametrize("table", [t.name for t in tables.TABLES])
-def test_search_works_with_a_lost_or_malformed_table(tmp_path, table, capsys):
+def test_search_works_with_a_lost_or_malformed_table(made, tmp_path, table, capsys):
     path = tmp_path / "g.db"
-    make(path).db.close()
+    shutil.copyfile(made, path)
     conn = apsw.Connection(str(path))
     conn.execute(f"DROP TABLE {table}; CREATE TABLE {table}(x)")
     conn.close()
