@@ -75,21 +75,26 @@ def run_cli(*args, env_home):
     return subprocess.run([sys.executable, "-m", "limbic", *args], capture_output=True, text=True, env=env)
 
 
-def test_user_errors_are_one_sentence_without_traceback(tmp_path):
+def test_user_errors_are_one_sentence_without_traceback(tmp_path, capsys):
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"\x00garbage" * 64)
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"type": "entity", "name": "A"}\n{oops\n', encoding="utf-8")
+    # What a person sees from the command itself (a process of its own) ...
+    result = run_cli("--db", str(junk), "info", env_home=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert "is not a Limbic database" in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    # ... and from the same entry point called here, for the other mistakes.
     cases = [
-        (["--db", str(junk), "info"], "is not a Limbic database"),
         (["--db", str(tmp_path / "ok.db"), "import", str(bad)], "bad.jsonl, line 2"),
         (["--db", str(tmp_path / "ok.db"), "import", str(tmp_path / "missing.jsonl")], "missing.jsonl does not exist"),
     ]
     for args, needle in cases:
-        result = run_cli(*args, env_home=tmp_path)
-        assert result.returncode == 1, result.stderr
-        assert needle in result.stderr and "Traceback" not in result.stderr
-        assert len(result.stderr.strip().splitlines()) == 1
+        assert main(args) == 1
+        err = capsys.readouterr().err
+        assert needle in err and "Traceback" not in err
+        assert len(err.strip().splitlines()) == 1, err
 
 
 def test_eval_on_a_tiny_collection(tmp_path, capsys):
