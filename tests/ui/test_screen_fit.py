@@ -68,6 +68,10 @@ def test_a_narrow_window_shows_results_or_editor_with_back_between_them(qtbot, s
     w.search_bar.edit.setFocus()
     qtbot.keyClicks(w.search_bar.edit, "postgres")  # typing a query brings the results back
     assert w.left.isVisible() and not w.editor.isVisible()
+    open_entity(qtbot, w, "Harbor API")
+    qtbot.waitUntil(lambda: w.editor.isVisible())
+    w.focus_action.trigger()  # Ctrl+K goes back to the search and its results
+    assert w.left.isVisible() and not w.editor.isVisible()
     w.resize(1180, 700)  # wide again: both, side by side
     qtbot.waitUntil(lambda: not w.one_column.narrow)
     assert w.left.isVisible() and w.editor.isVisible() and not w.one_column.back.isVisible()

@@ -121,6 +121,7 @@ def install_one_column(window) -> OneColumn:
     window.entity_shown.connect(lambda _id: column.show_editor())
     window.editor.stack.currentChanged.connect(lambda index: column.show_editor() if index else column.show_results())
     window.search_bar.edit.textEdited.connect(lambda _text: column.show_results())
+    window.focus_action.triggered.connect(lambda: column.show_results())  # Ctrl+K: back to searching
     return column
 
 
