@@ -49,7 +49,7 @@ class OneColumn(QObject):
 
     def __init__(self, splitter: QSplitter, results: QWidget, editor: QWidget, back: QPushButton) -> None:
         super().__init__(splitter)
-        self.setObjectName("oneColumn")  # window_fit reckons a narrow window's least width by it
+        self.setObjectName("oneColumn")  # window_fit finds it to plan the columns before a side panel opens
         self.splitter, self.results, self.editor, self.back = splitter, results, editor, back
         self.narrow = False
         self.showing_editor = False
