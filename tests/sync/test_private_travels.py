@@ -3,6 +3,8 @@ is logged in words, and is taken back by a revert like any other change."""
 
 from __future__ import annotations
 
+import time
+
 from limbic.engine.graph import activity_log, revert
 from limbic.engine.sync import snapshot
 from tests.sync.replicas import Replica, settle, synced_hash, two_devices
@@ -92,6 +94,7 @@ def test_an_assistants_scope_travels_and_the_later_choice_wins_everywhere(tmp_pa
         assert _scope(b, "") == ("all", "none")
         # Chosen on both before either heard of the other: the later one, on both.
         set_scope(b.graph.db, "claude-code", "all", "all")
+        time.sleep(0.01)  # a later moment: stamps count milliseconds, and a fast disk writes both in one
         set_scope(a.graph.db, "claude-code", "none", "none")
         settle([a, b], folder)
         assert _scope(a, "claude-code") == _scope(b, "claude-code") == ("none", "none")
