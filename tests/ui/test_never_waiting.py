@@ -24,7 +24,8 @@ def test_search_open_and_counts_during_an_import(qtbot, sample_window, tmp_path)
     hooks = w.engine.worker.hooks
     hooks.progress_delay = 0.05  # the graph stage of the import takes several seconds
     # The embedding stage waits longer at each step (set on the worker's thread as the stage changes).
-    w.engine.worker.progress.connect(lambda stage, d, t: setattr(hooks, "progress_delay", 1.5 if stage == "embed" else 0.05))
+    pace = {"embed": 1.5, "other": 0.05}
+    w.engine.worker.progress.connect(lambda stage, d, t: setattr(hooks, "progress_delay", pace.get(stage, pace["other"])))
     ended: list = []
     w.job_ended.connect(lambda kind, ok: ended.append((kind, ok)))
     qtbot.waitUntil(lambda: bool(w.engine.reader.path), timeout=30_000)
@@ -56,6 +57,8 @@ def test_search_open_and_counts_during_an_import(qtbot, sample_window, tmp_path)
     qtbot.waitUntil(lambda: w.catalog.counts["entities"] == 170, timeout=JOB_MS)
     assert not ended
     assert w.status.counts.text().startswith("170 entities")
+    pace.update(embed=0, other=0)  # all the slow job had to show is shown: the rest of it at full speed
+    hooks.progress_delay = 0
     qtbot.waitUntil(lambda: bool(ended), timeout=JOB_MS)
     assert ended == [("import", True)]
     qtbot.wait(500)
@@ -84,5 +87,6 @@ def test_a_save_during_the_background_embedding_lands_between_two_batches(qtbot,
     with qtbot.waitSignal(w.entity_saved, timeout=10_000):
         w.save_action.trigger()
     assert not ended  # the save did not wait for the whole backlog
+    w.engine.worker.hooks.progress_delay = 0  # the rest of the backlog at full speed
     qtbot.waitUntil(lambda: bool(ended), timeout=120_000)
     assert ended == [("embed", True)]
