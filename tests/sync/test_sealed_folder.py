@@ -184,3 +184,17 @@ def test_a_huge_seal_record_is_read_within_a_bound_and_refused(machines, tmp_pat
             b.close()
     finally:
         a.close()
+
+
+def test_a_file_moved_into_another_graphs_folder_does_not_open_there():
+    """Each graph's key comes from its own salt, and the graph's id is bound to every chunk: a segment copied
+    from one graph's folder into another's opens in neither as the other's, even under one code."""
+    code = seal.new_code()
+    record_a, key_a = seal.make_record(code, "a" * 32)
+    record_b, key_b = seal.make_record(code, "b" * 32)
+    assert key_a != key_b
+    blob = seal.Sealer(key_a, "a" * 32).seal(b'{"format": 2}\n', "segment", "feedfacefeedface", 1)
+    for key in (key_a, key_b):
+        with pytest.raises(seal.SealError):
+            seal.Sealer(key, "b" * 32).open(blob, "segment", "feedfacefeedface", 1)
+    assert seal.Sealer(key_a, "a" * 32).open(blob, "segment", "feedfacefeedface", 1) == b'{"format": 2}\n'
