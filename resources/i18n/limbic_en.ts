@@ -372,16 +372,16 @@
         </message>
         <message numerus="yes">
             <source>%n by words only</source>
-            <translation type="unfinished">
-                <numerusform />
-                <numerusform />
+            <translation>
+                <numerusform>%Ln by words only</numerusform>
+                <numerusform>%Ln by words only</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities wait for embedding: until their vectors come they are found by their words only</source>
-            <translation type="unfinished">
-                <numerusform />
-                <numerusform />
+            <translation>
+                <numerusform>%Ln entity waits for embedding: until its vector comes it is found by its words only</numerusform>
+                <numerusform>%Ln entities wait for embedding: until their vectors come they are found by their words only</numerusform>
             </translation>
         </message>
     </context>

@@ -3595,6 +3595,10 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             <translation>cercana en significado</translation>
         </message>
         <message>
+            <source>a word you typed, spelt like {words} here</source>
+            <translation>una palabra que escribiste, escrita aquí como {words}</translation>
+        </message>
+        <message>
             <source>&lt;b&gt;{name}&lt;/b&gt; ({entity_type})&lt;br&gt;{share_text} of the best hit. Why it is here:&lt;br&gt;</source>
             <translation>&lt;b&gt;{name}&lt;/b&gt; ({entity_type})&lt;br&gt;{share_text} del mejor resultado. Por qué está aquí:&lt;br&gt;</translation>
         </message>
@@ -3642,8 +3646,16 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             <translation>mucho</translation>
         </message>
         <message>
+            <source>some</source>
+            <translation>algo</translation>
+        </message>
+        <message>
             <source>a little</source>
             <translation>un poco</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>nada</translation>
         </message>
         <message>
             <source>matches what you asked</source>
@@ -4387,16 +4399,16 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         </message>
         <message numerus="yes">
             <source>%n by words only</source>
-            <translation type="unfinished">
-                <numerusform />
-                <numerusform />
+            <translation>
+                <numerusform>%Ln solo por sus palabras</numerusform>
+                <numerusform>%Ln solo por sus palabras</numerusform>
             </translation>
         </message>
         <message numerus="yes">
             <source>%n entities wait for embedding: until their vectors come they are found by their words only</source>
-            <translation type="unfinished">
-                <numerusform />
-                <numerusform />
+            <translation>
+                <numerusform>%Ln entidad espera sus vectores: hasta que lleguen, se encuentra solo por sus palabras</numerusform>
+                <numerusform>%Ln entidades esperan sus vectores: hasta que lleguen, se encuentran solo por sus palabras</numerusform>
             </translation>
         </message>
     </context>

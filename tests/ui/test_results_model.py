@@ -141,3 +141,12 @@ def test_scores_read_as_a_share_of_the_best_hit():
     model.set_response(_response())
     tips = [model.index(i, 0).data(Qt.ItemDataRole.ToolTipRole) for i in range(model.rowCount())]
     assert "100% of the best hit" in tips[0] and "of the best hit" in tips[1]
+
+
+def test_a_hit_found_through_a_near_spelling_says_so_in_its_tooltip():
+    typo = _result(1, "restic", ["Backup tool"], branch="text")
+    typo.spelt_like = ("restic",)
+    model = ResultModel()
+    model.set_response(SearchResponse("restik", "hybrid", [typo, _result(2, "Harbor API", ["Payments"])], ["restik"]))
+    assert "spelt like “restic” here" in model.index(0, 0).data(0x03)
+    assert "spelt like" not in model.index(1, 0).data(0x03)

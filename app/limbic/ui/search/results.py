@@ -163,7 +163,9 @@ class ResultModel(QAbstractListModel):
     def _tooltip(self, r: SearchResult) -> str:
         # In words a person reads: what found it and how much each bar lifted it, no cosine or fusion numbers.
         found = ([translate("ResultModel", "has the name you typed")] if r.exact else []) + ([translate("ResultModel", "matches your words")] if r.fts_rank is not None else []) \
-            + ([translate("ResultModel", "close in meaning")] if r.knn_rank is not None else [])
+            + ([translate("ResultModel", "close in meaning")] if r.knn_rank is not None else []) \
+            + ([translate("ResultModel", "a word you typed, spelt like {words} here").format(
+                words=", ".join(f"“{html.escape(w)}”" for w in r.spelt_like))] if r.spelt_like else [])
         lifts = [f"{translate('Results', FACTOR_WORDS[label])}: {amount_words(value, scale)}"
                  for (label, _role, scale, _tip), value in
                  zip(BARS[1:], (r.importance, r.temporal, r.cooc_boost))]
@@ -182,7 +184,11 @@ class ResultModel(QAbstractListModel):
 def amount_words(value: float, scale: float | None) -> str:
     """How much a bar holds, in words: "a lot", "some", "a little" or "no" (the bar's own fill, read aloud)."""
     frac = value / (1.0 + value) if scale is None else value / scale
-    return translate("Results", "a lot") if frac >= 0.66 else "some" if frac >= 0.33 else translate("Results", "a little") if frac > 0.05 else "no"
+    if frac >= 0.66:
+        return translate("Results", "a lot")
+    if frac >= 0.33:
+        return translate("Results", "some")
+    return translate("Results", "a little") if frac > 0.05 else translate("Results", "no")
 
 
 def _blend(top: QColor, bottom: QColor) -> QColor:
