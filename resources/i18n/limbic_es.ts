@@ -4932,6 +4932,57 @@ Haz clic para escribirlo.</translation>
         </message>
     </context>
     <context>
+        <name>UndoWords</name>
+        <message>
+            <source>creation of “{a}”</source>
+            <translation>creación de “{a}”</translation>
+        </message>
+        <message>
+            <source>rename of “{a}”</source>
+            <translation>cambio de nombre de “{a}”</translation>
+        </message>
+        <message>
+            <source>type change of “{a}”</source>
+            <translation>cambio de tipo de “{a}”</translation>
+        </message>
+        <message>
+            <source>observation edit in “{a}”</source>
+            <translation>edición de observaciones en “{a}”</translation>
+        </message>
+        <message>
+            <source>relation change of “{a}”</source>
+            <translation>cambio de relaciones de “{a}”</translation>
+        </message>
+        <message>
+            <source>edit of “{a}”</source>
+            <translation>edición de “{a}”</translation>
+        </message>
+        <message>
+            <source>delete of “{a}”</source>
+            <translation>borrado de “{a}”</translation>
+        </message>
+        <message>
+            <source>import of “{a}”</source>
+            <translation>importación de “{a}”</translation>
+        </message>
+        <message>
+            <source>alias “{a}” of “{b}”</source>
+            <translation>alias “{a}” de “{b}”</translation>
+        </message>
+        <message>
+            <source>alias removal “{a}” of “{b}”</source>
+            <translation>eliminación del alias “{a}” de “{b}”</translation>
+        </message>
+        <message>
+            <source>merge of “{a}” into “{b}”</source>
+            <translation>fusión de “{a}” en “{b}”</translation>
+        </message>
+        <message>
+            <source>type rename of “{a}” to “{b}”</source>
+            <translation>cambio del tipo “{a}” a “{b}”</translation>
+        </message>
+    </context>
+    <context>
         <name>ValidTime</name>
         <message>
             <source>YYYY-MM-DD or YYYY-MM-DD HH:MM (UTC); empty: open</source>

@@ -114,3 +114,12 @@ def test_what_the_service_counts_is_said_in_spanish(spanish):
     assert filter_words(flt) == "tipo Person, estado activa, actualizada desde el 2026-01-01"
     summary = ImportSummary(entities_created=50, entities_in_file=1234, observations_added=1, relations_added=60)
     assert import_words(summary) == "1234 entidades leídas (50 nuevas); 1 observación y 60 relaciones añadidas."
+
+
+def test_what_undo_names_is_said_in_spanish(spanish):
+    """The Edit menu's Undo and the status line name a step in the window's language, names kept as they are."""
+    from limbic.ui.shell.undo_words import said
+
+    assert said("observation edit in “Ada”") == "edición de observaciones en “Ada”"
+    assert said("merge of “Bob” into “Robert”") == "fusión de “Bob” en “Robert”"
+    assert said("revert of change 12") == "revert of change 12"  # not one of the service's: as it is

@@ -25,6 +25,7 @@ from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.shell.status import StatusPanel
 from limbic.ui.workers.worker import Engine
 from limbic.ui.common.i18n import translate
+from limbic.ui.shell.undo_words import said
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
@@ -130,12 +131,12 @@ class UndoController(QObject):
         """Name the next Undo and Redo, and enable them when there is one and the file is writable."""
         h = self.history
         writable = not self.p.readonly()
-        self.undo_action.setText(translate("UndoController", "&Undo {undo_label}").format(undo_label=h.undo_label) if h.undo_label else translate("UndoController", "&Undo"))
+        self.undo_action.setText(translate("UndoController", "&Undo {undo_label}").format(undo_label=said(h.undo_label)) if h.undo_label else translate("UndoController", "&Undo"))
         self.undo_action.setEnabled(writable and bool(h.undo_steps) and not self.busy)
-        self.redo_action.setText(translate("UndoController", "Re&do {redo_label}").format(redo_label=h.redo_label) if h.redo_label else translate("UndoController", "Re&do"))
+        self.redo_action.setText(translate("UndoController", "Re&do {redo_label}").format(redo_label=said(h.redo_label)) if h.redo_label else translate("UndoController", "Re&do"))
         self.redo_action.setEnabled(writable and bool(h.redo_steps) and not self.busy)
         self.p.status.offer_undo(bool(h.undo_steps))
-        self.p.status.undo_button.setToolTip(translate("UndoController", "Undo the {undo_label} (Ctrl+Z)").format(undo_label=h.undo_label) if h.undo_label else "")
+        self.p.status.undo_button.setToolTip(translate("UndoController", "Undo the {undo_label} (Ctrl+Z)").format(undo_label=said(h.undo_label)) if h.undo_label else "")
 
     def on_undo(self) -> None:
         """Undo the last step."""
@@ -162,8 +163,8 @@ class UndoController(QObject):
             self.busy = False
             target.append(step)
             self.update_actions()
-            said = translate("UndoController", "Undone") if verb == "Undone" else translate("UndoController", "Redone")
-            p.status.say(f"{said}: {step.label}.", 6000)
+            verb_said = translate("UndoController", "Undone") if verb == "Undone" else translate("UndoController", "Redone")
+            p.status.say(f"{verb_said}: {said(step.label)}.", 6000)
             p.step_done(step.label)
             if entity_id is not None:
                 p.reload(entity_id)
@@ -178,7 +179,7 @@ class UndoController(QObject):
                 if chosen is not None:
                     self._run_step(source, target, op, verb, chosen)
                 return
-            p.hooks.failed(translate("UndoController", "undoing the {label}").format(label=step.label) if verb == "Undone" else translate("UndoController", "redoing the {label}").format(label=step.label),
+            p.hooks.failed(translate("UndoController", "undoing the {label}").format(label=said(step.label)) if verb == "Undone" else translate("UndoController", "redoing the {label}").format(label=said(step.label)),
                            failure.message)
 
         p.editor.clear()  # the step may change or remove the open entity; it is shown again after
