@@ -49,6 +49,8 @@ def test_a_held_file_is_replaced_once_it_is_let_go_and_a_lasting_hold_is_the_err
     (tmp_path / "newer").write_text("newer")
     with pytest.raises(PermissionError):
         osfiles.replace(tmp_path / "newer", tmp_path / "other")
+    # It gave up after every pause: about two seconds of a real hold.
+    assert holder.paused[-len(osfiles.PAUSES):] == list(osfiles.PAUSES) and 1.5 <= sum(osfiles.PAUSES) <= 3
 
 
 def test_elsewhere_a_permission_error_is_not_waited_on(tmp_path, monkeypatch):

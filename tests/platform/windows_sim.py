@@ -6,6 +6,9 @@ import os
 import stat
 import sys
 from collections import Counter
+from types import SimpleNamespace
+
+from limbic import osfiles
 
 try:
     import fcntl
@@ -46,6 +49,9 @@ class Holder:
             return real_unlink(path, *args, **kwargs)
 
         monkeypatch.setattr(sys, "platform", "win32")
+        # The hold is counted in attempts, not in time: osfiles' pauses between them are noted, not waited.
+        self.paused: list[float] = []
+        monkeypatch.setattr(osfiles, "time", SimpleNamespace(sleep=self.paused.append))
         monkeypatch.setattr(os, "replace", replace)
         monkeypatch.setattr(os, "unlink", unlink)
         monkeypatch.setattr(os, "remove", unlink)
