@@ -3630,16 +3630,16 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             <translation>texto + significado</translation>
         </message>
         <message>
-            <source>Hybrid</source>
-            <translation>Híbrida</translation>
+            <source>exact name</source>
+            <translation>nombre exacto</translation>
         </message>
         <message>
-            <source>Semantic</source>
-            <translation>Semántica</translation>
+            <source>{share} of the best hit</source>
+            <translation>{share} del mejor resultado</translation>
         </message>
         <message>
-            <source>Full text</source>
-            <translation>Texto completo</translation>
+            <source>{note} · {share} of the best hit</source>
+            <translation>{note} · {share} del mejor resultado</translation>
         </message>
         <message>
             <source>a lot</source>
@@ -3656,6 +3656,18 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message>
             <source>no</source>
             <translation>nada</translation>
+        </message>
+        <message>
+            <source>Hybrid</source>
+            <translation>Híbrida</translation>
+        </message>
+        <message>
+            <source>Semantic</source>
+            <translation>Semántica</translation>
+        </message>
+        <message>
+            <source>Full text</source>
+            <translation>Texto completo</translation>
         </message>
         <message>
             <source>matches what you asked</source>
@@ -3704,18 +3716,6 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
         <message>
             <source>linked</source>
             <translation>enlace</translation>
-        </message>
-        <message>
-            <source>{share} of the best hit</source>
-            <translation>{share} del mejor resultado</translation>
-        </message>
-        <message>
-            <source>{note} · {share} of the best hit</source>
-            <translation>{note} · {share} del mejor resultado</translation>
-        </message>
-        <message>
-            <source>exact name</source>
-            <translation>nombre exacto</translation>
         </message>
         <message>
             <source>both</source>
