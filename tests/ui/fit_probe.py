@@ -98,11 +98,12 @@ def main() -> int:
     window.start()
     if not wait(app, lambda: window.catalog is not None):
         return 2
-    ended: list[str] = []
-    window.job_ended.connect(lambda kind, _finished: ended.append(kind))
-    window.files.load_sample()
-    if not wait(app, lambda: bool(ended)):
-        return 3
+    if not window.catalog.counts.get("entities"):  # a graph given empty: the sample loaded into it (screenshots)
+        ended: list[str] = []
+        window.job_ended.connect(lambda kind, _finished: ended.append(kind))
+        window.files.load_sample()
+        if not wait(app, lambda: bool(ended)):
+            return 3
     states = [state(app, window, "start", shots)]
     shown: list[int] = []
     window.entity_shown.connect(shown.append)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +20,11 @@ SCREENS = [((1366, 768), "1"), ((1366, 768), "1.25"), ((1366, 768), "1.5"),
            ((1920, 1080), "1"), ((1920, 1080), "1.25"), ((1920, 1080), "1.5"), ((1920, 1080), "2")]
 
 
-def probe(tmp_path: Path, screen: tuple[int, int], scale: str) -> list[dict]:
-    """Run tests/ui/fit_probe.py on the offscreen platform emulating that screen at that scale."""
+def probe(tmp_path: Path, screen: tuple[int, int], scale: str, graph: Path | None = None) -> list[dict]:
+    """Run tests/ui/fit_probe.py on the offscreen platform emulating that screen at that scale (on a copy of
+    ``graph``, or the sample loaded by the window into an empty one)."""
+    if graph is not None:
+        shutil.copyfile(graph, tmp_path / "g.db")
     config = tmp_path / "screen.json"
     config.write_text(json.dumps({"screens": [{"name": "s", "x": 0, "y": 0, "width": screen[0], "height": screen[1],
                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
@@ -33,8 +37,8 @@ def probe(tmp_path: Path, screen: tuple[int, int], scale: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("screen, scale", SCREENS, ids=[f"{w}x{h}@{s}" for (w, h), s in SCREENS])
-def test_the_window_and_every_control_lie_on_the_screen(tmp_path, screen, scale):
-    states = probe(tmp_path, screen, scale)
+def test_the_window_and_every_control_lie_on_the_screen(tmp_path, screen, scale, sample_db_template):
+    states = probe(tmp_path, screen, scale, sample_db_template)
     logical = (round(screen[0] / float(scale)), round(screen[1] / float(scale)))
     assert [s["state"] for s in states] == ["start", "entity", "panels", "panels-maximised", "maximised",
                                             "normal-again"]
