@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from limbic.engine.sync import folder as files
-from limbic.engine.sync.rekey import earlier_keys, sealed_anew_by
+from limbic.engine.sync.rekey import earlier_keys, listing_upto, sealed_anew_by
 from limbic.engine.sync.seal import SEAL_FILE, Record, Sealer, SealError, clean_code, key_for, make_record, new_code, opens
 
 
@@ -68,7 +68,7 @@ def pair(home: Path, graph_id: str, code: str | None = None, key: bytes | None =
             raise SealError("The sync folder's seal (seal.json) is not there yet: the folder may still be arriving "
                             "from your other devices. Nothing was written; sync goes on when it is there.")
         made = clean_code(code) if code else new_code()
-        record, new_key = make_record(made, graph_id, _written_in_the_clear(home))
+        record, new_key = make_record(made, graph_id, listing_upto(home))  # what was written in the clear
         tmp = files.temp_path(home, SEAL_FILE)
         files._write_new(tmp, record.to_json())
         try:
@@ -113,13 +113,3 @@ def _read_record(path: Path) -> bytes:
     """seal.json's bytes, at most 64 KiB (a record is a few hundred bytes; a larger file is not one)."""
     with open(path, "rb") as fh:
         return fh.read(1 << 16)
-
-
-def _written_in_the_clear(home: Path) -> dict[str, int]:
-    """Each device's last segment in the folder before it is sealed (listed by name, none opened)."""
-    out = {}
-    for dev in files.devices(home.parent.parent, home.name):
-        listing = files.scan_device(home / dev, known=1 << 62)
-        if listing.segments or listing.snapshots:
-            out[dev] = max([*listing.segments, *listing.snapshots])
-    return out
