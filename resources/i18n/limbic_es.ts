@@ -4277,6 +4277,18 @@ Usa Archivo → Abrir base de datos para elegir otro archivo.</translation>
             <translation>El archivo de grafo que se abre al arrancar: {db_edit}</translation>
         </message>
         <message>
+            <source>Assistants</source>
+            <translation>Asistentes</translation>
+        </message>
+        <message>
+            <source>What each assistant may read and write in this graph, its pause, and the writes held for you to review.</source>
+            <translation>Lo que cada asistente puede leer y escribir en este grafo, su pausa y las escrituras retenidas para que las revises.</translation>
+        </message>
+        <message>
+            <source>&amp;Assistants…</source>
+            <translation>&amp;Asistentes…</translation>
+        </message>
+        <message>
             <source>Light or dark colours, or as the system is set</source>
             <translation>Colores claros u oscuros, o como esté el sistema</translation>
         </message>

@@ -71,3 +71,18 @@ def test_the_assistants_page_lists_sets_a_scope_and_a_new_assistant_is_said(qtbo
         dialog.close()
     finally:
         host.close()
+
+
+def test_settings_has_an_assistants_page_that_opens_what_each_may_see(qtbot):
+    from limbic import config
+    from limbic.ui.dialogs.settings_dialog import SettingsDialog
+    from PySide6.QtWidgets import QPushButton
+
+    opened = []
+    dialog = SettingsDialog(config.Settings(), "", None, assistants=lambda: opened.append(True))
+    qtbot.addWidget(dialog)
+    dialog.findChild(QPushButton, "settingsAssistants").click()
+    assert opened == [True]
+    plain = SettingsDialog(config.Settings(), "", None)  # no graph to speak of: no such page
+    qtbot.addWidget(plain)
+    assert plain.findChild(QPushButton, "settingsAssistants") is None

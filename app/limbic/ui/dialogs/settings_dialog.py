@@ -91,7 +91,9 @@ def _is_whole(name: str) -> bool:
 class SettingsDialog(QDialog):
     """Edits config.Settings: database location, model folder, colours and the scoring constants."""
 
-    def __init__(self, settings: config.Settings, current_db: str, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: config.Settings, current_db: str, parent: QWidget | None = None,
+                 assistants=None) -> None:
+        """``assistants``: opens the Assistants page (what each assistant may read and write, kept in the graph)."""
         super().__init__(parent)
         self.setWindowTitle(translate("SettingsDialog", "Settings"))
         self.settings = settings
@@ -100,6 +102,8 @@ class SettingsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self._files_box(settings, current_db))
         layout.addWidget(self._looks_box(settings))
+        if assistants is not None:
+            layout.addWidget(self._assistants_box(assistants))
         params = ScoringParams.from_overrides(settings.scoring)
         names = [f.name for f in fields(ScoringParams)]
         plain = QFormLayout()
@@ -167,6 +171,17 @@ class SettingsDialog(QDialog):
         self.db_edit.setMinimumWidth(min(max(path_width, 360), 1000))
         self.db_edit.setToolTip(translate("SettingsDialog", "The graph file opened at start-up: {db_edit}").format(db_edit=self.db_edit.text()))
         self.db_edit.setCursorPosition(0)
+        return box
+
+    def _assistants_box(self, assistants) -> QGroupBox:
+        box = QGroupBox(translate("SettingsDialog", "Assistants"), self)
+        row = QHBoxLayout(box)
+        row.addWidget(QLabel(translate("SettingsDialog", "What each assistant may read and write in this graph, its "
+                                       "pause, and the writes held for you to review."), box, wordWrap=True), 1)
+        button = QPushButton(translate("SettingsDialog", "&Assistants…"), box, objectName="settingsAssistants")
+        button.setAccessibleName(translate("SettingsDialog", "Assistants"))
+        button.clicked.connect(assistants)
+        row.addWidget(button)
         return box
 
     def _looks_box(self, settings: config.Settings) -> QGroupBox:

@@ -402,7 +402,7 @@ class FileMenu(QObject):
 
     def on_settings(self) -> None:
         """File → Settings."""
-        dialog = SettingsDialog(self.settings, str(self.p.db_path()), self.p.hooks.parent)
+        dialog = SettingsDialog(self.settings, str(self.p.db_path()), self.p.hooks.parent, assistants=self.on_assistants)
         if dialog.exec() != SettingsDialog.DialogCode.Accepted:
             return
         self.apply_settings(dialog.result_settings())
