@@ -10,7 +10,6 @@ count is fixed. Read when ``ScoringParams.carry`` is set (0.5, by how short the 
 from __future__ import annotations
 
 import math
-import unicodedata
 import weakref
 from collections.abc import Sequence
 
@@ -24,11 +23,7 @@ MAX_KEPT = 200_000
 _cache: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def fold(word: str) -> str:
-    """A lower-case word as FTS5's unicode61 tokenizer stores it: accents off."""
-    if word.isascii():
-        return word
-    return "".join(ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch))
+fold = lexicon.fold  # a word as the full-text index stores it (bare.py reads it from here)
 
 
 def _measured(db: Database, lex: lexicon.Lexicon, rows: int) -> dict[int, float]:
