@@ -8,39 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from limbic import config
-from limbic.engine.formats.jsonl import import_file
 from limbic.engine.search import readable
 from limbic.engine.search.search import fts_match_expression, fts_terms, search
 from limbic.engine.text.stopwords import content_terms, is_stopword
-
-
-@pytest.fixture(scope="module")
-def sample_template(tmp_path_factory, embedder):
-    """The bundled sample graph (50 entities), imported and embedded once for the module."""
-    from limbic.engine.store.db import Database
-    from limbic.engine.graph.graph import Graph
-
-    path = tmp_path_factory.mktemp("sample") / "sample.db"
-    g = Graph(Database(path), embedder)
-    import_file(g, config.resources_dir() / "sample_graph.jsonl")
-    g.embed_pending()
-    g.db.close()
-    return path
-
-
-@pytest.fixture
-def sample(sample_template, tmp_path, embedder):
-    import shutil
-
-    from limbic.engine.store.db import Database
-    from limbic.engine.graph.graph import Graph
-
-    path = tmp_path / "sample.db"
-    shutil.copyfile(sample_template, path)
-    g = Graph(Database(path), embedder)
-    yield g
-    g.db.close()
 
 
 def test_common_words_leave_the_full_text_query():

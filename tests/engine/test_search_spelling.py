@@ -2,40 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
-from limbic import config
-from limbic.engine.formats.jsonl import import_file
 from limbic.engine.search import spelling
 from limbic.engine.search.search import search
-
-
-@pytest.fixture(scope="module")
-def sample_template(tmp_path_factory, embedder):
-    """The bundled sample graph, imported and embedded once for the module."""
-    from limbic.engine.graph.graph import Graph
-    from limbic.engine.store.db import Database
-
-    path = tmp_path_factory.mktemp("sample") / "sample.db"
-    g = Graph(Database(path), embedder)
-    import_file(g, config.resources_dir() / "sample_graph.jsonl")
-    g.embed_pending()
-    g.db.close()
-    return path
-
-
-@pytest.fixture
-def sample(sample_template, tmp_path, embedder):
-    import shutil
-
-    from limbic.engine.graph.graph import Graph
-    from limbic.engine.store.db import Database
-
-    path = tmp_path / "sample.db"
-    shutil.copyfile(sample_template, path)
-    g = Graph(Database(path), embedder)
-    yield g
-    g.db.close()
 
 
 def _names(graph, query: str, n: int = 10) -> list[str]:
