@@ -15,21 +15,6 @@ from limbic.service import sync as service_sync, sync_keys
 from tests.sync.replicas import Replica, synced_rows
 
 
-@pytest.fixture
-def machines(tmp_path, monkeypatch):
-    """Three machines: each its own data folder (settings and keys), one sync folder between them."""
-    homes = {name: tmp_path / f"home-{name}" for name in ("laptop", "desktop", "phone")}
-    for home in homes.values():
-        home.mkdir()
-
-    def on(name):
-        monkeypatch.setenv("LIMBIC_HOME", str(homes[name]))
-
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    return on, folder
-
-
 def _graph_dir(folder):
     return next(p for p in (folder / "Limbic").iterdir() if p.is_dir())
 

@@ -15,21 +15,6 @@ from tests.sync.replicas import Replica, settle
 SECRET = "Lovelace's engine notes, volume two"
 
 
-@pytest.fixture
-def machines(tmp_path, monkeypatch):
-    """Two machines: each its own data folder (settings and keys), one sync folder between them."""
-    homes = {name: tmp_path / f"home-{name}" for name in ("laptop", "desktop")}
-    for home in homes.values():
-        home.mkdir()
-
-    def on(name):
-        monkeypatch.setenv("LIMBIC_HOME", str(homes[name]))
-
-    folder = tmp_path / "Sync"
-    folder.mkdir()
-    return on, folder
-
-
 def test_the_first_device_seals_the_folder_and_nothing_in_it_reads_in_the_clear(machines, tmp_path):
     on, folder = machines
     on("laptop")
