@@ -135,6 +135,8 @@ def reseal_own(directory: Path, device: str, old: Sealer, new: Sealer) -> int:
                     if fh.read(len(MAGIC)) != MAGIC:
                         continue
                 if what == "segment":
+                    if path.stat().st_size > files.MAX_SEGMENT_BYTES:
+                        continue  # no segment of this device's: a reader sets it aside, named
                     data = path.read_bytes()
                     with contextlib.suppress(SealError):
                         new.open(data, what, device, seq)
