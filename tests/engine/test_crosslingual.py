@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 from limbic.engine.search.search import search
-from tests.engine.test_noise import sample, sample_template  # noqa: F401  (the sample graph, embedded once)
 
 PAIRS = Path(__file__).with_name("crosslingual_pairs.tsv")
 
