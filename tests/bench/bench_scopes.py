@@ -1,6 +1,6 @@
 """What an assistant's scope costs: search and read_graph through the scoped view beside the same calls unscoped.
 
-    python -m tests.bench.bench_scopes [--entities 10000] [--rounds 7] [--queries 20]
+    python -m tests.bench.bench_scopes [--entities 10000] [--rounds 7] [--queries 20] [--fresh]
 
 A report, never a pass/fail (``bench-results/bench_scopes_<entities>.json``). One graph of ``--entities`` entities (12 types,
 three observations each, a relation each; full text only: the model is not loaded, so the scope's share of
@@ -9,11 +9,14 @@ in three states, alternated round by round: *unscoped* (nothing private, the ass
 no view at all), *private* (1 % of the entities private: the connection narrowed to what is not private) and
 *typed* (1 % private, and the assistant may read 11 of the 12 types). Each round times ``--queries`` searches
 (limit 10) and one whole read_graph; the figures are medians over the rounds, and each state's ratio to unscoped.
+The graph is built once per size and kept (``bench-results/scopes-graph-<entities>.db``); each run reads a copy
+of it (``--fresh`` builds it again).
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import tempfile
 import time
@@ -24,7 +27,24 @@ from limbic.mcp.server import GraphHost
 from limbic.mcp.tools import TOOLS_BY_NAME, arguments_for
 from limbic.service import scope
 from tests.bench.bench_mcp import WORDS, entity
-from tests.bench.common import machine, write_results
+from tests.bench.common import RESULTS, machine, write_results
+
+
+def cached(path: Path, n: int, fresh: bool) -> None:
+    """The bench graph of ``n`` entities at ``path``: a copy of the kept one, built first when there is none."""
+    kept = RESULTS / f"scopes-graph-{n}.db"
+    if fresh or not kept.exists():
+        RESULTS.mkdir(exist_ok=True)
+        partial = kept.with_suffix(".building")
+        for stale in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+            stale.unlink(missing_ok=True)
+        start = time.perf_counter()
+        build(partial, n)  # closed, so its write-ahead log is folded into the file before it is kept or copied
+        if Path(f"{partial}-wal").exists() and Path(f"{partial}-wal").stat().st_size:
+            raise SystemExit(f"{partial} was left with a write-ahead log; not kept.")
+        partial.replace(kept)
+        print(f"built {n:,} entities in {time.perf_counter() - start:.1f} s ({kept})", flush=True)
+    shutil.copyfile(kept, path)
 
 
 def build(path: Path, n: int) -> None:
@@ -64,12 +84,11 @@ def main() -> None:
     parser.add_argument("--entities", type=int, default=10_000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--queries", type=int, default=20)
+    parser.add_argument("--fresh", action="store_true", help="build the graph again rather than read the kept one")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="limbic-bench-scopes-") as tmp:
         path = Path(tmp) / "g.db"
-        start = time.perf_counter()
-        build(path, args.entities)
-        print(f"built {args.entities:,} entities in {time.perf_counter() - start:.1f} s", flush=True)
+        cached(path, args.entities, args.fresh)
         host = GraphHost(path, None, load_model=False)
         host.start()
         host.submit(lambda: None).result()
