@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,8 +113,23 @@ def _one(graph: Graph, held_id: int) -> tuple[str, str, dict]:
     return row[0], row[1], json.loads(row[2])
 
 
+@dataclass(frozen=True)
+class Accepted:
+    """A held write made as the person's own: its result, the logged changes that made it (what Edit → Undo
+    takes back), and the entities it wrote."""
+
+    value: Any
+    change_ids: list[int]
+    entity_ids: list[int]
+
+
 def accept(graph: Graph, held_id: int, private: bool = False) -> Any:
     """Make the held write as the person's own (``private``: and mark every entity it wrote private); its result."""
+    return accept_write(graph, held_id, private).value
+
+
+def accept_write(graph: Graph, held_id: int, private: bool = False) -> Accepted:
+    """``accept``, telling which logged changes made the write and which entities it wrote."""
     from limbic.service import run
 
     tool, fn_name, arguments = _one(graph, held_id)
@@ -123,15 +139,22 @@ def accept(graph: Graph, held_id: int, private: bool = False) -> Any:
     fn = importlib.import_module(module)
     for part in qualname.split("."):
         fn = getattr(fn, part)
-    with graph.db.activity.using(tool):
+    recorder = graph.db.activity
+    before = recorder.last_change_id
+    with recorder.using(tool):
         outcome = run(graph, fn, *arguments.values())
-    with graph.write(), graph.db.activity.using("private"):
+    made = [recorder.last_change_id] if recorder.last_change_id not in (None, before) else []
+    written = [i for i in sorted(outcome.changes.added | outcome.changes.changed)
+               if graph.db.scalar("SELECT 1 FROM entities WHERE id = ?", (i,))]
+    marked = recorder.last_change_id
+    with graph.write(), recorder.using("private"):
         if private:
-            for entity_id in sorted(outcome.changes.added | outcome.changes.changed):
-                if graph.db.scalar("SELECT 1 FROM entities WHERE id = ?", (entity_id,)):
-                    graph.set_private(entity_id, True)
+            for entity_id in written:
+                graph.set_private(entity_id, True)
         graph.db.execute("UPDATE held_writes SET state = ?, decided_at = ? WHERE id = ?", (ACCEPTED, now_utc(), held_id))
-    return outcome.value
+    if recorder.last_change_id not in (None, marked):
+        made.append(recorder.last_change_id)
+    return Accepted(outcome.value, made, written)
 
 
 def discard(graph: Graph, held_id: int) -> None:
@@ -140,3 +163,71 @@ def discard(graph: Graph, held_id: int) -> None:
     with graph.db.transaction():
         graph.db.execute("UPDATE held_writes SET state = ?, decided_at = ?, arguments = '{}' WHERE id = ?",
                          (DISCARDED, now_utc(), held_id))
+
+
+def stamp(graph: Graph) -> tuple[int, int]:
+    """(how many writes wait, the newest one's number): a window follows new held writes by it."""
+    if not graph.db.has_table("held_writes"):
+        return 0, 0
+    count, newest = graph.db.one("SELECT count(*), coalesce(max(id), 0) FROM held_writes WHERE state = 'held'")
+    return int(count), int(newest)
+
+
+MASK = "••••••••"  # stands for the hidden part of a credential, whatever its length
+
+
+def masked(text: str) -> str:
+    """``text`` with each piece that looks like a credential hidden: a password's or a secret's value whole, a card
+    number but its last four digits, anything else but its first few characters ("sk-p••••••••")."""
+    spans: list[tuple[int, int, str]] = []
+    for f in credentials.find(text):
+        if spans and f.start < spans[-1][1]:
+            start, end, what = spans[-1]
+            spans[-1] = (start, max(end, f.end), what)
+        else:
+            spans.append((f.start, f.end, f.what))
+    for start, end, what in reversed(spans):
+        piece = text[start:end]
+        if what in ("a password", "a secret") and (sign := re.search(r"[:=]\s*['\"“]?", piece)):
+            shown = piece[:sign.end()] + MASK
+        elif what == "a card number":
+            shown = MASK + piece[-4:]
+        else:
+            shown = piece[:min(4, len(piece) // 4)] + MASK
+        text = text[:start] + shown + text[end:]
+    return text
+
+
+def texts_of(h: HeldWrite) -> list[str]:
+    """The texts the held write would store (names, observations, aliases…), in the order sent, whole."""
+    out: list[str] = []
+    todo: list[tuple[str, Any]] = list(h.arguments.items())
+    while todo:
+        key, value = todo.pop(0)
+        if key in SKIPPED_KEYS or key in ("entityType", "relationType", "kind"):
+            continue
+        if isinstance(value, dict):
+            todo[:0] = list(value.items())
+        elif isinstance(value, list):
+            todo[:0] = [(key, v) for v in value]
+        elif isinstance(value, str) and value.strip() and value not in out:
+            out.append(value)
+    return out
+
+
+SUBJECT_KEYS = ("entityName", "entity_name", "from", "to", "name")
+
+
+def subjects_of(h: HeldWrite) -> list[str]:
+    """The entities the held write was for (each name as sent, masked when it looks like a credential)."""
+    out: list[str] = []
+    todo: list[tuple[str, Any]] = list(h.arguments.items())
+    while todo:
+        key, value = todo.pop(0)
+        if isinstance(value, dict):
+            todo[:0] = list(value.items())
+        elif isinstance(value, list):
+            todo[:0] = [(key, v) for v in value]
+        elif key in SUBJECT_KEYS and isinstance(value, str) and value.strip() and masked(value) not in out:
+            out.append(masked(value))
+    return out

@@ -20,6 +20,7 @@ from limbic.ui.common import window_fit
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.activity.activity_panel import ActivityDock, ActivityPanel, ConflictDialog
 from limbic.ui.activity.changes_since import ChangesSince
+from limbic.ui.activity.held_rows import HeldFlow, badge_counts, panel_and_held
 from limbic.ui.activity.revert_preview import GO, RevertPreview
 from limbic.service.undo import RevertStep
 from limbic.ui.workers.worker import Engine
@@ -58,6 +59,7 @@ class ActivityMenu(QObject):
         self.filters: dict = {}
         self.changes = ChangesSince(parts.engine, self, parts.open_entity)
         parts.engine.worker.opened.connect(lambda catalog: self.changes.on_opened(catalog.path))
+        self.held = HeldFlow(self)  # assistants' writes held for review: followed as they come, settled
 
     def build_menu(self, bar) -> None:
         """Activity → Activity panel, Mark all reviewed; the badge in the status bar."""
@@ -98,6 +100,7 @@ class ActivityMenu(QObject):
             panel.revert_requested.connect(self.revert)
             panel.pause_requested.connect(self.pause_assistant)
             panel.writes_switched.connect(self.switch_assistant_writes)
+            panel.held_decided.connect(self.held.decide)
             self.changes.attach(panel.changes)
             panel.session_requested.connect(
                 lambda sid: p.engine.run("activity-session", activity.session_changes, sid, self.filters,
@@ -157,21 +160,27 @@ class ActivityMenu(QObject):
         if p.hooks.catalog() is None:
             return
         if self.dock is not None and self.dock.isVisible():
-            p.engine.run("activity", activity.panel_data, self.filters, on_done=self._show_data,
+            p.engine.run("activity", panel_and_held, self.filters, on_done=self._show_data,
                          what=translate("ActivityMenu", "reading the activity log"))
         else:
-            p.engine.run("activity-badge", activity.unreviewed_count, on_done=self._show_badge,
+            p.engine.run("activity-badge", badge_counts, on_done=lambda counts: self._show_badge(*counts),
                          what=translate("ActivityMenu", "reading the activity log"))
 
-    def _show_data(self, data) -> None:
-        self._show_badge(data.unreviewed)
+    def _show_data(self, read) -> None:
+        data, waiting = read
+        self._show_badge(data.unreviewed, len(waiting))
         if self.dock is not None:
-            self.dock.panel.show_data(data)
+            self.dock.panel.show_data(data, waiting)
 
-    def _show_badge(self, count: int) -> None:
-        self.badge.setText(translate("ActivityMenu", "Assistants: {count} unreviewed").format(count=count) if count else "")
-        self.badge.setToolTip(translate("ActivityMenu", "Assistant changes not reviewed yet: open the Activity panel (Ctrl+Shift+A)"))
-        self.badge.setVisible(bool(count))
+    def _show_badge(self, count: int, held_count: int = 0) -> None:
+        words = [translate("ActivityMenu", "Assistants: {count} unreviewed").format(count=count)] if count else []
+        if held_count:
+            words.append(translate("ActivityMenu", "%n held for review", "", held_count))
+        self.badge.setText(", ".join(words))
+        self.badge.setToolTip(translate("ActivityMenu", "Assistant changes not reviewed yet, and writes held because they "
+                                        "looked like a credential: open the Activity panel (Ctrl+Shift+A)") if held_count
+                              else translate("ActivityMenu", "Assistant changes not reviewed yet: open the Activity panel (Ctrl+Shift+A)"))
+        self.badge.setVisible(bool(count or held_count))
 
     # -- acting ------------------------------------------------------------------------------
 

@@ -11,8 +11,6 @@ from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QDockWidget,
     QLabel,
     QLineEdit,
@@ -25,10 +23,11 @@ from PySide6.QtWidgets import (
 )
 
 from limbic.ui.activity.changes_since import ChangesSinceView
-from limbic.ui.activity.revert_preview import changers, changers_key, keep_button_words
+from limbic.ui.activity.conflict_dialog import ConflictDialog  # noqa: F401 - where the window and tests take it from
+from limbic.ui.activity.held_rows import HeldBar, HeldRows
 from limbic.ui.activity.words import origin_words, tool_words, who_words, wrap_rows, wrapped_tip
 from limbic.ui.common.flow_layout import FlowLayout
-from limbic.service.activity import INTO_EXISTING, SKIP, Change, PanelData, Plan, Refused, Session
+from limbic.service.activity import Change, PanelData, Refused, Session
 from limbic.ui.common.i18n import translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
@@ -83,6 +82,7 @@ class ActivityPanel(QWidget):
     pause_requested = Signal(str, bool)  # client, paused
     session_requested = Signal(int)  # a session opened whose changes were not read yet
     writes_switched = Signal(bool)
+    held_decided = Signal(str, int)  # "accept" / "private" / "discard", a held write's id
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="activityPanel")
@@ -130,6 +130,8 @@ class ActivityPanel(QWidget):
         inner.addWidget(filter_row)
         inner.addWidget(self.note)
         inner.addWidget(self.tree, 1)
+        self.held, self.held_bar = HeldRows(), HeldBar(sessions)  # writes held for review: listed, settled
+        inner.addWidget(self.held_bar)
         inner.addWidget(action_row)
         self.changes = ChangesSinceView(self.tabs)
         self.tabs.addTab(sessions, translate("ActivityPanel", "Sessions"))
@@ -155,6 +157,8 @@ class ActivityPanel(QWidget):
         self.revert_button.clicked.connect(self._on_revert)
         self.pause_button.clicked.connect(self._on_pause)
         self.may_write.toggled.connect(lambda on: None if self._filling else self.writes_switched.emit(on))
+        self.held_bar.decided.connect(self.held_decided)
+        self.held_bar.reveal.connect(self._reveal)
         self._update_buttons()
 
     # -- filters --------------------------------------------------------------------------
@@ -180,9 +184,12 @@ class ActivityPanel(QWidget):
 
     # -- showing --------------------------------------------------------------------------
 
-    def show_data(self, data: PanelData) -> None:
-        """Fill the tree: sessions (newest first) → calls → the rows each changed."""
+    def show_data(self, data: PanelData, held: list | None = None) -> None:
+        """Fill the tree: sessions (newest first) → calls → the rows each changed; the writes held for review
+        (``held``, ``held_rows.HeldShown``; None: those shown before) in their assistants' places."""
         self.data = data
+        if held is not None:
+            self.held.items = held
         self._filling = True
         try:
             chosen = self.client.currentData()
@@ -221,6 +228,7 @@ class ActivityPanel(QWidget):
         self._grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
         self._bold = QFont(self.font())
         self._bold.setBold(True)
+        self.held.plan(data.sessions, self.client.currentData() or "")
         for s in data.sessions:
             refused = data.refused.get(s.id)
             top = QTreeWidgetItem([session_title(s, refused)])
@@ -234,6 +242,8 @@ class ActivityPanel(QWidget):
             else:  # read when opened (a huge log opens as fast as a small one)
                 top.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
             self.tree.addTopLevelItem(top)
+        self.held.place(self.tree, [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())],
+                        lambda top: top.data(0, ROLE)[1])
         if self.tree.topLevelItemCount():
             newest = self.tree.topLevelItem(0)
             if newest.data(0, ROLE) not in known:  # a new session opens; the others stay as the person left them
@@ -289,6 +299,7 @@ class ActivityPanel(QWidget):
             more = QTreeWidgetItem([translate("ActivityPanel", "… older changes of this session: `limbic activity --client {who}`").format(who=s.who)])
             more.setToolTip(0, wrapped_tip(more.text(0)))
             top.addChild(more)
+        self.held.attach(top, s.id)
 
     def _add_items(self, call: QTreeWidgetItem, c: Change) -> None:
         for it in c.items:
@@ -335,6 +346,8 @@ class ActivityPanel(QWidget):
             data = item.data(0, ROLE)
             if data and data[0] in ("session", "change"):
                 return data
+            if data and data[0] in ("held", "heldgroup"):  # settled in the held bar, not reviewed or reverted
+                return None
             item = item.parent()
         return None
 
@@ -347,7 +360,24 @@ class ActivityPanel(QWidget):
                 return s.client
         return ""
 
+    def chosen_held(self) -> int | None:
+        """The id of the held write whose row (or text line) is current."""
+        item = self.tree.currentItem()
+        data = item.data(0, ROLE) if item is not None else None
+        return data[1] if data and data[0] == "held" else None
+
+    def _reveal(self, held_id: int, shown: bool) -> None:
+        """Show a held write's text in full, or masked again, where it is listed."""
+        (self.held.revealed.add if shown else self.held.revealed.discard)(held_id)
+        h = self.held.find(held_id)
+        for item in self._walk():
+            if h is not None and item.data(0, ROLE) == ("held", held_id) and item.childCount():
+                for i, (whole, hidden) in enumerate(zip(h.texts, h.masked)):
+                    item.child(i).setText(0, f"+ “{whole if shown else hidden}”")
+
     def _update_buttons(self) -> None:
+        chosen = self.chosen_held()
+        self.held_bar.choose(chosen, chosen in self.held.revealed)
         picked = self.selected()
         self.review_button.setEnabled(picked is not None)
         taken = self._taken_back(picked)
@@ -431,60 +461,3 @@ class ActivityDock(QDockWidget):
         super().__init__(translate("ActivityDock", "Activity"), parent, objectName="activityDock")
         self.panel = ActivityPanel(self)
         self.setWidget(self.panel)
-
-
-class ConflictDialog(QDialog):
-    """What stands in the way of a revert or undo (what, by whom, when), and the choices."""
-
-    def __init__(self, plan: Plan, what: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent, objectName="conflictDialog")
-        who = changers(plan)  # the person is "you", as in the preview
-        if changers_key(plan) == "you":  # whole sentences: the verb agrees with who in every language
-            title = translate("ConflictDialog", "{what}: you changed the same things since")
-            said = translate("ConflictDialog", "Nothing has been changed yet. Since then, you changed what the {what} "
-                             "would take back:")
-        else:
-            title = translate("ConflictDialog", "{what}: {who} changed the same things since")
-            said = translate("ConflictDialog", "Nothing has been changed yet. Since then, {who} changed what the "
-                             "{what} would take back:")
-        self.setWindowTitle(title.format(what=what[:1].upper() + what[1:], who=who))
-        self.choice: str | None = None
-        intro = QLabel(said.format(who=who, what=what), self, wordWrap=True)
-        self.list = QTreeWidget(self, objectName="conflictList")
-        self.list.setHeaderLabels([translate("ConflictDialog", "What"), translate("ConflictDialog", "By"), translate("ConflictDialog", "When")])
-        self.list.setWordWrap(True)  # a conflict is a sentence: shown whole
-        self.list.setRootIsDecorated(False)
-        for c in plan.conflicts:
-            row = QTreeWidgetItem([c.what, translate("RevertPreview", "you") if c.by_person else c.by, c.at[:16]])
-            row.setToolTip(0, c.sentence())
-            self.list.addTopLevelItem(row)
-        self.list.setColumnWidth(0, 560)
-        self.list.resizeColumnToContents(1)
-        work = {"you": translate("ConflictDialog", "your work"), "another writer": translate("ConflictDialog", "their work")}.get(who, "that work")
-        outro = QLabel(translate("ConflictDialog", "Keep {work} and take back only the rest, or leave everything as it is.").format(work=work), self, wordWrap=True)
-        buttons = QDialogButtonBox(self)
-        self.keep_button = buttons.addButton(keep_button_words(plan), QDialogButtonBox.ButtonRole.AcceptRole)
-        self.keep_button.setObjectName("keepTheirsButton")
-        self.keep_button.clicked.connect(lambda: self._choose(SKIP))
-        self.into_button = None
-        if any(c.kind == "name_taken" for c in plan.conflicts):
-            self.into_button = buttons.addButton(translate("ConflictDialog", "Restore into the existing entity"), QDialogButtonBox.ButtonRole.AcceptRole)
-            self.into_button.setObjectName("intoExistingButton")
-            self.into_button.clicked.connect(lambda: self._choose(INTO_EXISTING))
-        cancel = buttons.addButton(translate("ConflictDialog", "Leave everything as it is"), QDialogButtonBox.ButtonRole.RejectRole)
-        cancel.setObjectName("cancelRevertButton")
-        cancel.clicked.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addWidget(self.list, 1)
-        layout.addWidget(outro)
-        layout.addWidget(buttons)
-        self.resize(860, 320)
-
-    def _choose(self, choice: str) -> None:
-        self.choice = choice
-        self.accept()
-
-    def conflict_rows(self) -> list[tuple[str, str]]:
-        return [(self.list.topLevelItem(i).text(0), self.list.topLevelItem(i).text(1))
-                for i in range(self.list.topLevelItemCount())]
