@@ -4,6 +4,13 @@
     <context>
         <name>ActivityMenu</name>
         <message numerus="yes">
+            <source>%n held for review</source>
+            <translation>
+                <numerusform>%Ln held for review</numerusform>
+                <numerusform>%Ln held for review</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
             <source>Reverted: %n pieces taken back (Ctrl+Z brings them back).</source>
             <translation>
                 <numerusform>Reverted: %Ln piece taken back (Ctrl+Z brings it back).</numerusform>
@@ -198,6 +205,23 @@
             <translation>
                 <numerusform>%Ln entity checked in {took}.</numerusform>
                 <numerusform>%Ln entities checked in {took}.</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>HeldRows</name>
+        <message numerus="yes">
+            <source>“{who}” · %n writes held for your review</source>
+            <translation>
+                <numerusform>“{who}” · %Ln write held for your review</numerusform>
+                <numerusform>“{who}” · %Ln writes held for your review</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source> · %n held for your review</source>
+            <translation>
+                <numerusform> · %Ln held for your review</numerusform>
+                <numerusform> · %Ln held for your review</numerusform>
             </translation>
         </message>
     </context>

@@ -58,6 +58,17 @@
             <source>Assistants: {count} unreviewed</source>
             <translation>Asistentes: {count} sin revisar</translation>
         </message>
+        <message numerus="yes">
+            <source>%n held for review</source>
+            <translation>
+                <numerusform>%Ln retenida para revisar</numerusform>
+                <numerusform>%Ln retenidas para revisar</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Assistant changes not reviewed yet, and writes held because they looked like a credential: open the Activity panel (Ctrl+Shift+A)</source>
+            <translation>Cambios de asistentes aún sin revisar, y escrituras retenidas porque parecían una credencial: abre el panel de Actividad (Ctrl+Mayús+A)</translation>
+        </message>
         <message>
             <source>Assistant changes not reviewed yet: open the Activity panel (Ctrl+Shift+A)</source>
             <translation>Cambios de asistentes aún sin revisar: abre el panel de Actividad (Ctrl+Mayús+A)</translation>
@@ -2690,6 +2701,209 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message>
             <source>Merged: {value}. Ctrl+Z in the main window undoes it.</source>
             <translation>Fusionado: {value}. Ctrl+Z en la ventana principal lo deshace.</translation>
+        </message>
+    </context>
+    <context>
+        <name>HeldRows</name>
+        <message>
+            <source>an observation</source>
+            <translation>una observación</translation>
+        </message>
+        <message>
+            <source>a name</source>
+            <translation>un nombre</translation>
+        </message>
+        <message>
+            <source>an alias</source>
+            <translation>un alias</translation>
+        </message>
+        <message>
+            <source>a reflection</source>
+            <translation>una reflexión</translation>
+        </message>
+        <message>
+            <source>a relation's context</source>
+            <translation>el contexto de una relación</translation>
+        </message>
+        <message>
+            <source>a type</source>
+            <translation>un tipo</translation>
+        </message>
+        <message>
+            <source>a relation type</source>
+            <translation>un tipo de relación</translation>
+        </message>
+        <message>
+            <source>a kind</source>
+            <translation>una clase de observación</translation>
+        </message>
+        <message>
+            <source>a value</source>
+            <translation>un valor</translation>
+        </message>
+        <message>
+            <source>a private key</source>
+            <translation>una clave privada</translation>
+        </message>
+        <message>
+            <source>an access key</source>
+            <translation>una clave de acceso</translation>
+        </message>
+        <message>
+            <source>a secret key</source>
+            <translation>una clave secreta</translation>
+        </message>
+        <message>
+            <source>a token</source>
+            <translation>un token</translation>
+        </message>
+        <message>
+            <source>a webhook</source>
+            <translation>un webhook</translation>
+        </message>
+        <message>
+            <source>an API key</source>
+            <translation>una clave de API</translation>
+        </message>
+        <message>
+            <source>a key</source>
+            <translation>una clave</translation>
+        </message>
+        <message>
+            <source>a JSON Web Token</source>
+            <translation>un JSON Web Token</translation>
+        </message>
+        <message>
+            <source>a URL with a password</source>
+            <translation>una URL con contraseña</translation>
+        </message>
+        <message>
+            <source>a secret</source>
+            <translation>un secreto</translation>
+        </message>
+        <message>
+            <source>a password</source>
+            <translation>una contraseña</translation>
+        </message>
+        <message>
+            <source>a card number</source>
+            <translation>un número de tarjeta</translation>
+        </message>
+        <message>
+            <source>a bank account number</source>
+            <translation>un número de cuenta bancaria</translation>
+        </message>
+        <message>
+            <source>{what} looks like {like}</source>
+            <translation>{what} parece {like}</translation>
+        </message>
+        <message>
+            <source>Held for your review: {why} · for {subjects} · {time}, {day}</source>
+            <translation>Retenida para que la revises: {why} · para {subjects} · {time}, {day}</translation>
+        </message>
+        <message>
+            <source>Held for your review: {why} · {time}, {day}</source>
+            <translation>Retenida para que la revises: {why} · {time}, {day}</translation>
+        </message>
+        <message>
+            <source>{title}
+Sent by {who} with {tool}, {at} UTC. Nothing of it is stored or shown to any assistant until you accept it.</source>
+            <translation>{title}
+La envió {who} con {tool}, {at} UTC. Nada de ella se guarda ni se muestra a ningún asistente hasta que la aceptes.</translation>
+        </message>
+        <message>
+            <source>an assistant</source>
+            <translation>un asistente</translation>
+        </message>
+        <message numerus="yes">
+            <source>“{who}” · %n writes held for your review</source>
+            <translation>
+                <numerusform>“{who}” · %Ln escritura retenida para que la revises</numerusform>
+                <numerusform>“{who}” · %Ln escrituras retenidas para que las revises</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source> · %n held for your review</source>
+            <translation>
+                <numerusform> · %Ln retenida para que la revises</numerusform>
+                <numerusform> · %Ln retenidas para que las revises</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Accept</source>
+            <translation>Aceptar</translation>
+        </message>
+        <message>
+            <source>Accept the held write</source>
+            <translation>Aceptar la escritura retenida</translation>
+        </message>
+        <message>
+            <source>Store it as your own write (Edit → Undo takes it back)</source>
+            <translation>Guardarla como escritura tuya (Editar → Deshacer la retira)</translation>
+        </message>
+        <message>
+            <source>Accept as private</source>
+            <translation>Aceptar como privada</translation>
+        </message>
+        <message>
+            <source>Accept the held write as private</source>
+            <translation>Aceptar la escritura retenida como privada</translation>
+        </message>
+        <message>
+            <source>Store it and keep the entities it wrote from every assistant</source>
+            <translation>Guardarla y ocultar a todos los asistentes las entidades que escribe</translation>
+        </message>
+        <message>
+            <source>Discard</source>
+            <translation>Descartar</translation>
+        </message>
+        <message>
+            <source>Discard the held write</source>
+            <translation>Descartar la escritura retenida</translation>
+        </message>
+        <message>
+            <source>Erase its text: nothing of it is stored</source>
+            <translation>Borrar su texto: no se guarda nada de ella</translation>
+        </message>
+        <message>
+            <source>Show in full</source>
+            <translation>Mostrar completo</translation>
+        </message>
+        <message>
+            <source>Show the held text in full</source>
+            <translation>Mostrar completo el texto retenido</translation>
+        </message>
+        <message>
+            <source>Show the text this write holds unmasked, in this list only</source>
+            <translation>Mostrar sin ocultar el texto de esta escritura, solo en esta lista</translation>
+        </message>
+        <message>
+            <source>looking for held writes</source>
+            <translation>buscar escrituras retenidas</translation>
+        </message>
+        <message>
+            <source>the graph</source>
+            <translation>el grafo</translation>
+        </message>
+        <message>
+            <source>deciding on a held write</source>
+            <translation>decidir sobre una escritura retenida</translation>
+        </message>
+        <message>
+            <source>acceptance of the held write to {subjects}</source>
+            <translation>aceptación de la escritura retenida para {subjects}</translation>
+        </message>
+        <message>
+            <source>Accepted as private: stored as your own write to {subjects}, kept from every assistant (Edit → Undo takes it back).</source>
+            <translation>Aceptada como privada: guardada como escritura tuya en {subjects}, oculta a todos los asistentes (Editar → Deshacer la retira).</translation>
+        </message>
+        <message>
+            <source>Accepted: stored as your own write to {subjects} (Edit → Undo takes it back).</source>
+            <translation>Aceptada: guardada como escritura tuya en {subjects} (Editar → Deshacer la retira).</translation>
+        </message>
+        <message>
+            <source>Discarded: the held write to {subjects} is erased; nothing of it was stored.</source>
+            <translation>Descartada: la escritura retenida para {subjects} se borró; no se guardó nada de ella.</translation>
         </message>
     </context>
     <context>

@@ -158,18 +158,18 @@ class HeldRows:
         by_session = {session_of(top): top for top in tops}
         at = 0
         for key, rows in mine.items():
-            top = by_session.get(self.homes.get(key))
+            top, count = by_session.get(self.homes.get(key)), len(rows)
             if top is None:
                 who = rows[0].client or translate("HeldRows", "an assistant")
-                top = QTreeWidgetItem([translate("HeldRows", "“{who}” · %n writes held for your review", "",
-                                                 len(rows)).format(who=who)])
+                title = translate("HeldRows", "“{who}” · %n writes held for your review", "", count)
+                top = QTreeWidgetItem([title.format(who=who)])
                 top.setData(0, ROLE, ("heldgroup", key))
                 tree.insertTopLevelItem(at, top)
                 at += 1
                 self._add(top, rows)
                 top.setExpanded(True)
             else:
-                top.setText(0, top.text(0) + translate("HeldRows", " · %n held for your review", "", len(rows)))
+                top.setText(0, top.text(0) + translate("HeldRows", " · %n held for your review", "", count))
                 top.setToolTip(0, wrapped_tip(top.text(0)))
                 font = QFont(top.font(0))
                 font.setBold(True)
