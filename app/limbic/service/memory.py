@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from limbic.engine.errors import ValidationError
+from limbic.engine.graph import bulk
 from limbic.engine.graph.graph import MAX_TYPE_CHARS, Graph, clean_name, clean_observation, name_key, shown
 from limbic.engine.graph.graph_history import clean_status
 from limbic.service import memory_args as A
@@ -79,22 +80,22 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
     with graph.write(embed=False):
         seen: dict[str, str] = {}  # name_key -> the name an earlier item uses
         todo = []
+        found = bulk.holders(graph.db, [name for _, name, _, _, _ in wanted])  # every look-up, for all names at once
         for i, name, etype, obs, status in wanted:
             key = name_key(name)
-            # Each look-up once: the exact name, then an exact alias, a name in another case, an alias in another case.
-            exact = A.exact_id(graph, name, aliases=False)
-            near = owner_id = None
-            if exact is None:
-                owner_id = graph.exact_alias_owner(name)
-                near = graph.case_variant(name)
+            held = found[name]
+            # The exact name, then an exact alias, a name in another case, an alias in another case.
+            owner_id = near = None
+            if held.exact is None:
+                owner_id, near = held.exact_alias, held.near
                 if owner_id is None and near is None:
-                    owner_id = graph.alias_owner(name)
+                    owner_id = held.near_alias
             if owner_id is not None:
                 owner = graph.db.scalar("SELECT name FROM entities WHERE id = ?", (owner_id,))
                 problems.add(i, f"“{shown(name)}” is an alias of the entity “{shown(owner)}”, so it cannot name another "
                                 "entity: use that name (add_observations adds to it)")
                 continue
-            if exact is not None or seen.get(key) == name:
+            if held.exact is not None or seen.get(key) == name:
                 continue  # the reference skips an existing name, and Limbic a repeat
             other = seen.get(key)
             if other is None and near is not None:
@@ -106,8 +107,8 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
             seen[key] = name
             todo.append((name, etype, obs, status))
         problems.raise_if_any()
-        for name, etype, obs, status in todo:
-            entity_id = graph.upsert_entity(name, etype, obs)
+        ids = bulk.create_new_entities(graph, [(name, etype, obs) for name, etype, obs, _ in todo])
+        for entity_id, (name, etype, obs, status) in zip(ids, todo):
             if status and status != "active":
                 graph.set_status(entity_id, status)
             created.append(_entity_json(name, etype, list(dict.fromkeys(obs))))

@@ -35,23 +35,7 @@ def _mirror():
 
 def load_source(db: Database, entity_id: int) -> EntitySource | None:
     """Read what an entity's index rows are made from; None if it no longer exists."""
-    row = db.one("SELECT name, entity_type FROM entities WHERE id = ?", (entity_id,))
-    if row is None:
-        return None
-    current = " AND superseded_at IS NULL" if db.has_history() else ""
-    obs = tuple(
-        r[0] for r in db.execute(f"SELECT content FROM observations WHERE entity_id = ?{current} ORDER BY id", (entity_id,))
-    )
-    obs += tuple(reflection_texts(db, [entity_id]).get(entity_id, ()))
-    rels = tuple(
-        (r[0], r[1])
-        for r in db.execute(
-            "SELECT r.relation_type, e.name FROM relations r JOIN entities e ON e.id = r.to_entity "
-            "WHERE r.from_entity = ? AND r.active = 1 ORDER BY r.id",
-            (entity_id,),
-        )
-    )
-    return EntitySource(entity_id, row[0], row[1], obs, rels, tuple(alias_texts(db, [entity_id]).get(entity_id, ())))
+    return load_sources(db, [entity_id]).get(entity_id)
 
 
 def alias_texts(db: Database, ids: list[int] | None = None) -> dict[int, list[str]]:
@@ -220,32 +204,75 @@ def _store(db: Database, plans, vectors) -> None:
         write_vectors(db, firsts, np.stack(first_vecs), flags)
 
 
+def load_sources(db: Database, ids: Sequence[int]) -> dict[int, EntitySource]:
+    """``load_source`` of many entities (those that exist), each table read once per few hundred ids."""
+    out: dict[int, EntitySource] = {}
+    current = " AND superseded_at IS NULL" if db.has_history() else ""
+    ids = list(ids)
+    for start in range(0, len(ids), 400):
+        chunk = ids[start : start + 400]
+        marks = ",".join("?" * len(chunk))
+        rows = db.execute(f"SELECT id, name, entity_type FROM entities WHERE id IN ({marks})", chunk).fetchall()
+        if not rows:
+            continue
+        obs: dict[int, list[str]] = {}
+        for owner, content in db.execute(
+            f"SELECT entity_id, content FROM observations WHERE entity_id IN ({marks}){current} ORDER BY id", chunk
+        ):
+            obs.setdefault(owner, []).append(content)
+        for owner, texts in reflection_texts(db, chunk).items():
+            obs.setdefault(owner, []).extend(texts)
+        rels: dict[int, list[tuple[str, str]]] = {}
+        for owner, rtype, target in db.execute(
+            "SELECT r.from_entity, r.relation_type, e.name FROM relations r JOIN entities e ON e.id = r.to_entity "
+            f"WHERE r.from_entity IN ({marks}) AND r.active = 1 ORDER BY r.id",
+            chunk,
+        ):
+            rels.setdefault(owner, []).append((rtype, target))
+        aliases = alias_texts(db, chunk)
+        for entity_id, name, etype in rows:
+            out[entity_id] = EntitySource(entity_id, name, etype, tuple(obs.get(entity_id, ())),
+                                          tuple(rels.get(entity_id, ())), tuple(aliases.get(entity_id, ())))
+    return out
+
+
 def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, embed: bool = True) -> list[int]:
     """Bring FTS rows and vectors of these entities up to date; returns the ids re-embedded.
 
     An entity whose source is unchanged keeps its vector. A changed one is re-embedded now
     when ``embed`` and a matching model allow it; otherwise its stale vector is dropped and
-    it waits in the pending set (see ``pending_ids``).
+    it waits in the pending set (see ``pending_ids``). Read and written a few hundred at a time.
     """
     ready = vectors_ready(db, embedder)
     has_vec = db.has_table(VEC_TABLE)
     to_embed: list[EntitySource] = []
-    for entity_id in sorted(set(ids)):
-        src = load_source(db, entity_id)
-        if src is None:
-            delete_index_rows(db, entity_id)
+    ordered = sorted(set(ids))
+    for start in range(0, len(ordered), 400):
+        chunk = ordered[start : start + 400]
+        sources = load_sources(db, chunk)
+        for entity_id in chunk:
+            if entity_id not in sources:
+                delete_index_rows(db, entity_id)
+        present = [sources[i] for i in chunk if i in sources]
+        if not present:
             continue
-        sync_fts(db, src)
-        if db.scalar("SELECT text_hash FROM embedding_state WHERE entity_id = ?", (entity_id,)) == src.digest():
-            continue
+        db.executemany("DELETE FROM entity_fts WHERE rowid = ?", [(s.entity_id,) for s in present])
+        db.executemany(FTS_INSERT, [fts_row(s.entity_id, s.name, s.entity_type, s.observations, s.aliases)
+                                    for s in present])
+        marks = ",".join("?" * len(present))
+        hashes = dict(db.execute(f"SELECT entity_id, text_hash FROM embedding_state WHERE entity_id IN ({marks})",
+                                 [s.entity_id for s in present]))
+        changed = [s for s in present if hashes.get(s.entity_id) != s.digest()]
         if embed and ready:
-            to_embed.append(src)
-        elif has_vec:
-            db.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (entity_id,))
-            db.execute("DELETE FROM embedding_state WHERE entity_id = ?", (entity_id,))
-            _mirror().vectors_deleted(db, VEC_TABLE, [entity_id])
-            index_chunks.delete(db, entity_id)
-            db.note("vectors", (entity_id,))
+            to_embed += changed
+        elif has_vec and changed:
+            stale = [s.entity_id for s in changed]
+            db.executemany(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", [(i,) for i in stale])
+            db.execute(f"DELETE FROM embedding_state WHERE entity_id IN ({','.join('?' * len(stale))})", stale)
+            _mirror().vectors_deleted(db, VEC_TABLE, stale)
+            for entity_id in stale:
+                index_chunks.delete(db, entity_id)
+            db.note("vectors", stale)
     if to_embed:
         assert embedder is not None
         _store(db, *_encode(db, embedder, to_embed))

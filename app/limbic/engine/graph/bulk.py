@@ -1,0 +1,143 @@
+"""Many entities in one write: the look-ups of a batch of names done together, and new entities written
+with the same rows, in the same order, as one ``upsert_entity`` after another would write them.
+
+A write of hundreds of entities (an assistant's ``create_entities``, an import) spent most of its time
+asking the database, name by name, what a set-based query answers at once: whether a name is taken
+exactly, in another case, or as an alias. Here each of those is one query per few hundred names, and
+the rows of a new entity (its own, its observations') are inserted without the reads an update needs.
+The activity log's and history's triggers fire for each row as they would for single writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from limbic.engine.errors import NameTakenError, ValidationError
+from limbic.engine.store.values import (DEFAULT_TYPE, MAX_TYPE_CHARS, case_spellings, clean_name, clean_observation,
+                                        name_key, shown)
+
+if TYPE_CHECKING:
+    from limbic.engine.graph.graph import Graph
+
+ALIASES = "entity_aliases"
+CHUNK = 400  # parameters of one IN (...) list
+_FOLD_ASCII = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _nocase(text: str) -> str:
+    """What SQLite's NOCASE collation compares: the text with A-Z folded, nothing else."""
+    return text.translate(_FOLD_ASCII)
+
+
+@dataclass(frozen=True)
+class Holders:
+    """Who already goes by a name: each field an entity id, or None."""
+
+    exact: int | None = None  # the entity with exactly this name
+    exact_alias: int | None = None  # the entity with exactly this alias
+    near: int | None = None  # the entity whose name differs from it only in case (or is it)
+    near_alias: int | None = None  # the entity with an alias that differs from it only in case (or is it)
+
+    @property
+    def free(self) -> bool:
+        return self.exact is None and self.exact_alias is None and self.near is None and self.near_alias is None
+
+
+def _chunks(values: Sequence, size: int = CHUNK) -> Iterable[Sequence]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _by_nocase(db, table: str, id_column: str, name_column: str, names: Sequence[str]) -> dict[str, list[tuple[int, str]]]:
+    """(id, stored text) of every row whose ``name_column`` NOCASE-equals a spelling of one of ``names``,
+    grouped by the NOCASE form of the stored text (as ``name_lookup.by_name_key`` probes, in a few queries)."""
+    probes = list(dict.fromkeys(_nocase(s) for n in names for s in case_spellings(n)))
+    found: dict[str, list[tuple[int, str]]] = {}
+    for chunk in _chunks(probes):
+        marks = ",".join("?" * len(chunk))
+        for row_id, stored in db.execute(
+            f"SELECT {id_column}, {name_column} FROM {table} WHERE {name_column} COLLATE NOCASE IN ({marks})", chunk,
+        ):
+            found.setdefault(_nocase(stored), []).append((int(row_id), stored))
+    return found
+
+
+def _near(found: dict[str, list[tuple[int, str]]], name: str) -> int | None:
+    """The id ``by_name_key`` would find for ``name`` among the rows ``_by_nocase`` read."""
+    if not found:
+        return None
+    key = name_key(name)
+    for spelling in case_spellings(name):
+        for row_id, stored in found.get(_nocase(spelling), ()):
+            if name_key(stored) == key:
+                return row_id
+    return None
+
+
+def holders(db, names: Sequence[str]) -> dict[str, Holders]:
+    """For each name (as ``clean_name`` returns it), who goes by it: the answers of ``exact_id``,
+    ``exact_alias_owner``, ``case_variant`` and ``alias_owner`` for every name, in a few queries."""
+    names = list(dict.fromkeys(names))
+    exact: dict[str, int] = {}
+    for chunk in _chunks(names):
+        marks = ",".join("?" * len(chunk))
+        exact.update((n, int(i)) for n, i in db.execute(f"SELECT name, id FROM entities WHERE name IN ({marks})", chunk))
+    near_rows = _by_nocase(db, "entities", "id", "name", names)
+    has_aliases = db.scalar("SELECT 1 FROM sqlite_master WHERE name = ?", (ALIASES,)) is not None \
+        and db.scalar(f"SELECT 1 FROM {ALIASES} LIMIT 1") is not None
+    alias_rows = _by_nocase(db, ALIASES, "entity_id", "alias", names) if has_aliases else {}
+    out: dict[str, Holders] = {}
+    for name in names:
+        exact_alias = None
+        for owner, stored in alias_rows.get(_nocase(name), ()):
+            if stored == name:
+                exact_alias = owner
+                break
+        out[name] = Holders(exact.get(name), exact_alias, _near(near_rows, name), _near(alias_rows, name))
+    return out
+
+
+def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Sequence[str]]],
+                        kind: str = "note") -> list[int]:
+    """Create entities whose names nobody goes by (name, type, observations each); their ids, in order.
+
+    The rows are those ``upsert_entity`` writes for a new name, one entity after the other (its row,
+    then its observations, a repeated text once), in one transaction; the full-text rows and the
+    vector bookkeeping of all of them are brought up to date together when the write ends. A name
+    that is taken (exactly, in another case, as an alias) or repeated is refused and nothing is written.
+    """
+    rows = []
+    for name, entity_type, observations in items:
+        name = clean_name(name)
+        etype = clean_name(entity_type, "type", MAX_TYPE_CHARS) if entity_type is not None else DEFAULT_TYPE
+        rows.append((name, etype, list(dict.fromkeys(clean_observation(o) for o in observations))))
+    keys: set[str] = set()
+    for name, _, _ in rows:
+        if name_key(name) in keys:
+            raise ValidationError(f"“{shown(name)}” is given twice (names that differ only in case are one name).")
+        keys.add(name_key(name))
+    db = graph.db
+    ids: list[int] = []
+    with graph.write():
+        for name, held in holders(db, [r[0] for r in rows]).items():
+            if not held.free:
+                raise NameTakenError(f"An entity or alias named “{shown(name)}” already exists.")
+        now = db.moment()
+        execute, last = db.conn.execute, db.conn.last_insert_rowid
+        add_entity = "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)"
+        add_observation = "INSERT INTO observations(entity_id, content, kind, created_at) VALUES (?, ?, ?, ?)"
+        for name, etype, contents in rows:
+            execute(add_entity, (name, etype, now, now))
+            entity_id = last()
+            ids.append(entity_id)
+            for content in contents:
+                execute(add_observation, (entity_id, content, kind, now))
+        # upsert_entity's touch after the observations sets updated_at to this same moment: no row changes.
+        graph._dirty.update(ids)
+        db.note("added", ids)
+        db.note("changed", [i for i, r in zip(ids, rows) if r[2]])
+        if ids:
+            db.note_flag("names")
+    return ids

@@ -1,0 +1,111 @@
+"""Many entities written in one go (``engine/graph/bulk.py``, what ``create_entities`` uses) leave the file as
+one ``upsert_entity`` after another leaves it: the same rows, activity log, recorded history, full-text rows
+and change log; and the batch look-up of names answers as the look-ups of one name at a time."""
+
+from __future__ import annotations
+
+import pytest
+
+from limbic.engine.errors import ValidationError
+from limbic.engine.graph import bulk
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.service import memory
+from tests.history.conftest import Clock, patch_clock
+
+ITEMS = [
+    ("Ann", "Person", ["lives in Oslo", "likes tea", "lives in Oslo"]),  # a repeated text is stored once
+    ("Bob", None, []),  # no type, no observations
+    ("Café Zürich", "Place", ["opens at 7"]),
+    ("Straße 5", "Place", ["a street", "paved"]),
+]
+# Tables compared whole, minus what is random (global ids) or counts (auto-increment bookkeeping).
+TABLES = {
+    "entities": "id, name, entity_type, status, created_at, updated_at, revision, gid IS NOT NULL",
+    "observations": "id, entity_id, content, kind, created_at, superseded_by, superseded_at, gid IS NOT NULL",
+    "change_item": "change_id, kind, op, row_id, entity_id, other_id, before, after",
+    "change_log": "id, at, origin, changes, tool, reverts",
+    "history": "kind, row_id, value, recorded_from, recorded_to, ended, change_id, who, "
+               "gid = (SELECT gid FROM entities e WHERE e.id = row_id AND kind = 'entity') "
+               "OR gid = (SELECT gid FROM observations o WHERE o.id = row_id AND kind = 'observation')",
+    "entity_fts": "rowid, name, entity_type, obs_text, stem_name, stem_text",
+    "embedding_state": "*",
+}
+
+
+def _graph(path) -> Graph:
+    graph = Graph(Database(path))
+    with graph.write(embed=False):
+        graph.upsert_entity("Earlier", "Thing", ["was here first"])
+        graph.add_alias(graph.entity_id("Earlier"), "Old Name")
+    return graph
+
+
+def _state(graph: Graph) -> dict:
+    return {table: graph.db.execute(f"SELECT {columns} FROM {table} ORDER BY rowid").fetchall()
+            for table, columns in TABLES.items()}
+
+
+def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypatch):
+    clock = Clock()
+    patch_clock(monkeypatch, clock)
+    one, batch = _graph(tmp_path / "one.db"), _graph(tmp_path / "batch.db")
+    clock.advance(60)
+    with one.write(embed=False):
+        singles = [one.upsert_entity(name, etype, obs) for name, etype, obs in ITEMS]
+    with batch.write(embed=False):
+        ids = bulk.create_new_entities(batch, ITEMS)
+    assert ids == singles
+    before, after = _state(one), _state(batch)
+    assert after["change_item"] and after["history"] and after["entity_fts"]  # the comparison compares something
+    for table in TABLES:
+        assert after[table] == before[table], table
+
+
+def test_the_batch_look_up_answers_as_each_look_up(tmp_path):
+    graph = Graph(Database(tmp_path / "g.db"))
+    with graph.write():
+        for name in ("Ann", "ÉCOLE", "Straße", "Bob"):
+            graph.upsert_entity(name, "T")
+        graph.add_alias(graph.entity_id("Bob"), "Robert")
+        graph.add_alias(graph.entity_id("Ann"), "Ánna")
+    names = ["Ann", "ann", "ANN", "école", "École", "STRASSE", "strasse", "Straße", "Robert", "robert", "ROBERT",
+             "ánna", "Ánna", "Nobody", "Bob", "bOB"]
+    found = bulk.holders(graph.db, names)
+    for name in names:
+        exact = graph.db.scalar("SELECT id FROM entities WHERE name = ?", (name,))
+        one_by_one = bulk.Holders(exact, graph.exact_alias_owner(name), graph.case_variant(name), graph.alias_owner(name))
+        assert found[name] == one_by_one, name
+    assert not found["Straße"].free and found["Nobody"].free and found["strasse"].near is not None
+
+
+def test_a_taken_or_repeated_name_writes_nothing(tmp_path):
+    graph = Graph(Database(tmp_path / "g.db"))
+    with graph.write():
+        graph.upsert_entity("Ann", "Person")
+        graph.add_alias(graph.entity_id("Ann"), "Annie")
+    count = graph.db.scalar("SELECT count(*) FROM entities")
+    for items in ([("New", "T", []), ("ANN", "T", [])], [("New", "T", []), ("annie", "T", [])],
+                  [("New", "T", []), ("new", "T", [])]):
+        with pytest.raises(ValidationError):
+            bulk.create_new_entities(graph, items)
+        assert graph.db.scalar("SELECT count(*) FROM entities") == count
+
+
+def test_create_entities_answers_as_before(tmp_path):
+    """The tool's answers and refusals: an existing name skipped, a case variant or alias refused."""
+    graph = Graph(Database(tmp_path / "g.db"))
+    memory.create_entities(graph, [{"name": "Ann", "entityType": "Person", "observations": ["a"]}])
+    graph.add_alias(graph.entity_id("Ann"), "Annie")
+    made = memory.create_entities(graph, [
+        {"name": "Ann", "entityType": "Person", "observations": ["b"]},
+        {"name": "Eve", "entityType": "Person", "observations": ["x", "x", "y"], "status": "paused"},
+        {"name": "Eve", "entityType": "Person", "observations": []},
+    ])
+    assert made == [{"name": "Eve", "entityType": "Person", "observations": ["x", "y"]}]
+    assert graph.get_entity("Eve").status == "paused" and graph.get_entity("Ann").observation_texts == ["a"]
+    for name, words in (("ANN", "differs only in case"), ("annie", "is an alias of the entity “Ann”")):
+        with pytest.raises(ValidationError, match=words):
+            memory.create_entities(graph, [{"name": "Zed", "entityType": "T", "observations": []},
+                                           {"name": name, "entityType": "T", "observations": []}])
+    assert graph.entity_id("Zed") is None
