@@ -118,7 +118,7 @@ def find(text: str) -> list[Finding]:
         return []
     out: list[Finding] = []
     present = set(_HINT.findall(text))
-    for what, hints, pattern in _RULES:
+    for what, hints, pattern in _RULES if present else ():  # most texts hold no hint: no rule to look at
         if present.intersection(hints):
             out += [Finding(what, m.start(), m.end()) for m in pattern.finditer(text)
                     if m.start() == 0 or text[m.start() - 1] not in _WORD]
