@@ -166,8 +166,12 @@ def test_signals_loaded_in_two_steps_equal_signals_loaded_at_once(crowded):
     ids = [crowded.entity_id(f"Note {i:02d}") for i in range(12)]
     search(crowded, "saffron", record=True)  # access counts and co-occurrences among the hits
     search(crowded, "teacher", record=True)
-    first = signals.load_signals(crowded.db, ids[:6])
-    assert signals.load_signals(crowded.db, ids, first) == signals.load_signals(crowded.db, ids)
+    signals.load_signals(crowded.db, ids[:6])  # the memory holds these six; the other six are read next
+    other = Database(crowded.db.path)  # a connection that reads all twelve at once
+    try:
+        assert signals.load_signals(crowded.db, ids) == signals.load_signals(other, ids)
+    finally:
+        other.close()
     assert any(s.cooc for s in signals.load_signals(crowded.db, ids).values())
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
 import logging
@@ -14,6 +13,7 @@ import apsw
 
 from limbic.engine.store.db import Database
 from limbic.engine.errors import DatabaseError
+from limbic.engine.graph import signal_memory
 from limbic.engine.graph.graph import now_utc
 
 logger = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ class EntitySignals:
 
 
 @functools.lru_cache(maxsize=65_536)
-def _epoch_seconds(stamp: str) -> float | None:
+def epoch_seconds(stamp: str) -> float | None:
     """A stored UTC timestamp as seconds since the epoch (None when unreadable). Cached: one search
     reads about a thousand (every candidate's and every co-occurrence's), mostly the same ones again."""
     try:
@@ -46,87 +46,27 @@ def hours_since(stamp: str | None, now: datetime) -> float:
     """Hours between a stored timestamp and now; 0 for a missing or unreadable one."""
     if not stamp:
         return 0.0
-    then = _epoch_seconds(stamp)
+    then = epoch_seconds(stamp)
     if then is None:
         return 0.0
     return max(0.0, (now.timestamp() - then) / 3600.0)
 
 
-def load_signals(db: Database, ids: Sequence[int], known: dict[int, EntitySignals] | None = None) -> dict[int, EntitySignals]:
-    """Signals of a batch of candidates, in a handful of queries.
+def load_signals(db: Database, ids: Sequence[int]) -> dict[int, EntitySignals]:
+    """Signals of a batch of candidates, with their co-occurrences among them.
 
-    ``known``: signals an earlier call loaded for some of them (search loads the meaning branch's
-    while the text branch is still running); only the rest are read, and the co-occurrences
-    between the rest and every candidate.
+    Read from this connection's memory of signals (``signal_memory``): only what it does not hold
+    yet is read from the file.
     """
     ids = list(dict.fromkeys(ids))
-    if known:
-        out = {i: known[i] for i in ids if i in known}
-        new = [i for i in ids if i not in known]
-        out.update(load_signals(db, new))
-        if new and out:
-            _add_cooc(db, out, new, [i for i in ids if i in known])
-        return out
-    out = {i: EntitySignals() for i in ids}
-    if not ids:
-        return out
-    marks = ",".join("?" * len(ids))
-    for entity_id, created, status in db.execute(f"SELECT id, created_at, status FROM entities WHERE id IN ({marks})", ids):
-        out[entity_id].created_at, out[entity_id].status = created, status
-    with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
-        for entity_id, count, last in db.execute(
-            f"SELECT entity_id, access_count, last_access FROM entity_access WHERE entity_id IN ({marks})", ids
-        ):
-            out[entity_id].access_count, out[entity_id].last_access = int(count), last
-    with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
-        for entity_id, days in db.execute(
-            f"SELECT entity_id, count(*) FROM entity_access_log WHERE entity_id IN ({marks}) GROUP BY entity_id", ids
-        ):
-            out[entity_id].access_days = int(days)
-    for entity_id, degree in _degrees(db, marks, ids):
-        out[entity_id].degree = int(degree)
-    with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
-        for a, b, count, last in db.execute(
-            f"SELECT entity_a_id, entity_b_id, co_count, last_co FROM co_occurrences "
-            f"WHERE entity_a_id IN ({marks}) AND entity_b_id IN ({marks})",
-            ids + ids,
-        ):
-            out[a].cooc[b] = (int(count), last)
-            out[b].cooc[a] = (int(count), last)
+    facts, use = signal_memory.memory(db).of(db, ids)
+    wanted = set(ids)
+    out = {}
+    for i in ids:
+        f, u = facts[i], use[i]
+        out[i] = EntitySignals(u.access_count, u.last_access, f.created_at, f.status, u.access_days, f.degree,
+                               {o: v for o, v in u.cooc.items() if o in wanted and o != i})
     return out
-
-
-_DEGREES = (
-    "SELECT e, count(*) FROM (SELECT from_entity AS e FROM relations{0} WHERE active = 1 AND from_entity IN ({1}) "
-    "UNION ALL SELECT to_entity FROM relations{2} WHERE active = 1 AND to_entity IN ({1})) GROUP BY e"
-)
-
-
-def _degrees(db: Database, marks: str, ids: list[int]) -> list[tuple[int, int]]:
-    """(entity id, active relations) from the partial indexes of active relations (a fifth of the
-    time of reading each relation), or from the table in a file that lacks them."""
-    try:
-        return db.execute(_DEGREES.format(" INDEXED BY relations_active_from", marks, " INDEXED BY relations_active_to"),
-                          ids + ids).fetchall()
-    except apsw.SQLError:  # no such index: `limbic check --repair` recreates them
-        return db.execute(_DEGREES.format("", marks, ""), ids + ids).fetchall()
-
-
-def _add_cooc(db: Database, out: dict[int, EntitySignals], new: list[int], old: list[int]) -> None:
-    """The co-occurrences between ``new`` and ``old`` candidates (those within each are loaded)."""
-    if not old:
-        return
-    a_marks, b_marks = ",".join("?" * len(new)), ",".join("?" * len(old))
-    with contextlib.suppress(apsw.SQLError):  # a missing signal table (check --repair) means no signals
-        for a, b, count, last in db.execute(
-            f"SELECT entity_a_id, entity_b_id, co_count, last_co FROM co_occurrences "
-            f"WHERE entity_a_id IN ({a_marks}) AND entity_b_id IN ({b_marks}) UNION ALL "
-            f"SELECT entity_a_id, entity_b_id, co_count, last_co FROM co_occurrences "
-            f"WHERE entity_a_id IN ({b_marks}) AND entity_b_id IN ({a_marks})",
-            new + old + old + new,
-        ):
-            out[a].cooc[b] = (int(count), last)
-            out[b].cooc[a] = (int(count), last)
 
 
 def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | None = None) -> bool:
@@ -143,7 +83,9 @@ def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | No
         return False
     now = now_utc()
     today = now[:10]
+    kept = signal_memory.existing(db)
     try:
+        before = kept.synced(db) if kept is not None else None
         # The same waiting as every other write: a busy file delays the signals, it does not drop them.
         with db.transaction():
             for entity_id in ids:
@@ -163,6 +105,8 @@ def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | No
                     "ON CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + 1, last_co = excluded.last_co",
                     (a, b, now),
                 )
+        if kept is not None and before is not None:  # the memory follows this connection's own recording
+            kept.recorded(db, before, ids, pairs, now, epoch_seconds)
         return True
     except (apsw.Error, DatabaseError) as exc:
         # Never the user's problem: logged for diagnosis, not shown (the search itself succeeded).

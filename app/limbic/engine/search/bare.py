@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
+from limbic.engine.graph import signal_memory
 from limbic.engine.search.carry import fold
 from limbic.engine.search.query import Query
 from limbic.engine.store.db import Database
@@ -28,9 +29,9 @@ class Scored(Protocol):
 
 
 def _empty(db: Database, ids: Sequence[int]) -> set[int]:
-    marks = ",".join("?" * len(ids))
-    return {r[0] for r in db.execute(
-        f"SELECT rowid FROM entity_fts WHERE rowid IN ({marks}) AND obs_text = ''", list(ids))}
+    """Which of ``ids`` are only a name (kept with the candidates' signals, followed through the change log)."""
+    facts = signal_memory.memory(db).facts_of(db, ids)
+    return {i for i in ids if facts[i].bare}
 
 
 def _holding(db: Database, ids: Sequence[int], query: Query) -> set[int]:

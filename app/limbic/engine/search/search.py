@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.graph import signals
 
-from limbic.engine.search import bare, carry, crosslingual, readable, scoring, when
+from limbic.engine.graph import signal_memory
+from limbic.engine.search import bare, carry, crosslingual, readable, scoring, usage, when
 
 from limbic.engine.text import stemming
 
@@ -162,8 +163,8 @@ def _both_branches(graph: Graph, side: SideReader, query: Query, k: int, rows: i
         vector = graph.embedder.encode_query(query.capped)
         semantic, meaning = knn_evidence(graph, vector, k, weight)
         tiers = _exact_tiers(graph.db, query, k)
-        # Still waiting: the meaning branch's candidates get their signals meanwhile.
-        early = signals.load_signals(graph.db, [i for i, _ in semantic]) if job is not None and not job.done() else None
+        if job is not None and not job.done():  # still waiting: the meaning branch's candidates' signals meanwhile
+            signal_memory.memory(graph.db).of(graph.db, [i for i, _ in semantic])
     except BaseException:
         if job is not None:
             side.interrupt()
@@ -172,7 +173,7 @@ def _both_branches(graph: Graph, side: SideReader, query: Query, k: int, rows: i
         raise
     fulltext = job.result() if job is not None else []
     tiers = {**(tiers if fulltext or plan.flat else {}), **_alias_tiers(graph.db, query)}
-    return fulltext, tiers, plan, vector, semantic, meaning, early
+    return fulltext, tiers, plan, vector, semantic, meaning
 
 
 def fts_branch(graph: Graph, query: str | Query, k: int) -> list[int]:
@@ -292,13 +293,12 @@ def search(
     use_text = branches != "meaning" or not use_vectors
     rows = text_rows(graph.db) if use_text else 0
     side = None
-    early = None  # signals loaded while the text branch was still running
     # Both branches (``branches`` is "both"), a large graph, and no write of this connection's open.
     if use_text and use_vectors and rows >= SIDE_READER_ROWS and not graph.db.in_transaction:
         side = graph.db.side_reader()
     weight = passage_weight(graph, q) if use_vectors else 1.0
     if side is not None:
-        fulltext, tiers, plan, vector, semantic, meaning, early = _both_branches(graph, side, q, k, rows, weight)
+        fulltext, tiers, plan, vector, semantic, meaning = _both_branches(graph, side, q, k, rows, weight)
     else:
         if use_vectors:
             assert graph.embedder is not None
@@ -357,7 +357,7 @@ def search(
             params = replace(params, carry=params.carry * weight)
     # 4. Limbic re-ranking; what happened in the time the query names counts more.
     timed = when.matching(graph.db, [c.entity_id for c in candidates], q.time) if q.time is not None else None
-    ranked = rank(graph, candidates, mode, params, tiers, meaning, early, timed, q)[:limit]
+    ranked = rank(graph, candidates, mode, params, tiers, meaning, timed, q)[:limit]
 
     # 5. Hydrate.
     entities = graph.entities_by_ids([r.entity_id for r in ranked])
@@ -385,32 +385,25 @@ def rank(
     params: ScoringParams,
     tiers: dict[int, int] | None = None,
     meaning: scoring.MeaningStats | None = None,
-    known: dict[int, signals.EntitySignals] | None = None,
     timed: when.Matches | None = None,
     query: Query | None = None,
 ) -> list[SearchResult]:
     """Score fused candidates with the limbic formula; exact matches first, then best score first.
 
-    ``known``: signals already loaded for some candidates; ``timed``: those that happened in the time
+    The signals come from the connection's memory of them (``usage.factors``); ``timed``: those that happened in the time
     the query names (None: it names none); those dated then come next after exact matches (``params.time_first``);
     ``query``: what was asked, so that an entity that is only a name follows those whose observations hold it.
     """
     tiers = tiers or {}
     now = datetime.now(timezone.utc)
-    sig = signals.load_signals(graph.db, [c.entity_id for c in candidates], known)
     bases = scoring.base_relevance(candidates, mode, params, meaning)
-    max_access = max((s.access_count for s in sig.values()), default=0)
-    max_days = max((s.access_days for s in sig.values()), default=0)
+    in_times = [None if timed is None else c.entity_id in timed for c in candidates]
+    # A question about then is not answered better by what was touched lately: recency waits.
+    use = usage.factors(graph.db, [c.entity_id for c in candidates], now, params, in_times)
     out = []
-    for cand, base in zip(candidates, bases):
-        s = sig[cand.entity_id]
-        imp = scoring.importance(s.access_count, max_access, s.degree, s.access_days, max_days, params)
-        in_time = None if timed is None else cand.entity_id in timed
-        # A question about then is not answered better by what was touched lately: recency waits.
-        temp = 1.0 if in_time else scoring.temporal(signals.hours_since(s.last_access or s.created_at, now), params)
-        pairs = [(count, signals.hours_since(last, now)) for other, (count, last) in s.cooc.items() if other != cand.entity_id]
-        cooc = scoring.cooc_boost(pairs, params)
-        score = scoring.limbic_score(base, imp, temp, cooc, params) * scoring.status_factor(s.status)
+    for cand, base, in_time, imp, temp, cooc, status in zip(
+            candidates, bases, in_times, use.importance, use.temporal, use.cooc, use.status):
+        score = scoring.limbic_score(base, imp, temp, cooc, params) * status
         out.append(
             SearchResult(
                 cand.entity_id, "", "", [], score, base, imp, temp, cooc, cand.distance, cand.rrf_score,
