@@ -367,6 +367,18 @@
             <translation>línea de comandos</translation>
         </message>
         <message>
+            <source>paused</source>
+            <translation>en pausa</translation>
+        </message>
+        <message>
+            <source>assistants may not write</source>
+            <translation>los asistentes no pueden escribir</translation>
+        </message>
+        <message>
+            <source>outside its scope</source>
+            <translation>fuera de su alcance</translation>
+        </message>
+        <message>
             <source>change</source>
             <translation>cambio</translation>
         </message>

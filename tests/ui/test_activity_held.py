@@ -89,7 +89,7 @@ def test_a_held_write_appears_masked_in_its_assistants_place_and_accept_stores_i
     bar = panel.held_bar
     assert bar.isVisible() and bar.accept_button.isVisible()
     bar.show_button.click()  # shown in full only when asked
-    assert row.child(0).text(0) == f"+ “api key {KEY}”"
+    assert row.child(0).text(0).replace("\u200b", "") == f"+ “api key {KEY}”"  # (breakable where it is long)
     bar.show_button.click()
     assert KEY not in row.child(0).text(0)
 

@@ -24,8 +24,8 @@ from PySide6.QtWidgets import (
 
 from limbic.ui.activity.changes_since import ChangesSinceView
 from limbic.ui.activity.conflict_dialog import ConflictDialog  # noqa: F401 - where the window and tests take it from
-from limbic.ui.activity.held_rows import HeldBar, HeldRows
-from limbic.ui.activity.words import origin_words, tool_words, who_words, wrap_rows, wrapped_tip
+from limbic.ui.activity.held_rows import HeldBar, HeldRows, text_line
+from limbic.ui.activity.words import origin_words, refusal_words, tool_words, who_words, wrap_rows, wrapped_tip
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import Change, PanelData, Refused, Session
 from limbic.ui.common.i18n import translate
@@ -62,7 +62,7 @@ def refusal_line(r: Refused) -> str:
     """The row under a session saying what was refused: “Refused 2 writes (paused), the last at 14:05; …”."""
     count = r.count
     return translate("ActivityPanel", "Refused %n writes ({why}), the last at {time} {day}; nothing of them was "
-                     "written.", "", count).format(why=r.why, time=r.last[11:16], day=r.last[:10])
+                     "written.", "", count).format(why=refusal_words(r.why), time=r.last[11:16], day=r.last[:10])
 
 
 def change_title(c: Change) -> str:
@@ -373,7 +373,7 @@ class ActivityPanel(QWidget):
         for item in self._walk():
             if h is not None and item.data(0, ROLE) == ("held", held_id) and item.childCount():
                 for i, (whole, hidden) in enumerate(zip(h.texts, h.masked)):
-                    item.child(i).setText(0, f"+ “{whole if shown else hidden}”")
+                    item.child(i).setText(0, text_line(whole if shown else hidden))
 
     def _update_buttons(self) -> None:
         chosen = self.chosen_held()

@@ -54,6 +54,11 @@ def reason_words(reason: str) -> str:
                                                                       like=like)
 
 
+def text_line(text: str) -> str:
+    """A held text's line: quoted, a long run without spaces (a key shown in full) breakable at the panel's width."""
+    return "+ “" + re.sub(r"(\S{24})(?=\S)", "\\1\u200b", text) + "”"
+
+
 def quoted(names: list[str]) -> str:
     return ", ".join(f"“{n}”" for n in names)
 
@@ -145,7 +150,7 @@ class HeldRows:
                                                     "of it is stored or shown to any assistant until you accept it.").format(
                 title=row.text(0), who=h.client or translate("HeldRows", "an assistant"), tool=h.tool, at=h.at)))
             for whole, hidden in zip(h.texts, h.masked):
-                line = QTreeWidgetItem([f"+ “{whole if h.id in self.revealed else hidden}”"])
+                line = QTreeWidgetItem([text_line(whole if h.id in self.revealed else hidden)])
                 line.setData(0, ROLE, ("held", h.id))
                 row.addChild(line)
             parent.insertChild(at, row)
@@ -164,6 +169,9 @@ class HeldRows:
                 title = translate("HeldRows", "“{who}” · %n writes held for your review", "", count)
                 top = QTreeWidgetItem([title.format(who=who)])
                 top.setData(0, ROLE, ("heldgroup", key))
+                bold = QFont(tree.font())
+                bold.setBold(True)
+                top.setFont(0, bold)
                 tree.insertTopLevelItem(at, top)
                 at += 1
                 self._add(top, rows)
@@ -176,6 +184,10 @@ class HeldRows:
                 top.setFont(0, font)
                 if any(h.id not in self.seen for h in rows):
                     top.setExpanded(True)  # a new held write opens its place (the session is read if it was not)
+        for top in (tree.topLevelItem(i) for i in range(tree.topLevelItemCount())):  # their texts in view
+            for row in (top.child(j) for j in range(top.childCount())):
+                if (row.data(0, ROLE) or ("",))[0] == "held":
+                    row.setExpanded(True)  # (a row expanded before it was in the tree is not)
         self.seen |= {h.id for h in self.items}
 
     def find(self, held_id: int) -> HeldShown | None:

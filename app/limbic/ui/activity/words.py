@@ -32,6 +32,12 @@ ORIGINS = {
     "import": QT_TRANSLATE_NOOP("ActivityWords", "import"),
 }
 
+REFUSALS = {  # why the log says an assistant's writes were refused
+    "paused": QT_TRANSLATE_NOOP("ActivityWords", "paused"),
+    "assistants may not write": QT_TRANSLATE_NOOP("ActivityWords", "assistants may not write"),
+    "outside its scope": QT_TRANSLATE_NOOP("ActivityWords", "outside its scope"),
+}
+
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("ActivityWords", text)
@@ -55,6 +61,11 @@ def origin_words(origin: str) -> str:
     if origin.startswith(SYNC_PREFIX):
         return QCoreApplication.translate("ActivityWords", "sync")
     return _tr(ORIGINS[origin]) if origin in ORIGINS else plain(origin)
+
+
+def refusal_words(why: str) -> str:
+    """Why writes were refused, in words ("outside its scope"); as the log has it when not known."""
+    return _tr(REFUSALS[why]) if why in REFUSALS else why
 
 
 def who_words(who: str) -> str:
