@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from limbic.engine.errors import NameTakenError, ValidationError
+from limbic.engine.store.schema import NEW_GID
 from limbic.engine.store.values import (DEFAULT_TYPE, MAX_TYPE_CHARS, case_spellings, clean_name, clean_observation,
                                         name_key, shown)
 
@@ -99,6 +100,11 @@ def holders(db, names: Sequence[str]) -> dict[str, Holders]:
     return out
 
 
+def _has_gids(db) -> bool:
+    """Entities and observations carry global ids (schema 7 and later)."""
+    return all("gid" in {r[1] for r in db.execute(f"PRAGMA table_info({t})")} for t in ("entities", "observations"))
+
+
 def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Sequence[str]]],
                         kind: str = "note") -> list[int]:
     """Create entities whose names nobody goes by (name, type, observations each); their ids, in order.
@@ -126,8 +132,10 @@ def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Seq
                 raise NameTakenError(f"An entity or alias named “{shown(name)}” already exists.")
         now = db.moment()
         execute, last = db.conn.execute, db.conn.last_insert_rowid
-        add_entity = "INSERT INTO entities(name, entity_type, created_at, updated_at) VALUES (?, ?, ?, ?)"
-        add_observation = "INSERT INTO observations(entity_id, content, kind, created_at) VALUES (?, ?, ?, ?)"
+        # The global id given in the row itself: what the schema's trigger would give it by an update after.
+        gid, value = (", gid", f", {NEW_GID}") if _has_gids(db) else ("", "")
+        add_entity = f"INSERT INTO entities(name, entity_type, created_at, updated_at{gid}) VALUES (?, ?, ?, ?{value})"
+        add_observation = f"INSERT INTO observations(entity_id, content, kind, created_at{gid}) VALUES (?, ?, ?, ?{value})"
         for name, etype, contents in rows:
             execute(add_entity, (name, etype, now, now))
             entity_id = last()
