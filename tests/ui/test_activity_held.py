@@ -11,6 +11,7 @@ from limbic.engine.store.db import Database
 from limbic.service import held
 from tests.activity.writers import assistant, call, ok
 from tests.ui.conftest import make_window
+from tests.ui.test_spanish_window import spanish  # noqa: F401 - the fixture
 
 KEY = "sk-proj-4fG7hJ2kL9mN3pQ8rS1tV6wX0yZ5aB2cD7eF4gH9iJ3kL8mN1pQ6rS0tV5w"
 PASSWORD = "Tr0ub4dor&3"
@@ -131,3 +132,32 @@ def test_accept_as_private_stores_it_private_and_discard_stores_nothing(qtbot, t
     assert panel.held_bar.outcome.text().startswith("Discarded")
     assert [h.state for h in _read(path, lambda g: held.held(g, True))] == ["accepted", "discarded"]
     assert _read(path, lambda g: g.db.scalar("SELECT count(*) FROM held_writes WHERE arguments LIKE '%sk-proj%'")) == 0
+
+
+def test_the_list_masks_every_kind_of_credential_and_keeps_the_words_around_it():
+    from limbic.ui.activity.held_rows import reason_words
+
+    cases = {  # what is sent → (the secret part, what stays in view)
+        f"api key {KEY}": (KEY[4:], "api key sk-p"),
+        f"password: {PASSWORD}": (PASSWORD, "password: "),
+        "card 4111 1111 1111 1111 expires soon": ("4111 1111 1111", "1111 expires soon"),
+        "iban ES91 2100 0418 4502 0005 1332": ("2100 0418 4502", "iban ES91"),
+        "router https://admin:hunter2hunter@router.local": ("hunter2hunter", "https://admin:"),
+        "AKIAIOSFODNN7EXAMPLE": ("IOSFODNN7EXAMPLE", "AKIA"),
+    }
+    for sent, (secret, kept) in cases.items():
+        shown = held.masked(sent)
+        assert secret not in shown and kept in shown and held.MASK in shown, (sent, shown)
+    assert held.masked("commit 3c53718e2f0b6a1d9c4e8f7a2b5d0c1e9f8a7b6c") == "commit 3c53718e2f0b6a1d9c4e8f7a2b5d0c1e9f8a7b6c"
+
+
+def test_why_a_write_was_held_is_said_in_spanish(spanish):
+    from limbic.ui.activity.held_rows import HeldShown, held_title, reason_words
+
+    assert reason_words("an observation looks like an API key (OpenAI)") == "una observación parece una clave de API (OpenAI)"
+    assert reason_words("a name looks like a card number") == "un nombre parece un número de tarjeta"
+    assert reason_words("something else entirely") == "something else entirely"  # not the service's words: as it is
+    h = HeldShown(1, "2026-12-07 10:30:00", "alpha", "create_entities", ["an observation looks like a password"],
+                  ["Wifi"], ["password: x1234567"], ["password: ••••••••"])
+    assert held_title(h) == ("Retenida para que la revises: una observación parece una contraseña · para “Wifi” · "
+                             "10:30, 2026-12-07")

@@ -177,8 +177,8 @@ MASK = "••••••••"  # stands for the hidden part of a credential,
 
 
 def masked(text: str) -> str:
-    """``text`` with each piece that looks like a credential hidden: a password's or a secret's value whole, a card
-    number but its last four digits, anything else but its first few characters ("sk-p••••••••")."""
+    """``text`` with each piece that looks like a credential hidden: a password's or a secret's value whole (in a URL
+    too), a card number but its last four digits, anything else but its first few characters ("sk-p••••••••")."""
     spans: list[tuple[int, int, str]] = []
     for f in credentials.find(text):
         if spans and f.start < spans[-1][1]:
@@ -190,6 +190,8 @@ def masked(text: str) -> str:
         piece = text[start:end]
         if what in ("a password", "a secret") and (sign := re.search(r"[:=]\s*['\"“]?", piece)):
             shown = piece[:sign.end()] + MASK
+        elif what == "a URL with a password" and (parts := re.match(r"(.*?://[^:/@\s]*:)[^@\s]*(@.*)", piece)):
+            shown = parts.group(1) + MASK + parts.group(2)
         elif what == "a card number":
             shown = MASK + piece[-4:]
         else:
