@@ -46,6 +46,7 @@ class Facts:
     status: str | None = None
     degree: int = 0
     bare: bool = False  # only a name: its full-text row holds no observation
+    text_key: int | None = None  # the hash of its full-text row's name and text (None: it has no row)
 
 
 @dataclass
@@ -213,9 +214,10 @@ def _read_facts(db: Database, ids: Sequence[int]) -> dict[int, Facts]:
             out[entity_id].created_at, out[entity_id].status = created, status
         for entity_id, degree in _degrees(db, marks, part):
             out[entity_id].degree = int(degree)
-        for (entity_id,) in db.execute(f"SELECT rowid FROM entity_fts WHERE rowid IN ({marks}) AND obs_text = ''", part):
+        for entity_id, empty, text in db.execute(
+                f"SELECT rowid, obs_text = '', name || ' ' || obs_text FROM entity_fts WHERE rowid IN ({marks})", part):
             if entity_id in out:
-                out[entity_id].bare = True
+                out[entity_id].bare, out[entity_id].text_key = bool(empty), hash(text or "")
     return out
 
 

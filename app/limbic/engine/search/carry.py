@@ -13,6 +13,7 @@ import math
 import weakref
 from collections.abc import Sequence
 
+from limbic.engine.graph import signal_memory
 from limbic.engine.search import lexicon
 from limbic.engine.search.candidates import Candidate
 from limbic.engine.store.db import Database
@@ -39,21 +40,24 @@ def measure(db: Database, candidates: Sequence[Candidate], rows: int) -> None:
     ids = [c.entity_id for c in candidates]
     if not ids or rows <= 0:
         return
-    marks = ",".join("?" * len(ids))
-    # The full-text row holds the current text (superseded observations are history, not what it says).
-    texts = dict(db.execute(
-        f"SELECT rowid, name || ' ' || obs_text FROM entity_fts WHERE rowid IN ({marks})", ids))
     lex = lexicon.lexicon(db)  # the graph's word counts, read once and followed (lexicon.py)
     if lex is None:
         return
     measured = _measured(db, lex, rows)
-    # A text's measure is kept by its text's hash: reading the row is cheap, splitting it into words is not.
-    keys = {i: hash(t or "") for i, t in texts.items()}
-    df = lex.docs
-    for i, text in texts.items():
-        if keys[i] not in measured:
+    # A text's measure is kept by its text's hash, and each candidate's hash with its signals
+    # (engine/graph/signal_memory.py, followed through the change log): only a text not measured yet is read.
+    facts = signal_memory.memory(db).facts_of(db, ids)
+    keys = {i: facts[i].text_key for i in ids if facts[i].text_key is not None}
+    sizes = {i: measured[key] for i, key in keys.items() if key in measured}
+    unread = [i for i in keys if i not in sizes]
+    if unread:
+        marks = ",".join("?" * len(unread))
+        # The full-text row holds the current text (superseded observations are history, not what it says).
+        df = lex.docs
+        for i, text in db.execute(
+                f"SELECT rowid, name || ' ' || obs_text FROM entity_fts WHERE rowid IN ({marks})", unread):
             held = {fold(w) for w in words(text or "")}
-            measured[keys[i]] = sum(math.log(rows / max(1, min(rows, df.get(w, 1)))) for w in held)
+            sizes[i] = measured[hash(text or "")] = sum(math.log(rows / max(1, min(rows, df.get(w, 1)))) for w in held)
     for c in candidates:
-        if c.entity_id in keys:
-            c.size = measured[keys[c.entity_id]]
+        if c.entity_id in sizes:
+            c.size = sizes[c.entity_id]
