@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from limbic.engine.graph.graph import Graph
-from limbic.engine.store import plain_reads
+from limbic.engine.store import plain_reads, visibility
 
 CHUNK = 400  # ids in one IN list
 ENTITY_OVERHEAD = 60  # characters of an entity's JSON besides its texts, near enough for a cap
@@ -57,11 +57,14 @@ def whole_graph(graph: Graph) -> list[dict]:
     """Every entity in creation order with its current observations: the tables read through once."""
     entities: list[dict] = []
     observations: dict[int, list[str]] = {}
-    for entity_id, name, entity_type in graph.db.execute("SELECT id, name, entity_type FROM entities ORDER BY id"):
+    # seen_rows: what an assistant's narrowed connection sees (engine/store/visibility.py), read without the views.
+    for entity_id, name, entity_type in visibility.seen_rows(graph.db, "SELECT id, name, entity_type FROM main.entities "
+                                                                       "ORDER BY id"):
         texts: list[str] = []
         observations[entity_id] = texts
         entities.append(entity_json(name, entity_type, texts))
-    for entity_id, content in graph.db.execute(f"SELECT entity_id, content FROM observations{_current(graph)} ORDER BY id"):
+    for entity_id, content in visibility.seen_rows(
+            graph.db, f"SELECT entity_id, content FROM main.observations{_current(graph)} ORDER BY id"):
         texts = observations.get(entity_id)
         if texts is not None:
             texts.append(content)
@@ -70,7 +73,10 @@ def whole_graph(graph: Graph) -> list[dict]:
 
 def all_relations(graph: Graph) -> list[dict]:
     """Every active relation, oldest first."""
-    return [relation_json(*r) for r in plain_reads.active_relation_triples(graph.db)]
+    return [relation_json(a, b, rtype) for _, _, a, b, rtype in visibility.seen_rows(
+        graph.db, "SELECT r.from_entity, r.to_entity, a.name, b.name, r.relation_type FROM main.relations r "
+        "JOIN main.entities a ON a.id = r.from_entity JOIN main.entities b ON b.id = r.to_entity "
+        "WHERE r.active = 1 ORDER BY r.id", ends=(0, 1))]
 
 
 def relations_touching(graph: Graph, ids: Sequence[int], outgoing_only: bool = False) -> list[dict]:
@@ -93,10 +99,9 @@ def relations_touching(graph: Graph, ids: Sequence[int], outgoing_only: bool = F
 
 def graph_chars(graph: Graph) -> int:
     """What the whole graph's entities count against the cap on characters (``entity_chars`` summed)."""
-    entities = graph.db.scalar(f"SELECT coalesce(sum(length(name) + length(entity_type)), 0) + count(*) * {ENTITY_OVERHEAD} "
-                               "FROM entities")
-    texts = graph.db.scalar(f"SELECT coalesce(sum(length(content)), 0) + count(*) * {OBSERVATION_OVERHEAD} "
-                            f"FROM observations{_current(graph)}")
+    entities = visibility.sum_over(graph.db, "entities", f"length(name) + length(entity_type) + {ENTITY_OVERHEAD}")
+    texts = visibility.sum_over(graph.db, "observations", f"length(content) + {OBSERVATION_OVERHEAD}",
+                                "superseded_at IS NULL" if graph.db.has_history() else "")
     return int(entities or 0) + int(texts or 0)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from limbic.engine.errors import ValidationError
@@ -66,14 +67,15 @@ def search(
 def _narrowed_search(graph: Graph, text: str, limit: int, record: bool, params: ScoringParams | None):
     """A search on a connection narrowed to what an assistant may read (engine/store/visibility.py).
 
-    Hidden hits are dropped as the results are read (the entity is missing): when some were dropped
-    and fewer than ``limit`` are left, the search runs again four times deeper, so the answer holds
-    the best ``limit`` the assistant may see. Most searches hit nothing hidden and run once.
+    Hidden hits are dropped as the results are read (the entity is missing). It asks for more than
+    ``limit`` by the part of the graph hidden, and half again, so the ``limit`` best it may see are
+    nearly always among them; when fewer are left, it runs again four times deeper.
     """
     from limbic.engine.search.search import MAX_LIMIT
     from limbic.engine.search.search import search as hybrid_search
 
-    depth = limit
+    share = min(visibility.hidden_share(graph.db), 0.99)
+    depth = min(MAX_LIMIT, math.ceil(limit * 1.5 / (1 - share))) if share else limit
     while True:
         dropped = _Dropped(graph)
         try:

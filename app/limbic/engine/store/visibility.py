@@ -11,10 +11,17 @@ Which entities are left out is ``hidden``, SQL over ``e`` (a row of ``main.entit
 hold it: they read a TEMP table of ids (the hidden ones, or the seen ones where those are fewer), filled
 when the views are made and again only when the graph changed since (another connection's commit, or a
 change of this one's log), so a read pays one look-up in a small in-memory table per row it reads.
+
+A read of a whole table pays that look-up on every row, and once more for every view it joins. Two reads
+made for that case give the same rows as the views for less: ``seen_rows`` reads ``main.`` tables and drops
+the rows of unseen entities by a look-up in a Python set of ids (kept with the narrowing), and ``sum_over``
+sums a table whole and takes off what its unseen entities' rows hold (found by their index), so the rows
+seen are not each looked up. What is unseen is decided here and nowhere else for both.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -22,11 +29,16 @@ if TYPE_CHECKING:
 
 SHADOWED = ("entities", "observations", "relations", "reflections", "entity_aliases")
 IDS = "limbic_seen_ids"  # the TEMP table of ids the views read (hidden ones, or seen ones: ``_State.mode``)
+# The columns holding entity ids in each table ``sum_over`` reads (a row is unseen when one of them is).
+ENDS = {"entities": ("id",), "observations": ("entity_id",), "relations": ("from_entity", "to_entity"),
+        "entity_aliases": ("entity_id",)}
 
 
 class _State:
-    def __init__(self, hidden: str, mode: str, key: tuple) -> None:
+    def __init__(self, hidden: str, mode: str, key: tuple, share: float = 0.0) -> None:
         self.hidden, self.mode, self.key = hidden, mode, key
+        self.share = share  # the part of the graph's entities not seen (0 to 1)
+        self.ids: frozenset[int] | None = None  # the TEMP table's ids as a set, read on first use
 
 
 def _state(db: Database) -> _State | None:
@@ -71,14 +83,17 @@ def narrow(db: Database, hidden: str) -> None:
           else f"SELECT e.id FROM main.entities e WHERE NOT ({hidden})")
     if state is None or state.mode != mode:
         _make_views(db, mode)
-    db._visibility = _State(hidden, mode, (hidden, _key(db)))  # noqa: SLF001 - this module's own mark
+    share = count / total if total else 0.0
+    db._visibility = _State(hidden, mode, (hidden, _key(db)), share)  # noqa: SLF001 - this module's own mark
 
 
 def narrow_to(db: Database, hidden_ids: list[int]) -> None:
     """Narrow a connection (a graph of the past) by ids: these entities are not seen."""
     _fill(db, None, hidden_ids)
     _make_views(db, "hidden")
-    db._visibility = _State("", "hidden", ("ids",))  # noqa: SLF001
+    total = int(db.scalar("SELECT count(*) FROM main.entities") or 0)
+    share = min(1.0, int(db.scalar(f"SELECT count(*) FROM temp.{IDS}") or 0) / total) if total else 0.0
+    db._visibility = _State("", "hidden", ("ids",), share)  # noqa: SLF001
 
 
 def _fill(db: Database, select: str | None, ids: list[int] | None = None) -> None:
@@ -109,6 +124,51 @@ def lift(db: Database) -> None:
 
 def narrowed(db: Database) -> bool:
     return _state(db) is not None
+
+
+def hidden_share(db: Database) -> float:
+    """The part of the graph's entities the connection does not see (0 when it sees all, 1 when none)."""
+    state = _state(db)
+    return 0.0 if state is None else state.share
+
+
+def seen_rows(db: Database, sql: str, params: tuple = (), ends: tuple[int, ...] = (0,)) -> Iterable[tuple]:
+    """The rows of ``sql`` this connection sees: those whose entity ids, the values at the positions ``ends``,
+    are all seen. ``sql`` reads ``main.`` tables (no view narrows it), so a whole table is read once and each
+    row pays a look-up in a set, not one in the TEMP table per row and per table it joins."""
+    state = _state(db)
+    rows = db.execute(sql, params)
+    if state is None:
+        return rows
+    ids = _ids(db, state)
+    if state.mode == "hidden":
+        if len(ends) == 1:
+            (a,) = ends
+            return (row for row in rows if row[a] not in ids)
+        if len(ends) == 2:
+            a, b = ends
+            return (row for row in rows if row[a] not in ids and row[b] not in ids)
+        return (row for row in rows if not any(row[i] in ids for i in ends))
+    return (row for row in rows if all(row[i] in ids for i in ends))
+
+
+def sum_over(db: Database, table: str, expression: str, where: str = "") -> int | float:
+    """``sum(expression)`` over the rows of ``table`` (one of ``ENDS``) this connection sees where ``where``
+    holds (SQL over that table's own columns). Few unseen: the sum over the whole table less the one over
+    the unseen entities' rows, which their index finds; many unseen: the sum through the views."""
+    where = f" AND ({where})" if where else ""
+    state = _state(db)
+    if state is None or state.mode != "hidden":
+        return db.scalar(f"SELECT coalesce(sum({expression}), 0) FROM {table} WHERE 1{where}")
+    unseen = " OR ".join(f"{column} IN (SELECT id FROM temp.{IDS})" for column in ENDS[table])
+    whole = db.scalar(f"SELECT coalesce(sum({expression}), 0) FROM main.{table} WHERE 1{where}")
+    return whole - db.scalar(f"SELECT coalesce(sum({expression}), 0) FROM main.{table} WHERE ({unseen}){where}")
+
+
+def _ids(db: Database, state: _State) -> frozenset[int]:
+    if state.ids is None:
+        state.ids = frozenset(r[0] for r in db.execute(f"SELECT id FROM temp.{IDS}"))
+    return state.ids
 
 
 def hidden_ids(db: Database) -> list[int]:
