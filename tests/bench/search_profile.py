@@ -29,6 +29,14 @@ try:
     from limbic.engine.search import text_branch
 except ImportError:  # older code, measured for a comparison
     text_branch = None
+try:
+    from limbic.engine.search import spelling
+except ImportError:
+    spelling = None
+try:
+    from limbic.engine.search import usage
+except ImportError:
+    usage = None
 from limbic.engine.store.db import Database
 from tests.bench.build import cached_graph, remove_db
 from tests.bench.common import write_results
@@ -42,6 +50,7 @@ STAGES = [
     (search_module, "passage_weight", "passage weight (token count)"),
     (search_module, "_both_branches", "both branches at once (wall)"),
     (search_module, "text_plan", "text plan (word frequencies, absent stems)"),
+    (spelling, "near_spellings", "near spellings"),
     (search_module, "run_fts", "FTS"),  # older code: the search ran the query itself
     (text_branch, "run_fts", "FTS"),
     (search_module, "knn_evidence", "KNN (and the graph's similarity spread)"),
@@ -55,7 +64,8 @@ STAGES = [
     (carry, "measure", "carry"),
     (when, "matching", "time: what happened then"),
     (search_module, "rank", "ranking (signals, fusion's base, bare rule)"),
-    (signals, "load_signals", "signals"),
+    (signals, "load_signals", "signals"),  # older code: read per search
+    (usage, "factors", "signals (kept in memory) and use factors"),
     (scoring, "base_relevance", "fusion: adaptive base relevance"),
     (bare, "hold_below", "bare-entity rule"),
     (Graph, "entities_by_ids", "hydration"),

@@ -22,10 +22,12 @@ among any set of candidates are known without reading, and a recorded pair updat
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 
 import apsw
 import numpy as np
@@ -45,6 +47,7 @@ class Facts:
     created_at: str | None = None
     status: str | None = None
     degree: int = 0
+    created_s: float = math.nan  # created_at in seconds since the epoch (NaN: none, or unreadable)
     bare: bool = False  # only a name: its full-text row holds no observation
     text_key: int | None = None  # the hash of its full-text row's name and text (None: it has no row)
 
@@ -55,18 +58,19 @@ class Use:
 
     access_count: int = 0
     last_access: str | None = None
+    last_s: float = math.nan  # last_access in seconds since the epoch (NaN: none, or unreadable)
     access_days: int = 0
     last_day: str | None = None  # the latest day of use (a day already counted is not counted again)
     cooc: dict[int, tuple[int, str | None]] = field(default_factory=dict)  # other id -> (co_count, last_co)
     _arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
     _where: dict[int, int] | None = None  # other id -> its place in the arrays
 
-    def arrays(self, epoch) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(other ids, log2(1 + co_count), seconds of last_co or NaN), made once and then updated in place."""
         if self._arrays is None:
             others = np.fromiter(self.cooc.keys(), dtype=np.int64, count=len(self.cooc))
             weights = np.array([math.log2(1 + count) for count, _ in self.cooc.values()], dtype=np.float64)
-            stamps = np.array([_seconds(epoch, last) for _, last in self.cooc.values()], dtype=np.float64)
+            stamps = np.array([_seconds(last) for _, last in self.cooc.values()], dtype=np.float64)
             self._arrays = (others, weights, stamps)
             self._where = {other: n for n, other in enumerate(self.cooc)}
         return self._arrays
@@ -84,8 +88,18 @@ class Use:
                 self._arrays[2][where] = seconds
 
 
-def _seconds(epoch, stamp: str | None) -> float:
-    value = epoch(stamp) if stamp else None
+@functools.lru_cache(maxsize=65_536)
+def epoch_seconds(stamp: str) -> float | None:
+    """A stored UTC timestamp as seconds since the epoch (None when unreadable). Cached: the same
+    stamps come back again and again (every candidate's, every co-occurrence's)."""
+    try:
+        return datetime.fromisoformat(stamp).replace(tzinfo=timezone.utc).timestamp()  # much faster than strptime
+    except ValueError:
+        return None
+
+
+def _seconds(stamp: str | None) -> float:
+    value = epoch_seconds(stamp) if stamp else None
     return math.nan if value is None else value
 
 
@@ -154,9 +168,8 @@ class SignalMemory:
         return version if version == self.version else None
 
     def recorded(self, db: Database, before: tuple[int, int], ids: Iterable[int], pairs: Sequence[int],
-                 now: str, epoch) -> None:
-        """Apply what ``signals.record_access`` just committed (``before``: ``synced`` before it began;
-        ``epoch``: ``signals.epoch_seconds``).
+                 now: str) -> None:
+        """Apply what ``signals.record_access`` just committed (``before``: ``synced`` before it began).
 
         Only when nothing else was written in between (the data version is where it was); otherwise
         the next look drops the use kept, as for any other write.
@@ -165,19 +178,19 @@ class SignalMemory:
         if after[0] != before[0] or self.version != before:
             return
         today = now[:10]
+        seconds = _seconds(now)
         for entity_id in ids:
             use = self.use.get(entity_id)
             if use is None:
                 continue
             use.access_count += 1
-            use.last_access = now
+            use.last_access, use.last_s = now, seconds
             if use.last_day is None or use.last_day < today:
                 use.access_days += 1
                 use.last_day = today
             elif use.last_day > today:  # a day of use later than today (another clock): read it again
                 del self.use[entity_id]
         ordered = sorted(pairs)
-        seconds = _seconds(epoch, now)
         for n, a in enumerate(ordered):
             for b in ordered[n + 1:]:
                 for one, other in ((a, b), (b, a)):
@@ -212,6 +225,7 @@ def _read_facts(db: Database, ids: Sequence[int]) -> dict[int, Facts]:
         for entity_id, created, status in db.execute(
                 f"SELECT id, created_at, status FROM entities WHERE id IN ({marks})", part):
             out[entity_id].created_at, out[entity_id].status = created, status
+            out[entity_id].created_s = _seconds(created)
         for entity_id, degree in _degrees(db, marks, part):
             out[entity_id].degree = int(degree)
         for entity_id, empty, text in db.execute(
@@ -228,6 +242,7 @@ def _read_use(db: Database, ids: Sequence[int]) -> dict[int, Use]:
             for entity_id, count, last in db.execute(
                     f"SELECT entity_id, access_count, last_access FROM entity_access WHERE entity_id IN ({marks})", part):
                 out[entity_id].access_count, out[entity_id].last_access = int(count), last
+                out[entity_id].last_s = _seconds(last)
         with contextlib.suppress(apsw.SQLError):
             for entity_id, days, last_day in db.execute(
                     f"SELECT entity_id, count(*), max(access_date) FROM entity_access_log "

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
 import logging
 from collections.abc import Sequence
@@ -32,14 +31,7 @@ class EntitySignals:
     cooc: dict[int, tuple[int, str | None]] = field(default_factory=dict)  # other id -> (co_count, last_co)
 
 
-@functools.lru_cache(maxsize=65_536)
-def epoch_seconds(stamp: str) -> float | None:
-    """A stored UTC timestamp as seconds since the epoch (None when unreadable). Cached: one search
-    reads about a thousand (every candidate's and every co-occurrence's), mostly the same ones again."""
-    try:
-        return datetime.fromisoformat(stamp).replace(tzinfo=timezone.utc).timestamp()  # much faster than strptime
-    except ValueError:
-        return None
+epoch_seconds = signal_memory.epoch_seconds  # a stored UTC timestamp as seconds since the epoch (None: unreadable)
 
 
 def hours_since(stamp: str | None, now: datetime) -> float:
@@ -106,7 +98,7 @@ def record_access(db: Database, ids: Sequence[int], together: Sequence[int] | No
                     (a, b, now),
                 )
         if kept is not None and before is not None:  # the memory follows this connection's own recording
-            kept.recorded(db, before, ids, pairs, now, epoch_seconds)
+            kept.recorded(db, before, ids, pairs, now)
         return True
     except (apsw.Error, DatabaseError) as exc:
         # Never the user's problem: logged for diagnosis, not shown (the search itself succeeded).

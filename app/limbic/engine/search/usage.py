@@ -8,14 +8,15 @@ been searched a while, are summed in numpy: each kept entity's pairs are arrays 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 import numpy as np
 
-from limbic.engine.graph import signal_memory, signals
-from limbic.engine.graph.signal_memory import Use
+from limbic.engine.graph import signal_memory
+from limbic.engine.graph.signal_memory import Facts, Use
 from limbic.engine.search import scoring
 from limbic.engine.store.db import Database
 
@@ -37,21 +38,46 @@ def factors(db: Database, ids: Sequence[int], now: datetime, params: scoring.Sco
     facts, use = signal_memory.memory(db).of(db, ids)
     fs = [facts[i] for i in ids]
     us = [use[i] for i in ids]
-    max_access = max((u.access_count for u in us), default=0)
-    max_days = max((u.access_days for u in us), default=0)
-    importance = [scoring.importance(u.access_count, max_access, f.degree, u.access_days, max_days, params)
-                  for f, u in zip(fs, us)] if max_access > 0 else [0.0] * len(ids)
-    temporal = [1.0 if t else scoring.temporal(signals.hours_since(u.last_access or f.created_at, now), params)
-                for f, u, t in zip(fs, us, in_time)]
-    return Factors(importance, temporal, cooc_boosts(ids, us, now.timestamp(), params),
-                   [scoring.status_factor(f.status) for f in fs])
+    seconds = now.timestamp()
+    return Factors(importance(fs, us, params), temporal(fs, us, seconds, params, in_time),
+                   cooc_boosts(ids, us, seconds, params), [scoring.status_factor(f.status) for f in fs])
+
+
+def importance(fs: Sequence[Facts], us: Sequence[Use], params: scoring.ScoringParams) -> list[float]:
+    """``scoring.importance`` of each candidate, against the most used of them."""
+    counts = np.fromiter((u.access_count for u in us), dtype=np.float64, count=len(us))
+    max_access = counts.max(initial=0.0)
+    if max_access <= 0:
+        return [0.0] * len(us)
+    days = np.fromiter((u.access_days for u in us), dtype=np.float64, count=len(us))
+    degrees = np.fromiter((f.degree for f in fs), dtype=np.float64, count=len(fs))
+    used = np.log2(1 + counts) / math.log2(1 + max_access)
+    deg = 1 + params.beta_deg * np.minimum(degrees, params.d_max) / params.d_max
+    max_days = days.max(initial=0.0)
+    if max_days <= 1:
+        return (used * deg * 1.0).tolist()
+    return (used * deg * (1 + params.alpha_cons * np.log2(1 + days) / math.log2(1 + max_days))).tolist()
+
+
+def temporal(fs: Sequence[Facts], us: Sequence[Use], now: float, params: scoring.ScoringParams,
+             in_time: Sequence[bool | None]) -> list[float]:
+    """``scoring.temporal`` of the hours since each candidate's last use (or creation); 1 for one that
+    happened in the time the query names. ``now``: seconds since the epoch."""
+    stamps = np.fromiter((u.last_s if u.last_access else f.created_s for f, u in zip(fs, us)),
+                         dtype=np.float64, count=len(us))
+    hours = np.maximum(0.0, (now - stamps) / 3600.0)
+    hours[np.isnan(hours)] = 0.0  # no time, or one that cannot be read: as if just now (``signals.hours_since``)
+    out = np.maximum(params.temporal_floor, np.exp(-params.lambda_hourly * hours))
+    if any(in_time):
+        out[np.fromiter((bool(t) for t in in_time), dtype=bool, count=len(in_time))] = 1.0
+    return out.tolist()
 
 
 def cooc_boosts(ids: Sequence[int], uses: Sequence[Use], now: float, params: scoring.ScoringParams) -> list[float]:
     """``scoring.cooc_boost`` of each candidate over its co-occurrences with the other candidates
     (``now``: seconds since the epoch)."""
     n = len(ids)
-    held = [(pos, u.arrays(signals.epoch_seconds)) for pos, u in enumerate(uses) if u.cooc]
+    held = [(pos, u.arrays()) for pos, u in enumerate(uses) if u.cooc]
     if not held:
         return [0.0] * n
     others = np.concatenate([a[0] for _, a in held])
