@@ -65,6 +65,7 @@ class Applier(Removals):
         self.names = Names(self.db)  # which names were ever renamed away from, read from the log once
         self._gone_at: dict[str, list[str]] = {}  # the deletions of its name the addition being applied had seen
         self._took: list[str] = []  # the deleted entities whose name it took
+        self._quiet: set[str] = set()  # fields whose concurrent values the addition being applied keeps quiet
         self.newer_values: dict[tuple[str, str], dict] = {}
         # A new row's fields are stamped with its change's stamp; a snapshot's import brings its rows' own
         # stamps after them (snapshot.py), so it leaves this off rather than write each stamp twice.
@@ -94,6 +95,10 @@ class Applier(Removals):
 
     def conflict(self, kind: str, gid: str, field_name: str, rule: str, kept, lost, mine_kept: bool,
                  kept_stamp: str = "", lost_stamp: str = "") -> None:
+        gid = state.resolve_alias(self.db, gid) or gid
+        key = conflicts.key_of(kind, gid, field_name, rule, kept, lost)
+        if self.db.scalar("SELECT 1 FROM sync_conflicts WHERE key = ? AND resolved_at IS NULL", (key,)):
+            return  # met again (by another way, or under another of its ids): listed once, as everywhere
         entity_gid = gid if kind == "entity" else None
         if entity_gid is None:
             found = rows.current(self.db, kind, gid)
@@ -104,7 +109,7 @@ class Applier(Removals):
             "kept_stamp, lost_stamp, mine_kept, at, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (kind, gid, entity_gid, field_name, rule, json.dumps(kept), json.dumps(lost),
              self.me if mine_kept else self.remote, self.remote if mine_kept else self.me,
-             kept_stamp, lost_stamp, int(mine_kept), self.now, conflicts.key_of(kind, gid, field_name, rule, kept, lost)),
+             kept_stamp, lost_stamp, int(mine_kept), self.now, key),
         )
         self.out.conflicts += 1
 
@@ -133,6 +138,7 @@ class Applier(Removals):
             if kind not in SYNCED_TABLES or not gid:
                 continue
             self.out.items += 1
+            self._quiet = set()
             if op == "add":
                 self._gone_at = item.get("gone_at") or {}
                 self._took = item.get("took") or []
@@ -199,6 +205,9 @@ class Applier(Removals):
             away = self._renamed_away(columns["name"], [*(item_renamed or ()), *(item_gone or ())])
             if away is not None:
                 same, revived = away, True
+                # Joined by the name the rename left: where the rename holds, nothing was lost (where the
+                # creation arrived first, the rename met the name it had seen), so that is no conflict here either.
+                self._quiet = {"name"}
         if kind == "entity" and self._took:
             same, revived = self._taken(same, revived)
         if same is not None:
@@ -210,6 +219,7 @@ class Applier(Removals):
                     rows.note_own(self.db, gid, {f: (stamp, self.remote) for f in changed_fields({"a": after})})
                 found = rows.current(self.db, kind, keep)
                 self._fields(kind, keep, found, None, after, stamp)
+                self._quiet = set()
                 if kind == "entity":
                     self._updated(found[0], after.get(DERIVED))
                 if (stamp, self.remote) > state.get_stamp(self.db, keep, ROW_FIELD):
@@ -332,11 +342,16 @@ class Applier(Removals):
             real = state.resolve_alias(self.db, gid)
             newer = {k: v for k, v in after.items() if k in rows.COLUMNS[kind] and not rows.same(before.get(k), v)
                      and (stamp, self.remote) > state.get_stamp(self.db, real, k)}
+            raised = self.out.conflicts
             restored = self._restore(kind, gid, newer=newer)
             if restored is None:
                 self.conflict(kind, gid, ROW_FIELD, "missing", None, after, True)
                 return
             found = rows.current(self.db, kind, gid)
+            if kind != "entity" and self.out.conflicts == raised:
+                # Removed on its own here, back for an edit the removal had not seen: the device that made the
+                # edit asks whether to remove it again, and so does this one (its entity's return asks for both).
+                self.conflict(kind, real, ROW_FIELD, "deleted_here", found[1], None, False)
         self._fields(kind, state.resolve_alias(self.db, gid), found, before, after, stamp)
 
     def _fields(self, kind: str, gid: str, found, before: dict | None, after: dict, stamp: str) -> None:
@@ -371,7 +386,7 @@ class Applier(Removals):
                     state.set_stamp(self.db, gid, key, stamp, self.remote)
                 if concurrent:
                     self.conflict(kind, gid, key, "field", value, now.get(key), False, stamp, mine[0])
-            elif concurrent or pending:
+            elif (concurrent or pending) and key not in self._quiet:
                 self.conflict(kind, gid, key, "field", now.get(key), value, True, mine[0], stamp)
         if changed:
             columns, missing = rows.local_values(self.db, kind, {**now, **changed})

@@ -11,7 +11,6 @@ out of the live graph, never a silent overwrite.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,6 +19,7 @@ from limbic.engine.errors import NotFoundError, ValidationError
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import now_utc, shown
 from limbic.engine.sync import rows, state
+from limbic.engine.sync.conflict_key import key_of
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
@@ -35,16 +35,6 @@ _RULES = {
     "superseded_edit": "replaced by a newer text while it was edited on the other device; the edit is history now",
 }
 SIDES = ("kept", "lost", "both", "delete", "keep")  # a choice as it travels: in the values' terms, not "mine"
-
-
-def key_of(kind: str, gid: str, field_name: str, rule: str, kept: object, lost: object) -> str:
-    """The name every device gives this conflict: the row and field, and the two values (unordered)."""
-    if rule in ("deleted_there", "deleted_here"):
-        parts: list = [kind, gid, "deleted"]
-    else:  # two choices that met are a conflict apart from the one they settled, over the same two values
-        parts = [kind, gid, field_name, sorted(json.dumps(v, sort_keys=True) for v in (kept, lost)),
-                 *(["twice"] if rule == "resolved_twice" else [])]
-    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
 
 
 @dataclass

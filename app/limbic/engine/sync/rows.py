@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.sync import state
+from limbic.engine.sync.conflict_key import follow_merge
 from limbic.engine.store.activity import ITEM_COLUMNS
 from limbic.engine.sync.capture import REFS, ROW_FIELD
 
@@ -114,6 +115,7 @@ def merge_ids(db: Database, kind: str, local_gid: str, remote_gid: str, remote_v
     # an entity's deletion naming fewer ids than another device knew it by, and it gave way there.
     db.execute("UPDATE sync_alias SET target = ? WHERE target = ?", (keep, drop))
     db.execute("INSERT OR REPLACE INTO sync_alias(gid, target) VALUES (?, ?)", (drop, keep))
+    follow_merge(db, kind, drop, keep)
     return keep
 
 

@@ -1,0 +1,90 @@
+"""A conflict is listed alike on every device, whatever order the changes meet each device in: the device
+whose change gave way lists it as the one whose change held does, and one conflict met under two global
+ids of the same row (made on two devices, then merged) is one conflict."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from limbic.service import sync as service_sync
+from tests.sync.replicas import Replica, settle
+
+
+def _edit_against_removal(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    settle([a, b, c], folder)
+    a.graph.edit_observation(a.graph.db.scalar("SELECT id FROM observations"), "tea edited on alpha")
+    c.graph.delete_observation(c.graph.db.scalar("SELECT id FROM observations"))  # not knowing of the edit
+
+
+def _made_on_two_deleted_on_one(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    a.graph.delete_entity("Ada")
+    b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # not knowing of alpha's
+
+
+def _made_published_deleted_made_elsewhere(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    a.sync(folder)
+    a.graph.delete_entity("Ada")
+    b.graph.upsert_entity("Ada", "Person", ["tea from beta"])
+
+
+def _made_renamed_away_made_elsewhere(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    a.graph.rename_entity("Ada", "Ada2")
+    b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # the rename holds: nothing of either is lost
+
+
+def _listed(r: Replica) -> list[tuple[str, str]]:
+    return [(c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted"))
+            for c in service_sync.list_conflicts(r.graph)]
+
+
+@pytest.mark.parametrize("order", ["".join(p) for p in itertools.permutations("abc")])
+@pytest.mark.parametrize("scenario, expected", [
+    (_edit_against_removal, [("observation", "deleted")]),
+    (_made_on_two_deleted_on_one, [("entity", "deleted")]),
+    (_made_published_deleted_made_elsewhere, [("entity", "deleted")]),
+    (_made_renamed_away_made_elsewhere, []),
+], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
+def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b, c = replicas = [Replica(tmp_path, n) for n in ("alpha", "beta", "gamma")]
+    try:
+        settle(replicas, folder)
+        scenario(a, b, c, folder)
+        for key in order:  # who publishes first decides what each device meets first
+            {"a": a, "b": b, "c": c}[key].sync(folder)
+        settle(replicas, folder)
+        keys = {r.device.name: sorted(k for (k,) in r.graph.db.execute(
+            "SELECT key FROM sync_conflicts WHERE resolved_at IS NULL")) for r in replicas}
+        assert len({tuple(v) for v in keys.values()}) == 1, keys
+        for r in replicas:
+            assert _listed(r) == expected, r.device.name
+    finally:
+        for r in replicas:
+            r.close()
+
+
+def test_the_device_that_removed_a_text_an_edit_brought_back_can_remove_it_again(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b, c = replicas = [Replica(tmp_path, n) for n in ("alpha", "beta", "gamma")]
+    try:
+        settle(replicas, folder)
+        _edit_against_removal(a, b, c, folder)
+        settle(replicas, folder)
+        (conflict,) = service_sync.list_conflicts(c.graph)
+        assert conflict.mine is None and conflict.theirs["content"] == "tea edited on alpha"
+        service_sync.resolve_conflict(c.graph, conflict.id, "mine")  # this device's side: removed
+        settle(replicas, folder)
+        for r in replicas:
+            assert r.graph.db.scalar("SELECT count(*) FROM observations") == 0, r.device.name
+            assert service_sync.list_conflicts(r.graph) == [], r.device.name
+    finally:
+        for r in replicas:
+            r.close()
