@@ -9,6 +9,7 @@ import pytest
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import bulk
 from limbic.engine.graph.graph import Graph
+from limbic.engine.store import trigger_batch
 from limbic.engine.store.db import Database
 from limbic.service import memory
 from tests.history.conftest import Clock, patch_clock
@@ -23,9 +24,9 @@ ITEMS = [
 TABLES = {
     "entities": "id, name, entity_type, status, created_at, updated_at, revision, gid IS NOT NULL",
     "observations": "id, entity_id, content, kind, created_at, superseded_by, superseded_at, gid IS NOT NULL",
-    "change_item": "change_id, kind, op, row_id, entity_id, other_id, before, after",
+    "change_item": "id, change_id, kind, op, row_id, entity_id, other_id, before, after",
     "change_log": "id, at, origin, changes, tool, reverts",
-    "history": "kind, row_id, value, recorded_from, recorded_to, ended, change_id, who, "
+    "history": "id, kind, row_id, value, recorded_from, recorded_to, ended, change_id, who, "
                "gid = (SELECT gid FROM entities e WHERE e.id = row_id AND kind = 'entity') "
                "OR gid = (SELECT gid FROM observations o WHERE o.id = row_id AND kind = 'observation')",
     "entity_fts": "rowid, name, entity_type, obs_text, stem_name, stem_text",
@@ -46,11 +47,23 @@ def _state(graph: Graph) -> dict:
             for table, columns in TABLES.items()}
 
 
-def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypatch):
+# A trigger of another kind (a condition) that trigger_batch leaves to fire row by row.
+CONDITIONAL = ("CREATE TEMP TRIGGER test_marks AFTER INSERT ON main.observations WHEN NEW.content LIKE 'l%' BEGIN "
+               "INSERT INTO main.meta(key, value) VALUES ('mark ' || NEW.id, NEW.content); END")
+
+
+@pytest.mark.parametrize("extra_trigger", [False, True], ids=["log triggers run once", "an unread trigger"])
+def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypatch, extra_trigger):
     clock = Clock()
     patch_clock(monkeypatch, clock)
     one, batch = _graph(tmp_path / "one.db"), _graph(tmp_path / "batch.db")
     clock.advance(60)
+    deferred = trigger_batch._triggers(batch.db, ("entities", "observations"))
+    assert deferred and {t.target for t in deferred} == {"main.change_item", "main.history"}
+    if extra_trigger:
+        for graph in (one, batch):
+            graph.db.execute(CONDITIONAL)
+        assert trigger_batch._triggers(batch.db, ("entities", "observations")) is None
     with one.write(embed=False):
         singles = [one.upsert_entity(name, etype, obs) for name, etype, obs in ITEMS]
     with batch.write(embed=False):
@@ -60,6 +73,10 @@ def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypat
     assert after["change_item"] and after["history"] and after["entity_fts"]  # the comparison compares something
     for table in TABLES:
         assert after[table] == before[table], table
+    marks = "SELECT key, value FROM meta WHERE key LIKE 'mark %' ORDER BY key"
+    assert batch.db.execute(marks).fetchall() == one.db.execute(marks).fetchall()
+    assert bool(one.db.execute(marks).fetchall()) == extra_trigger
+    assert trigger_batch._triggers(batch.db, ("entities", "observations")) == (None if extra_trigger else deferred)
 
 
 def test_the_batch_look_up_answers_as_each_look_up(tmp_path):

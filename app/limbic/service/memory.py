@@ -107,7 +107,7 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
             seen[key] = name
             todo.append((name, etype, obs, status))
         problems.raise_if_any()
-        ids = bulk.create_new_entities(graph, [(name, etype, obs) for name, etype, obs, _ in todo])
+        ids = bulk.create_new_entities(graph, [(name, etype, obs) for name, etype, obs, _ in todo], names_checked=True)
         for entity_id, (name, etype, obs, status) in zip(ids, todo):
             if status and status != "active":
                 graph.set_status(entity_id, status)

@@ -10,11 +10,13 @@ The activity log's and history's triggers fire for each row as they would for si
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from limbic.engine.errors import NameTakenError, ValidationError
+from limbic.engine.store import trigger_batch
 from limbic.engine.store.schema import NEW_GID
 from limbic.engine.store.values import (DEFAULT_TYPE, MAX_TYPE_CHARS, case_spellings, clean_name, clean_observation,
                                         name_key, shown)
@@ -51,10 +53,16 @@ def _chunks(values: Sequence, size: int = CHUNK) -> Iterable[Sequence]:
         yield values[start : start + size]
 
 
+@functools.lru_cache(maxsize=4096)
+def _probes(name: str) -> tuple[str, ...]:
+    """The NOCASE forms of ``case_spellings(name)``, each once, in their order (an ASCII name has one)."""
+    return tuple(dict.fromkeys(_nocase(s) for s in case_spellings(name)))
+
+
 def _by_nocase(db, table: str, id_column: str, name_column: str, names: Sequence[str]) -> dict[str, list[tuple[int, str]]]:
     """(id, stored text) of every row whose ``name_column`` NOCASE-equals a spelling of one of ``names``,
     grouped by the NOCASE form of the stored text (as ``name_lookup.by_name_key`` probes, in a few queries)."""
-    probes = list(dict.fromkeys(_nocase(s) for n in names for s in case_spellings(n)))
+    probes = list(dict.fromkeys(p for n in names for p in _probes(n)))
     found: dict[str, list[tuple[int, str]]] = {}
     for chunk in _chunks(probes):
         marks = ",".join("?" * len(chunk))
@@ -70,8 +78,8 @@ def _near(found: dict[str, list[tuple[int, str]]], name: str) -> int | None:
     if not found:
         return None
     key = name_key(name)
-    for spelling in case_spellings(name):
-        for row_id, stored in found.get(_nocase(spelling), ()):
+    for probe in _probes(name):
+        for row_id, stored in found.get(probe, ()):
             if name_key(stored) == key:
                 return row_id
     return None
@@ -106,13 +114,14 @@ def _has_gids(db) -> bool:
 
 
 def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Sequence[str]]],
-                        kind: str = "note") -> list[int]:
+                        kind: str = "note", names_checked: bool = False) -> list[int]:
     """Create entities whose names nobody goes by (name, type, observations each); their ids, in order.
 
     The rows are those ``upsert_entity`` writes for a new name, one entity after the other (its row,
     then its observations, a repeated text once), in one transaction; the full-text rows and the
     vector bookkeeping of all of them are brought up to date together when the write ends. A name
     that is taken (exactly, in another case, as an alias) or repeated is refused and nothing is written.
+    ``names_checked``: the caller found every name free with ``holders`` in the same transaction.
     """
     rows = []
     for name, entity_type, observations in items:
@@ -127,7 +136,7 @@ def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Seq
     db = graph.db
     ids: list[int] = []
     with graph.write():
-        for name, held in holders(db, [r[0] for r in rows]).items():
+        for name, held in ({} if names_checked else holders(db, [r[0] for r in rows])).items():
             if not held.free:
                 raise NameTakenError(f"An entity or alias named “{shown(name)}” already exists.")
         now = db.moment()
@@ -136,12 +145,15 @@ def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Seq
         gid, value = (", gid", f", {NEW_GID}") if _has_gids(db) else ("", "")
         add_entity = f"INSERT INTO entities(name, entity_type, created_at, updated_at{gid}) VALUES (?, ?, ?, ?{value})"
         add_observation = f"INSERT INTO observations(entity_id, content, kind, created_at{gid}) VALUES (?, ?, ?, ?{value})"
-        for name, etype, contents in rows:
-            execute(add_entity, (name, etype, now, now))
-            entity_id = last()
-            ids.append(entity_id)
-            for content in contents:
-                execute(add_observation, (entity_id, content, kind, now))
+        with trigger_batch.deferred(db, ("entities", "observations")) as inserted:  # the log's rows: all at once
+            for name, etype, contents in rows:
+                execute(add_entity, (name, etype, now, now))
+                entity_id = last()
+                ids.append(entity_id)
+                inserted("entities", entity_id)
+                for content in contents:
+                    execute(add_observation, (entity_id, content, kind, now))
+                    inserted("observations", last())
         # upsert_entity's touch after the observations sets updated_at to this same moment: no row changes.
         graph._dirty.update(ids)
         db.note("added", ids)

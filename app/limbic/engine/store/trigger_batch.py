@@ -1,0 +1,121 @@
+"""A connection's AFTER INSERT triggers run once for many inserted rows instead of once per row.
+
+The activity log's and recorded history's triggers (``activity.py``, ``recorded.py``) each add a row
+to their table for every row inserted; for a batch of hundreds of new entities their per-row cost
+was most of the write. Inside a write transaction, ``deferred`` takes those triggers of the given
+tables away while the caller inserts, then writes what they would have written with one
+``INSERT … SELECT`` per trigger, every row under the id it would have had (so the tables read the
+same, in the same order), and puts the triggers back. Only triggers this module can read are
+deferred (one statement inserting one row into a table keyed by ``id``, no condition, connection-local);
+if any other is there, nothing is deferred and the triggers fire as usual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from limbic.engine.store.db import Database
+
+_HEAD = re.compile(r"CREATE TRIGGER (\w+) AFTER INSERT ON main\.(\w+) BEGIN (.*); END", re.S)
+_BODY = re.compile(r"INSERT INTO (main\.\w+)\(([\w, ]+)\) (?:VALUES \((.*)\)|SELECT (.*))", re.S)
+
+
+@dataclass(frozen=True)
+class _Trigger:
+    name: str
+    sql: str  # as sqlite_temp_master keeps it
+    table: str  # the table it fires on
+    target: str  # the table it writes to
+    columns: str
+    values: str  # the values it writes, over NEW
+
+
+def _top_level_from(expressions: str) -> bool:
+    """True when the expressions hold a FROM outside parentheses (a SELECT with a source of its own)."""
+    depth, quoted = 0, False
+    upper = expressions.upper()
+    for i, ch in enumerate(expressions):
+        if ch == "'":
+            quoted = not quoted
+        elif not quoted and ch == "(":
+            depth += 1
+        elif not quoted and ch == ")":
+            depth -= 1
+        elif not quoted and depth == 0 and upper.startswith(" FROM ", i):
+            return True
+    return False
+
+
+def _read(name: str, table: str, sql: str) -> _Trigger | None:
+    head = _HEAD.fullmatch(sql)
+    if head is None or head.group(2) != table or ";" in head.group(3):
+        return None
+    body = _BODY.fullmatch(head.group(3))
+    if body is None:
+        return None
+    values = body.group(3) if body.group(3) is not None else body.group(4)
+    if _top_level_from(values) or re.search(r"\bid\b", body.group(2)):
+        return None
+    return _Trigger(name, sql, table, body.group(1), body.group(2), values)
+
+
+def _triggers(db: Database, tables: Sequence[str]) -> list[_Trigger] | None:
+    """The connection's AFTER INSERT triggers on ``tables``, read; None when one cannot be deferred."""
+    marks = ",".join("?" * len(tables))
+    out = []
+    for name, table, sql in db.execute(
+        f"SELECT name, tbl_name, sql FROM sqlite_temp_master WHERE type = 'trigger' AND tbl_name IN ({marks})", tables
+    ):
+        if " AFTER INSERT " not in sql.split(" BEGIN ", 1)[0]:
+            continue  # an update's or a deletion's: the caller only inserts
+        trigger = _read(name, table, sql)
+        if trigger is None:
+            return None
+        out.append(trigger)
+    pairs = [(t.table, t.target) for t in out]
+    if len(pairs) != len(set(pairs)):
+        return None  # two triggers of one table writing to one table: their order would matter
+    for target in {t.target for t in out}:
+        columns = {r[1]: r[5] for r in db.execute(f"PRAGMA {target.split('.')[0]}.table_info({target.split('.')[1]})")}
+        if columns.get("id") != 1:
+            return None
+    return out
+
+
+@contextlib.contextmanager
+def deferred(db: Database, tables: Sequence[str]) -> Iterator[Callable[[str, int], None]]:
+    """Inside a write transaction: insert rows into ``tables``, calling the given function with (table, id) after
+    each, in order; the rows their AFTER INSERT triggers would have written are written when the block ends."""
+    triggers = _triggers(db, tables)
+    if not triggers:
+        yield lambda table, row_id: None
+        return
+    inserted: list[tuple[str, int]] = []
+    for t in triggers:
+        db.execute(f"DROP TRIGGER temp.{t.name}")
+    try:
+        yield lambda table, row_id: inserted.append((table, row_id))
+    finally:
+        for t in triggers:
+            db.execute("CREATE TEMP TRIGGER " + t.sql.removeprefix("CREATE TRIGGER "))
+    for target in dict.fromkeys(t.target for t in triggers):
+        writers = {t.table: t for t in triggers if t.target == target}
+        base = int(db.scalar(f"SELECT coalesce(max(id), 0) + 1 FROM {target}"))
+        positions: dict[str, dict[str, int]] = {table: {} for table in writers}
+        for table, row_id in inserted:
+            if table in writers:
+                positions[table][str(row_id)] = base
+                base += 1
+        for table, t in writers.items():
+            if positions[table]:
+                db.execute(
+                    f"INSERT INTO {target}(id, {t.columns}) SELECT p.value, {t.values} "
+                    f"FROM json_each(?1) AS p CROSS JOIN main.{table} AS NEW ON NEW.id = CAST(p.key AS INTEGER)",
+                    (json.dumps(positions[table]),),
+                )
