@@ -10,6 +10,7 @@ from limbic.engine.text.credentials import find, iban_ok, looks_like, luhn
 # Made up in each provider's documented shape (none is a live credential).
 HELD = [
     ("my key is sk-proj-4fG7hJ2kL9mN3pQ8rS1tV6wX0yZ5aB2cD7eF4gH9iJ3kL8mN1pQ6rS0tV5w", "OpenAI"),
+    ("staging token sk-proj-4fT9kQ2mXc8vLz7pR1sYw3bN6hJ0aE5dG2uK9oP", "OpenAI"),  # a project key cut short
     ("OPENAI_API_KEY=sk-Zx8Qw2Er4Ty6Ui8Op0As2Df4Gh6Jk8Lz0Xc", "API key"),
     ("anthropic sk-ant-api03-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9St0Uv1Wx2Yz3Ab4Cd5Ef6Gh7Ij8Kl9Mn0-AbCdEf", "Anthropic"),
     ("AWS key AKIAZ7XQ4LMN3OPQ2RST for the backup bucket", "AWS"),

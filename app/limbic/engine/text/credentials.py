@@ -32,7 +32,7 @@ _RULES: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
         ("an API key (Anthropic)", ("sk-ant-",), r"sk-ant-[a-z]{3,6}\d{2}-[A-Za-z0-9_\-]{32,}"),
         ("an API key (OpenAI)", ("T3BlbkFJ",), r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]*T3BlbkFJ[A-Za-z0-9_\-]{16,}" + _E),
         ("an API key (OpenAI)", ("sk-proj-", "sk-svcacct-", "sk-admin-"),
-         r"sk-(?:proj-|svcacct-|admin-)[A-Za-z0-9_\-]{40,}" + _E),
+         r"sk-(?:proj-|svcacct-|admin-)[A-Za-z0-9_\-]{20,}" + _E),
         ("an API key", ("sk-",), r"sk-[A-Za-z0-9]{32,64}" + _E),
         ("a key (Stripe)", ("_live_", "_test_"), r"(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{20,}" + _E),
         ("an API key (Google)", ("AIza",), r"AIza[0-9A-Za-z_\-]{35}" + _E),
