@@ -134,7 +134,18 @@ def uninstall(undo) -> None:
             setattr(owner, name, raw)
 
 
-def profile(n: int, embedder, queries: int, record: bool) -> dict:
+def _forget(db) -> None:
+    """Empty the connection's memory of signals (older code has none): every candidate is read again."""
+    try:
+        from limbic.engine.graph import signal_memory
+    except ImportError:
+        return
+    memory = signal_memory.memory(db)
+    memory.facts.clear()
+    memory.use.clear()
+
+
+def profile(n: int, embedder, queries: int, record: bool, forget: bool = False) -> dict:
     path, qs, _ = cached_graph(n, embedder, queries=queries)
     texts = [q for _, q in qs[:queries]]
     db = Database(path)
@@ -147,6 +158,8 @@ def profile(n: int, embedder, queries: int, record: bool) -> dict:
         rows, totals = [], []
         try:
             for q in texts:
+                if forget:
+                    _forget(db)
                 timers.take()
                 t0 = time.perf_counter()
                 search_module.search(graph, q, record=record)
@@ -162,7 +175,7 @@ def profile(n: int, embedder, queries: int, record: bool) -> dict:
     if "encode" in stages:
         stages.remove("encode")
         stages.insert(stages.index("passage weight (token count)") + 1 if "passage weight (token count)" in stages else 0, "encode")
-    out = {"entities": n, "queries": len(texts), "record": record,
+    out = {"entities": n, "queries": len(texts), "record": record, "signals_forgotten": forget,
            "total_ms": _stats([t for t in totals]), "stages": {}}
     for s in stages:
         values = [r.get(s, 0.0) for r in rows]
@@ -178,7 +191,8 @@ def _stats(seconds: list[float]) -> dict:
 def markdown(results: list[dict]) -> str:
     lines = []
     for res in results:
-        lines += [f"### {res['entities']:,} entities ({res['queries']} queries, recording {'on' if res['record'] else 'off'})", "",
+        cold = ", signals read afresh each search" if res.get("signals_forgotten") else ""
+        lines += [f"### {res['entities']:,} entities ({res['queries']} queries, recording {'on' if res['record'] else 'off'}{cold})", "",
                   "| stage | p50 ms | p95 ms | mean ms |", "|---|---:|---:|---:|",
                   f"| **whole search** | **{res['total_ms']['p50']}** | **{res['total_ms']['p95']}** | **{res['total_ms']['mean']}** |"]
         for s, v in res["stages"].items():
@@ -192,12 +206,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sizes", default="200,100000")
     p.add_argument("--queries", type=int, default=100)
     p.add_argument("--no-record", action="store_true", help="searches leave no trace (recording not timed)")
+    p.add_argument("--forget", action="store_true",
+                   help="empty the memory of signals before each measured search (as for queries never asked before)")
     args = p.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s", datefmt="%H:%M:%S")
     from limbic.engine.vectors.embeddings import load_embedder
 
     embedder = load_embedder()
-    results = [profile(int(n), embedder, args.queries, not args.no_record) for n in args.sizes.split(",") if n.strip()]
+    results = [profile(int(n), embedder, args.queries, not args.no_record, args.forget) for n in args.sizes.split(",") if n.strip()]
     text = markdown(results)
     print(text)
     write_results("search_profile", {"results": results}, text)

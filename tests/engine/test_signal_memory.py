@@ -128,3 +128,21 @@ def test_an_archive_that_arrives_by_sync_counts_in_the_next_ranking(tmp_path):
         settle([laptop, desktop], folder)
         after = _same_as_fresh(desktop.graph)
         assert after[cello][0] == pytest.approx(before[cello][0] / 2)
+
+
+def test_the_count_of_indexed_entities_follows_every_writer(text_graph):
+    from limbic.engine.search.flat_terms import text_rows
+
+    cello, piano = _notes(text_graph)
+    rows = text_rows(text_graph.db)
+    assert rows == 7
+    assert signals.record_access(text_graph.db, [cello, piano])  # recording keeps the count
+    assert signal_memory.memory(text_graph.db).rows == rows
+    other = _fresh(text_graph)
+    try:
+        other.upsert_entity("Harp practice", "Note", ["practice the harp"])
+    finally:
+        other.db.close()
+    assert text_rows(text_graph.db) == rows + 1
+    text_graph.delete_entity("Harp practice")
+    assert text_rows(text_graph.db) == rows

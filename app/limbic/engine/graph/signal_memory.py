@@ -112,6 +112,7 @@ class SignalMemory:
         self.version: tuple[int, int] | None = None
         self.cursor = changes.Cursor()
         self.reads = 0  # batches read from the file (tests: nothing is read again when nothing changed)
+        self.rows: int | None = None  # how many entities the full-text index holds (``flat_terms.text_rows``)
 
     def refresh(self, db: Database) -> None:
         """Drop what changed since the last look (nothing to do when no one wrote since)."""
@@ -128,6 +129,7 @@ class SignalMemory:
                 for entity_id in cs.touched():
                     self.facts.pop(entity_id, None)
             self.use.clear()  # not in the log: any write but this connection's recording may have changed it
+            self.rows = None
         self.version = version
 
     def facts_of(self, db: Database, ids: Sequence[int]) -> dict[int, Facts]:
