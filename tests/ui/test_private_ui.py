@@ -86,3 +86,26 @@ def test_settings_has_an_assistants_page_that_opens_what_each_may_see(qtbot):
     plain = SettingsDialog(config.Settings(), "", None)  # no graph to speak of: no such page
     qtbot.addWidget(plain)
     assert plain.findChild(QPushButton, "settingsAssistants") is None
+
+
+def test_the_assistants_page_names_a_held_writes_tool_in_words(qtbot, tmp_path):
+    path = tmp_path / "ui.db"
+    opened = open_graph(path, None, load_model=False)
+    opened.graph.upsert_entity("Ada", "Person", ["chess"])
+    opened.close()
+    w = make_window(qtbot, path, wait_model=False)
+    host = Host(path, client="cursor")
+    try:
+        _, reply = host.call("add_observations", observations=[
+            {"entityName": "Ada", "contents": ["token sk-proj-4fT9kQ2mXc8vLz7pR1sYw3bN6hJ0aE5dG2uK9oP"]}])
+        assert "Held" in reply
+        from limbic.ui.dialogs.assistants_dialog import AssistantsDialog
+
+        dialog = AssistantsDialog(w.engine, w)
+        qtbot.addWidget(dialog)
+        qtbot.waitUntil(lambda: dialog.held_table.rowCount() == 1, timeout=10_000)
+        assert dialog.held_table.item(0, 2).text() == "add observations"
+        assert "sk-proj" not in " ".join(dialog.held_table.item(0, c).text() for c in range(4))
+        dialog.close()
+    finally:
+        host.close()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from limbic.ui.activity.changes_since import ChangesSinceView
 from limbic.ui.activity.conflict_dialog import ConflictDialog  # noqa: F401 - where the window and tests take it from
 from limbic.ui.activity.held_rows import HeldBar, HeldRows, text_line
-from limbic.ui.activity.words import origin_words, refusal_words, tool_words, who_words, wrap_rows, wrapped_tip
+from limbic.ui.common.words import origin_words, refusal_words, tool_words, who_words, wrap_rows, wrapped_tip
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import Change, PanelData, Refused, Session
 from limbic.ui.common.i18n import translate

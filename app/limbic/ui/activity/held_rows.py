@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QTreeWidgetItem, QVBoxLayout,
 
 from limbic.service import activity, held
 from limbic.service.undo import RevertStep
-from limbic.ui.activity.words import wrapped_tip
+from limbic.ui.common.words import wrapped_tip
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.ui.common.i18n import translate
 

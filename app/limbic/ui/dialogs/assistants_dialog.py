@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from limbic.service import activity, held, scope
 from limbic.ui.common.i18n import translate
+from limbic.ui.common.words import plain
 
 def _columns() -> list[str]:
     return [translate("AssistantsDialog", "Assistant"), translate("AssistantsDialog", "Last seen (UTC)"),
@@ -129,7 +130,7 @@ class AssistantsDialog(QDialog):
         self.held_rows = waiting
         self.held_table.setRowCount(len(waiting))
         for r, h in enumerate(waiting):
-            for c, text in enumerate((h.at, h.client, h.tool, "; ".join(h.reasons))):
+            for c, text in enumerate((h.at, h.client, plain(h.tool), "; ".join(h.reasons))):
                 self.held_table.setItem(r, c, QTableWidgetItem(text))
 
     # -- writing --------------------------------------------------------------------------
