@@ -133,6 +133,17 @@ def _lowered(column: str) -> str:
     return f"(CASE WHEN length({column}) = octet_length({column}) THEN lower({column}) ELSE limbic_lower({column}) END)"
 
 
+def _holds(column: str) -> str:
+    """SQL: ``column`` in lower case (as ``_lowered``) holds the needle ?1. An ASCII text is matched by LIKE
+    against ?2 (the needle between wildcards, its own wildcards escaped): LIKE folds A-Z as lower() does and
+    matches no other letter to an ASCII one, and it reads the text once, where lower() copied it first."""
+    return (f"(CASE WHEN length({column}) = octet_length({column}) THEN {column} LIKE ?2 ESCAPE '\\' "
+            f"ELSE instr(limbic_lower({column}), ?1) END)")
+
+
+LIKE_BYTES = 40_000  # a longer pattern (past SQLite's limit on LIKE patterns) is matched with instr
+
+
 def containing(graph: Graph, needle: str) -> list[int]:
     """Entities whose name, type, a current observation or an alias contains ``needle`` (already lower case).
 
@@ -140,14 +151,19 @@ def containing(graph: Graph, needle: str) -> list[int]:
     few entities hold costs one pass over the texts, and one that most hold no more.
     """
     graph.db.conn.createscalarfunction("limbic_lower", _lower, 1, deterministic=True)
+    pattern = "%" + needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    if "\x00" in needle or len(pattern.encode("utf-8", "surrogatepass")) > LIKE_BYTES:
+        holds, params = (lambda column: f"instr({_lowered(column)}, ?1)"), (needle,)
+    else:
+        holds, params = _holds, (needle, pattern)
     current = " AND o.superseded_at IS NULL" if graph.db.has_history() else ""
     aliases = (" UNION SELECT a.entity_id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id "
-               f"WHERE instr({_lowered('a.alias')}, ?1)" if graph.db.has_table("entity_aliases") else "")  # a name too
+               f"WHERE {holds('a.alias')}" if graph.db.has_table("entity_aliases") else "")  # a name too
     return [r[0] for r in graph.db.execute(
-        f"SELECT id FROM entities WHERE instr({_lowered('name')}, ?1) OR instr({_lowered('entity_type')}, ?1) "
+        f"SELECT id FROM entities WHERE {holds('name')} OR {holds('entity_type')} "
         f"UNION SELECT o.entity_id FROM observations o JOIN entities e ON e.id = o.entity_id "
-        f"WHERE instr({_lowered('o.content')}, ?1){current}{aliases} ORDER BY 1",
-        (needle,),
+        f"WHERE {holds('o.content')}{current}{aliases} ORDER BY 1",
+        params,
     )]
 
 
