@@ -55,6 +55,7 @@ def _as_views_read(graph) -> dict:
     for table, expression in SUMS.items():
         out[f"sum {table}"] = (db.scalar(f"SELECT coalesce(sum({expression}), 0) FROM {table}"),
                                visibility.sum_over(db, table, expression))
+        out[f"count {table}"] = (db.scalar(f"SELECT count(*) FROM {table}"), visibility.count(db, table))
     return out
 
 
@@ -110,7 +111,7 @@ def test_a_whole_read_graph_holds_nothing_of_a_hidden_entity(host):
     for i in (5, 17, 42):
         assert f"Node {i:02d}" not in text and f"note {i} " not in text
     graph = json.loads(text)
-    assert len(graph["entities"]) == 57
+    assert len(graph["entities"]) == 57 and json.loads(host.ok("read_graph", limit=5))["total_entities"] == 57
     assert len(graph["relations"]) == 60 - sum(1 for i in range(60) if i in (5, 17, 42) or (i * 7 + 1) % 60 in (5, 17, 42))
 
 

@@ -27,6 +27,7 @@ from limbic.engine.errors import ValidationError
 from limbic.engine.graph import bulk
 from limbic.engine.graph.graph import MAX_TYPE_CHARS, Graph, clean_name, clean_observation, name_key, shown
 from limbic.engine.graph.graph_history import clean_status
+from limbic.engine.store import visibility
 from limbic.service import memory_args as A
 from limbic.service import memory_reads as R
 from limbic.service.memory_history import open_nodes_detailed, supersede_item
@@ -107,7 +108,7 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
             seen[key] = name
             todo.append((name, etype, obs, status))
         problems.raise_if_any()
-        ids = bulk.create_new_entities(graph, [(name, etype, obs) for name, etype, obs, _ in todo], names_checked=True)
+        ids = bulk.create_new_entities(graph, [(name, etype, obs) for name, etype, obs, _ in todo], checked=True)
         for entity_id, (name, etype, obs, status) in zip(ids, todo):
             if status and status != "active":
                 graph.set_status(entity_id, status)
@@ -334,7 +335,7 @@ def read_graph(
     """
     offset = A.int_arg(offset, "offset", 0, 0, 2**62)
     limit = A.int_arg(limit, "limit", max_entities, 1, max_entities)
-    total = int(graph.db.scalar("SELECT count(*) FROM entities"))
+    total = visibility.count(graph.db, "entities")  # as an assistant's narrowed connection sees them
     if offset == 0 and limit >= total and R.graph_chars(graph) <= max_chars:
         return {"entities": R.whole_graph(graph), "relations": R.all_relations(graph)}  # the tables read through once
     ids = [r[0] for r in graph.db.execute("SELECT id FROM entities ORDER BY id LIMIT ? OFFSET ?", (limit, offset))]

@@ -15,8 +15,8 @@ change of this one's log), so a read pays one look-up in a small in-memory table
 A read of a whole table pays that look-up on every row, and once more for every view it joins. Two reads
 made for that case give the same rows as the views for less: ``seen_rows`` reads ``main.`` tables and drops
 the rows of unseen entities by a look-up in a Python set of ids (kept with the narrowing), and ``sum_over``
-sums a table whole and takes off what its unseen entities' rows hold (found by their index), so the rows
-seen are not each looked up. What is unseen is decided here and nowhere else for both.
+and ``count`` sum or count a table whole and take off what its unseen entities' rows hold (found by their
+index), so the rows seen are not each looked up. What is unseen is decided here and nowhere else for all.
 """
 
 from __future__ import annotations
@@ -156,13 +156,24 @@ def sum_over(db: Database, table: str, expression: str, where: str = "") -> int 
     """``sum(expression)`` over the rows of ``table`` (one of ``ENDS``) this connection sees where ``where``
     holds (SQL over that table's own columns). Few unseen: the sum over the whole table less the one over
     the unseen entities' rows, which their index finds; many unseen: the sum through the views."""
-    where = f" AND ({where})" if where else ""
+    return _additive(db, table, f"coalesce(sum({expression}), 0)", where)
+
+
+def count(db: Database, table: str, where: str = "") -> int:
+    """How many rows of ``table`` (one of ``ENDS``) this connection sees where ``where`` holds, as ``sum_over``
+    counts (a table counted whole costs what its pages do, not what its rows do)."""
+    return int(_additive(db, table, "count(*)", where))
+
+
+def _additive(db: Database, table: str, aggregate: str, where: str) -> int | float:
+    if table not in ENDS:
+        raise ValueError(f"{table} is not a table whose rows belong to entities by their ids alone")
     state = _state(db)
     if state is None or state.mode != "hidden":
-        return db.scalar(f"SELECT coalesce(sum({expression}), 0) FROM {table} WHERE 1{where}")
+        return db.scalar(f"SELECT {aggregate} FROM {table}" + (f" WHERE {where}" if where else ""))
     unseen = " OR ".join(f"{column} IN (SELECT id FROM temp.{IDS})" for column in ENDS[table])
-    whole = db.scalar(f"SELECT coalesce(sum({expression}), 0) FROM main.{table} WHERE 1{where}")
-    return whole - db.scalar(f"SELECT coalesce(sum({expression}), 0) FROM main.{table} WHERE ({unseen}){where}")
+    whole = db.scalar(f"SELECT {aggregate} FROM main.{table}" + (f" WHERE {where}" if where else ""))
+    return whole - db.scalar(f"SELECT {aggregate} FROM main.{table} WHERE ({unseen})" + (f" AND ({where})" if where else ""))
 
 
 def _ids(db: Database, state: _State) -> frozenset[int]:
