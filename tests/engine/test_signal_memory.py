@@ -146,3 +146,28 @@ def test_the_count_of_indexed_entities_follows_every_writer(text_graph):
     assert text_rows(text_graph.db) == rows + 1
     text_graph.delete_entity("Harp practice")
     assert text_rows(text_graph.db) == rows
+
+
+def test_the_vocabulary_skips_this_connections_recording_and_follows_the_rest(text_graph, monkeypatch):
+    from limbic.engine.search import lexicon
+    from limbic.engine.store import changes
+
+    cello, piano = _notes(text_graph)
+    search(text_graph, QUERY, record=False)  # the first search reads the vocabulary and the signals
+    assert lexicon.lexicon(text_graph.db).doc("harp") == 0
+    looks = []
+    real = changes.read_since
+    monkeypatch.setattr(changes, "read_since", lambda *a, **k: looks.append(1) or real(*a, **k))
+    for _ in range(3):
+        assert signals.record_access(text_graph.db, [cello, piano])
+        lexicon.lexicon(text_graph.db)
+    assert looks == []  # only searches recorded: the change log is not even looked at
+    other = _fresh(text_graph)
+    try:
+        other.upsert_entity("Harp practice", "Note", ["practice the harp"])
+    finally:
+        other.db.close()
+    assert lexicon.lexicon(text_graph.db).doc("harp") == 1
+    assert signals.record_access(text_graph.db, [cello])
+    text_graph.upsert_entity("Harp lesson", "Note", ["a harp lesson"])  # this connection's own write
+    assert lexicon.lexicon(text_graph.db).doc("harp") == 2

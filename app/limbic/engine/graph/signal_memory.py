@@ -113,12 +113,16 @@ class SignalMemory:
         self.cursor = changes.Cursor()
         self.reads = 0  # batches read from the file (tests: nothing is read again when nothing changed)
         self.rows: int | None = None  # how many entities the full-text index holds (``flat_terms.text_rows``)
+        # The versions of the file between which only this connection's recording was written, the
+        # current one among them: what else follows the file (the vocabulary) need not look again.
+        self.quiet: set[tuple[int, int]] = set()
 
     def refresh(self, db: Database) -> None:
         """Drop what changed since the last look (nothing to do when no one wrote since)."""
         version = (db.data_version(), db.conn.total_changes())
         if version == self.version:
             return
+        self.quiet = {version}
         if self.version is None:
             self.cursor = changes.start_cursor(db)
         else:
@@ -200,6 +204,17 @@ class SignalMemory:
                     if use is not None:
                         use.came_up_with(other, now, seconds)
         self.version = after
+        if len(self.quiet) > 10_000:
+            self.quiet.clear()
+        self.quiet.add(after)
+
+    def only_recorded_since(self, db: Database, version: tuple[int, int]) -> bool:
+        """True when nothing but this connection's recording of searches was written since ``version``
+        (a ``(data_version, total_changes)`` pair a follower of the file last looked at)."""
+        if db.in_transaction:
+            return False
+        self.refresh(db)
+        return version in self.quiet
 
 
 def memory(db: Database) -> SignalMemory:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import apsw
 
+from limbic.engine.graph import signal_memory
 from limbic.engine.store import changes
 from limbic.engine.store.db import Database
 from limbic.engine.text import stemming
@@ -72,6 +73,9 @@ class Lexicon:
         """Bring the counts up to what the graph holds now (nothing to do when no one wrote since)."""
         version = (db.data_version(), db.conn.total_changes())
         if version == self.version:
+            return
+        if self.version is not None and signal_memory.memory(db).only_recorded_since(db, self.version):
+            self.version = version  # only searches recorded since: no word changed
             return
         if self.version is None:
             self.load(db)
