@@ -57,14 +57,11 @@ def whole_graph(graph: Graph) -> list[dict]:
     """Every entity in creation order with its current observations: the tables read through once."""
     entities: list[dict] = []
     observations: dict[int, list[str]] = {}
-    # seen_rows: what an assistant's narrowed connection sees (engine/store/visibility.py), read without the views.
-    for entity_id, name, entity_type in visibility.seen_rows(graph.db, "SELECT id, name, entity_type FROM main.entities "
-                                                                       "ORDER BY id"):
+    for entity_id, name, entity_type in graph.db.execute("SELECT id, name, entity_type FROM entities ORDER BY id"):
         texts: list[str] = []
         observations[entity_id] = texts
         entities.append(entity_json(name, entity_type, texts))
-    for entity_id, content in visibility.seen_rows(
-            graph.db, f"SELECT entity_id, content FROM main.observations{_current(graph)} ORDER BY id"):
+    for entity_id, content in graph.db.execute(f"SELECT entity_id, content FROM observations{_current(graph)} ORDER BY id"):
         texts = observations.get(entity_id)
         if texts is not None:
             texts.append(content)
@@ -72,7 +69,8 @@ def whole_graph(graph: Graph) -> list[dict]:
 
 
 def all_relations(graph: Graph) -> list[dict]:
-    """Every active relation, oldest first."""
+    """Every active relation, oldest first (on an assistant's narrowed connection, read without the views: each
+    relation's two ends looked up in a set, not four times in the TEMP table; engine/store/visibility.py)."""
     return [relation_json(a, b, rtype) for _, _, a, b, rtype in visibility.seen_rows(
         graph.db, "SELECT r.from_entity, r.to_entity, a.name, b.name, r.relation_type FROM main.relations r "
         "JOIN main.entities a ON a.id = r.from_entity JOIN main.entities b ON b.id = r.to_entity "
