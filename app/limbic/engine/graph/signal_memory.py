@@ -35,12 +35,12 @@ import numpy as np
 from limbic.engine.store import changes
 from limbic.engine.store.db import Database
 
-MAX_KEPT = 50_000  # entities kept at most (then the memory starts again)
+MAX_KEPT = 20_000  # entities kept at most, about 12 MB (then the memory starts again)
 CHUNK = 500  # ids per read
 _memories: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-@dataclass
+@dataclass(slots=True)
 class Facts:
     """What the change log follows: creation time, status, active relations, whether it has observations."""
 
@@ -52,7 +52,7 @@ class Facts:
     text_key: int | None = None  # the hash of its full-text row's name and text (None: it has no row)
 
 
-@dataclass
+@dataclass(slots=True)
 class Use:
     """What recording a search changes: accesses, days of use, co-occurrences (every other entity, whole)."""
 
