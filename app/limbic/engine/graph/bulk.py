@@ -114,29 +114,32 @@ def _has_gids(db) -> bool:
 
 
 def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Sequence[str]]],
-                        kind: str = "note", names_checked: bool = False) -> list[int]:
+                        kind: str = "note", checked: bool = False) -> list[int]:
     """Create entities whose names nobody goes by (name, type, observations each); their ids, in order.
 
     The rows are those ``upsert_entity`` writes for a new name, one entity after the other (its row,
     then its observations, a repeated text once), in one transaction; the full-text rows and the
     vector bookkeeping of all of them are brought up to date together when the write ends. A name
     that is taken (exactly, in another case, as an alias) or repeated is refused and nothing is written.
-    ``names_checked``: the caller found every name free with ``holders`` in the same transaction.
+    ``checked``: the caller cleaned every value (``clean_name``, ``clean_observation``) and found every
+    name free and once in the batch (``holders``), in the same transaction.
     """
     rows = []
     for name, entity_type, observations in items:
-        name = clean_name(name)
-        etype = clean_name(entity_type, "type", MAX_TYPE_CHARS) if entity_type is not None else DEFAULT_TYPE
-        rows.append((name, etype, list(dict.fromkeys(clean_observation(o) for o in observations))))
+        if not checked:
+            name = clean_name(name)
+            entity_type = clean_name(entity_type, "type", MAX_TYPE_CHARS) if entity_type is not None else None
+            observations = [clean_observation(o) for o in observations]
+        rows.append((name, DEFAULT_TYPE if entity_type is None else entity_type, list(dict.fromkeys(observations))))
     keys: set[str] = set()
-    for name, _, _ in rows:
+    for name, _, _ in [] if checked else rows:
         if name_key(name) in keys:
             raise ValidationError(f"“{shown(name)}” is given twice (names that differ only in case are one name).")
         keys.add(name_key(name))
     db = graph.db
     ids: list[int] = []
     with graph.write():
-        for name, held in ({} if names_checked else holders(db, [r[0] for r in rows])).items():
+        for name, held in ({} if checked else holders(db, [r[0] for r in rows])).items():
             if not held.free:
                 raise NameTakenError(f"An entity or alias named “{shown(name)}” already exists.")
         now = db.moment()
