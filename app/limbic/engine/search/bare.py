@@ -11,7 +11,6 @@ hold one of the query's words (or their stems), in its own order otherwise.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol
 
 from limbic.engine.graph import signal_memory
 from limbic.engine.search.carry import fold
@@ -21,11 +20,6 @@ from limbic.engine.text import stemming
 
 # How far below the lowest observation that holds the query a bare entity's score is put.
 BELOW = 0.99
-
-
-class Scored(Protocol):
-    entity_id: int
-    limbic_score: float
 
 
 def _empty(db: Database, ids: Sequence[int]) -> set[int]:
@@ -47,22 +41,24 @@ def _holding(db: Database, ids: Sequence[int], query: Query) -> set[int]:
     return out
 
 
-def hold_below(db: Database, query: Query | None, results: Sequence[Scored], exact: Iterable[int] | Mapping[int, int]) -> None:
-    """Lower the score of each bare entity (not an exact match) under every result whose observations hold the query."""
-    if query is None or not query.content or not results:
+def hold_below(db: Database, query: Query | None, ids: Sequence[int], scores: list[float],
+               exact: Iterable[int] | Mapping[int, int]) -> None:
+    """Lower the score of each bare entity (not an exact match) under every candidate whose observations
+    hold the query; ``scores`` (``ids``' scores, in their order) are changed in place."""
+    if query is None or not query.content or not ids:
         return
     exact = set(exact)
-    bare = _empty(db, [r.entity_id for r in results if r.entity_id not in exact])
+    bare = _empty(db, [i for i in ids if i not in exact])
     if not bare:
         return
-    top_bare = max(r.limbic_score for r in results if r.entity_id in bare)
+    top_bare = max(s for i, s in zip(ids, scores) if i in bare)
     # Only an entity now below a bare one can be passed by it; those above stay above.
-    below = [r for r in results if r.entity_id not in bare and r.limbic_score < top_bare]
-    holding = _holding(db, [r.entity_id for r in below], query) if below else set()
+    below = [(i, s) for i, s in zip(ids, scores) if i not in bare and s < top_bare]
+    holding = _holding(db, [i for i, _ in below], query) if below else set()
     if not holding:
         return
-    cap = BELOW * min(r.limbic_score for r in below if r.entity_id in holding)
-    for r in results:
-        if r.entity_id in bare and r.limbic_score > cap:
+    cap = BELOW * min(s for i, s in below if i in holding)
+    for n, (i, s) in enumerate(zip(ids, scores)):
+        if i in bare and s > cap:
             # Scaled, not clipped, so bare entities keep their order among themselves.
-            r.limbic_score = cap * r.limbic_score / top_bare
+            scores[n] = cap * s / top_bare

@@ -357,7 +357,7 @@ def search(
             params = replace(params, carry=params.carry * weight)
     # 4. Limbic re-ranking; what happened in the time the query names counts more.
     timed = when.matching(graph.db, [c.entity_id for c in candidates], q.time) if q.time is not None else None
-    ranked = rank(graph, candidates, mode, params, tiers, meaning, timed, q)[:limit]
+    ranked = rank(graph, candidates, mode, params, tiers, meaning, timed, q, limit)
 
     # 5. Hydrate.
     entities = graph.entities_by_ids([r.entity_id for r in ranked])
@@ -387,31 +387,34 @@ def rank(
     meaning: scoring.MeaningStats | None = None,
     timed: when.Matches | None = None,
     query: Query | None = None,
+    limit: int | None = None,
 ) -> list[SearchResult]:
     """Score fused candidates with the limbic formula; exact matches first, then best score first.
 
     The signals come from the connection's memory of them (``usage.factors``); ``timed``: those that happened in the time
     the query names (None: it names none); those dated then come next after exact matches (``params.time_first``);
-    ``query``: what was asked, so that an entity that is only a name follows those whose observations hold it.
+    ``query``: what was asked, so that an entity that is only a name follows those whose observations hold it;
+    ``limit``: how many of the best to return (all when None).
     """
     tiers = tiers or {}
     now = datetime.now(timezone.utc)
     bases = scoring.base_relevance(candidates, mode, params, meaning)
-    in_times = [None if timed is None else c.entity_id in timed for c in candidates]
+    ids = [c.entity_id for c in candidates]
+    in_times = [None if timed is None else i in timed for i in ids]
     # A question about then is not answered better by what was touched lately: recency waits.
-    use = usage.factors(graph.db, [c.entity_id for c in candidates], now, params, in_times)
-    out = []
-    for cand, base, in_time, imp, temp, cooc, status in zip(
-            candidates, bases, in_times, use.importance, use.temporal, use.cooc, use.status):
-        score = scoring.limbic_score(base, imp, temp, cooc, params) * status
-        out.append(
-            SearchResult(
-                cand.entity_id, "", "", [], score, base, imp, temp, cooc, cand.distance, cand.rrf_score,
-                cand.branch, cand.knn_rank, cand.fts_rank, tiers.get(cand.entity_id, TIER_NONE) > TIER_NONE,
-                in_time,
-            )
-        )
-    bare.hold_below(graph.db, query, out, tiers)
+    use = usage.factors(graph.db, ids, now, params, in_times)
+    scores = [scoring.limbic_score(base, imp, temp, cooc, params) * status
+              for base, imp, temp, cooc, status in zip(bases, use.importance, use.temporal, use.cooc, use.status)]
+    bare.hold_below(graph.db, query, ids, scores, tiers)
     first = timed.dated if timed is not None and params.time_first else set()
-    out.sort(key=lambda r: (-tiers.get(r.entity_id, TIER_NONE), r.entity_id not in first, -r.limbic_score, -r.rrf_score))
+    order = sorted(range(len(ids)), key=lambda n: (-tiers.get(ids[n], TIER_NONE), ids[n] not in first, -scores[n],
+                                                     -candidates[n].rrf_score))
+    out = []
+    for n in order if limit is None else order[:limit]:
+        cand = candidates[n]
+        out.append(SearchResult(
+            cand.entity_id, "", "", [], scores[n], bases[n], use.importance[n], use.temporal[n], use.cooc[n],
+            cand.distance, cand.rrf_score, cand.branch, cand.knn_rank, cand.fts_rank,
+            tiers.get(cand.entity_id, TIER_NONE) > TIER_NONE, in_times[n],
+        ))
     return out
