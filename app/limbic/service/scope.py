@@ -7,7 +7,8 @@ allow", "nothing until I allow"). Scopes and private marks live in the graph and
 
 ``ScopedView`` is made for an assistant's call. While it reads, the graph's connection sees only
 what the assistant may read (``engine/store/visibility.py``: every table an entity's rows live in is
-narrowed, so a tool added later reads through it too); a hidden entity is exactly a missing one. A
+narrowed, so a tool added later reads through it too; a read of whole tables may ask the same module for
+the rows or sums the views would give, decided by the same narrowing); a hidden entity is exactly a missing one. A
 write is checked before it runs (``check_write``): outside the write scope it is refused with a
 sentence and counted in Activity as refused; a name of a hidden entity in it is answered as a
 missing name (``masked``), and creating an entity under a hidden one's name gets a sentence.
@@ -264,12 +265,6 @@ class ScopedView:
             return True
         sql = f"SELECT 1 FROM main.entities e WHERE e.id = ? AND NOT ({self.condition})"
         return self.graph.db.scalar(sql, (entity_id,)) is not None
-
-    def hidden_ids(self, limit: int | None = None) -> list[int]:
-        if self.condition is None:
-            return []
-        sql = f"SELECT e.id FROM main.entities e WHERE {self.condition}" + (f" LIMIT {int(limit)}" if limit else "")
-        return [r[0] for r in view.graph.db.execute(sql)]
 
     def _holders(self, name: str) -> list[int]:
         """The entities ``name`` could reach: its name, an alias, or either in another case."""

@@ -12,8 +12,8 @@ hold it: they read a TEMP table of ids (the hidden ones, or the seen ones where 
 when the views are made and again only when the graph changed since (another connection's commit, or a
 change of this one's log), so a read pays one look-up in a small in-memory table per row it reads.
 
-A read of a whole table pays that look-up on every row, and once more for every view it joins. Two reads
-made for that case give the same rows as the views for less: ``seen_rows`` reads ``main.`` tables and drops
+A read of a whole table pays that look-up on every row, and once more for every view it joins. Reads made
+for that case give what the views give for less: ``seen_rows`` reads ``main.`` tables and drops
 the rows of unseen entities by a look-up in a Python set of ids (kept with the narrowing), and ``sum_over``
 and ``count`` sum or count a table whole and take off what its unseen entities' rows hold (found by their
 index), so the rows seen are not each looked up. What is unseen is decided here and nowhere else for all.
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 SHADOWED = ("entities", "observations", "relations", "reflections", "entity_aliases")
 IDS = "limbic_seen_ids"  # the TEMP table of ids the views read (hidden ones, or seen ones: ``_State.mode``)
-# The columns holding entity ids in each table ``sum_over`` reads (a row is unseen when one of them is).
+# The columns holding entity ids in each table ``sum_over`` and ``count`` read (a row is unseen when one is).
 ENDS = {"entities": ("id",), "observations": ("entity_id",), "relations": ("from_entity", "to_entity"),
         "entity_aliases": ("entity_id",)}
 
