@@ -120,3 +120,17 @@ def test_a_search_of_an_assistant_that_sees_little_still_fills_its_limit(host):
     results = json.loads(host.ok("search", query="note", limit=5))["results"]
     assert len(results) == 5 and all(r["entityType"] == "Place" for r in results)
     assert not any(r["name"] == "Node 17" for r in results)
+
+
+def test_a_search_of_an_assistant_that_may_read_nothing_runs_once_and_finds_nothing(host, monkeypatch):
+    from limbic.engine.search import search as engine
+
+    runs = []
+    real = engine.search
+    monkeypatch.setattr(engine, "search", lambda *a, **k: runs.append(a[2]) or real(*a, **k))
+    host.ok("search", query="note", limit=5)
+    assert len(runs) == 1  # 57 seen: the first depth holds them
+    runs.clear()
+    host.run(scope.set_access, "work-assistant", "none", "none")
+    assert json.loads(host.ok("search", query="note", limit=5))["results"] == []
+    assert runs == [5]  # nothing to find deeper

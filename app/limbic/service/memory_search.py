@@ -69,20 +69,21 @@ def _narrowed_search(graph: Graph, text: str, limit: int, record: bool, params: 
 
     Hidden hits are dropped as the results are read (the entity is missing). It asks for more than
     ``limit`` by the part of the graph hidden, and half again, so the ``limit`` best it may see are
-    nearly always among them; when fewer are left, it runs again four times deeper.
+    nearly always among them; when fewer are left, it runs again four times deeper (not when it may
+    see no entity at all: there is nothing deeper to find).
     """
     from limbic.engine.search.search import MAX_LIMIT
     from limbic.engine.search.search import search as hybrid_search
 
-    share = min(visibility.hidden_share(graph.db), 0.99)
-    depth = min(MAX_LIMIT, math.ceil(limit * 1.5 / (1 - share))) if share else limit
+    share = visibility.hidden_share(graph.db)
+    depth = min(MAX_LIMIT, math.ceil(limit * 1.5 / (1 - share))) if 0 < share < 1 else limit
     while True:
         dropped = _Dropped(graph)
         try:
             response = hybrid_search(graph, text, depth, record=False, params=params)
         finally:
             dropped.restore()
-        if not dropped.count or len(response.results) >= limit or depth >= MAX_LIMIT:
+        if not dropped.count or len(response.results) >= limit or depth >= MAX_LIMIT or share >= 1:
             break
         depth = min(MAX_LIMIT, depth * 4)
     response.results = response.results[:limit]
