@@ -13,7 +13,6 @@ if any other is there, nothing is deferred and the triggers fire as usual.
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -117,5 +116,5 @@ def deferred(db: Database, tables: Sequence[str]) -> Iterator[Callable[[str, int
                 db.execute(
                     f"INSERT INTO {target}(id, {t.columns}) SELECT p.value, {t.values} "
                     f"FROM json_each(?1) AS p CROSS JOIN main.{table} AS NEW ON NEW.id = CAST(p.key AS INTEGER)",
-                    (json.dumps(positions[table]),),
+                    ("{" + ",".join(f'"{row_id}":{at}' for row_id, at in positions[table].items()) + "}",),
                 )
