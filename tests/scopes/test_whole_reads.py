@@ -134,3 +134,20 @@ def test_a_search_of_an_assistant_that_may_read_nothing_runs_once_and_finds_noth
     host.run(scope.set_access, "work-assistant", "none", "none")
     assert json.loads(host.ok("search", query="note", limit=5))["results"] == []
     assert runs == [5]  # nothing to find deeper
+
+
+def test_the_cap_on_characters_counts_what_the_assistant_sees_not_the_file(host):
+    from limbic.service import memory
+    from limbic.service import memory_reads as R
+
+    def read(graph):
+        with scope.ScopedView(graph, "work-assistant").reading():
+            seen, whole = R.graph_chars(graph), R.graph_chars(graph, visibility.sum_bound)
+            between = (seen + whole) // 2  # the file is past it, what the assistant sees is not
+            return (seen, whole, R.within(graph, between), R.within(graph, seen), R.within(graph, seen - 1),
+                    memory.read_graph(graph, max_chars=between), memory.read_graph(graph, max_chars=seen - 1))
+
+    seen, whole, fits_between, fits_seen, fits_below, between, below = host.host.submit(read, host.graph()).result()
+    assert seen < whole and (fits_between, fits_seen, fits_below) == (True, True, False)
+    assert len(between["entities"]) == 57 and "next_offset" not in between
+    assert "next_offset" in below and len(below["entities"]) < 57

@@ -336,7 +336,7 @@ def read_graph(
     offset = A.int_arg(offset, "offset", 0, 0, 2**62)
     limit = A.int_arg(limit, "limit", max_entities, 1, max_entities)
     total = visibility.count(graph.db, "entities")  # as an assistant's narrowed connection sees them
-    if offset == 0 and limit >= total and R.graph_chars(graph) <= max_chars:
+    if offset == 0 and limit >= total and R.within(graph, max_chars):
         return {"entities": R.whole_graph(graph), "relations": R.all_relations(graph)}  # the tables read through once
     ids = [r[0] for r in graph.db.execute("SELECT id FROM entities ORDER BY id LIMIT ? OFFSET ?", (limit, offset))]
     entities = _page(graph, ids, max_chars)

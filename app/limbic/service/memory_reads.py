@@ -95,12 +95,21 @@ def relations_touching(graph: Graph, ids: Sequence[int], outgoing_only: bool = F
     return [rows[k] for k in sorted(rows)]
 
 
-def graph_chars(graph: Graph) -> int:
+def graph_chars(graph: Graph, summed=visibility.sum_over) -> int:
     """What the whole graph's entities count against the cap on characters (``entity_chars`` summed)."""
-    entities = visibility.sum_over(graph.db, "entities", f"length(name) + length(entity_type) + {ENTITY_OVERHEAD}")
-    texts = visibility.sum_over(graph.db, "observations", f"length(content) + {OBSERVATION_OVERHEAD}",
-                                "superseded_at IS NULL" if graph.db.has_history() else "")
+    entities = summed(graph.db, "entities", f"length(name) + length(entity_type) + {ENTITY_OVERHEAD}")
+    texts = summed(graph.db, "observations", f"length(content) + {OBSERVATION_OVERHEAD}",
+                   "superseded_at IS NULL" if graph.db.has_history() else "")
     return int(entities or 0) + int(texts or 0)
+
+
+def within(graph: Graph, max_chars: int) -> bool:
+    """Whether the whole graph counts at most ``max_chars`` (``graph_chars``). An assistant's narrowed connection
+    sees a part of the file's tables, which are summed first (no hidden row looked up); only a file past the
+    cap is summed as the connection sees it."""
+    if graph_chars(graph, visibility.sum_bound) <= max_chars:
+        return True
+    return visibility.narrowed(graph.db) and graph_chars(graph) <= max_chars
 
 
 def entity_chars(entity: dict) -> int:
@@ -111,7 +120,7 @@ def entity_chars(entity: dict) -> int:
 
 def page(graph: Graph, ids: Sequence[int], max_chars: int) -> list[dict]:
     """Hydrate ``ids`` in order, stopping before the JSON passes ``max_chars`` (at least one entity)."""
-    if len(ids) > CHUNK and graph_chars(graph) <= max_chars:  # the whole graph fits, so any part of it does
+    if len(ids) > CHUNK and within(graph, max_chars):  # the whole graph fits, so any part of it does
         return hydrate(graph, ids)
     out: list[dict] = []
     used = 0

@@ -159,6 +159,15 @@ def sum_over(db: Database, table: str, expression: str, where: str = "") -> int 
     return _additive(db, table, f"coalesce(sum({expression}), 0)", where)
 
 
+def sum_bound(db: Database, table: str, expression: str, where: str = "") -> int | float:
+    """``sum(expression)`` over the whole of ``table``, hidden rows too: never less than ``sum_over``'s (the
+    expression not negative) and the same when nothing is hidden, for a comparison with a cap (what passes
+    whole passes seen) that costs no look-up of the hidden rows."""
+    if table not in ENDS:
+        raise ValueError(f"{table} is not a table whose rows belong to entities by their ids alone")
+    return db.scalar(f"SELECT coalesce(sum({expression}), 0) FROM main.{table}" + (f" WHERE {where}" if where else ""))
+
+
 def count(db: Database, table: str, where: str = "") -> int:
     """How many rows of ``table`` (one of ``ENDS``) this connection sees where ``where`` holds, as ``sum_over``
     counts (a table counted whole costs what its pages do, not what its rows do)."""
