@@ -171,3 +171,36 @@ def test_the_vocabulary_skips_this_connections_recording_and_follows_the_rest(te
     assert signals.record_access(text_graph.db, [cello])
     text_graph.upsert_entity("Harp lesson", "Note", ["a harp lesson"])  # this connection's own write
     assert lexicon.lexicon(text_graph.db).doc("harp") == 2
+
+
+def test_what_a_text_carries_and_whether_it_is_bare_follow_another_connections_edit(text_graph):
+    from limbic.engine.search import bare, carry
+    from limbic.engine.search.candidates import Candidate
+    from limbic.engine.search.flat_terms import text_rows
+
+    cello, piano = _notes(text_graph)
+    text_graph.upsert_entity("Backups", "Topic", [])
+    backups = text_graph.entity_id("Backups")
+    ids = [cello, piano, backups]
+
+    def sizes(graph):
+        cands = [Candidate(i) for i in ids]
+        carry.measure(graph.db, cands, text_rows(graph.db))
+        return [c.size for c in cands]
+
+    before = sizes(text_graph)
+    assert bare._empty(text_graph.db, ids) == {backups}
+    other = _fresh(text_graph)
+    try:
+        other.add_observations("Cello practice", ["a rare zygomorphic bridge"])
+        other.add_observations("Backups", ["nightly restic backups"])
+    finally:
+        other.db.close()
+    after = sizes(text_graph)
+    assert after[0] > before[0]  # more and rarer words carried
+    assert bare._empty(text_graph.db, ids) == set()
+    fresh = _fresh(text_graph)
+    try:
+        assert after == sizes(fresh)
+    finally:
+        fresh.db.close()
