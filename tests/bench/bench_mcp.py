@@ -82,11 +82,16 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+BASELINE: dict[str, str] = {}  # --baseline: the app folder of another Limbic, run as a third server
+
+
 def start(side: str, db: Path, jsonl: Path, home: Path, reference) -> RawServer:
     if side == "reference":
         command, env = reference
         return RawServer(command, env, cwd=str(db.parent))
     command, env = limbic_command(db, model=True)
+    if side == "baseline":
+        env = {**env, "PYTHONPATH": BASELINE["app"]}
     return RawServer(command, {**env, "LIMBIC_HOME": str(home)})
 
 
@@ -238,7 +243,7 @@ def summary(rounds: list[dict], side: str) -> dict:
 
 
 def markdown(r: dict) -> str:
-    lim, ref = r["limbic"], r["reference"]
+    lim, ref, base = r["limbic"], r["reference"], r.get("baseline")
     first, search = r["first"], r["limbic_search"]
     rows = [
         ("process start → initialize answer (ms)", first["limbic"]["initialize_ms"], first["reference"]["initialize_ms"]),
@@ -272,6 +277,19 @@ def markdown(r: dict) -> str:
     for label, a, b in rows:
         number_a = a if isinstance(a, (int, float)) else None
         lines.append(f"| {label} | {a} | {'–' if b is None else b} | {ratio(number_a, b) if b is not None else '–'} |")
+    if base:
+        lines += ["", f"Baseline: `limbic mcp` from `{r['baseline_app']}`, run in the same rounds as a third server "
+                  "(the three in turn, each first in one round of three).", "",
+                  "| measure | limbic mcp | baseline | reference | limbic / reference | baseline / reference |",
+                  "|---|---:|---:|---:|---:|---:|"]
+        for label, key in (("read_graph, warm (ms)", "read_graph_ms"), ("search_nodes p50 (ms)", "search_nodes_p50_ms"),
+                           ("search_nodes p95 (ms)", "search_nodes_p95_ms"),
+                           ("search_nodes, broad queries' median (ms)", "search_nodes_broad_ms"),
+                           ("one create_entities (ms)", "single_create_ms"),
+                           (f"{r['bulk']:,} entities in 10 calls (s)", "bulk_create_s"),
+                           ("RSS after read_graph (MiB)", "rss_after_read_graph_mb")):
+            lines.append(f"| {label} | {lim[key]} | {base[key]} | {ref[key]} | {ratio(lim[key], ref[key])} | "
+                         f"{ratio(base[key], ref[key])} |")
     lines += ["", f"Each figure is the median over {lim['rounds']} rounds; in each round both servers ran, in turn "
               "(Limbic first in odd rounds, the reference first in even ones), on fresh copies of the same graph. "
               "read_graph: the median of 3 calls after one warm-up call; search_nodes: p50 and p95 of one round's "
@@ -290,7 +308,16 @@ def main() -> int:
     parser.add_argument("--broad", type=int, default=12)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--starts", type=int, default=5)
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="the app folder of another Limbic (e.g. `git archive <commit> | tar -x -C /tmp/old`, "
+                             "then /tmp/old/app), measured in the same rounds")
     args = parser.parse_args()
+    if args.baseline is not None:
+        if not (args.baseline / "limbic" / "__main__.py").exists():
+            print(f"{args.baseline} holds no limbic package (give the app folder of a Limbic tree); nothing was measured.")
+            return 2
+        BASELINE["app"] = str(args.baseline.resolve())
+    sides = SIDES + (("baseline",) if BASELINE else ())
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         try:
@@ -319,7 +346,7 @@ def main() -> int:
         rounds = []
         for run in range(args.rounds):
             this: dict = {}
-            for side in order(run):
+            for side in (order(run) if len(sides) == 2 else sides[run % 3:] + sides[: run % 3]):
                 this[side] = whole_graph_round(side, db, jsonl, home, reference, tmp, searches, args.singles)
                 this[side]["bulk_s"] = bulk_round(side, home, reference, tmp, args.bulk)
             rounds.append(this)
@@ -327,8 +354,10 @@ def main() -> int:
                                                "search_nodes_p95_ms": stats_ms(v["search_nodes_s"])["p95"],
                                                "bulk_s": round(v["bulk_s"], 3)} for side, v in this.items()}, flush=True)
         results["rounds"] = rounds
-        for side in SIDES:
+        for side in sides:
             results[side] = summary(rounds, side)
+        if BASELINE:
+            results["baseline_app"] = BASELINE["app"]
         results["limbic_search"] = limbic_search(db, jsonl, home)
         results["load_at_end"] = round(os.getloadavg()[0], 2)
         results["finished"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

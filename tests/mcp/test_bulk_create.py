@@ -52,10 +52,15 @@ CONDITIONAL = ("CREATE TEMP TRIGGER test_marks AFTER INSERT ON main.observations
                "INSERT INTO main.meta(key, value) VALUES ('mark ' || NEW.id, NEW.content); END")
 
 
-@pytest.mark.parametrize("extra_trigger", [False, True], ids=["log triggers run once", "an unread trigger"])
-def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypatch, extra_trigger):
+@pytest.mark.parametrize(("extra_trigger", "defer_rows"), [(False, 1), (True, 1), (False, 1000)],
+                         ids=["log triggers run once", "an unread trigger", "a small batch row by row"])
+def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypatch, extra_trigger, defer_rows):
     clock = Clock()
     patch_clock(monkeypatch, clock)
+    monkeypatch.setattr(bulk, "DEFER_ROWS", defer_rows)
+    ran = []
+    real = trigger_batch.deferred
+    monkeypatch.setattr(trigger_batch, "deferred", lambda *a: ran.append(1) or real(*a))
     one, batch = _graph(tmp_path / "one.db"), _graph(tmp_path / "batch.db")
     clock.advance(60)
     deferred = trigger_batch._triggers(batch.db, ("entities", "observations"))
@@ -77,6 +82,7 @@ def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypat
     assert batch.db.execute(marks).fetchall() == one.db.execute(marks).fetchall()
     assert bool(one.db.execute(marks).fetchall()) == extra_trigger
     assert trigger_batch._triggers(batch.db, ("entities", "observations")) == (None if extra_trigger else deferred)
+    assert bool(ran) == (defer_rows == 1)
 
 
 def test_the_batch_look_up_answers_as_each_look_up(tmp_path):

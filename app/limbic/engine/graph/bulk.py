@@ -10,6 +10,7 @@ The activity log's and history's triggers fire for each row as they would for si
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -108,6 +109,14 @@ def holders(db, names: Sequence[str]) -> dict[str, Holders]:
     return out
 
 
+DEFER_ROWS = 32  # rows (entities and observations) from which a batch's triggers run once for all of them
+
+
+@contextlib.contextmanager
+def _row_by_row():
+    yield lambda table, row_id: None
+
+
 def _has_gids(db) -> bool:
     """Entities and observations carry global ids (schema 7 and later)."""
     return all("gid" in {r[1] for r in db.execute(f"PRAGMA table_info({t})")} for t in ("entities", "observations"))
@@ -148,7 +157,9 @@ def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Seq
         gid, value = (", gid", f", {NEW_GID}") if _has_gids(db) else ("", "")
         add_entity = f"INSERT INTO entities(name, entity_type, created_at, updated_at{gid}) VALUES (?, ?, ?, ?{value})"
         add_observation = f"INSERT INTO observations(entity_id, content, kind, created_at{gid}) VALUES (?, ?, ?, ?{value})"
-        with trigger_batch.deferred(db, ("entities", "observations")) as inserted:  # the log's rows: all at once
+        # The log's rows all at once, for a batch big enough to pay for taking its triggers away and back.
+        deferring = sum(1 + len(r[2]) for r in rows) >= DEFER_ROWS
+        with trigger_batch.deferred(db, ("entities", "observations")) if deferring else _row_by_row() as inserted:
             for name, etype, contents in rows:
                 execute(add_entity, (name, etype, now, now))
                 entity_id = last()
