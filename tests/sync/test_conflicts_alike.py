@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from limbic.service import sync as service_sync
-from tests.sync.replicas import Replica, settle
+from tests.sync.replicas import Replica, next_second, settle
 
 
 def _edit_against_removal(a, b, c, folder):
@@ -38,9 +38,42 @@ def _made_renamed_away_made_elsewhere(a, b, c, folder):
     b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # the rename holds: nothing of either is lost
 
 
+def _changed_then_made_elsewhere(a, b, c, folder):
+    # The later creation's time and type hold (a creation has no before-values: it replaced what it never saw).
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    a.graph.set_entity_type("Ada", "Tea")
+    next_second()
+    b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # later, not knowing of alpha's: Tea is lost to it
+
+
+def _made_elsewhere_then_changed(a, b, c, folder):
+    next_second()  # both made in one second: one creation time, no conflict over it
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # not knowing of alpha's
+    b.sync(folder)
+    next_second()
+    a.graph.set_entity_type("Ada", "Tea")  # later than beta's creation: it replaced Person, as beta made it too
+
+
+
+def _changed_twice_then_elsewhere(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    settle([a, b, c], folder)
+    a.graph.set_entity_type("Ada", "Tea")
+    a.graph.set_entity_type("Ada", "Chess")  # it saw Tea: Tea is not lost, Chess is (to beta's later type)
+    next_second()
+    b.graph.set_entity_type("Ada", "Rain")
+
+
+def _deleted_made_again_and_elsewhere(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    a.graph.delete_entity("Ada")
+    b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # not knowing of alpha's: alpha's deletion gives way
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])  # made again, one with the old Ada where it comes back
+
 def _listed(r: Replica) -> list[tuple[str, str]]:
-    return [(c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted"))
-            for c in service_sync.list_conflicts(r.graph)]
+    return sorted((c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted")
+                   + (f":{c.field}" if c.rule == "field" else "")) for c in service_sync.list_conflicts(r.graph))
 
 
 @pytest.mark.parametrize("order", ["".join(p) for p in itertools.permutations("abc")])
@@ -49,6 +82,10 @@ def _listed(r: Replica) -> list[tuple[str, str]]:
     (_made_on_two_deleted_on_one, [("entity", "deleted")]),
     (_made_published_deleted_made_elsewhere, [("entity", "deleted")]),
     (_made_renamed_away_made_elsewhere, []),
+    (_changed_then_made_elsewhere, [("entity", "field:created_at"), ("entity", "field:type")]),
+    (_made_elsewhere_then_changed, []),
+    (_changed_twice_then_elsewhere, [("entity", "field:type")]),
+    (_deleted_made_again_and_elsewhere, [("entity", "deleted")]),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
 def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
     folder = tmp_path / "folder"
@@ -88,3 +125,4 @@ def test_the_device_that_removed_a_text_an_edit_brought_back_can_remove_it_again
     finally:
         for r in replicas:
             r.close()
+

@@ -354,11 +354,50 @@ class Applier(Removals):
                 self.conflict(kind, real, ROW_FIELD, "deleted_here", found[1], None, False)
         self._fields(kind, state.resolve_alias(self.db, gid), found, before, after, stamp)
 
+    def _by_current_ids(self, kind: str, values: dict | None) -> dict | None:
+        refs = REFS.get(kind, {})
+        return values and {k: (state.resolve_alias(self.db, v) if k in refs and v else v) for k, v in values.items()}
+
+    def _lost_unseen(self, kind: str, gid: str, row_id: int, key: str, before: dict | None, value, now: dict) -> bool:
+        """A value that arrives below the write holding its field is lost to that write, which never saw it (a
+        segment waits for what its device had seen): in clock order it is a conflict where that write's
+        before-value is not this value. The holder's before-value, as this device can tell it:
+
+        - held by the row's creation (the field's stamp is the row's: a name made on two devices) — a creation
+          has no before-values, it saw nothing of the row: always a conflict, even where this change's
+          before-value equals the creation's value (the two devices made the same value apart);
+        - this change is itself an addition (no before-values, merged into the row by its name): the value
+          the holding change replaced here, from the log; the same value is no conflict;
+        - otherwise the two were made from the same value as far as this device can tell: a conflict where
+          this change's before-value is not the value held (as before the order was known)."""
+        if state.get_stamp(self.db, gid, key) == state.get_stamp(self.db, gid, ROW_FIELD):
+            return True
+        if before is not None:
+            return not rows.same(now.get(key), before.get(key))
+        replaced = self.db.one(
+            "SELECT op, json_extract(before, '$.' || ?1) FROM change_item WHERE kind = ?2 AND row_id = ?3 "
+            "AND (op = 'add' OR json_extract(before, '$.' || ?1) IS NOT json_extract(after, '$.' || ?1)) "
+            "ORDER BY id DESC LIMIT 1", (key, kind, row_id))
+        return replaced is None or replaced[0] != "change" or not rows.same(replaced[1], value)
+
+    def _replaced_knowingly(self, kind: str, gid: str, key: str, seen, stamp: str) -> None:
+        """A change that saw a value listed as lost to a later write, and is itself earlier than that write:
+        in clock order the value was replaced by this change, which saw it, not lost to the later one (this
+        change's own value meets the later write instead), so that conflict is not listed."""
+        for cid, lost in self.db.execute(
+                "SELECT id, lost FROM sync_conflicts WHERE kind = ? AND gid = ? AND field = ? AND rule = 'field' "
+                "AND resolved_at IS NULL AND lost_stamp < ? AND kept_stamp > ?", (kind, gid, key, stamp, stamp)).fetchall():
+            if rows.same(json.loads(lost) if lost else None, seen):
+                self.db.execute("DELETE FROM sync_conflicts WHERE id = ?", (cid,))
+
     def _fields(self, kind: str, gid: str, found, before: dict | None, after: dict, stamp: str) -> None:
         """Last writer wins per field; a concurrent value that lost is kept as a conflict."""
         row_id, now = found
         theirs = (stamp, self.remote)
         changed: dict = {}
+        # A reference names a row by the id it goes by now: an earlier item of this change may have found two
+        # ids to be one row (an entity made on two devices), and two ids of one row are one value, no conflict.
+        before, after = (self._by_current_ids(kind, values) for values in (before, after))
         pending = self._pending_here(kind, row_id)
         if kind == "observation" and before is not None:
             conflicts.edit_met_supersede(self, gid, before, after, now)
@@ -386,8 +425,11 @@ class Applier(Removals):
                     state.set_stamp(self.db, gid, key, stamp, self.remote)
                 if concurrent:
                     self.conflict(kind, gid, key, "field", value, now.get(key), False, stamp, mine[0])
-            elif (concurrent or pending) and key not in self._quiet:
-                self.conflict(kind, gid, key, "field", now.get(key), value, True, mine[0], stamp)
+            else:
+                if before is not None:
+                    self._replaced_knowingly(kind, gid, key, before.get(key), stamp)
+                if (pending or self._lost_unseen(kind, gid, row_id, key, before, value, now)) and key not in self._quiet:
+                    self.conflict(kind, gid, key, "field", now.get(key), value, True, mine[0], stamp)
         if changed:
             columns, missing = rows.local_values(self.db, kind, {**now, **changed})
             if missing:
