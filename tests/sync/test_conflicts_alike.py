@@ -71,6 +71,17 @@ def _deleted_made_again_and_elsewhere(a, b, c, folder):
     b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # not knowing of alpha's: alpha's deletion gives way
     a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])  # made again, one with the old Ada where it comes back
 
+
+def _deleted_made_again_a_second_later(a, b, c, folder):
+    next_second()  # alpha's first Ada and beta's made in one second
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    a.graph.delete_entity("Ada")
+    b.graph.upsert_entity("Ada", "Person", ["tea from beta"])
+    # Made again later: its creation time replaces alpha's first one, which it saw (no conflict), and beta's,
+    # which it did not (a conflict, though the two were the same time).
+    next_second()
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+
 def _listed(r: Replica) -> list[tuple[str, str]]:
     return sorted((c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted")
                    + (f":{c.field}" if c.rule == "field" else "")) for c in service_sync.list_conflicts(r.graph))
@@ -86,6 +97,7 @@ def _listed(r: Replica) -> list[tuple[str, str]]:
     (_made_elsewhere_then_changed, []),
     (_changed_twice_then_elsewhere, [("entity", "field:type")]),
     (_deleted_made_again_and_elsewhere, [("entity", "deleted")]),
+    (_deleted_made_again_a_second_later, [("entity", "deleted"), ("entity", "field:created_at")]),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
 def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
     folder = tmp_path / "folder"

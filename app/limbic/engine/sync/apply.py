@@ -409,7 +409,9 @@ class Applier(Removals):
                     state.set_stamp(self.db, gid, key, stamp, self.remote)
                 continue
             mine = state.get_stamp(self.db, gid, key)
-            concurrent = before is None or not rows.same(now.get(key), before.get(key))
+            # An addition has no before-values: it replaces, unseen, a value another device wrote; one its own
+            # device wrote before it (an entity it deleted and made again under its name, come back) it saw.
+            concurrent = mine[1] != self.remote if before is None else not rows.same(now.get(key), before.get(key))
             # An equal stamp is an earlier item of this same change (a row added, then given its valid
             # time): the items of one change apply in order, each after the one before.
             if theirs >= mine and not pending:
