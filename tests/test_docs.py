@@ -124,7 +124,7 @@ def test_the_readme_quotes_its_figures_from_the_measurements():
     assert invented == [], f"README.md quotes {invented}, which neither {' nor '.join(MEASURED)} measured"
 
 
-@pytest.mark.parametrize("figure, found", [("23.3", True), ("23.4", False), ("160", True), ("3.3", False),
+@pytest.mark.parametrize("figure, found", [("23.3", True), ("23.4", False), ("290", True), ("7.6", False),
                                            ("100,000", True), ("100", True), ("00", False)])
 def test_a_figure_counts_only_where_it_was_measured(figure, found):
     assert is_measured(figure, measured_text()) is found
