@@ -202,6 +202,10 @@
             </translation>
         </message>
         <message>
+            <source>It was told: “{said}”</source>
+            <translation>Se le respondió: “{said}”</translation>
+        </message>
+        <message>
             <source>  (taken back by #{reverted_by})</source>
             <translation>  (deshecho por #{reverted_by})</translation>
         </message>

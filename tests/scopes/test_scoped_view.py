@@ -64,6 +64,10 @@ def test_a_scope_by_type_narrows_reads_and_writes_and_a_refusal_is_counted(host)
     _sessions, by_client = host.run(activity.refused_writes)
     refused = list(_sessions.values()) + list(by_client.values())
     assert refused and refused[0].why == scope.REFUSED
+    assert refused[0].said == text  # the sentence the assistant got, kept for the person
+    from limbic.ui.activity.activity_panel import refusal_line
+
+    assert text in refusal_line(refused[0])
 
 
 def test_write_none_refuses_every_write_and_read_none_sees_nothing(host):

@@ -114,23 +114,26 @@ def write_refusal(graph: Graph, client: str) -> str | None:
     return None
 
 
-REFUSALS_KEY = "activity_refused_writes"  # JSON {"s12" or "c:alpha": [count, last time, why]}
+REFUSALS_KEY = "activity_refused_writes"  # JSON {"s12" or "c:alpha": [count, last time, why, last sentence]}
 REFUSALS_KEPT = 200  # sessions and clients whose refusals are kept (the newest): one small meta value
+SAID_KEPT = 400  # characters of the last sentence a refused assistant was given
 
 
 @dataclass(frozen=True)
 class Refused:
-    """Writes refused: how many, the last one's time, and why (paused, or all assistants stopped)."""
+    """Writes refused: how many, the last one's time, why (paused, all assistants stopped, out of scope), and
+    the sentence the assistant was given the last time, where one was kept."""
 
     count: int
     last: str
     why: str
+    said: str = ""
 
 
 def _refusal_table(graph: Graph) -> dict[str, Refused]:
     try:
         raw = json.loads(graph.db.get_meta(REFUSALS_KEY) or "{}")
-        return {str(k): Refused(int(v[0]), str(v[1]), str(v[2])) for k, v in raw.items()}
+        return {str(k): Refused(int(v[0]), str(v[1]), str(v[2]), str(v[3]) if len(v) > 3 else "") for k, v in raw.items()}
     except (ValueError, TypeError, IndexError, AttributeError):
         return {}  # an unreadable value counts none
 
@@ -142,12 +145,13 @@ def refused_writes(graph: Graph) -> tuple[dict[int, Refused], dict[str, Refused]
     return sessions, {k[2:]: v for k, v in table.items() if k.startswith("c:")}
 
 
-def note_refusal(graph: Graph, why: str) -> None:
-    """Count a write refused for ``why`` in the connection's session, as pauses are (best effort)."""
-    _count_refusal(graph, why)
+def note_refusal(graph: Graph, why: str, said: str = "") -> None:
+    """Count a write refused for ``why`` in the connection's session, as pauses are (best effort); ``said``:
+    the sentence the assistant was given, kept for the person (the last one of each session)."""
+    _count_refusal(graph, why, said)
 
 
-def _count_refusal(graph: Graph, why: str) -> None:
+def _count_refusal(graph: Graph, why: str, said: str = "") -> None:
     # Best effort, as a read's note: a busy or read-only file refuses the write without counting it. A
     # connection without a session is counted under its client's name: a refusal opens no session of its
     # own (the connection's next write, perhaps under another name, would join it).
@@ -160,9 +164,10 @@ def _count_refusal(graph: Graph, why: str) -> None:
             session = db.activity.session_id
             key = f"s{session}" if session is not None else f"c:{db.activity.client or db.activity.origin}"
             table = _refusal_table(graph)
-            table[key] = Refused((table[key].count if key in table else 0) + 1, now, why)
+            table[key] = Refused((table[key].count if key in table else 0) + 1, now, why, said[:SAID_KEPT])
             kept = sorted(table, key=lambda k: table[k].last)[-REFUSALS_KEPT:]
-            db.set_meta(REFUSALS_KEY, json.dumps({k: [table[k].count, table[k].last, table[k].why] for k in kept}))
+            db.set_meta(REFUSALS_KEY, json.dumps({k: [table[k].count, table[k].last, table[k].why, table[k].said]
+                                                  for k in kept}))
     except Exception as exc:  # noqa: BLE001 - the refusal itself must reach the assistant whatever happens here
         logger.info("refused write not counted: %s", exc)
 

@@ -294,7 +294,7 @@ class ScopedView:
     # -- writes ---------------------------------------------------------------------------
 
     def refuse(self, sentence: str) -> OutOfScope:
-        activity.note_refusal(self.graph, REFUSED)
+        activity.note_refusal(self.graph, REFUSED, sentence)
         return OutOfScope(sentence)
 
     def check_write(self, tool: str, arguments: dict) -> dict:

@@ -61,8 +61,11 @@ def session_title(s: Session, refused: Refused | None = None) -> str:
 def refusal_line(r: Refused) -> str:
     """The row under a session saying what was refused: “Refused 2 writes (paused), the last at 14:05; …”."""
     count = r.count
-    return translate("ActivityPanel", "Refused %n writes ({why}), the last at {time} {day}; nothing of them was "
+    line = translate("ActivityPanel", "Refused %n writes ({why}), the last at {time} {day}; nothing of them was "
                      "written.", "", count).format(why=refusal_words(r.why), time=r.last[11:16], day=r.last[:10])
+    if r.said:  # the sentence the assistant got, as it got it
+        line += " " + translate("ActivityPanel", "It was told: “{said}”").format(said=r.said)
+    return line
 
 
 def change_title(c: Change) -> str:
