@@ -1,0 +1,133 @@
+"""create_entities' batch write (``engine/graph/bulk.py``, the log's triggers run once through ``store/trigger_batch.py``)
+against the write it replaced, one ``upsert_entity`` after another: random batches through the tool as ``limbic mcp``
+calls it leave every table the same, and answer the same."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from limbic.engine.graph import bulk
+from limbic.engine.graph.graph import Graph
+from tests.history.conftest import Clock, patch_clock
+from tests.scopes.host import Host, seeded
+
+# Compared whole, less what is random (global ids) or names the process (writer, session).
+TABLES = {
+    "entities": "id, name, entity_type, status, private, created_at, updated_at, revision, gid IS NOT NULL",
+    "observations": "id, entity_id, content, kind, created_at, superseded_by, superseded_at, gid IS NOT NULL",
+    "relations": "*",
+    "entity_aliases": "id, entity_id, alias, created_at",
+    "change_item": "id, change_id, kind, op, row_id, entity_id, other_id, before, after",
+    "change_log": "id, at, origin, changes, tool, reverts",
+    "history": "id, kind, row_id, value, recorded_from, recorded_to, ended, change_id, who, gid IS NOT NULL",
+    "entity_fts": "rowid, name, entity_type, obs_text, stem_name, stem_text",
+    "embedding_state": "*",
+    "held_writes": "id, client, tool, arguments, state",
+    "sync_tombstone": "kind, row_id, change_id",
+}
+
+
+def one_after_another(graph: Graph, items, kind: str = "note", checked: bool = False) -> list[int]:
+    """The write before the batch: one upsert per new entity."""
+    return [graph.upsert_entity(name, etype, obs, kind) for name, etype, obs in items]
+
+
+def _seed(graph: Graph) -> None:
+    graph.upsert_entity("Earlier", "Thing", ["was here first"])
+    graph.add_alias(graph.entity_id("Earlier"), "Old Name")
+    graph.upsert_entity("Secret Plan", "Plan", ["kept from assistants"])
+    graph.set_private(graph.entity_id("Secret Plan"), True)
+    graph.upsert_entity("Straße", "Place")
+
+
+def state(host: Host) -> dict:
+    def read(graph):
+        return {t: graph.db.execute(f"SELECT {c} FROM {t} ORDER BY rowid").fetchall() for t, c in TABLES.items()
+                if graph.db.has_table(t)}
+    return host.run(read)
+
+
+LONG = "a long text " * 900
+NAMES = ["Ann", "ann", "ANN", "Café", "Cafe\u0301", "CAFÉ", "Straße", "STRASSE", "strasse", "Earlier", "earlier",
+         "Old Name", "OLD NAME", "Secret Plan", "secret plan", "  Padded  ", "Ǆemal", "ǅemal", "İstanbul", "ıstanbul",
+         "Ωmega", "ωmega", "x" * 200]
+OBSERVATIONS = ["likes tea", "likes tea", "LIKES TEA", "  likes tea  ", "café", "cafe\u0301", LONG, "line one\nline two",
+                "Ωmega", "kept from assistants"]
+REFUSED = ["", "   ", "password: Tr0ub4dor&3", "x" * 200_000]  # each refuses the whole call (or holds it)
+
+observation = st.one_of(*[st.sampled_from(OBSERVATIONS)] * 12, st.sampled_from(REFUSED))
+entity = st.fixed_dictionaries({
+    "name": st.one_of(st.sampled_from(NAMES), st.integers(0, 9).map("New {}".format)),
+    "entityType": st.sampled_from(["Person", "Place", " Place ", "Thing"]),
+    "observations": st.lists(observation, max_size=4),
+}, optional={"status": st.sampled_from(["active", "paused", "done"])})
+
+
+@st.composite
+def batches(draw) -> list[dict]:
+    """A batch of drawn items among plain new entities, the rows around 32 (where the triggers are deferred)."""
+    picked = draw(st.lists(entity, max_size=5))
+    fillers = draw(st.sampled_from([0, 1, 15, 29, 30, 31, 32, 33]))
+    plain = [{"name": f"Filler {i}", "entityType": "Thing", "observations": [f"note {i}"] * (i % 2)}
+             for i in range(fillers)]
+    at = draw(st.integers(0, len(plain)))
+    return plain[:at] + picked + plain[at:]
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> Path:
+    return seeded(tmp_path_factory.mktemp("seed") / "seed.db", _seed)
+
+
+def run_both(template: Path, monkeypatch, calls: list[list[dict]]) -> tuple[list, dict, list, dict]:
+    """Each batch through the tool on two copies of the template, the batch write and the one before."""
+    out = []
+    with tempfile.TemporaryDirectory() as root:
+        for reference in (False, True):
+            with monkeypatch.context() as m:
+                clock = Clock()
+                patch_clock(m, clock)
+                if reference:
+                    m.setattr(bulk, "create_new_entities", one_after_another)
+                path = Path(root) / f"{reference}.db"
+                shutil.copy(template, path)
+                host = Host(path)
+                try:
+                    answers = []
+                    for entities in calls:
+                        clock.advance(60)
+                        answers.append(host.call("create_entities", entities=entities))
+                    out += [answers, state(host)]
+                finally:
+                    host.close()
+    return tuple(out)
+
+
+def assert_same(answers, tables, ref_answers, ref_tables) -> None:
+    assert answers == ref_answers
+    for table in ref_tables:
+        assert tables[table] == ref_tables[table], table
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(calls=st.lists(batches(), min_size=1, max_size=2))
+def test_random_batches_write_what_one_upsert_after_another_wrote(template, monkeypatch, calls):
+    answers, tables, ref_answers, ref_tables = run_both(template, monkeypatch, calls)
+    event("written" if any(not error for error, _ in answers) else "refused")
+    assert_same(answers, tables, ref_answers, ref_tables)
+
+
+@pytest.mark.parametrize("size", [31, 32, 33, 1000])
+def test_batches_around_the_threshold_and_a_large_one(template, monkeypatch, size):
+    entities = [{"name": f"Entity {i}", "entityType": "Thing", "observations": [f"fact {i}", "shared"][: i % 3]}
+                for i in range(size)]
+    answers, tables, ref_answers, ref_tables = run_both(template, monkeypatch, [entities, entities[:5] + [
+        {"name": "Later", "entityType": "Thing", "observations": ["x"] * 40}]])
+    assert not answers[0][0] and len(tables["entities"]) == 3 + size + 1
+    assert_same(answers, tables, ref_answers, ref_tables)
