@@ -131,3 +131,138 @@ def test_batches_around_the_threshold_and_a_large_one(template, monkeypatch, siz
         {"name": "Later", "entityType": "Thing", "observations": ["x"] * 40}]])
     assert not answers[0][0] and len(tables["entities"]) == 3 + size + 1
     assert_same(answers, tables, ref_answers, ref_tables)
+
+
+# -- taken back, told, and broken off -------------------------------------------------------------
+
+def _batch(size: int, prefix: str = "Entity") -> list[dict]:
+    return [{"name": f"{prefix} {i}", "entityType": "Thing", "observations": [f"fact {i}", "shared"][: i % 3]}
+            for i in range(size)]
+
+
+def _tables(graph: Graph) -> dict:
+    return {t: graph.db.execute(f"SELECT {c} FROM {t} ORDER BY rowid").fetchall() for t, c in TABLES.items()
+            if graph.db.has_table(t)}
+
+
+def _triggers(graph: Graph) -> list:
+    return graph.db.execute("SELECT name, sql FROM sqlite_temp_master WHERE type = 'trigger' ORDER BY name").fetchall()
+
+
+@pytest.mark.parametrize("size", [5, 40])
+def test_a_batch_taken_back_and_given_again_is_as_before(template, monkeypatch, size):
+    """A revert of the batch's change (the Activity panel's undo, ``limbic revert``) removes exactly what it wrote,
+    and a revert of that revert brings it back: each step leaves the tables as the write before the batch's."""
+    from limbic.engine.graph import revert
+
+    def take_back_and_again(graph):
+        states = []
+        made = graph.db.activity.last_change_id
+        taken = revert.apply(graph, [made])
+        states.append(_tables(graph))
+        revert.apply(graph, [taken.change_id])
+        states.append(_tables(graph))
+        return states
+
+    runs = []
+    with tempfile.TemporaryDirectory() as root:
+        for reference in (False, True):
+            with monkeypatch.context() as m:
+                clock = Clock()
+                patch_clock(m, clock)
+                if reference:
+                    m.setattr(bulk, "create_new_entities", one_after_another)
+                path = Path(root) / f"{reference}.db"
+                shutil.copy(template, path)
+                host = Host(path)
+                try:
+                    seeded_tables = host.run(_tables)
+                    clock.advance(60)
+                    host.ok("create_entities", entities=_batch(size))
+                    clock.advance(60)
+                    runs.append((seeded_tables, host.run(take_back_and_again), host.run(_tables)))
+                finally:
+                    host.close()
+    (seeded_tables, (taken, again), end), reference = runs
+    assert (seeded_tables, [taken, again], end) == (reference[0], reference[1], reference[2])
+    for table in ("entities", "observations", "entity_fts", "entity_aliases"):
+        assert taken[table] == seeded_tables[table], table  # the revert left what was there before the batch
+    assert len(again["entities"]) == len(seeded_tables["entities"]) + size
+
+
+def test_another_connection_is_told_which_entities_the_batch_made(template, tmp_path):
+    from limbic.engine.store.db import Database
+    from limbic.service.follow import cursor_at_end, others_since
+
+    path = tmp_path / "g.db"
+    shutil.copy(template, path)
+    window = Database(path)
+    try:
+        cursor = cursor_at_end(window)
+        host = Host(path)
+        try:
+            host.ok("create_entities", entities=_batch(40))
+            made = host.run(lambda g: {r[0] for r in g.db.execute("SELECT id FROM entities WHERE name LIKE 'Entity %'")})
+        finally:
+            host.close()
+        told = others_since(window, cursor)
+        assert not told.full and told.added == made and len(made) == 40 and told.names  # a new entity is told added
+    finally:
+        window.close()
+
+
+class Broken(Exception):
+    pass
+
+
+@pytest.mark.parametrize("where", ["python", "sqlite"])
+def test_a_batch_broken_off_leaves_nothing_and_the_triggers(template, tmp_path, monkeypatch, where):
+    """An error in the middle of the batch's inserts (deferred triggers taken away) writes nothing, and the
+    connection's triggers are there again, unchanged: the next batch writes and logs as the first would have."""
+    from limbic.engine.store import trigger_batch
+
+    path = tmp_path / "g.db"
+    shutil.copy(template, path)
+    host = Host(path)
+    try:
+        triggers, tables = host.run(_triggers), host.run(_tables)
+        taken_away = []
+        if where == "python":
+            real = trigger_batch.deferred
+
+            def failing(db, names):
+                import contextlib
+
+                @contextlib.contextmanager
+                def block():
+                    with real(db, names) as inserted:
+                        taken_away.append(len(_triggers(host.graph())))
+                        def mark(table, row_id, count=[0]):  # noqa: B006 - a counter of this block's rows
+                            inserted(table, row_id)
+                            count[0] += 1
+                            if count[0] == 20:
+                                raise Broken("in the middle")
+                        yield mark
+                return block()
+
+            monkeypatch.setattr(trigger_batch, "deferred", failing)
+            with pytest.raises(Broken):
+                host.call("create_entities", entities=_batch(40))
+            assert taken_away and taken_away[0] < len(triggers)  # the batch did run with its triggers away
+        else:
+            host.run(lambda g: g.db.execute(
+                "CREATE TEMP TRIGGER test_stop BEFORE INSERT ON main.observations WHEN NEW.content = 'fact 25' "
+                "BEGIN SELECT RAISE(ABORT, 'stopped here'); END"))
+            is_error, text = host.call("create_entities", entities=_batch(40))
+            assert is_error or "stopped here" in text
+            host.run(lambda g: g.db.execute("DROP TRIGGER temp.test_stop"))
+        assert host.run(_triggers) == triggers
+        assert host.run(_tables) == tables
+        monkeypatch.undo()
+        host.ok("create_entities", entities=_batch(40))
+        written = host.run(_tables)
+        assert len(written["entities"]) == len(tables["entities"]) + 40
+        assert len(written["change_item"]) - len(tables["change_item"]) == 40 + sum(min(i % 3, 2) for i in range(40))
+        assert host.run(_triggers) == triggers
+    finally:
+        host.close()
