@@ -268,3 +268,44 @@ def test_a_batch_broken_off_leaves_nothing_and_the_triggers(template, tmp_path, 
         assert host.run(_triggers) == triggers
     finally:
         host.close()
+
+
+# -- sync -------------------------------------------------------------------------------------------
+
+def _without_gids(value):
+    """A captured change with its global ids (random) and device stamps replaced by their place."""
+    import re
+
+    text = __import__("json").dumps(value, sort_keys=True)
+    text = re.sub(r'"[0-9a-f]{32}"', '"gid"', text)
+    return re.sub(r'"\d{16}\.\d+"', '"stamp"', text)  # a hybrid clock's reading: the real time
+
+
+@pytest.mark.parametrize("size", [5, 40])
+def test_a_joined_graph_publishes_the_batch_and_another_device_applies_it(tmp_path, monkeypatch, size):
+    from limbic.engine.sync import capture
+    from limbic.service import memory
+    from tests.sync.replicas import synced_hash, synced_rows, two_devices
+
+    captured = {}
+    for reference in (False, True):
+        root = tmp_path / str(reference)
+        root.mkdir()
+        with monkeypatch.context() as m, two_devices(root, _seed) as (laptop, desktop, folder):
+            clock = Clock()
+            patch_clock(m, clock)
+            if reference:
+                m.setattr(bulk, "create_new_entities", one_after_another)
+            clock.advance(60)
+            laptop.graph.db.activity.origin = "assistant"
+            memory.create_entities(laptop.graph, _batch(size) + [{"name": "Straße", "entityType": "Place",
+                                                                  "observations": ["skipped: the name is there"]}])
+            with laptop.graph.db.transaction():
+                captured[reference] = _without_gids(capture.unpublished(laptop.graph.db, laptop.device.id)[0])
+            laptop.sync(folder)
+            desktop.sync(folder)
+            assert synced_hash(desktop.graph) == synced_hash(laptop.graph)
+            rows = synced_rows(desktop.graph)
+            assert len(rows["entities"]) == 3 + size and len(rows["observations"]) == 2 + sum(i % 3 for i in range(size))
+            assert desktop.graph.db.scalar("SELECT count(*) FROM entity_fts WHERE name LIKE 'Entity %'") == size
+    assert captured[False] == captured[True]
