@@ -309,3 +309,68 @@ def test_a_joined_graph_publishes_the_batch_and_another_device_applies_it(tmp_pa
             assert len(rows["entities"]) == 3 + size and len(rows["observations"]) == 2 + sum(i % 3 for i in range(size))
             assert desktop.graph.db.scalar("SELECT count(*) FROM entity_fts WHERE name LIKE 'Entity %'") == size
     assert captured[False] == captured[True]
+
+
+# -- two processes --------------------------------------------------------------------------------
+
+WRITER = """
+import sys
+from limbic.engine.graph.graph import Graph
+from limbic.engine.store.db import Database
+from limbic.service import memory
+
+path, who = sys.argv[1], sys.argv[2]
+graph = Graph(Database(path))
+graph.db.activity.origin = "assistant"
+for round in range(24):
+    size = (3, 40, 33)[round % 3]
+    batch = [{"name": f"{who} {round} {i}", "entityType": "Thing", "observations": [f"{who} fact {i}", "both"][: i % 3]}
+             for i in range(size)]
+    batch += [{"name": f"Shared {round}", "entityType": "Thing", "observations": [f"by {who}"]}]
+    memory.create_entities(graph, batch)
+graph.db.close()
+"""
+
+
+def test_two_processes_writing_batches_at_once_leave_every_row_logged(tmp_path):
+    """Two programs each write batches into one file at the same time (a name both give is made by one of them):
+    every row is there with its one add in the log and its one open version in the history, under the change
+    that made it, and ``limbic check`` finds the file consistent."""
+    import os
+    import subprocess
+    import sys
+
+    from limbic.engine.check import check_graph
+    from limbic.engine.store.db import Database
+
+    path = tmp_path / "g.db"
+    Graph(Database(path)).db.close()
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "app")}
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), who], env=env, stderr=subprocess.PIPE)
+             for who in ("P0", "P1")]
+    errors = [p.communicate(timeout=300)[1].decode() for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    db = Database(path)
+    try:
+        per_writer = sum(((3, 40, 33)[r % 3] for r in range(24)))
+        assert db.scalar("SELECT count(*) FROM entities WHERE name LIKE 'P_ %'") == 2 * per_writer
+        assert db.scalar("SELECT count(*) FROM entities WHERE name LIKE 'Shared %'") == 24
+        for kind, table in (("entity", "entities"), ("observation", "observations")):
+            rows = db.scalar(f"SELECT count(*) FROM {table}")
+            assert db.scalar("SELECT count(*) FROM change_item WHERE kind = ? AND op = 'add'", (kind,)) == rows, kind
+            assert db.scalar(f"SELECT count(*) FROM {table} t WHERE (SELECT count(*) FROM change_item c WHERE "
+                             "c.kind = ? AND c.op = 'add' AND c.row_id = t.id) != 1", (kind,)) == 0, kind
+            assert db.scalar(f"SELECT count(*) FROM {table} t WHERE (SELECT count(*) FROM history h WHERE h.kind = ? "
+                             "AND h.row_id = t.id AND h.recorded_to IS NULL AND h.gid = t.gid) != 1", (kind,)) == 0, kind
+        # Each row's log row and history row name the change that made it: one change per call, by one writer.
+        assert db.scalar("SELECT count(*) FROM change_item c WHERE NOT EXISTS "
+                         "(SELECT 1 FROM change_log l WHERE l.id = c.change_id)") == 0
+        assert db.scalar("SELECT count(*) FROM history h WHERE NOT EXISTS "
+                         "(SELECT 1 FROM change_log l WHERE l.id = h.change_id)") == 0
+        assert db.scalar("SELECT count(*) FROM entities e JOIN change_item c ON c.kind = 'entity' AND c.row_id = e.id "
+                         "JOIN history h ON h.kind = 'entity' AND h.row_id = e.id WHERE c.change_id != h.change_id") == 0
+        assert db.scalar("SELECT count(DISTINCT change_id) FROM change_item") == 48
+        assert db.scalar("SELECT count(*) FROM entity_fts") == db.scalar("SELECT count(*) FROM entities")
+        assert check_graph(db, None).consistent
+    finally:
+        db.close()
