@@ -44,6 +44,9 @@ def _seed(graph: Graph) -> None:
     graph.upsert_entity("Secret Plan", "Plan", ["kept from assistants"])
     graph.set_private(graph.entity_id("Secret Plan"), True)
     graph.upsert_entity("Straße", "Place")
+    from limbic.service import scope
+
+    scope.set_access(graph, "narrow", ("Person", "Place", "Thing"), ("Person", "Thing"))  # reads places, writes none
 
 
 def state(host: Host) -> dict:
@@ -85,7 +88,7 @@ def template(tmp_path_factory) -> Path:
     return seeded(tmp_path_factory.mktemp("seed") / "seed.db", _seed)
 
 
-def run_both(template: Path, monkeypatch, calls: list[list[dict]]) -> tuple[list, dict, list, dict]:
+def run_both(template: Path, monkeypatch, calls: list[list[dict]], client: str = "") -> tuple[list, dict, list, dict]:
     """Each batch through the tool on two copies of the template, the batch write and the one before."""
     out = []
     with tempfile.TemporaryDirectory() as root:
@@ -98,6 +101,8 @@ def run_both(template: Path, monkeypatch, calls: list[list[dict]]) -> tuple[list
                 path = Path(root) / f"{reference}.db"
                 shutil.copy(template, path)
                 host = Host(path)
+                if client:
+                    host.as_client(client)
                 try:
                     answers = []
                     for entities in calls:
@@ -116,10 +121,12 @@ def assert_same(answers, tables, ref_answers, ref_tables) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(calls=st.lists(batches(), min_size=1, max_size=2))
-def test_random_batches_write_what_one_upsert_after_another_wrote(template, monkeypatch, calls):
-    answers, tables, ref_answers, ref_tables = run_both(template, monkeypatch, calls)
-    event("written" if any(not error for error, _ in answers) else "refused")
+@given(calls=st.lists(batches(), min_size=1, max_size=2), client=st.sampled_from(["", "narrow"]))
+def test_random_batches_write_what_one_upsert_after_another_wrote(template, monkeypatch, calls, client):
+    """As the assistant the person lets write everything, and as one that may write only some types."""
+    answers, tables, ref_answers, ref_tables = run_both(template, monkeypatch, calls, client)
+    event(f"{client or 'all'}: " + ("written" if any(not error for error, _ in answers) else "refused"))
+    event("scope refused" if any("may write only" in text for _, text in answers) else "no scope refusal")
     assert_same(answers, tables, ref_answers, ref_tables)
 
 
