@@ -381,3 +381,42 @@ def test_two_processes_writing_batches_at_once_leave_every_row_logged(tmp_path):
         assert check_graph(db, None).consistent
     finally:
         db.close()
+
+
+@pytest.mark.parametrize("size", [5, 40])
+def test_limbic_revert_of_a_batch_leaves_the_file_as_before_it(template, monkeypatch, capsys, size):
+    """``limbic revert N`` of the batch's change, then ``limbic check``: the same files as with the write before."""
+    from limbic.cli import main
+    from limbic.engine.store.db import Database
+
+    ends = []
+    with tempfile.TemporaryDirectory() as root:
+        for reference in (False, True):
+            with monkeypatch.context() as m:
+                clock = Clock()
+                patch_clock(m, clock)
+                if reference:
+                    m.setattr(bulk, "create_new_entities", one_after_another)
+                path = Path(root) / f"{reference}.db"
+                shutil.copy(template, path)
+                host = Host(path)
+                try:
+                    before = host.run(_tables)
+                    clock.advance(60)
+                    host.ok("create_entities", entities=_batch(size))
+                    made = host.run(lambda g: g.db.activity.last_change_id)
+                finally:
+                    host.close()
+                clock.advance(60)
+                assert main(["--db", str(path), "revert", str(made)]) == 0
+                assert main(["--db", str(path), "check"]) == 0
+                graph = Graph(Database(path))
+                try:
+                    after = _tables(graph)
+                finally:
+                    graph.db.close()
+                for table in ("entities", "observations", "entity_fts", "entity_aliases"):
+                    assert after[table] == before[table], table
+                ends.append(after)
+    assert ends[0] == ends[1]
+    assert f"Took back {size + sum(i % 3 for i in range(size))} pieces" in capsys.readouterr().out
