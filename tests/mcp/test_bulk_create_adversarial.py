@@ -420,3 +420,45 @@ def test_limbic_revert_of_a_batch_leaves_the_file_as_before_it(template, monkeyp
                 ends.append(after)
     assert ends[0] == ends[1]
     assert f"Took back {size + sum(i % 3 for i in range(size))} pieces" in capsys.readouterr().out
+
+
+def both(template: Path, monkeypatch, script) -> list:
+    """``script(host, clock)`` on a copy of the template with the batch write, then with the write before it."""
+    out = []
+    with tempfile.TemporaryDirectory() as root:
+        for reference in (False, True):
+            with monkeypatch.context() as m:
+                clock = Clock()
+                patch_clock(m, clock)
+                if reference:
+                    m.setattr(bulk, "create_new_entities", one_after_another)
+                path = Path(root) / f"{reference}.db"
+                shutil.copy(template, path)
+                host = Host(path)
+                try:
+                    out.append(script(host, clock))
+                finally:
+                    host.close()
+    return out
+
+
+@pytest.mark.parametrize("private", [False, True])
+def test_a_held_batch_accepted_by_the_person_is_written_as_before(template, monkeypatch, private):
+    """A batch the secrets guard holds (one text looks like a password) is written when the person accepts it,
+    optionally private: the same rows and log as the write before the batch."""
+    from limbic.service import held
+
+    def script(host, clock):
+        clock.advance(60)
+        is_error, text = host.call("create_entities", entities=_batch(39) + [
+            {"name": "Wifi", "entityType": "Thing", "observations": ["password: Tr0ub4dor&3"]}])
+        assert is_error and "Held for the person to review" in text
+        clock.advance(60)
+        waiting = host.run(held.held)
+        host.run(held.accept, waiting[0].id, private)
+        return host.run(_tables)
+
+    batch, reference = both(template, monkeypatch, script)
+    assert len(batch["entities"]) == 3 + 40 and sum(r[4] for r in batch["entities"]) == 1 + 40 * private
+    for table in reference:
+        assert batch[table] == reference[table], table
