@@ -82,6 +82,16 @@ def _deleted_made_again_a_second_later(a, b, c, folder):
     next_second()
     a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
 
+
+def _changed_around_a_change_elsewhere(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    settle([a, b, c], folder)
+    a.graph.set_entity_type("Ada", "Chess")
+    next_second()
+    b.graph.set_entity_type("Ada", "Tea")  # over Person, not knowing of Chess: Chess is lost to it
+    next_second()
+    a.graph.set_entity_type("Ada", "Person")  # over Chess, not knowing of Tea: Tea is lost to it
+
 def _listed(r: Replica) -> list[tuple[str, str]]:
     return sorted((c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted")
                    + (f":{c.field}" if c.rule == "field" else "")) for c in service_sync.list_conflicts(r.graph))
@@ -98,6 +108,7 @@ def _listed(r: Replica) -> list[tuple[str, str]]:
     (_changed_twice_then_elsewhere, [("entity", "field:type")]),
     (_deleted_made_again_and_elsewhere, [("entity", "deleted")]),
     (_deleted_made_again_a_second_later, [("entity", "deleted"), ("entity", "field:created_at")]),
+    (_changed_around_a_change_elsewhere, [("entity", "field:type"), ("entity", "field:type")]),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
 def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
     folder = tmp_path / "folder"

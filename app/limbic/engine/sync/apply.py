@@ -358,7 +358,16 @@ class Applier(Removals):
         refs = REFS.get(kind, {})
         return values and {k: (state.resolve_alias(self.db, v) if k in refs and v else v) for k, v in values.items()}
 
-    def _lost_unseen(self, kind: str, gid: str, row_id: int, key: str, before: dict | None, value, now: dict) -> bool:
+    def _under(self, kind: str, row_id: int, key: str) -> tuple[str, object] | None:
+        """What the value held here replaced, from the log: ("change", the value before it), ("add", None) where
+        the row was made with it here, None where the log no longer tells."""
+        row = self.db.one(
+            "SELECT op, json_extract(before, '$.' || ?1) FROM change_item WHERE kind = ?2 AND row_id = ?3 "
+            "AND (op = 'add' OR json_extract(before, '$.' || ?1) IS NOT json_extract(after, '$.' || ?1)) "
+            "ORDER BY id DESC LIMIT 1", (key, kind, row_id))
+        return (row[0], row[1]) if row else None
+
+    def _lost_unseen(self, kind: str, gid: str, under, key: str, before: dict | None, value, now: dict) -> bool:
         """A value that arrives below the write holding its field is lost to that write, which never saw it (a
         segment waits for what its device had seen): in clock order it is a conflict where that write's
         before-value is not this value. The holder's before-value, as this device can tell it:
@@ -366,29 +375,37 @@ class Applier(Removals):
         - held by the row's creation (the field's stamp is the row's: a name made on two devices) — a creation
           has no before-values, it saw nothing of the row: always a conflict, even where this change's
           before-value equals the creation's value (the two devices made the same value apart);
-        - this change is itself an addition (no before-values, merged into the row by its name): the value
-          the holding change replaced here, from the log; the same value is no conflict;
-        - otherwise the two were made from the same value as far as this device can tell: a conflict where
-          this change's before-value is not the value held (as before the order was known)."""
+        - the value the holding change replaced here, from the log (``under``); the same value is no conflict;
+        - where the log does not tell, the two were made from the same value as far as this device can tell:
+          a conflict where this change's before-value is not the value held (an addition has none: always)."""
         if state.get_stamp(self.db, gid, key) == state.get_stamp(self.db, gid, ROW_FIELD):
             return True
-        if before is not None:
-            return not rows.same(now.get(key), before.get(key))
-        replaced = self.db.one(
-            "SELECT op, json_extract(before, '$.' || ?1) FROM change_item WHERE kind = ?2 AND row_id = ?3 "
-            "AND (op = 'add' OR json_extract(before, '$.' || ?1) IS NOT json_extract(after, '$.' || ?1)) "
-            "ORDER BY id DESC LIMIT 1", (key, kind, row_id))
-        return replaced is None or replaced[0] != "change" or not rows.same(replaced[1], value)
+        if under is not None and under[0] == "change":
+            return not rows.same(under[1], value)
+        return before is None or not rows.same(now.get(key), before.get(key))
 
-    def _replaced_knowingly(self, kind: str, gid: str, key: str, seen, stamp: str) -> None:
+    def _replaced_knowingly(self, kind: str, gid: str, key: str, seen, stamp: str) -> bool:
         """A change that saw a value listed as lost to a later write, and is itself earlier than that write:
         in clock order the value was replaced by this change, which saw it, not lost to the later one (this
         change's own value meets the later write instead), so that conflict is not listed."""
+        knew = False
         for cid, lost in self.db.execute(
                 "SELECT id, lost FROM sync_conflicts WHERE kind = ? AND gid = ? AND field = ? AND rule = 'field' "
                 "AND resolved_at IS NULL AND lost_stamp < ? AND kept_stamp > ?", (kind, gid, key, stamp, stamp)).fetchall():
             if rows.same(json.loads(lost) if lost else None, seen):
                 self.db.execute("DELETE FROM sync_conflicts WHERE id = ?", (cid,))
+                knew = True
+        return knew
+
+    def _met_below(self, kind: str, gid: str, under, key: str, before: dict, value, stamp: str) -> None:
+        """A change that arrives below the write holding its field was made, in clock order, over the value that
+        write replaced (as this device can tell it): where its before-value is not that, it replaced that value
+        without seeing it, a conflict of its own (the holder's replacing it is the other, _lost_unseen)."""
+        if under is None or under[0] != "change" or state.get_stamp(self.db, gid, key) == state.get_stamp(
+                self.db, gid, ROW_FIELD):
+            return
+        if not rows.same(before.get(key), under[1]) and not rows.same(value, under[1]):
+            self.conflict(kind, gid, key, "field", value, under[1], False, stamp, "")
 
     def _fields(self, kind: str, gid: str, found, before: dict | None, after: dict, stamp: str) -> None:
         """Last writer wins per field; a concurrent value that lost is kept as a conflict."""
@@ -428,10 +445,14 @@ class Applier(Removals):
                 if concurrent:
                     self.conflict(kind, gid, key, "field", value, now.get(key), False, stamp, mine[0])
             else:
-                if before is not None:
-                    self._replaced_knowingly(kind, gid, key, before.get(key), stamp)
-                if (pending or self._lost_unseen(kind, gid, row_id, key, before, value, now)) and key not in self._quiet:
+                knew = before is not None and self._replaced_knowingly(kind, gid, key, before.get(key), stamp)
+                if key in self._quiet:
+                    continue
+                under = self._under(kind, row_id, key)
+                if pending or self._lost_unseen(kind, gid, under, key, before, value, now):
                     self.conflict(kind, gid, key, "field", now.get(key), value, True, mine[0], stamp)
+                if before is not None and not pending and not knew:
+                    self._met_below(kind, gid, under, key, before, value, stamp)
         if changed:
             columns, missing = rows.local_values(self.db, kind, {**now, **changed})
             if missing:
