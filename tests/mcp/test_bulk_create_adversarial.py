@@ -462,3 +462,36 @@ def test_a_held_batch_accepted_by_the_person_is_written_as_before(template, monk
     assert len(batch["entities"]) == 3 + 40 and sum(r[4] for r in batch["entities"]) == 1 + 40 * private
     for table in reference:
         assert batch[table] == reference[table], table
+
+
+# -- the batch look-up of names -----------------------------------------------------------------------
+
+SPELLINGS = ["Strasse", "STRASSE", "straße", "STRAẞE", "Straße", "ǅemal", "Ǆemal", "ǆemal", "Σοφία", "ΣΟΦΊΑ", "σοφία",
+             "Ann", "ann", "ANN", "Café", "CAFÉ", "café"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(stored=st.lists(st.sampled_from(SPELLINGS), unique=True, max_size=8), aliases=st.lists(
+    st.sampled_from(SPELLINGS), unique=True, max_size=4))
+def test_the_batch_look_up_finds_the_holder_each_look_up_finds_when_several_share_a_name(stored, aliases):
+    """A file written elsewhere may hold several names that differ only in case (Limbic keeps one): the batch look-up
+    names the same one of them as the look-up of one name (so a refusal names the same entity)."""
+    from limbic.engine.store.db import Database
+
+    with tempfile.TemporaryDirectory() as root:
+        graph = Graph(Database(Path(root) / "g.db"))
+        try:
+            with graph.db.transaction():
+                for name in stored:
+                    graph.db.execute("INSERT INTO entities(name, entity_type, created_at, updated_at) "
+                                     "VALUES (?, 'T', 'then', 'then')", (name,))
+                owner = graph.db.scalar("SELECT id FROM entities ORDER BY id LIMIT 1")
+                if owner is not None:
+                    for alias in aliases:
+                        graph.db.execute("INSERT OR IGNORE INTO entity_aliases(entity_id, alias, created_at) "
+                                         "VALUES (?, ?, 'then')", (owner + len(alias) % len(stored), alias))
+            found = bulk.holders(graph.db, SPELLINGS)
+            for name in SPELLINGS:
+                assert (found[name].near, found[name].near_alias) == (graph.case_variant(name), graph.alias_owner(name))
+        finally:
+            graph.db.close()

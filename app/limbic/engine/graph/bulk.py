@@ -75,15 +75,17 @@ def _by_nocase(db, table: str, id_column: str, name_column: str, names: Sequence
 
 
 def _near(found: dict[str, list[tuple[int, str]]], name: str) -> int | None:
-    """The id ``by_name_key`` would find for ``name`` among the rows ``_by_nocase`` read."""
+    """The id ``by_name_key`` would find for ``name`` among the rows ``_by_nocase`` read.
+
+    Several stored names may share the name key (a file written elsewhere): ``by_name_key`` takes the first
+    its NOCASE index gives, in the index's order (the NOCASE text, as bytes, then the rowid: the order
+    ``_by_nocase`` read each text's rows in), not the first in the order of the probes."""
     if not found:
         return None
     key = name_key(name)
-    for probe in _probes(name):
-        for row_id, stored in found.get(probe, ()):
-            if name_key(stored) == key:
-                return row_id
-    return None
+    hits = [(probe.encode(), i, row_id) for probe in _probes(name)
+            for i, (row_id, stored) in enumerate(found.get(probe, ())) if name_key(stored) == key]
+    return min(hits)[2] if hits else None
 
 
 def holders(db, names: Sequence[str]) -> dict[str, Holders]:
