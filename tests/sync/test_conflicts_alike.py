@@ -20,12 +20,14 @@ def _edit_against_removal(a, b, c, folder):
 
 
 def _made_on_two_deleted_on_one(a, b, c, folder):
+    next_second()  # made in one second: one creation time, no conflict over it
     a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
     a.graph.delete_entity("Ada")
     b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # not knowing of alpha's
 
 
 def _made_published_deleted_made_elsewhere(a, b, c, folder):
+    next_second()  # made in one second: one creation time, no conflict over it
     a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
     a.sync(folder)
     a.graph.delete_entity("Ada")
@@ -33,6 +35,7 @@ def _made_published_deleted_made_elsewhere(a, b, c, folder):
 
 
 def _made_renamed_away_made_elsewhere(a, b, c, folder):
+    next_second()  # made in one second: one creation time, no conflict over it
     a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
     a.graph.rename_entity("Ada", "Ada2")
     b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # the rename holds: nothing of either is lost
@@ -66,6 +69,7 @@ def _changed_twice_then_elsewhere(a, b, c, folder):
 
 
 def _deleted_made_again_and_elsewhere(a, b, c, folder):
+    next_second()  # made in one second: one creation time, no conflict over it
     a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
     a.graph.delete_entity("Ada")
     b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # not knowing of alpha's: alpha's deletion gives way
@@ -92,6 +96,15 @@ def _changed_around_a_change_elsewhere(a, b, c, folder):
     next_second()
     a.graph.set_entity_type("Ada", "Person")  # over Chess, not knowing of Tea: Tea is lost to it
 
+
+def _same_value_made_on_both(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    settle([a, b, c], folder)
+    a.graph.set_entity_type("Ada", "Tea")
+    a.graph.set_entity_type("Ada", "Chess")  # over its own Tea
+    next_second()
+    b.graph.set_entity_type("Ada", "Tea")  # the same Tea, over Person, not knowing of alpha's: Chess is lost
+
 def _listed(r: Replica) -> list[tuple[str, str]]:
     return sorted((c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted")
                    + (f":{c.field}" if c.rule == "field" else "")) for c in service_sync.list_conflicts(r.graph))
@@ -109,6 +122,7 @@ def _listed(r: Replica) -> list[tuple[str, str]]:
     (_deleted_made_again_and_elsewhere, [("entity", "deleted")]),
     (_deleted_made_again_a_second_later, [("entity", "deleted"), ("entity", "field:created_at")]),
     (_changed_around_a_change_elsewhere, [("entity", "field:type"), ("entity", "field:type")]),
+    (_same_value_made_on_both, [("entity", "field:type")]),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
 def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
     folder = tmp_path / "folder"

@@ -25,6 +25,9 @@ from limbic.engine.sync.removal import Removals, missed
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
 
+# A sync_stamp field: the latest write below the one holding a field that set the same value (its stamp, and
+# its value's JSON as the device): what a change arriving later found at its place in clock order.
+SAME = "_same:"
 _SET_STAMP = "INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)"
 
 
@@ -404,6 +407,9 @@ class Applier(Removals):
         if under is None or under[0] != "change" or state.get_stamp(self.db, gid, key) == state.get_stamp(
                 self.db, gid, ROW_FIELD):
             return
+        same_at, same = state.get_stamp(self.db, gid, SAME + key)
+        if same_at and same_at < stamp and rows.same(json.loads(same), before.get(key)):
+            return  # its before-value was written below it too: it found that value at its place
         if not rows.same(before.get(key), under[1]) and not rows.same(value, under[1]):
             self.conflict(kind, gid, key, "field", value, under[1], False, stamp, "")
 
@@ -424,6 +430,10 @@ class Applier(Removals):
             if rows.same(now.get(key), value):
                 if theirs > state.get_stamp(self.db, gid, key):
                     state.set_stamp(self.db, gid, key, stamp, self.remote)
+                elif stamp > state.get_stamp(self.db, gid, SAME + key)[0]:
+                    # The value held was also written below the write holding it: a later change made over it
+                    # found it at its place in clock order (_met_below).
+                    state.set_stamp(self.db, gid, SAME + key, stamp, json.dumps(value))
                 continue
             mine = state.get_stamp(self.db, gid, key)
             # An addition has no before-values: it replaces, unseen, a value another device wrote; one its own
