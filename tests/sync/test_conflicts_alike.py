@@ -105,6 +105,15 @@ def _same_value_made_on_both(a, b, c, folder):
     next_second()
     b.graph.set_entity_type("Ada", "Tea")  # the same Tea, over Person, not knowing of alpha's: Chess is lost
 
+
+def _made_elsewhere_first_then_changed(a, b, c, folder):
+    c.graph.upsert_entity("Ada", "Person", ["tea from gamma"])
+    next_second()
+    # After gamma's, not knowing of it: the same Person (no conflict), its own creation time (a conflict).
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    a.graph.set_entity_type("Ada", "Tea")
+    a.graph.set_entity_type("Ada", "Chess")  # over its own Tea: nothing of gamma's is lost
+
 def _listed(r: Replica) -> list[tuple[str, str]]:
     return sorted((c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted")
                    + (f":{c.field}" if c.rule == "field" else "")) for c in service_sync.list_conflicts(r.graph))
@@ -123,6 +132,7 @@ def _listed(r: Replica) -> list[tuple[str, str]]:
     (_deleted_made_again_a_second_later, [("entity", "deleted"), ("entity", "field:created_at")]),
     (_changed_around_a_change_elsewhere, [("entity", "field:type"), ("entity", "field:type")]),
     (_same_value_made_on_both, [("entity", "field:type")]),
+    (_made_elsewhere_first_then_changed, [("entity", "field:created_at")]),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
 def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
     folder = tmp_path / "folder"

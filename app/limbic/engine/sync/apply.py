@@ -20,14 +20,12 @@ from limbic.engine.store.schema import SYNCED_TABLES
 from limbic.engine.store.values import TIME_FORMAT, now_utc
 from limbic.engine.sync import conflicts, entry, joining, parting, rows, scope_travel, state
 from limbic.engine.sync.capture import DERIVED, REFS, ROW_FIELD, Names, changed_fields
+from limbic.engine.sync.late import LateValues
 from limbic.engine.sync.removal import Removals, missed
 
 if TYPE_CHECKING:
     from limbic.engine.graph.graph import Graph
 
-# A sync_stamp field: the latest write below the one holding a field that set the same value (its stamp, and
-# its value's JSON as the device): what a change arriving later found at its place in clock order.
-SAME = "_same:"
 _SET_STAMP = "INSERT OR REPLACE INTO sync_stamp(gid, field, stamp, device) VALUES (?, ?, ?, ?)"
 
 
@@ -55,7 +53,7 @@ class Outcome:
     entities: set[int] = field(default_factory=set)
 
 
-class Applier(Removals):
+class Applier(Removals, LateValues):
     """Applies changes of one remote device inside the caller's write transaction."""
 
     def __init__(self, graph: Graph, me: str, my_name: str, remote: str, remote_name: str) -> None:
@@ -361,58 +359,6 @@ class Applier(Removals):
         refs = REFS.get(kind, {})
         return values and {k: (state.resolve_alias(self.db, v) if k in refs and v else v) for k, v in values.items()}
 
-    def _under(self, kind: str, row_id: int, key: str) -> tuple[str, object] | None:
-        """What the value held here replaced, from the log: ("change", the value before it), ("add", None) where
-        the row was made with it here, None where the log no longer tells."""
-        row = self.db.one(
-            "SELECT op, json_extract(before, '$.' || ?1) FROM change_item WHERE kind = ?2 AND row_id = ?3 "
-            "AND (op = 'add' OR json_extract(before, '$.' || ?1) IS NOT json_extract(after, '$.' || ?1)) "
-            "ORDER BY id DESC LIMIT 1", (key, kind, row_id))
-        return (row[0], row[1]) if row else None
-
-    def _lost_unseen(self, kind: str, gid: str, under, key: str, before: dict | None, value, now: dict) -> bool:
-        """A value that arrives below the write holding its field is lost to that write, which never saw it (a
-        segment waits for what its device had seen): in clock order it is a conflict where that write's
-        before-value is not this value. The holder's before-value, as this device can tell it:
-
-        - held by the row's creation (the field's stamp is the row's: a name made on two devices) — a creation
-          has no before-values, it saw nothing of the row: always a conflict, even where this change's
-          before-value equals the creation's value (the two devices made the same value apart);
-        - the value the holding change replaced here, from the log (``under``); the same value is no conflict;
-        - where the log does not tell, the two were made from the same value as far as this device can tell:
-          a conflict where this change's before-value is not the value held (an addition has none: always)."""
-        if state.get_stamp(self.db, gid, key) == state.get_stamp(self.db, gid, ROW_FIELD):
-            return True
-        if under is not None and under[0] == "change":
-            return not rows.same(under[1], value)
-        return before is None or not rows.same(now.get(key), before.get(key))
-
-    def _replaced_knowingly(self, kind: str, gid: str, key: str, seen, stamp: str) -> bool:
-        """A change that saw a value listed as lost to a later write, and is itself earlier than that write:
-        in clock order the value was replaced by this change, which saw it, not lost to the later one (this
-        change's own value meets the later write instead), so that conflict is not listed."""
-        knew = False
-        for cid, lost in self.db.execute(
-                "SELECT id, lost FROM sync_conflicts WHERE kind = ? AND gid = ? AND field = ? AND rule = 'field' "
-                "AND resolved_at IS NULL AND lost_stamp < ? AND kept_stamp > ?", (kind, gid, key, stamp, stamp)).fetchall():
-            if rows.same(json.loads(lost) if lost else None, seen):
-                self.db.execute("DELETE FROM sync_conflicts WHERE id = ?", (cid,))
-                knew = True
-        return knew
-
-    def _met_below(self, kind: str, gid: str, under, key: str, before: dict, value, stamp: str) -> None:
-        """A change that arrives below the write holding its field was made, in clock order, over the value that
-        write replaced (as this device can tell it): where its before-value is not that, it replaced that value
-        without seeing it, a conflict of its own (the holder's replacing it is the other, _lost_unseen)."""
-        if under is None or under[0] != "change" or state.get_stamp(self.db, gid, key) == state.get_stamp(
-                self.db, gid, ROW_FIELD):
-            return
-        same_at, same = state.get_stamp(self.db, gid, SAME + key)
-        if same_at and same_at < stamp and rows.same(json.loads(same), before.get(key)):
-            return  # its before-value was written below it too: it found that value at its place
-        if not rows.same(before.get(key), under[1]) and not rows.same(value, under[1]):
-            self.conflict(kind, gid, key, "field", value, under[1], False, stamp, "")
-
     def _fields(self, kind: str, gid: str, found, before: dict | None, after: dict, stamp: str) -> None:
         """Last writer wins per field; a concurrent value that lost is kept as a conflict."""
         row_id, now = found
@@ -430,10 +376,8 @@ class Applier(Removals):
             if rows.same(now.get(key), value):
                 if theirs > state.get_stamp(self.db, gid, key):
                     state.set_stamp(self.db, gid, key, stamp, self.remote)
-                elif stamp > state.get_stamp(self.db, gid, SAME + key)[0]:
-                    # The value held was also written below the write holding it: a later change made over it
-                    # found it at its place in clock order (_met_below).
-                    state.set_stamp(self.db, gid, SAME + key, stamp, json.dumps(value))
+                else:
+                    self._same_below(gid, key, value, stamp)
                 continue
             mine = state.get_stamp(self.db, gid, key)
             # An addition has no before-values: it replaces, unseen, a value another device wrote; one its own
@@ -455,14 +399,7 @@ class Applier(Removals):
                 if concurrent:
                     self.conflict(kind, gid, key, "field", value, now.get(key), False, stamp, mine[0])
             else:
-                knew = before is not None and self._replaced_knowingly(kind, gid, key, before.get(key), stamp)
-                if key in self._quiet:
-                    continue
-                under = self._under(kind, row_id, key)
-                if pending or self._lost_unseen(kind, gid, under, key, before, value, now):
-                    self.conflict(kind, gid, key, "field", now.get(key), value, True, mine[0], stamp)
-                if before is not None and not pending and not knew:
-                    self._met_below(kind, gid, under, key, before, value, stamp)
+                self._arrived_below(kind, gid, row_id, key, before, value, now, theirs, pending)
         if changed:
             columns, missing = rows.local_values(self.db, kind, {**now, **changed})
             if missing:
