@@ -151,6 +151,12 @@ def _differences(replicas: list[Replica]) -> str:
     return "\n".join(f"{name}: {sorted(rows - common)}" for name, rows in held.items())
 
 
+def _open_conflicts(replica: Replica) -> list[tuple]:
+    """A device's open conflicts by the name every device gives them, with what each is about (what a failure shows)."""
+    return sorted(replica.graph.db.execute(
+        "SELECT key, kind, field, rule, kept, lost FROM sync_conflicts WHERE resolved_at IS NULL").fetchall())
+
+
 def _in_clock_order(root: Path, view: Path, graph_id: str) -> Replica:
     """A new graph given every published change of the folder one at a time, in clock order, each as its device's."""
     oracle = Replica(root, "oracle")
@@ -225,6 +231,10 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
             transport.deliver(clean=True)
         hashes = {r.device.name: synced_hash(r.graph, updated=False) for r in replicas}
         assert len(set(hashes.values())) == 1, _differences(replicas)
+        # The same open conflicts on every device, whatever order each met the changes in.
+        listed = {r.device.name: _open_conflicts(r) for r in replicas}
+        assert len({tuple(k for k, *_ in v) for v in listed.values()}) == 1, "\n".join(
+            f"{name}: {[(k[:6], *rest) for k, *rest in v]}" for name, v in listed.items())
         published = {r.device.id: int(r.graph.db.get_meta("sync_seq") or 0) for r in replicas}
         for r in replicas:
             applied = {d: s for d, s in r.graph.db.execute("SELECT device, seq FROM sync_applied")}
