@@ -230,8 +230,7 @@ def passage_weight(graph: Graph, query: str | Query) -> float:
 
 
 def knn_branch(graph: Graph, vector: np.ndarray, k: int, weight: float = 1.0) -> list[tuple[int, float]]:
-    """(entity id, cosine distance), nearest first, from the in-memory mirrors (exact scores; on a large graph
-    of the entities a coarse pass over sign bits puts nearest, ``chunked_knn``); ``weight``: ``passage_weight``."""
+    """(entity id, cosine distance), nearest first (exact, from the in-memory mirrors); ``weight``: ``passage_weight``."""
     from limbic.engine.vectors import chunked_knn  # numpy loads with the first search, not at start-up
 
     return chunked_knn.knn(graph.db, index.VEC_TABLE, vector, k, weight)

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from limbic.engine.vectors import coarse, vector_index
+from limbic.engine.vectors import vector_index
 from limbic.engine.store.db import Database
 from limbic.engine.vectors.index_chunks import CHUNK_TABLE, SLOT_BITS
 from limbic.engine.vectors.vector_index import SimilarityStats
@@ -36,9 +36,6 @@ _last_scan: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 # Each windows mirror's rows among the first vectors, kept while neither mirror changed.
 _owners: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-# Per first mirror, the entities (and their windows) the similarity spread of a large graph is taken over.
-_samples: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _unit(vector: np.ndarray, dim: int) -> np.ndarray:
@@ -102,6 +99,19 @@ def _scan_key(first: vector_index.VectorMirror, windows, q: np.ndarray, weight: 
     return first.version, None if windows is None else (id(windows), windows.version), weight, q.tobytes()
 
 
+# From this many vectors (first vectors and windows together) the scan is BLAS's matrix-vector product
+# (OpenBLAS's sgemv, in the calling thread: Limbic sets OPENBLAS_NUM_THREADS=1 before numpy loads,
+# limbic/__init__.py) instead of einsum, which on the 100k benchmark graph takes about 1.5 times as long
+# (docs/search.md, "The scan of a large graph"). Below it einsum stays: the same sums in the same order
+# as ever, so a graph of that size (every tuning collection, the golden queries) is answered as it always
+# was, to the last bit. The two differ by float32 rounding (a few 1e-8), not in what they compute.
+BLAS_FROM = 50_000
+
+
+def _product(mat: np.ndarray, q: np.ndarray, blas: bool) -> np.ndarray:
+    return mat @ q if blas else np.einsum("ij,j->i", mat, q)
+
+
 def _entity_similarities(db: Database, table: str, q: np.ndarray, weight: float):
     """(ids of the first mirror, each entity's similarity: its first vector's raised towards its best window's)."""
     first = vector_index.mirror_for(db, table)
@@ -112,12 +122,12 @@ def _entity_similarities(db: Database, table: str, q: np.ndarray, weight: float)
     q = _unit(q, first.dim)
     windows = _windows(db, table) if weight > 0 else None
     job = None
+    blas = len(mat) + (len(windows) if windows is not None else 0) >= BLAS_FROM
     if windows is not None:
         _, wmat, winv = windows.rows_unchecked()
-        scan = lambda: np.einsum("ij,j->i", wmat, q) * winv  # noqa: E731
+        scan = lambda: _product(wmat, q, blas) * winv  # noqa: E731
         job = _scan_thread().submit(scan) if len(wmat) >= PARALLEL_WINDOWS else None
-    # einsum runs in this thread (see vector_index.knn_with_stats).
-    sims = np.einsum("ij,j->i", mat, q) * inv
+    sims = _product(mat, q, blas) * inv
     _last_scan[first] = (_scan_key(first, windows, q, weight), sims)  # replaced below when windows raise it
     if windows is not None:
         pos = _positions(first, windows)
@@ -137,120 +147,19 @@ def knn_with_stats(db: Database, table: str, vector: np.ndarray, k: int,
     """The ``k`` nearest entities (id, cosine distance of their similarity), nearest first; ties by id.
 
     ``weight``: how far windows raise their entity (``passage_weight``). The mean and spread are
-    of every entity's similarity (of a fixed sample of them on a graph large enough for the coarse pass).
+    of every entity's similarity.
     """
-    coarse_hits = _coarse_knn(db, table, vector, k, weight)
-    if coarse_hits is not None:
-        return coarse_hits
     ids, sims = _entity_similarities(db, table, vector, weight)
     n = len(ids)
     k = min(int(k), n)
     if k <= 0:
         return [], SimilarityStats(0.0, 0.0, 0)
     top = np.argpartition(-sims, k - 1)[:k] if k < n else np.arange(n)
-    return _ranked(ids[top], sims[top]), SimilarityStats(float(sims.mean()), float(sims.std()), n)
-
-
-def _ranked(ids: np.ndarray, sims: np.ndarray) -> list[tuple[int, float]]:
-    dist = (np.float32(1.0) - sims).astype(np.float32)
-    order = np.lexsort((ids, dist))
-    return [(int(ids[i]), float(dist[i])) for i in order]
-
-
-# From this many vectors (first vectors and windows together) the scan is in two passes: the sign bits
-# of every vector (``coarse.py``), then the exact similarity of the entities they put nearest. Below it
-# the exact scan of everything costs a few milliseconds at most and stays (docs/search.md, "Large
-# graphs: a coarse pass first").
-COARSE_FROM = 50_000
-# Rows kept from the coarse pass, of the first vectors and of the windows each: a sixteenth, at least
-# this many.
-COARSE_SHARE = 16
-COARSE_MIN = 4096
-# The mean and spread of the query's similarity over the graph are taken over every n-th entity, this
-# many in all: an estimate (the spread of the mean is the similarities' own over 64).
-STATS_SAMPLE = 4096
-
-
-def _coarse_knn(db: Database, table: str, vector: np.ndarray, k: int, weight: float):
-    """``knn_with_stats`` through the sign bits, or None where the exact scan is the one to run."""
-    first = vector_index.mirror_for(db, table)
-    first.refresh(db)
-    windows = _windows(db, table) if weight > 0 else None
-    n = len(first)
-    total = n + (len(windows) if windows is not None else 0)
-    k = min(int(k), n)
-    if total < COARSE_FROM or k <= 0 or not coarse.hamming_available():
-        return None
-    ids, mat, inv = first.rows_unchecked()
-    q = _unit(vector, first.dim)
-    rows = first.sign_bits().nearest(q, n, max(COARSE_MIN, n // COARSE_SHARE, k))
-    pos = None
-    if windows is not None:
-        pos = _positions(first, windows)
-        wrows = windows.sign_bits().nearest(q, len(windows), max(COARSE_MIN, len(windows) // COARSE_SHARE))
-        rows = np.concatenate([rows, pos[wrows]])
-    mark = np.zeros(n + 1, dtype=bool)  # the extra last slot takes the windows with no entity (-1)
-    mark[rows] = True
-    rows = np.flatnonzero(mark[:n])  # sorted, each once
-    sims = _exact_rows(first, windows, pos, rows, q, weight)
-    stats = _sample_stats(first, windows, pos, q, weight)
-    # What was scored, for ``similarities``: NaN for every entity the coarse pass left out.
-    full = np.full(n, np.nan, dtype=np.float32)
-    full[rows] = sims
-    _last_scan[first] = (_scan_key(first, windows, q, weight), full)
-    top = np.argpartition(-sims, k - 1)[:k] if k < len(rows) else np.arange(len(rows))
-    return _ranked(ids[rows[top]], sims[top]), stats
-
-
-def _sample(first, windows, pos) -> tuple:
-    """Every n-th entity's unit vector and those of its windows (with the entity each belongs to), gathered
-    into contiguous arrays once and kept while neither mirror changes (8 MB at 100,000 entities)."""
-    key = (first.version, None if windows is None else (id(windows), windows.version))
-    cached = _samples.get(first)
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    _, mat, inv = first.rows_unchecked()
-    n = len(inv)
-    rows = np.arange(0, n, max(1, n // STATS_SAMPLE))
-    value: tuple = (mat[rows] * inv[rows, None], None, None)
-    if windows is not None:
-        _, wmat, winv = windows.rows_unchecked()
-        at = np.full(n + 1, -1, dtype=np.int64)  # the extra last slot answers for windows with no entity
-        at[rows] = np.arange(len(rows))
-        chosen = np.flatnonzero(at[pos] >= 0)
-        value = (value[0], wmat[chosen] * winv[chosen, None], at[pos[chosen]])
-    _samples[first] = (key, value)
-    return value
-
-
-def _sample_stats(first, windows, pos, q: np.ndarray, weight: float) -> SimilarityStats:
-    """The mean and spread of the query's similarity over the sample, each entity raised by its windows."""
-    smat, swin, owner = _sample(first, windows, pos)
-    sims = np.einsum("ij,j->i", smat, q)
-    if swin is not None and len(swin):
-        best = sims.copy()
-        np.maximum.at(best, owner, np.einsum("ij,j->i", swin, q))
-        sims = _raise(sims, best, weight)
-    return SimilarityStats(float(sims.mean()), float(sims.std()), len(first))
-
-
-def _exact_rows(first, windows, pos, rows: np.ndarray, q: np.ndarray, weight: float) -> np.ndarray:
-    """The exact similarity of the entities at the sorted ``rows`` of the first mirror, each raised by
-    every window it has (as the full scan scores them)."""
-    _, mat, inv = first.rows_unchecked()
-    sims = np.einsum("ij,j->i", np.take(mat, rows, axis=0), q) * inv[rows]
-    if windows is None:
-        return sims
-    _, wmat, winv = windows.rows_unchecked()
-    mark = np.zeros(len(inv) + 1, dtype=bool)  # the extra last slot answers for windows with no entity (-1)
-    mark[rows] = True
-    chosen = np.flatnonzero(mark[pos])
-    if not len(chosen):
-        return sims
-    wsims = np.einsum("ij,j->i", np.take(wmat, chosen, axis=0), q) * winv[chosen]
-    best = sims.copy()
-    np.maximum.at(best, np.searchsorted(rows, pos[chosen]), wsims)
-    return _raise(sims, best, weight)
+    top_ids = ids[top]
+    dist = (np.float32(1.0) - sims[top]).astype(np.float32)
+    order = np.lexsort((top_ids, dist))
+    stats = SimilarityStats(float(sims.mean()), float(sims.std()), n)
+    return [(int(top_ids[i]), float(dist[i])) for i in order], stats
 
 
 def knn(db: Database, table: str, vector: np.ndarray, k: int, weight: float = 1.0) -> list[tuple[int, float]]:
@@ -269,16 +178,7 @@ def similarities(db: Database, table: str, vector: np.ndarray, wanted: Sequence[
     last = _last_scan.get(first)
     if last is not None and len(first) and last[0] == _scan_key(first, windows, _unit(vector, first.dim), weight):
         sims = last[1]
-        found = {int(i): float(sims[p]) for i, p in zip(wanted, first.positions(wanted)) if p >= 0}
-        missed = [i for i, s in found.items() if s != s]  # NaN: left out by the coarse pass
-        if not missed:
-            return found
-        found.update(_similarities(db, first, windows, vector, missed, weight))
-        return found
-    return _similarities(db, first, windows, vector, wanted, weight)
-
-
-def _similarities(db: Database, first, windows, vector: np.ndarray, wanted: Sequence[int], weight: float) -> dict[int, float]:
+        return {int(i): float(sims[p]) for i, p in zip(wanted, first.positions(wanted)) if p >= 0}
     out = first.similarities(db, vector, wanted)
     if windows is None or not out:
         return out
@@ -287,7 +187,7 @@ def _similarities(db: Database, first, windows, vector: np.ndarray, wanted: Sequ
     rows = np.flatnonzero(np.isin(owners, np.fromiter(out, dtype=np.int64, count=len(out))))
     if len(rows):
         q = _unit(vector, windows.dim)
-        wsims = np.einsum("ij,j->i", wmat[rows], q) * winv[rows]
+        wsims = (wmat[rows] @ q) * winv[rows]
         best: dict[int, float] = {}
         for owner, s in zip(owners[rows].tolist(), wsims.tolist()):
             if s > best.get(owner, out[owner]):

@@ -35,7 +35,6 @@ import numpy as np
 
 from limbic.engine.store import changes
 from limbic.engine.store.db import Database
-from limbic.engine.vectors import coarse
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +82,6 @@ class VectorMirror:
         self._ids = np.zeros(capacity, dtype=np.int64)
         self._n = 0
         self._pos: dict[int, int] | None = {}
-        self._bits: coarse.SignBits | None = None
         self.version = getattr(self, "version", 0) + 1
 
     def __len__(self) -> int:
@@ -96,8 +94,7 @@ class VectorMirror:
     @property
     def nbytes(self) -> int:
         """Memory held by the mirror's arrays."""
-        bits = self._bits.nbytes if self._bits is not None else 0
-        return int(self._mat.nbytes + self._inv.nbytes + self._ids.nbytes + bits)
+        return int(self._mat.nbytes + self._inv.nbytes + self._ids.nbytes)
 
     def ids(self) -> list[int]:
         """The ids held, in no particular order."""
@@ -148,7 +145,7 @@ class VectorMirror:
         norm = float(np.linalg.norm(q))
         q = q / norm if norm > 0 else q
         rows = np.fromiter((p for _, p in pos), dtype=np.int64, count=len(pos))
-        sims = np.einsum("ij,j->i", self._mat[rows], q) * self._inv[rows]  # not BLAS: see knn_with_stats
+        sims = (self._mat[rows] @ q) * self._inv[rows]
         return {entity_id: float(s) for (entity_id, _), s in zip(pos, sims)}
 
     def rows(self, db: Database) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -309,14 +306,7 @@ class VectorMirror:
         self._inv[:n] = _inverse_norms(mat[:n])
         self._n = n
         self._pos = None  # built on the first update: a search never needs it
-        self._bits = None
         self.version += 1
-
-    def sign_bits(self) -> coarse.SignBits:
-        """The rows' sign bits for a coarse first pass (``coarse.py``), made on first use and kept in step."""
-        if self._bits is None:
-            self._bits = coarse.SignBits(self._mat[: self._n], self._inv[: self._n])
-        return self._bits
 
     @property
     def _where(self) -> dict[int, int]:
@@ -337,7 +327,6 @@ class VectorMirror:
         inv = _inverse_norms(vectors)
         self.version += 1
         where = self._where
-        at = np.empty(len(ids), dtype=np.int64)
         for row, (entity_id, vec) in enumerate(zip(ids, vectors)):
             pos = where.get(int(entity_id))
             if pos is None:
@@ -348,9 +337,6 @@ class VectorMirror:
                 self._ids[pos] = entity_id
             self._mat[pos] = vec
             self._inv[pos] = inv[row]
-            at[row] = pos
-        if self._bits is not None:
-            self._bits.set_rows(at, vectors * inv[:, None])
 
     def remove(self, ids: Sequence[int]) -> None:
         """Forget these rows (absent ones are ignored)."""
@@ -367,8 +353,6 @@ class VectorMirror:
                 self._inv[pos] = self._inv[last]
                 self._ids[pos] = moved
                 where[moved] = pos
-                if self._bits is not None:
-                    self._bits.move(last, pos)
             self._n = last
 
     def reset(self) -> None:
