@@ -3,7 +3,9 @@
 Each field keeps the stamp of its last write (``sync_stamp``): a remote value replaces the local one
 when its stamp (then its device id) is higher, so every device ends with the same value whatever
 order the changes arrive in. Where the remote change's before-value is not what is here, the two
-were made without seeing each other: the value that lost is kept in ``sync_conflicts``. Rules that
+were made without seeing each other: the value that lost is kept in ``sync_conflicts``, the same conflict
+on every device whatever the order of arrival (a change that arrives below the write holding its field is
+weighed at its place in clock order: late.py). Rules that
 are not last-writer-wins: an addition of the same thing (an entity's name, an observation's text on
 an entity, a relation) on two devices is one row under the smaller global id; an edit beats a
 delete (the row stays, or comes back where it was deleted, with a conflict asking to delete again).
