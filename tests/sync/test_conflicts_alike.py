@@ -114,6 +114,16 @@ def _made_elsewhere_first_then_changed(a, b, c, folder):
     a.graph.set_entity_type("Ada", "Tea")
     a.graph.set_entity_type("Ada", "Chess")  # over its own Tea: nothing of gamma's is lost
 
+
+def _edited_removed_edited_elsewhere(a, b, c, folder):
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    settle([a, b, c], folder)
+    a.graph.edit_observation(a.graph.db.scalar("SELECT id FROM observations"), "tea edited on alpha")
+    a.graph.delete_observation(a.graph.db.scalar("SELECT id FROM observations"))  # it saw its own edit
+    next_second()
+    # Later, not knowing of either: the text comes back with this edit; alpha's edit was removed knowingly.
+    b.graph.edit_observation(b.graph.db.scalar("SELECT id FROM observations"), "tea edited on beta")
+
 def _listed(r: Replica) -> list[tuple[str, str]]:
     return sorted((c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted")
                    + (f":{c.field}" if c.rule == "field" else "")) for c in service_sync.list_conflicts(r.graph))
@@ -133,6 +143,7 @@ def _listed(r: Replica) -> list[tuple[str, str]]:
     (_changed_around_a_change_elsewhere, [("entity", "field:type"), ("entity", "field:type")]),
     (_same_value_made_on_both, [("entity", "field:type")]),
     (_made_elsewhere_first_then_changed, [("entity", "field:created_at")]),
+    (_edited_removed_edited_elsewhere, [("observation", "deleted")]),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
 def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
     folder = tmp_path / "folder"

@@ -178,6 +178,8 @@ class Removals:
         if kind != "entity":
             if self._changed_unseen(kind, state.resolve_alias(self.db, gid), row_id, item, now):
                 self.conflict(kind, state.resolve_alias(self.db, gid), ROW_FIELD, "deleted_there", now, None, True)
+                for key, value in (item.get("b") or {}).items():  # the values it saw, removed knowingly
+                    self._replaced_knowingly(kind, state.resolve_alias(self.db, gid), key, value, stamp)
                 return
         entity = rows.entity_of(self.db, kind, row_id)
         if kind == "entity":
