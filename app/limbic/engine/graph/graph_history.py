@@ -100,11 +100,13 @@ class GraphHistory:
         """Replace an observation by a newer one; the old one stays as history, out of search. Returns the newer one's id."""
         content = _g.clean_observation(content)
         with self.write():
-            row = self.db.one("SELECT entity_id, kind, superseded_at FROM observations WHERE id = ?", (obs_id,))
+            row = self.db.one("SELECT entity_id, kind, superseded_at, content FROM observations WHERE id = ?", (obs_id,))
             if row is None:
                 raise NotFoundError(f"There is no observation with id {obs_id}.")
             if row[2] is not None:
                 raise ValidationError("That observation has already been superseded.")
+            if row[3] == content and (kind is None or kind == row[1]):
+                return obs_id  # replaced by its own text: nothing changes (two rows of one text would be one elsewhere)
             now = _g.now_utc()
             # A text the entity already holds is not stored twice (two current copies): the old one points at it.
             new_id = self.db.scalar(
