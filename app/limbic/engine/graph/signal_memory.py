@@ -27,13 +27,16 @@ import math
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from datetime import datetime, timezone
 
 import apsw
-import numpy as np
 
 from limbic.engine.store import changes
 from limbic.engine.store.db import Database
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_KEPT = 20_000  # entities kept at most, about 12 MB (then the memory starts again)
 CHUNK = 500  # ids per read
@@ -68,6 +71,8 @@ class Use:
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(other ids, log2(1 + co_count), seconds of last_co or NaN), made once and then updated in place."""
         if self._arrays is None:
+            import numpy as np  # here, not at import: the window's module loads this before numpy may load
+
             others = np.fromiter(self.cooc.keys(), dtype=np.int64, count=len(self.cooc))
             weights = np.array([math.log2(1 + count) for count, _ in self.cooc.values()], dtype=np.float64)
             stamps = np.array([_seconds(last) for _, last in self.cooc.values()], dtype=np.float64)

@@ -13,13 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-import numpy as np
-
 from limbic.engine.graph import signal_memory
 from limbic.engine.graph.signal_memory import Facts, Use
 from limbic.engine.search import scoring
 from limbic.engine.store.db import Database
-
 
 @dataclass
 class Factors:
@@ -45,6 +42,8 @@ def factors(db: Database, ids: Sequence[int], now: datetime, params: scoring.Sco
 
 def importance(fs: Sequence[Facts], us: Sequence[Use], params: scoring.ScoringParams) -> list[float]:
     """``scoring.importance`` of each candidate, against the most used of them."""
+    import numpy as np  # with the first search, not when the window's modules load
+
     counts = np.fromiter((u.access_count for u in us), dtype=np.float64, count=len(us))
     max_access = counts.max(initial=0.0)
     if max_access <= 0:
@@ -63,6 +62,8 @@ def temporal(fs: Sequence[Facts], us: Sequence[Use], now: float, params: scoring
              in_time: Sequence[bool | None]) -> list[float]:
     """``scoring.temporal`` of the hours since each candidate's last use (or creation); 1 for one that
     happened in the time the query names. ``now``: seconds since the epoch."""
+    import numpy as np  # with the first search, not when the window's modules load
+
     stamps = np.fromiter((u.last_s if u.last_access else f.created_s for f, u in zip(fs, us)),
                          dtype=np.float64, count=len(us))
     hours = np.maximum(0.0, (now - stamps) / 3600.0)
@@ -76,6 +77,8 @@ def temporal(fs: Sequence[Facts], us: Sequence[Use], now: float, params: scoring
 def cooc_boosts(ids: Sequence[int], uses: Sequence[Use], now: float, params: scoring.ScoringParams) -> list[float]:
     """``scoring.cooc_boost`` of each candidate over its co-occurrences with the other candidates
     (``now``: seconds since the epoch)."""
+    import numpy as np  # with the first search, not when the window's modules load
+
     n = len(ids)
     held = [(pos, u.arrays()) for pos, u in enumerate(uses) if u.cooc]
     if not held:
