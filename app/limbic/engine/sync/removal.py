@@ -267,6 +267,7 @@ class Removals:
                     alone = state.get_stamp(self.db, dep_real, REMOVED_ALONE)[0] or self._apart(dep_real, deleted_at)
                     if mine and not alone and rows.current(self.db, dep_kind, dep_gid) is None:
                         self._restore(dep_kind, dep_gid, depth + 1)
+            self._resupersede(change_id)
             # A namesake made here after this deletion and deleted since: where this entity lived on, the
             # namesake merged with it by name, and its deletion gave way to the part it had never seen.
             names = {values.get("name") or "", (rows.deleted_values(self.db, kind, row_id, change_id) or {}).get("name") or ""}
@@ -275,6 +276,21 @@ class Removals:
                 if gone_later is not None and gone_later[1] > change_id and state.local_id(self.db, "entity", later) is None:
                     self._restore("entity", later, depth + 1)
         return new_id
+
+    def _resupersede(self, change_id: int) -> None:
+        """Texts back with their entity point at the newer texts that came back after them: each came back
+        before its newer one existed here again, so it pointed at none (as where their additions arrive, it
+        points at its newer text)."""
+        column = rows.COLUMNS["observation"]["superseded_by"]
+        for dep_id, dep_gid in self.db.execute(
+            "SELECT row_id, gid FROM sync_tombstone WHERE kind = 'observation' AND change_id = ?", (change_id,)
+        ).fetchall():
+            newer = (rows.deleted_values(self.db, "observation", dep_id, change_id) or {}).get("superseded_by")
+            found = rows.current(self.db, "observation", dep_gid)
+            target = rows.current(self.db, "observation", newer) if newer else None
+            if found is not None and target is not None and found[1].get("superseded_by") is None \
+                    and target[0] != found[0]:
+                rows.update(self.db, "observation", found[0], {column: target[0]})
 
     def _apart(self, gid: str, deleted_at: tuple[str, str]) -> bool:
         """A row gone in the same local change as its entity, by a removal of its own (another stamp): one
