@@ -6,7 +6,7 @@ The panel shows what ``service.activity.panel_data`` read on the engine's thread
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -210,8 +210,6 @@ class ActivityPanel(QWidget):
             notes.append(translate("ActivityPanel", "Assistants may not write now."))
         if data.paused:
             notes.append(translate("ActivityPanel", "Paused: ") + ", ".join(data.paused) + ".")
-        for client, r in sorted(data.refused_clients.items()):  # refused before any session of theirs began
-            notes.append(f"“{client}”: {refusal_line(r)}")
         if data.kept_past_retention:
             notes.append(translate("ActivityPanel", "{kept_past_retention} unreviewed assistant changes are older than the "
                              "{keep_days}-day retention; they are kept until reviewed.").format(kept_past_retention=data.kept_past_retention, keep_days=data.keep_days))
@@ -247,7 +245,12 @@ class ActivityPanel(QWidget):
             self.tree.addTopLevelItem(top)
         self.held.place(self.tree, [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())],
                         lambda top: top.data(0, ROLE)[1])
-        if self.tree.topLevelItemCount():
+        sessions = self.tree.topLevelItemCount()
+        for client, r in sorted(data.refused_clients.items()):  # refused before any session of theirs began:
+            line = QTreeWidgetItem([f"“{client}”: {refusal_line(r)}"])  # a row of its own, not a note above the list
+            line.setToolTip(0, wrapped_tip(line.text(0)))
+            self.tree.addTopLevelItem(line)
+        if sessions:
             newest = self.tree.topLevelItem(0)
             if newest.data(0, ROLE) not in known:  # a new session opens; the others stay as the person left them
                 newest.setExpanded(True)
@@ -255,7 +258,7 @@ class ActivityPanel(QWidget):
                 if item.data(0, ROLE) in opened:
                     item.setExpanded(True)
             self._choose_again()
-        else:
+        elif not data.refused_clients:
             empty = QTreeWidgetItem([translate("ActivityPanel", "No changes match.") if self.filters() else translate("ActivityPanel", "No activity yet.")])
             self.tree.addTopLevelItem(empty)
 
@@ -378,9 +381,17 @@ class ActivityPanel(QWidget):
                 for i, (whole, hidden) in enumerate(zip(h.texts, h.masked)):
                     item.child(i).setText(0, text_line(whole if shown else hidden))
 
+    def _current_in_view(self) -> None:
+        item = self.tree.currentItem()
+        if item is not None:
+            self.tree.scrollToItem(item)
+
     def _update_buttons(self) -> None:
         chosen = self.chosen_held()
+        was_shown = self.held_bar.isVisibleTo(self)
         self.held_bar.choose(chosen, chosen in self.held.revealed)
+        if chosen is not None and not was_shown:  # the bar takes room from the list: keep the chosen row in view
+            QTimer.singleShot(0, self._current_in_view)
         picked = self.selected()
         self.review_button.setEnabled(picked is not None)
         taken = self._taken_back(picked)
