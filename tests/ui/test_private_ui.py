@@ -19,6 +19,14 @@ def _private(path, name: str) -> int:
         opened.close()
 
 
+def _window_with_ada(qtbot, tmp_path):
+    path = tmp_path / "ui.db"
+    opened = open_graph(path, None, load_model=False)
+    opened.graph.upsert_entity("Ada", "Person", ["chess"])
+    opened.close()
+    return path, make_window(qtbot, path, wait_model=False)
+
+
 def test_the_lock_shortcut_and_palette_mark_the_open_entity_private(qtbot, tmp_path):
     path = tmp_path / "ui.db"
     opened = open_graph(path, None, load_model=False)
@@ -42,11 +50,7 @@ def test_the_lock_shortcut_and_palette_mark_the_open_entity_private(qtbot, tmp_p
 
 
 def test_the_assistants_page_lists_sets_a_scope_and_a_new_assistant_is_said(qtbot, tmp_path):
-    path = tmp_path / "ui.db"
-    opened = open_graph(path, None, load_model=False)
-    opened.graph.upsert_entity("Ada", "Person", ["chess"])
-    opened.close()
-    w = make_window(qtbot, path, wait_model=False)
+    path, w = _window_with_ada(qtbot, tmp_path)
     host = Host(path, client="claude-code")
     try:
         host.ok("read_graph")
@@ -89,11 +93,7 @@ def test_settings_has_an_assistants_page_that_opens_what_each_may_see(qtbot):
 
 
 def test_the_assistants_page_names_a_held_writes_tool_in_words(qtbot, tmp_path):
-    path = tmp_path / "ui.db"
-    opened = open_graph(path, None, load_model=False)
-    opened.graph.upsert_entity("Ada", "Person", ["chess"])
-    opened.close()
-    w = make_window(qtbot, path, wait_model=False)
+    path, w = _window_with_ada(qtbot, tmp_path)
     host = Host(path, client="cursor")
     try:
         _, reply = host.call("add_observations", observations=[
