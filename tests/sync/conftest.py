@@ -4,6 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from limbic.engine.store import values
+from tests.sync import replicas
+
+
+@pytest.fixture(autouse=True)
+def movable_clock(monkeypatch):
+    """Limbic reads the time from a clock ``replicas.next_second`` moves forward, starting each test at the
+    real time."""
+    replicas._ahead[0] = 0.0
+    monkeypatch.setattr(values, "wall", replicas.moved_wall)
+
 
 @pytest.fixture
 def machines(tmp_path, monkeypatch):

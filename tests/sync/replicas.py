@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import time
+from datetime import datetime, timedelta, timezone
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -99,7 +99,16 @@ def segment_text(path: Path) -> str:
     return data.decode("utf-8")
 
 
+_ahead = [0.0]  # how far the sync tests' clock runs ahead of the real one (tests/sync/conftest.py)
+
+
+def moved_wall() -> datetime:
+    """The clock the sync tests give Limbic: the real one, moved ahead by every ``next_second``."""
+    return datetime.now(timezone.utc) + timedelta(seconds=_ahead[0])
+
+
 def next_second() -> None:
-    """Wait for the start of the next second: creation times are kept to the second, so what a scenario makes
-    now and within the next few hundred milliseconds has one creation time."""
-    time.sleep(1.02 - time.time() % 1)
+    """Move the clock to the start of the next second (without waiting for it): creation times are kept to
+    the second, so what a scenario makes now and within the next few hundred milliseconds has one creation
+    time. Stamps and stored times both read that clock, so their order is the one a wait would give."""
+    _ahead[0] += 1.02 - moved_wall().timestamp() % 1

@@ -7,6 +7,7 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections.abc import Callable
 from datetime import datetime, timezone
 
 from limbic.engine.store import name_rules
@@ -19,9 +20,14 @@ DEFAULT_TYPE = "Generic"
 TIME_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
+# The clock every stored time and sync stamp is read from; the sync tests move it forward to the next
+# second instead of waiting for it.
+wall: Callable[[], datetime] = lambda: datetime.now(timezone.utc)  # noqa: E731
+
+
 def now_utc() -> str:
     """The current UTC time as stored: ``YYYY-MM-DD HH:MM:SS``."""
-    return datetime.now(timezone.utc).strftime(TIME_FORMAT)
+    return wall().strftime(TIME_FORMAT)
 
 
 def _has_bad_chars(text: str, allow_layout: bool) -> str | None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from limbic.engine.store import values
 from limbic.engine.store.schema import SYNCED_TABLES
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ TOOK = "_took:"
 MISSED = "_missed:"  # a sync_stamp field (removal.py): a deletion, by its stamp and device, that missed a write  # the same the other way: a sync_stamp field of that entity, naming the deleted one
 
 # The wall clock in milliseconds; tests replace it to skew one device's clock.
-wall_clock: Callable[[], int] = lambda: int(time.time() * 1000)  # noqa: E731
+wall_clock: Callable[[], int] = lambda: int(values.wall().timestamp() * 1000)  # noqa: E731
 
 
 WALL_DIGITS, COUNTER_DIGITS = 16, 10  # a stamp's text is fixed-width: text order is the clock's order
