@@ -3,9 +3,11 @@ numbers, placeholders) are not."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from limbic.engine.text.credentials import find, iban_ok, looks_like, luhn
+from limbic.engine.text.credentials import candidates, find, iban_ok, looks_like, luhn
 
 # Made up in each provider's documented shape (none is a live credential).
 HELD = [
@@ -78,3 +80,21 @@ def test_the_checksums():
     assert luhn("4111111111111111") and not luhn("4111111111111112")
     assert iban_ok("DE89370400440532013000") and not iban_ok("DE89370400440532013001")
     assert not iban_ok("DE8937040044053201300")  # one character short of Germany's 22
+
+
+def _pieces() -> list[str]:
+    """Credentials, look-alikes, and texts cut from them (the ends of a card number or a key), NULs among them."""
+    whole = [text for text, _ in HELD] + KEPT + ["", "x", "a\0b", "4111 1111\0 1111 1111", "key: \0hunter22", "ab:"]
+    return whole + [text[:n] for text in whole for n in (1, 7, 12)] + [text[-n:] for text in whole for n in (3, 9, 20)]
+
+
+def test_candidates_holds_every_text_find_finds_something_in():
+    """One pass over the texts joined ranks nothing out that ``find`` would see, whatever its neighbours."""
+    texts = _pieces()
+    random.Random(7).shuffle(texts)
+    for order in (texts, texts[::-1]):
+        found = candidates(order)
+        assert found == sorted(set(found))
+        assert {i for i, text in enumerate(order) if find(text)} <= set(found)
+        assert any(find(text) for text in order) and len(found) < len(order)  # it does rule texts out
+    assert candidates([]) == [] and candidates(["plain words only"]) == []

@@ -68,31 +68,49 @@ def _takes(schema: dict) -> str:
     return ", ".join(schema.get("properties", {})) or "no keys"
 
 
+def _where(at: tuple | None) -> str:
+    """A place in the arguments as a sentence shows it (``entities[0].extra``), from the links ``problems`` keeps:
+    (parent's link, a key of an object or a position in a list), None for the arguments themselves."""
+    steps = []
+    while at is not None:
+        at, step = at
+        steps.append(step)
+    out = ""
+    for step in reversed(steps):
+        out = f"{out}[{step}]" if isinstance(step, int) else f"{out}.{step}" if out else step
+    return out
+
+
 def problems(schema: dict, arguments: Any, tool: str = "the tool") -> list[tuple[str, str]]:
     """Each (where, sentence) the arguments break their schema at, in the order of the arguments."""
     found: list[tuple[str, str]] = []
-    todo: list[tuple[dict, Any, str]] = [(schema, arguments, "")]
-    while todo and len(found) <= MAX_NAMED:  # a list, not recursion: arguments may nest as deep as the wire allows
-        sub, value, path = todo.pop()
+    # A list, not recursion: arguments may nest as deep as the wire allows. A place is a link to its parent's
+    # (parent, key or position), written out only for a problem: most calls have none and hold thousands of values.
+    todo: list[tuple[dict, Any, tuple | None]] = [(schema, arguments, None)]
+    while todo and len(found) <= MAX_NAMED:
+        sub, value, at = todo.pop()
         kind = sub.get("type")
-        if kind is not None and not any(_fits(value, k) for k in (kind if isinstance(kind, list) else [kind])):
+        if kind is not None and not (any(_fits(value, k) for k in kind) if isinstance(kind, list) else _fits(value, kind)):
+            path = _where(at)
             found.append((path, f"“{path}” must be {_wanted(sub)}, not {json_type(value)}"))
             continue
         if isinstance(value, dict) and "properties" in sub:
-            properties, required = sub["properties"], set(sub.get("required", ()))
+            properties, required = sub["properties"], sub.get("required", ())
             later = []
             for key, item in value.items():
-                where = f"{path}.{key}" if path else key
                 if key in properties:
                     if item is None and key not in required:
                         continue  # an absent optional value, sent as null
-                    later.append((properties[key], item, where))
+                    later.append((properties[key], item, (at, key)))
                 elif sub.get("additionalProperties") is False:
+                    path = _where(at)
+                    where = f"{path}.{key}" if path else key
                     found.append((where, f"{tool} has no argument “{key}”" if not path else
                                   f"{_owner(path)} has no key “{key}” ({where}; it takes: {_takes(sub)})"))
             todo.extend(reversed(later))
         elif isinstance(value, list) and isinstance(sub.get("items"), dict):
-            todo.extend((sub["items"], item, f"{path}[{i}]") for i, item in reversed(list(enumerate(value))))
+            items = sub["items"]
+            todo.extend((items, value[i], (at, i)) for i in range(len(value) - 1, -1, -1))
     return found
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,18 +61,23 @@ class HeldWrite:
 
 def reasons_in(arguments: dict) -> list[str]:
     """"an observation looks like an API key (OpenAI)" for each text of a write's arguments that looks like a credential."""
-    out: list[str] = []
-    todo: list[tuple[str, Any]] = list(arguments.items())
+    keys, texts = [], []
+    todo: deque[tuple[str, Any]] = deque(arguments.items())
     while todo:
-        key, value = todo.pop(0)
+        key, value = todo.popleft()
         if key in SKIPPED_KEYS:
             continue
         if isinstance(value, dict):
             todo.extend(value.items())
         elif isinstance(value, list):
             todo.extend((key, v) for v in value)
-        elif isinstance(value, str) and (what := credentials.looks_like(value)):
-            reason = f"{_WHAT.get(key, 'a value')} looks like {what}"
+        elif isinstance(value, str):
+            keys.append(key)
+            texts.append(value)
+    out: list[str] = []
+    for i in credentials.candidates(texts):  # most texts hold nothing a rule starts from: one pass rules them out
+        if what := credentials.looks_like(texts[i]):
+            reason = f"{_WHAT.get(keys[i], 'a value')} looks like {what}"
             if reason not in out:
                 out.append(reason)
     return out

@@ -8,7 +8,9 @@ guesses from randomness alone, so hashes, UUIDs, commit ids, ISBNs and phone num
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -141,6 +143,27 @@ def find(text: str) -> list[Finding]:
                     out.append(Finding("a bank account number (IBAN)", m.start(), m.start() + end))
                     break
     return sorted(set(out), key=lambda f: (f.start, f.what))
+
+
+# Anything ``find`` starts from: a rule's hint, a colon or an equals sign, a run of a card's or an IBAN's characters.
+# None of them can hold a NUL, so in texts joined by NULs no match spans two texts.
+_ANY_START = re.compile("|".join((_HINT.pattern, _SIGNS.pattern, _CARD_RUN.pattern, _IBAN_RUN.pattern)))
+
+
+def candidates(texts: Sequence[str]) -> list[int]:
+    """The positions in ``texts`` of those ``find`` may find something in (a superset: the others surely hold
+    nothing), found in one pass over all of them instead of four per text."""
+    joined = "\0".join(texts)
+    starts, at = [], 0
+    for text in texts:
+        starts.append(at)
+        at += len(text) + 1
+    out: list[int] = []
+    for m in _ANY_START.finditer(joined):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if not out or out[-1] != i:
+            out.append(i)
+    return out
 
 
 def _grouped_like_a_card(text: str) -> bool:
