@@ -145,25 +145,30 @@ def find(text: str) -> list[Finding]:
     return sorted(set(out), key=lambda f: (f.start, f.what))
 
 
-# Anything ``find`` starts from: a rule's hint, a colon or an equals sign, a run of a card's or an IBAN's characters.
-# None of them can hold a NUL, so in texts joined by NULs no match spans two texts.
-_ANY_START = re.compile("|".join((_HINT.pattern, _SIGNS.pattern, _CARD_RUN.pattern, _IBAN_RUN.pattern)))
+# What ``find`` starts from: a rule's hint, a colon or an equals sign (looked for as text, which is fast), a run of
+# a card's or an IBAN's characters (patterns that begin with a set of characters, which the scan skips to).
+_NEEDLES = tuple(sorted({h for _, hints, _ in _RULES for h in hints} | {":", "="}))
+_IBAN_START = re.compile(r"[A-Z][A-Z]\d\d[A-Z0-9 ]{11,}")  # _IBAN_RUN, written to start with a set
 
 
 def candidates(texts: Sequence[str]) -> list[int]:
     """The positions in ``texts`` of those ``find`` may find something in (a superset: the others surely hold
-    nothing), found in one pass over all of them instead of four per text."""
+    nothing), found in a few passes over all of them joined by NULs instead of several per text. Nothing looked
+    for holds a NUL, so no match spans two texts."""
     joined = "\0".join(texts)
+    found: list[int] = []
+    for needle in _NEEDLES:
+        at = joined.find(needle)
+        while at != -1:
+            found.append(at)
+            at = joined.find(needle, at + 1)
+    found += [m.start() for m in _CARD_RUN.finditer(joined)]
+    found += [m.start() for m in _IBAN_START.finditer(joined)]
     starts, at = [], 0
     for text in texts:
         starts.append(at)
         at += len(text) + 1
-    out: list[int] = []
-    for m in _ANY_START.finditer(joined):
-        i = bisect.bisect_right(starts, m.start()) - 1
-        if not out or out[-1] != i:
-            out.append(i)
-    return out
+    return sorted({bisect.bisect_right(starts, position) - 1 for position in found})
 
 
 def _grouped_like_a_card(text: str) -> bool:
