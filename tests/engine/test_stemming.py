@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from limbic.engine.text import stemming
 from limbic.engine.store.db import Database
 from limbic.engine.graph.graph import Graph
@@ -74,3 +80,36 @@ def test_a_new_file_starts_with_todays_full_text_table_and_says_nothing_of_repai
         assert not [r for r in caplog.records if "recreated" in r.getMessage() or "malformed" in r.getMessage()]
     finally:
         g.db.close()
+
+
+def _columns_word_by_word(name, entity_type, observations, aliases=()):
+    """What the stem columns hold, written the plain way: each text split and each word stemmed on its own."""
+    def split(text):
+        return [w.lower() for w in re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text))]
+
+    head = [w for part in (name, *aliases) for w in split(part)]
+    body = [w for part in (entity_type, *observations) for w in split(part)]
+    lang = stemming.language(body + head)
+    return " ".join(stemming.stem(w, lang) for w in head), " ".join(stemming.stem(w, lang) for w in body)
+
+
+_PIECES = ["Backups", "copias", "de", "la", "the", "and", "Ñandú", "ﬁle", "Ⅻ", "İstanbul", "straße", "x_y", "A1",
+           "über", "él", "é", "—", "  ", "LMB-42", "ＦＵＬＬ", "\u0301", "ß", "Σίσυφος", "k8s", "de la", "of the"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=12).map(" ".join), min_size=2, max_size=6),
+       st.integers(0, 2))
+def test_stem_columns_are_the_stems_of_each_word_on_its_own(texts, aliases):
+    """Split in one pass (ASCII) or text by text, counted in C: the same columns as word by word."""
+    name, entity_type, *rest = texts
+    args = (name, entity_type, rest[aliases:], rest[:aliases])
+    assert stemming.stem_columns(*args) == _columns_word_by_word(*args)
+
+
+def test_a_long_text_is_told_by_its_first_words_and_stemmed_whole():
+    spanish = " ".join(["las copias de seguridad"] * 120)  # 480 words, Spanish all through
+    english = " ".join(["the backups of the disks"] * 100)
+    for observations in ([spanish, english], [english, spanish], [english + " ñandú", spanish]):
+        assert stemming.stem_columns("Discos", "Tarea", observations) == _columns_word_by_word("Discos", "Tarea", observations)
+    assert stemming.stem_columns("Discos", "Tarea", [spanish, english])[0] == "disc"

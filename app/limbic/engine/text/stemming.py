@@ -54,6 +54,8 @@ def stem(word: str, lang: str) -> str:
 
 def words(text: str) -> list[str]:
     """The text's words as the full-text index splits them, lower case."""
+    if text.isascii():  # NFKC leaves ASCII as it is, and lower case turns no word character into another kind
+        return _TOKEN.findall(text.lower())
     return [w.lower() for w in _TOKEN.findall(unicodedata.normalize("NFKC", text))]
 
 
@@ -69,14 +71,49 @@ def language(tokens: Iterable[str]) -> str:
     return "es" if es > en else "en"
 
 
+def _language_of(tokens: list[str], ascii_only: bool) -> str:
+    """``language(tokens)`` of a list, counted in C (an ASCII word needs no folding)."""
+    head = tokens[:DETECT_WORDS]
+    folded = head if ascii_only else list(map(_fold, head))
+    return "es" if sum(map(_ES_ONLY.__contains__, folded)) > sum(map(_EN_ONLY.__contains__, folded)) else "en"
+
+
+class _Stems(dict):
+    """``stem(word, lang)`` of one language, as a dict read in C; emptied when it grows past the cache's size."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def __missing__(self, word: str) -> str:
+        if len(self) >= STEM_CACHE:
+            self.clear()
+        out = self[word] = stem(word, self.lang)
+        return out
+
+
+STEM_CACHE = 200_000
+_BY_LANG = {lang: _Stems(lang) for lang in LANGS}
+
+
+def _column_words(parts: Sequence[str]) -> tuple[list[str], bool]:
+    """``words`` of each part, in order, and whether all of them are ASCII (then split in one pass: a space
+    joining two parts ends a word as the end of a text does)."""
+    joined = " ".join(parts)
+    if joined.isascii():
+        return _TOKEN.findall(joined.lower()), True
+    return [w for part in parts for w in words(part)], False
+
+
 def stem_columns(name: str, entity_type: str, observations: Sequence[str],
                  aliases: Sequence[str] = ()) -> tuple[str, str]:
     """What an entity's two stem columns hold: its names' (the name and its aliases) and its other text's
     words as stems of the language its text is written in (English when it does not say: a name alone)."""
-    head = [w for part in (name, *aliases) for w in words(part)]
-    body = [w for part in (entity_type, *observations) for w in words(part)]
-    lang = language(body + head)
-    return " ".join(stem(w, lang) for w in head), " ".join(stem(w, lang) for w in body)
+    head, head_ascii = _column_words((name, *aliases))
+    body, body_ascii = _column_words((entity_type, *observations))
+    lang = _language_of(body + head if len(body) < DETECT_WORDS else body, head_ascii and body_ascii)
+    stems = _BY_LANG[lang]
+    return " ".join(map(stems.__getitem__, head)), " ".join(map(stems.__getitem__, body))
 
 
 def query_stems(term: str) -> list[str]:

@@ -247,6 +247,8 @@ def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, e
     has_vec = db.has_table(VEC_TABLE)
     to_embed: list[EntitySource] = []
     ordered = sorted(set(ids))
+    # No full-text row has a rowid past the last one: a new entity's row needs no deleting first.
+    last_row = db.scalar("SELECT rowid FROM entity_fts ORDER BY rowid DESC LIMIT 1") if ordered else None
     for start in range(0, len(ordered), 400):
         chunk = ordered[start : start + 400]
         sources = load_sources(db, chunk)
@@ -256,7 +258,8 @@ def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, e
         present = [sources[i] for i in chunk if i in sources]
         if not present:
             continue
-        db.executemany("DELETE FROM entity_fts WHERE rowid = ?", [(s.entity_id,) for s in present])
+        if last_row is not None:
+            db.executemany("DELETE FROM entity_fts WHERE rowid = ?", [(s.entity_id,) for s in present if s.entity_id <= last_row])
         db.executemany(FTS_INSERT, [fts_row(s.entity_id, s.name, s.entity_type, s.observations, s.aliases)
                                     for s in present])
         marks = ",".join("?" * len(present))
