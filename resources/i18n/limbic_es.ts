@@ -949,8 +949,120 @@ Antes se hace una copia del grafo tal como está.</translation>
             <translation>Borrado {where}.</translation>
         </message>
         <message>
+            <source>Name</source>
+            <translation>Nombre</translation>
+        </message>
+        <message>
+            <source>Type</source>
+            <translation>Tipo</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>Estado</translation>
+        </message>
+        <message>
+            <source>Text</source>
+            <translation>Texto</translation>
+        </message>
+        <message>
+            <source>Other name</source>
+            <translation>Otro nombre</translation>
+        </message>
+        <message>
+            <source>Context</source>
+            <translation>Contexto</translation>
+        </message>
+        <message>
+            <source>Mood</source>
+            <translation>Ánimo</translation>
+        </message>
+        <message>
+            <source>Valid from</source>
+            <translation>Válido desde</translation>
+        </message>
+        <message>
+            <source>Valid until</source>
+            <translation>Válido hasta</translation>
+        </message>
+        <message>
+            <source>Ended</source>
+            <translation>Terminada</translation>
+        </message>
+        <message>
+            <source>Observations</source>
+            <translation>Observaciones</translation>
+        </message>
+        <message>
+            <source>Entity</source>
+            <translation>Entidad</translation>
+        </message>
+        <message>
+            <source>active</source>
+            <translation>activa</translation>
+        </message>
+        <message>
+            <source>paused</source>
+            <translation>en pausa</translation>
+        </message>
+        <message>
+            <source>done</source>
+            <translation>hecha</translation>
+        </message>
+        <message>
+            <source>archived</source>
+            <translation>archivada</translation>
+        </message>
+        <message>
+            <source>An observation of “{name}”</source>
+            <translation>Una observación de “{name}”</translation>
+        </message>
+        <message>
+            <source>A relation of “{name}”</source>
+            <translation>Una relación de “{name}”</translation>
+        </message>
+        <message>
+            <source>A reflection on “{name}”</source>
+            <translation>Una reflexión sobre “{name}”</translation>
+        </message>
+        <message>
+            <source>Another name of “{name}”</source>
+            <translation>Otro nombre de “{name}”</translation>
+        </message>
+        <message>
+            <source>{what}: {field} changed on both devices: “{mine}” here, “{theirs}” on {their}</source>
+            <translation>{what}: {field} cambiado en los dos dispositivos: “{mine}” aquí, “{theirs}” en {their}</translation>
+        </message>
+        <message>
+            <source>{what}: renamed onto a name another entity holds: “{mine}” here, “{theirs}” on {their}</source>
+            <translation>{what}: renombrada con un nombre que ya tiene otra entidad: “{mine}” aquí, “{theirs}” en {their}</translation>
+        </message>
+        <message>
+            <source>{what}: chosen differently here and on {their}: “{mine}” here, “{theirs}” there</source>
+            <translation>{what}: elegido distinto aquí y en {their}: “{mine}” aquí, “{theirs}” allí</translation>
+        </message>
+        <message>
+            <source>{what}: replaced by a newer text while {their} edited it: “{mine}” here, “{theirs}” on {their}</source>
+            <translation>{what}: sustituida por un texto más nuevo mientras {their} la editaba: “{mine}” aquí, “{theirs}” en {their}</translation>
+        </message>
+        <message>
+            <source>{what}: deleted on {their}, but changed here; delete it again?</source>
+            <translation>{what}: borrada en {their}, pero cambiada aquí; ¿volver a borrarla?</translation>
+        </message>
+        <message>
+            <source>{what}: deleted here, but {their} changed it meanwhile; delete it again?</source>
+            <translation>{what}: borrada aquí, pero {their} la cambió mientras tanto; ¿volver a borrarla?</translation>
+        </message>
+        <message>
+            <source>{what}: changed on {their}, but it is nowhere here</source>
+            <translation>{what}: cambiada en {their}, pero aquí no está</translation>
+        </message>
+        <message>
             <source>(deleted or absent)</source>
             <translation>(borrado o ausente)</translation>
+        </message>
+        <message>
+            <source>Private: kept from every assistant</source>
+            <translation>Privada: ningún asistente la ve</translation>
         </message>
         <message>
             <source>Sync conflicts</source>
@@ -985,12 +1097,12 @@ Antes se hace una copia del grafo tal como está.</translation>
             <translation>Abrir la entidad  (Intro)</translation>
         </message>
         <message>
-            <source>Met on {at}; the graph holds mine until you choose. {hint}</source>
-            <translation>Detectado el {at}; el grafo conserva el mío hasta que elijas. {hint}</translation>
+            <source>Met on {at}; the graph holds mine until you choose.</source>
+            <translation>Detectado el {at}; el grafo conserva el mío hasta que elijas.</translation>
         </message>
         <message>
-            <source>Met on {at}; the graph holds theirs until you choose. {hint}</source>
-            <translation>Detectado el {at}; el grafo conserva el suyo hasta que elijas. {hint}</translation>
+            <source>Met on {at}; the graph holds theirs until you choose.</source>
+            <translation>Detectado el {at}; el grafo conserva el suyo hasta que elijas.</translation>
         </message>
         <message>
             <source>Mine (this device)</source>
@@ -4872,6 +4984,18 @@ Haz clic para escribirlo.</translation>
         <message>
             <source>resolving the conflict</source>
             <translation>resolver el conflicto</translation>
+        </message>
+        <message>
+            <source>The entity you had open is deleted: you chose to delete it again.</source>
+            <translation>La entidad que tenías abierta está borrada: elegiste volver a borrarla.</translation>
+        </message>
+        <message>
+            <source>Another entity is named “{name}”; rename or merge it first.</source>
+            <translation>Otra entidad se llama “{name}”; renómbrala o fusiónalas primero.</translation>
+        </message>
+        <message>
+            <source>“{name}” is no longer in the graph: it was deleted again since. Choose “delete it again” to close this conflict, or bring it back from its history.</source>
+            <translation>“{name}” ya no está en el grafo: se volvió a borrar después. Elige “volver a borrarlo” para cerrar este conflicto, o recupérala desde su historial.</translation>
         </message>
     </context>
     <context>

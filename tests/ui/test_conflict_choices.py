@@ -67,7 +67,7 @@ def test_each_conflict_offers_the_keys_that_mean_something_and_says_what_they_do
     assert "M: delete it again" in view.why.text() and "T: keep it" in view.why.text()
     assert view.mine.toPlainText() == "Deleted on this device."
     theirs = view.theirs.toPlainText().splitlines()
-    assert "name: Charles" in theirs and "{" not in view.theirs.toPlainText()
+    assert "Name: Charles" in theirs and "{" not in view.theirs.toPlainText()
     assert "  · his notes are in a museum" in theirs  # the edit that kept it, where the person can judge it
 
     kind = _select(view, "field", "type")

@@ -85,4 +85,5 @@ def assemble(window: Any) -> None:
         results_shown=window.results_shown, entity_shown=window.entity_shown))
     window.sync = SyncFlow(SyncParts(
         engine=engine, status=status, hooks=hooks, add_badge=status.addPermanentWidget,
-        open_entity=entities.open_entity))
+        open_entity=entities.open_entity, open_entity_id=lambda: editor.entity_id, editor_dirty=editor.is_dirty,
+        reload=entities.reload, clear_editor=editor.clear, follow_changes=entities.follow_changes))

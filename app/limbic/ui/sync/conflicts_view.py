@@ -55,6 +55,56 @@ def side_text(c, side: str) -> str:
     return shown_value(value)
 
 
+# A row's fields as the person knows them; the others (when it was made, links by id) say nothing to them.
+_FIELDS = {"name": QT_TRANSLATE_NOOP("ConflictsView", "Name"), "type": QT_TRANSLATE_NOOP("ConflictsView", "Type"),
+           "status": QT_TRANSLATE_NOOP("ConflictsView", "Status"), "content": QT_TRANSLATE_NOOP("ConflictsView", "Text"),
+           "alias": QT_TRANSLATE_NOOP("ConflictsView", "Other name"), "context": QT_TRANSLATE_NOOP("ConflictsView", "Context"),
+           "mood": QT_TRANSLATE_NOOP("ConflictsView", "Mood"), "valid_from": QT_TRANSLATE_NOOP("ConflictsView", "Valid from"),
+           "valid_until": QT_TRANSLATE_NOOP("ConflictsView", "Valid until"), "ended_at": QT_TRANSLATE_NOOP("ConflictsView", "Ended"),
+           "observations": QT_TRANSLATE_NOOP("ConflictsView", "Observations"),
+           "entity": QT_TRANSLATE_NOOP("ConflictsView", "Entity")}  # an alias's entity; in a row, an id: not shown
+_STATUSES = {"active": QT_TRANSLATE_NOOP("ConflictsView", "active"), "paused": QT_TRANSLATE_NOOP("ConflictsView", "paused"),
+             "done": QT_TRANSLATE_NOOP("ConflictsView", "done"), "archived": QT_TRANSLATE_NOOP("ConflictsView", "archived")}
+_KINDS = {"observation": QT_TRANSLATE_NOOP("ConflictsView", "An observation of “{name}”"),
+          "relation": QT_TRANSLATE_NOOP("ConflictsView", "A relation of “{name}”"),
+          "reflection": QT_TRANSLATE_NOOP("ConflictsView", "A reflection on “{name}”"),
+          "alias": QT_TRANSLATE_NOOP("ConflictsView", "Another name of “{name}”")}
+
+
+def field_words(field: str) -> str:
+    """A field's name in the window's language ("content" is the text)."""
+    return translate("ConflictsView", _FIELDS[field]).lower() if field in _FIELDS else field.replace("_", " ")
+
+
+def _short(value: object, width: int = 40) -> str:
+    text = " ".join(str(value).split()) if value is not None else ""
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
+
+
+def line(c) -> str:
+    """The conflict's line in the list, in the window's language: what it is about, what happened, both values."""
+    name = _short(c.entity or "?")
+    what = translate("ConflictsView", _KINDS[c.kind]).format(name=name) if c.kind in _KINDS else f"“{name}”"
+    their = c.their_device_name or c.their_device[:8] or translate("ConflictsView", "the other device")
+    field = field_words(c.field)
+    mine, theirs = _short(c.mine), _short(c.theirs)
+    sentences = {
+        "field": translate("ConflictsView", "{what}: {field} changed on both devices: “{mine}” here, “{theirs}” on {their}"),
+        "rename_taken": translate("ConflictsView", "{what}: renamed onto a name another entity holds: “{mine}” here, "
+                                  "“{theirs}” on {their}"),
+        "resolved_twice": translate("ConflictsView", "{what}: chosen differently here and on {their}: “{mine}” here, "
+                                    "“{theirs}” there"),
+        "superseded_edit": translate("ConflictsView", "{what}: replaced by a newer text while {their} edited it: "
+                                     "“{mine}” here, “{theirs}” on {their}"),
+        "deleted_there": translate("ConflictsView", "{what}: deleted on {their}, but changed here; delete it again?"),
+        "deleted_here": translate("ConflictsView", "{what}: deleted here, but {their} changed it meanwhile; delete it again?"),
+        "missing": translate("ConflictsView", "{what}: changed on {their}, but it is nowhere here"),
+    }
+    if c.rule not in sentences:
+        return c.sentence()
+    return sentences[c.rule].format(what=what, field=field, mine=mine, theirs=theirs, their=their)
+
+
 def shown_value(value: object) -> str:
     """A conflict's value as the person reads it."""
     if value is None:
@@ -62,9 +112,19 @@ def shown_value(value: object) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, dict):  # a whole row (an entity deleted on one side): one field a line, as a person reads it
-        return "\n".join(f"{key.replace('_', ' ')}:" + "".join(f"\n  · {t}" for t in v) if isinstance(v, list)
-                         else f"{key.replace('_', ' ')}: {shown_value(v) if isinstance(v, dict) else v}"
-                         for key, v in value.items() if v not in (None, "", []))
+        out = []
+        for key, v in value.items():
+            if key == "private" and v:
+                out.append(translate("ConflictsView", "Private: kept from every assistant"))
+            if key not in _FIELDS or key == "entity" or v in (None, "", []):
+                continue
+            label = translate("ConflictsView", _FIELDS[key])
+            if isinstance(v, list):
+                out.append(f"{label}:" + "".join(f"\n  · {t}" for t in v))
+            else:
+                shown = translate("ConflictsView", _STATUSES[v]) if key == "status" and v in _STATUSES else v
+                out.append(f"{label}: {shown_value(shown) if isinstance(shown, dict) else shown}")
+        return "\n".join(out)
     return json.dumps(value, ensure_ascii=False, indent=2)
 
 
@@ -128,8 +188,8 @@ class ConflictsView(QDialog):
         self.list.blockSignals(True)
         self.list.clear()
         for c in self.conflicts:
-            item = QListWidgetItem(c.sentence())
-            item.setToolTip(c.sentence())
+            item = QListWidgetItem(line(c))
+            item.setToolTip(line(c))
             self.list.addItem(item)
         self.list.blockSignals(False)
         has = bool(self.conflicts)
@@ -161,9 +221,10 @@ class ConflictsView(QDialog):
             self.mine.setPlainText("")
             self.theirs.setPlainText("")
             return
-        self.why.setText((translate("ConflictsView", "Met on {at}; the graph holds mine until you choose. {hint}") if c.kept == "mine"
-                         else translate("ConflictsView", "Met on {at}; the graph holds theirs until you choose. {hint}")
-                         ).format(at=c.at, hint=_hint(offered)))
+        # The keys on a line of their own: a line break never falls inside what one key does.
+        self.why.setText((translate("ConflictsView", "Met on {at}; the graph holds mine until you choose.") if c.kept == "mine"
+                         else translate("ConflictsView", "Met on {at}; the graph holds theirs until you choose.")
+                         ).format(at=c.at) + "\n" + _hint(offered))
         # "this device" is what the person knows it by, whatever name the others see.
         self.mine_title.setText(translate("ConflictsView", "Mine (this device)") + (translate("ConflictsView", "  — kept now") if c.kept == "mine" else ""))
         their_device = c.their_device_name or c.their_device

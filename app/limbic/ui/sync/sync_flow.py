@@ -15,8 +15,10 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, QObject, Qt, QTimer
 from PySide6.QtWidgets import QMessageBox, QToolButton, QWidget
 
+from limbic import service
+from limbic.engine.errors import ValidationError
 from limbic.service import sync as service_sync
-from limbic.service.types import Graph
+from limbic.service.types import ChangeSet, Graph
 from limbic.ui.common.hooks import StatusLine, WindowHooks
 from limbic.ui.sync.conflicts_view import ConflictsView, make_view
 from limbic.ui.sync.sync_dialog import SyncDialog
@@ -48,10 +50,11 @@ def conflicts_op(graph: Graph) -> list:
     return service_sync.list_conflicts(graph)
 
 
-def resolve_op(graph: Graph, conflict_id: int, keep: str) -> list:
-    """Keep one side of a conflict; the open conflicts that remain."""
-    service_sync.resolve_conflict(graph, conflict_id, keep)
-    return service_sync.list_conflicts(graph)
+def resolve_op(graph: Graph, conflict_id: int, keep: str) -> tuple[list, ChangeSet]:
+    """Keep one side of a conflict; the open conflicts that remain, and what the choice changed."""
+    with service.collect(graph.db) as changed:
+        service_sync.resolve_conflict(graph, conflict_id, keep)
+    return service_sync.list_conflicts(graph), changed
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,12 @@ class SyncParts:
     hooks: WindowHooks
     add_badge: Callable[[QWidget], None]  # a permanent item of the status bar
     open_entity: Callable[[str], None]
+    # The entity open in the editor, to follow a choice that changed it (None: none is open).
+    open_entity_id: Callable[[], int | None] = lambda: None
+    editor_dirty: Callable[[], bool] = lambda: False
+    reload: Callable[[int], object] = lambda _entity_id: None
+    clear_editor: Callable[[], None] = lambda: None
+    follow_changes: Callable[[ChangeSet], None] = lambda _changes: None  # another writer's: edits kept, said
 
 
 class SyncFlow(QObject):
@@ -98,6 +107,7 @@ class SyncFlow(QObject):
         self.button.hide()
         parts.add_badge(self.button)
         self.view: ConflictsView | None = None
+        self._resolving: tuple[int, str] | None = None  # the choice asked last: (conflict id, keep)
         engine = parts.engine
         engine.worker.opened.connect(self.on_opened)
         engine.worker.outside_changes.connect(lambda _changes: self.on_commit())
@@ -335,11 +345,43 @@ class SyncFlow(QObject):
 
     def resolve(self, conflict_id: int, keep: str) -> None:
         """Keep one side; the choice goes out with the next exchange."""
+        self._resolving = (conflict_id, keep)
         self.p.engine.run("sync-resolve", resolve_op, conflict_id, keep, what=translate("SyncFlow", "resolving the conflict"),
-                          on_done=self._conflicts_read, on_failed=self._resolve_failed)
+                          on_done=self._resolved, on_failed=self._resolve_failed)
+
+    def _resolved(self, value: tuple) -> None:
+        """The conflicts that remain; the open entity shows what the choice made of it (a text kept beside
+        the other, a name or type taken back, the entity deleted again), as it shows a sync's changes."""
+        conflicts, changed = value
+        self._conflicts_read(conflicts)
+        entity_id = self.p.open_entity_id()
+        if entity_id is None or not changed.touches(entity_id):
+            return
+        if self.p.editor_dirty():
+            self.p.follow_changes(changed)  # the person's unsaved edits stay; what changed is said
+        elif entity_id in changed.removed:
+            self.p.clear_editor()
+            self.p.status.say(translate("SyncFlow", "The entity you had open is deleted: you chose to delete it again."), 0)
+        else:
+            self.p.reload(entity_id)
 
     def _resolve_failed(self, failure) -> None:
         """Said where the person pressed the key (the view stands over the window's status bar), and there too."""
-        self.p.status.say(failure.message)
+        message = self._refusal_words(failure) or failure.message
+        self.p.status.say(message)
         if self.view is not None:
-            self.view.say(failure.message)
+            self.view.say(message)
+
+    def _refusal_words(self, failure) -> str:
+        """A choice the graph cannot take, in the window's language ("" when it is no refusal of the choice)."""
+        asked = self._resolving
+        c = next((c for c in self.conflicts if asked and c.id == asked[0]), None)
+        if c is None or not isinstance(failure.error, ValidationError):
+            return ""
+        if c.rule == "rename_taken":
+            name = c.mine if asked[1] == "mine" else c.theirs
+            return translate("SyncFlow", "Another entity is named “{name}”; rename or merge it first.").format(name=name)
+        if c.deleter is not None and asked[1] != c.deleter:
+            return translate("SyncFlow", "“{name}” is no longer in the graph: it was deleted again since. Choose “delete "
+                             "it again” to close this conflict, or bring it back from its history.").format(name=c.entity or "?")
+        return ""
