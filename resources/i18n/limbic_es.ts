@@ -4982,6 +4982,10 @@ Haz clic para escribirlo.</translation>
             <translation>leer los conflictos</translation>
         </message>
         <message>
+            <source>Ctrl+Shift+Y shows the sync conflicts again.</source>
+            <translation>Ctrl+Mayús+Y vuelve a mostrar los conflictos de sincronización.</translation>
+        </message>
+        <message>
             <source>resolving the conflict</source>
             <translation>resolver el conflicto</translation>
         </message>

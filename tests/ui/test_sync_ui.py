@@ -100,7 +100,9 @@ def test_t_keeps_theirs_and_enter_opens_the_entity(qtbot, tmp_path, monkeypatch)
     with qtbot.waitSignal(window.entity_shown, timeout=30_000):
         qtbot.keyClick(view.list, Qt.Key.Key_Return)
     assert window.editor.name_edit.text() == "Ada"
+    assert not view.isVisible()  # out of the way of the entity it opened (a dialog stands above its window)
 
+    assert window.sync.show_conflicts() is view and view.isVisible()  # Ctrl+Shift+Y, the status item
     view.activateWindow()
     view.list.setFocus()
     qtbot.keyClick(view.list, Qt.Key.Key_T)

@@ -329,12 +329,20 @@ class SyncFlow(QObject):
     def show_conflicts(self) -> ConflictsView:
         """Open the Conflicts view (and read the conflicts again)."""
         if self.view is None:
-            self.view = make_view(self.p.hooks.parent, self.resolve, self.p.open_entity)
+            self.view = make_view(self.p.hooks.parent, self.resolve, self.open_from_view)
         self.view.set_conflicts(self.conflicts)
         self.view.show()
         self.view.raise_()
         self.p.engine.run("sync-conflicts", conflicts_op, what=translate("SyncFlow", "reading the conflicts"), on_done=self._conflicts_read)
         return self.view
+
+    def open_from_view(self, name: str) -> None:
+        """Enter in the Conflicts view: the entity in the editor, the view stepped aside so it does not stand
+        over it (a dialog stays above its window); Ctrl+Shift+Y or the status item brings it back."""
+        if self.view is not None:
+            self.view.hide()
+        self.p.open_entity(name)
+        self.p.status.say(translate("SyncFlow", "Ctrl+Shift+Y shows the sync conflicts again."), 10_000)
 
     def _conflicts_read(self, conflicts: list) -> None:
         self.conflicts = conflicts
