@@ -4990,6 +4990,10 @@ Haz clic para escribirlo.</translation>
             <translation>resolver el conflicto</translation>
         </message>
         <message>
+            <source>Your choice changed the entity you are editing; your unsaved edits stay, and saving applies only them.</source>
+            <translation>Tu elección cambió la entidad que estás editando; tus cambios sin guardar se quedan, y al guardar solo se aplican ellos.</translation>
+        </message>
+        <message>
             <source>The entity you had open is deleted: you chose to delete it again.</source>
             <translation>La entidad que tenías abierta está borrada: elegiste volver a borrarla.</translation>
         </message>

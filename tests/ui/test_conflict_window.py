@@ -92,3 +92,21 @@ def test_a_deleted_entitys_side_lists_what_a_person_knows_it_by(qtbot):
     assert text.splitlines() == ["Name: Charles", "Type: Person", "Status: paused", "Observations:",
                                  "  · designed an engine"]
     assert "Private: kept from every assistant" in shown_value({"name": "Ann", "private": 1})
+
+
+def test_a_choice_that_changes_the_entity_being_edited_keeps_the_edits_and_says_whose_change_it_was(
+        qtbot, tmp_path, monkeypatch):
+    monkeypatch.setattr(sync_flow, "FOLDER_DEBOUNCE_MS", 50)
+    a = _four_conflicts(tmp_path)
+    window = make_window(qtbot, a, wait_model=False)
+    said: list[str] = []
+    monkeypatch.setattr(window.status, "say", lambda text, *args: said.append(text))
+    editor = open_entity(qtbot, window, "Ada")
+    editor.obs_new.setText("born in London")
+    editor.obs_add.click()
+    assert editor.is_dirty()
+    view = _view(qtbot, window)
+    _select(view, "field", "content")
+    qtbot.keyClick(view.list, Qt.Key.Key_B)
+    qtbot.waitUntil(lambda: any("Your choice changed the entity you are editing" in s for s in said), timeout=30_000)
+    assert "born in London" in _texts(editor) and editor.is_dirty()  # the person's edit stays

@@ -366,7 +366,9 @@ class SyncFlow(QObject):
         if entity_id is None or not changed.touches(entity_id):
             return
         if self.p.editor_dirty():
-            self.p.follow_changes(changed)  # the person's unsaved edits stay; what changed is said
+            self.p.follow_changes(changed)  # the person's unsaved edits stay, what arrived noted in the editor
+            self.p.status.say(translate("SyncFlow", "Your choice changed the entity you are editing; your unsaved edits "
+                                        "stay, and saving applies only them."), 0)  # not "another program"
         elif entity_id in changed.removed:
             self.p.clear_editor()
             self.p.status.say(translate("SyncFlow", "The entity you had open is deleted: you chose to delete it again."), 0)
