@@ -5,12 +5,15 @@ and change log; and the batch look-up of names answers as the look-ups of one na
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph import bulk
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store import trigger_batch
 from limbic.engine.store.db import Database
+from limbic.engine.store.values import case_spellings
 from limbic.service import memory
 from tests.history.conftest import Clock, patch_clock
 
@@ -132,3 +135,10 @@ def test_create_entities_answers_as_before(tmp_path):
             memory.create_entities(graph, [{"name": "Zed", "entityType": "T", "observations": []},
                                            {"name": name, "entityType": "T", "observations": []}])
     assert graph.entity_id("Zed") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aAsSzZ ßẞ1-ñÑ", max_size=8))
+def test_the_probes_of_a_name_are_the_nocase_forms_of_its_case_spellings(name):
+    """An ASCII name without "ss" is looked up by its lower case alone; every other name by all its spellings."""
+    assert bulk._probes(name) == tuple(dict.fromkeys(bulk._nocase(s) for s in case_spellings(name)))

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from limbic.cli import main
+from limbic.engine.text import credentials
 from limbic.service import held
 from tests.scopes.host import Host, seeded
+from tests.scopes.test_credentials import HELD, KEPT
 
 KEY = "sk-proj-4fG7hJ2kL9mN3pQ8rS1tV6wX0yZ5aB2cD7eF4gH9iJ3kL8mN1pQ6rS0tV5w"
 
@@ -73,3 +78,41 @@ def test_the_persons_own_write_is_never_held(tmp_path):
         assert host.run(held.held) == []
     finally:
         host.close()
+
+
+def _reasons_text_by_text(arguments: dict) -> list[str]:
+    """The reasons, found the plain way: each text of the arguments looked at on its own, in the walk's order."""
+    out: list[str] = []
+    todo = list(arguments.items())
+    while todo:
+        key, value = todo.pop(0)
+        if key in held.SKIPPED_KEYS:
+            continue
+        if isinstance(value, dict):
+            todo.extend(value.items())
+        elif isinstance(value, list):
+            todo.extend((key, v) for v in value)
+        elif isinstance(value, str) and (what := credentials.looks_like(value)):
+            reason = f"{held._WHAT.get(key, 'a value')} looks like {what}"
+            if reason not in out:
+                out.append(reason)
+    return out
+
+
+_TEXTS = st.sampled_from([text for text, _ in HELD] + KEPT + ["plain", "", "10:30", "a = b"])
+_KEYS = st.sampled_from(["name", "entityType", "observations", "contents", "entityName", "aliases", "context", "kind"])
+_VALUES = st.recursive(_TEXTS | st.integers(0, 3) | st.none(),
+                       lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_KEYS | st.just("entities"), _VALUES, max_size=4))
+def test_the_reasons_are_those_and_in_the_order_of_looking_at_each_text_alone(arguments):
+    assert held.reasons_in(arguments) == _reasons_text_by_text(arguments)
+
+
+def test_reasons_come_in_the_order_of_the_walk_across_items():
+    """An item's observations are looked at after the next item's name (the walk goes level by level)."""
+    arguments = {"entities": [{"name": "Wifi", "entityType": "Thing", "observations": ["card 5555-5555-5555-4444"]},
+                              {"name": f"token {KEY}", "entityType": "Thing", "observations": []}]}
+    assert held.reasons_in(arguments) == ["a name looks like an API key (OpenAI)", "an observation looks like a card number"]

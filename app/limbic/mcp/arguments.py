@@ -110,6 +110,8 @@ def problems(schema: dict, arguments: Any, tool: str = "the tool") -> list[tuple
             todo.extend(reversed(later))
         elif isinstance(value, list) and isinstance(sub.get("items"), dict):
             items = sub["items"]
+            if items.get("type") == "string" and all(isinstance(v, str) for v in value):
+                continue  # texts where texts are wanted: nothing below them to look at (observations, names)
             todo.extend((items, value[i], (at, i)) for i in range(len(value) - 1, -1, -1))
     return found
 

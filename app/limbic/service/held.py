@@ -59,6 +59,10 @@ class HeldWrite:
     arguments: dict
 
 
+class _Texts(tuple):
+    """A list's texts, waiting in the walk as one entry where each would have waited in turn."""
+
+
 def reasons_in(arguments: dict) -> list[str]:
     """"an observation looks like an API key (OpenAI)" for each text of a write's arguments that looks like a credential."""
     keys, texts = [], []
@@ -70,7 +74,13 @@ def reasons_in(arguments: dict) -> list[str]:
         if isinstance(value, dict):
             todo.extend(value.items())
         elif isinstance(value, list):
-            todo.extend((key, v) for v in value)
+            if all(isinstance(v, str) for v in value):
+                todo.append((key, _Texts(value)))  # texts only: taken together when their turn comes
+            else:
+                todo.extend((key, v) for v in value)
+        elif isinstance(value, _Texts):
+            keys += [key] * len(value)
+            texts += value
         elif isinstance(value, str):
             keys.append(key)
             texts.append(value)

@@ -304,7 +304,8 @@ class ScopedView:
             raise self.refuse(f"Nothing was changed: {tool} writes, and this assistant may not write to this graph "
                               "(the person allows it in Limbic's Settings → Assistants).")
         masks: dict[str, str] = {}
-        for key, name in _walk(arguments):
+        # An assistant that may write everything and see everything: no text of the call can be refused or masked.
+        for key, name in () if write == ALL and self.condition is None else _walk(arguments):
             if key in TYPE_KEYS and write != ALL and isinstance(name, str) and name.strip() not in write:
                 raise self.refuse(f"Nothing was changed: this assistant may write only {describe(write)} entities, "
                                   f"not {shown(name.strip())}.")

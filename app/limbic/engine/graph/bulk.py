@@ -57,6 +57,8 @@ def _chunks(values: Sequence, size: int = CHUNK) -> Iterable[Sequence]:
 @functools.lru_cache(maxsize=4096)
 def _probes(name: str) -> tuple[str, ...]:
     """The NOCASE forms of ``case_spellings(name)``, each once, in their order (an ASCII name has one)."""
+    if name.isascii() and "ss" not in name.lower():
+        return (name.lower(),)  # every case spelling folds to it, and no "ss" is also written "ß"
     return tuple(dict.fromkeys(_nocase(s) for s in case_spellings(name)))
 
 

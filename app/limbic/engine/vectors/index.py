@@ -258,10 +258,13 @@ def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, e
         present = [sources[i] for i in chunk if i in sources]
         if not present:
             continue
-        if last_row is not None:
-            db.executemany("DELETE FROM entity_fts WHERE rowid = ?", [(s.entity_id,) for s in present if s.entity_id <= last_row])
+        held = [(s.entity_id,) for s in present if last_row is not None and s.entity_id <= last_row]
+        if held:
+            db.executemany("DELETE FROM entity_fts WHERE rowid = ?", held)
         db.executemany(FTS_INSERT, [fts_row(s.entity_id, s.name, s.entity_type, s.observations, s.aliases)
                                     for s in present])
+        if not ((embed and ready) or has_vec):
+            continue  # nothing to embed and no vectors to drop: which texts changed matters to nobody
         marks = ",".join("?" * len(present))
         hashes = dict(db.execute(f"SELECT entity_id, text_hash FROM embedding_state WHERE entity_id IN ({marks})",
                                  [s.entity_id for s in present]))
