@@ -45,3 +45,24 @@ def test_a_new_code_from_the_window_and_a_window_left_on_the_old_one(qtbot, tmp_
     assert "sealed anew" in window.sync.button.toolTip()
     window.sync.apply_choice(str(folder), "desk", code=shown[-1])
     qtbot.waitUntil(lambda: window.sync.state == "synced", timeout=30_000)
+
+
+def test_a_device_waiting_for_the_code_is_not_offered_a_new_one(qtbot, tmp_path, monkeypatch):
+    """A wrong code typed, or none: File → Sync… asks for the code and offers no new code this device cannot make."""
+    monkeypatch.setattr(sync_flow, "FOLDER_DEBOUNCE_MS", 50)
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    service_sync.exchange(tmp_path / "laptop.db", folder)  # the folder sealed by another device
+    window = make_window(qtbot, tmp_path / "tablet.db", wait_model=False)
+    window.sync.apply_choice(str(folder), "tablet", code="ABCD-EFGH-JKLM-NPQR-STUV-WXYZ-2345-6789")
+    qtbot.waitUntil(lambda: window.sync.state == "code", timeout=30_000)
+    dialog = window.sync.dialog()
+    names = [b.objectName() for b in dialog.findChild(QDialogButtonBox).buttons()]
+    assert "syncNewCode" not in names and "Stop syncing" in [b.text() for b in dialog.findChild(QDialogButtonBox).buttons()]
+    dialog.deleteLater()
+
+    window.sync.apply_choice(str(folder), "tablet", code=service_sync.show_code(tmp_path / "laptop.db"))
+    qtbot.waitUntil(lambda: window.sync.state == "synced", timeout=30_000)
+    dialog = window.sync.dialog()
+    assert "syncNewCode" in [b.objectName() for b in dialog.findChild(QDialogButtonBox).buttons()]
+    dialog.deleteLater()

@@ -12,7 +12,8 @@ from limbic.ui.common.i18n import translate
 class SyncDialog(QDialog):
     """Asks for the sync folder and the device name; "Stop syncing" forgets the folder."""
 
-    def __init__(self, folder: str, device_name: str, parent: QWidget | None = None) -> None:
+    def __init__(self, folder: str, device_name: str, parent: QWidget | None = None, can_seal: bool = True) -> None:
+        """``can_seal``: this device opens the folder now (a device waiting for the code has no seal to renew)."""
         super().__init__(parent, objectName="syncDialog")
         self.setWindowTitle(translate("SyncDialog", "Sync"))
         self.setMinimumWidth(self.fontMetrics().horizontalAdvance("x") * 80)  # the placeholders read whole
@@ -45,6 +46,7 @@ class SyncDialog(QDialog):
         if folder:
             stop = buttons.addButton(translate("SyncDialog", "Stop syncing"), QDialogButtonBox.ButtonRole.DestructiveRole)
             stop.clicked.connect(self._stop)
+        if folder and can_seal:
             anew = buttons.addButton(translate("SyncDialog", "&New recovery code…"), QDialogButtonBox.ButtonRole.ActionRole)
             anew.setObjectName("syncNewCode")
             anew.setToolTip(translate("SyncDialog", "Seal the folder anew under a new code (if the old one leaked): the old "

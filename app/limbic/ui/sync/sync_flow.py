@@ -293,7 +293,7 @@ class SyncFlow(QObject):
         """File → Sync…: the folder and this device's name."""
         if self.db_path is None:
             return
-        dialog = SyncDialog(str(self.folder or ""), service_sync.device_name(), self.p.hooks.parent)
+        dialog = self.dialog()
         if dialog.exec() != SyncDialog.DialogCode.Accepted:
             return
         if dialog.new_code_asked:
@@ -301,6 +301,12 @@ class SyncFlow(QObject):
             return
         self.apply_choice(dialog.folder.text().strip(), dialog.name.text(), dialog.stop_asked,
                           dialog.code.text().strip() or None)
+
+    def dialog(self) -> SyncDialog:
+        """File → Sync… as it stands now: a new recovery code is offered only where this device opens the folder
+        (one still waiting for the code, a wrong one typed, would be refused: it holds no key to seal with)."""
+        return SyncDialog(str(self.folder or ""), service_sync.device_name(), self.p.hooks.parent,
+                          can_seal=self.state != "code")
 
     def seal_anew(self) -> None:
         """A new recovery code for the folder; shown once, as a first one is."""
