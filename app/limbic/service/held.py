@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import json
 import re
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,31 +58,23 @@ class HeldWrite:
     arguments: dict
 
 
-class _Texts(tuple):
-    """A list's texts, waiting in the walk as one entry where each would have waited in turn."""
-
-
 def reasons_in(arguments: dict) -> list[str]:
     """"an observation looks like an API key (OpenAI)" for each text of a write's arguments that looks like a credential."""
     keys, texts = [], []
-    todo: deque[tuple[str, Any]] = deque(arguments.items())
-    while todo:
-        key, value = todo.popleft()
-        if key in SKIPPED_KEYS:
-            continue
-        if isinstance(value, dict):
-            todo.extend(value.items())
-        elif isinstance(value, list):
-            if all(isinstance(v, str) for v in value):
-                todo.append((key, _Texts(value)))  # texts only: taken together when their turn comes
-            else:
-                todo.extend((key, v) for v in value)
-        elif isinstance(value, _Texts):
-            keys += [key] * len(value)
-            texts += value
-        elif isinstance(value, str):
-            keys.append(key)
-            texts.append(value)
+    level: list[tuple[str, Any]] = list(arguments.items())
+    while level:  # level by level: each value after every value that came before it in the walk
+        below: list[tuple[str, Any]] = []
+        for key, value in level:
+            if key in SKIPPED_KEYS:
+                continue
+            if isinstance(value, str):
+                keys.append(key)
+                texts.append(value)
+            elif isinstance(value, dict):
+                below += value.items()
+            elif isinstance(value, list):
+                below += [(key, v) for v in value]
+        level = below
     out: list[str] = []
     for i in credentials.candidates(texts):  # most texts hold nothing a rule starts from: one pass rules them out
         if what := credentials.looks_like(texts[i]):

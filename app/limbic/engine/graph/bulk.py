@@ -49,6 +49,9 @@ class Holders:
         return self.exact is None and self.exact_alias is None and self.near is None and self.near_alias is None
 
 
+_FREE = Holders()  # the answer for most names of a batch, shared
+
+
 def _chunks(values: Sequence, size: int = CHUNK) -> Iterable[Sequence]:
     for start in range(0, len(values), size):
         yield values[start : start + size]
@@ -109,7 +112,8 @@ def holders(db, names: Sequence[str]) -> dict[str, Holders]:
             if stored == name:
                 exact_alias = owner
                 break
-        out[name] = Holders(exact.get(name), exact_alias, _near(near_rows, name), _near(alias_rows, name))
+        held = (exact.get(name), exact_alias, _near(near_rows, name), _near(alias_rows, name))
+        out[name] = _FREE if held == (None, None, None, None) else Holders(*held)
     return out
 
 

@@ -140,8 +140,10 @@ def install(db: Database) -> None:
     if clock is None:
         clock = _Clock(db)
         db._history_clock = clock  # type: ignore[attr-defined]
-        db.conn.create_scalar_function("limbic_history_now", clock.now, 0)
-        db.conn.create_scalar_function("limbic_history_who", clock.who, 0)
+        # Deterministic: one value for the whole of one statement (as they are), so a statement writing many
+        # versions at once (trigger_batch.py) asks once instead of once per row.
+        db.conn.create_scalar_function("limbic_history_now", clock.now, 0, deterministic=True)
+        db.conn.create_scalar_function("limbic_history_who", clock.who, 0, deterministic=True)
     for kind, table in TABLE.items():
         if db.has_table(table):
             for ddl in trigger_ddl(kind):

@@ -13,6 +13,8 @@ if any other is there, nothing is deferred and the triggers fire as usual.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -51,6 +53,7 @@ def _top_level_from(expressions: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=256)  # the same few triggers, read again by every batch
 def _read(name: str, table: str, sql: str) -> _Trigger | None:
     head = _HEAD.fullmatch(sql)
     if head is None or head.group(2) != table or ";" in head.group(3):
@@ -116,5 +119,5 @@ def deferred(db: Database, tables: Sequence[str]) -> Iterator[Callable[[str, int
                 db.execute(
                     f"INSERT INTO {target}(id, {t.columns}) SELECT p.value, {t.values} "
                     f"FROM json_each(?1) AS p CROSS JOIN main.{table} AS NEW ON NEW.id = CAST(p.key AS INTEGER)",
-                    ("{" + ",".join(f'"{row_id}":{at}' for row_id, at in positions[table].items()) + "}",),
+                    (json.dumps(positions[table], separators=(",", ":")),),  # {"row id": its row's id, ...}
                 )
