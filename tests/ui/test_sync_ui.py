@@ -8,7 +8,7 @@ from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
 from limbic.service import sync as service_sync
 from limbic.ui.sync import sync_flow
-from tests.ui.conftest import make_window
+from tests.ui.conftest import make_window, open_entity
 
 
 def _graph(path, *entities) -> None:
@@ -147,3 +147,25 @@ def test_a_batch_deleting_much_of_the_graph_asks_the_person_first(qtbot, tmp_pat
     window.sync.sync_now()
     qtbot.waitUntil(lambda: window.catalog.counts["entities"] == 0, timeout=30_000)
     assert len(asked) == 2 and "12" in " ".join(asked[0])
+
+
+def test_an_entity_being_edited_names_the_device_a_synced_observation_came_from(qtbot, tmp_path, monkeypatch):
+    _fast(monkeypatch)
+    folder = tmp_path / "Sync"
+    folder.mkdir()
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    _graph(a, ("Ada", ["likes tea"]))
+    service_sync.exchange(a, folder)
+    service_sync.exchange(b, folder)
+    window = make_window(qtbot, a, wait_model=False)
+    qtbot.waitUntil(lambda: window.sync.state == "synced", timeout=30_000)
+    editor = open_entity(qtbot, window, "Ada")
+    editor.obs_new.setText("likes poetry")
+    editor.obs_add.click()  # unsaved
+    g = Graph(Database(b))
+    g.add_observations("Ada", ["translated Menabrea"])
+    g.db.close()
+    service_sync.exchange(b, folder)
+    qtbot.waitUntil(lambda: "since you started editing" in editor.outside_note.text(), timeout=30_000)
+    assert "sync:" not in editor.outside_note.text() and "(another device)" in editor.outside_note.text()
+    assert "likes poetry" in [editor.obs_list.item(i).text() for i in range(editor.obs_list.count())]

@@ -21,6 +21,7 @@ from limbic.service.entity_keys import EntityKey, Reopened, reopen
 from limbic.service.save_conflicts import changed_by_person
 from limbic.service.entities import ConflictError, EntityDraft, EntityView, set_status
 from limbic.ui.common.hooks import StatusLine, WindowHooks
+from limbic.ui.common.words import who_words
 from limbic.ui.editor.aliases import AliasFlow
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.editor.history import NavigationHistory
@@ -339,8 +340,8 @@ def outside_words(base: EntityDraft, view: EntityView) -> str:
     for c in reversed(view.changes):  # newest first: the writer of each new observation
         for it in c.items:
             if it.kind == "observation" and it.op == "add" and (it.after or {}).get("content") in new \
-                    and c.who not in who:
-                who.append(c.who)
+                    and who_words(c.who) not in who:
+                who.append(who_words(c.who))  # a device by its name ("desktop (another device)"), never "sync:desktop"
     source = " and ".join(who) if who else translate("EntityFlow", "another program")
     n = len(new)
     return translate("EntityFlow", "%n new observations from {source} since you started editing; saving keeps "
