@@ -110,3 +110,19 @@ def test_a_choice_that_changes_the_entity_being_edited_keeps_the_edits_and_says_
     qtbot.keyClick(view.list, Qt.Key.Key_B)
     qtbot.waitUntil(lambda: any("Your choice changed the entity you are editing" in s for s in said), timeout=30_000)
     assert "born in London" in _texts(editor) and editor.is_dirty()  # the person's edit stays
+
+
+def test_a_long_device_name_keeps_the_buttons_within_the_view(qtbot):
+    """The other device's name is on the T button; a long one is shortened there, whole in the side's title."""
+    from limbic.engine.sync.conflicts import SyncConflict
+    from limbic.ui.sync.conflicts_view import ConflictsView
+
+    name = "Escritorio del estudio de casa, el de la ventana"
+    c = SyncConflict(1, "observation", "g1", "Ada", "content", "field", "deadline in April", "deadline in May",
+                     "aaaa", "bbbb", "mine", "2026-12-07 10:00:00", my_device_name="laptop", their_device_name=name)
+    view = ConflictsView()
+    qtbot.addWidget(view)
+    view.set_conflicts([c])
+    assert view.minimumSizeHint().width() <= 760, view.minimumSizeHint()
+    assert name in view.theirs_title.text()
+    assert view.buttons["theirs"].text().startswith("Keep Escritorio") and view.buttons["theirs"].text().endswith("(T)")

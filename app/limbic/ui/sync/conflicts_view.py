@@ -14,6 +14,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (QDialog, QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPlainTextEdit,
                                QPushButton, QVBoxLayout, QWidget)
+from limbic.ui.common import window_fit
 from limbic.ui.common.i18n import translate
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
@@ -23,7 +24,9 @@ _LABELS = {"mine": QT_TRANSLATE_NOOP("ConflictsView", "Keep this device's"), "th
 
 def labels(c) -> dict[str, str]:
     """The three buttons' words: the same meaning on every conflict, the other device named."""
-    their = (c.their_device_name or c.their_device[:8]) if c is not None else ""
+    # A long device name is shortened on the button (the side's title says it whole): the row of buttons
+    # stays within the view on a 1366-pixel screen at 150 %.
+    their = _short(c.their_device_name or c.their_device[:8], 16) if c is not None else ""
     return {"mine": translate("ConflictsView", "Keep this device's"), "theirs": translate("ConflictsView", "Keep {their}'s").format(their=their) if their else translate("ConflictsView", _LABELS["theirs"]),
             "both": translate("ConflictsView", "Keep both")}
 
@@ -137,7 +140,7 @@ class ConflictsView(QDialog):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, objectName="syncConflicts")
         self.setWindowTitle(translate("ConflictsView", "Sync conflicts"))
-        self.resize(760, 460)
+        self.resize(window_fit.initial_size(window_fit.available(self).size(), (760, 460)))  # within the screen
         self.conflicts: list = []
         self.list = QListWidget(self, objectName="conflictList")
         self.list.setAccessibleName(translate("ConflictsView", "Conflicts"))
