@@ -113,3 +113,9 @@ def test_a_long_text_is_told_by_its_first_words_and_stemmed_whole():
     for observations in ([spanish, english], [english, spanish], [english + " ñandú", spanish]):
         assert stemming.stem_columns("Discos", "Tarea", observations) == _columns_word_by_word("Discos", "Tarea", observations)
     assert stemming.stem_columns("Discos", "Tarea", [spanish, english])[0] == "disc"
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_ascii_text_splits_into_the_words_the_full_text_index_sees(text):
+    assert stemming.words(text) == [w.lower() for w in re.findall(r"[^\W_]+", text)]

@@ -12,9 +12,11 @@ import sys
 
 import anyio
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from mcp import MCPError
 
-from limbic.mcp.arguments import sentence
+from limbic.mcp.arguments import _keeps_to, problems, sentence
 from limbic.mcp.tools import TOOLS
 from tests.mcp.conftest import APP, call, connect, ok
 from tests.mcp.raw import RawServer, limbic_command, npm_package
@@ -142,3 +144,31 @@ def test_the_mcp_inspector_cli_gets_a_tool_error_for_an_extra_key(tmp_path):
     assert answer["isError"] is True, refused.stdout
     assert answer["content"][0]["text"].startswith("open_nodes has no argument “verbose”; nothing was done")
     assert "JSON-RPC" not in refused.stdout + refused.stderr and "-32602" not in refused.stdout + refused.stderr
+
+
+_KEYS = st.sampled_from(["name", "entityType", "observations", "entities", "from", "to", "relationType", "names",
+                         "contents", "entityName", "query", "limit", "offset", "status", "extra", "context", "kind"])
+_JSON = st.recursive(st.none() | st.booleans() | st.integers(-2, 2) | st.floats(0, 1) | st.sampled_from(["", "Ada"]),
+                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=12)
+
+
+def _near_fit(schema: dict) -> st.SearchStrategy:
+    """Values shaped like the schema's, each part now and then something else (a wrong type, an unknown key)."""
+    kind = schema.get("type")
+    if kind == "object" and "properties" in schema:
+        fitting = st.fixed_dictionaries({}, optional={k: _near_fit(v) for k, v in schema["properties"].items()})
+    elif kind == "array" and isinstance(schema.get("items"), dict):
+        fitting = st.lists(_near_fit(schema["items"]), max_size=3)
+    elif kind == "string":
+        fitting = st.sampled_from(["", "Ada", "x y"])
+    else:
+        fitting = _JSON
+    return st.one_of(fitting, fitting, fitting, _JSON, st.dictionaries(_KEYS, _JSON, max_size=2))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_the_quick_check_accepts_exactly_the_arguments_the_full_check_finds_nothing_in(data):
+    tool = data.draw(st.sampled_from(TOOLS), label="tool")
+    arguments = data.draw(_near_fit(tool.input_schema), label="arguments")
+    assert _keeps_to(tool.input_schema, arguments) == (problems(tool.input_schema, arguments, tool.name) == [])

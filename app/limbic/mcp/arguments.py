@@ -116,6 +116,28 @@ def problems(schema: dict, arguments: Any, tool: str = "the tool") -> list[tuple
     return found
 
 
+def _keeps_to(sub: dict, value: Any, depth: int = 0) -> bool:
+    """True when ``problems`` finds nothing at ``value``, asked without noting where (the usual call); False
+    when it may find something, or the value nests deeper than is worth following here (then it looks)."""
+    kind = sub.get("type")
+    if depth > 32 or (kind is not None and not (
+            any(_fits(value, k) for k in kind) if isinstance(kind, list) else _fits(value, kind))):
+        return False
+    if isinstance(value, dict) and "properties" in sub:
+        properties, required, closed = sub["properties"], sub.get("required", ()), sub.get("additionalProperties") is False
+        for key, item in value.items():
+            if key not in properties:
+                if closed:
+                    return False
+            elif not (item is None and key not in required) and not _keeps_to(properties[key], item, depth + 1):
+                return False
+    elif isinstance(value, list) and isinstance(sub.get("items"), dict):
+        items = sub["items"]
+        if not (items.get("type") == "string" and all(isinstance(v, str) for v in value)):
+            return all(_keeps_to(items, v, depth + 1) for v in value)
+    return True
+
+
 def _owner(path: str) -> str:
     """What holds the keys at ``path``: an item of a list argument (counted from 1, as the batch rule does), or an object."""
     if path.endswith("]"):
@@ -129,7 +151,7 @@ def sentence(tool: str, schema: dict, arguments: Any) -> str | None:
     if not isinstance(arguments, dict):
         return (f"The arguments of {tool} must be an object of named values, not {json_type(arguments)}; nothing was "
                 f"done ({tool} takes: {_takes(schema)}).")
-    found = problems(schema, arguments, tool)
+    found = [] if _keeps_to(schema, arguments) else problems(schema, arguments, tool)
     if not found:
         return None
     named = "; ".join(s for _, s in found[:MAX_NAMED]) + ("; and more" if len(found) > MAX_NAMED else "")

@@ -26,6 +26,8 @@ LANGS = ("en", "es")
 _STEMMERS = {"en": snowballstemmer.stemmer("english"), "es": snowballstemmer.stemmer("spanish")}
 # As FTS5's unicode61 splits: every run of letters and digits is a word.
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+# ASCII text split as _TOKEN splits it, faster: A-Z to lower case, what is neither a letter nor a digit to a space.
+_ASCII_WORDS = str.maketrans({chr(c): chr(c).lower() if chr(c).isalnum() else " " for c in range(128)})
 # Words common in one language and not the other: what tells them apart.
 _EN_ONLY = BY_LANGUAGE["en"] - BY_LANGUAGE["es"]
 _ES_ONLY = BY_LANGUAGE["es"] - BY_LANGUAGE["en"]
@@ -54,8 +56,8 @@ def stem(word: str, lang: str) -> str:
 
 def words(text: str) -> list[str]:
     """The text's words as the full-text index splits them, lower case."""
-    if text.isascii():  # NFKC leaves ASCII as it is, and lower case turns no word character into another kind
-        return _TOKEN.findall(text.lower())
+    if text.isascii():  # NFKC leaves ASCII as it is: its letters and digits, lower case, are the words
+        return text.translate(_ASCII_WORDS).split()
     return [w.lower() for w in _TOKEN.findall(unicodedata.normalize("NFKC", text))]
 
 
@@ -101,7 +103,7 @@ def _column_words(parts: Sequence[str]) -> tuple[list[str], bool]:
     joining two parts ends a word as the end of a text does)."""
     joined = " ".join(parts)
     if joined.isascii():
-        return _TOKEN.findall(joined.lower()), True
+        return joined.translate(_ASCII_WORDS).split(), True
     return [w for part in parts for w in words(part)], False
 
 
