@@ -1,10 +1,12 @@
 """The whole write surface on three devices through a misbehaving folder: besides the names, texts, types and
 relations of test_property.py, superseding a text, valid times, statuses, ended relations, reflections,
-aliases, merges and the person's resolutions of conflicts. After a full exchange every device holds the
-same graph (every synced column, by global id)."""
+aliases, merges, the person's resolutions of conflicts, imports of a file, Edit → Undo and Redo of a
+deletion, and reverts from the Activity panel. After a full exchange every device holds the same graph
+(every synced column, by global id), and the oracle that applied every change in clock order too."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -12,11 +14,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from limbic.engine.errors import LimbicError
 from limbic.engine.history.valid import set_observation_validity, set_relation_validity
-from limbic.service import organise, sync as service_sync
+from limbic.engine.graph.revert import CHOICES
+from limbic.service import activity, organise, sync as service_sync, undo
+from limbic.service.importers import import_path
 from tests.sync.replicas import Replica
 from tests.sync.test_property import NAMES, TEXTS, WRITES, _run, _write, ops_of
 
-SURFACE = ["supersede", "valid", "valid_rel", "status", "end", "reflect", "alias", "merge", "resolve"]
+SURFACE = ["supersede", "valid", "valid_rel", "status", "end", "reflect", "alias", "merge", "resolve", "import",
+           "undo", "revert"]
 op = ops_of([*WRITES, "delete", *SURFACE, *SURFACE])
 DATES = ["2020-01-01", "2021-06-30", None, "2024-02-29"]
 STATUSES = ["active", "paused", "done", "archived"]
@@ -45,6 +50,14 @@ def _write_more(replica: Replica, kind: str, i: int, j: int) -> None:
             g.add_alias(name, f"{name[0]}{text}")
         elif kind == "merge" and g.entity_id(name) is not None and g.entity_id(other) is not None and name != other:
             organise.merge_entities(g, name, other)
+        elif kind == "import":
+            _import(replica, name, other, text)
+        elif kind == "undo":
+            _undo_or_redo(replica, name, i)
+        elif kind == "revert":
+            own = g.db.execute("SELECT id FROM change_log WHERE origin NOT LIKE 'sync:%' ORDER BY id DESC LIMIT 4").fetchall()
+            if own:
+                activity.revert_changes(g, [own[j % len(own)][0]], CHOICES[i % 2])
         elif kind == "resolve":
             open_ = service_sync.list_conflicts(g)
             if open_:
@@ -53,6 +66,32 @@ def _write_more(replica: Replica, kind: str, i: int, j: int) -> None:
                 service_sync.resolve_conflict(g, conflict.id, keep if keep in conflict.choices() else conflict.choices()[0])
     except LimbicError:
         pass  # a write the graph refuses is a refused write on any device
+
+
+def _import(replica: Replica, name: str, other: str, text: str) -> None:
+    """A small memory file imported as the person would (its own session, the importer's merge rules)."""
+    path = replica.path.with_name(f"{replica.device.name}-import.jsonl")
+    lines = [{"type": "entity", "name": name, "entityType": "Person", "observations": [f"{text} imported"]},
+             {"type": "entity", "name": other, "entityType": "Person", "observations": []},
+             {"type": "relation", "from": name, "to": other, "relationType": "knows"}]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    import_path(replica.graph, path, embed=False)
+
+
+_steps: dict[int, undo.Step] = {}  # each device's one undoable deletion, as its window's Edit menu keeps it
+
+
+def _undo_or_redo(replica: Replica, name: str, i: int) -> None:
+    """Delete through Edit's undoable step, or take that step back (Undo), or make it again (Redo)."""
+    g, step = replica.graph, _steps.get(id(replica))
+    if step is None:
+        if g.entity_id(name) is not None:
+            _steps[id(replica)] = undo.delete_entity(g, name)
+    elif step.live:
+        undo.undo_step(g, step, CHOICES[i % 2])
+    else:
+        undo.redo_step(g, step, CHOICES[i % 2])
+        _steps.pop(id(replica))
 
 
 @settings(max_examples=12, deadline=None, database=None, derandomize=True,

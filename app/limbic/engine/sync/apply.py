@@ -133,6 +133,7 @@ class Applier(Removals, LateValues):
         self.at = _made_at(change)
         items = [self._canonical(item) for item in change.get("items", [])]
         self.newer_values.clear()
+        self._newer_in_change(items, stamp)
         blocked = self._blocked_deletions(items, stamp)
         doomed = {state.resolve_alias(self.db, i["gid"]) for i in items if i.get("k") == "entity" and i.get("op") == "remove"}
         self._fixups: list[tuple[str, str, dict]] = []
@@ -169,6 +170,25 @@ class Applier(Removals, LateValues):
         if change.get("resolves"):  # the person's choices on that device settle the same conflicts here
             self.out.conflicts += conflicts.receive(self.graph, change["resolves"], self.remote, self.remote_name)
         self.out.changes += 1
+
+    def _newer_in_change(self, items: list[dict], stamp: str) -> None:
+        """What this change sets on texts, relations and the like deleted here: one that comes back with its
+        entity, brought back by an earlier item of the change (the newer text a supersede adds), comes back
+        with them, as where its own item brought it back (superseded, it is no twin of the same text made here
+        since)."""
+        for item in items:
+            kind, gid = item.get("k"), item.get("gid")
+            if item.get("op") != "change" or kind not in SYNCED_TABLES or kind == "entity" or not gid:
+                continue
+            before, after = item.get("b") or {}, item.get("a") or {}
+            if rows.current(self.db, kind, gid) is not None or rows.tombstone(self.db, kind, gid) is None \
+                    or not self._unseen_by_deletion(gid, before, after, stamp):
+                continue
+            real = state.resolve_alias(self.db, gid)
+            newer = {k: v for k, v in after.items() if k in rows.COLUMNS[kind] and not rows.same(before.get(k), v)
+                     and (stamp, self.remote) > state.get_stamp(self.db, real, k)}
+            if newer:
+                self.newer_values[(kind, real)] = newer
 
     def _canonical(self, item: dict) -> dict:
         """The item with every global id it names as it goes by here (two merged ids compare equal)."""
