@@ -18,6 +18,8 @@ NON_CHARACTERS = frozenset("\ufffe\uffff")
 
 def name_problem(text: str) -> str | None:
     """Why ``text`` cannot be a name (completing "cannot contain ..."), or None."""
+    if text.isascii():
+        return None  # every character refused here lies beyond ASCII
     for ch in text:
         if ch in BIDI_CONTROLS:
             return (f"a bidirectional control ({char_label(ch)}), which changes how the text around it is "
