@@ -157,10 +157,12 @@ def _open_conflicts(replica: Replica) -> list[tuple]:
         "SELECT key, kind, field, rule, kept, lost FROM sync_conflicts WHERE resolved_at IS NULL").fetchall())
 
 
-def _in_clock_order(root: Path, view: Path, graph_id: str) -> Replica:
-    """A new graph given every published change of the folder one at a time, in clock order, each as its device's."""
+def _in_clock_order(root: Path, view: Path, graph_id: str, written: dict | None = None) -> Replica:
+    """A new graph given every published change of the folder one at a time, in clock order, each as its device's;
+    ``written`` (device, sequence) → (name, changes): what devices wrote that compaction has since removed."""
     oracle = Replica(root, "oracle")
     changes = []
+    seen: set[tuple[str, int]] = set()
     pairing = service_sync.folder_pairing(view, graph_id)  # every device of the test pairs on this machine's keys
     for dev, listing in files.scan(view, graph_id).items():
         for seq in listing.segments:
@@ -172,7 +174,11 @@ def _in_clock_order(root: Path, view: Path, graph_id: str) -> Replica:
             if seg is None:
                 continue
             name = str(seg.header.get("name") or dev[:8])
+            seen.add((dev, seq))
             changes.extend(((c.get("stamp", ""), dev, seq, i), name, c) for i, c in enumerate(seg.changes))
+    for (dev, seq), (name, gone) in (written or {}).items():
+        if (dev, seq) not in seen:  # compacted away: every device had applied it
+            changes.extend(((c.get("stamp", ""), dev, seq, i), name, c) for i, c in enumerate(gone))
     db = oracle.graph.db
     for (_, dev, _, _), name, change in sorted(changes, key=lambda x: x[0]):
         with db.activity.session_as(f"sync:{name}"), oracle.graph.write():
@@ -195,8 +201,11 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
     writers: dict[Path, set[str]] = {}
     real_write = files.write_segment
 
+    written: dict[tuple[str, int], tuple[str, list]] = {}  # every segment written, kept past compaction
+
     def recording_write(directory, seq, header, changes, seal=None):
         writers.setdefault(directory, set()).add(header["device"])
+        written[(header["device"], seq)] = (str(header.get("name") or header["device"][:8]), changes)
         return real_write(directory, seq, header, changes, seal)
 
     monkeypatch.setattr(files, "write_segment", recording_write)
@@ -247,7 +256,7 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
             assert devices == {directory.name}, (directory, devices)
         # The sequential oracle: one more graph that receives every change of every device in clock order
         # (stamp, device, sequence) ends as every device did, whatever order they met the changes in.
-        oracle = _in_clock_order(tmp_path, transport.views[replicas[0].device.name], graph_id)
+        oracle = _in_clock_order(tmp_path, transport.views[replicas[0].device.name], graph_id, written)
         try:
             assert synced_hash(oracle.graph) == hashes[replicas[0].device.name], _differences([replicas[0], oracle])
         finally:

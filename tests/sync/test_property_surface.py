@@ -1,27 +1,33 @@
 """The whole write surface on three devices through a misbehaving folder: besides the names, texts, types and
 relations of test_property.py, superseding a text, valid times, statuses, ended relations, reflections,
 aliases, merges, the person's resolutions of conflicts, imports of a file, Edit → Undo and Redo of a
-deletion, and reverts from the Activity panel. After a full exchange every device holds the same graph
-(every synced column, by global id), and the oracle that applied every change in clock order too."""
+deletion, reverts from the Activity panel, and a device's graph file restored from an older backup of it;
+devices write a snapshot every few segments, so compaction removes what all have applied. After a full
+exchange every device holds the same graph (every synced column, by global id), and the oracle that applied
+every change in clock order too."""
 
 from __future__ import annotations
 
 import json
 import os
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from limbic.engine.errors import LimbicError
 from limbic.engine.history.valid import set_observation_validity, set_relation_validity
+from limbic.engine.graph.graph import Graph
 from limbic.engine.graph.revert import CHOICES
+from limbic.engine.store.db import Database
+from limbic.engine.sync import snapshot
 from limbic.service import activity, organise, sync as service_sync, undo
 from limbic.service.importers import import_path
 from tests.sync.replicas import Replica
 from tests.sync.test_property import NAMES, TEXTS, WRITES, _run, _write, ops_of
 
 SURFACE = ["supersede", "valid", "valid_rel", "status", "end", "reflect", "alias", "merge", "resolve", "import",
-           "undo", "revert"]
+           "undo", "revert", "restore"]
 op = ops_of([*WRITES, "delete", *SURFACE, *SURFACE])
 DATES = ["2020-01-01", "2021-06-30", None, "2024-02-29"]
 STATUSES = ["active", "paused", "done", "archived"]
@@ -54,6 +60,8 @@ def _write_more(replica: Replica, kind: str, i: int, j: int) -> None:
             _import(replica, name, other, text)
         elif kind == "undo":
             _undo_or_redo(replica, name, i)
+        elif kind == "restore":
+            _back_up_or_restore(replica)
         elif kind == "revert":
             own = g.db.execute("SELECT id FROM change_log WHERE origin NOT LIKE 'sync:%' ORDER BY id DESC LIMIT 4").fetchall()
             if own:
@@ -94,10 +102,41 @@ def _undo_or_redo(replica: Replica, name: str, i: int) -> None:
         _steps.pop(id(replica))
 
 
+_backups: dict[int, str] = {}
+
+
+def _back_up_or_restore(replica: Replica) -> None:
+    """Back the device's graph file up (through SQLite), or put that older backup back as `limbic restore` does:
+    what the device wrote since and had not published is gone, and the file must rejoin the folder."""
+    g, backup = replica.graph, _backups.pop(id(replica), None)
+    if backup is None:
+        path = replica.path.with_name(f"{replica.device.name}-backup.db")
+        path.unlink(missing_ok=True)
+        g.db.execute("VACUUM INTO ?", (str(path),))
+        _backups[id(replica)] = str(path)
+        return
+    replica.close()
+    for suffix in ("-wal", "-shm"):
+        replica.path.with_name(replica.path.name + suffix).unlink(missing_ok=True)
+    replica.path.write_bytes(open(backup, "rb").read())
+    replica.graph = Graph(Database(replica.path))
+    draw = random.Random(f"restored-{replica.device.name}")  # global ids drawn as _run draws them
+    replica.graph.db.conn.createscalarfunction("randomblob", lambda n: draw.randbytes(n), 1)
+    _steps.pop(id(replica), None)  # the window's undo stack does not outlive its file
+
+
+def _often(monkeypatch) -> None:
+    """A snapshot every two segments of a device, so compaction runs within a case."""
+    _backups.clear()
+    _steps.clear()
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 2)
+
+
 @settings(max_examples=12, deadline=None, database=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(ops=st.lists(op, min_size=6, max_size=25), seed=st.integers(0, 2**16))
 def test_the_whole_write_surface_converges_on_three_devices(tmp_path_factory, monkeypatch, ops, seed):
+    _often(monkeypatch)
     _run(tmp_path_factory.mktemp("sync"), ops, seed, monkeypatch, _write_more)
 
 
@@ -110,4 +149,5 @@ LONG_EXAMPLES = int(os.environ.get("LIMBIC_SYNC_EXAMPLES", "60"))
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(ops=st.lists(op, min_size=6, max_size=50), seed=st.integers(0, 2**16))
 def test_long_runs_of_the_whole_write_surface_converge(tmp_path_factory, monkeypatch, ops, seed):
+    _often(monkeypatch)
     _run(tmp_path_factory.mktemp("sync"), ops, seed, monkeypatch, _write_more)

@@ -265,7 +265,8 @@ class Removals:
                     mine = real_gid in {state.resolve_alias(self.db, dep.get(k)) for k in ("entity", "from", "to")}
                     dep_real = state.resolve_alias(self.db, dep_gid)
                     alone = state.get_stamp(self.db, dep_real, REMOVED_ALONE)[0] or self._apart(dep_real, deleted_at)
-                    if mine and not alone and rows.current(self.db, dep_kind, dep_gid) is None:
+                    if mine and not alone and rows.current(self.db, dep_kind, dep_gid) is None \
+                            and not self._other_end_gone(dep_kind, dep, real_gid):
                         self._restore(dep_kind, dep_gid, depth + 1)
             self._resupersede(change_id)
             # A namesake made here after this deletion and deleted since: where this entity lived on, the
@@ -276,6 +277,14 @@ class Removals:
                 if gone_later is not None and gone_later[1] > change_id and state.local_id(self.db, "entity", later) is None:
                     self._restore("entity", later, depth + 1)
         return new_id
+
+    def _other_end_gone(self, kind: str, values: dict, entity_gid: str) -> bool:
+        """A relation deleted with this entity whose other end is deleted here too: it does not come back with
+        this entity (its other end's deletion holds unless it gives way itself, and then brings it back)."""
+        if kind != "relation":
+            return False
+        ends = {state.resolve_alias(self.db, values.get(k)) for k in ("from", "to")} - {entity_gid, None}
+        return any(rows.current(self.db, "entity", end) is None for end in ends)
 
     def _resupersede(self, change_id: int) -> None:
         """Texts back with their entity point at the newer texts that came back after them: each came back
