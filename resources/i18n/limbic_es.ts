@@ -1105,6 +1105,10 @@ Antes se hace una copia del grafo tal como está.</translation>
             <translation>Detectado el {at}; el grafo conserva el suyo hasta que elijas.</translation>
         </message>
         <message>
+            <source>Mine (this device, made on {device})</source>
+            <translation>Mío (este dispositivo, hecho en {device})</translation>
+        </message>
+        <message>
             <source>Mine (this device)</source>
             <translation>Mío (este dispositivo)</translation>
         </message>

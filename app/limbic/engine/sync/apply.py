@@ -97,8 +97,11 @@ class Applier(Removals, LateValues):
             self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ? AND updated_at < ?", (at, entity, at))
 
     def conflict(self, kind: str, gid: str, field_name: str, rule: str, kept, lost, mine_kept: bool,
-                 kept_stamp: str = "", lost_stamp: str = "") -> None:
+                 kept_stamp: str = "", lost_stamp: str = "", here: str = "") -> None:
+        """Keep a conflict; ``here``: the device that wrote the value this device holds, where it is another
+        device's (a third device meeting two others' writes names both makers, not itself)."""
         gid = state.resolve_alias(self.db, gid) or gid
+        me = here if here and here != self.remote else self.me
         key = conflicts.key_of(kind, gid, field_name, rule, kept, lost)
         if self.db.scalar("SELECT 1 FROM sync_conflicts WHERE key = ? AND resolved_at IS NULL", (key,)):
             return  # met again (by another way, or under another of its ids): listed once, as everywhere
@@ -111,7 +114,7 @@ class Applier(Removals, LateValues):
             "INSERT INTO sync_conflicts(kind, gid, entity_gid, field, rule, kept, lost, kept_device, lost_device, "
             "kept_stamp, lost_stamp, mine_kept, at, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (kind, gid, entity_gid, field_name, rule, json.dumps(kept), json.dumps(lost),
-             self.me if mine_kept else self.remote, self.remote if mine_kept else self.me,
+             me if mine_kept else self.remote, self.remote if mine_kept else me,
              kept_stamp, lost_stamp, int(mine_kept), self.now, key),
         )
         self.out.conflicts += 1
@@ -413,13 +416,13 @@ class Applier(Removals, LateValues):
                 if holder is not None and before is None and not self._renamed_here(holder[1], stamp):
                     gid = joining.join(self, (row_id, gid), (int(holder[0]), holder[1]))  # a name made on both
                 elif holder is not None:
-                    self.conflict(kind, gid, key, "rename_taken", now.get(key), value, True, mine[0], stamp)
+                    self.conflict(kind, gid, key, "rename_taken", now.get(key), value, True, mine[0], stamp, mine[1])
                     continue
                 changed[key] = value
                 if theirs > state.get_stamp(self.db, gid, key):  # joined, the namesake's stamp may be later
                     state.set_stamp(self.db, gid, key, stamp, self.remote)
                 if concurrent:
-                    self.conflict(kind, gid, key, "field", value, now.get(key), False, stamp, mine[0])
+                    self.conflict(kind, gid, key, "field", value, now.get(key), False, stamp, mine[0], mine[1])
             else:
                 self._arrived_below(kind, gid, row_id, key, before, value, now, theirs, pending)
         if changed:

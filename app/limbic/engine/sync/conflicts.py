@@ -56,6 +56,9 @@ class SyncConflict:
     resolved: str | None = None
     my_device_name: str = ""  # device names, as each device calls itself ("" when never told)
     their_device_name: str = ""
+    # Where this device's value was made on another device (a third device meeting two others' writes): its
+    # name; "" where this device made it.
+    mine_made_on: str = ""
 
     def sentence(self) -> str:
         """One line: what, which field, both values."""
@@ -95,6 +98,7 @@ _COLS = "id, kind, gid, entity_gid, field, rule, kept, lost, kept_device, lost_d
 
 def _load(graph: Graph, row, names: dict[str, str]) -> SyncConflict:
     (cid, kind, gid, entity_gid, field_name, rule, kept, lost, kept_dev, lost_dev, mine_kept, at, resolution) = row
+    here = graph.db.get_meta(state.DEVICE_KEY) or ""
     kept_v, lost_v = json.loads(kept) if kept else None, json.loads(lost) if lost else None
     mine, theirs = (kept_v, lost_v) if mine_kept else (lost_v, kept_v)
     my_dev, their_dev = (kept_dev, lost_dev) if mine_kept else (lost_dev, kept_dev)
@@ -118,7 +122,8 @@ def _load(graph: Graph, row, names: dict[str, str]) -> SyncConflict:
                         for v in (mine, theirs))
     return SyncConflict(cid, kind, gid, entity, field_name, rule, mine, theirs, my_dev, their_dev,
                         "mine" if mine_kept else "theirs", at, resolution,
-                        names.get(my_dev, ""), names.get(their_dev, ""))
+                        names.get(my_dev, ""), names.get(their_dev, ""),
+                        (names.get(my_dev) or my_dev[:8]) if my_dev and here and my_dev != here else "")
 
 
 def device_names(graph: Graph) -> dict[str, str]:

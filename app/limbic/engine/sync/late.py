@@ -53,7 +53,7 @@ class LateValues:
             return
         under = self._under(kind, row_id, key)
         if pending or self._lost_unseen(kind, gid, under, key, before, value, now):
-            self.conflict(kind, gid, key, "field", now.get(key), value, True, mine[0], stamp)
+            self.conflict(kind, gid, key, "field", now.get(key), value, True, mine[0], stamp, mine[1])
         if before is not None and not pending and not knew:
             self._met_below(kind, gid, under, key, before, value, stamp)
 

@@ -229,7 +229,10 @@ class ConflictsView(QDialog):
                          else translate("ConflictsView", "Met on {at}; the graph holds theirs until you choose.")
                          ).format(at=c.at) + "\n" + _hint(offered))
         # "this device" is what the person knows it by, whatever name the others see.
-        self.mine_title.setText(translate("ConflictsView", "Mine (this device)") + (translate("ConflictsView", "  — kept now") if c.kept == "mine" else ""))
+        # A value this device holds from a third device says where it was made.
+        mine = translate("ConflictsView", "Mine (this device, made on {device})").format(device=c.mine_made_on) \
+            if c.mine_made_on else translate("ConflictsView", "Mine (this device)")
+        self.mine_title.setText(mine + (translate("ConflictsView", "  — kept now") if c.kept == "mine" else ""))
         their_device = c.their_device_name or c.their_device
         self.theirs_title.setText(translate("ConflictsView", "Theirs ({their_device})").format(their_device=their_device)
                                   + (translate("ConflictsView", "  — kept now") if c.kept == "theirs" else ""))
