@@ -993,6 +993,10 @@ Antes se hace una copia del grafo tal como está.</translation>
             <translation>Observaciones</translation>
         </message>
         <message>
+            <source>Written where the deletion did not see it</source>
+            <translation>Escrito sin que el borrado lo viera</translation>
+        </message>
+        <message>
             <source>Entity</source>
             <translation>Entidad</translation>
         </message>

@@ -73,6 +73,7 @@ class Applier(Removals, LateValues):
         # A new row's fields are stamped with its change's stamp; a snapshot's import brings its rows' own
         # stamps after them (snapshot.py), so it leaves this off rather than write each stamp twice.
         self.stamp_added = True
+        self._kept_back: set[int] = set()  # conflicts of entities this device deleted, kept by this device's edits
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
@@ -140,6 +141,7 @@ class Applier(Removals, LateValues):
         blocked = self._blocked_deletions(items, stamp)
         doomed = {state.resolve_alias(self.db, i["gid"]) for i in items if i.get("k") == "entity" and i.get("op") == "remove"}
         self._fixups: list[tuple[str, str, dict]] = []
+        raised_before = self.db.scalar("SELECT coalesce(max(id), 0) FROM sync_conflicts")
         for item in items:
             kind, op, gid = item.get("k"), item.get("op"), item.get("gid")
             if kind not in SYNCED_TABLES or not gid:
@@ -168,11 +170,40 @@ class Applier(Removals, LateValues):
                 columns, missing = rows.local_values(self.db, kind, values)
                 if not missing:
                     rows.update(self.db, kind, found[0], columns)
+        self._name_the_edit(items, raised_before)
         if change.get("scopes"):  # what the person lets each assistant see, chosen on that device
             scope_travel.receive(self.db, change["scopes"])
         if change.get("resolves"):  # the person's choices on that device settle the same conflicts here
             self.out.conflicts += conflicts.receive(self.graph, change["resolves"], self.remote, self.remote_name)
         self.out.changes += 1
+
+    def _name_the_edit(self, items: list[dict], raised_before: int) -> None:
+        """An entity this device deleted, back for this change's edit of it: the conflict names that edit (the
+        texts, relations and fields it wrote), so the person sees what the deletion had not seen."""
+        # Also those raised by this device's earlier changes in this exchange: its later writes to the entity
+        # had not seen the deletion either.
+        self._kept_back.update(r[0] for r in self.db.execute(
+            "SELECT id FROM sync_conflicts WHERE id > ? AND kind = 'entity' AND rule = 'deleted_here'", (raised_before,)))
+        for cid, gid, kept in self.db.execute(
+            f"SELECT id, gid, kept FROM sync_conflicts WHERE resolved_at IS NULL AND id IN "
+            f"({','.join('?' * len(self._kept_back))})", tuple(self._kept_back),
+        ).fetchall() if self._kept_back else ():
+            unseen = []
+            for item in items:
+                after = item.get("a") or {}
+                kind = item.get("k")
+                if kind == "entity" and state.resolve_alias(self.db, item.get("gid")) == gid and item.get("op") == "change":
+                    unseen += [f"{k}: {v}" for k, v in after.items() if k in ("name", "type", "status")
+                               and not rows.same((item.get("b") or {}).get(k), v)]
+                elif kind != "entity" and item.get("op") in ("add", "change") and gid in {
+                        state.resolve_alias(self.db, after.get(k)) for k in ("entity", "from", "to")}:
+                    unseen.append(self._in_words(kind, after, gid))
+            values = json.loads(kept) if kept else None
+            unseen = [u for u in unseen if u]
+            if unseen and isinstance(values, dict):
+                unseen = [*values.get("unseen", []), *(u for u in unseen if u not in values.get("unseen", []))]
+                self.db.execute("UPDATE sync_conflicts SET kept = ? WHERE id = ?",
+                                (json.dumps({**values, "unseen": unseen}), cid))
 
     def _newer_in_change(self, items: list[dict], stamp: str) -> None:
         """What this change sets on texts, relations and the like deleted here: one that comes back with its

@@ -142,6 +142,7 @@ class Removals:
                 continue
             entity_id, now = found
             edited = self._changed_unseen("entity", gid, entity_id, item, now)
+            unseen: list[str] = []  # what of it the deletion had not seen: the person judges the conflict by it
             if "seen" in item and set(state.known_as(self.db, gid)) - set(item["seen"]):
                 edited = True  # the same name created elsewhere and merged here: the deleter never saw it
             for kind, sql in (
@@ -155,14 +156,16 @@ class Removals:
                     mine = rows.current(self.db, kind, dep)
                     if theirs is None or mine is None or self._changed_unseen(kind, dep, mine[0], theirs, mine[1]):
                         edited = True
+                        if mine is not None:
+                            unseen.append(self._in_words(kind, mine[1], gid))
             if not edited:
                 late = self._removed_after(stamp) if late is None else late
                 edited = self._removed_unseen(gid, removed, late)
             if edited:
                 blocked.add(gid)
                 self._note_missed(gid, stamp, self.remote)
-                self.conflict("entity", gid, ROW_FIELD, "deleted_there", now, None, True,
-                              lost_stamp="")
+                self.conflict("entity", gid, ROW_FIELD, "deleted_there",
+                              {**now, "unseen": [u for u in unseen if u]} if unseen else now, None, True, lost_stamp="")
         return blocked
 
     def _remove(self, kind: str, gid: str, item: dict, stamp: str, alone: bool = True) -> None:
@@ -277,6 +280,18 @@ class Removals:
                 if gone_later is not None and gone_later[1] > change_id and state.local_id(self.db, "entity", later) is None:
                     self._restore("entity", later, depth + 1)
         return new_id
+
+    def _in_words(self, kind: str, values: dict, entity_gid: str) -> str:
+        """A row of an entity as its conflict names it: a text, a relation to another entity, an alias."""
+        if kind in ("observation", "reflection"):
+            return str(values.get("content") or "")
+        if kind == "alias":
+            return str(values.get("alias") or "")
+        ends = [values.get("from"), values.get("to")]
+        other = next((e for e in ends if state.resolve_alias(self.db, e) != entity_gid), entity_gid)
+        found = rows.current(self.db, "entity", other)
+        arrow = "→" if state.resolve_alias(self.db, ends[0]) == entity_gid else "←"
+        return f"{arrow} {values.get('type') or ''} {found[1]['name'] if found else ''}".strip()
 
     def _other_end_gone(self, kind: str, values: dict, entity_gid: str) -> bool:
         """A relation deleted with this entity whose other end is deleted here too: it does not come back with

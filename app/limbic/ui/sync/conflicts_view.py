@@ -65,6 +65,7 @@ _FIELDS = {"name": QT_TRANSLATE_NOOP("ConflictsView", "Name"), "type": QT_TRANSL
            "mood": QT_TRANSLATE_NOOP("ConflictsView", "Mood"), "valid_from": QT_TRANSLATE_NOOP("ConflictsView", "Valid from"),
            "valid_until": QT_TRANSLATE_NOOP("ConflictsView", "Valid until"), "ended_at": QT_TRANSLATE_NOOP("ConflictsView", "Ended"),
            "observations": QT_TRANSLATE_NOOP("ConflictsView", "Observations"),
+           "unseen": QT_TRANSLATE_NOOP("ConflictsView", "Written where the deletion did not see it"),
            "entity": QT_TRANSLATE_NOOP("ConflictsView", "Entity")}  # an alias's entity; in a row, an id: not shown
 _STATUSES = {"active": QT_TRANSLATE_NOOP("ConflictsView", "active"), "paused": QT_TRANSLATE_NOOP("ConflictsView", "paused"),
              "done": QT_TRANSLATE_NOOP("ConflictsView", "done"), "archived": QT_TRANSLATE_NOOP("ConflictsView", "archived")}
@@ -116,7 +117,8 @@ def shown_value(value: object) -> str:
         return value
     if isinstance(value, dict):  # a whole row (an entity deleted on one side): one field a line, as a person reads it
         out = []
-        for key, v in value.items():
+        # What the deletion had not seen comes first: it is why the entity was kept.
+        for key, v in sorted(value.items(), key=lambda kv: kv[0] != "unseen"):
             if key == "private" and v:
                 out.append(translate("ConflictsView", "Private: kept from every assistant"))
             if key not in _FIELDS or key == "entity" or v in (None, "", []):
