@@ -658,6 +658,193 @@ Antes se hace una copia del grafo tal como está.</translation>
         </message>
     </context>
     <context>
+        <name>ChangeWords</name>
+        <message>
+            <source>created “{name}” ({type})</source>
+            <translation>creó “{name}” ({type})</translation>
+        </message>
+        <message>
+            <source>deleted “{name}”</source>
+            <translation>borró “{name}”</translation>
+        </message>
+        <message>
+            <source>renamed “{old}” → “{new}”</source>
+            <translation>renombró “{old}” → “{new}”</translation>
+        </message>
+        <message>
+            <source>type of “{name}”: {old} → {new}</source>
+            <translation>tipo de “{name}”: {old} → {new}</translation>
+        </message>
+        <message>
+            <source>status of “{name}”: {old} → {new}</source>
+            <translation>estado de “{name}”: {old} → {new}</translation>
+        </message>
+        <message>
+            <source>marked “{name}” private</source>
+            <translation>marcó “{name}” como privada</translation>
+        </message>
+        <message>
+            <source>“{name}” no longer private</source>
+            <translation>“{name}” ya no es privada</translation>
+        </message>
+        <message>
+            <source>changed “{name}”</source>
+            <translation>cambió “{name}”</translation>
+        </message>
+        <message>
+            <source>added to “{owner}”: “{text}”</source>
+            <translation>añadió a “{owner}”: “{text}”</translation>
+        </message>
+        <message>
+            <source>removed from “{owner}”: “{text}”</source>
+            <translation>quitó de “{owner}”: “{text}”</translation>
+        </message>
+        <message>
+            <source>superseded in “{owner}”: “{text}”</source>
+            <translation>sustituyó en “{owner}”: “{text}”</translation>
+        </message>
+        <message>
+            <source>brought back in “{owner}”: “{text}”</source>
+            <translation>recuperó en “{owner}”: “{text}”</translation>
+        </message>
+        <message>
+            <source>edited in “{owner}”: “{old}” → “{new}”</source>
+            <translation>editó en “{owner}”: “{old}” → “{new}”</translation>
+        </message>
+        <message>
+            <source>held in the world {period} in “{owner}”: “{text}”</source>
+            <translation>vigente en el mundo {period} en “{owner}”: “{text}”</translation>
+        </message>
+        <message>
+            <source>changed an observation of “{owner}”</source>
+            <translation>cambió una observación de “{owner}”</translation>
+        </message>
+        <message>
+            <source>related {arrow}</source>
+            <translation>relacionó {arrow}</translation>
+        </message>
+        <message>
+            <source>removed relation {arrow}</source>
+            <translation>quitó la relación {arrow}</translation>
+        </message>
+        <message>
+            <source>ended relation {arrow}</source>
+            <translation>terminó la relación {arrow}</translation>
+        </message>
+        <message>
+            <source>related again {arrow}</source>
+            <translation>volvió a relacionar {arrow}</translation>
+        </message>
+        <message>
+            <source>held in the world {period}: {arrow}</source>
+            <translation>vigente en el mundo {period}: {arrow}</translation>
+        </message>
+        <message>
+            <source>changed relation {arrow}</source>
+            <translation>cambió la relación {arrow}</translation>
+        </message>
+        <message>
+            <source>gave “{owner}” the alias “{alias}”</source>
+            <translation>dio a “{owner}” el alias “{alias}”</translation>
+        </message>
+        <message>
+            <source>removed the alias “{alias}” of “{owner}”</source>
+            <translation>quitó el alias “{alias}” de “{owner}”</translation>
+        </message>
+        <message>
+            <source>changed the alias “{alias}” of “{owner}”</source>
+            <translation>cambió el alias “{alias}” de “{owner}”</translation>
+        </message>
+        <message>
+            <source>added a reflection on “{owner}”</source>
+            <translation>añadió una reflexión sobre “{owner}”</translation>
+        </message>
+        <message>
+            <source>removed a reflection on “{owner}”</source>
+            <translation>quitó una reflexión sobre “{owner}”</translation>
+        </message>
+        <message>
+            <source>changed a reflection on “{owner}”</source>
+            <translation>cambió una reflexión sobre “{owner}”</translation>
+        </message>
+        <message>
+            <source>added a reflection</source>
+            <translation>añadió una reflexión</translation>
+        </message>
+        <message>
+            <source>removed a reflection</source>
+            <translation>quitó una reflexión</translation>
+        </message>
+        <message>
+            <source>changed a reflection</source>
+            <translation>cambió una reflexión</translation>
+        </message>
+        <message>
+            <source>from {start} until {until}</source>
+            <translation>desde {start} hasta {until}</translation>
+        </message>
+        <message>
+            <source>since {start}</source>
+            <translation>desde {start}</translation>
+        </message>
+        <message>
+            <source>until {until}</source>
+            <translation>hasta {until}</translation>
+        </message>
+        <message>
+            <source>at any time (no dates)</source>
+            <translation>en cualquier momento (sin fechas)</translation>
+        </message>
+        <message>
+            <source>{what} with {brought}</source>
+            <translation>{what} con {brought}</translation>
+        </message>
+        <message>
+            <source>{n} observation</source>
+            <translation>{n} observación</translation>
+        </message>
+        <message>
+            <source>{n} observations</source>
+            <translation>{n} observaciones</translation>
+        </message>
+        <message>
+            <source>{n} relation</source>
+            <translation>{n} relación</translation>
+        </message>
+        <message>
+            <source>{n} relations</source>
+            <translation>{n} relaciones</translation>
+        </message>
+        <message>
+            <source>{n} reflection</source>
+            <translation>{n} reflexión</translation>
+        </message>
+        <message>
+            <source>{n} reflections</source>
+            <translation>{n} reflexiones</translation>
+        </message>
+        <message>
+            <source>{n} alias</source>
+            <translation>{n} alias</translation>
+        </message>
+        <message>
+            <source>{n} aliases</source>
+            <translation>{n} alias</translation>
+        </message>
+        <message>
+            <source>took back change {ids}:</source>
+            <translation>deshizo el cambio {ids}:</translation>
+        </message>
+        <message>
+            <source>no visible change</source>
+            <translation>ningún cambio visible</translation>
+        </message>
+        <message>
+            <source>{text}; and {n} more</source>
+            <translation>{text}; y {n} más</translation>
+        </message>
+    </context>
+    <context>
         <name>ChangesSince</name>
         <message>
             <source>ended:</source>

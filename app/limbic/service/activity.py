@@ -8,7 +8,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from limbic.engine.errors import ValidationError
-from limbic.engine.graph import activity_control, activity_log, revert
+from limbic.engine.graph import activity_control, activity_log, change_words, revert
 from limbic.engine.store import changes as _changes
 from limbic.engine.graph.activity_log import MAX_KEEP_DAYS, Change, ReadCount, Session
 from limbic.engine.graph.revert import INTO_EXISTING, SKIP, Conflict, Plan, RevertConflict
@@ -26,6 +26,16 @@ __all__ = [
 def set_origin(graph: Graph, origin: str, client: str = "", client_version: str = "") -> None:
     """From now on this connection writes as ``origin`` (app, cli, import, assistant) for ``client``."""
     graph.db.activity.set_origin(origin, client, client_version)
+
+
+def change_in_words(change: Change, words) -> str:
+    """A logged change in one line in the reader's language (``words``: template → translated template)."""
+    return change_words.summarize(change, tr=words, names=change.names)
+
+
+def item_in_words(change: Change, item, words) -> str:
+    """One item of a logged change in the reader's language."""
+    return change_words.describe_item(item, change.names, words)
 
 
 def sessions(graph: Graph, **filters) -> list[Session]:

@@ -16,6 +16,7 @@ from limbic.engine.store.changes import KEEP_DAYS_KEY, MAX_KEEP_DAYS, ORIGIN_ASS
 from limbic.engine.errors import ValidationError
 from limbic.engine.graph.graph import TIME_FORMAT, now_utc
 from limbic.engine.wording import counted
+from limbic.engine.graph.change_words import describe_item, summarize  # noqa: F401  (this module's words)
 
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
@@ -60,6 +61,7 @@ class Change:
     client: str = ""
     items: list[Item] = field(default_factory=list)
     summary: str = ""
+    names: dict[int, str] = field(default_factory=dict)  # the entities it names, by id (its words in a language)
 
     @property
     def who(self) -> str:
@@ -344,11 +346,6 @@ def session_reads(db: Database, session_id: int) -> list[tuple[str, int | None, 
 # -- words ------------------------------------------------------------------------------------
 
 
-def _clip(text: object, n: int = 60) -> str:
-    text = " ".join(str(text or "").split())
-    return text if len(text) <= n else text[: n - 1] + "…"
-
-
 def _names(db: Database, changes: Sequence[Change]) -> dict[int, str]:
     """Entity names for the ids these changes mention: current ones, else the last the log knew."""
     names: dict[int, str] = {}
@@ -364,117 +361,17 @@ def _names(db: Database, changes: Sequence[Change]) -> dict[int, str]:
     return names
 
 
-def _valid_changed(before: dict, after: dict) -> bool:
-    return any(before.get(k) != after.get(k) for k in ("valid_from", "valid_until"))
-
-
-def _period(values: dict) -> str:
-    """A valid time in words: “from 2020-01-01 until 2023-06-30”, “since …”, “until …”, “always”."""
-    start, until = values.get("valid_from"), values.get("valid_until")
-    if start and until:
-        return f"from {start} until {until}"
-    return f"since {start}" if start else f"until {until}" if until else "at any time (no dates)"
-
-
-def describe_item(it: Item, names: dict[int, str]) -> str:
-    """One item in words: “added observation to “X”: …”, “renamed “X” → “Y””, “ended relation A —knows→ B”."""
-    s = it.state
-    if it.kind == "entity":
-        name = _clip(s.get("name"), 40)
-        if it.op == ADD:
-            return f"created “{name}” ({s.get('type')})"
-        if it.op == REMOVE:
-            return f"deleted “{name}”"
-        b, a = it.before or {}, it.after or {}
-        parts = []
-        if b.get("name") != a.get("name"):
-            parts.append(f"renamed “{_clip(b.get('name'), 40)}” → “{_clip(a.get('name'), 40)}”")
-        if b.get("type") != a.get("type"):
-            parts.append(f"type of “{name}”: {b.get('type')} → {a.get('type')}")
-        if b.get("status") != a.get("status"):
-            parts.append(f"status of “{name}”: {b.get('status')} → {a.get('status')}")
-        if bool(b.get("private")) != bool(a.get("private")) and "private" in a:
-            parts.append(f"marked “{name}” private" if a.get("private") else f"“{name}” no longer private")
-        return "; ".join(parts) or f"changed “{name}”"
-    owner = _clip(names.get(it.entity_id or -1, "?"), 40)
-    if it.kind == "observation":
-        text = _clip(s.get("content"))
-        if it.op == ADD:
-            return f"added to “{owner}”: “{text}”"
-        if it.op == REMOVE:
-            return f"removed from “{owner}”: “{text}”"
-        b, a = it.before or {}, it.after or {}
-        if b.get("superseded_at") is None and a.get("superseded_at") is not None:
-            return f"superseded in “{owner}”: “{_clip(b.get('content'))}”"
-        if b.get("superseded_at") is not None and a.get("superseded_at") is None:
-            return f"brought back in “{owner}”: “{_clip(a.get('content'))}”"
-        if b.get("content") != a.get("content"):
-            return f"edited in “{owner}”: “{_clip(b.get('content'), 40)}” → “{_clip(a.get('content'), 40)}”"
-        if _valid_changed(b, a):
-            return f"held in the world {_period(a)} in “{owner}”: “{text}”"
-        return f"changed an observation of “{owner}”"
-    if it.kind == "relation":
-        a_name = _clip(names.get(s.get("from"), s.get("from_name") or "?"), 40)
-        b_name = _clip(names.get(s.get("to"), s.get("to_name") or "?"), 40)
-        arrow = f"{a_name} —{s.get('type')}→ {b_name}"
-        if it.op == ADD:
-            return f"related {arrow}"
-        if it.op == REMOVE:
-            return f"removed relation {arrow}"
-        if (it.before or {}).get("active") and not (it.after or {}).get("active"):
-            return f"ended relation {arrow}"
-        if not (it.before or {}).get("active") and (it.after or {}).get("active"):
-            return f"related again {arrow}"
-        if _valid_changed(it.before or {}, it.after or {}):
-            return f"held in the world {_period(it.after or {})}: {arrow}"
-        return f"changed relation {arrow}"
-    if it.kind == "alias":
-        alias = _clip((it.after or it.before or {}).get("alias"), 40)
-        return {ADD: f"gave “{owner}” the alias “{alias}”", REMOVE: f"removed the alias “{alias}” of “{owner}”"}.get(
-            it.op, f"changed the alias “{alias}” of “{owner}”")
-    what = "reflection" + (f" on “{owner}”" if it.entity_id else "")
-    return {ADD: f"added a {what}", REMOVE: f"removed a {what}"}.get(it.op, f"changed a {what}")
-
-
 def _describe(db: Database, changes: list[Change]) -> None:
     by_id = {c.id: c for c in changes}
     for cid, items in _items(db, list(by_id)).items():
         by_id[cid].items = items
     names = _names(db, changes)
     for c in changes:
+        c.names = {i: names[i] for i in c.entity_ids() | {it.row_id for it in c.items if it.kind == "entity"}
+                   if i in names}
         for it in c.items:
             it.summary = describe_item(it, names)
         c.summary = summarize(c)
-
-
-def summarize(c: Change, most: int = 3) -> str:
-    """A change in one line: what a created or deleted entity brought along is counted, not listed."""
-    created = {it.row_id for it in c.items if it.kind == "entity" and it.op == ADD}
-    deleted = {it.row_id for it in c.items if it.kind == "entity" and it.op == REMOVE}
-    phrases: list[str] = []
-    extra: dict[int, dict[str, int]] = {}  # entity -> kind -> how many rows it brought along
-    for it in c.items:
-        if it.kind != "entity" and it.op in (ADD, REMOVE):
-            owners = {it.entity_id, it.other_id}
-            if (it.op == ADD and owners & created) or (it.op == REMOVE and owners & deleted):
-                key = min(owners & (created if it.op == ADD else deleted))
-                kinds = extra.setdefault(key, {})
-                kinds[it.kind] = kinds.get(it.kind, 0) + 1
-                continue
-        phrases.append(it.summary)
-    for it in c.items:
-        if it.kind == "entity" and it.row_id in extra and it.summary in phrases:
-            brought = ", ".join(f"{n} {kind}{'s' if n != 1 else ''}" for kind, n in extra[it.row_id].items())
-            phrases[phrases.index(it.summary)] = f"{it.summary} with {brought}"
-    if c.reverts:
-        phrases.insert(0, "took back change " + ", ".join(f"#{i}" for i in c.reverts[:5])
-                       + ("…" if len(c.reverts) > 5 else "") + ":")
-    if not phrases:
-        return "no visible change"
-    text = "; ".join(phrases[:most])
-    if len(phrases) > most:
-        text += f"; and {len(phrases) - most} more"
-    return text.replace(":;", ":")
 
 
 def set_keep_days(db: Database, days: int) -> None:

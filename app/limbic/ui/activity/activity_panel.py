@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from limbic.ui.activity.changes_since import ChangesSinceView
 from limbic.ui.activity.conflict_dialog import ConflictDialog  # noqa: F401 - where the window and tests take it from
 from limbic.ui.activity.held_rows import HeldBar, HeldRows, text_line
+from limbic.ui.common.change_words import change_words, item_words
 from limbic.ui.common.words import origin_words, refusal_words, tool_words, who_words, wrap_rows, wrapped_tip
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import Change, PanelData, Refused, Session
@@ -71,7 +72,7 @@ def refusal_line(r: Refused) -> str:
 def change_title(c: Change) -> str:
     """“#12 14:03 add_observations — added to “X”: “…””, marked when taken back."""
     back = translate("ActivityPanel", "  (taken back by #{reverted_by})").format(reverted_by=c.reverted_by) if c.reverted_by else ""
-    return f"#{c.id}  {c.at[11:19]}  {tool_words(c.tool)} — {c.summary}{back}"
+    return f"#{c.id}  {c.at[11:19]}  {tool_words(c.tool)} — {change_words(c)}{back}"
 
 
 class ActivityPanel(QWidget):
@@ -309,7 +310,7 @@ class ActivityPanel(QWidget):
 
     def _add_items(self, call: QTreeWidgetItem, c: Change) -> None:
         for it in c.items:
-            line = QTreeWidgetItem([f"{_OP_SIGN.get(it.op, '·')} {it.summary}"])
+            line = QTreeWidgetItem([f"{_OP_SIGN.get(it.op, '·')} {item_words(c, it)}"])
             line.setToolTip(0, wrapped_tip(line.text(0)))
             line.setData(0, ROLE, ("item", it.entity_id if it.kind != "entity" else it.row_id))
             call.addChild(line)
