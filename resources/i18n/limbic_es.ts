@@ -191,6 +191,10 @@
             </translation>
         </message>
         <message>
+            <source>{origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}</source>
+            <translation>{origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}</translation>
+        </message>
+        <message>
             <source>{who}{version} · {origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}</source>
             <translation>{who}{version} · {origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}</translation>
         </message>

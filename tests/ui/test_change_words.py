@@ -65,3 +65,14 @@ def test_in_spanish_the_window_says_it_in_spanish(spanish, tmp_path):  # noqa: F
     for english in ("created", "renamed", "edited in", "held in the world", "superseded in", "ended relation",
                     "deleted", "gave “", " with "):
         assert english not in text, (english, text)
+
+
+def test_a_session_without_a_client_names_its_writer_once_in_the_windows_language(spanish):  # noqa: F811
+    from limbic.engine.graph.activity_log import Session
+    from limbic.ui.activity.activity_panel import session_title
+
+    cli = session_title(Session(1, "cli", "", "", "2026-12-07 10:37:00", total=1))
+    assert cli.startswith("línea de comandos · 10:37, 2026-12-07 · 1 cambio"), cli
+    assert "command line" not in cli
+    assistant = session_title(Session(2, "assistant", "cursor", "1.0", "2026-12-07 10:37:00", total=2))
+    assert assistant.startswith("cursor 1.0 · asistente · 10:37"), assistant

@@ -54,6 +54,10 @@ def session_title(s: Session, refused: Refused | None = None) -> str:
     n_refused = refused.count if refused else 0
     no = translate("ActivityPanel", " · %n writes refused", "", n_refused) if refused else ""
     changes = translate("ActivityPanel", "%n changes", "", total)
+    if not s.client and not s.origin.startswith("sync:"):  # no name of its own: who it is, said once
+        return translate("ActivityPanel", "{origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}").format(
+            origin=origin_words(s.origin), time=s.started[11:16], day=s.started[:10], changes=changes,
+            unreviewed=unreviewed, taken=taken, no=no, reads=reads)
     return translate("ActivityPanel", "{who}{version} · {origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}").format(
         who=who_words(s.who), version=version, origin=origin_words(s.origin), time=s.started[11:16], day=s.started[:10], changes=changes,
         unreviewed=unreviewed, taken=taken, no=no, reads=reads)
