@@ -106,8 +106,12 @@ def _export(env: dict, db: Path, out: Path) -> list[dict]:
     lines = [json.loads(line) for line in out.read_text("utf-8").splitlines() if line.strip()]
     for line in lines:
         line.pop("id", None)  # local row ids differ between devices; everything else must not
-        if isinstance(line.get("observations"), list):
-            line["observations"] = sorted(map(str, line["observations"]))
+        if isinstance(line.get("observations"), list):  # in local row order: sorted, each with its date and kind
+            parallel = [k for k in ("observationDates", "observationKinds") if isinstance(line.get(k), list)]
+            rows = sorted(zip(map(str, line["observations"]), *(line[k] for k in parallel)))
+            line["observations"] = [r[0] for r in rows]
+            for i, k in enumerate(parallel, 1):
+                line[k] = [r[i] for r in rows]
     return sorted(lines, key=lambda d: json.dumps(d, sort_keys=True))
 
 
