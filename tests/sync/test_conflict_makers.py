@@ -59,3 +59,25 @@ def test_the_conflicts_view_says_where_this_devices_value_was_made(qtbot):
     view.list.setCurrentRow(1)
     assert view.mine_title.text().startswith("Mine (this device, made on desktop)")
     assert "laptop" in view.theirs_title.text()
+
+
+def test_a_third_device_names_the_editor_that_kept_an_entity_deleted_elsewhere(tmp_path):
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    laptop, desktop, tablet = replicas = [Replica(tmp_path, n) for n in ("laptop", "desktop", "tablet")]
+    try:
+        laptop.graph.upsert_entity("Grace", "Person", ["wrote a compiler"])
+        settle(replicas, folder)
+        laptop.graph.delete_entity("Grace")
+        desktop.graph.add_observations("Grace", ["a rear admiral"])  # not knowing of the deletion
+        desktop.sync(folder)
+        tablet.sync(folder)  # the tablet holds the edit
+        laptop.sync(folder)
+        tablet.sync(folder)  # and meets the deletion, which gives way
+        [c] = service_sync.list_conflicts(tablet.graph)
+        assert c.rule == "deleted_there" and c.kept == "mine"
+        assert (c.my_device, c.their_device) == (desktop.device.id, laptop.device.id)
+        assert c.mine_made_on == "desktop" and c.mine["unseen"] == ["a rear admiral"]
+    finally:
+        for r in replicas:
+            r.close()

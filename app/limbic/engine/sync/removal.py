@@ -143,6 +143,7 @@ class Removals:
             entity_id, now = found
             edited = self._changed_unseen("entity", gid, entity_id, item, now)
             unseen: list[str] = []  # what of it the deletion had not seen: the person judges the conflict by it
+            writers: list = []  # who wrote it (stamp, device): a third device names them, not itself
             if "seen" in item and set(state.known_as(self.db, gid)) - set(item["seen"]):
                 edited = True  # the same name created elsewhere and merged here: the deleter never saw it
             for kind, sql in (
@@ -158,14 +159,19 @@ class Removals:
                         edited = True
                         if mine is not None:
                             unseen.append(self._in_words(kind, mine[1], gid))
+                            writers.append(self.db.one(
+                                "SELECT stamp, device FROM sync_stamp WHERE gid = ? AND substr(field, 1, 1) != '_' "
+                                "ORDER BY stamp DESC LIMIT 1", (state.resolve_alias(self.db, dep),)))
             if not edited:
                 late = self._removed_after(stamp) if late is None else late
                 edited = self._removed_unseen(gid, removed, late)
             if edited:
                 blocked.add(gid)
                 self._note_missed(gid, stamp, self.remote)
+                written = max((w for w in writers if w), default=None)
                 self.conflict("entity", gid, ROW_FIELD, "deleted_there",
-                              {**now, "unseen": [u for u in unseen if u]} if unseen else now, None, True, lost_stamp="")
+                              {**now, "unseen": [u for u in unseen if u]} if unseen else now, None, True, lost_stamp="",
+                              here=written[1] if written else "")
         return blocked
 
     def _remove(self, kind: str, gid: str, item: dict, stamp: str, alone: bool = True) -> None:
