@@ -1252,6 +1252,14 @@ Antes se hace una copia del grafo tal como está.</translation>
             <translation>{what}: cambiada en {their}, pero aquí no está</translation>
         </message>
         <message>
+            <source>{what}: {field} changed on {made} and on {their}: “{mine}” on {made}, “{theirs}” on {their}</source>
+            <translation>{what}: {field} cambiado en {made} y en {their}: “{mine}” en {made}, “{theirs}” en {their}</translation>
+        </message>
+        <message>
+            <source>{what}: deleted on {their}, but changed on {made}; delete it again?</source>
+            <translation>{what}: borrada en {their}, pero cambiada en {made}; ¿volver a borrarla?</translation>
+        </message>
+        <message>
             <source>(deleted or absent)</source>
             <translation>(borrado o ausente)</translation>
         </message>

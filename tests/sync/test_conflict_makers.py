@@ -81,3 +81,17 @@ def test_a_third_device_names_the_editor_that_kept_an_entity_deleted_elsewhere(t
     finally:
         for r in replicas:
             r.close()
+
+
+def test_the_conflicts_list_says_where_this_devices_value_was_made(qtbot):
+    from limbic.engine.sync.conflicts import SyncConflict
+    from limbic.ui.sync.conflicts_view import line
+
+    kept = SyncConflict(3, "entity", "g3", "Grace", "_row", "deleted_there", {"name": "Grace"}, None, "cccc", "bbbb",
+                        "mine", "2026-12-07 10:00:00", my_device_name="desktop", their_device_name="laptop",
+                        mine_made_on="desktop")
+    assert line(kept) == "“Grace”: deleted on laptop, but changed on desktop; delete it again?"
+    typed = SyncConflict(4, "entity", "g4", "Ada", "entity_type", "field", "Writer", "Painter", "cccc", "bbbb",
+                         "mine", "2026-12-07 10:00:00", my_device_name="desktop", their_device_name="laptop",
+                         mine_made_on="desktop")
+    assert "changed here" not in line(typed) and "“Writer” on desktop, “Painter” on laptop" in line(typed)

@@ -104,9 +104,14 @@ def line(c) -> str:
         "deleted_here": translate("ConflictsView", "{what}: deleted here, but {their} changed it meanwhile; delete it again?"),
         "missing": translate("ConflictsView", "{what}: changed on {their}, but it is nowhere here"),
     }
+    if c.mine_made_on:  # this device holds a third device's value: said as that device's
+        sentences["field"] = translate("ConflictsView", "{what}: {field} changed on {made} and on {their}: “{mine}” on "
+                                       "{made}, “{theirs}” on {their}")
+        sentences["deleted_there"] = translate("ConflictsView", "{what}: deleted on {their}, but changed on {made}; "
+                                               "delete it again?")
     if c.rule not in sentences:
         return c.sentence()
-    return sentences[c.rule].format(what=what, field=field, mine=mine, theirs=theirs, their=their)
+    return sentences[c.rule].format(what=what, field=field, mine=mine, theirs=theirs, their=their, made=c.mine_made_on)
 
 
 def shown_value(value: object) -> str:
