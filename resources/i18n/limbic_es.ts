@@ -2072,8 +2072,16 @@ Puedes deshacerlo con Ctrl+Z.</translation>
             <translation>crear la entidad</translation>
         </message>
         <message>
+            <source>This entity was deleted on {where}; saving will ask what to keep.</source>
+            <translation>Esta entidad se borró en {where}; al guardar se te preguntará qué conservar.</translation>
+        </message>
+        <message>
             <source>This entity was deleted by another program; saving will ask what to keep.</source>
             <translation>Otro programa borró esta entidad; al guardar se te preguntará qué conservar.</translation>
+        </message>
+        <message>
+            <source>This entity was changed on {where}; when you save, only your own changes are applied.</source>
+            <translation>Esta entidad cambió en {where}; al guardar solo se aplican tus propios cambios.</translation>
         </message>
         <message>
             <source>This entity was changed by another program; when you save, only your own changes are applied.</source>
@@ -2082,6 +2090,10 @@ Puedes deshacerlo con Ctrl+Z.</translation>
         <message>
             <source>reading the entity</source>
             <translation>leer la entidad</translation>
+        </message>
+        <message>
+            <source>The entity you had open was deleted on {where}.</source>
+            <translation>La entidad que tenías abierta se borró en {where}.</translation>
         </message>
         <message>
             <source>The entity you had open was deleted by another program.</source>

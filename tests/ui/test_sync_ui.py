@@ -162,6 +162,9 @@ def test_an_entity_being_edited_names_the_device_a_synced_observation_came_from(
     editor = open_entity(qtbot, window, "Ada")
     editor.obs_new.setText("likes poetry")
     editor.obs_add.click()  # unsaved
+    said: list[str] = []
+    say = window.status.say
+    monkeypatch.setattr(window.status, "say", lambda text, *a, **k: (said.append(text), say(text, *a, **k))[1])
     g = Graph(Database(b))
     g.add_observations("Ada", ["translated Menabrea"])
     g.db.close()
@@ -169,3 +172,6 @@ def test_an_entity_being_edited_names_the_device_a_synced_observation_came_from(
     qtbot.waitUntil(lambda: "since you started editing" in editor.outside_note.text(), timeout=30_000)
     assert "sync:" not in editor.outside_note.text() and "(another device)" in editor.outside_note.text()
     assert "likes poetry" in [editor.obs_list.item(i).text() for i in range(editor.obs_list.count())]
+    # The status line names the device too, not "another program".
+    told = [t for t in said if t.startswith("This entity was changed")]
+    assert told and all(t.startswith("This entity was changed on ") and "(another device)" in t for t in told), said

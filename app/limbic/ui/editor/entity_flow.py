@@ -314,20 +314,32 @@ class EntityFlow(QObject):
         entity_id = editor.entity_id
         if entity_id is None or not done.touches(entity_id) or self.navigation_pending():
             return
+        where = _from_devices(done)  # a sync: the device it came from, not "another program"
         if editor.is_dirty():
             if entity_id in done.removed:
-                status.say(translate("EntityFlow", "This entity was deleted by another program; saving will ask what to keep."), 0)
+                status.say(translate("EntityFlow", "This entity was deleted on {where}; saving will ask what to keep.").format(
+                    where=where) if where else translate(
+                    "EntityFlow", "This entity was deleted by another program; saving will ask what to keep."), 0)
             else:
-                status.say(translate("EntityFlow", "This entity was changed by another program; when you save, only your own "
-                           "changes are applied."), 0)
+                status.say(translate("EntityFlow", "This entity was changed on {where}; when you save, only your own "
+                           "changes are applied.").format(where=where) if where else translate(
+                    "EntityFlow", "This entity was changed by another program; when you save, only your own "
+                    "changes are applied."), 0)
                 # The edits stay on screen; what arrived meanwhile is said in the editor, where the person looks.
                 self.p.engine.read("entity-outside", ops.open_view, entity_id, what=translate("EntityFlow", "reading the entity"),
                                    on_done=self._note_outside)
         elif entity_id in done.removed:
             editor.clear()
-            status.say(translate("EntityFlow", "The entity you had open was deleted by another program."), 0)
+            status.say(translate("EntityFlow", "The entity you had open was deleted on {where}.").format(where=where) if where
+                       else translate("EntityFlow", "The entity you had open was deleted by another program."), 0)
         else:
             self.reload(entity_id)
+
+
+def _from_devices(done: ChangeSet) -> str:
+    """The devices a batch of outside changes came from, when all came by sync ("desktop (another device)")."""
+    devices = sorted(o for o in done.origins if o.startswith("sync:"))
+    return ", ".join(who_words(o) for o in devices) if devices and len(devices) == len(done.origins) else ""
 
 
 def outside_words(base: EntityDraft, view: EntityView) -> str:
