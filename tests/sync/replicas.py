@@ -76,6 +76,19 @@ def two_devices(root: Path, seed: Callable[[Graph], object] | None = None,
         b.close()
 
 
+@contextmanager
+def devices(root: Path, *names: str) -> Iterator[tuple[list[Replica], Path]]:
+    """Devices of these names sharing a new folder under ``root``; every graph is closed afterwards."""
+    folder = root / "folder"
+    folder.mkdir()
+    replicas = [Replica(root, n) for n in names]
+    try:
+        yield replicas, folder
+    finally:
+        for r in replicas:
+            r.close()
+
+
 def settle(replicas: list[Replica], folder: Path, rounds: int = 3, confirm: bool = True) -> None:
     """Exchange until nothing more moves (each device publishes, then every device applies)."""
     for _ in range(rounds):

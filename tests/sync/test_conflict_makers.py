@@ -6,15 +6,13 @@ from __future__ import annotations
 import pytest
 
 from limbic.service import sync as service_sync
-from tests.sync.replicas import Replica, settle
+from tests.sync.replicas import devices, settle
 
 
 @pytest.mark.parametrize("first", ["desktop", "laptop"])
 def test_a_third_device_names_the_two_devices_that_made_the_values(tmp_path, first):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    laptop, desktop, tablet = replicas = [Replica(tmp_path, n) for n in ("laptop", "desktop", "tablet")]
-    try:
+    with devices(tmp_path, "laptop", "desktop", "tablet") as (replicas, folder):
+        laptop, desktop, tablet = replicas
         laptop.graph.upsert_entity("Ada", "Person", ["writes novels"])
         settle(replicas, folder)
         desktop.graph.set_entity_type("Ada", "Writer")  # neither seeing the other
@@ -37,9 +35,6 @@ def test_a_third_device_names_the_two_devices_that_made_the_values(tmp_path, fir
             r.sync(folder)
             for own in service_sync.list_conflicts(r.graph):
                 assert own.mine_made_on == "" or own.my_device != r.device.id
-    finally:
-        for r in replicas:
-            r.close()
 
 
 def test_the_conflicts_view_says_where_this_devices_value_was_made(qtbot):
@@ -62,10 +57,8 @@ def test_the_conflicts_view_says_where_this_devices_value_was_made(qtbot):
 
 
 def test_a_third_device_names_the_editor_that_kept_an_entity_deleted_elsewhere(tmp_path):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    laptop, desktop, tablet = replicas = [Replica(tmp_path, n) for n in ("laptop", "desktop", "tablet")]
-    try:
+    with devices(tmp_path, "laptop", "desktop", "tablet") as (replicas, folder):
+        laptop, desktop, tablet = replicas
         laptop.graph.upsert_entity("Grace", "Person", ["wrote a compiler"])
         settle(replicas, folder)
         laptop.graph.delete_entity("Grace")
@@ -78,9 +71,6 @@ def test_a_third_device_names_the_editor_that_kept_an_entity_deleted_elsewhere(t
         assert c.rule == "deleted_there" and c.kept == "mine"
         assert (c.my_device, c.their_device) == (desktop.device.id, laptop.device.id)
         assert c.mine_made_on == "desktop" and c.mine["unseen"] == ["a rear admiral"]
-    finally:
-        for r in replicas:
-            r.close()
 
 
 def test_the_conflicts_list_says_where_this_devices_value_was_made(qtbot):

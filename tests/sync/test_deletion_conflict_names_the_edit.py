@@ -6,15 +6,13 @@ from __future__ import annotations
 import pytest
 
 from limbic.service import sync as service_sync
-from tests.sync.replicas import Replica, settle
+from tests.sync.replicas import devices, settle
 
 
 @pytest.mark.parametrize("deleter_first", [True, False], ids=["deletion-first", "edit-first"])
 def test_both_devices_name_the_edit_the_deletion_had_not_seen(tmp_path, deleter_first):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    laptop, desktop = replicas = [Replica(tmp_path, "laptop"), Replica(tmp_path, "desktop")]
-    try:
+    with devices(tmp_path, "laptop", "desktop") as (replicas, folder):
+        laptop, desktop = replicas
         laptop.graph.upsert_entity("Grace", "Person", ["wrote a compiler"])
         desktop.graph.upsert_entity("Ada", "Person", ["likes tea"])
         settle(replicas, folder)
@@ -29,9 +27,6 @@ def test_both_devices_name_the_edit_the_deletion_had_not_seen(tmp_path, deleter_
             kept = c.theirs if c.deleter == "mine" else c.mine
             assert kept["unseen"] == ["a rear admiral", "→ knows Ada"], (r.device.name, kept)
             assert "wrote a compiler" in kept["observations"]  # the entity as it stands, seen or not
-    finally:
-        for r in replicas:
-            r.close()
 
 
 def test_the_conflicts_view_shows_the_unseen_edit_first(qtbot):

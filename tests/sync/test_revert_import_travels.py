@@ -11,15 +11,13 @@ import pytest
 
 from limbic.service import activity
 from limbic.service.importers import import_path
-from tests.sync.replicas import Replica, settle, synced_rows
+from tests.sync.replicas import devices, settle, synced_rows
 
 
 @pytest.mark.parametrize("order", ["".join(p) for p in itertools.permutations("abc")])
 def test_a_reverted_import_does_not_bring_back_what_only_it_made(tmp_path, order):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a, b, c = replicas = [Replica(tmp_path, n) for n in ("alpha", "beta", "gamma")]
-    try:
+    with devices(tmp_path, "alpha", "beta", "gamma") as (replicas, folder):
+        a, b, c = replicas
         a.graph.upsert_entity("Ada", "Person", ["likes tea"])  # not yet seen by beta
         memory = tmp_path / "memory.jsonl"
         memory.write_text("\n".join(json.dumps(line) for line in (
@@ -38,6 +36,3 @@ def test_a_reverted_import_does_not_bring_back_what_only_it_made(tmp_path, order
             assert names == ["Ada"], r.device.name
             assert r.graph.db.scalar("SELECT count(*) FROM relations") == 0, r.device.name
         assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph)
-    finally:
-        for r in replicas:
-            r.close()

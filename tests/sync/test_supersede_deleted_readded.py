@@ -8,15 +8,13 @@ import itertools
 
 import pytest
 
-from tests.sync.replicas import Replica, settle, synced_rows
+from tests.sync.replicas import devices, settle, synced_rows
 
 
 @pytest.mark.parametrize("order", ["".join(p) for p in itertools.permutations("abc")])
 def test_a_text_superseded_elsewhere_comes_back_superseded_beside_the_same_words_said_again(tmp_path, order):
-    folder = tmp_path / "folder"
-    folder.mkdir()
-    a, b, c = replicas = [Replica(tmp_path, n) for n in ("alpha", "beta", "gamma")]
-    try:
+    with devices(tmp_path, "alpha", "beta", "gamma") as (replicas, folder):
+        a, b, c = replicas
         a.graph.upsert_entity("Ada", "Person", ["likes tea"])
         settle(replicas, folder)
         a.graph.delete_entity("Ada")
@@ -32,6 +30,3 @@ def test_a_text_superseded_elsewhere_comes_back_superseded_beside_the_same_words
                 "ORDER BY o.content, n.content").fetchall()
             assert texts == [("likes coffee", None), ("likes tea", None), ("likes tea", "likes coffee")], r.device.name
         assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph)
-    finally:
-        for r in replicas:
-            r.close()
