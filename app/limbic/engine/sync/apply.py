@@ -73,7 +73,7 @@ class Applier(Removals, LateValues):
         # A new row's fields are stamped with its change's stamp; a snapshot's import brings its rows' own
         # stamps after them (snapshot.py), so it leaves this off rather than write each stamp twice.
         self.stamp_added = True
-        self._kept_back: set[int] = set()  # conflicts of entities this device deleted, kept by this device's edits
+        self._kept_back: set[int] = set()  # conflicts of entities deleted here, kept by the applied device's edits
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
@@ -118,6 +118,8 @@ class Applier(Removals, LateValues):
              me if mine_kept else self.remote, self.remote if mine_kept else me,
              kept_stamp, lost_stamp, int(mine_kept), self.now, key),
         )
+        if kind == "entity" and rule == "deleted_here":  # its conflict names the edits that kept it (_name_the_edit)
+            self._kept_back.add(self.db.conn.last_insert_rowid())
         self.out.conflicts += 1
 
     def _pending_here(self, kind: str, row_id: int) -> bool:
@@ -141,7 +143,6 @@ class Applier(Removals, LateValues):
         blocked = self._blocked_deletions(items, stamp)
         doomed = {state.resolve_alias(self.db, i["gid"]) for i in items if i.get("k") == "entity" and i.get("op") == "remove"}
         self._fixups: list[tuple[str, str, dict]] = []
-        raised_before = self.db.scalar("SELECT coalesce(max(id), 0) FROM sync_conflicts")
         for item in items:
             kind, op, gid = item.get("k"), item.get("op"), item.get("gid")
             if kind not in SYNCED_TABLES or not gid:
@@ -170,24 +171,22 @@ class Applier(Removals, LateValues):
                 columns, missing = rows.local_values(self.db, kind, values)
                 if not missing:
                     rows.update(self.db, kind, found[0], columns)
-        self._name_the_edit(items, raised_before)
+        if self._kept_back:
+            self._name_the_edit(items)
         if change.get("scopes"):  # what the person lets each assistant see, chosen on that device
             scope_travel.receive(self.db, change["scopes"])
         if change.get("resolves"):  # the person's choices on that device settle the same conflicts here
             self.out.conflicts += conflicts.receive(self.graph, change["resolves"], self.remote, self.remote_name)
         self.out.changes += 1
 
-    def _name_the_edit(self, items: list[dict], raised_before: int) -> None:
-        """An entity this device deleted, back for this change's edit of it: the conflict names that edit (the
-        texts, relations and fields it wrote), so the person sees what the deletion had not seen."""
-        # Also those raised by this device's earlier changes in this exchange: its later writes to the entity
-        # had not seen the deletion either.
-        self._kept_back.update(r[0] for r in self.db.execute(
-            "SELECT id FROM sync_conflicts WHERE id > ? AND kind = 'entity' AND rule = 'deleted_here'", (raised_before,)))
+    def _name_the_edit(self, items: list[dict]) -> None:
+        """An entity this device deleted, back for an edit of it from the device being applied: its conflict names
+        that edit (the texts, relations and fields written), so the person sees what the deletion had not seen.
+        The device's later changes in this exchange had not seen the deletion either: they are named too."""
         for cid, gid, kept in self.db.execute(
             f"SELECT id, gid, kept FROM sync_conflicts WHERE resolved_at IS NULL AND id IN "
             f"({','.join('?' * len(self._kept_back))})", tuple(self._kept_back),
-        ).fetchall() if self._kept_back else ():
+        ).fetchall():
             unseen = []
             for item in items:
                 after = item.get("a") or {}

@@ -96,9 +96,9 @@ class SyncConflict:
 _COLS = "id, kind, gid, entity_gid, field, rule, kept, lost, kept_device, lost_device, mine_kept, at, resolution"
 
 
-def _load(graph: Graph, row, names: dict[str, str]) -> SyncConflict:
+def _load(graph: Graph, row, names: dict[str, str], here: str) -> SyncConflict:
+    """One conflict as this device (``here``) shows it."""
     (cid, kind, gid, entity_gid, field_name, rule, kept, lost, kept_dev, lost_dev, mine_kept, at, resolution) = row
-    here = graph.db.get_meta(state.DEVICE_KEY) or ""
     kept_v, lost_v = json.loads(kept) if kept else None, json.loads(lost) if lost else None
     mine, theirs = (kept_v, lost_v) if mine_kept else (lost_v, kept_v)
     my_dev, their_dev = (kept_dev, lost_dev) if mine_kept else (lost_dev, kept_dev)
@@ -141,7 +141,8 @@ def list_conflicts(graph: Graph, resolved: bool = False) -> list[SyncConflict]:
         return []
     where = "" if resolved else " WHERE resolved_at IS NULL"
     names = device_names(graph)
-    return [_load(graph, r, names) for r in graph.db.execute(f"SELECT {_COLS} FROM sync_conflicts{where} ORDER BY id")]
+    here = graph.db.get_meta(state.DEVICE_KEY) or ""
+    return [_load(graph, r, names, here) for r in graph.db.execute(f"SELECT {_COLS} FROM sync_conflicts{where} ORDER BY id")]
 
 
 def open_count(graph: Graph) -> int:
@@ -159,7 +160,7 @@ def resolve(graph: Graph, conflict_id: int, keep: str) -> SyncConflict:
         "sync_conflicts") else None
     if row is None:
         raise NotFoundError(f"There is no sync conflict {conflict_id}.")
-    c = _load(graph, row, device_names(graph))
+    c = _load(graph, row, device_names(graph), graph.db.get_meta(state.DEVICE_KEY) or "")
     if c.resolved:
         raise ValidationError(f"Sync conflict {conflict_id} was resolved already ({c.resolved}).")
     with db.activity.using("sync resolve"), graph.write():
@@ -241,14 +242,14 @@ def receive(graph: Graph, resolves: list, device: str, device_name: str) -> int:
     otherwise without seeing that choice, a text the two choices left out of the live graph is kept as a new
     conflict. Returns the conflicts raised."""
     db = graph.db
-    names = device_names(graph)
+    names, here = device_names(graph), graph.db.get_meta(state.DEVICE_KEY) or ""
     raised = 0
     for choice in resolves if isinstance(resolves, list) else ():
         key, side = (choice.get("key"), choice.get("side")) if isinstance(choice, dict) else (None, None)
         if not isinstance(key, str) or side not in SIDES:
             continue
         for row in db.execute(f"SELECT {_COLS} FROM sync_conflicts WHERE key = ?", (key,)).fetchall():
-            c = _load(graph, row, names)
+            c = _load(graph, row, names, here)
             if c.resolved is None:
                 db.execute("UPDATE sync_conflicts SET resolved_at = ?, resolution = ?, resolved_by = ? WHERE id = ?",
                            (now_utc(), keep_for(c, side), device_name or device, c.id))
