@@ -26,7 +26,7 @@ from limbic.ui.activity.changes_since import ChangesSinceView
 from limbic.ui.activity.conflict_dialog import ConflictDialog  # noqa: F401 - where the window and tests take it from
 from limbic.ui.activity.held_rows import HeldBar, HeldRows, text_line
 from limbic.ui.common.change_words import change_words, item_words
-from limbic.ui.common.words import origin_words, refusal_words, tool_words, who_words, wrap_rows, wrapped_tip
+from limbic.ui.common.words import SYNC_PREFIX, origin_words, refusal_words, tool_words, who_words, wrap_rows, wrapped_tip
 from limbic.ui.common.flow_layout import FlowLayout
 from limbic.service.activity import Change, PanelData, Refused, Session
 from limbic.ui.common.i18n import translate
@@ -54,7 +54,7 @@ def session_title(s: Session, refused: Refused | None = None) -> str:
     n_refused = refused.count if refused else 0
     no = translate("ActivityPanel", " · %n writes refused", "", n_refused) if refused else ""
     changes = translate("ActivityPanel", "%n changes", "", total)
-    if not s.client and not s.origin.startswith("sync:"):  # no name of its own: who it is, said once
+    if not s.client and not s.origin.startswith(SYNC_PREFIX):  # no name of its own: its kind, said once
         return translate("ActivityPanel", "{origin} · {time}, {day} · {changes}{unreviewed}{taken}{no}{reads}").format(
             origin=origin_words(s.origin), time=s.started[11:16], day=s.started[:10], changes=changes,
             unreviewed=unreviewed, taken=taken, no=no, reads=reads)

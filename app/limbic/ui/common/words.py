@@ -75,6 +75,14 @@ def who_words(who: str) -> str:
     return who
 
 
+def writer_words(client: str, origin: str) -> str:
+    """Who wrote, named once: an assistant by its name, a device by its name ("desktop (another device)"),
+    else the kind of program ("command line", "you, in Limbic")."""
+    if client:
+        return client
+    return who_words(origin) if origin.startswith(SYNC_PREFIX) else origin_words(origin)
+
+
 def wrapped_tip(text: str) -> str:
     """A tooltip Qt wraps at a readable width instead of running off the screen (rich text wraps; plain does not)."""
     return "<p style='white-space:pre-wrap'>" + html.escape(text) + "</p>"

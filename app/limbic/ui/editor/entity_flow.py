@@ -21,7 +21,7 @@ from limbic.service.entity_keys import EntityKey, Reopened, reopen
 from limbic.service.save_conflicts import changed_by_person
 from limbic.service.entities import ConflictError, EntityDraft, EntityView, set_status
 from limbic.ui.common.hooks import StatusLine, WindowHooks
-from limbic.ui.common.words import who_words
+from limbic.ui.common.words import SYNC_PREFIX, who_words
 from limbic.ui.editor.aliases import AliasFlow
 from limbic.ui.editor.entity_editor import EntityEditor
 from limbic.ui.editor.history import NavigationHistory
@@ -338,7 +338,7 @@ class EntityFlow(QObject):
 
 def _from_devices(done: ChangeSet) -> str:
     """The devices a batch of outside changes came from, when all came by sync ("desktop (another device)")."""
-    devices = sorted(o for o in done.origins if o.startswith("sync:"))
+    devices = sorted(o for o in done.origins if o.startswith(SYNC_PREFIX))
     return ", ".join(who_words(o) for o in devices) if devices and len(devices) == len(done.origins) else ""
 
 

@@ -21,7 +21,7 @@ from limbic.service.entities import EntityView
 from limbic.ui.editor.timeline import TimelineView
 from limbic.ui.common.i18n import translate
 from limbic.ui.common.change_words import change_words
-from limbic.ui.common.words import origin_words, who_words
+from limbic.ui.common.words import writer_words
 from PySide6.QtCore import QT_TRANSLATE_NOOP
 
 STATUS_LABELS = {"active": QT_TRANSLATE_NOOP("EntityHistory", "Active"), "paused": QT_TRANSLATE_NOOP("EntityHistory", "Paused"), "done": QT_TRANSLATE_NOOP("EntityHistory", "Done"), "archived": QT_TRANSLATE_NOOP("EntityHistory", "Archived")}
@@ -127,8 +127,7 @@ class EntityHistoryPanel(QGroupBox):
         for r in view.reads:
             self._add(translate("EntityHistoryPanel", "Read by {client} {count}× this week (last {value})").format(client=r.client, count=r.count, value=r.last[:16]), "read", grey)
         for c in reversed(view.changes):  # newest first: who changed it, when, what
-            who = c.client or (who_words(c.origin) if c.origin.startswith("sync:") else origin_words(c.origin))
-            self._add(f"{who}, {c.at[:16]}: {change_words(c)}", "change", None)
+            self._add(f"{writer_words(c.client, c.origin)}, {c.at[:16]}: {change_words(c)}", "change", None)
         self.list.scrollToTop()  # a reload (an assistant's write, a merge) kept the old scroll, hiding the newest
         self.show_superseded.setText(translate("EntityHistoryPanel", "Show superseded observations ({n_superseded})").format(n_superseded=len(superseded)))
         self.show_superseded.setEnabled(bool(superseded))
