@@ -90,28 +90,17 @@ def template(tmp_path_factory) -> Path:
 
 def run_both(template: Path, monkeypatch, calls: list[list[dict]], client: str = "") -> tuple[list, dict, list, dict]:
     """Each batch through the tool on two copies of the template, the batch write and the one before."""
-    out = []
-    with tempfile.TemporaryDirectory() as root:
-        for reference in (False, True):
-            with monkeypatch.context() as m:
-                clock = Clock()
-                patch_clock(m, clock)
-                if reference:
-                    m.setattr(bulk, "create_new_entities", one_after_another)
-                path = Path(root) / f"{reference}.db"
-                shutil.copy(template, path)
-                host = Host(path)
-                if client:
-                    host.as_client(client)
-                try:
-                    answers = []
-                    for entities in calls:
-                        clock.advance(60)
-                        answers.append(host.call("create_entities", entities=entities))
-                    out += [answers, state(host)]
-                finally:
-                    host.close()
-    return tuple(out)
+    def script(host, clock):
+        if client:
+            host.as_client(client)
+        answers = []
+        for entities in calls:
+            clock.advance(60)
+            answers.append(host.call("create_entities", entities=entities))
+        return [answers, state(host)]
+
+    batch, before = both(template, monkeypatch, script)
+    return (*batch, *before)
 
 
 def assert_same(answers, tables, ref_answers, ref_tables) -> None:
@@ -171,25 +160,14 @@ def test_a_batch_taken_back_and_given_again_is_as_before(template, monkeypatch, 
         states.append(_tables(graph))
         return states
 
-    runs = []
-    with tempfile.TemporaryDirectory() as root:
-        for reference in (False, True):
-            with monkeypatch.context() as m:
-                clock = Clock()
-                patch_clock(m, clock)
-                if reference:
-                    m.setattr(bulk, "create_new_entities", one_after_another)
-                path = Path(root) / f"{reference}.db"
-                shutil.copy(template, path)
-                host = Host(path)
-                try:
-                    seeded_tables = host.run(_tables)
-                    clock.advance(60)
-                    host.ok("create_entities", entities=_batch(size))
-                    clock.advance(60)
-                    runs.append((seeded_tables, host.run(take_back_and_again), host.run(_tables)))
-                finally:
-                    host.close()
+    def script(host, clock):
+        seeded_tables = host.run(_tables)
+        clock.advance(60)
+        host.ok("create_entities", entities=_batch(size))
+        clock.advance(60)
+        return seeded_tables, host.run(take_back_and_again), host.run(_tables)
+
+    runs = both(template, monkeypatch, script)
     (seeded_tables, (taken, again), end), reference = runs
     assert (seeded_tables, [taken, again], end) == (reference[0], reference[1], reference[2])
     for table in ("entities", "observations", "entity_fts", "entity_aliases"):
