@@ -224,12 +224,18 @@ def test_a_batch_broken_off_leaves_nothing_and_the_triggers(template, tmp_path, 
                 def block():
                     with real(db, names) as inserted:
                         taken_away.append(len(_triggers(host.graph())))
-                        def mark(table, row_id, count=[0]):  # noqa: B006 - a counter of this block's rows
-                            inserted(table, row_id)
-                            count[0] += 1
-                            if count[0] == 20:
-                                raise Broken("in the middle")
-                        yield mark
+
+                        class Marked(trigger_batch.Noted):  # breaks off at the 20th row noted, one by one or all
+                            def __call__(self, table, row_id):
+                                self.extend([(table, row_id)])
+
+                            def extend(self, rows):
+                                for row in rows:
+                                    inserted(*row)
+                                    if len(inserted.rows) == 20:
+                                        raise Broken("in the middle")
+
+                        yield Marked(inserted.deferring)
                 return block()
 
             monkeypatch.setattr(trigger_batch, "deferred", failing)

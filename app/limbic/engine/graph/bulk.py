@@ -122,7 +122,35 @@ DEFER_ROWS = 32  # rows (entities and observations) from which a batch's trigger
 
 @contextlib.contextmanager
 def _row_by_row():
-    yield lambda table, row_id: None
+    yield trigger_batch.Noted(False)
+
+
+LAST_ROWID = 2**63 - 1  # past it SQLite gives a new row a random id
+
+
+def _next_ids(db, entities: int, observations: int) -> tuple[int, int] | None:
+    """The ids SQLite would give the next new entity and observation (one past each table's largest), when the
+    batch's rows all fit below the largest id; else None."""
+    first = db.one("SELECT (SELECT coalesce(max(id), 0) FROM entities), (SELECT coalesce(max(id), 0) FROM observations)")
+    entity_id, observation_id = int(first[0]) + 1, int(first[1]) + 1
+    if entity_id + entities > LAST_ROWID or observation_id + observations > LAST_ROWID:
+        return None
+    return entity_id, observation_id
+
+
+@dataclass(frozen=True)
+class _Insert:
+    sql: str  # the row's values as parameters, its id given by SQLite
+    with_id: str  # the same with the id as the first parameter
+
+
+def _insert(table: str, columns: Sequence[str], gid: bool, fixed: dict[str, str] | None = None) -> _Insert:
+    """The INSERT of a new row of ``table``: ``columns`` as parameters, ``fixed`` columns as SQL, and its global id
+    (``gid``) given in the row itself, as the schema's trigger would give it by an update after."""
+    fixed = {**(fixed or {}), **({"gid": NEW_GID} if gid else {})}
+    names = ", ".join([*columns, *fixed])
+    values = ", ".join(["?"] * len(columns) + list(fixed.values()))
+    return _Insert(f"INSERT INTO {table}({names}) VALUES ({values})", f"INSERT INTO {table}(id, {names}) VALUES (?, {values})")
 
 
 def _has_gids(db) -> bool:
@@ -162,20 +190,45 @@ def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Seq
         now = db.moment()
         execute, last = db.conn.execute, db.conn.last_insert_rowid
         # The global id given in the row itself: what the schema's trigger would give it by an update after.
-        gid, value = (", gid", f", {NEW_GID}") if _has_gids(db) else ("", "")
-        add_entity = f"INSERT INTO entities(name, entity_type, created_at, updated_at{gid}) VALUES (?, ?, ?, ?{value})"
-        add_observation = f"INSERT INTO observations(entity_id, content, kind, created_at{gid}) VALUES (?, ?, ?, ?{value})"
+        has_gids = _has_gids(db)
+        # The revision the commit's change log gives a new entity (0, then one up), written with the row
+        # rather than by an update of every new row before the commit; the log then leaves them alone.
+        bumped = getattr(db.changes, "bumped", None) if db.has_change_log() else None
+        add_entity = _insert("entities", ("name", "entity_type", "created_at", "updated_at"), has_gids,
+                             {"revision": "1"} if bumped is not None else {})
+        add_observation = _insert("observations", ("entity_id", "content", "kind", "created_at"), has_gids)
         # The log's rows all at once, for a batch big enough to pay for taking its triggers away and back.
         deferring = sum(1 + len(r[2]) for r in rows) >= DEFER_ROWS
         with trigger_batch.deferred(db, ("entities", "observations")) if deferring else _row_by_row() as inserted:
-            for name, etype, contents in rows:
-                execute(add_entity, (name, etype, now, now))
-                entity_id = last()
-                ids.append(entity_id)
-                inserted("entities", entity_id)
-                for content in contents:
-                    execute(add_observation, (entity_id, content, kind, now))
-                    inserted("observations", last())
+            first = _next_ids(db, len(rows), sum(len(r[2]) for r in rows)) if inserted.deferring else None
+            if first is not None:
+                # Nothing fires per row: each table's rows in one statement, under the ids SQLite would give
+                # them one after the other, noted in the order one entity after another inserts them.
+                entity_id, observation_id = first
+                entity_rows, observation_rows, order = [], [], []
+                for name, etype, contents in rows:
+                    entity_rows.append((entity_id, name, etype, now, now))
+                    order.append(("entities", entity_id))
+                    ids.append(entity_id)
+                    for content in contents:
+                        observation_rows.append((observation_id, entity_id, content, kind, now))
+                        order.append(("observations", observation_id))
+                        observation_id += 1
+                    entity_id += 1
+                db.conn.executemany(add_entity.with_id, entity_rows)
+                db.conn.executemany(add_observation.with_id, observation_rows)
+                inserted.extend(order)
+            else:
+                for name, etype, contents in rows:
+                    execute(add_entity.sql, (name, etype, now, now))
+                    entity_id = last()
+                    ids.append(entity_id)
+                    inserted("entities", entity_id)
+                    for content in contents:
+                        execute(add_observation.sql, (entity_id, content, kind, now))
+                        inserted("observations", last())
+        if bumped is not None:
+            bumped.update(ids)
         # upsert_entity's touch after the observations sets updated_at to this same moment: no row changes.
         graph._dirty.update(ids)
         db.note("added", ids)

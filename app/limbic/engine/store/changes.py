@@ -59,6 +59,9 @@ class ChangeSet:
     origins: set[str] = field(default_factory=set)
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # origin -> {"added": n, ...}
     log_ids: list[int] = field(default_factory=list)  # the change_log rows of these commits (own writes)
+    # Entities the open transaction inserted with the revision its commit gives them (a batch of new ones):
+    # the commit does not raise it again. Not part of what the set says, nor of its comparisons.
+    bumped: set[int] = field(default_factory=set, compare=False, repr=False)
 
     @property
     def empty(self) -> bool:
@@ -173,7 +176,7 @@ def write_log(db: Database, cs: ChangeSet) -> None:
         cs.names = True
     cs.changed -= cs.added | cs.removed
     cs.added -= cs.removed
-    bump = sorted((cs.added | cs.changed | cs.relations) - cs.removed)
+    bump = sorted((cs.added | cs.changed | cs.relations) - cs.removed - cs.bumped)
     for start in range(0, len(bump), 500):
         chunk = bump[start : start + 500]
         db.execute(f"UPDATE entities SET revision = revision + 1 WHERE id IN ({','.join('?' * len(chunk))})", chunk)

@@ -90,19 +90,39 @@ def _triggers(db: Database, tables: Sequence[str]) -> list[_Trigger] | None:
     return out
 
 
+class Noted:
+    """What the caller inserted, called with (table, id) after each row, in order. ``deferring``: the triggers
+    were taken away, so the rows may also be inserted a table at a time (each row noted in the order
+    the triggers would have seen it); otherwise they fire as each row is inserted, and the order of the
+    inserts is the order of what they write."""
+
+    def __init__(self, deferring: bool) -> None:
+        self.deferring = deferring
+        self.rows: list[tuple[str, int]] = []
+
+    def __call__(self, table: str, row_id: int) -> None:
+        if self.deferring:
+            self.rows.append((table, row_id))
+
+    def extend(self, rows: Sequence[tuple[str, int]]) -> None:
+        if self.deferring:
+            self.rows.extend(rows)
+
+
 @contextlib.contextmanager
-def deferred(db: Database, tables: Sequence[str]) -> Iterator[Callable[[str, int], None]]:
-    """Inside a write transaction: insert rows into ``tables``, calling the given function with (table, id) after
-    each, in order; the rows their AFTER INSERT triggers would have written are written when the block ends."""
+def deferred(db: Database, tables: Sequence[str]) -> Iterator[Noted]:
+    """Inside a write transaction: insert rows into ``tables``, noting each (table, id) in order with the given
+    ``Noted``; the rows their AFTER INSERT triggers would have written are written when the block ends."""
     triggers = _triggers(db, tables)
     if not triggers:
-        yield lambda table, row_id: None
+        yield Noted(False)
         return
-    inserted: list[tuple[str, int]] = []
+    noted = Noted(True)
+    inserted = noted.rows
     for t in triggers:
         db.execute(f"DROP TRIGGER temp.{t.name}")
     try:
-        yield lambda table, row_id: inserted.append((table, row_id))
+        yield noted
     finally:
         for t in triggers:
             db.execute("CREATE TEMP TRIGGER " + t.sql.removeprefix("CREATE TRIGGER "))
