@@ -247,6 +247,8 @@ class Removals:
         if kind == "entity":  # the deletion that removed it here had not seen all of it
             self._note_missed(real_gid, *deleted_at)
         twin = rows.twin(self.db, kind, columns)
+        if twin is not None and kind == "observation" and (self._under(kind, twin[0], "content") or ("",))[0] == "change":
+            twin = None  # its words came by an edit, which never merges two texts: in clock order both stand
         if twin is None and kind == "entity":  # an entity made under its name by a device that knew it deleted
             taken = [*state.takers(self.db, real_gid), *state.takers(self.db, real_gid, state.TOOK)]  # either way round
             twin = next(((state.local_id(self.db, "entity", g), state.resolve_alias(self.db, g)) for g in taken

@@ -75,7 +75,7 @@ class SnapshotError(ValueError):
 
 # The tables a snapshot is read by: each must be a table (a view of that name could recurse for ever).
 _READ = ("meta", "entities", "observations", "relations", "reflections", "entity_aliases", "sync_applied",
-         "sync_alias", "sync_stamp", "sync_tombstone", "assistant_scopes")
+         "sync_alias", "sync_stamp", "sync_tombstone", "assistant_scopes", "sync_conflicts")
 COVERED_SECONDS = 10.0  # reading which sequences a snapshot covers: a few rows
 IMPORT_SECONDS = 3600.0  # applying a whole snapshot (100,000 entities took 212 s on a busy machine)
 
@@ -229,9 +229,12 @@ def _drop_deleted(graph: Graph, snap: Database, applier: Applier, unseen: int) -
             row_id, values = found
             entity = rows.entity_of(db, kind, row_id)
             deleted_at = state.norm(snap.scalar("SELECT stamp FROM sync_stamp WHERE gid = ? AND field = ?", (gid, ROW_FIELD)))
-            if entity is not None and (_changed_here(db, entity, unseen) or _written_after(db, entity, deleted_at)):
-                if kind == "entity":
-                    applier.conflict("entity", state.resolve_alias(db, gid), ROW_FIELD, "deleted_there", values, None, True)
+            if kind == "entity":
+                held = entity is not None and (_changed_here(db, entity, unseen) or _written_after(db, entity, deleted_at))
+            else:  # a text, relation, reflection or alias removed on its own: what was written to it decides
+                held = _row_written_after(db, gid, deleted_at) or _row_changed_here(db, kind, row_id, unseen)
+            if held:
+                applier.conflict(kind, state.resolve_alias(db, gid), ROW_FIELD, "deleted_there", values, None, True)
                 continue
             if kind == "entity":
                 graph.delete_entity(row_id)
@@ -254,6 +257,20 @@ def _written_after(db: Database, entity: int, stamp: str) -> bool:
                      f"AND (substr(field, 1, 1) != '_' OR field = ?) LIMIT 1", (*chunk, stamp, ROW_FIELD)):
             return True
     return False
+
+
+def _row_written_after(db: Database, gid: str, stamp: str) -> bool:
+    """A write to this row stamped after ``stamp`` (its removal): made without seeing it."""
+    return bool(stamp) and db.scalar(
+        "SELECT 1 FROM sync_stamp WHERE gid = ? AND stamp > ? AND substr(field, 1, 1) != '_' LIMIT 1",
+        (state.resolve_alias(db, gid), stamp)) is not None
+
+
+def _row_changed_here(db: Database, kind: str, row_id: int, upto: int) -> bool:
+    """A write to this row made here and not published yet."""
+    return db.scalar(
+        "SELECT 1 FROM change_item ci JOIN change_log cl ON cl.id = ci.change_id WHERE ci.kind = ? AND ci.row_id = ? "
+        "AND ci.change_id > ? AND cl.origin NOT LIKE 'sync:%' LIMIT 1", (kind, row_id, upto)) is not None
 
 
 def _changed_here(db: Database, entity: int, upto: int) -> bool:
@@ -298,11 +315,40 @@ def _import(graph: Graph, snap: Database, me: str, my_name: str, source: str, so
             db.conn.executemany(_STAMP_SQL, [_fixed_width(row) for row in batch])
         _drop_deleted(graph, snap, applier, applier.upto if unseen is None else min(unseen, applier.upto))
         scope_travel.from_snapshot(db, snap)
+        _carry_conflicts(db, snap)
         for device, seq in vector.items():
             if device != me:
                 db.execute("INSERT INTO sync_applied(device, seq) VALUES (?, ?) ON CONFLICT(device) DO UPDATE "
                            "SET seq = max(seq, excluded.seq)", (device, seq))
     return vector
+
+
+_CONFLICT_COLS = ("kind", "gid", "entity_gid", "field", "rule", "kept", "lost", "kept_device", "lost_device",
+                  "kept_stamp", "lost_stamp", "mine_kept", "at", "resolved_at", "resolution", "key")
+
+
+def _carry_conflicts(db: Database, snap: Database) -> None:
+    """The conflicts the snapshot's device listed: met by the changes the snapshot covers, which this device will
+    never apply one by one, so it lists them as every device that applied those changes does (open, or settled
+    as the snapshot's device settled them: a choice the snapshot covers does not arrive again)."""
+    if not snap.has_table("sync_conflicts"):
+        return
+    have = {r[1] for r in snap.execute("PRAGMA table_info(sync_conflicts)")}
+    if not set(_CONFLICT_COLS) <= have:
+        return  # a snapshot written before conflicts had keys: nothing names them alike
+    for row in snap.execute(f"SELECT {', '.join(_CONFLICT_COLS)} FROM sync_conflicts ORDER BY id LIMIT 100000"):
+        values = dict(zip(_CONFLICT_COLS, row))
+        if not isinstance(values["key"], str) or not all(isinstance(values[k], str) for k in ("kind", "gid", "field", "rule")):
+            continue
+        values["gid"] = state.resolve_alias(db, values["gid"]) or values["gid"]
+        here = db.one("SELECT id, resolved_at FROM sync_conflicts WHERE key = ? ORDER BY resolved_at IS NULL LIMIT 1",
+                      (values["key"],))
+        if here is None:
+            db.execute(f"INSERT INTO sync_conflicts({', '.join(_CONFLICT_COLS)}) VALUES "
+                       f"({', '.join('?' * len(_CONFLICT_COLS))})", tuple(values[k] for k in _CONFLICT_COLS))
+        elif here[1] is None and values["resolved_at"] is not None:
+            db.execute("UPDATE sync_conflicts SET resolved_at = ?, resolution = ? WHERE id = ?",
+                       (values["resolved_at"], values["resolution"], here[0]))
 
 
 def compact(folder: Path, graph_id: str, device: str, known: int = 0, seal: Sealer | None = None) -> int:
