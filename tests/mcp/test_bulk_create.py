@@ -142,3 +142,39 @@ def test_create_entities_answers_as_before(tmp_path):
 def test_the_probes_of_a_name_are_the_nocase_forms_of_its_case_spellings(name):
     """An ASCII name without "ss" is looked up by its lower case alone; every other name by all its spellings."""
     assert bulk._probes(name) == tuple(dict.fromkeys(bulk._nocase(s) for s in case_spellings(name)))
+
+
+def _fts(graph: Graph) -> list[tuple]:
+    return graph.db.execute(f"SELECT {TABLES['entity_fts']} FROM entity_fts ORDER BY rowid").fetchall()
+
+
+def test_the_full_text_rows_of_a_batch_are_made_from_what_it_wrote(tmp_path, monkeypatch):
+    """The batch's own rows give its full-text rows (nothing read back), and so do two batches of one write;
+    a row changed after a batch in the same write (an observation, an alias, a relation) is read back, so
+    the full-text rows hold it: every time as the rows one entity after another leaves."""
+    from limbic.engine.vectors import index
+
+    read: list[int] = []
+    real = index.load_sources
+    monkeypatch.setattr(index, "load_sources", lambda db, ids: read.extend(ids) or real(db, ids))
+    more = [("Dan", "Person", ["owns a boat"]), ("Eve", "Person", [])]
+    afterwards = {
+        "nothing": lambda g: None,
+        "another batch": lambda g: bulk.create_new_entities(g, more),
+        "an observation": lambda g: g.add_observations(g.entity_id("Ann"), ["moved to Bergen"]),
+        "an alias": lambda g: g.add_alias(g.entity_id("Bob"), "Robert"),
+        "a relation": lambda g: g.add_relation("Ann", "Bob", "knows"),
+    }
+    for what, then in afterwards.items():
+        one, batch = _graph(tmp_path / f"one {what}.db"), _graph(tmp_path / f"batch {what}.db")
+        with one.write(embed=False):
+            for name, etype, obs in ITEMS + (more if what == "another batch" else []):
+                one.upsert_entity(name, etype, obs)
+            if what != "another batch":
+                then(one)
+        read.clear()
+        with batch.write(embed=False):
+            bulk.create_new_entities(batch, ITEMS)
+            then(batch)
+        assert _fts(batch) == _fts(one), what
+        assert bool(read) == (what not in ("nothing", "another batch")), what

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from limbic.engine.errors import NameTakenError, ValidationError
 from limbic.engine.store import trigger_batch
 from limbic.engine.store.schema import NEW_GID
+from limbic.engine.vectors.entity_text import EntitySource
 from limbic.engine.store.values import (DEFAULT_TYPE, MAX_TYPE_CHARS, case_spellings, clean_name, clean_observation,
                                         name_key, shown)
 
@@ -199,6 +200,7 @@ def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Seq
         add_observation = _insert("observations", ("entity_id", "content", "kind", "created_at"), has_gids)
         # The log's rows all at once, for a batch big enough to pay for taking its triggers away and back.
         deferring = sum(1 + len(r[2]) for r in rows) >= DEFER_ROWS
+        changed_before = db.conn.total_changes()
         with trigger_batch.deferred(db, ("entities", "observations")) if deferring else _row_by_row() as inserted:
             first = _next_ids(db, len(rows), sum(len(r[2]) for r in rows)) if inserted.deferring else None
             if first is not None:
@@ -229,6 +231,12 @@ def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Seq
                         inserted("observations", last())
         if bumped is not None:
             bumped.update(ids)
+        # The whole source of each new entity, for its full-text row when the write ends (with an earlier
+        # batch's of the same write, if no row changed between them): nothing to read back.
+        earlier = graph.written[1] if graph.written is not None and graph.written[0] == changed_before else {}
+        graph.written = (db.conn.total_changes(), {**earlier, **{
+            entity_id: EntitySource(entity_id, name, etype, tuple(contents), ())
+            for entity_id, (name, etype, contents) in zip(ids, rows)}})
         # upsert_entity's touch after the observations sets updated_at to this same moment: no row changes.
         graph._dirty.update(ids)
         db.note("added", ids)

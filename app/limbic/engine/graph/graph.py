@@ -85,6 +85,7 @@ class Graph(GraphHistory, GraphAliases):
         self.db = db
         self.embedder: Embedder | None = None
         self._dirty: set[int] = set()
+        self.written = None  # what a batch of new entities wrote (bulk.py), for the full-text rows of this write
         self._embed_now = True
         self.fts_rebuilt = 0  # entities re-indexed while opening (0: the index was as wanted)
         tables.ensure_present(db)  # a lost derived or signal table comes back empty, then refills
@@ -133,11 +134,11 @@ class Graph(GraphHistory, GraphAliases):
             with self.db.transaction():
                 yield
                 if outer:
-                    index.sync_entities(self.db, self._dirty, self.embedder, embed=self._embed_now)
+                    index.sync_entities(self.db, self._dirty, self.embedder, embed=self._embed_now, written=self.written)
         finally:
             if outer:
                 self._dirty.clear()
-                self._embed_now = True
+                self._embed_now, self.written = True, None
 
     def _touch(self, entity_id: int) -> None:
         self.db.execute("UPDATE entities SET updated_at = ? WHERE id = ?", (self.db.moment(), entity_id))

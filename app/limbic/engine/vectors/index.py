@@ -236,13 +236,18 @@ def load_sources(db: Database, ids: Sequence[int]) -> dict[int, EntitySource]:
     return out
 
 
-def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, embed: bool = True) -> list[int]:
+def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, embed: bool = True,
+                  written: tuple[int, dict[int, EntitySource]] | None = None) -> list[int]:
     """Bring FTS rows and vectors of these entities up to date; returns the ids re-embedded.
 
     An entity whose source is unchanged keeps its vector. A changed one is re-embedded now
     when ``embed`` and a matching model allow it; otherwise its stale vector is dropped and
     it waits in the pending set (see ``pending_ids``). Read and written a few hundred at a time.
+    ``written``: the connection's count of changed rows (``total_changes``) when a batch wrote the
+    entities given (every row of their source, as ``bulk.py`` does); while no row has changed since,
+    their sources are those, not read back.
     """
+    known = written[1] if written is not None and written[0] == db.conn.total_changes() else {}
     ready = vectors_ready(db, embedder)
     has_vec = db.has_table(VEC_TABLE)
     to_embed: list[EntitySource] = []
@@ -251,7 +256,8 @@ def sync_entities(db: Database, ids: Iterable[int], embedder: Embedder | None, e
     last_row = db.scalar("SELECT rowid FROM entity_fts ORDER BY rowid DESC LIMIT 1") if ordered else None
     for start in range(0, len(ordered), 400):
         chunk = ordered[start : start + 400]
-        sources = load_sources(db, chunk)
+        sources = load_sources(db, [i for i in chunk if i not in known] if known else chunk)
+        sources.update((i, known[i]) for i in chunk if i in known)
         for entity_id in chunk:
             if entity_id not in sources:
                 delete_index_rows(db, entity_id)
