@@ -61,9 +61,10 @@ def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypat
     clock = Clock()
     patch_clock(monkeypatch, clock)
     monkeypatch.setattr(bulk, "DEFER_ROWS", defer_rows)
-    ran = []
-    real = trigger_batch.deferred
+    ran, in_one_pass = [], []
+    real, real_sql = trigger_batch.deferred, trigger_batch._family_sql
     monkeypatch.setattr(trigger_batch, "deferred", lambda *a: ran.append(1) or real(*a))
+    monkeypatch.setattr(trigger_batch, "_family_sql", lambda *a: in_one_pass.append(a[0]) or real_sql(*a))
     one, batch = _graph(tmp_path / "one.db"), _graph(tmp_path / "batch.db")
     clock.advance(60)
     deferred = trigger_batch._triggers(batch.db, ("entities", "observations"))
@@ -86,6 +87,7 @@ def test_a_batch_writes_what_one_entity_after_another_writes(tmp_path, monkeypat
     assert bool(one.db.execute(marks).fetchall()) == extra_trigger
     assert trigger_batch._triggers(batch.db, ("entities", "observations")) == (None if extra_trigger else deferred)
     assert bool(ran) == (defer_rows == 1)
+    assert sorted(in_one_pass) == ([] if extra_trigger or defer_rows > 1 else ["main.change_item", "main.history"])
 
 
 def test_the_batch_look_up_answers_as_each_look_up(tmp_path):
@@ -178,3 +180,35 @@ def test_the_full_text_rows_of_a_batch_are_made_from_what_it_wrote(tmp_path, mon
             then(batch)
         assert _fts(batch) == _fts(one), what
         assert bool(read) == (what not in ("nothing", "another batch")), what
+
+
+@pytest.mark.parametrize("order", ["a family", "a child after another parent", "a child first", "no children"])
+def test_the_log_of_rows_noted_in_any_order_is_the_log_of_each_row(tmp_path, monkeypatch, order):
+    """Rows noted in another order than parents each followed by their children are written as the triggers would
+    have written them, one by one, in that order (the one-pass statement is only for a family it checked)."""
+    clock = Clock()
+    patch_clock(monkeypatch, clock)
+    graphs = _graph(tmp_path / "one.db"), _graph(tmp_path / "batch.db")
+    steps = {"a family": ["A", "A:1", "A:2", "B", "B:1"], "a child after another parent": ["A", "B", "A:1", "B:1"],
+             "a child first": ["A", "B", "B:1", "A:1"], "no children": ["A", "B"]}[order]
+    for graph, batched in zip(graphs, (False, True)):
+        db, ids = graph.db, {}
+        with graph.write(embed=False):
+            block = trigger_batch.deferred(db, ("entities", "observations"), bulk.FAMILY) if batched \
+                else bulk._row_by_row()
+            with block as inserted:
+                for step in steps:
+                    name, _, text = step.partition(":")
+                    if text:
+                        db.execute("INSERT INTO observations(entity_id, content, created_at) VALUES (?, ?, 'now')",
+                                   (ids[name], f"{name} {text}"))
+                        inserted("observations", db.conn.last_insert_rowid())
+                    else:
+                        db.execute("INSERT INTO entities(name, created_at, updated_at) VALUES (?, 'now', 'now')", (name,))
+                        ids[name] = db.conn.last_insert_rowid()
+                        inserted("entities", ids[name])
+            graph._dirty.update(ids.values())
+    one, batch = (_state(g) for g in graphs)
+    assert batch["change_item"] and batch["history"]
+    for table in ("change_item", "history"):
+        assert batch[table] == one[table], table

@@ -217,12 +217,12 @@ def test_a_batch_broken_off_leaves_nothing_and_the_triggers(template, tmp_path, 
         if where == "python":
             real = trigger_batch.deferred
 
-            def failing(db, names):
+            def failing(db, names, *family):
                 import contextlib
 
                 @contextlib.contextmanager
                 def block():
-                    with real(db, names) as inserted:
+                    with real(db, names, *family) as inserted:
                         taken_away.append(len(_triggers(host.graph())))
 
                         class Marked(trigger_batch.Noted):  # breaks off at the 20th row noted, one by one or all

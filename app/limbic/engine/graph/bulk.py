@@ -118,6 +118,8 @@ def holders(db, names: Sequence[str]) -> dict[str, Holders]:
     return out
 
 
+# A new entity's observations are noted right after it (trigger_batch writes the log's rows of both in one pass).
+FAMILY = trigger_batch.Family("entities", "observations", "entity_id")
 DEFER_ROWS = 32  # rows (entities and observations) from which a batch's triggers run once for all of them
 
 
@@ -201,7 +203,7 @@ def create_new_entities(graph: Graph, items: Sequence[tuple[str, str | None, Seq
         # The log's rows all at once, for a batch big enough to pay for taking its triggers away and back.
         deferring = sum(1 + len(r[2]) for r in rows) >= DEFER_ROWS
         changed_before = db.conn.total_changes()
-        with trigger_batch.deferred(db, ("entities", "observations")) if deferring else _row_by_row() as inserted:
+        with trigger_batch.deferred(db, ("entities", "observations"), FAMILY) if deferring else _row_by_row() as inserted:
             first = _next_ids(db, len(rows), sum(len(r[2]) for r in rows)) if inserted.deferring else None
             if first is not None:
                 # Nothing fires per row: each table's rows in one statement, under the ids SQLite would give

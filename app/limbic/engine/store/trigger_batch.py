@@ -8,6 +8,14 @@ tables away while the caller inserts, then writes what they would have written w
 same, in the same order), and puts the triggers back. Only triggers this module can read are
 deferred (one statement inserting one row into a table keyed by ``id``, no condition, connection-local);
 if any other is there, nothing is deferred and the triggers fire as usual.
+
+Rows of two tables noted one after the other land in the log's tables interleaved (an entity, its
+observations, the next entity, ...); two statements writing them, one per table, each insert into the
+middle of what the other wrote, which costs SQLite more than the values themselves. A caller whose
+rows are parents each followed by its children (``Family``: new ids in a run, each child after its
+parent) has them written by one statement per target that walks the parents and, after each, its
+children, so every row is appended in the order of its id; the family is checked against the rows
+as stored before it is written that way.
 """
 
 from __future__ import annotations
@@ -25,6 +33,15 @@ if TYPE_CHECKING:
 
 _HEAD = re.compile(r"CREATE TRIGGER (\w+) AFTER INSERT ON main\.(\w+) BEGIN (.*); END", re.S)
 _BODY = re.compile(r"INSERT INTO (main\.\w+)\(([\w, ]+)\) (?:VALUES \((.*)\)|SELECT (.*))", re.S)
+
+
+@dataclass(frozen=True)
+class Family:
+    """Rows of ``child`` noted each right after the row of ``parent`` its ``link`` column names."""
+
+    parent: str
+    child: str
+    link: str
 
 
 @dataclass(frozen=True)
@@ -110,9 +127,10 @@ class Noted:
 
 
 @contextlib.contextmanager
-def deferred(db: Database, tables: Sequence[str]) -> Iterator[Noted]:
+def deferred(db: Database, tables: Sequence[str], family: Family | None = None) -> Iterator[Noted]:
     """Inside a write transaction: insert rows into ``tables``, noting each (table, id) in order with the given
-    ``Noted``; the rows their AFTER INSERT triggers would have written are written when the block ends."""
+    ``Noted``; the rows their AFTER INSERT triggers would have written are written when the block ends
+    (``family``: how the rows of two of the tables may be, see the module's docstring)."""
     triggers = _triggers(db, tables)
     if not triggers:
         yield Noted(False)
@@ -126,9 +144,15 @@ def deferred(db: Database, tables: Sequence[str]) -> Iterator[Noted]:
     finally:
         for t in triggers:
             db.execute("CREATE TEMP TRIGGER " + t.sql.removeprefix("CREATE TRIGGER "))
+    runs = _runs(db, family, inserted) if family is not None else None
     for target in dict.fromkeys(t.target for t in triggers):
         writers = {t.table: t for t in triggers if t.target == target}
         base = int(db.scalar(f"SELECT coalesce(max(id), 0) + 1 FROM {target}"))
+        if runs is not None and set(writers) == {family.parent, family.child}:
+            sql = _family_sql(target, writers[family.parent], writers[family.child], family)
+            if sql is not None:
+                db.execute(sql, (base, *runs))
+                continue
         positions: dict[str, dict[str, int]] = {table: {} for table in writers}
         for table, row_id in inserted:
             if table in writers:
@@ -141,3 +165,70 @@ def deferred(db: Database, tables: Sequence[str]) -> Iterator[Noted]:
                     f"FROM json_each(?1) AS p CROSS JOIN main.{table} AS NEW ON NEW.id = CAST(p.key AS INTEGER)",
                     (json.dumps(positions[table], separators=(",", ":")),),  # {"row id": its row's id, ...}
                 )
+
+
+def _runs(db: Database, family: Family, rows: Sequence[tuple[str, int]]) -> tuple[int, int, int, int] | None:
+    """(first parent id, last, first child id, last) when ``rows`` are parents with ids in a run, each followed by
+    its children (ids in a run too), and no other child names one of these parents; else None."""
+    if not rows or rows[0][0] != family.parent:
+        return None
+    parent = next_parent = next_child = None
+    links: list[int] = []  # the parent each child was noted after
+    for table, row_id in rows:
+        if table == family.parent and row_id == (next_parent or row_id):
+            parent, next_parent = row_id, row_id + 1
+        elif table == family.child and row_id == (next_child or row_id):
+            next_child = row_id + 1
+            links.append(parent)
+        else:
+            return None
+    if not links:
+        return None
+    first, last, last_child = rows[0][1], next_parent - 1, next_child - 1
+    first_child = last_child - len(links) + 1
+    stored = [r[0] for r in db.execute(f"SELECT {family.link} FROM main.{family.child} WHERE id BETWEEN ? AND ? "
+                                       "ORDER BY id", (first_child, last_child))]
+    others = db.scalar(f"SELECT count(*) FROM main.{family.child} WHERE {family.link} BETWEEN ? AND ?", (first, last))
+    return (first, last, first_child, last_child) if stored == links and others == len(links) else None
+
+
+_NEW = re.compile(r"\bNEW\.")
+
+
+def _split(expressions: str) -> list[str]:
+    """The expressions of a list, split where a comma stands outside parentheses and quotes."""
+    out, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(expressions):
+        if ch == "'":
+            quoted = not quoted
+        elif not quoted and ch in "()":
+            depth += 1 if ch == "(" else -1
+        elif not quoted and depth == 0 and ch == ",":
+            out.append(expressions[start:i].strip())
+            start = i + 1
+    return out + [expressions[start:].strip()]
+
+
+def _family_sql(target: str, parent: _Trigger, child: _Trigger, family: Family) -> str | None:
+    """One INSERT of both triggers' rows into ``target``, parents and children in the order they were noted, each
+    under its id (parameters: the first id, then ``_runs``); None when the two triggers write other columns."""
+    if parent.columns != child.columns or re.search(r"\bNEW\b(?!\.)", parent.values + child.values):
+        return None
+    of_parent, of_child = _split(parent.values), _split(child.values)
+    if len(of_parent) != len(of_child):
+        return None
+    values = []
+    for a, b in zip(of_parent, of_child):
+        a, b = _NEW.sub("PARENT_ROW.", a), _NEW.sub("CHILD_ROW.", b)
+        values.append(a if a == b else f"CASE WHEN ROW_PART.part = 0 THEN {a} ELSE {b} END")
+    link = family.link
+    # A parent's id: the first id, its place among the parents, and the children before it (the first child of a
+    # later parent, in the order of the index on (link, id), less the first child's id).
+    position = (f"CASE WHEN ROW_PART.part = 0 THEN ?1 + (PARENT_ROW.id - ?2) + coalesce((SELECT LATER.id FROM "
+                f"main.{family.child} AS LATER WHERE LATER.{link} BETWEEN PARENT_ROW.id AND ?3 ORDER BY LATER.{link}, "
+                "LATER.id LIMIT 1), ?5 + 1) - ?4 ELSE ?1 + (PARENT_ROW.id - ?2) + 1 + (CHILD_ROW.id - ?4) END")
+    return (f"INSERT INTO {target}(id, {parent.columns}) SELECT {position}, {', '.join(values)} "
+            f"FROM main.{family.parent} AS PARENT_ROW CROSS JOIN (SELECT 0 AS part UNION ALL SELECT 1) AS ROW_PART "
+            f"LEFT JOIN main.{family.child} AS CHILD_ROW ON ROW_PART.part = 1 AND CHILD_ROW.{link} = PARENT_ROW.id "
+            "AND CHILD_ROW.id BETWEEN ?4 AND ?5 "
+            "WHERE PARENT_ROW.id BETWEEN ?2 AND ?3 AND (ROW_PART.part = 0 OR CHILD_ROW.id IS NOT NULL)")
