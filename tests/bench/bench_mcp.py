@@ -17,6 +17,7 @@ what it costs on a real graph (encode, KNN, full text, ranking), though its rank
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -163,8 +164,9 @@ def whole_graph_round(side, db, jsonl, home, reference, tmp: Path, searches: lis
     return out
 
 
-def bulk_round(side, home, reference, tmp: Path, bulk: int) -> float:
-    """``bulk`` entities in 10 create_entities calls into an empty graph; seconds."""
+def bulk_round(side, home, reference, tmp: Path, bulk: int) -> tuple[float, str]:
+    """``bulk`` entities in 10 create_entities calls into an empty graph; seconds, and the SHA-256 of the ten
+    answers' bytes as the server wrote them (one Limbic's and another's are the same when their replies are)."""
     empty_db, empty_jsonl = tmp / f"empty-{side}.db", tmp / "empty" / "memory.jsonl"
     for path in (empty_db, Path(f"{empty_db}-wal"), Path(f"{empty_db}-shm"), empty_jsonl):
         path.unlink(missing_ok=True)
@@ -178,7 +180,9 @@ def bulk_round(side, home, reference, tmp: Path, bulk: int) -> float:
         t = time.perf_counter()
         for c in range(10):
             timed(s, "create_entities", {"entities": [entity(c * per_call + i, "Bulk") for i in range(per_call)]})
-        return time.perf_counter() - t
+        elapsed = time.perf_counter() - t
+        answers = hashlib.sha256(b"".join(s.raw[s.next_id - 9 + c] for c in range(10)))
+        return elapsed, answers.hexdigest()
     finally:
         s.close()
 
@@ -237,6 +241,7 @@ def summary(rounds: list[dict], side: str) -> dict:
         "search_nodes_broad_ms": round(med(med(p["search_nodes_s"][i] for i in p["broad_at"]) for p in per) * 1000, 1),
         "single_create_ms": round(med(med(p["single_create_s"]) for p in per) * 1000, 2),
         "bulk_create_s": round(med(p["bulk_s"] for p in per), 3),
+        "bulk_replies_sha256": sorted({p["bulk_replies"] for p in per}),  # one, unless the replies changed between rounds
         "rss_after_read_graph_mb": round(med(p["rss_after_read_graph_mb"] for p in per), 1),
         "rounds": len(per),
     }
@@ -290,6 +295,7 @@ def markdown(r: dict) -> str:
                            ("RSS after read_graph (MiB)", "rss_after_read_graph_mb")):
             lines.append(f"| {label} | {lim[key]} | {base[key]} | {ref[key]} | {ratio(lim[key], ref[key])} | "
                          f"{ratio(base[key], ref[key])} |")
+    lines += ["", bulk_replies_line(r)]
     lines += ["", f"Each figure is the median over {lim['rounds']} rounds; in each round both servers ran, in turn "
               "(Limbic first in odd rounds, the reference first in even ones), on fresh copies of the same graph. "
               "read_graph: the median of 3 calls after one warm-up call; search_nodes: p50 and p95 of one round's "
@@ -297,6 +303,34 @@ def markdown(r: dict) -> str:
               "RSS: VmRSS of the server process. The machine's load is stated above: every figure, the "
               "reference's too, grows with it; the ratios much less."]
     return "\n".join(lines) + "\n"
+
+
+def bulk_replies_line(r: dict) -> str:
+    """Whether the bulk load's ten answers were the same bytes for Limbic and the baseline, in every round."""
+    mine = r["limbic"]["bulk_replies_sha256"]
+    line = f"The bulk load's ten answers (SHA-256 of their bytes): limbic {', '.join(h[:16] for h in mine)}"
+    if not r.get("baseline"):
+        return line + "."
+    theirs = r["baseline"]["bulk_replies_sha256"]
+    same = mine == theirs and len(mine) == 1
+    return f"{line}, baseline {', '.join(h[:16] for h in theirs)}: " + ("the same bytes in every round." if same else
+                                                                        "**they differ**.")
+
+
+def bulk_markdown(r: dict) -> str:
+    """The report of ``--only-bulk``: the bulk load alone, each server in turn in each round."""
+    sides = [side for side in ("limbic", "baseline", "reference") if side in r]
+    lines = ["# `limbic mcp` beside the reference memory server: the bulk load", "",
+             f"{r['finished']} · commit {r['machine']['commit']} · {r['machine']['cpus']} CPUs "
+             f"(1-min load {r['machine']['load_average_1min_at_start']} at start, {r['load_at_end']} at end) · "
+             f"reference {r['reference_version']}", "", f"Command: `{r['command']}`", "",
+             f"| {r['bulk']:,} entities in 10 calls into an empty graph | median (s) | each round (s) | / reference |",
+             "|---|---:|---|---:|"]
+    for side in sides:
+        each = ", ".join(f"{round(p[side]['bulk_s'], 3)}" for p in r["rounds"])
+        lines.append(f"| {side} | {r[side]['bulk_create_s']} | {each} | "
+                     f"{ratio(r[side]['bulk_create_s'], r['reference']['bulk_create_s'])} |")
+    return "\n".join([*lines, "", bulk_replies_line(r), ""])
 
 
 def main() -> int:
@@ -311,6 +345,8 @@ def main() -> int:
     parser.add_argument("--baseline", type=Path, default=None,
                         help="the app folder of another Limbic (e.g. `git archive <commit> | tar -x -C /tmp/old`, "
                              "then /tmp/old/app), measured in the same rounds")
+    parser.add_argument("--only-bulk", action="store_true",
+                        help="only the bulk load (no 10,000-entity graph is built): writes bench-results/mcp_bulk.{md,json}")
     args = parser.parse_args()
     if args.baseline is not None:
         if not (args.baseline / "limbic" / "__main__.py").exists():
@@ -330,6 +366,8 @@ def main() -> int:
             return 0
         home = tmp / "home"
         home.mkdir()
+        if args.only_bulk:
+            return only_bulk(args, sides, home, reference, tmp)
         db, jsonl = tmp / "bench.db", tmp / "memory.jsonl"
         t = time.perf_counter()
         build(db, jsonl, args.entities)
@@ -348,7 +386,7 @@ def main() -> int:
             this: dict = {}
             for side in (order(run) if len(sides) == 2 else sides[run % 3:] + sides[: run % 3]):
                 this[side] = whole_graph_round(side, db, jsonl, home, reference, tmp, searches, args.singles)
-                this[side]["bulk_s"] = bulk_round(side, home, reference, tmp, args.bulk)
+                this[side]["bulk_s"], this[side]["bulk_replies"] = bulk_round(side, home, reference, tmp, args.bulk)
             rounds.append(this)
             print(f"round {run + 1}:", {side: {"read_graph_ms": round(statistics.median(v["read_graph_s"]) * 1000, 1),
                                                "search_nodes_p95_ms": stats_ms(v["search_nodes_s"])["p95"],
@@ -365,6 +403,35 @@ def main() -> int:
     (RESULTS / "mcp.json").write_text(json.dumps(results, indent=2))
     report = markdown(results)
     (RESULTS / "mcp.md").write_text(report)
+    print(report)
+    return 0
+
+
+def only_bulk(args, sides: tuple[str, ...], home: Path, reference, tmp: Path) -> int:
+    results: dict = {"bulk": args.bulk, "machine": machine(),
+                     "command": " ".join(["python -m tests.bench.bench_mcp", *sys.argv[1:]])}
+    package = json.loads((Path(reference[0][1]).parents[1] / "package.json").read_text())
+    results["reference_version"] = package.get("version")
+    rounds = []
+    for run in range(args.rounds):
+        this: dict = {}
+        for side in (order(run) if len(sides) == 2 else sides[run % 3:] + sides[: run % 3]):
+            this[side] = dict(zip(("bulk_s", "bulk_replies"), bulk_round(side, home, reference, tmp, args.bulk)))
+        rounds.append(this)
+        print(f"round {run + 1}:", {side: round(v["bulk_s"], 3) for side, v in this.items()}, flush=True)
+    results["rounds"] = rounds
+    for side in sides:
+        per = [r[side] for r in rounds]
+        results[side] = {"bulk_create_s": round(statistics.median(p["bulk_s"] for p in per), 3),
+                         "bulk_replies_sha256": sorted({p["bulk_replies"] for p in per}), "rounds": len(per)}
+    if BASELINE:
+        results["baseline_app"] = BASELINE["app"]
+    results["load_at_end"] = round(os.getloadavg()[0], 2)
+    results["finished"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "mcp_bulk.json").write_text(json.dumps(results, indent=2))
+    report = bulk_markdown(results)
+    (RESULTS / "mcp_bulk.md").write_text(report)
     print(report)
     return 0
 

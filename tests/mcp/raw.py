@@ -30,6 +30,7 @@ class RawServer:
             env={**os.environ, **(env or {})}, cwd=cwd,
         )
         self.lines: queue.Queue[dict | None] = queue.Queue()
+        self.raw: dict[Any, bytes] = {}  # the bytes of the last answer to each request id, as the server wrote them
         self.stderr: list[str] = []
         self.next_id = 1000
         threading.Thread(target=self._read, daemon=True).start()
@@ -38,7 +39,10 @@ class RawServer:
     def _read(self) -> None:
         for line in self.proc.stdout:
             try:
-                self.lines.put(json.loads(line))
+                message = json.loads(line)
+                if isinstance(message, dict) and isinstance(message.get("id"), (int, str)):
+                    self.raw[message["id"]] = line
+                self.lines.put(message)
             except ValueError:
                 self.lines.put({"unparsed": line.decode("utf-8", "replace")})
         self.lines.put(None)
