@@ -209,6 +209,7 @@ def _split(expressions: str) -> list[str]:
     return out + [expressions[start:].strip()]
 
 
+@functools.lru_cache(maxsize=64)  # the same few triggers, for every batch
 def _family_sql(target: str, parent: _Trigger, child: _Trigger, family: Family) -> str | None:
     """One INSERT of both triggers' rows into ``target``, parents and children in the order they were noted, each
     under its id (parameters: the first id, then ``_runs``); None when the two triggers write other columns."""
