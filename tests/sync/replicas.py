@@ -34,10 +34,13 @@ class Replica:
         self.path = root / f"{name}.db"
         self.graph = Graph(Database(self.path))
         self.device = sync.Device(hashlib.sha256(name.encode()).hexdigest()[:16], name)
+        self.ids = [self.device.id]  # every id it has synced under (a restored file goes on under a new one)
 
     def sync(self, folder: Path, confirm: bool = False) -> sync.Exchange:
         result = sync.exchange(self.graph, folder, self.device, confirm=confirm, remember=False)
         self.device = result.device
+        if self.device.id not in self.ids:
+            self.ids.append(self.device.id)
         return result
 
     def close(self) -> None:

@@ -92,13 +92,15 @@ class MessyTransport:
                     there.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(record, there)
         for src in self.replicas:
-            for dst in self.replicas:
+            # Every id the device has written under: a file restored from a backup goes on under a new id, and
+            # its old folder still travels, as a sync tool carries every file.
+            for dst, written in ((d, i) for d in self.replicas for i in src.ids):
                 if src is dst:
                     continue
-                own = files.device_dir(self.views[src.device.name], self.graph_id, src.device.id)
+                own = files.device_dir(self.views[src.device.name], self.graph_id, written)
                 if not own.is_dir():
                     continue
-                there = files.device_dir(self.views[dst.device.name], self.graph_id, src.device.id)
+                there = files.device_dir(self.views[dst.device.name], self.graph_id, written)
                 there.mkdir(parents=True, exist_ok=True)
                 for path in sorted(own.iterdir()):
                     if path.name.startswith("."):
