@@ -1,11 +1,12 @@
-"""A text removed on one device and changed on another, meeting other writes to its entity: it comes back (or
-stays gone) the same on every device, whichever way each met the changes.
+"""What a device holds after meeting a removal, an edit and a snapshot in any order: the same rows and the same
+conflicts as every other device.
 
 - Back for the edit its removal had not seen, it does not merge into a text of the same words that got them by
   an edit made since: an edit never makes two texts one, so in clock order both stand.
 - A device starting again from a snapshot (its file restored from an older backup) drops a text the snapshot's
   device removed on its own, even where the entity was written after the removal: only a write to the text
-  itself keeps it.
+  itself keeps it. It lists the conflicts the snapshot's device listed, and none with a value of its own
+  that the snapshot's device had seen and replaced.
 """
 
 from __future__ import annotations
@@ -90,3 +91,25 @@ def test_a_device_starting_from_a_snapshot_lists_the_conflicts_the_changes_it_co
         keys = [sorted((r[0], r[1] is not None) for r in x.graph.db.execute(
             "SELECT key, resolved_at FROM sync_conflicts")) for x in (a, b, c)]
         assert keys[0] and keys[0] == keys[1] == keys[2]
+
+
+def test_a_restored_file_starting_from_a_snapshot_meets_no_conflict_with_what_the_snapshot_had_seen(tmp_path, monkeypatch):
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+    with devices(tmp_path, "laptop", "desktop") as ((a, b), folder):
+        a.graph.upsert_entity("Ada", "Person", ["one"])
+        settle([a, b], folder)
+        backup = a.path.with_name("laptop-backup.db")
+        a.graph.db.execute("VACUUM INTO ?", (str(backup),))
+        next_second()
+        b.graph.set_entity_type("Ada", "Friend")  # the desktop had seen the laptop's "Person"
+        settle([a, b], folder)  # the laptop applies it; the desktop's segments are compacted away
+        a.close()
+        for suffix in ("-wal", "-shm"):
+            a.path.with_name(a.path.name + suffix).unlink(missing_ok=True)
+        a.path.write_bytes(backup.read_bytes())  # the older file, which holds "Person" again
+        a.graph = Graph(Database(a.path))
+        settle([a, b], folder)  # it starts again from the desktop's snapshot
+        for r in (a, b):
+            assert r.graph.get_entity("Ada").entity_type == "Friend", r.device.name
+            assert sync.list_conflicts(r.graph) == [], r.device.name
+        assert synced_rows(a.graph) == synced_rows(b.graph)

@@ -74,6 +74,9 @@ class Applier(Removals, LateValues):
         # stamps after them (snapshot.py), so it leaves this off rather than write each stamp twice.
         self.stamp_added = True
         self._kept_back: set[int] = set()  # conflicts of entities deleted here, kept by the applied device's edits
+        # Devices whose every write held here the rows being applied had seen (a snapshot covering all of their
+        # segments this device has): a value of theirs an addition replaces was replaced knowingly, no conflict.
+        self.seen: set[str] = set()
 
     # -- bookkeeping ----------------------------------------------------------------------------
 
@@ -437,7 +440,8 @@ class Applier(Removals, LateValues):
             mine = state.get_stamp(self.db, gid, key)
             # An addition has no before-values: it replaces, unseen, a value another device wrote; one its own
             # device wrote before it (an entity it deleted and made again under its name, come back) it saw.
-            concurrent = mine[1] != self.remote if before is None else not rows.same(now.get(key), before.get(key))
+            concurrent = mine[1] not in (self.remote, *self.seen) if before is None \
+                else not rows.same(now.get(key), before.get(key))
             # An equal stamp is an earlier item of this same change (a row added, then given its valid
             # time): the items of one change apply in order, each after the one before.
             if theirs >= mine and not pending:

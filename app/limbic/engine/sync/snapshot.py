@@ -259,6 +259,15 @@ def _written_after(db: Database, entity: int, stamp: str) -> bool:
     return False
 
 
+def _seen_by(db: Database, vector: dict[str, int], me: str) -> set[str]:
+    """The devices every write of which this graph holds the snapshot covers: what it holds of theirs, the
+    snapshot's device had seen when it wrote its rows (its own published segments, for this device)."""
+    seen = {device for device, seq in state.applied(db).items() if vector.get(device, 0) >= seq}
+    if vector.get(me, 0) >= int(db.get_meta(state.SEQ_KEY) or 0):
+        seen.add(me)
+    return seen
+
+
 def _row_written_after(db: Database, gid: str, stamp: str) -> bool:
     """A write to this row stamped after ``stamp`` (its removal): made without seeing it."""
     return bool(stamp) and db.scalar(
@@ -303,6 +312,7 @@ def _import(graph: Graph, snap: Database, me: str, my_name: str, source: str, so
                             snap.execute("SELECT gid, target FROM sync_alias"))
         applier = Applier(graph, me, my_name, source, source_name)
         applier.stamp_added = False  # a row new here takes its stamps from the snapshot, below, once
+        applier.seen = _seen_by(db, vector, me)
         for kind, table in SYNCED_TABLES.items():
             if not snap.has_table(table):
                 continue  # a snapshot written before schema 9 holds no aliases
