@@ -1,7 +1,7 @@
 """What a device holds after meeting a removal, an edit and a snapshot in any order: the same rows and the same
 conflicts as every other device.
 
-- Back for the edit its removal had not seen, it does not merge into a text of the same words that got them by
+- A text back for the edit its removal had not seen does not merge into a text of the same words that got them by
   an edit made since: an edit never makes two texts one, so in clock order both stand.
 - A device starting again from a snapshot (its file restored from an older backup) drops a text the snapshot's
   device removed on its own, even where the entity was written after the removal: only a write to the text
