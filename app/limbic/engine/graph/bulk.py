@@ -98,22 +98,18 @@ def holders(db, names: Sequence[str]) -> dict[str, Holders]:
     """For each name (as ``clean_name`` returns it), who goes by it: the answers of ``exact_id``,
     ``exact_alias_owner``, ``case_variant`` and ``alias_owner`` for every name, in a few queries."""
     names = list(dict.fromkeys(names))
-    exact: dict[str, int] = {}
-    for chunk in _chunks(names):
-        marks = ",".join("?" * len(chunk))
-        exact.update((n, int(i)) for n, i in db.execute(f"SELECT name, id FROM entities WHERE name IN ({marks})", chunk))
+    # The rows of every name in any case: among them the one with exactly the name (NOCASE(name) is one of
+    # its probes), so no query of its own finds it.
     near_rows = _by_nocase(db, "entities", "id", "name", names)
     has_aliases = db.scalar("SELECT 1 FROM sqlite_master WHERE name = ?", (ALIASES,)) is not None \
         and db.scalar(f"SELECT 1 FROM {ALIASES} LIMIT 1") is not None
     alias_rows = _by_nocase(db, ALIASES, "entity_id", "alias", names) if has_aliases else {}
     out: dict[str, Holders] = {}
     for name in names:
-        exact_alias = None
-        for owner, stored in alias_rows.get(_nocase(name), ()):
-            if stored == name:
-                exact_alias = owner
-                break
-        held = (exact.get(name), exact_alias, _near(near_rows, name), _near(alias_rows, name))
+        folded = _nocase(name)
+        exact = next((row_id for row_id, stored in near_rows.get(folded, ()) if stored == name), None)
+        exact_alias = next((owner for owner, stored in alias_rows.get(folded, ()) if stored == name), None)
+        held = (exact, exact_alias, _near(near_rows, name), _near(alias_rows, name))
         out[name] = _FREE if held == (None, None, None, None) else Holders(*held)
     return out
 
