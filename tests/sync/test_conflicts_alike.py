@@ -124,6 +124,17 @@ def _edited_removed_edited_elsewhere(a, b, c, folder):
     # Later, not knowing of either: the text comes back with this edit; alpha's edit was removed knowingly.
     b.graph.edit_observation(b.graph.db.scalar("SELECT id FROM observations"), "tea edited on beta")
 
+
+def _changed_deleted_and_deleted_elsewhere(a, b, c, folder):
+    a.graph.upsert_entity("Bob", "Person", ["chess"])
+    settle([a, b, c], folder)
+    a.graph.set_entity_type("Bob", "Tea")
+    a.graph.delete_entity("Bob")  # it saw its own change
+    next_second()
+    b.graph.delete_entity("Bob")  # later, not knowing of either: wherever it met the change first it gave way,
+    # and the deletion that saw the change, arriving after, answers its "delete again?"
+
+
 def _listed(r: Replica) -> list[tuple[str, str]]:
     return sorted((c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted")
                    + (f":{c.field}" if c.rule == "field" else "")) for c in service_sync.list_conflicts(r.graph))
@@ -144,6 +155,7 @@ def _listed(r: Replica) -> list[tuple[str, str]]:
     (_same_value_made_on_both, [("entity", "field:type")]),
     (_made_elsewhere_first_then_changed, [("entity", "field:created_at")]),
     (_edited_removed_edited_elsewhere, [("observation", "deleted")]),
+    (_changed_deleted_and_deleted_elsewhere, []),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
 def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
     folder = tmp_path / "folder"

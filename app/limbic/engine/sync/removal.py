@@ -200,12 +200,21 @@ class Removals:
             self.db.note("removed", (row_id,))
             self.db.note_flag("names")
             self.graph._dirty.discard(row_id)
+            self._settled_by_deletion(state.resolve_alias(self.db, gid))
         else:
             self._touch(kind, row_id)
             self.db.execute(f"DELETE FROM {SYNCED_TABLES[kind]} WHERE id = ?", (row_id,))
         state.set_stamp(self.db, state.resolve_alias(self.db, gid), ROW_FIELD, stamp, self.remote)
         if entity is not None:
             self.out.entities.add(entity)
+
+    def _settled_by_deletion(self, gid: str) -> None:
+        """An open "delete again?" of this entity is answered by a deletion that holds (it saw every write that
+        kept the entity): the entity is gone as that choice would have left it, on every device that asked."""
+        self.db.execute(
+            "UPDATE sync_conflicts SET resolved_at = ?, resolved_by = ?, resolution = CASE rule WHEN 'deleted_here' "
+            "THEN 'mine' ELSE 'theirs' END WHERE kind = 'entity' AND gid = ? AND rule IN ('deleted_here', "
+            "'deleted_there') AND resolved_at IS NULL", (self.now, self.remote_name, gid))
 
     def _restore(self, kind: str, gid: str, depth: int = 0, newer: dict | None = None) -> int | None:
         """Bring back a row deleted here that another device changed meanwhile (an edit beats a delete).
