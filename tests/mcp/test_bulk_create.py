@@ -182,14 +182,18 @@ def test_the_full_text_rows_of_a_batch_are_made_from_what_it_wrote(tmp_path, mon
         assert bool(read) == (what not in ("nothing", "another batch")), what
 
 
-@pytest.mark.parametrize("order", ["a family", "a child after another parent", "a child first", "no children"])
+@pytest.mark.parametrize("order", ["a family", "a childless parent first and last", "a child after another parent",
+                                   "a child first", "no children"])
 def test_the_log_of_rows_noted_in_any_order_is_the_log_of_each_row(tmp_path, monkeypatch, order):
     """Rows noted in another order than parents each followed by their children are written as the triggers would
     have written them, one by one, in that order (the one-pass statement is only for a family it checked)."""
     clock = Clock()
     patch_clock(monkeypatch, clock)
+    in_one_pass, real_sql = [], trigger_batch._family_sql
+    monkeypatch.setattr(trigger_batch, "_family_sql", lambda *a: in_one_pass.append(a[0]) or real_sql(*a))
     graphs = _graph(tmp_path / "one.db"), _graph(tmp_path / "batch.db")
-    steps = {"a family": ["A", "A:1", "A:2", "B", "B:1"], "a child after another parent": ["A", "B", "A:1", "B:1"],
+    steps = {"a family": ["A", "A:1", "A:2", "B", "B:1"], "a childless parent first and last": ["A", "B", "B:1", "C"],
+             "a child after another parent": ["A", "B", "A:1", "B:1"],
              "a child first": ["A", "B", "B:1", "A:1"], "no children": ["A", "B"]}[order]
     for graph, batched in zip(graphs, (False, True)):
         db, ids = graph.db, {}
@@ -212,3 +216,4 @@ def test_the_log_of_rows_noted_in_any_order_is_the_log_of_each_row(tmp_path, mon
     assert batch["change_item"] and batch["history"]
     for table in ("change_item", "history"):
         assert batch[table] == one[table], table
+    assert bool(in_one_pass) == (order in ("a family", "a childless parent first and last"))
