@@ -163,7 +163,10 @@ class Applier(Removals, LateValues):
                 before = item.get("b") or {}
                 owners = {self._owner(kind, before, gid), state.resolve_alias(self.db, before.get("to"))}
                 if owners & blocked:
-                    continue  # it goes with an entity whose deletion gave way (both ends of a relation)
+                    # It goes with an entity whose deletion gave way (both ends of a relation); its device had
+                    # removed it knowingly, which a later deletion of its other end from there has seen.
+                    self._kept_removed(gid, stamp)
+                    continue
                 parting.part(self, kind, gid, item)
                 self._remove(kind, gid, item, stamp, alone=not owners & doomed)
             self._updated(state.local_id(self.db, "entity", self._owner(kind, item.get("a") or item.get("b") or {}, gid)),

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 # The stamp of a removal of a row that was gone here already (deleted with its entity): when that
 # entity's deletion later gives way, the row stays removed, as where the removal came first.
 REMOVED_ALONE = "_removed"
+# The stamp and device of a removal of a row that stayed because its entity's deletion gave way: that device
+# had seen the row and removed it, so a later deletion of the row's other end from there has seen it too.
+KEPT_REMOVED = "_kept_removed"
 # Marks a deletion of an entity (by its stamp and device) that had not seen all of it: it gave way here,
 # the entity came back after it, or this device knew writes it had not seen (``missed``).
 MISSED = state.MISSED
@@ -120,6 +123,22 @@ class Removals:
             out.append((kind, state.resolve_alias(self.db, gid), owners))
         return out
 
+    def _kept_removed(self, gid: str, stamp: str, device: str | None = None) -> None:
+        """Note that ``device`` (the one being applied) removed this row at ``stamp`` and it stayed."""
+        real, device = state.resolve_alias(self.db, gid), device or self.remote
+        if stamp and (stamp, device) > state.get_stamp(self.db, real, KEPT_REMOVED):
+            state.set_stamp(self.db, real, KEPT_REMOVED, stamp, device)
+
+    def _removed_before(self, gid: str, stamp: str) -> bool:
+        """The device being applied removed this row before ``stamp`` and nothing was written to it since: a
+        deletion of its entity from there had seen it (it stayed here only for an entity whose deletion gave way)."""
+        real = state.resolve_alias(self.db, gid)
+        at, device = state.get_stamp(self.db, real, KEPT_REMOVED)
+        if device != self.remote or not at or at > stamp:
+            return False
+        return self.db.scalar("SELECT 1 FROM sync_stamp WHERE gid = ? AND substr(field, 1, 1) != '_' AND stamp > ? "
+                              "LIMIT 1", (real, at)) is None
+
     def _removed_unseen(self, entity: str, removed: dict[str, dict], late: list[tuple[str, str, set]]) -> bool:
         """A row of the entity made and removed here that the deletion does not name, removed after it (a later
         stamp): its device had not seen the deletion, whose own device never saw the row; where the row
@@ -155,6 +174,8 @@ class Removals:
                 for (dep,) in self.db.execute(sql, (entity_id,)).fetchall():
                     theirs = removed.get(dep)
                     mine = rows.current(self.db, kind, dep)
+                    if theirs is None and mine is not None and self._removed_before(dep, stamp):
+                        continue  # its device removed it before, knowingly: it stayed only for another entity
                     if theirs is None or mine is None or self._changed_unseen(kind, dep, mine[0], theirs, mine[1]):
                         edited = True
                         if mine is not None:
@@ -288,6 +309,7 @@ class Removals:
                     if mine and not alone and rows.current(self.db, dep_kind, dep_gid) is None \
                             and not self._other_end_gone(dep_kind, dep, real_gid):
                         self._restore(dep_kind, dep_gid, depth + 1)
+                        self._kept_removed(dep_gid, *deleted_at)  # that deletion had seen it and removed it
             self._resupersede(change_id)
             # A namesake made here after this deletion and deleted since: where this entity lived on, the
             # namesake merged with it by name, and its deletion gave way to the part it had never seen.
