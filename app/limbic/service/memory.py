@@ -72,11 +72,15 @@ def create_entities(graph: Graph, entities: Any) -> list[dict]:
     Limbic keeps one entity per name whatever its case, so it is refused naming the existing one.
     """
     budget, problems = A.Budget(), A.Problems("entities")
-    wanted: list[tuple[int, str, str, list[str], str | None]] = []
-    for i, item in enumerate(A.items(entities, "entities", "entities")):
-        fields = problems.check(i, _entity_item, item, budget)
-        if fields is not None:
-            wanted.append((i, *fields))
+    listed = A.items(entities, "entities", "entities")
+    # The usual call (plain text, nothing to trim, refuse or normalize) is checked whole, in a few passes.
+    wanted: list[tuple[int, str, str, list[str], str | None]] | None = A.plain_entities(listed)
+    if wanted is None:
+        wanted = []
+        for i, item in enumerate(listed):
+            fields = problems.check(i, _entity_item, item, budget)
+            if fields is not None:
+                wanted.append((i, *fields))
     created: list[dict] = []
     with graph.write(embed=False):
         seen: dict[str, str] = {}  # name_key -> the name an earlier item uses

@@ -14,6 +14,7 @@ from typing import Any
 
 from limbic.engine.errors import NotFoundError, ValidationError
 from limbic.engine.graph.graph import Graph, shown
+from limbic.engine.store.values import MAX_NAME_CHARS, MAX_OBSERVATION_CHARS, MAX_TYPE_CHARS
 
 MAX_ITEMS_PER_CALL = 1_000  # entities, relations, observation groups, names or deletions in one call
 MAX_OBSERVATIONS_PER_CALL = 10_000  # observation texts in one call, over all its items
@@ -129,6 +130,38 @@ def texts(value: Any, key: str, budget: Budget) -> list[str]:
     for v in value:
         budget.observation(v)
     return value
+
+
+_PRINTABLE_ASCII = re.compile("[\x20-\x7e]*")  # no control character, nothing to normalize or refuse in a name
+
+
+def plain_entities(entities: list) -> list[tuple[int, str, str, list[str], None]] | None:
+    """``create_entities``' items as checking each on its own gives them, (item number, name, type, observations,
+    no status), when every item is the usual kind: a name, a type and observations that are printable ASCII,
+    not empty, with no space at either end and within their lengths, no status, the call within its limits.
+    Checked for the whole call at once; None when any item is not so (then each is checked on its own, which
+    says what is wrong)."""
+    out: list[tuple[int, str, str, list[str], None]] = []
+    texts: list[str] = []
+    observations = 0
+    for i, item in enumerate(entities):
+        if not isinstance(item, dict) or item.get("status") is not None:
+            return None
+        name, etype, obs = item.get("name"), item.get("entityType"), item.get("observations")
+        if not (isinstance(name, str) and isinstance(etype, str) and isinstance(obs, list)
+                and 0 < len(name) <= MAX_NAME_CHARS and 0 < len(etype) <= MAX_TYPE_CHARS):
+            return None
+        for o in obs:
+            if not (isinstance(o, str) and 0 < len(o) <= MAX_OBSERVATION_CHARS):
+                return None
+        texts += (name, etype, *obs)
+        observations += len(obs)
+        out.append((i, name, etype, list(obs), None))
+    if observations > MAX_OBSERVATIONS_PER_CALL or sum(map(len, texts)) > MAX_CALL_CHARS:
+        return None
+    if not _PRINTABLE_ASCII.fullmatch(" ".join(texts)) or any(t[0] == " " or t[-1] == " " for t in texts):
+        return None
+    return out
 
 
 def int_arg(value: Any, field: str, default: int, low: int, high: int) -> int:
