@@ -196,3 +196,29 @@ def test_the_device_that_removed_a_text_an_edit_brought_back_can_remove_it_again
         for r in replicas:
             r.close()
 
+
+
+@pytest.mark.parametrize("order", ["".join(p) for p in itertools.permutations("abc")])
+def test_a_value_changed_before_a_first_publish_is_listed_alike(tmp_path, order):
+    """Each device publishes its graph as it stands when it first joins: the laptop's Ada as made, the desktop's
+    (made later, marked private since) as it is then. Its addition replaced the laptop's value without seeing
+    it, a conflict; the desktop, meeting the laptop's creation below its own, weighs it against the value its
+    first publish carried, not the one its Ada was made with."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b, c = replicas = [Replica(tmp_path, n) for n in ("alpha", "beta", "gamma")]
+    try:
+        c.sync(folder)
+        next_second()  # both made in one second: one creation time, no conflict over it
+        a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+        a.sync(folder)
+        b.graph.upsert_entity("Ada", "Person", ["tea from beta"])
+        b.graph.set_private("Ada", True)
+        for key in order:
+            {"a": a, "b": b, "c": c}[key].sync(folder)
+        settle(replicas, folder)
+        for r in replicas:
+            assert _listed(r) == [("entity", "field:private")], (order, r.device.name)
+    finally:
+        for r in replicas:
+            r.close()

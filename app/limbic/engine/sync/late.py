@@ -110,8 +110,16 @@ class LateValues:
         made_at = state.get_stamp(self.db, gid, ROW_FIELD)
         if not made_at[0] or theirs >= made_at:
             return None
-        row = self.db.one("SELECT json_extract(after, '$.' || ?1), json_type(after, '$.' || ?1) FROM change_item "
-                          "WHERE kind = ?2 AND row_id = ?3 AND op = 'add' ORDER BY id DESC LIMIT 1", (key, kind, row_id))
+        row = self.db.one("SELECT json_extract(after, '$.' || ?1), json_type(after, '$.' || ?1), change_id FROM "
+                          "change_item WHERE kind = ?2 AND row_id = ?3 AND op = 'add' ORDER BY id DESC LIMIT 1",
+                          (key, kind, row_id))
+        joined = state.joined_after(self.db)
+        if row and row[2] <= joined:
+            # Made before this graph joined the folder: the other devices met it as the first publish's addition,
+            # which carried the values it held then, not the ones it was made with.
+            row = self.db.one("SELECT json_extract(after, '$.' || ?1), json_type(after, '$.' || ?1) FROM change_item "
+                              "WHERE kind = ?2 AND row_id = ?3 AND change_id <= ?4 AND after IS NOT NULL "
+                              "ORDER BY id DESC LIMIT 1", (key, kind, row_id, joined))
         return (row[0], made_at[0]) if row and row[1] is not None else None
 
     def _met_below(self, kind: str, gid: str, under, key: str, before: dict, value, stamp: str) -> None:
