@@ -135,6 +135,14 @@ def _changed_deleted_and_deleted_elsewhere(a, b, c, folder):
     # and the deletion that saw the change, arriving after, answers its "delete again?"
 
 
+def _made_and_deleted_on_two(a, b, c, folder):
+    next_second()  # made in one second: one creation time, no conflict over it
+    a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+    a.graph.delete_entity("Ada")
+    b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # not knowing of alpha's
+    b.graph.delete_entity("Ada")  # each deletion missed the other's Ada: nothing is lost, each asks
+
+
 def _listed(r: Replica) -> list[tuple[str, str]]:
     return sorted((c.kind, c.rule.replace("deleted_there", "deleted").replace("deleted_here", "deleted")
                    + (f":{c.field}" if c.rule == "field" else "")) for c in service_sync.list_conflicts(r.graph))
@@ -156,6 +164,7 @@ def _listed(r: Replica) -> list[tuple[str, str]]:
     (_made_elsewhere_first_then_changed, [("entity", "field:created_at")]),
     (_edited_removed_edited_elsewhere, [("observation", "deleted")]),
     (_changed_deleted_and_deleted_elsewhere, []),
+    (_made_and_deleted_on_two, [("entity", "deleted")]),
 ], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
 def test_every_device_lists_the_same_conflicts(tmp_path, scenario, expected, order):
     folder = tmp_path / "folder"
