@@ -165,7 +165,7 @@ class Applier(Removals, LateValues):
                 if owners & blocked:
                     # It goes with an entity whose deletion gave way (both ends of a relation); its device had
                     # removed it knowingly, which a later deletion of its other end from there has seen.
-                    self._kept_removed(gid, stamp)
+                    self._kept_removed(gid, stamp, removal=item)
                     continue
                 parting.part(self, kind, gid, item)
                 self._remove(kind, gid, item, stamp, alone=not owners & doomed)

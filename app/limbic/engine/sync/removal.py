@@ -26,6 +26,7 @@ REMOVED_ALONE = "_removed"
 # The stamp and device of a removal of a row that stayed because its entity's deletion gave way: that device
 # had seen the row and removed it, so a later deletion of the row's other end from there has seen it too.
 KEPT_REMOVED = "_kept_removed"
+KEPT_SAW = "_kept_saw:"  # beside it, per field: the write of the row that removal had seen (a later one it had not)
 # Marks a deletion of an entity (by its stamp and device) that had not seen all of it: it gave way here,
 # the entity came back after it, or this device knew writes it had not seen (``missed``).
 MISSED = state.MISSED
@@ -123,21 +124,33 @@ class Removals:
             out.append((kind, state.resolve_alias(self.db, gid), owners))
         return out
 
-    def _kept_removed(self, gid: str, stamp: str, device: str | None = None) -> None:
-        """Note that ``device`` (the one being applied) removed this row at ``stamp`` and it stayed."""
+    def _kept_removed(self, gid: str, stamp: str, device: str | None = None, removal: dict | None = None) -> None:
+        """Note that ``device`` (the one being applied) removed this row at ``stamp`` and it stayed, with the writes
+        of the row it had seen; not where the row holds a write that removal had not seen (``removal``: its item)."""
         real, device = state.resolve_alias(self.db, gid), device or self.remote
+        kind = removal.get("k") if removal is not None else None
+        found = rows.current(self.db, kind, real) if kind in SYNCED_TABLES else None
+        if found is not None and self._changed_unseen(kind, real, found[0], removal, found[1]):
+            return  # a write its device never saw keeps it: nothing was removed knowingly
         if stamp and (stamp, device) > state.get_stamp(self.db, real, KEPT_REMOVED):
             state.set_stamp(self.db, real, KEPT_REMOVED, stamp, device)
+            for field_name, at, by in self.db.execute("SELECT field, stamp, device FROM sync_stamp WHERE gid = ? AND "
+                                                      "substr(field, 1, 1) != '_'", (real,)).fetchall():
+                state.set_stamp(self.db, real, KEPT_SAW + field_name, at, by)
 
     def _removed_before(self, gid: str, stamp: str) -> bool:
-        """The device being applied removed this row before ``stamp`` and nothing was written to it since: a
-        deletion of its entity from there had seen it (it stayed here only for an entity whose deletion gave way)."""
+        """The device being applied removed this row before ``stamp`` and nothing was written to it that the removal
+        had not seen (a later write, or an earlier one arriving since): a deletion of its entity from there had seen
+        it (it stayed here only for an entity whose deletion gave way)."""
         real = state.resolve_alias(self.db, gid)
         at, device = state.get_stamp(self.db, real, KEPT_REMOVED)
         if device != self.remote or not at or at > stamp:
             return False
-        return self.db.scalar("SELECT 1 FROM sync_stamp WHERE gid = ? AND substr(field, 1, 1) != '_' AND stamp > ? "
-                              "LIMIT 1", (real, at)) is None
+        for field_name, written, by in self.db.execute("SELECT field, stamp, device FROM sync_stamp WHERE gid = ? AND "
+                                                       "substr(field, 1, 1) != '_'", (real,)).fetchall():
+            if written > at or (written, by) > state.get_stamp(self.db, real, KEPT_SAW + field_name):
+                return False
+        return True
 
     def _removed_unseen(self, entity: str, removed: dict[str, dict], late: list[tuple[str, str, set]]) -> bool:
         """A row of the entity made and removed here that the deletion does not name, removed after it (a later

@@ -348,8 +348,8 @@ def _carry_conflicts(db: Database, snap: Database) -> None:
         return  # a snapshot written before conflicts had keys: nothing names them alike
     for row in snap.execute(f"SELECT {', '.join(_CONFLICT_COLS)} FROM sync_conflicts ORDER BY id LIMIT 100000"):
         values = dict(zip(_CONFLICT_COLS, row))
-        if not isinstance(values["key"], str) or not all(isinstance(values[k], str) for k in ("kind", "gid", "field", "rule")):
-            continue
+        if not _conflict_row_ok(values):
+            continue  # not a conflict this Limbic wrote: passed over, as the listing could not read it
         values["gid"] = state.resolve_alias(db, values["gid"]) or values["gid"]
         here = db.one("SELECT id, resolved_at FROM sync_conflicts WHERE key = ? ORDER BY resolved_at IS NULL LIMIT 1",
                       (values["key"],))
@@ -359,6 +359,30 @@ def _carry_conflicts(db: Database, snap: Database) -> None:
         elif here[1] is None and values["resolved_at"] is not None:
             db.execute("UPDATE sync_conflicts SET resolved_at = ?, resolution = ? WHERE id = ?",
                        (values["resolved_at"], values["resolution"], here[0]))
+
+
+def _conflict_row_ok(values: dict) -> bool:
+    """A snapshot's conflict row of the shape this Limbic writes: a synced kind, names, devices, stamps and time as
+    text, each value as JSON text (or none; an alias's entity a global id), which side was kept as 0 or 1."""
+    if values["kind"] not in SYNCED_TABLES or not all(isinstance(values[k], str) for k in (
+            "key", "gid", "field", "rule", "kept_device", "lost_device", "kept_stamp", "lost_stamp", "at")):
+        return False
+    if not all(values[k] is None or isinstance(values[k], str) for k in ("entity_gid", "resolved_at", "resolution")):
+        return False
+    if values["mine_kept"] not in (0, 1) or isinstance(values["mine_kept"], float):
+        return False
+    for side in ("kept", "lost"):
+        if values[side] is None:
+            continue
+        if not isinstance(values[side], str):
+            return False
+        try:
+            value = json.loads(values[side])
+        except (ValueError, RecursionError):
+            return False
+        if values["kind"] == "alias" and values["field"] == "entity" and not isinstance(value, (str, type(None))):
+            return False
+    return True
 
 
 def compact(folder: Path, graph_id: str, device: str, known: int = 0, seal: Sealer | None = None) -> int:

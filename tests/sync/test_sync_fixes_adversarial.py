@@ -1,0 +1,192 @@
+"""Scenarios aimed at the edges of the newest sync rules: every device ends with the same rows and lists the same
+open conflicts, whatever order three devices meet the changes in, and no file planted in the folder can crash
+or blind an exchange.
+
+- A relation removed with its entity and kept because that deletion gave way is knowingly removed by its device
+  only where nothing was written to it that its device had not seen: a write to the relation made elsewhere
+  before the removal still keeps the relation's other end.
+- A snapshot's conflict rows are read as the folder gives them: one of the wrong shape is passed over, the
+  snapshot still starts the device, and the device can list and settle its conflicts afterwards.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import apsw
+import pytest
+
+from limbic.engine.history.valid import set_relation_validity
+from limbic.service import sync as service_sync
+from tests.sync.replicas import Replica, devices, folder_seal, next_second, settle, synced_rows
+
+ORDERS = ["".join(p) for p in itertools.permutations("abc")]
+
+
+def _open_keys(r: Replica) -> list[str]:
+    return sorted(k for (k,) in r.graph.db.execute("SELECT key FROM sync_conflicts WHERE resolved_at IS NULL"))
+
+
+def _names(r: Replica) -> list[str]:
+    return sorted(n for (n,) in r.graph.db.execute("SELECT name FROM entities"))
+
+
+# -- a relation kept by a deletion that gave way ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_relation_written_elsewhere_before_its_removal_keeps_its_other_end_alike(tmp_path, order):
+    """Gamma gives the relation Bob → Ada a valid time; alpha, not knowing, deletes Ada (the relation goes with
+    her) and then Bob. Alpha never saw gamma's write to the relation, so neither deletion saw all of what they
+    removed: every device ends with the same entities and relations, in every order of exchange."""
+    with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):
+        a.graph.upsert_entity("Ada", "Person", ["tea"])
+        a.graph.upsert_entity("Bob", "Person", ["chess"])
+        a.graph.add_relation("Bob", "Ada", "knows")
+        settle([a, b, c], folder)
+        next_second()
+        set_relation_validity(c.graph, "Bob", "Ada", "knows", "2020-01-01")
+        next_second()
+        b.graph.add_observations("Ada", ["likes rain"])
+        next_second()
+        a.graph.delete_entity("Ada")
+        a.graph.delete_entity("Bob")
+        for key in order:
+            {"a": a, "b": b, "c": c}[key].sync(folder)
+        settle([a, b, c], folder)
+        ends = {r.device.name: (tuple(_names(r)), r.graph.db.scalar("SELECT count(*) FROM relations")) for r in (a, b, c)}
+        assert len(set(ends.values())) == 1, (order, ends)
+        assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph), order
+        assert _open_keys(a) == _open_keys(b) == _open_keys(c), order
+
+
+def test_an_older_write_to_a_kept_relation_arriving_between_the_two_deletions_keeps_its_other_end(tmp_path):
+    """Beta meets Ada's deletion (which gives way to its own write), then gamma's older write to the relation,
+    then Bob's deletion: the relation holds a write alpha never saw, though stamped before its removal."""
+    with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):
+        a.graph.upsert_entity("Ada", "Person", ["tea"])
+        a.graph.upsert_entity("Bob", "Person", ["chess"])
+        a.graph.add_relation("Bob", "Ada", "knows")
+        settle([a, b, c], folder)
+        next_second()
+        set_relation_validity(c.graph, "Bob", "Ada", "knows", "2020-01-01")
+        next_second()
+        b.graph.add_observations("Ada", ["likes rain"])
+        next_second()
+        a.graph.delete_entity("Ada")
+        a.sync(folder)
+        b.sync(folder)  # Ada's deletion gives way to beta's text: the relation stays, removed by alpha
+        next_second()
+        a.graph.delete_entity("Bob")
+        a.sync(folder)
+        c.sync(folder)
+        b.sync(folder)  # gamma's write to the relation, older than both deletions, then Bob's deletion
+        settle([a, b, c], folder)
+        for r in (a, b, c):
+            assert _names(r) == ["Ada", "Bob"], r.device.name
+            assert r.graph.db.scalar("SELECT valid_from FROM relations") == "2020-01-01", r.device.name
+        assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph)
+        assert _open_keys(a) == _open_keys(b) == _open_keys(c)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_relation_written_elsewhere_after_its_removal_keeps_its_other_end_alike(tmp_path, order):
+    """As above, with gamma's write to the relation made after alpha's deletions (a later stamp)."""
+    with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):
+        a.graph.upsert_entity("Ada", "Person", ["tea"])
+        a.graph.upsert_entity("Bob", "Person", ["chess"])
+        a.graph.add_relation("Bob", "Ada", "knows")
+        settle([a, b, c], folder)
+        next_second()
+        b.graph.add_observations("Ada", ["likes rain"])
+        next_second()
+        a.graph.delete_entity("Ada")
+        a.graph.delete_entity("Bob")
+        next_second()
+        set_relation_validity(c.graph, "Bob", "Ada", "knows", "2020-01-01")
+        for key in order:
+            {"a": a, "b": b, "c": c}[key].sync(folder)
+        settle([a, b, c], folder)
+        for r in (a, b, c):  # the write to the relation came after both deletions: it keeps Bob, and Ada
+            assert _names(r) == ["Ada", "Bob"], (order, r.device.name)
+            assert r.graph.db.scalar("SELECT count(*) FROM relations") == 1, (order, r.device.name)
+        assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph), order
+        assert _open_keys(a) == _open_keys(b) == _open_keys(c), order
+
+
+# -- a snapshot's conflict rows, planted ----------------------------------------------------------------------
+
+
+def _plant_snapshot(a: Replica, folder, tmp_path, edit) -> object:
+    """A copy of alpha's graph, changed by ``edit`` (an apsw connection), planted as the only file of a device
+    the others never heard of: a device meeting it starts from it."""
+    import hashlib
+
+    raw = tmp_path / "raw.db"
+    a.graph.db.execute("VACUUM INTO ?", (str(raw),))
+    conn = apsw.Connection(str(raw))
+    conn.execute("INSERT INTO sync_applied(device, seq) VALUES ('feedfacefeedface', 5)")
+    edit(conn)
+    conn.close()
+    graph_dir = next((folder / "Limbic").iterdir())
+    directory = graph_dir / "feedfacefeedface"
+    directory.mkdir()
+    data = raw.read_bytes()
+    seal = folder_seal(next(p for p in graph_dir.iterdir() if p.is_dir() and p != directory))
+    if seal is not None:
+        data = seal.seal(data, "snapshot", directory.name, 5)
+    path = directory / f"snapshot-000005-{hashlib.sha256(data).hexdigest()[:16]}.db"
+    path.write_bytes(data)
+    return path
+
+
+_COLUMNS = ("kind", "gid", "entity_gid", "field", "rule", "kept", "lost", "kept_device", "lost_device",
+            "kept_stamp", "lost_stamp", "mine_kept", "at", "resolved_at", "resolution", "key")
+_GOOD = {"kind": "entity", "field": "type", "rule": "field", "kept": json.dumps("Friend"),
+         "lost": json.dumps("Person"), "kept_device": "feedfacefeedface", "lost_device": "0123456789abcdef",
+         "kept_stamp": "", "lost_stamp": "", "mine_kept": 1, "at": "2026-01-01T00:00:00Z", "resolved_at": None,
+         "resolution": None}
+
+ODD = {
+    "a value that is no JSON": {"kept": "{not json"},
+    "a value that is a number": {"lost": 7},
+    "a value that is bytes": {"kept": b"\xff\x00"},
+    "no device": {"kept_device": None},
+    "a device that is a number": {"lost_device": 42},
+    "a side that is text": {"mine_kept": "yes"},
+    "no time": {"at": None},
+    "a stamp that is no stamp": {"kept_stamp": None},
+    "a resolution that is a number": {"resolved_at": 3, "resolution": 9},
+    "a value nested past any depth": {"kept": "[" * 100_000 + "]" * 100_000},
+    "a kind that is no table": {"kind": "bogus"},
+    "an alias's entity that is a list": {"kind": "alias", "field": "entity", "kept": "[1, 2]"},
+}
+
+
+@pytest.mark.parametrize("odd", list(ODD.values()), ids=list(ODD))
+def test_a_planted_snapshot_with_an_odd_conflict_row_still_starts_a_device(tmp_path, odd):
+    with devices(tmp_path, "alpha", "beta") as ((a, b), folder):
+        a.graph.upsert_entity("Ada", "Person", ["tea"])
+        a.sync(folder)
+        gid = a.graph.db.scalar("SELECT gid FROM entities")
+
+        def edit(conn):
+            conn.execute("DROP TABLE sync_conflicts")  # no column types: each value stays as planted
+            conn.execute(f"CREATE TABLE sync_conflicts(id INTEGER PRIMARY KEY, {', '.join(_COLUMNS)})")
+            rows = [{**_GOOD, "gid": gid, "entity_gid": gid, "key": "good"},
+                    {**_GOOD, "gid": gid, "entity_gid": gid, "key": "odd", "kept": json.dumps("Rival"), **odd}]
+            for row in rows:
+                conn.execute(f"INSERT INTO sync_conflicts({', '.join(_COLUMNS)}) VALUES "
+                             f"({', '.join('?' * len(_COLUMNS))})", tuple(row[k] for k in _COLUMNS))
+
+        path = _plant_snapshot(a, folder, tmp_path, edit)
+        result = b.sync(folder)
+        assert not any(s.path == path for s in result.skipped), result.skipped
+        assert b.graph.entity_id("Ada") is not None  # it started from the snapshot
+        listed = service_sync.list_conflicts(b.graph)  # the listing reads every row kept
+        assert [(c.mine, c.theirs) for c in listed] == [("Friend", "Person")]
+        assert service_sync.list_conflicts(b.graph, resolved=True) == listed
+        service_sync.resolve_conflict(b.graph, listed[0].id, "theirs")
+        settle([a, b], folder)
+        assert service_sync.list_conflicts(b.graph) == []
