@@ -7,6 +7,10 @@ or blind an exchange.
   before the removal still keeps the relation's other end.
 - A snapshot's conflict rows are read as the folder gives them: one of the wrong shape is passed over, the
   snapshot still starts the device, and the device can list and settle its conflicts afterwards.
+- A deletion that holds closes the "delete again?" it answers, and only that: one that gives way leaves it open.
+- A graph file put back from a backup is known for one by its device's snapshot too, once compaction has left
+  nothing else of its device in the folder: it goes on under a new id, gets back what its old id published, and
+  publishes nothing of that again.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ import json
 import apsw
 import pytest
 
+from limbic.engine.graph.graph import Graph
 from limbic.engine.history.valid import set_relation_validity
+from limbic.engine.store.db import Database
+from limbic.engine.sync import snapshot
 from limbic.service import sync as service_sync
 from tests.sync.replicas import Replica, devices, folder_seal, next_second, settle, synced_rows
 
@@ -190,3 +197,147 @@ def test_a_planted_snapshot_with_an_odd_conflict_row_still_starts_a_device(tmp_p
         service_sync.resolve_conflict(b.graph, listed[0].id, "theirs")
         settle([a, b], folder)
         assert service_sync.list_conflicts(b.graph) == []
+
+
+# -- a deletion that holds answers an open "delete again?" ------------------------------------------------------
+
+
+def _deleted_elsewhere_first(a, b, c, folder):
+    a.graph.set_entity_type("Bob", "Tea")
+    next_second()
+    b.graph.delete_entity("Bob")  # after the change, not knowing of it
+    next_second()
+    a.graph.delete_entity("Bob")  # after its own change, not knowing of beta's deletion: it holds
+
+
+def _deleted_elsewhere_before_the_change(a, b, c, folder):
+    b.graph.delete_entity("Bob")
+    next_second()
+    a.graph.set_entity_type("Bob", "Tea")  # not knowing of beta's deletion
+    a.graph.delete_entity("Bob")
+
+
+def _changed_on_a_third_after_both(a, b, c, folder):
+    a.graph.set_entity_type("Bob", "Tea")
+    a.graph.delete_entity("Bob")
+    next_second()
+    b.graph.delete_entity("Bob")
+    next_second()
+    c.graph.add_observations("Bob", ["plays go"])  # neither deletion saw it: Bob stays, and both ask
+
+
+def _changed_on_a_third_between(a, b, c, folder):
+    b.graph.delete_entity("Bob")
+    next_second()
+    c.graph.add_observations("Bob", ["plays go"])  # after beta's deletion, not knowing of it
+    next_second()
+    a.graph.set_entity_type("Bob", "Tea")
+    a.graph.delete_entity("Bob")  # saw neither: it gives way to gamma's text too
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("scenario, alive", [
+    (_deleted_elsewhere_first, False),
+    (_deleted_elsewhere_before_the_change, False),
+    (_changed_on_a_third_after_both, True),
+    (_changed_on_a_third_between, True),
+], ids=lambda v: v.__name__.strip("_") if callable(v) else None)
+def test_a_deletion_that_holds_or_gives_way_leaves_the_same_questions_open(tmp_path, scenario, alive, order):
+    with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):
+        a.graph.upsert_entity("Bob", "Person", ["chess"])
+        settle([a, b, c], folder)
+        next_second()
+        scenario(a, b, c, folder)
+        for key in order:
+            {"a": a, "b": b, "c": c}[key].sync(folder)
+        settle([a, b, c], folder)
+        for r in (a, b, c):
+            assert (r.graph.entity_id("Bob") is not None) == alive, (order, r.device.name)
+        assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph), order
+        assert _open_keys(a) == _open_keys(b) == _open_keys(c), order
+        assert bool(_open_keys(a)) == alive, order  # kept: each deletion that gave way asks; gone: none does
+
+
+def test_a_keep_chosen_before_a_holding_deletion_arrives_leaves_nothing_open(tmp_path):
+    """Gamma lists beta's deletion against alpha's change and keeps Bob; alpha, which saw its change and
+    nothing of the choice (which writes nothing), deletes Bob after: that deletion holds everywhere."""
+    with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):
+        a.graph.upsert_entity("Bob", "Person", ["chess"])
+        settle([a, b, c], folder)
+        next_second()
+        b.graph.delete_entity("Bob")
+        next_second()
+        a.graph.set_entity_type("Bob", "Tea")  # not knowing of beta's deletion
+        a.sync(folder)
+        b.sync(folder)
+        c.sync(folder)
+        (asked,) = service_sync.list_conflicts(c.graph)
+        assert asked.deleter is not None
+        service_sync.resolve_conflict(c.graph, asked.id, "mine" if asked.deleter == "theirs" else "theirs")
+        next_second()
+        a.graph.delete_entity("Bob")  # before hearing of beta's deletion or gamma's choice
+        a.sync(folder)
+        settle([a, b, c], folder)
+        for r in (a, b, c):
+            assert r.graph.entity_id("Bob") is None, r.device.name
+            assert service_sync.list_conflicts(r.graph) == [], r.device.name
+        assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph)
+
+
+# -- a device starting again from a snapshot ----------------------------------------------------------------------
+
+
+def _restore(r: Replica, backup) -> None:
+    """What `limbic restore` does: the older file put back in place of the graph."""
+    r.close()
+    for suffix in ("-wal", "-shm"):
+        r.path.with_name(r.path.name + suffix).unlink(missing_ok=True)
+    r.path.write_bytes(backup.read_bytes())
+    r.graph = Graph(Database(r.path))
+
+
+def test_a_device_restored_over_a_conflict_of_two_others_lists_it_as_they_do(tmp_path, monkeypatch):
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        a.graph.upsert_entity("Ada", "Person", ["one"])
+        settle([a, b, c], folder)
+        backup = c.path.with_name("tablet-backup.db")
+        c.graph.db.execute("VACUUM INTO ?", (str(backup),))
+        next_second()
+        a.graph.set_entity_type("Ada", "Friend")
+        b.graph.set_entity_type("Ada", "Colleague")  # not knowing of the laptop's
+        next_second()
+        c.graph.add_observations("Ada", ["two"])
+        settle([a, b, c], folder)  # every segment applied everywhere: compaction leaves the snapshots
+        _restore(c, backup)  # the tablet's folder holds only its snapshot: it published "two" after the backup
+        settle([a, b, c], folder)
+        c.graph.add_observations("Ada", ["three"])  # under a new id: the others had applied the old one's first
+        settle([a, b, c], folder)
+        for r in (a, b, c):
+            texts = sorted(t for (t,) in r.graph.db.execute("SELECT content FROM observations"))
+            assert texts == ["one", "three", "two"], r.device.name
+        assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph)
+        assert len(_open_keys(a)) == 1 and _open_keys(a) == _open_keys(b) == _open_keys(c)
+
+
+def test_a_device_restored_from_before_it_published_a_change_does_not_publish_it_again(tmp_path, monkeypatch):
+    """The backup holds the tablet's Tea not yet published; the tablet published it, the laptop replaced it
+    knowingly with Chess. Put back, the file's Tea is no new write: Chess stays, and nothing is in conflict."""
+    monkeypatch.setattr(snapshot, "SNAPSHOT_EVERY", 1)
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        a.graph.upsert_entity("Ada", "Person", ["one"])
+        settle([a, b, c], folder)
+        next_second()
+        c.graph.set_entity_type("Ada", "Tea")
+        backup = c.path.with_name("tablet-backup.db")
+        c.graph.db.execute("VACUUM INTO ?", (str(backup),))
+        settle([a, b, c], folder)
+        next_second()
+        a.graph.set_entity_type("Ada", "Chess")  # it saw the tablet's Tea
+        settle([a, b, c], folder)
+        _restore(c, backup)
+        settle([a, b, c], folder)
+        for r in (a, b, c):
+            assert r.graph.get_entity("Ada").entity_type == "Chess", r.device.name
+            assert _open_keys(r) == [], r.device.name
+        assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph)

@@ -108,7 +108,10 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
     if own is None:
         known = file_seq if file_device == device.id else 0
         own = files.scan_device(files.device_dir(folder, graph_id, device.id), known, reading.seal_of(pairing))
-    own_max = max((s for s in own.segments if s <= file_seq or reading.genuine(own, device.id, s, pairing)), default=0)
+    seg_max = max((s for s in own.segments if s <= file_seq or reading.genuine(own, device.id, s, pairing)), default=0)
+    # Its segments compacted away, the folder says what it published by its snapshot (one that opens, as its own).
+    own_max = max([seg_max, *(s for s in own.snapshots if s > max(seg_max, file_seq) and _own_snapshot(
+        own.snapshots[s], device.id, s, pairing))])
     note = None
     if file_device == device.id and own_max <= file_seq:
         return device, None  # the file and the folder agree: nothing to write (a commit costs a flush to disk)
@@ -119,7 +122,7 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
                        "SET seq = max(seq, excluded.seq)", (file_device, file_seq))
             db.set_meta(state.SEQ_KEY, "0")
             file_seq = 0
-        elif file_device == device.id and own_max > file_seq and _adopt(graph, device, own, file_seq, pairing):
+        elif file_device == device.id and seg_max > file_seq and _adopt(graph, device, own, file_seq, pairing):
             file_seq = int(db.get_meta(state.SEQ_KEY) or 0)
         if own_max > file_seq:
             # The folder holds this device's segments the file never published: this file is a copy
@@ -129,10 +132,22 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
             db.execute("INSERT INTO sync_applied(device, seq, name) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE "
                        "SET seq = max(seq, excluded.seq)", (old.id, file_seq, old.name))
             db.set_meta(state.SEQ_KEY, "0")
+            # What the file holds unpublished was made before it was copied, and the old id has published since
+            # (each publish sends all that waits): it comes back from there, never again as this device's writes.
+            db.set_meta(state.UPTO_KEY, str(max(state.published_upto(db), db.scalar(
+                "SELECT coalesce(max(id), 0) FROM change_log"))))
             note = (f"This graph file is a copy or a restored backup of one that synced as device {old.id}; "
                     f"it now syncs as a new device {device.id}.")
         db.set_meta(state.DEVICE_KEY, device.id)
     return device, note
+
+
+def _own_snapshot(path: Path, device: str, seq: int, pairing: Pairing | None) -> bool:
+    """A snapshot in this device's folder that opens and says this device had published up to ``seq``."""
+    try:
+        return snapshot.covered(path, reading.seal_of(pairing), reading.plain_upto(pairing, device)).get(device, 0) >= seq
+    except snapshot.SnapshotError:
+        return False
 
 
 def _adopt(graph: Graph, device: Device, own: files.DeviceFiles, file_seq: int, pairing: Pairing | None) -> bool:
