@@ -231,3 +231,32 @@ def test_a_value_changed_before_a_first_publish_is_listed_alike(tmp_path, order)
     finally:
         for r in replicas:
             r.close()
+
+
+@pytest.mark.parametrize("order", ["".join(p) for p in itertools.permutations("abc")])
+def test_a_value_typed_back_after_a_first_publish_is_listed_alike(tmp_path, order):
+    """The laptop's first publish carries Ada typed Tea; it types her back to Person after. The desktop made its
+    Ada (Person) in the same second, stamped below that publish: in clock order the publish's Tea replaced
+    the desktop's Person unseen (a conflict), and the laptop's own change back to Person saw Tea. The laptop,
+    meeting the desktop's Person below its publish while it holds Person again, lists that conflict too."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    a, b, c = replicas = [Replica(tmp_path, n) for n in ("alpha", "beta", "gamma")]
+    try:
+        b.sync(folder)  # joined with nothing: its next changes are stamped by their time
+        c.sync(folder)
+        next_second()  # every write below in one second: one creation time, the desktop's stamp its start
+        a.graph.upsert_entity("Ada", "Person", ["tea from alpha"])
+        a.graph.set_entity_type("Ada", "Tea")
+        a.sync(folder)  # its first publish, stamped by the clock (within the second)
+        b.graph.upsert_entity("Ada", "Person", ["tea from beta"])  # stamped by its time, the second's start
+        a.graph.set_entity_type("Ada", "Person")
+        for key in order:
+            {"a": a, "b": b, "c": c}[key].sync(folder)
+        settle(replicas, folder)
+        for r in replicas:
+            assert r.graph.get_entity("Ada").entity_type == "Person", (order, r.device.name)
+            assert _listed(r) == [("entity", "field:type")], (order, r.device.name)
+    finally:
+        for r in replicas:
+            r.close()

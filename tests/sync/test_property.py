@@ -159,6 +159,13 @@ def _open_conflicts(replica: Replica) -> list[tuple]:
         "SELECT key, kind, field, rule, kept, lost FROM sync_conflicts WHERE resolved_at IS NULL").fetchall())
 
 
+def _scopes(replica: Replica) -> list[tuple]:
+    db = replica.graph.db
+    if not db.has_table("assistant_scopes"):
+        return []
+    return sorted(tuple(r) for r in db.execute("SELECT client, read, write FROM assistant_scopes"))
+
+
 def _in_clock_order(root: Path, view: Path, graph_id: str, written: dict | None = None) -> Replica:
     """A new graph given every published change of the folder one at a time, in clock order, each as its device's;
     ``written`` (device, sequence) → (name, changes): what devices wrote that compaction has since removed."""
@@ -246,6 +253,8 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
         listed = {r.device.name: _open_conflicts(r) for r in replicas}
         assert len({tuple(k for k, *_ in v) for v in listed.values()}) == 1, "\n".join(
             f"{name}: {[(k[:6], *rest) for k, *rest in v]}" for name, v in listed.items())
+        # What each assistant may see and write: the later choice, the same on every device.
+        assert len({tuple(_scopes(r)) for r in replicas}) == 1, {r.device.name: _scopes(r) for r in replicas}
         published = {r.device.id: int(r.graph.db.get_meta("sync_seq") or 0) for r in replicas}
         for r in replicas:
             applied = {d: s for d, s in r.graph.db.execute("SELECT device, seq FROM sync_applied")}
@@ -261,6 +270,7 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
         oracle = _in_clock_order(tmp_path, transport.views[replicas[0].device.name], graph_id, written)
         try:
             assert synced_hash(oracle.graph) == hashes[replicas[0].device.name], _differences([replicas[0], oracle])
+            assert _scopes(oracle) == _scopes(replicas[0])
         finally:
             oracle.close()
     finally:

@@ -439,6 +439,14 @@ class Applier(Removals, LateValues):
                     state.set_stamp(self.db, gid, key, stamp, self.remote)
                 else:
                     self._same_below(gid, key, value, stamp)
+                    if before is not None:  # a value listed as lost that this change saw: it replaced it
+                        self._replaced_knowingly(kind, gid, key, before.get(key), stamp)
+                    # Held again since, but in clock order the row's creation here came next, and it replaced
+                    # this value unseen where it was made with another (_arrived_below weighs it alike).
+                    created = None if pending or key in self._quiet or key in REFS.get(kind, {}) \
+                        else self._created_above(kind, gid, row_id, key, theirs)
+                    if created is not None and not rows.same(created[0], value):
+                        self.conflict(kind, gid, key, "field", created[0], value, True, created[1], stamp)
                 continue
             mine = state.get_stamp(self.db, gid, key)
             # An addition has no before-values: it replaces, unseen, a value another device wrote; one its own

@@ -95,8 +95,10 @@ class LateValues:
         change's own value meets the later write instead), so that conflict is not listed."""
         knew = False
         for cid, lost in self.db.execute(
-                "SELECT id, lost FROM sync_conflicts WHERE kind = ? AND gid = ? AND field = ? AND rule = 'field' "
-                "AND resolved_at IS NULL AND lost_stamp < ? AND kept_stamp > ?", (kind, gid, key, stamp, stamp)).fetchall():
+                "SELECT id, lost FROM sync_conflicts WHERE kind = ?1 AND gid = ?2 AND field = ?3 AND rule = 'field' "
+                "AND resolved_at IS NULL AND (lost_stamp < ?4 OR (lost_stamp = ?4 AND lost_device < ?5)) "
+                "AND (kept_stamp > ?4 OR (kept_stamp = ?4 AND kept_device > ?5))",  # clock order: stamp, then device
+                (kind, gid, key, stamp, self.remote)).fetchall():
             if rows.same(json.loads(lost) if lost else None, seen):
                 self.db.execute("DELETE FROM sync_conflicts WHERE id = ?", (cid,))
                 knew = True
