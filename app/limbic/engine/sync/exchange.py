@@ -132,10 +132,6 @@ def identify(graph: Graph, folder: Path, graph_id: str, device: Device,
             db.execute("INSERT INTO sync_applied(device, seq, name) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE "
                        "SET seq = max(seq, excluded.seq)", (old.id, file_seq, old.name))
             db.set_meta(state.SEQ_KEY, "0")
-            # What the file holds unpublished was made before it was copied, and the old id has published since
-            # (each publish sends all that waits): it comes back from there, never again as this device's writes.
-            db.set_meta(state.UPTO_KEY, str(max(state.published_upto(db), db.scalar(
-                "SELECT coalesce(max(id), 0) FROM change_log"))))
             note = (f"This graph file is a copy or a restored backup of one that synced as device {old.id}; "
                     f"it now syncs as a new device {device.id}.")
         db.set_meta(state.DEVICE_KEY, device.id)
