@@ -449,3 +449,22 @@ def test_a_removed_text_back_beside_the_same_words_said_again_ends_alike(tmp_pat
         assert synced_rows(a.graph) == synced_rows(b.graph) == synced_rows(c.graph), order
         assert _open_keys(a) == _open_keys(b) == _open_keys(c), order
         assert b.graph.db.scalar("SELECT count(*) FROM observations WHERE content = 'one'") >= 1
+
+
+def test_a_file_planted_as_a_snapshot_in_a_devices_own_folder_does_not_make_it_a_restore(tmp_path):
+    """Only a snapshot of its own that opens says a device published more than its file knows: a file planted
+    under a snapshot's name in its folder is no reason to go on under a new id."""
+    import hashlib
+
+    with devices(tmp_path, "alpha", "beta") as ((a, b), folder):
+        a.graph.upsert_entity("Ada", "Person", ["tea"])
+        settle([a, b], folder)
+        own = next((folder / "Limbic").iterdir()) / a.device.id
+        data = b"SQLite format 3\x00" + b"\x00" * 100
+        (own / f"snapshot-000099-{hashlib.sha256(data).hexdigest()[:16]}.db").write_bytes(data)
+        before = a.device.id
+        result = a.sync(folder)
+        assert a.device.id == before and result.device_note is None
+        a.graph.add_observations("Ada", ["rain"])
+        settle([a, b], folder)
+        assert synced_rows(a.graph) == synced_rows(b.graph)
