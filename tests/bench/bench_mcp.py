@@ -397,12 +397,17 @@ def main() -> int:
         if BASELINE:
             results["baseline_app"] = BASELINE["app"]
         results["limbic_search"] = limbic_search(db, jsonl, home)
-        results["load_at_end"] = round(os.getloadavg()[0], 2)
-        results["finished"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    return _write_report(results, "mcp", markdown)
+
+
+def _write_report(results: dict, name: str, words) -> int:
+    """The run's end (load, time), its JSON and its Markdown report in bench-results/, the report printed."""
+    results["load_at_end"] = round(os.getloadavg()[0], 2)
+    results["finished"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "mcp.json").write_text(json.dumps(results, indent=2))
-    report = markdown(results)
-    (RESULTS / "mcp.md").write_text(report)
+    (RESULTS / f"{name}.json").write_text(json.dumps(results, indent=2))
+    report = words(results)
+    (RESULTS / f"{name}.md").write_text(report)
     print(report)
     return 0
 
@@ -426,14 +431,7 @@ def only_bulk(args, sides: tuple[str, ...], home: Path, reference, tmp: Path) ->
                          "bulk_replies_sha256": sorted({p["bulk_replies"] for p in per}), "rounds": len(per)}
     if BASELINE:
         results["baseline_app"] = BASELINE["app"]
-    results["load_at_end"] = round(os.getloadavg()[0], 2)
-    results["finished"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "mcp_bulk.json").write_text(json.dumps(results, indent=2))
-    report = bulk_markdown(results)
-    (RESULTS / "mcp_bulk.md").write_text(report)
-    print(report)
-    return 0
+    return _write_report(results, "mcp_bulk", bulk_markdown)
 
 
 if __name__ == "__main__":

@@ -42,21 +42,27 @@ def _names(r: Replica) -> list[str]:
 # -- a relation kept by a deletion that gave way ---------------------------------------------------------------
 
 
+def _bob_knows_ada_written_on_two(a, b, c, folder) -> None:
+    """Alpha's Ada, Bob and Bob → Ada on all three; then gamma dates the relation and beta writes about Ada,
+    each a second apart, neither seen by alpha."""
+    a.graph.upsert_entity("Ada", "Person", ["tea"])
+    a.graph.upsert_entity("Bob", "Person", ["chess"])
+    a.graph.add_relation("Bob", "Ada", "knows")
+    settle([a, b, c], folder)
+    next_second()
+    set_relation_validity(c.graph, "Bob", "Ada", "knows", "2020-01-01")
+    next_second()
+    b.graph.add_observations("Ada", ["likes rain"])
+    next_second()
+
+
 @pytest.mark.parametrize("order", ORDERS)
 def test_a_relation_written_elsewhere_before_its_removal_keeps_its_other_end_alike(tmp_path, order):
     """Gamma gives the relation Bob → Ada a valid time; alpha, not knowing, deletes Ada (the relation goes with
     her) and then Bob. Alpha never saw gamma's write to the relation, so neither deletion saw all of what they
     removed: every device ends with the same entities and relations, in every order of exchange."""
     with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):
-        a.graph.upsert_entity("Ada", "Person", ["tea"])
-        a.graph.upsert_entity("Bob", "Person", ["chess"])
-        a.graph.add_relation("Bob", "Ada", "knows")
-        settle([a, b, c], folder)
-        next_second()
-        set_relation_validity(c.graph, "Bob", "Ada", "knows", "2020-01-01")
-        next_second()
-        b.graph.add_observations("Ada", ["likes rain"])
-        next_second()
+        _bob_knows_ada_written_on_two(a, b, c, folder)
         a.graph.delete_entity("Ada")
         a.graph.delete_entity("Bob")
         for key in order:
@@ -72,15 +78,7 @@ def test_an_older_write_to_a_kept_relation_arriving_between_the_two_deletions_ke
     """Beta meets Ada's deletion (which gives way to its own write), then gamma's older write to the relation,
     then Bob's deletion: the relation holds a write alpha never saw, though stamped before its removal."""
     with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):
-        a.graph.upsert_entity("Ada", "Person", ["tea"])
-        a.graph.upsert_entity("Bob", "Person", ["chess"])
-        a.graph.add_relation("Bob", "Ada", "knows")
-        settle([a, b, c], folder)
-        next_second()
-        set_relation_validity(c.graph, "Bob", "Ada", "knows", "2020-01-01")
-        next_second()
-        b.graph.add_observations("Ada", ["likes rain"])
-        next_second()
+        _bob_knows_ada_written_on_two(a, b, c, folder)
         a.graph.delete_entity("Ada")
         a.sync(folder)
         b.sync(folder)  # Ada's deletion gives way to beta's text: the relation stays, removed by alpha
