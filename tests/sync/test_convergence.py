@@ -183,12 +183,18 @@ def test_two_deletions_of_one_entity_give_way_alike_to_an_edit_neither_saw(trio)
     _converged(a, b, c)
 
 
-def test_an_entity_brought_back_takes_along_a_namesake_made_and_deleted_after_it(trio):
+@pytest.mark.parametrize("second", [None, "after the first deletion", "before the second deletion"])
+def test_an_entity_brought_back_takes_along_a_namesake_made_and_deleted_after_it(trio, second):
+    """``second``: where a second's boundary falls (stamps tie across devices within one second)."""
     a, b, c, folder = trio
     a.graph.upsert_entity("Bob", "Person", ["rain"])
     settle([a, b, c], folder)
     b.graph.delete_entity("Bob")
+    if second == "after the first deletion":
+        next_second()
     b.graph.upsert_entity("Bob", "Person", ["tea"])  # a new Bob, deleted in turn
+    if second == "before the second deletion":
+        next_second()
     b.graph.delete_entity("Bob")
     b.sync(folder)
     rain = a.graph.db.scalar("SELECT id FROM observations WHERE content = 'rain'")
