@@ -319,43 +319,54 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
         raise SyncError(f"The device “{newer[0].header.get('name') or newer[0].device}” syncs with a newer version "
                         "of Limbic; update Limbic on this device to sync. Nothing was applied.")
     total = sum(len(q) for q in queues.values())
-    progressed = True
-    while progressed and any(queues.values()):
-        progressed = False
-        for dev, queue in queues.items():
-            while queue:
-                if cancelled is not None and cancelled():
-                    raise Cancelled("Sync was stopped; what was applied so far stays, the rest follows next time.")
-                seg = queue[0]
-                done = state.applied(db)
-                if any(done.get(d, 0) < int(s) for d, s in (seg.header.get("deps") or {}).items() if d != device.id):
-                    break  # it builds on a segment of another device not applied yet
-                doomed = _deletions(graph, seg)
-                entities = int(db.scalar("SELECT count(*) FROM entities"))
-                if not confirm and (doomed > DELETE_MAX or (doomed >= DELETE_FLOOR and doomed > DELETE_SHARE * entities)):
-                    sentence = (f"“{seg.header.get('name') or dev}” deleted {doomed} of this graph's {entities} entities; "
-                                "confirm to apply (limbic sync --yes).")
-                    result.confirm_needed.append(sentence)
-                    queue.clear()
-                    break
-                try:
-                    _apply_segment(graph, device, seg, result)
-                except (Cancelled, SyncError, DatabaseError):
-                    raise  # stopped, a newer Limbic, or this graph file busy: not the segment's doing
-                except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
-                    # The segment's transaction rolled back whole: nothing of it stays, the other devices go on.
-                    logger.warning("segment %s set aside: %r", seg.path, exc)
-                    why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
-                    reading.set_aside(result, found[dev], dev, seg.path, why)
-                    queue.clear()
-                    break
-                queue.pop(0)
-                progressed = True
-                if progress is not None:
-                    progress(result.received_segments, total)
+    while True:
+        # Of the segments that can apply now (the one next in each device's sequence, whose dependencies are
+        # applied), the one whose changes come first in clock order: a device meeting several devices'
+        # segments at once applies them in the order one machine would have made them, not device by device.
+        done = state.applied(db)
+        ready = [dev for dev, queue in queues.items() if queue and not any(
+            done.get(d, 0) < int(s) for d, s in (queue[0].header.get("deps") or {}).items() if d != device.id)]
+        if not ready:
+            break
+        dev = min(ready, key=lambda d: (_first_stamp(queues[d][0]), d))
+        queue = queues[dev]
+        if cancelled is not None and cancelled():
+            raise Cancelled("Sync was stopped; what was applied so far stays, the rest follows next time.")
+        seg = queue[0]
+        doomed = _deletions(graph, seg)
+        entities = int(db.scalar("SELECT count(*) FROM entities"))
+        if not confirm and (doomed > DELETE_MAX or (doomed >= DELETE_FLOOR and doomed > DELETE_SHARE * entities)):
+            sentence = (f"“{seg.header.get('name') or dev}” deleted {doomed} of this graph's {entities} entities; "
+                        "confirm to apply (limbic sync --yes).")
+            result.confirm_needed.append(sentence)
+            queue.clear()
+            continue
+        try:
+            _apply_segment(graph, device, seg, result)
+        except (Cancelled, SyncError, DatabaseError):
+            raise  # stopped, a newer Limbic, or this graph file busy: not the segment's doing
+        except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
+            # The segment's transaction rolled back whole: nothing of it stays, the other devices go on.
+            logger.warning("segment %s set aside: %r", seg.path, exc)
+            why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
+            reading.set_aside(result, found[dev], dev, seg.path, why)
+            queue.clear()
+            continue
+        queue.pop(0)
+        if progress is not None:
+            progress(result.received_segments, total)
     for dev, queue in queues.items():
         if queue:
             result.waiting.append(f"{reading.label(found[dev], dev)}: segment {queue[0].seq} waits for another device's.")
+
+
+def _first_stamp(seg: files.Segment) -> str:
+    """Where a segment's changes begin in clock order (its lowest stamp, fixed-width; "" for one that is not a
+    stamp, which its apply then refuses)."""
+    try:
+        return min((state.norm(str(c.get("stamp") or "")) for c in seg.changes), default="")
+    except ValueError:
+        return ""
 
 
 def _apply_segment(graph: Graph, device: Device, seg: files.Segment, result: Exchange) -> None:
