@@ -125,12 +125,13 @@ class Applier(Removals, LateValues):
             self._kept_back.add(self.db.conn.last_insert_rowid())
         self.out.conflicts += 1
 
-    def _pending_here(self, kind: str, row_id: int) -> bool:
-        """A change to this row made here and not published yet (it will be stamped after everything seen)."""
+    def _pending_here(self, kind: str, row_id: int, upto: int | None = None) -> bool:
+        """A change to this row made here and not published yet (it will be stamped after everything seen);
+        ``upto``: the last change counted as published (this apply's, by default)."""
         return self.db.scalar(
             "SELECT 1 FROM change_item ci JOIN change_log cl ON cl.id = ci.change_id WHERE ci.kind = ? "
             "AND ci.row_id = ? AND ci.change_id > ? AND cl.origin NOT LIKE 'sync:%' LIMIT 1",
-            (kind, row_id, self.upto),
+            (kind, row_id, self.upto if upto is None else upto),
         ) is not None
 
     # -- one change ---------------------------------------------------------------------------

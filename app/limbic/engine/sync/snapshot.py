@@ -232,7 +232,7 @@ def _drop_deleted(graph: Graph, snap: Database, applier: Applier, unseen: int) -
             if kind == "entity":
                 held = entity is not None and (_changed_here(db, entity, unseen) or _written_after(db, entity, deleted_at))
             else:  # a text, relation, reflection or alias removed on its own: what was written to it decides
-                held = _row_written_after(db, gid, deleted_at) or _row_changed_here(db, kind, row_id, unseen)
+                held = _row_written_after(db, gid, deleted_at) or applier._pending_here(kind, row_id, unseen)
             if held:
                 applier.conflict(kind, state.resolve_alias(db, gid), ROW_FIELD, "deleted_there", values, None, True)
                 continue
@@ -273,13 +273,6 @@ def _row_written_after(db: Database, gid: str, stamp: str) -> bool:
     return bool(stamp) and db.scalar(
         "SELECT 1 FROM sync_stamp WHERE gid = ? AND stamp > ? AND substr(field, 1, 1) != '_' LIMIT 1",
         (state.resolve_alias(db, gid), stamp)) is not None
-
-
-def _row_changed_here(db: Database, kind: str, row_id: int, upto: int) -> bool:
-    """A write to this row made here and not published yet."""
-    return db.scalar(
-        "SELECT 1 FROM change_item ci JOIN change_log cl ON cl.id = ci.change_id WHERE ci.kind = ? AND ci.row_id = ? "
-        "AND ci.change_id > ? AND cl.origin NOT LIKE 'sync:%' LIMIT 1", (kind, row_id, upto)) is not None
 
 
 def _changed_here(db: Database, entity: int, upto: int) -> bool:
