@@ -183,14 +183,7 @@ def test_two_deletions_of_one_entity_give_way_alike_to_an_edit_neither_saw(trio)
     _converged(a, b, c)
 
 
-_BOUNDARY_APART = pytest.mark.xfail(strict=True, reason=(
-    "still diverges (docs/sync.md, Limits): with a second's boundary between the two devices' writes, the third "
-    "device meets the segments in the order of their first stamps, which interleaves them no better than arrival, "
-    "and loses the second entity's text"))
-
-
-@pytest.mark.parametrize("second", [None, pytest.param("after the first deletion", marks=_BOUNDARY_APART),
-                                    pytest.param("before the second deletion", marks=_BOUNDARY_APART)])
+@pytest.mark.parametrize("second", [None, "after the first deletion", "before the second deletion"])
 def test_an_entity_brought_back_takes_along_a_namesake_made_and_deleted_after_it(trio, second):
     """``second``: where a second's boundary falls (stamps tie across devices within one second)."""
     a, b, c, folder = trio

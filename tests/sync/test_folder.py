@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from limbic.engine.store.graph_identity import ensure_graph_id
-from limbic.engine.sync import exchange as exchange_module, folder as files
+from limbic.engine.sync import folder as files, pulling
 from limbic.engine.sync.exchange import SyncError
 from tests.sync.replicas import settle, synced_hash, two_devices, folder_seal, segment_text
 
@@ -117,12 +117,12 @@ def test_a_stop_between_the_graph_and_the_record_of_the_segment_leaves_nothing_h
     def stop(device, seq):
         raise KeyboardInterrupt  # the process killed there
 
-    monkeypatch.setattr(exchange_module, "between_apply_and_cursor", stop)
+    monkeypatch.setattr(pulling, "between_apply_and_cursor", stop)
     with pytest.raises(KeyboardInterrupt):
         b.sync(folder)
     assert b.graph.db.scalar("SELECT count(*) FROM entities") == 0
     assert b.graph.db.scalar("SELECT count(*) FROM sync_applied") == 0
-    monkeypatch.setattr(exchange_module, "between_apply_and_cursor", None)
+    monkeypatch.setattr(pulling, "between_apply_and_cursor", None)
     assert b.sync(folder).received == 1
     assert synced_hash(a.graph) == synced_hash(b.graph)
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from limbic.engine import check
 from limbic.engine.errors import LimbicError
-from limbic.engine.sync import capture, exchange as exchange_module, folder as files, seal
+from limbic.engine.sync import capture, folder as files, pulling, seal
 from limbic.engine.sync.apply import Applier
 from limbic.service import sync as service_sync
 from tests.sync.replicas import Replica, synced_hash, synced_rows
@@ -230,7 +230,7 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
         skew["ms"] = 0
         if r.device.name == "gamma" and chaos:  # a day ahead, then back to the right time
             skew["ms"] = DAY_MS if step < len(ops) // 2 else -DAY_MS // 2
-        monkeypatch.setattr(exchange_module, "between_apply_and_cursor", stop_sometimes if chaos else None)
+        monkeypatch.setattr(pulling, "between_apply_and_cursor", stop_sometimes if chaos else None)
         try:
             r.sync(transport.views[r.device.name], confirm=True)
         except Stop:

@@ -226,6 +226,10 @@ class Recorder:
         finally:
             self.origin, self.client, self.client_version, self.session_id, self._key = saved
 
+    def switch(self, origin: str) -> None:
+        """Inside ``session_as``: what is written from now on is a session of ``origin`` (``changes.cut``)."""
+        self.origin, self.session_id = origin, None
+
     def new_session(self) -> None:
         """The next commit opens a new session with the same origin (a new connection of a client)."""
         self.session_id = None

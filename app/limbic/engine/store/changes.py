@@ -62,6 +62,8 @@ class ChangeSet:
     # Entities the open transaction inserted with the revision its commit gives them (a batch of new ones):
     # the commit does not raise it again. Not part of what the set says, nor of its comparisons.
     bumped: set[int] = field(default_factory=set, compare=False, repr=False)
+    # What the open transaction wrote before it was cut (``cut``): logged already, heard with the rest at commit.
+    earlier: ChangeSet | None = field(default=None, compare=False, repr=False)
 
     @property
     def empty(self) -> bool:
@@ -295,6 +297,25 @@ def _log_commit(db: Database, cs: ChangeSet) -> None:
     """Before a write transaction commits: its change_log row, where the file has the log."""
     if db.has_change_log():
         write_log(db, cs)
+    if cs.earlier is not None:  # cut: the commit's listeners hear of the whole transaction
+        whole = cs.earlier.merge(ChangeSet(**{f: getattr(cs, f) for f in _FIELDS}))
+        for name in _FIELDS:
+            setattr(cs, name, getattr(whole, name))
+        cs.earlier = None
+
+
+def cut(db: Database) -> None:
+    """Inside a write transaction: what it wrote so far becomes a change of its own in the log, under the origin
+    set now, and what it writes next another (a sync applying several devices' changes in one transaction names
+    each by its device). The transaction still commits or rolls back whole."""
+    if db.changes is None:
+        return
+    _log_commit(db, db.changes)
+    db.changes = ChangeSet(earlier=db.changes)
+
+
+_FIELDS = ("added", "changed", "removed", "relations", "vectors", "names", "vectors_reset", "full", "origins",
+           "counts", "log_ids")
 
 
 # Every connection tracks its write transactions' changes in a ChangeSet and logs them before commit.

@@ -1,10 +1,11 @@
 """One exchange with the sync folder: publish this device's new changes, apply the other devices'.
 
-Segments of a device apply in sequence order, each in one transaction together with the record of
-its sequence (``sync_applied``): a segment is applied wholly or not at all, and once. A segment
-names what its device had applied when it was written; it waits until those are applied here, so
-a change never arrives before the one it builds on. A segment of a newer schema stops the exchange
-before anything is applied; one deleting a large share of the graph waits for confirmation.
+Segments of a device apply in sequence order, each wholly or not at all, together with the record of
+its sequence (``sync_applied``), and once; the changes of the segments met in one exchange apply in
+clock order (``pulling``). A segment names what its device had applied when it was written; it waits
+until those are applied here, so a change never arrives before the one it builds on. A segment of a
+newer schema stops the exchange before anything is applied; one deleting a large share of the graph
+waits for confirmation.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from limbic.engine.errors import Cancelled, DatabaseError, LimbicError, Validati
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import capture, folder as files, reading, rekey, scope_travel, snapshot, state
-from limbic.engine.sync.apply import Applier
+from limbic.engine.sync import capture, folder as files, pulling, reading, rekey, scope_travel, snapshot, state
 from limbic.engine.sync.pairing import Pairing, pair
 from limbic.engine.sync.seal import Sealer
 
@@ -34,13 +34,6 @@ logger = logging.getLogger(__name__)
 
 MAX_CHANGES_PER_SEGMENT = 2_000
 CHOICES = "resolve"  # the origin of a published change that carries the person's choices of conflicts, no rows
-DELETE_SHARE = 0.30  # a segment deleting more than this share of the graph waits for confirmation
-DELETE_MAX = 500  # or more than this many entities
-DELETE_FLOOR = 10  # the share is not asked about below this many deletions (a small graph's ordinary tidying)
-
-# Called inside a segment's transaction after its changes and before its sequence is recorded;
-# tests use it to stop the apply there and show that nothing of the segment stays.
-between_apply_and_cursor: Callable[[str, int], None] | None = None
 
 
 class SyncError(LimbicError):
@@ -283,16 +276,11 @@ def _note_deletions_seen(db: Database, changes: list[dict], device: str) -> None
                     state.note_taken(db, took, item["gid"], change.get("stamp", ""), device)
 
 
-def _deletions(graph: Graph, seg: files.Segment) -> int:
-    """How many entities here this segment would delete."""
-    gids = [i["gid"] for c in seg.changes for i in c.get("items", []) if i.get("k") == "entity" and i.get("op") == "remove"]
-    return sum(1 for g in gids if state.local_id(graph.db, "entity", g) is not None)
-
-
 def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exchange, confirm: bool = False,
          progress: Callable[[int, int], None] | None = None, cancelled: Callable[[], bool] | None = None,
          found: dict[str, files.DeviceFiles] | None = None) -> None:
-    """Apply every complete segment of the other devices that can apply now (``found``: the folder, scanned)."""
+    """Apply every complete segment of the other devices that can apply now (``found``: the folder, scanned),
+    their changes in clock order (``pulling``)."""
     db = graph.db
     done = state.applied(db)
     found = files.scan(folder, graph_id, done, reading.seal_of(result.pairing)) if found is None else found
@@ -318,73 +306,8 @@ def pull(graph: Graph, folder: Path, graph_id: str, device: Device, result: Exch
     if newer:
         raise SyncError(f"The device “{newer[0].header.get('name') or newer[0].device}” syncs with a newer version "
                         "of Limbic; update Limbic on this device to sync. Nothing was applied.")
-    total = sum(len(q) for q in queues.values())
-    while True:
-        # Of the segments that can apply now (the one next in each device's sequence, whose dependencies are
-        # applied), the one whose changes come first in clock order: a device meeting several devices'
-        # segments at once applies them in the order one machine would have made them, not device by device.
-        done = state.applied(db)
-        ready = [dev for dev, queue in queues.items() if queue and not any(
-            done.get(d, 0) < int(s) for d, s in (queue[0].header.get("deps") or {}).items() if d != device.id)]
-        if not ready:
-            break
-        dev = min(ready, key=lambda d: (_first_stamp(queues[d][0]), d))
-        queue = queues[dev]
-        if cancelled is not None and cancelled():
-            raise Cancelled("Sync was stopped; what was applied so far stays, the rest follows next time.")
-        seg = queue[0]
-        doomed = _deletions(graph, seg)
-        entities = int(db.scalar("SELECT count(*) FROM entities"))
-        if not confirm and (doomed > DELETE_MAX or (doomed >= DELETE_FLOOR and doomed > DELETE_SHARE * entities)):
-            sentence = (f"“{seg.header.get('name') or dev}” deleted {doomed} of this graph's {entities} entities; "
-                        "confirm to apply (limbic sync --yes).")
-            result.confirm_needed.append(sentence)
-            queue.clear()
-            continue
-        try:
-            _apply_segment(graph, device, seg, result)
-        except (Cancelled, SyncError, DatabaseError):
-            raise  # stopped, a newer Limbic, or this graph file busy: not the segment's doing
-        except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
-            # The segment's transaction rolled back whole: nothing of it stays, the other devices go on.
-            logger.warning("segment %s set aside: %r", seg.path, exc)
-            why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
-            reading.set_aside(result, found[dev], dev, seg.path, why)
-            queue.clear()
-            continue
-        queue.pop(0)
-        if progress is not None:
-            progress(result.received_segments, total)
-    for dev, queue in queues.items():
-        if queue:
-            result.waiting.append(f"{reading.label(found[dev], dev)}: segment {queue[0].seq} waits for another device's.")
-
-
-def _first_stamp(seg: files.Segment) -> str:
-    """Where a segment's changes begin in clock order (its lowest stamp, fixed-width; "" for one that is not a
-    stamp, which its apply then refuses)."""
-    try:
-        return min((state.norm(str(c.get("stamp") or "")) for c in seg.changes), default="")
-    except ValueError:
-        return ""
-
-
-def _apply_segment(graph: Graph, device: Device, seg: files.Segment, result: Exchange) -> None:
-    db = graph.db
-    name = str(seg.header.get("name") or seg.device[:8])
-    with db.activity.session_as(f"{state.SYNC_ORIGIN}{name}"), db.activity.using("sync"), graph.write():
-        applier = Applier(graph, device.id, device.name, seg.device, name)
-        for change in seg.changes:
-            applier.apply_change(change)
-        if between_apply_and_cursor is not None:
-            between_apply_and_cursor(seg.device, seg.seq)
-        db.execute("INSERT INTO sync_applied(device, seq, name, at) VALUES (?, ?, ?, ?) ON CONFLICT(device) DO UPDATE "
-                   "SET seq = excluded.seq, name = excluded.name, at = excluded.at",
-                   (seg.device, seg.seq, name, str(seg.header.get("at") or "")))
-    result.received += applier.out.changes
-    result.received_segments += 1
-    result.conflicts += applier.out.conflicts
-    result.entities |= applier.out.entities
+    pulling.apply_queues(graph, device.id, device.name, queues, found, result, confirm=confirm, progress=progress,
+                         cancelled=cancelled)
 
 
 def exchange(graph: Graph, folder: Path, device: Device, confirm: bool = False,

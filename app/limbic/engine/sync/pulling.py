@@ -1,0 +1,245 @@
+"""Applying the other devices' segments: the changes met in one exchange, one at a time, in clock order.
+
+Each device's segments apply in sequence order. Where several devices' segments meet in one exchange, their
+changes interleave by the clock order (stamp, then device, then sequence) as one machine would have made them,
+not a segment after another: a segment spans many stamps, so no order of whole segments is the clock order.
+A stamp comes after every stamp its device had seen, so a change never comes before one it builds on.
+
+Segments are still applied wholly or not at all, each together with the record of its sequence
+(``sync_applied``): the changes are applied in *groups*, the shortest stretches of the clock order that end
+where every segment begun in them has ended. A group is one write transaction; within it each device's run of
+changes is a change of its own in the activity log, under that device's name, as where segments applied one by
+one. A group whose apply fails is rolled back whole and its segments are applied one by one, so the one at fault
+is set aside alone and the others go on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from limbic.engine.errors import Cancelled, DatabaseError, ValidationError
+from limbic.engine.store import changes
+from limbic.engine.sync import folder as files, reading, state
+from limbic.engine.sync.apply import Applier
+
+if TYPE_CHECKING:
+    from limbic.engine.graph.graph import Graph
+
+logger = logging.getLogger(__name__)
+
+DELETE_SHARE = 0.30  # a segment deleting more than this share of the graph waits for confirmation
+DELETE_MAX = 500  # or more than this many entities
+DELETE_FLOOR = 10  # the share is not asked about below this many deletions (a small graph's ordinary tidying)
+
+# Called inside a segment's transaction after its changes and before its sequence is recorded;
+# tests use it to stop the apply there and show that nothing of the segment stays.
+between_apply_and_cursor: Callable[[str, int], None] | None = None
+
+
+class _Failed(Exception):
+    """A change of the group could not be applied (the group rolled back): ``cause`` says why."""
+
+    def __init__(self, cause: Exception) -> None:
+        super().__init__(str(cause))
+        self.cause = cause
+
+
+@dataclass
+class _Step:
+    """One change at its place in the clock order (``last``: the last change of its segment)."""
+
+    seg: files.Segment
+    change: dict | None  # None: a segment without changes (it is only recorded)
+    last: bool
+
+
+def apply_queues(graph: Graph, me: str, my_name: str, queues: dict[str, list[files.Segment]],
+                 found: dict[str, files.DeviceFiles], result, confirm: bool = False,
+                 progress: Callable[[int, int], None] | None = None,
+                 cancelled: Callable[[], bool] | None = None) -> None:
+    """Apply what can apply of each device's queue of segments (sequence order, dependencies met), in clock order;
+    ``result`` (an ``Exchange``) gathers what was applied, set aside and left waiting."""
+    db = graph.db
+    total = sum(len(q) for q in queues.values())
+    plan: list[list[_Step]] = []
+    while True:
+        if not plan:  # made again only where a segment was held or set aside (the others' order stays)
+            plan = _plan(queues, state.applied(db), me)
+            if not plan:
+                break
+        group = plan.pop(0)
+        if cancelled is not None and cancelled():
+            raise Cancelled("Sync was stopped; what was applied so far stays, the rest follows next time.")
+        segments = _segments(group)
+        held = [seg for seg in segments if not confirm and _too_many_deletions(graph, seg, result)]
+        if held:
+            for seg in held:
+                queues[seg.device].clear()
+            plan = []
+            continue
+        try:
+            _apply_group(graph, me, my_name, group, result)
+        except _Failed:
+            # Rolled back whole: one segment at a time now, so the one that cannot apply is set aside alone.
+            for seg in segments:
+                if not queues[seg.device] or queues[seg.device][0] is not seg:
+                    continue  # its device's earlier segment was set aside just now: it waits behind it
+                try:
+                    _apply_group(graph, me, my_name, [_Step(seg, c, i == len(seg.changes) - 1)
+                                                      for i, c in enumerate(seg.changes)] or [_Step(seg, None, True)],
+                                 result)
+                except _Failed as failed:
+                    exc = failed.cause
+                    logger.warning("segment %s set aside: %r", seg.path, exc)
+                    why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
+                    reading.set_aside(result, found[seg.device], seg.device, seg.path, why)
+                    queues[seg.device].clear()
+                    continue
+                queues[seg.device].pop(0)
+                if progress is not None:
+                    progress(result.received_segments, total)
+            plan = []
+            continue
+        for seg in segments:
+            queues[seg.device].pop(0)
+        if progress is not None:
+            progress(result.received_segments, total)
+    for dev, queue in queues.items():
+        if queue:
+            result.waiting.append(f"{reading.label(found[dev], dev)}: segment {queue[0].seq} waits for another device's.")
+
+
+def _too_many_deletions(graph: Graph, seg: files.Segment, result) -> bool:
+    """The fail-safe: a segment deleting a large share of this graph waits for the person (its sentence noted)."""
+    gids = [i["gid"] for c in seg.changes for i in c.get("items", []) if i.get("k") == "entity" and i.get("op") == "remove"]
+    doomed = sum(1 for g in gids if state.local_id(graph.db, "entity", g) is not None)
+    entities = int(graph.db.scalar("SELECT count(*) FROM entities"))
+    if doomed > DELETE_MAX or (doomed >= DELETE_FLOOR and doomed > DELETE_SHARE * entities):
+        result.confirm_needed.append(f"“{seg.header.get('name') or seg.device}” deleted {doomed} of this graph's "
+                                     f"{entities} entities; confirm to apply (limbic sync --yes).")
+        return True
+    return False
+
+
+def _segments(group: list[_Step]) -> list[files.Segment]:
+    out: list[files.Segment] = []
+    for step in group:
+        if step.last:
+            out.append(step.seg)
+    return out
+
+
+def _stamp_key(change: dict) -> str:
+    """A change's stamp as the clock orders it ("" for one that is not a stamp, which its apply then refuses)."""
+    try:
+        return state.norm(str(change.get("stamp") or ""))
+    except ValueError:
+        return ""
+
+
+def _plan(queues: dict[str, list[files.Segment]], done: dict[str, int], me: str) -> list[list[_Step]]:
+    """The groups of changes to apply: of the segments that can apply (each device's next ones, whose
+    dependencies are applied or come before them), every change in clock order, cut where every segment
+    begun has ended."""
+    have = dict(done)
+    ready: list[files.Segment] = []
+    taken = {dev: 0 for dev in queues}
+    grew = True
+    while grew:
+        grew = False
+        for dev in sorted(queues):
+            queue = queues[dev]
+            while taken[dev] < len(queue):
+                seg = queue[taken[dev]]
+                if any(have.get(d, 0) < int(s) for d, s in (seg.header.get("deps") or {}).items() if d != me):
+                    break
+                ready.append(seg)
+                have[dev] = seg.seq
+                taken[dev] += 1
+                grew = True
+    if not ready:
+        return []
+    keyed = []
+    high: dict[str, str] = {}
+    for seg in sorted(ready, key=lambda s: (s.device, s.seq)):
+        # A device's own order is kept whatever its stamps say (a stamp below one before it moves up to it).
+        if not seg.changes:
+            keyed.append(((high.get(seg.device, ""), seg.device, seg.seq, -1), _Step(seg, None, True)))
+            continue
+        for i, change in enumerate(seg.changes):
+            high[seg.device] = max(high.get(seg.device, ""), _stamp_key(change))
+            keyed.append(((high[seg.device], seg.device, seg.seq, i), _Step(seg, change, i == len(seg.changes) - 1)))
+    keyed.sort(key=lambda x: x[0])
+    groups: list[list[_Step]] = [[]]
+    open_segments: set[tuple[str, int]] = set()
+    for _, step in keyed:
+        groups[-1].append(step)
+        name = (step.seg.device, step.seg.seq)
+        if step.last:
+            open_segments.discard(name)
+        else:
+            open_segments.add(name)
+        if not open_segments:
+            groups.append([])
+    return [g for g in groups if g]
+
+
+def _runs(group: list[_Step]) -> Iterator[list[_Step]]:
+    """The group's consecutive changes of one segment."""
+    run: list[_Step] = []
+    for step in group:
+        if run and run[-1].seg is not step.seg:
+            yield run
+            run = []
+        run.append(step)
+    if run:
+        yield run
+
+
+def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result) -> None:
+    """One write transaction: every change of the group in its order, each device's run a change of its own in
+    the activity log under its name, and each segment ended recorded as applied."""
+    db = graph.db
+    runs = list(_runs(group))
+    received = conflicts = segments = 0
+    entities: set[int] = set()
+
+    def origin(run: list[_Step]) -> str:
+        return f"{state.SYNC_ORIGIN}{_name(run[0].seg)}"
+
+    with db.activity.session_as(origin(runs[0])), db.activity.using("sync"), graph.write():
+        for k, run in enumerate(runs):
+            if k:
+                changes.cut(db)  # the run before is a change of its own in the log, under its device's name
+                db.activity.switch(origin(run))
+            seg = run[0].seg
+            applier = Applier(graph, me, my_name, seg.device, _name(seg))
+            try:
+                for step in run:
+                    if step.change is not None:
+                        applier.apply_change(step.change)
+            except (Cancelled, DatabaseError):
+                raise  # stopped, or this graph file busy: not the segment's doing
+            except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
+                raise _Failed(exc) from exc
+            received += applier.out.changes
+            conflicts += applier.out.conflicts
+            entities |= applier.out.entities
+            if run[-1].last:
+                if between_apply_and_cursor is not None:
+                    between_apply_and_cursor(seg.device, seg.seq)
+                db.execute("INSERT INTO sync_applied(device, seq, name, at) VALUES (?, ?, ?, ?) ON CONFLICT(device) "
+                           "DO UPDATE SET seq = excluded.seq, name = excluded.name, at = excluded.at",
+                           (seg.device, seg.seq, _name(seg), str(seg.header.get("at") or "")))
+                segments += 1
+    result.received += received
+    result.received_segments += segments
+    result.conflicts += conflicts
+    result.entities |= entities
+
+
+def _name(seg: files.Segment) -> str:
+    return str(seg.header.get("name") or seg.device[:8])
