@@ -9,8 +9,8 @@ Segments are still applied wholly or not at all, each together with the record o
 (``sync_applied``): the changes are applied in *groups*, the shortest stretches of the clock order that end
 where every segment begun in them has ended. A group is one write transaction; within it each device's run of
 changes is a change of its own in the activity log, under that device's name, as where segments applied one by
-one. A group whose apply fails is rolled back whole and its segments are applied one by one, so the one at fault
-is set aside alone and the others go on.
+one. A group whose apply fails is rolled back whole; the segment whose change failed is set aside, and the
+others apply again in clock order without it.
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ between_apply_and_cursor: Callable[[str, int], None] | None = None
 
 
 class _Failed(Exception):
-    """A change of the group could not be applied (the group rolled back): ``cause`` says why."""
+    """A change of ``seg`` could not be applied (the group rolled back): ``cause`` says why."""
 
-    def __init__(self, cause: Exception) -> None:
+    def __init__(self, seg: files.Segment, cause: Exception) -> None:
         super().__init__(str(cause))
-        self.cause = cause
+        self.seg, self.cause = seg, cause
 
 
 @dataclass
@@ -82,25 +82,14 @@ def apply_queues(graph: Graph, me: str, my_name: str, queues: dict[str, list[fil
             continue
         try:
             _apply_group(graph, me, my_name, group, result)
-        except _Failed:
-            # Rolled back whole: one segment at a time now, so the one that cannot apply is set aside alone.
-            for seg in segments:
-                if not queues[seg.device] or queues[seg.device][0] is not seg:
-                    continue  # its device's earlier segment was set aside just now: it waits behind it
-                try:
-                    _apply_group(graph, me, my_name, [_Step(seg, c, i == len(seg.changes) - 1)
-                                                      for i, c in enumerate(seg.changes)] or [_Step(seg, None, True)],
-                                 result)
-                except _Failed as failed:
-                    exc = failed.cause
-                    logger.warning("segment %s set aside: %r", seg.path, exc)
-                    why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
-                    reading.set_aside(result, found[seg.device], seg.device, seg.path, why)
-                    queues[seg.device].clear()
-                    continue
-                queues[seg.device].pop(0)
-                if progress is not None:
-                    progress(result.received_segments, total)
+        except _Failed as failed:
+            # The group rolled back whole: the segment whose change could not apply is set aside, and the others
+            # apply again in clock order without it (its device's later segments wait behind it).
+            seg, exc = failed.seg, failed.cause
+            logger.warning("segment %s set aside: %r", seg.path, exc)
+            why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
+            reading.set_aside(result, found[seg.device], seg.device, seg.path, why)
+            queues[seg.device].clear()
             plan = []
             continue
         for seg in segments:
@@ -206,6 +195,7 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
     runs = list(_runs(group))
     received = conflicts = segments = 0
     entities: set[int] = set()
+    names = None
 
     def origin(run: list[_Step]) -> str:
         return f"{state.SYNC_ORIGIN}{_name(run[0].seg)}"
@@ -217,6 +207,10 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
                 db.activity.switch(origin(run))
             seg = run[0].seg
             applier = Applier(graph, me, my_name, seg.device, _name(seg))
+            if names is None:
+                names = applier.names
+            else:
+                applier.names = names  # read from the log once for the group, then only what is new since
             try:
                 for step in run:
                     if step.change is not None:
@@ -224,7 +218,7 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
             except (Cancelled, DatabaseError):
                 raise  # stopped, or this graph file busy: not the segment's doing
             except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
-                raise _Failed(exc) from exc
+                raise _Failed(seg, exc) from exc
             received += applier.out.changes
             conflicts += applier.out.conflicts
             entities |= applier.out.entities
