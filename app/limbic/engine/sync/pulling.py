@@ -18,11 +18,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from limbic.engine.errors import Cancelled, DatabaseError, ValidationError
 from limbic.engine.store import changes
-from limbic.engine.sync import folder as files, reading, state
+from limbic.engine.sync import folder as files, reading, rebase, state
 from limbic.engine.sync.apply import Applier
 
 if TYPE_CHECKING:
@@ -54,6 +55,12 @@ class _Step:
     seg: files.Segment
     change: dict | None  # None: a segment without changes (it is only recorded)
     last: bool
+    key: tuple = ()  # its place: (stamp, device, sequence, index)
+    again: bool = False  # applied before, taken back to make room for a late change (rebase.py)
+
+    def kept(self) -> list:
+        return [list(self.key), self.seg.device, self.seg.seq, _name(self.seg), str(self.seg.header.get("at") or ""),
+                self.change, self.last]
 
 
 def apply_queues(graph: Graph, me: str, my_name: str, queues: dict[str, list[files.Segment]],
@@ -81,7 +88,7 @@ def apply_queues(graph: Graph, me: str, my_name: str, queues: dict[str, list[fil
             plan = []
             continue
         try:
-            _apply_group(graph, me, my_name, group, result)
+            _apply_in_place(graph, me, my_name, group, result)
         except _Failed as failed:
             # The group rolled back whole: the segment whose change could not apply is set aside, and the others
             # apply again in clock order without it (its device's later segments wait behind it).
@@ -156,11 +163,13 @@ def _plan(queues: dict[str, list[files.Segment]], done: dict[str, int], me: str)
     for seg in sorted(ready, key=lambda s: (s.device, s.seq)):
         # A device's own order is kept whatever its stamps say (a stamp below one before it moves up to it).
         if not seg.changes:
-            keyed.append(((high.get(seg.device, ""), seg.device, seg.seq, -1), _Step(seg, None, True)))
+            key = (high.get(seg.device, ""), seg.device, seg.seq, -1)
+            keyed.append((key, _Step(seg, None, True, key)))
             continue
         for i, change in enumerate(seg.changes):
             high[seg.device] = max(high.get(seg.device, ""), _stamp_key(change))
-            keyed.append(((high[seg.device], seg.device, seg.seq, i), _Step(seg, change, i == len(seg.changes) - 1)))
+            key = (high[seg.device], seg.device, seg.seq, i)
+            keyed.append((key, _Step(seg, change, i == len(seg.changes) - 1, key)))
     keyed.sort(key=lambda x: x[0])
     groups: list[list[_Step]] = [[]]
     open_segments: set[tuple[str, int]] = set()
@@ -188,11 +197,40 @@ def _runs(group: list[_Step]) -> Iterator[list[_Step]]:
         yield run
 
 
-def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result) -> None:
-    """One write transaction: every change of the group in its order, each device's run a change of its own in
-    the activity log under its name, and each segment ended recorded as applied."""
+def _apply_in_place(graph: Graph, me: str, my_name: str, group: list[_Step], result) -> None:
+    """Apply a group at its place in the clock order: where changes applied before lie above it, take them back and
+    apply them again after it (``rebase``); where that cannot be, by the rules for a late change."""
     db = graph.db
-    runs = list(_runs(group))
+    low = min(step.key for step in group)[0]
+    kept = rebase.above(db, low)
+    if kept:
+        try:
+            _apply_group(graph, me, my_name, group, result, kept)
+            return
+        except rebase.CannotTakeBack as exc:
+            logger.info("changes met late applied by the rules: %s", exc)
+            kept = None
+    _apply_group(graph, me, my_name, group, result, forget=kept is None)
+
+
+def _again(kept: list[rebase.Kept]) -> list[_Step]:
+    """The steps of the groups taken back, as they were applied."""
+    out: list[_Step] = []
+    segments: dict[tuple[str, int], files.Segment] = {}
+    for row in kept:
+        for key, device, seq, name, at, change, last in row.steps:
+            seg = segments.setdefault((device, seq), files.Segment(device, seq, Path(), {"name": name, "at": at}, []))
+            out.append(_Step(seg, change, last, tuple(key), again=True))
+    return out
+
+
+def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result,
+                 kept: list[rebase.Kept] | None = None, forget: bool = False) -> None:
+    """One write transaction: every change of the group in its order, each device's run a change of its own in
+    the activity log under its name, and each segment ended recorded as applied. ``kept``: the groups applied
+    before to take back first and apply again in their places; ``forget``: a group applied below kept ones by
+    the rules, after which none can be taken back."""
+    db = graph.db
     received = conflicts = segments = 0
     entities: set[int] = set()
     names = None
@@ -200,39 +238,60 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
     def origin(run: list[_Step]) -> str:
         return f"{state.SYNC_ORIGIN}{_name(run[0].seg)}"
 
-    with db.activity.session_as(origin(runs[0])), db.activity.using("sync"), graph.write():
-        for k, run in enumerate(runs):
-            if k:
-                changes.cut(db)  # the run before is a change of its own in the log, under its device's name
-                db.activity.switch(origin(run))
-            seg = run[0].seg
-            applier = Applier(graph, me, my_name, seg.device, _name(seg))
-            if names is None:
-                names = applier.names
-            else:
-                applier.names = names  # read from the log once for the group, then only what is new since
-            try:
-                for step in run:
-                    if step.change is not None:
-                        applier.apply_change(step.change)
-            except (Cancelled, DatabaseError):
-                raise  # stopped, or this graph file busy: not the segment's doing
-            except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
-                raise _Failed(seg, exc) from exc
-            received += applier.out.changes
-            conflicts += applier.out.conflicts
-            entities |= applier.out.entities
-            if run[-1].last:
-                if between_apply_and_cursor is not None:
-                    between_apply_and_cursor(seg.device, seg.seq)
-                db.execute("INSERT INTO sync_applied(device, seq, name, at) VALUES (?, ?, ?, ?) ON CONFLICT(device) "
-                           "DO UPDATE SET seq = excluded.seq, name = excluded.name, at = excluded.at",
-                           (seg.device, seg.seq, _name(seg), str(seg.header.get("at") or "")))
-                segments += 1
+    with db.activity.session_as(origin(group)), db.activity.using("sync"), graph.write():
+        listed = _open_conflicts(db)
+        if kept:
+            touched = rebase.take_back(db, kept)
+            graph._dirty |= touched
+            db.note("changed", touched)
+            group = sorted(group + _again(kept), key=lambda step: step.key)
+        elif forget:
+            rebase.forget(db)
+        runs = list(_runs(group))
+        db.activity.switch(origin(runs[0]))
+        recording = rebase.Recording(db)
+        try:
+            for k, run in enumerate(runs):
+                if k:
+                    changes.cut(db)  # the run before is a change of its own in the log, under its device's name
+                    db.activity.switch(origin(run))
+                seg = run[0].seg
+                applier = Applier(graph, me, my_name, seg.device, _name(seg))
+                if names is None:
+                    names = applier.names
+                else:
+                    applier.names = names  # read from the log once for the group, then only what is new since
+                try:
+                    for step in run:
+                        if step.change is not None:
+                            applier.apply_change(step.change)
+                except (Cancelled, DatabaseError):
+                    raise  # stopped, or this graph file busy: not the segment's doing
+                except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
+                    raise _Failed(seg, exc) from exc
+                received += sum(1 for step in run if step.change is not None and not step.again)
+                entities |= applier.out.entities
+                if run[-1].last:
+                    if between_apply_and_cursor is not None:
+                        between_apply_and_cursor(seg.device, seg.seq)
+                    db.execute("INSERT INTO sync_applied(device, seq, name, at) VALUES (?, ?, ?, ?) ON CONFLICT(device) "
+                               "DO UPDATE SET seq = max(seq, excluded.seq), name = excluded.name, at = excluded.at",
+                               (seg.device, seg.seq, _name(seg), str(seg.header.get("at") or "")))
+                    segments += not run[-1].again
+            changes.cut(db)  # the last run's log rows too, so that taking the group back removes them
+            items = sum(len(step.change.get("items") or ()) for step in group if step.change is not None)
+            recording.keep([step.kept() for step in group], group[0].key[0], max(step.key for step in group)[0], items)
+        finally:
+            recording.close()
+        conflicts = len(_open_conflicts(db) - listed)
     result.received += received
     result.received_segments += segments
     result.conflicts += conflicts
     result.entities |= entities
+
+
+def _open_conflicts(db) -> set[str]:
+    return {k for (k,) in db.execute("SELECT key FROM sync_conflicts WHERE resolved_at IS NULL")}
 
 
 def _name(seg: files.Segment) -> str:

@@ -1,0 +1,229 @@
+"""Putting a late change in its place: take back what was applied after it, and apply it all again in clock order.
+
+Every group of other devices' changes this device applies (``pulling``) is recorded as it is written: the
+changes themselves, in the order applied, and what the group wrote to the graph and its bookkeeping as SQLite's
+session extension sees it (a changeset: every row before and after). When changes arrive whose place in the clock
+order lies below changes already applied, the device takes those back (the changesets inverted, the newest
+first) and applies the late changes and the taken-back ones again, all in clock order, in one write transaction:
+the window, ``limbic mcp`` and search never see a half state. The device then holds what one machine that made
+every change in clock order would hold, by construction rather than by the rules for a change that arrives
+below its place (``late.py``, ``joining.py``, ``parting.py``), which still decide where a rebase cannot be made:
+
+- a change of this device's own (any write logged here since the first change to take back: the person's,
+  an assistant's, an import, a choice of a conflict) lies in the way: it was made on the graph as it was, and
+  taking it back would need it applied again by the rules of a remote change;
+- the late change lies below what is kept ready (``KEEP`` changes), or a group too large to keep
+  (``KEEP_ITEMS`` rows, a first sync) lies above it;
+- the graph changed since in a way the changesets do not foresee (an inverse that does not apply exactly is
+  refused whole).
+
+Derived rows follow: the full-text rows and vectors of every entity the take-back touched are brought up to date
+when the transaction ends, as after any write. Usage signals of an entity made inside the replayed stretch
+go with it (its local id may change when it is made again).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import apsw
+
+from limbic.engine.store.activity import NEXT_CHANGE_SQL
+from limbic.engine.sync import state
+
+KEEP = 5_000  # changes kept ready to be applied again (the depth a late change can be put in its place)
+KEEP_ITEMS = 20_000  # a group writing more rows than this is not kept: nothing below it is taken back
+
+# What the apply writes, as the session records it: the synced rows, their bookkeeping, the activity log and
+# history. Not the derived rows (full text, vectors: brought up to date after), the usage signals, nor the
+# clock (``meta``: a clock never goes back).
+RECORDED = frozenset({
+    "entities", "observations", "relations", "reflections", "entity_aliases", "sync_stamp", "sync_tombstone",
+    "sync_alias", "sync_conflicts", "sync_applied", "sync_outbox", "change_log", "change_item", "history",
+    "activity_session", "assistant_scopes",
+})
+# Derived and usage rows naming an entity, which the take-back of its creation leaves naming nothing.
+_NAMING = {"entity_access": "entity_id", "entity_access_log": "entity_id", "embedding_state": "entity_id",
+           "embedding_chunks": "entity_id", "co_occurrences": "entity_a_id"}
+
+_TABLE = """CREATE TABLE IF NOT EXISTS sync_replay (
+    id      INTEGER PRIMARY KEY,
+    low     TEXT NOT NULL,
+    high    TEXT NOT NULL,
+    first   INTEGER NOT NULL,
+    count   INTEGER NOT NULL,
+    steps   TEXT NOT NULL,
+    undo    BLOB NOT NULL
+)"""
+
+
+class CannotTakeBack(Exception):
+    """The graph changed since in a way the recorded changesets do not foresee: the rules decide instead."""
+
+
+@dataclass
+class Kept:
+    """One recorded group: where its changes lie in the clock order, and how to take it back."""
+
+    id: int
+    first: int  # the first change_log id it wrote
+    steps: list  # [device, seq, name, at, index, change or None, last], in the order applied
+
+
+def ensure(db) -> None:
+    db.execute(_TABLE)
+
+
+def above(db, low: str) -> list[Kept] | None:
+    """The recorded groups from the first one holding a change above ``low`` in the clock order; [] when none
+    does; None when a late change that low cannot be put in its place (see the module's reasons)."""
+    if not db.has_table("sync_replay"):
+        return []
+    start = db.scalar("SELECT min(id) FROM sync_replay WHERE high > ?", (low,))
+    if start is None:
+        return []
+    cut = db.get_meta(CUT_KEY)
+    if cut is None or cut > low:
+        return None  # below it lie changes that cannot be taken back (this device's own, pruned, never kept)
+    rows = [Kept(i, f, json.loads(s)) for i, f, s in db.execute(
+        "SELECT id, first, steps FROM sync_replay WHERE id >= ? ORDER BY id", (start,))]
+    own = db.scalar(
+        "SELECT 1 FROM change_log cl WHERE cl.id >= ? AND cl.origin NOT LIKE 'sync:%' AND EXISTS "
+        "(SELECT 1 FROM change_item ci WHERE ci.change_id = cl.id) LIMIT 1", (rows[0].first,))
+    return None if own else rows
+
+
+CUT_KEY = "sync_replay_floor"  # the highest stamp of what cannot be taken back (own, pruned or never kept)
+
+
+def floor(db, stamp: str | None = None) -> None:
+    """Nothing at or below ``stamp`` (the clock, by default) can be taken back: this device's own changes
+    published, or a graph started again from a snapshot."""
+    try:
+        high = state.norm(stamp if stamp is not None else (db.get_meta(state.HLC_KEY) or "0.0"))
+    except ValueError:
+        return
+    if high > (db.get_meta(CUT_KEY) or ""):
+        db.set_meta(CUT_KEY, high)
+
+
+def take_back(db, rows: list[Kept]) -> set[int]:
+    """Undo the recorded groups, the newest first, inside the caller's transaction; the entities touched.
+    CannotTakeBack (nothing taken back is left half done: the caller rolls its transaction back)."""
+    touched: set[int] = set()
+
+    def refuse(reason: int, change: apsw.TableChange) -> int:
+        return apsw.SQLITE_CHANGESET_ABORT
+
+    with _triggers_off(db):  # the log's, history's and global ids' triggers: the changesets hold what they wrote
+        for kept in reversed(rows):
+            undo = db.scalar("SELECT undo FROM sync_replay WHERE id = ?", (kept.id,))
+            touched |= _entities(db, undo)
+            try:
+                apsw.Changeset.apply(undo, db.conn, conflict=refuse, flags=apsw.SQLITE_CHANGESETAPPLY_FKNOACTION)
+            except apsw.Error as exc:
+                raise CannotTakeBack(str(exc)) from exc
+    for table, column in _NAMING.items():
+        if db.has_table(table):
+            db.execute(f"DELETE FROM {table} WHERE {column} NOT IN (SELECT id FROM entities)")
+    if db.has_table("co_occurrences"):
+        db.execute("DELETE FROM co_occurrences WHERE entity_b_id NOT IN (SELECT id FROM entities)")
+    broken = [r for r in db.execute("PRAGMA foreign_key_check") if r[0] in RECORDED]
+    if broken:
+        raise CannotTakeBack(f"{len(broken)} rows would name rows that are gone")
+    db.execute("DELETE FROM sync_replay WHERE id >= ?", (rows[0].id,))
+    return touched
+
+
+@contextlib.contextmanager
+def _triggers_off(db) -> Iterator[None]:
+    """The triggers on the recorded tables dropped, and made again as they were (inside the transaction)."""
+    found = [(schema, sql) for schema in ("main", "temp") for name, table, sql in db.execute(
+        f"SELECT name, tbl_name, sql FROM {schema}.sqlite_master WHERE type = 'trigger'").fetchall()
+        if table in RECORDED and db.execute(f'DROP TRIGGER {schema}."{name}"') is not None]
+    try:
+        yield
+    finally:
+        for schema, sql in found:
+            db.execute(sql if schema == "main" else "CREATE TEMP " + sql[len("CREATE "):])
+
+
+_OWNER = {"observations": ("entity_id",), "relations": ("from_entity", "to_entity"),
+          "reflections": ("entity_id",), "entity_aliases": ("entity_id",)}
+
+
+def _entities(db, undo: bytes) -> set[int]:
+    """The entity ids an inverse changeset writes (its rows' own, or their entity's), read before it applies:
+    from the values it holds, and, where an update leaves the entity unchanged, from the row as it is."""
+    out: set[int] = set()
+    at: dict[tuple[str, str], int] = {}
+    for change in apsw.Changeset.iter(undo):
+        if change.name == "entities":
+            out.add((change.old or change.new)[0])
+            continue
+        if change.name not in _OWNER:
+            continue
+        pk = (change.old or change.new)[0]
+        for column in _OWNER[change.name]:
+            if (change.name, column) not in at:
+                names = [r[1] for r in db.execute(f"PRAGMA table_info({change.name})")]
+                at[(change.name, column)] = names.index(column)
+            i = at[(change.name, column)]
+            out.update(v[i] for v in (change.old, change.new) if v and i < len(v) and isinstance(v[i], int))
+            found = db.scalar(f"SELECT {column} FROM {change.name} WHERE id = ?", (pk,))
+            if isinstance(found, int):
+                out.add(found)
+    return out
+
+
+class Recording:
+    """What one group writes, as the session extension sees it; ``keep`` stores it with the group's steps."""
+
+    def __init__(self, db) -> None:
+        self.db = db
+        if db.get_meta(CUT_KEY) is None:
+            floor(db)  # what was applied before anything was kept cannot be taken back
+        self.first = int(db.scalar(NEXT_CHANGE_SQL))
+        self.session = apsw.Session(db.conn, "main")
+        self.session.config(apsw.SQLITE_SESSION_OBJCONFIG_ROWID, 1)  # sync_tombstone has no key of its own
+        self.session.table_filter(lambda name: name in RECORDED)
+        self.session.attach()
+
+    def keep(self, steps: list, low: str, high: str, items: int) -> None:
+        if items > KEEP_ITEMS:
+            self._cut(high)
+            return
+        undo = apsw.Changeset.invert(self.session.changeset())
+        ensure(self.db)
+        self.db.execute("INSERT INTO sync_replay(low, high, first, count, steps, undo) VALUES (?, ?, ?, ?, ?, ?)",
+                        (low, high, self.first, len(steps), json.dumps(steps, separators=(",", ":")), undo))
+        self._prune()
+
+    def close(self) -> None:
+        self.session.close()
+
+    def _cut(self, high: str) -> None:
+        """Nothing at or below ``high``, nor anything kept, can be taken back any more."""
+        forget(self.db)
+        floor(self.db, high)
+
+    def _prune(self) -> None:
+        total = 0
+        for row_id, count in self.db.execute("SELECT id, count FROM sync_replay ORDER BY id DESC").fetchall():
+            total += count
+            if total > KEEP:
+                floor(self.db, self.db.scalar("SELECT max(high) FROM sync_replay WHERE id <= ?", (row_id,)) or "")
+                self.db.execute("DELETE FROM sync_replay WHERE id <= ?", (row_id,))
+                return
+
+
+def forget(db) -> None:
+    """Everything kept can no longer be taken back (a group applied by the rules below it, a snapshot)."""
+    if db.has_table("sync_replay"):
+        top = db.scalar("SELECT max(high) FROM sync_replay")
+        if top is not None:
+            floor(db, top)
+        db.execute("DELETE FROM sync_replay")
