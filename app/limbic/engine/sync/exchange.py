@@ -22,7 +22,7 @@ from limbic.engine.errors import Cancelled, DatabaseError, LimbicError, Validati
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import capture, folder as files, pulling, reading, rekey, scope_travel, snapshot, state
+from limbic.engine.sync import capture, folder as files, pulling, reading, rebase, rekey, scope_travel, snapshot, state
 from limbic.engine.sync.pairing import Pairing, pair
 from limbic.engine.sync.seal import Sealer
 
@@ -213,6 +213,8 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
                           "joined": first}
                 files.write_segment(directory, seq, header, changes, seal)  # on disk before the commit says so
                 db.set_meta(state.SEQ_KEY, str(seq))
+                # This device's own changes, now in the order, are never taken back.
+                rebase.floor(db, max((str(c.get("stamp") or "") for c in changes), key=state.norm))
                 result.sent += len(changes)
                 result.sent_segments += 1
             if upto > state.published_upto(db):
@@ -416,4 +418,8 @@ def _start_from_snapshot(graph: Graph, folder: Path, graph_id: str, device: Devi
             why = str(exc) if isinstance(exc, (ValidationError, snapshot.SnapshotError)) else "it cannot be read as a graph"
             reading.set_aside(result, found[dev], dev, path, why)
         return False
+    with graph.db.transaction():  # what the snapshot brought is never taken back
+        rebase.forget(graph.db)
+        rebase.floor(graph.db, graph.db.scalar("SELECT max(stamp) FROM sync_stamp"))
+        rebase.floor(graph.db)
     return True

@@ -34,7 +34,7 @@ import apsw
 from limbic.engine.store.activity import NEXT_CHANGE_SQL
 from limbic.engine.sync import state
 
-KEEP = 5_000  # changes kept ready to be applied again (the depth a late change can be put in its place)
+KEEP = 10_000  # changes kept ready to be applied again (the depth a late change can be put in its place)
 KEEP_ITEMS = 20_000  # a group writing more rows than this is not kept: nothing below it is taken back
 
 # What the apply writes, as the session records it: the synced rows, their bookkeeping, the activity log and

@@ -1,0 +1,172 @@
+"""A change met below changes already applied is put in its place: the device takes back what came after it and
+applies everything again in clock order, in one transaction (``sync/rebase.py``). Where it cannot (a change of
+its own in the way, below what is kept, a graph changed as the record does not foresee) the rules decide."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from limbic.engine import check
+from limbic.engine.sync import pulling, rebase
+from tests.sync.replicas import devices, next_second, synced_hash, synced_rows
+from tests.sync.test_property import WRITES, _in_clock_order, _open_conflicts, _write
+
+
+@pytest.fixture
+def takes(monkeypatch):
+    """How many times a device took back changes it had applied, and how many times it could not."""
+    counts = {"taken": 0, "refused": 0}
+    real = rebase.take_back
+
+    def counted(db, rows):
+        try:
+            out = real(db, rows)
+        except rebase.CannotTakeBack:
+            counts["refused"] += 1
+            raise
+        counts["taken"] += 1
+        return out
+
+    monkeypatch.setattr(rebase, "take_back", counted)
+    return counts
+
+
+def _late(a, b, c, folder):
+    """The desktop's Bob is made first and published last; the tablet meets the laptop's Ada first."""
+    for r in (a, b, c):
+        r.sync(folder)
+    b.graph.upsert_entity("Bob", "Person", ["one"])
+    next_second()
+    a.graph.upsert_entity("Ada", "Person", ["two"])
+    a.graph.add_relation("Ada", "Ada", "self")
+    a.sync(folder)
+    c.sync(folder)  # Ada
+    next_second()
+    b.sync(folder)  # Bob, below Ada in clock order
+
+
+def _texts(r) -> list[str]:
+    return [t for (t,) in r.graph.db.execute("SELECT content FROM observations ORDER BY id")]
+
+
+def test_a_late_change_is_put_in_its_place(tmp_path, takes):
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _late(a, b, c, folder)
+        result = c.sync(folder)
+        assert takes == {"taken": 1, "refused": 0}
+        assert result.received == 1 and result.received_segments == 1  # what was taken back is not counted again
+        assert _texts(c) == ["one", "two"]  # numbered as one machine making them in clock order numbers them
+        applied = [o for (o,) in c.graph.db.execute("SELECT origin FROM change_log WHERE origin LIKE 'sync:%' ORDER BY id")]
+        assert applied == ["sync:desktop", "sync:laptop"]  # the activity log in clock order, no change twice
+        assert c.graph.db.scalar("SELECT count(*) FROM history WHERE kind = 'entity'") == 2
+        # The full-text rows follow: one for each entity as it is now, none for an id taken back.
+        ids = [i for (i,) in c.graph.db.execute("SELECT id FROM entities ORDER BY id")]
+        assert [i for (i,) in c.graph.db.execute("SELECT rowid FROM entity_fts ORDER BY rowid")] == ids
+        assert check.check_graph(c.graph.db).consistent
+        a.sync(folder)
+        b.sync(folder)
+        assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)
+
+
+def test_a_rebase_stopped_midway_leaves_the_graph_as_it_was(tmp_path, takes, monkeypatch):
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _late(a, b, c, folder)
+        before = synced_rows(c.graph, updated=True), c.graph.db.scalar("SELECT max(id) FROM change_log")
+
+        def stop(device, seq):
+            if device == a.device.id:  # the laptop's segment, applied again after the desktop's
+                raise KeyboardInterrupt
+
+        monkeypatch.setattr(pulling, "between_apply_and_cursor", stop)
+        with pytest.raises(KeyboardInterrupt):
+            c.sync(folder)
+        assert (synced_rows(c.graph, updated=True), c.graph.db.scalar("SELECT max(id) FROM change_log")) == before
+        assert c.graph.db.scalar("SELECT count(*) FROM sync_replay") == 1  # still ready to be taken back
+        monkeypatch.setattr(pulling, "between_apply_and_cursor", None)
+        c.sync(folder)
+        assert _texts(c) == ["one", "two"]
+
+
+def test_a_change_of_its_own_in_the_way_leaves_it_to_the_rules(tmp_path, takes):
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _late(a, b, c, folder)
+        c.graph.upsert_entity("Cy", "Person", ["mine"])  # the tablet writes after meeting Ada, before Bob arrives
+        c.sync(folder)
+        assert takes == {"taken": 0, "refused": 0}
+        assert _texts(c) == ["two", "mine", "one"]  # applied where it arrived, by the rules
+        kept = [json.loads(s) for (s,) in c.graph.db.execute("SELECT steps FROM sync_replay")]
+        assert [[step[1] for step in steps] for steps in kept] == [[b.device.id]]  # Ada's group is no longer kept
+        for r in (a, b, c, a, b):
+            r.sync(folder)
+        assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)
+
+
+def test_a_graph_changed_where_the_record_does_not_foresee_is_left_to_the_rules(tmp_path, takes):
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _late(a, b, c, folder)
+        with c.graph.db.transaction():  # a write no log saw: the row is not what the record says it left
+            c.graph.db.execute("UPDATE entities SET revision = revision + 5 WHERE name = 'Ada'")
+        c.sync(folder)
+        assert takes == {"taken": 0, "refused": 1}
+        assert sorted(n for (n,) in c.graph.db.execute("SELECT name FROM entities")) == ["Ada", "Bob"]
+        assert c.graph.db.scalar("SELECT revision FROM entities WHERE name = 'Ada'") >= 5  # nothing half taken back
+
+
+def test_a_change_later_than_what_is_kept_is_left_to_the_rules(tmp_path, takes, monkeypatch):
+    monkeypatch.setattr(rebase, "KEEP", 1)
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        for r in (a, b, c):
+            r.sync(folder)
+        b.graph.upsert_entity("Bob", "Person", ["one"])
+        next_second()
+        a.graph.upsert_entity("Ada", "Person", ["two"])
+        a.sync(folder)
+        c.sync(folder)
+        a.graph.upsert_entity("Cy", "Person", ["three"])
+        a.sync(folder)
+        c.sync(folder)  # only the last group is kept now: Ada's can no longer be taken back
+        b.sync(folder)
+        c.sync(folder)
+        assert takes["taken"] == 0
+        assert _texts(c) == ["two", "three", "one"]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_device_that_only_receives_ends_as_the_clock_order_whatever_it_meets_first(tmp_path, takes, seed):
+    """Two devices write at random (the same names, texts, edits, deletions, renames, relations) and exchange at
+    random; a third only receives, at random moments (and meets at least one change late). Every late change
+    is put in its place, so the third device holds what one graph given every change in clock order holds,
+    conflicts included."""
+    rng = random.Random(seed)
+    with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):
+        for _ in range(24):
+            who = rng.choice((a, b))
+            _write(who, rng.choice([*WRITES, "delete"]), rng.randrange(4), rng.randrange(4))
+            if rng.random() < 0.3:
+                next_second()
+            if rng.random() < 0.4:
+                who.sync(folder)
+            if rng.random() < 0.3:
+                c.sync(folder)
+        b.graph.upsert_entity("Late", "Person", ["made before the last of alpha's"])
+        next_second()
+        a.graph.upsert_entity("Later", "Person", ["made after beta's last"])
+        a.sync(folder)
+        c.sync(folder)
+        b.sync(folder)  # beta's last change, below alpha's last in clock order, reaches gamma after it
+        c.sync(folder)
+        for _ in range(3):
+            for r in (a, b, c):
+                r.sync(folder)
+        graph_id = c.graph.db.get_meta("graph_id")
+        oracle = _in_clock_order(tmp_path, folder, graph_id)
+        try:
+            assert synced_hash(c.graph) == synced_hash(oracle.graph)
+            assert [k[0] for k in _open_conflicts(c)] == [k[0] for k in _open_conflicts(oracle)]
+        finally:
+            oracle.close()
+        assert takes["taken"] >= 1 and takes["refused"] == 0
+        assert check.check_graph(c.graph.db).consistent
