@@ -240,10 +240,10 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
 
     with db.activity.session_as(origin(group)), db.activity.using("sync"), graph.write():
         listed = _open_conflicts(db)
+        touched: set[int] = set()
         if kept:
             touched = rebase.take_back(db, kept)
-            graph._dirty |= touched
-            db.note("changed", touched)
+            graph._dirty |= touched  # their full-text rows and vectors follow when the transaction ends
             group = sorted(group + _again(kept), key=lambda step: step.key)
         elif forget:
             rebase.forget(db)
@@ -278,6 +278,10 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
                                "DO UPDATE SET seq = max(seq, excluded.seq), name = excluded.name, at = excluded.at",
                                (seg.device, seg.seq, _name(seg), str(seg.header.get("at") or "")))
                     segments += not run[-1].again
+            if touched:  # what the window shows of the entities taken back: changed, or gone (made again under new ids)
+                present = {i for i in touched if db.scalar("SELECT 1 FROM entities WHERE id = ?", (i,))}
+                db.note("changed", present)
+                db.note("removed", touched - present)
             changes.cut(db)  # the last run's log rows too, so that taking the group back removes them
             items = sum(len(step.change.get("items") or ()) for step in group if step.change is not None)
             recording.keep([step.kept() for step in group], group[0].key[0], max(step.key for step in group)[0], items)
