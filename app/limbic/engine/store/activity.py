@@ -129,11 +129,14 @@ _WATCHED = {
 }
 
 
-# Indexes the activity panel reads through (a session's counts, the badge); created on a file's
-# first write by this version if an earlier one did not.
+# Indexes created on a file's first write by this version if an earlier one did not: those the activity
+# panel reads through (a session's counts, the badge), and the texts a text superseded, which removing a
+# text looks for (its foreign key) with an index rather than through every text of the graph.
 LATE_INDEXES = (
     "CREATE INDEX IF NOT EXISTS change_log_session_reviewed ON change_log(session, reviewed_at)",
     "CREATE INDEX IF NOT EXISTS change_log_unreviewed ON change_log(origin) WHERE reviewed_at IS NULL",
+    "CREATE INDEX IF NOT EXISTS observations_superseded_by ON observations(superseded_by) "
+    "WHERE superseded_by IS NOT NULL",
 )
 
 _NEEDED = {

@@ -45,9 +45,12 @@ RECORDED = frozenset({
     "sync_alias", "sync_conflicts", "sync_applied", "sync_outbox", "change_log", "change_item", "history",
     "activity_session", "assistant_scopes",
 })
-# Derived and usage rows naming an entity, which the take-back of its creation leaves naming nothing.
-_NAMING = {"entity_access": "entity_id", "entity_access_log": "entity_id", "embedding_state": "entity_id",
-           "embedding_chunks": "entity_id", "co_occurrences": "entity_a_id"}
+# Rows naming an entity. Where the take-back removed the entity, the derived and usage ones go with it (its
+# local id may be another's when it is made again); a synced one left naming it means the record was not exact.
+_NAMED_BY = (("observations", "entity_id"), ("relations", "from_entity"), ("relations", "to_entity"),
+             ("reflections", "entity_id"), ("entity_aliases", "entity_id"), ("entity_access", "entity_id"),
+             ("entity_access_log", "entity_id"), ("embedding_state", "entity_id"), ("embedding_chunks", "entity_id"),
+             ("co_occurrences", "entity_a_id"), ("co_occurrences", "entity_b_id"))
 
 _TABLE = """CREATE TABLE IF NOT EXISTS sync_replay (
     id      INTEGER PRIMARY KEY,
@@ -70,7 +73,7 @@ class Kept:
 
     id: int
     first: int  # the first change_log id it wrote
-    steps: list  # [device, seq, name, at, index, change or None, last], in the order applied
+    steps: list  # [key, device, seq, name, at, change or None, last], in the order applied
 
 
 def ensure(db) -> None:
@@ -116,7 +119,8 @@ def take_back(db, rows: list[Kept]) -> set[int]:
     touched: set[int] = set()
 
     def refuse(reason: int, change: apsw.TableChange) -> int:
-        return apsw.SQLITE_CHANGESET_ABORT
+        # Rows naming an entity taken back are looked at below, for those entities alone: not a whole-file check.
+        return apsw.SQLITE_CHANGESET_OMIT if reason == apsw.SQLITE_CHANGESET_FOREIGN_KEY else apsw.SQLITE_CHANGESET_ABORT
 
     with _triggers_off(db):  # the log's, history's and global ids' triggers: the changesets hold what they wrote
         for kept in reversed(rows):
@@ -126,14 +130,16 @@ def take_back(db, rows: list[Kept]) -> set[int]:
                 apsw.Changeset.apply(undo, db.conn, conflict=refuse, flags=apsw.SQLITE_CHANGESETAPPLY_FKNOACTION)
             except apsw.Error as exc:
                 raise CannotTakeBack(str(exc)) from exc
-    for table, column in _NAMING.items():
-        if db.has_table(table):
-            db.execute(f"DELETE FROM {table} WHERE {column} NOT IN (SELECT id FROM entities)")
-    if db.has_table("co_occurrences"):
-        db.execute("DELETE FROM co_occurrences WHERE entity_b_id NOT IN (SELECT id FROM entities)")
-    broken = [r for r in db.execute("PRAGMA foreign_key_check") if r[0] in RECORDED]
-    if broken:
-        raise CannotTakeBack(f"{len(broken)} rows would name rows that are gone")
+    gone = sorted(i for i in touched if db.scalar("SELECT 1 FROM entities WHERE id = ?", (i,)) is None)
+    for start in range(0, len(gone), 500):
+        chunk = gone[start:start + 500]
+        marks = ",".join("?" * len(chunk))
+        for table, column in _NAMED_BY:
+            if table in RECORDED and db.has_table(table) and db.scalar(
+                    f"SELECT 1 FROM {table} WHERE {column} IN ({marks}) LIMIT 1", chunk) is not None:
+                raise CannotTakeBack(f"rows of {table} would name entities that are gone")
+            if table not in RECORDED and db.has_table(table):
+                db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
     db.execute("DELETE FROM sync_replay WHERE id >= ?", (rows[0].id,))
     return touched
 
