@@ -241,7 +241,9 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
     with db.activity.session_as(origin(group)), db.activity.using("sync"), graph.write():
         listed = _open_conflicts(db)
         touched: set[int] = set()
+        lifted: dict[str, list[tuple]] = {}
         if kept:
+            lifted = rebase.lift(db, kept)  # the person's usage signals, put back on their entities made again
             touched = rebase.take_back(db, kept)
             graph._dirty |= touched  # their full-text rows and vectors follow when the transaction ends
             group = sorted(group + _again(kept), key=lambda step: step.key)
@@ -268,6 +270,8 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
                 except (Cancelled, DatabaseError):
                     raise  # stopped, or this graph file busy: not the segment's doing
                 except Exception as exc:  # noqa: BLE001 - whatever a file makes the apply meet, it is set aside
+                    if run[0].again:  # applied before, not after the late change: the rules decide instead
+                        raise rebase.CannotTakeBack(f"a change applied again failed: {exc!r}") from exc
                     raise _Failed(seg, exc) from exc
                 received += sum(1 for step in run if step.change is not None and not step.again)
                 entities |= applier.out.entities
@@ -278,6 +282,7 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
                                "DO UPDATE SET seq = max(seq, excluded.seq), name = excluded.name, at = excluded.at",
                                (seg.device, seg.seq, _name(seg), str(seg.header.get("at") or "")))
                     segments += not run[-1].again
+            rebase.put_back(db, lifted)
             if touched:  # what the window shows of the entities taken back: changed, or gone (made again under new ids)
                 present = {i for i in touched if db.scalar("SELECT 1 FROM entities WHERE id = ?", (i,))}
                 db.note("changed", present)

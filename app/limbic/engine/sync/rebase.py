@@ -18,8 +18,8 @@ below its place (``late.py``, ``joining.py``, ``parting.py``), which still decid
   refused whole).
 
 Derived rows follow: the full-text rows and vectors of every entity the take-back touched are brought up to date
-when the transaction ends, as after any write. Usage signals of an entity made inside the replayed stretch
-go with it (its local id may change when it is made again).
+when the transaction ends, as after any write. The person's usage signals of an entity taken back follow it by
+its global id to the entity as it is made again (its local id may change), and go only with an entity that is gone.
 """
 
 from __future__ import annotations
@@ -142,6 +142,73 @@ def take_back(db, rows: list[Kept]) -> set[int]:
                 db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
     db.execute("DELETE FROM sync_replay WHERE id >= ?", (rows[0].id,))
     return touched
+
+
+# The person's usage signals (what searches recorded): no change wrote them, so none takes them back. Over a
+# take-back they are kept by their entities' global ids and put back on those entities as they are made again.
+_USAGE = {
+    "entity_access": ("SELECT e.gid, u.access_count, u.last_access FROM entity_access u JOIN entities e "
+                      "ON e.id = u.entity_id WHERE e.gid IS NOT NULL AND u.entity_id IN ({marks})",
+                      "DELETE FROM entity_access WHERE entity_id IN ({marks})"),
+    "entity_access_log": ("SELECT e.gid, u.access_date, u.access_count FROM entity_access_log u JOIN entities e "
+                          "ON e.id = u.entity_id WHERE e.gid IS NOT NULL AND u.entity_id IN ({marks})",
+                          "DELETE FROM entity_access_log WHERE entity_id IN ({marks})"),
+    "co_occurrences": ("SELECT a.gid, b.gid, u.co_count, u.last_co FROM co_occurrences u JOIN entities a "
+                       "ON a.id = u.entity_a_id JOIN entities b ON b.id = u.entity_b_id WHERE a.gid IS NOT NULL "
+                       "AND b.gid IS NOT NULL AND (u.entity_a_id IN ({marks}) OR u.entity_b_id IN ({marks}))",
+                       "DELETE FROM co_occurrences WHERE entity_a_id IN ({marks}) OR entity_b_id IN ({marks})"),
+}
+_LATER = "CASE WHEN {c} IS NULL OR excluded.{c} > {c} THEN excluded.{c} ELSE {c} END"
+_PUT = {
+    "entity_access": "INSERT INTO entity_access(entity_id, access_count, last_access) VALUES (?, ?, ?) ON CONFLICT"
+                     "(entity_id) DO UPDATE SET access_count = access_count + excluded.access_count, last_access = "
+                     + _LATER.format(c="last_access"),
+    "entity_access_log": "INSERT INTO entity_access_log(entity_id, access_date, access_count) VALUES (?, ?, ?) ON "
+                         "CONFLICT(entity_id, access_date) DO UPDATE SET access_count = access_count + excluded.access_count",
+    "co_occurrences": "INSERT INTO co_occurrences(entity_a_id, entity_b_id, co_count, last_co) VALUES (?, ?, ?, ?) ON "
+                      "CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + excluded.co_count, last_co = "
+                      + _LATER.format(c="last_co"),
+}
+
+
+def lift(db, rows: list[Kept]) -> dict[str, list[tuple]]:
+    """Take out the usage signals of every entity the take-back of ``rows`` writes, by global id (``put_back``)."""
+    ids: set[int] = set()
+    for kept in rows:
+        undo = db.scalar("SELECT undo FROM sync_replay WHERE id = ?", (kept.id,))
+        ids.update((c.old or c.new)[0] for c in apsw.Changeset.iter(undo) if c.name == "entities")
+    out: dict[str, list[tuple]] = {}
+    ordered = sorted(i for i in ids if isinstance(i, int))
+    for table, (read, delete) in _USAGE.items():
+        if not db.has_table(table):
+            continue
+        for start in range(0, len(ordered), 400):
+            chunk = ordered[start:start + 400]
+            marks = ",".join("?" * len(chunk))
+            out.setdefault(table, []).extend(
+                tuple(r) for r in db.execute(read.format(marks=marks), chunk * read.count("{marks}")))
+            db.execute(delete.format(marks=marks), chunk * delete.count("{marks}"))
+    return out
+
+
+def put_back(db, lifted: dict[str, list[tuple]]) -> None:
+    """The usage signals ``lift`` took out, on their entities as they are now: added to what an entity holds (one
+    made again into another of its name), gone with an entity that is gone."""
+    ids: dict[str, int | None] = {}
+
+    def local(gid: str) -> int | None:
+        if gid not in ids:
+            ids[gid] = state.local_id(db, "entity", gid)
+        return ids[gid]
+
+    for table in ("entity_access", "entity_access_log"):
+        for gid, *rest in lifted.get(table, ()):
+            if (i := local(gid)) is not None:
+                db.execute(_PUT[table], (i, *rest))
+    for a, b, *rest in lifted.get("co_occurrences", ()):
+        x, y = local(a), local(b)
+        if x is not None and y is not None and x != y:
+            db.execute(_PUT["co_occurrences"], (min(x, y), max(x, y), *rest))
 
 
 @contextlib.contextmanager
