@@ -12,9 +12,9 @@ from limbic.engine.graph import signals
 from limbic.engine.graph.graph import Graph
 from limbic.engine.store.db import Database
 from limbic.engine.sync import apply as sync_apply, pulling, rebase, snapshot
-from limbic.service import activity
+from limbic.service import activity, sync
 from tests.sync.replicas import devices, next_second, synced_hash, synced_rows
-from tests.sync.test_property import _in_clock_order
+from tests.sync.test_property import _in_clock_order, _open_conflicts
 from tests.sync.test_rebase import _late, _texts, takes  # noqa: F401 - the fixture is used by name
 
 
@@ -276,4 +276,95 @@ def test_a_device_started_from_a_snapshot_takes_back_only_what_it_applied_after(
         for r in (a, b, c):
             r.sync(folder)
         assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)
+        assert check.check_graph(c.graph.db).consistent
+
+
+class FailedAgain(BaseException):
+    """Not an error of the apply's (which sets those aside): the test stopping a sync that would not end."""
+
+
+def test_a_change_applied_again_that_fails_does_not_hold_its_device_back(tmp_path, takes, monkeypatch):
+    """As above, with a newer segment of the laptop met in the same exchange: it is applied, not set aside, and the
+    sync ends (before, the late change's group failed again and again)."""
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _late(a, b, c, folder)
+        a.graph.upsert_entity("Cy", "Person", ["three"])
+        a.sync(folder)
+        real = sync_apply.Applier.apply_change
+        failed = []
+
+        def picky(self, change):
+            made = [i["a"].get("name") for i in change.get("items", []) if i.get("k") == "entity" and i.get("a")]
+            if "Ada" in made and self.graph.entity_id("Bob") is not None:
+                failed.append(made)
+                if len(failed) > 3:
+                    raise FailedAgain  # the same group failing over and over: stop the test
+                raise ValueError("not after Bob")
+            return real(self, change)
+
+        monkeypatch.setattr(sync_apply.Applier, "apply_change", picky)
+        result = c.sync(folder)
+        assert len(failed) == 1 and takes["taken"] == 1
+        assert result.skipped == [] and result.waiting == []
+        assert _texts(c) == ["two", "one", "three"]
+
+
+def _conflict_then_zed_late(tmp_path, folder, a, b, c, d):
+    """The laptop types Ada Tea, the desktop Chess, neither seeing the other; the phone's Zed, made before both,
+    is published last. The tablet meets both types in one exchange and lists the conflict."""
+    a.graph.upsert_entity("Ada", "Person", ["two"])
+    for r in (a, b, c, d):
+        r.sync(folder)
+    d.graph.upsert_entity("Zed", "Person", ["zed"])
+    next_second()
+    a.graph.set_entity_type("Ada", "Tea")
+    b.graph.set_entity_type("Ada", "Chess")
+    a.sync(folder)
+    b.sync(folder)
+    a.sync(folder)
+    c.sync(folder)
+    assert [x.field for x in sync.list_conflicts(c.graph)] == ["type"]
+
+
+@pytest.mark.parametrize("keep", ["mine", "theirs"])
+def test_a_conflict_chosen_here_before_a_late_change_is_kept(tmp_path, takes, keep):
+    """The person on the tablet chooses before the phone's Zed, made before the group that listed the conflict,
+    arrives: the choice is a change of this device's own, so the rules decide, and nothing is lost."""
+    with devices(tmp_path, "laptop", "desktop", "tablet", "phone") as ((a, b, c, d), folder):
+        _conflict_then_zed_late(tmp_path, folder, a, b, c, d)
+        chosen = sync.resolve_conflict(c.graph, sync.list_conflicts(c.graph)[0].id, keep)
+        kind = c.graph.db.scalar("SELECT entity_type FROM entities WHERE name = 'Ada'")
+        d.sync(folder)
+        c.sync(folder)
+        assert takes["taken"] == 0
+        assert c.graph.db.scalar("SELECT entity_type FROM entities WHERE name = 'Ada'") == kind
+        assert sync.list_conflicts(c.graph) == [] and chosen.resolved == keep
+        assert "Zed" in {n for (n,) in c.graph.db.execute("SELECT name FROM entities")}
+        for r in (a, b, c, d, a, b):
+            r.sync(folder)
+        assert len({synced_hash(r.graph) for r in (a, b, c, d)}) == 1
+        assert all(sync.list_conflicts(r.graph) == [] for r in (a, b, c, d))
+        assert a.graph.db.scalar("SELECT entity_type FROM entities WHERE name = 'Ada'") == kind
+
+
+def test_a_choice_met_from_another_device_is_applied_again_in_its_place(tmp_path, takes):
+    """The laptop's person chooses; the tablet applies the choice, then meets the phone's Zed, made before it all:
+    the choice is taken back and applied again after Zed, and the tablet holds what the clock order holds."""
+    with devices(tmp_path, "laptop", "desktop", "tablet", "phone") as ((a, b, c, d), folder):
+        _conflict_then_zed_late(tmp_path, folder, a, b, c, d)
+        sync.resolve_conflict(a.graph, sync.list_conflicts(a.graph)[0].id, "theirs")
+        next_second()
+        a.sync(folder)
+        c.sync(folder)
+        assert sync.list_conflicts(c.graph) == []
+        d.sync(folder)
+        c.sync(folder)
+        assert takes == {"taken": 1, "refused": 0}
+        assert sync.list_conflicts(c.graph) == []
+        oracle = _in_clock_order(tmp_path, folder, c.graph.db.get_meta("graph_id"))
+        try:
+            assert synced_hash(c.graph) == synced_hash(oracle.graph)
+            assert _open_conflicts(c) == _open_conflicts(oracle)
+        finally:
+            oracle.close()
         assert check.check_graph(c.graph.db).consistent
