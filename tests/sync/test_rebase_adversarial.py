@@ -368,3 +368,54 @@ def test_a_choice_met_from_another_device_is_applied_again_in_its_place(tmp_path
         finally:
             oracle.close()
         assert check.check_graph(c.graph.db).consistent
+
+
+def test_a_file_put_back_from_a_backup_puts_a_late_change_in_its_place_by_what_it_holds(tmp_path, takes):
+    """The tablet's file is put back from a backup taken after it met Ada and before Cy; it meets Cy again, then
+    the desktop's Bob made before both: what the backup kept and what was applied since are taken back alike."""
+    from limbic.service import backups
+
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        for r in (a, b, c):
+            r.sync(folder)
+        b.graph.upsert_entity("Bob", "Person", ["one"])
+        next_second()
+        a.graph.upsert_entity("Ada", "Person", ["two"])
+        a.sync(folder)
+        c.sync(folder)
+        saved, _ = backups.take_backup(c.graph)
+        a.graph.upsert_entity("Cy", "Person", ["three"])
+        a.sync(folder)
+        c.sync(folder)
+        backups.restore_backup(c.graph, str(saved))
+        assert _texts(c) == ["two"]
+        c.sync(folder)
+        assert _texts(c) == ["two", "three"]
+        b.sync(folder)
+        c.sync(folder)
+        assert takes == {"taken": 1, "refused": 0}
+        assert _texts(c) == ["one", "two", "three"]
+        oracle = _in_clock_order(tmp_path, folder, c.graph.db.get_meta("graph_id"))
+        try:
+            assert synced_hash(c.graph) == synced_hash(oracle.graph)
+        finally:
+            oracle.close()
+        assert _fts(c.graph) == _entities(c.graph)
+        assert check.check_graph(c.graph.db).consistent
+
+
+def test_what_an_assistant_read_stays_with_the_entity_made_again(tmp_path, takes):
+    """An assistant read Ada on the tablet; Ada is taken back and made again under another local id (hers now
+    Bob's): the reads are still Ada's, none is Bob's."""
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _ada_and_cy_then_bob_late(a, b, c, folder)
+        activity.act_as(c.graph, "mcp-1", "mcp", client="Claude")
+        activity.record_reads(c.graph, "open_nodes", [c.graph.entity_id("Ada")])
+        before = c.graph.entity_id("Ada")
+        assert [r.count for r in activity.reads_of(c.graph, before)] == [1]
+        next_second()
+        b.sync(folder)
+        c.sync(folder)
+        assert takes["taken"] == 1 and c.graph.entity_id("Ada") != before
+        assert [r.count for r in activity.reads_of(c.graph, c.graph.entity_id("Ada"))] == [1]
+        assert activity.reads_of(c.graph, c.graph.entity_id("Bob")) == []

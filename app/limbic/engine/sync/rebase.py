@@ -157,6 +157,9 @@ _USAGE = {
                        "ON a.id = u.entity_a_id JOIN entities b ON b.id = u.entity_b_id WHERE a.gid IS NOT NULL "
                        "AND b.gid IS NOT NULL AND (u.entity_a_id IN ({marks}) OR u.entity_b_id IN ({marks}))",
                        "DELETE FROM co_occurrences WHERE entity_a_id IN ({marks}) OR entity_b_id IN ({marks})"),
+    # Which entities an assistant read (the Activity panel's): each row moves to its entity's id, nothing merges.
+    "activity_read": ("SELECT e.gid, u.rowid FROM activity_read u JOIN entities e ON e.id = u.entity_id "
+                      "WHERE e.gid IS NOT NULL AND u.entity_id IN ({marks})", None),
 }
 _LATER = "CASE WHEN {c} IS NULL OR excluded.{c} > {c} THEN excluded.{c} ELSE {c} END"
 _PUT = {
@@ -165,6 +168,7 @@ _PUT = {
                      + _LATER.format(c="last_access"),
     "entity_access_log": "INSERT INTO entity_access_log(entity_id, access_date, access_count) VALUES (?, ?, ?) ON "
                          "CONFLICT(entity_id, access_date) DO UPDATE SET access_count = access_count + excluded.access_count",
+    "activity_read": "UPDATE activity_read SET entity_id = ? WHERE rowid = ?",
     "co_occurrences": "INSERT INTO co_occurrences(entity_a_id, entity_b_id, co_count, last_co) VALUES (?, ?, ?, ?) ON "
                       "CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + excluded.co_count, last_co = "
                       + _LATER.format(c="last_co"),
@@ -172,7 +176,7 @@ _PUT = {
 
 
 def lift(db, rows: list[Kept]) -> dict[str, list[tuple]]:
-    """Take out the usage signals of every entity the take-back of ``rows`` writes, by global id (``put_back``)."""
+    """Take out the usage signals (and the reads noted) of every entity the take-back of ``rows`` writes, by global id (``put_back``)."""
     ids: set[int] = set()
     for kept in rows:
         undo = db.scalar("SELECT undo FROM sync_replay WHERE id = ?", (kept.id,))
@@ -187,7 +191,8 @@ def lift(db, rows: list[Kept]) -> dict[str, list[tuple]]:
             marks = ",".join("?" * len(chunk))
             out.setdefault(table, []).extend(
                 tuple(r) for r in db.execute(read.format(marks=marks), chunk * read.count("{marks}")))
-            db.execute(delete.format(marks=marks), chunk * delete.count("{marks}"))
+            if delete is not None:
+                db.execute(delete.format(marks=marks), chunk * delete.count("{marks}"))
     return out
 
 
@@ -201,7 +206,7 @@ def put_back(db, lifted: dict[str, list[tuple]]) -> None:
             ids[gid] = state.local_id(db, "entity", gid)
         return ids[gid]
 
-    for table in ("entity_access", "entity_access_log"):
+    for table in ("entity_access", "entity_access_log", "activity_read"):
         for gid, *rest in lifted.get(table, ()):
             if (i := local(gid)) is not None:
                 db.execute(_PUT[table], (i, *rest))
