@@ -4,7 +4,7 @@ again (``engine/sync/rebase.py``).
     python -m tests.bench.bench_rebase [--entities 100000] [--late 10,1000,10000] [--out bench-rebase.json]
 
 A report, never a pass/fail. Device C holds ``--entities`` entities (text only, no model) and joins the folder;
-device A then makes N changes (one observation each, one commit each) and C applies them; device B had made one
+device A then makes N changes (one observation each, one commit each, over fifty entities) and C applies them; device B had made one
 change before all of A's and publishes it only now: C meets it N changes late. Timed on C: the exchange that
 applies A's changes (with the record a rebase needs, and again without it, on a copy), the exchange that puts B's
 change in its place (the rebase, one write transaction: the longest any other writer waits), and the size of
@@ -74,8 +74,11 @@ def one(work: Path, base: Path, late: int) -> dict:
         b.upsert_entity("Before", "Topic", ["made before every change of A"])
         time.sleep(1.1)  # creation times are kept to the second: A's changes come after B's in clock order
         a.upsert_entity("Stream", "Topic", ["first"])
-        for i in range(late - 1):
-            a.add_observations("Stream", [f"change {i} of a long stream"])
+        for i in range(late - 1):  # spread over fifty entities, as a person's or an assistant's writes are
+            if i < 49:
+                a.upsert_entity(f"Stream {i}", "Topic", [f"change {i} of a long stream"])
+            else:
+                a.add_observations(f"Stream {i % 49}", [f"change {i} of a long stream"])
         _sync(a, ab, "aaaa")
         _copy_devices(ab, everyone)
         shutil.copy2(work / "c.db", work / "c-plain.db")

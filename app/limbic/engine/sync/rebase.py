@@ -34,7 +34,7 @@ import apsw
 from limbic.engine.store.activity import NEXT_CHANGE_SQL
 from limbic.engine.sync import state
 
-KEEP = 10_000  # changes kept ready to be applied again (the depth a late change can be put in its place)
+KEEP = 10_000  # changes kept ready to be applied again, at least (the depth a late change can be put in its place)
 KEEP_ITEMS = 20_000  # a group writing more rows than this is not kept: nothing below it is taken back
 
 # What the apply writes, as the session records it: the synced rows, their bookkeeping, the activity log and
@@ -161,6 +161,7 @@ _USAGE = {
     "activity_read": ("SELECT e.gid, u.rowid FROM activity_read u JOIN entities e ON e.id = u.entity_id "
                       "WHERE e.gid IS NOT NULL AND u.entity_id IN ({marks})", None),
 }
+_DERIVED = frozenset({"embedding_state", "embedding_chunks"})  # made again from the entity's text when it ends
 _LATER = "CASE WHEN {c} IS NULL OR excluded.{c} > {c} THEN excluded.{c} ELSE {c} END"
 _PUT = {
     "entity_access": "INSERT INTO entity_access(entity_id, access_count, last_access) VALUES (?, ?, ?) ON CONFLICT"
@@ -193,6 +194,34 @@ def lift(db, rows: list[Kept]) -> dict[str, list[tuple]]:
                 tuple(r) for r in db.execute(read.format(marks=marks), chunk * read.count("{marks}")))
             if delete is not None:
                 db.execute(delete.format(marks=marks), chunk * delete.count("{marks}"))
+    for table, columns in _naming(db).items():  # any other table naming an entity (pins): each row as it is
+        names = [r[1] for r in db.execute(f'PRAGMA main.table_info("{table}")')]
+        at = [names.index(c) for c in columns]
+        gids = {}
+        for start in range(0, len(ordered), 400):
+            chunk = ordered[start:start + 400]
+            marks = ",".join("?" * len(chunk))
+            where = " OR ".join(f'"{c}" IN ({marks})' for c in columns)
+            found = db.execute(f'SELECT * FROM "{table}" WHERE {where}', chunk * len(columns)).fetchall()
+            for row in found:
+                row = list(row)
+                for i in at:
+                    if row[i] is not None and row[i] not in gids:
+                        gids[row[i]] = db.scalar("SELECT gid FROM entities WHERE id = ?", (row[i],))
+                    row[i] = gids.get(row[i])
+                out.setdefault(table, []).append((names, at, row))
+            db.execute(f'DELETE FROM "{table}" WHERE {where}', chunk * len(columns))
+    return out
+
+
+def _naming(db) -> dict[str, list[str]]:
+    """The file's other tables with rows naming an entity (by a foreign key), and the columns that do."""
+    out: dict[str, list[str]] = {}
+    for (table,) in db.execute("SELECT name FROM main.sqlite_master WHERE type = 'table'").fetchall():
+        if table not in RECORDED and table not in _USAGE and table not in _DERIVED:
+            columns = [r[3] for r in db.execute(f'PRAGMA main.foreign_key_list("{table}")') if r[2] == "entities"]
+            if columns:
+                out[table] = columns
     return out
 
 
@@ -214,6 +243,15 @@ def put_back(db, lifted: dict[str, list[tuple]]) -> None:
         x, y = local(a), local(b)
         if x is not None and y is not None and x != y:
             db.execute(_PUT["co_occurrences"], (min(x, y), max(x, y), *rest))
+    for table, rows in lifted.items():
+        if table in _USAGE:
+            continue
+        for names, at, row in rows:
+            row = list(row)
+            for i in at:
+                row[i] = local(row[i]) if row[i] is not None else None
+            if all(row[i] is not None for i in at):
+                db.execute(f'INSERT OR IGNORE INTO "{table}"({", ".join(names)}) VALUES ({", ".join("?" * len(row))})', row)
 
 
 @contextlib.contextmanager
@@ -289,12 +327,13 @@ class Recording:
         floor(self.db, high)
 
     def _prune(self) -> None:
+        """Keep the newest groups holding at least ``KEEP`` changes; what is older can no longer be taken back."""
         total = 0
         for row_id, count in self.db.execute("SELECT id, count FROM sync_replay ORDER BY id DESC").fetchall():
             total += count
-            if total > KEEP:
-                floor(self.db, self.db.scalar("SELECT max(high) FROM sync_replay WHERE id <= ?", (row_id,)) or "")
-                self.db.execute("DELETE FROM sync_replay WHERE id <= ?", (row_id,))
+            if total >= KEEP:
+                floor(self.db, self.db.scalar("SELECT max(high) FROM sync_replay WHERE id < ?", (row_id,)) or "")
+                self.db.execute("DELETE FROM sync_replay WHERE id < ?", (row_id,))
                 return
 
 
