@@ -419,3 +419,21 @@ def test_what_an_assistant_read_stays_with_the_entity_made_again(tmp_path, takes
         assert takes["taken"] == 1 and c.graph.entity_id("Ada") != before
         assert [r.count for r in activity.reads_of(c.graph, c.graph.entity_id("Ada"))] == [1]
         assert activity.reads_of(c.graph, c.graph.entity_id("Bob")) == []
+
+
+def test_a_pin_stays_on_the_entity_made_again(tmp_path, takes):
+    """The person pinned Ada and Cy on the tablet; taken back and made again under other local ids (Ada's now
+    Bob's), they are still the ones pinned."""
+    from limbic.service import organise
+
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _ada_and_cy_then_bob_late(a, b, c, folder)
+        for name in ("Ada", "Cy"):
+            organise.set_pinned(c.graph, c.graph.entity_id(name), True)
+        next_second()
+        b.sync(folder)
+        c.sync(folder)
+        assert takes["taken"] == 1
+        assert sorted(c.graph.db.scalar("SELECT name FROM entities WHERE id = ?", (i,))
+                      for i in organise.pinned_ids(c.graph)) == ["Ada", "Cy"]
+        assert check.check_graph(c.graph.db).consistent

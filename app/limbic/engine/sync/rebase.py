@@ -168,16 +168,19 @@ _PUT = {
                      "(entity_id) DO UPDATE SET access_count = access_count + excluded.access_count, last_access = "
                      + _LATER.format(c="last_access"),
     "entity_access_log": "INSERT INTO entity_access_log(entity_id, access_date, access_count) VALUES (?, ?, ?) ON "
-                         "CONFLICT(entity_id, access_date) DO UPDATE SET access_count = access_count + excluded.access_count",
+                         "CONFLICT(entity_id, access_date) DO UPDATE SET access_count = access_count + "
+                         "excluded.access_count",
     "activity_read": "UPDATE activity_read SET entity_id = ? WHERE rowid = ?",
     "co_occurrences": "INSERT INTO co_occurrences(entity_a_id, entity_b_id, co_count, last_co) VALUES (?, ?, ?, ?) ON "
-                      "CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + excluded.co_count, last_co = "
+                      "CONFLICT(entity_a_id, entity_b_id) DO UPDATE SET co_count = co_count + excluded.co_count, "
+                      "last_co = "
                       + _LATER.format(c="last_co"),
 }
 
 
 def lift(db, rows: list[Kept]) -> dict[str, list[tuple]]:
-    """Take out the usage signals (and the reads noted) of every entity the take-back of ``rows`` writes, by global id (``put_back``)."""
+    """Take out the usage signals, the reads noted and any other row naming an entity the take-back of ``rows``
+    writes, by its global id (``put_back``)."""
     ids: set[int] = set()
     for kept in rows:
         undo = db.scalar("SELECT undo FROM sync_replay WHERE id = ?", (kept.id,))
@@ -194,7 +197,13 @@ def lift(db, rows: list[Kept]) -> dict[str, list[tuple]]:
                 tuple(r) for r in db.execute(read.format(marks=marks), chunk * read.count("{marks}")))
             if delete is not None:
                 db.execute(delete.format(marks=marks), chunk * delete.count("{marks}"))
-    for table, columns in _naming(db).items():  # any other table naming an entity (pins): each row as it is
+    _lift_naming(db, ordered, out)
+    return out
+
+
+def _lift_naming(db, ordered: list[int], out: dict[str, list[tuple]]) -> None:
+    """Any other table's rows naming these entities (the pins): each row as it is, its entities by global id."""
+    for table, columns in _naming(db).items():
         names = [r[1] for r in db.execute(f'PRAGMA main.table_info("{table}")')]
         at = [names.index(c) for c in columns]
         gids = {}
@@ -211,7 +220,6 @@ def lift(db, rows: list[Kept]) -> dict[str, list[tuple]]:
                     row[i] = gids.get(row[i])
                 out.setdefault(table, []).append((names, at, row))
             db.execute(f'DELETE FROM "{table}" WHERE {where}', chunk * len(columns))
-    return out
 
 
 def _naming(db) -> dict[str, list[str]]:
@@ -226,8 +234,8 @@ def _naming(db) -> dict[str, list[str]]:
 
 
 def put_back(db, lifted: dict[str, list[tuple]]) -> None:
-    """The usage signals ``lift`` took out, on their entities as they are now: added to what an entity holds (one
-    made again into another of its name), gone with an entity that is gone."""
+    """What ``lift`` took out, on its entities as they are now: usage added to what an entity holds (one made again
+    into another of its name), a row gone with an entity that is gone."""
     ids: dict[str, int | None] = {}
 
     def local(gid: str) -> int | None:
@@ -247,11 +255,11 @@ def put_back(db, lifted: dict[str, list[tuple]]) -> None:
         if table in _USAGE:
             continue
         for names, at, row in rows:
-            row = list(row)
-            for i in at:
-                row[i] = local(row[i]) if row[i] is not None else None
-            if all(row[i] is not None for i in at):
-                db.execute(f'INSERT OR IGNORE INTO "{table}"({", ".join(names)}) VALUES ({", ".join("?" * len(row))})', row)
+            named = [i for i in at if row[i] is not None]
+            row = [local(v) if i in named else v for i, v in enumerate(row)]
+            if all(row[i] is not None for i in named):  # gone with an entity that is gone
+                columns = ", ".join('"' + n + '"' for n in names)
+                db.execute(f'INSERT OR IGNORE INTO "{table}"({columns}) VALUES ({", ".join("?" * len(row))})', row)
 
 
 @contextlib.contextmanager
