@@ -1,7 +1,8 @@
 """A late change put in its place (``sync/rebase.py``) against what else lives in the file: the person's usage
-signals and the vectors of an entity taken back and made again, a change that no longer applies where it is
-applied again, another program writing between two exchanges, a stop midway, the activity log and its revert,
-the kept depth, and a start from a snapshot."""
+signals, pins, an assistant's reads and the vectors of an entity taken back and made again; a change that no longer
+applies where it is applied again; another program writing during an exchange; a stop midway; the activity log and
+its revert; choices of conflicts made here or met from another device; the kept depth; a start from a snapshot and
+a file put back from a backup."""
 
 from __future__ import annotations
 
@@ -34,8 +35,10 @@ def _usage(graph: Graph) -> dict:
     """The usage signals by entity name (what a search records), and any naming an entity that is not there."""
     db = graph.db
     named = dict(db.execute("SELECT id, name FROM entities").fetchall())
-    access = {named.get(i, i): n for i, n, _ in db.execute("SELECT entity_id, access_count, last_access FROM entity_access")}
-    days = {named.get(i, i): n for i, _, n in db.execute("SELECT entity_id, access_date, access_count FROM entity_access_log")}
+    access = {named.get(i, i): n
+              for i, n, _ in db.execute("SELECT entity_id, access_count, last_access FROM entity_access")}
+    days = {named.get(i, i): n
+            for i, _, n in db.execute("SELECT entity_id, access_date, access_count FROM entity_access_log")}
     pairs = {tuple(sorted((named.get(x, x), named.get(y, y)), key=str)): n
              for x, y, n in db.execute("SELECT entity_a_id, entity_b_id, co_count FROM co_occurrences")}
     return {"access": access, "days": days, "pairs": pairs}
@@ -116,7 +119,8 @@ def _state(graph: Graph) -> dict:
                   "activity_session", "entity_fts"):
         out[table] = sorted(map(tuple, db.execute(f"SELECT * FROM {table}").fetchall()), key=repr)
     for schema in ("sqlite_master", "sqlite_temp_master"):
-        out[schema] = sorted(map(tuple, db.execute(f"SELECT type, name, tbl_name, sql FROM {schema}").fetchall()), key=repr)
+        rows = db.execute(f"SELECT type, name, tbl_name, sql FROM {schema}").fetchall()
+        out[schema] = sorted(map(tuple, rows), key=repr)
     out["meta"] = sorted(db.execute("SELECT key, value FROM meta WHERE key LIKE 'sync_replay%'").fetchall())
     return out
 
