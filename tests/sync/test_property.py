@@ -10,6 +10,7 @@ of the folder was written by two devices.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import random
@@ -77,24 +78,35 @@ def _write(replica: Replica, kind: str, i: int, j: int) -> None:
 class MessyTransport:
     """Each device has its own view of the folder; files travel between views late, broken or twice."""
 
-    def __init__(self, root: Path, replicas: list[Replica], graph_id: str, rng: random.Random) -> None:
-        self.views = {r.device.name: root / f"view-{r.device.name}" for r in replicas}
+    def __init__(self, root: Path, replicas: list[Replica], graph_id: str, rng: random.Random,
+                 observer: Replica | None = None, observer_rng: random.Random | None = None) -> None:
+        """``observer``: a device whose files travel by a random stream of their own (``observer_rng``), so the
+        writers' deliveries are the same with it or without it."""
+        everyone = [*replicas, *([observer] if observer is not None else [])]
+        self.views = {r.device.name: root / f"view-{r.device.name}" for r in everyone}
         for v in self.views.values():
             v.mkdir()
         self.replicas, self.graph_id, self.rng = replicas, graph_id, rng
+        self.everyone, self.observer, self.observer_rng = everyone, observer, observer_rng
 
     def deliver(self, clean: bool = False) -> None:
-        for src in self.replicas:  # the folder's seal, as a sync tool carries any file (the first one made wins)
+        for src in self.everyone:  # the folder's seal, as a sync tool carries any file (the first one made wins)
             record = files.graph_dir(self.views[src.device.name], self.graph_id) / seal.SEAL_FILE
-            for dst in self.replicas:
+            for dst in self.everyone:
                 there = files.graph_dir(self.views[dst.device.name], self.graph_id) / seal.SEAL_FILE
                 if record.exists() and not there.exists():
                     there.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(record, there)
-        for src in self.replicas:
+        self._carry(self.replicas, self.replicas, self.rng, clean)
+        if self.observer is not None:
+            self._carry(self.replicas, [self.observer], self.observer_rng, clean)
+            self._carry([self.observer], self.replicas, self.observer_rng, clean)
+
+    def _carry(self, sources: list[Replica], targets: list[Replica], rng: random.Random, clean: bool) -> None:
+        for src in sources:
             # Every id the device has written under: a file restored from a backup goes on under a new id, and
             # its old folder still travels, as a sync tool carries every file.
-            for dst, written in ((d, i) for d in self.replicas for i in src.ids):
+            for dst, written in ((d, i) for d in targets for i in src.ids):
                 if src is dst:
                     continue
                 own = files.device_dir(self.views[src.device.name], self.graph_id, written)
@@ -108,7 +120,7 @@ class MessyTransport:
                     target = there / path.name
                     if target.exists() and target.read_bytes() == path.read_bytes():
                         continue
-                    roll = self.rng.random() if not clean else 1.0
+                    roll = rng.random() if not clean else 1.0
                     if roll < 0.25:
                         continue  # delayed: a later round brings it (so later segments overtake it)
                     if roll < 0.35:
@@ -199,14 +211,19 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
     write = write or _write
     rng = random.Random(seed)
     replicas = [Replica(tmp_path, n) for n in ("alpha", "beta", "gamma")]
-    for r in replicas:  # global ids drawn from the seed: a failing case fails again when rerun
+    # A fourth device only receives, at its own random moments: it puts every change met late in its place (a
+    # rebase), so it must list exactly the conflicts of the oracle below. Its files travel by a random stream of
+    # their own, so the three writers meet the same deliveries with it or without it.
+    observer = Replica(tmp_path, "delta")
+    quiet = random.Random(f"{seed}-delta")
+    for r in (*replicas, observer):  # global ids drawn from the seed: a failing case fails again when rerun
         draw = random.Random(f"{seed}-{r.device.name}")
         r.graph.db.conn.createscalarfunction("randomblob", lambda n, draw=draw: draw.randbytes(n), 1)
     graph_id = "a" * 32
-    for r in replicas:
+    for r in (*replicas, observer):
         with r.graph.db.transaction():
             r.graph.db.set_meta("graph_id", graph_id)
-    transport = MessyTransport(tmp_path, replicas, graph_id, rng)
+    transport = MessyTransport(tmp_path, replicas, graph_id, rng, observer, quiet)
     writers: dict[Path, set[str]] = {}
     real_write = files.write_segment
 
@@ -222,15 +239,16 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
     real_ms = capture._ms
     monkeypatch.setattr(capture, "_ms", lambda at: real_ms(at) + skew["ms"])
 
-    def stop_sometimes(device, seq):
-        if rng.random() < 0.15:
+    def stop_sometimes(device, seq, draw=rng):
+        if draw.random() < 0.15:
             raise Stop()
 
     def exchange(r: Replica, step: int, chaos: bool) -> None:
         skew["ms"] = 0
         if r.device.name == "gamma" and chaos:  # a day ahead, then back to the right time
             skew["ms"] = DAY_MS if step < len(ops) // 2 else -DAY_MS // 2
-        monkeypatch.setattr(pulling, "between_apply_and_cursor", stop_sometimes if chaos else None)
+        stop = functools.partial(stop_sometimes, draw=quiet if r is observer else rng)
+        monkeypatch.setattr(pulling, "between_apply_and_cursor", stop if chaos else None)
         try:
             r.sync(transport.views[r.device.name], confirm=True)
         except Stop:
@@ -243,12 +261,14 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
                 for r in replicas:
                     exchange(r, step, chaos=True)
                 transport.deliver()
+            if quiet.random() < 0.4:
+                exchange(observer, step, chaos=True)
         for _ in range(4):  # a full exchange: everything published, delivered whole, applied
-            for r in replicas:
+            for r in (*replicas, observer):
                 exchange(r, len(ops), chaos=False)
             transport.deliver(clean=True)
-        hashes = {r.device.name: synced_hash(r.graph, updated=False) for r in replicas}
-        assert len(set(hashes.values())) == 1, _differences(replicas)
+        hashes = {r.device.name: synced_hash(r.graph, updated=False) for r in (*replicas, observer)}
+        assert len(set(hashes.values())) == 1, _differences([*replicas, observer])
         # The same open conflicts on every device, whatever order each met the changes in.
         listed = {r.device.name: _open_conflicts(r) for r in replicas}
         assert len({tuple(k for k, *_ in v) for v in listed.values()}) == 1, "\n".join(
@@ -271,10 +291,13 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
         try:
             assert synced_hash(oracle.graph) == hashes[replicas[0].device.name], _differences([replicas[0], oracle])
             assert _scopes(oracle) == _scopes(replicas[0])
+            # The device that only receives holds the clock order by construction, conflicts included.
+            assert [k for k, *_ in _open_conflicts(oracle)] == [k for k, *_ in _open_conflicts(observer)], (
+                _open_conflicts(oracle), _open_conflicts(observer))
         finally:
             oracle.close()
     finally:
-        for r in replicas:
+        for r in (*replicas, observer):
             r.close()
 
 
