@@ -274,7 +274,7 @@ class Applier(Removals, LateValues):
         if kind == "entity" and self._took:
             same, revived = self._taken(same, revived)
         if same is not None:
-            if kind == "entity" and not revived and self._renamed_here(same[1], stamp):
+            if kind == "entity" and not revived and self._renamed_here(same[0], same[1], stamp):
                 self._undo_rename(same[0], same[1], columns["name"])
             else:
                 keep = rows.merge_ids(self.db, kind, same[1], gid, after)
@@ -365,21 +365,23 @@ class Applier(Removals, LateValues):
             return columns, None
         return columns, missing
 
-    def _renamed_here(self, gid: str, stamp: str) -> bool:
-        """The entity holding the name got it by a rename (its name is younger than the entity)."""
+    def _renamed_here(self, entity_id: int, gid: str, stamp: str) -> bool:
+        """The entity holding the name (``entity_id``, going by ``gid``) got it by a rename (its name is younger
+        than the entity)."""
         name_stamp = state.get_stamp(self.db, gid, "name")
         row_stamp = state.get_stamp(self.db, gid, ROW_FIELD)
         if name_stamp != row_stamp and name_stamp[0]:
             return True
         # A rename made here onto the name it holds: one made here away from it and undone since by a name
         # made elsewhere (its existence as recent as that name, above) holds the name by that creation.
-        entity_id, values = rows.current(self.db, "entity", gid)
+        # Read by its local id: a row parted from a merge goes by a global id that may name another row here.
+        name = self.db.scalar("SELECT name FROM entities WHERE id = ?", (entity_id,))
         return self.db.scalar(
             "SELECT 1 FROM change_item ci JOIN change_log cl ON cl.id = ci.change_id WHERE ci.kind = 'entity' "
             "AND ci.op = 'change' AND ci.row_id = ? AND cl.origin NOT LIKE 'sync:%' "
             "AND json_extract(ci.before, '$.name') IS NOT json_extract(ci.after, '$.name') "
             "AND json_extract(ci.after, '$.name') = ? LIMIT 1",
-            (entity_id, values.get("name")),
+            (entity_id, name),
         ) is not None
 
     def _undo_rename(self, entity_id: int, gid: str, name: str) -> None:
@@ -459,7 +461,7 @@ class Applier(Removals, LateValues):
             if theirs >= mine and not pending:
                 holder = self.db.one("SELECT id, gid FROM entities WHERE name = ? AND id != ?", (value, row_id)) \
                     if kind == "entity" and key == "name" else None
-                if holder is not None and before is None and not self._renamed_here(holder[1], stamp):
+                if holder is not None and before is None and not self._renamed_here(int(holder[0]), holder[1], stamp):
                     gid = joining.join(self, (row_id, gid), (int(holder[0]), holder[1]))  # a name made on both
                 elif holder is not None:
                     self.conflict(kind, gid, key, "rename_taken", now.get(key), value, True, mine[0], stamp, mine[1])

@@ -93,7 +93,7 @@ def apply_queues(graph: Graph, me: str, my_name: str, queues: dict[str, list[fil
             # The group rolled back whole: the segment whose change could not apply is set aside, and the others
             # apply again in clock order without it (its device's later segments wait behind it).
             seg, exc = failed.seg, failed.cause
-            logger.warning("segment %s set aside: %r", seg.path, exc)
+            logger.warning("segment %s set aside: %r", seg.path, exc, exc_info=exc)
             why = str(exc) if isinstance(exc, ValidationError) else "its changes cannot be applied to this graph"
             reading.set_aside(result, found[seg.device], seg.device, seg.path, why)
             queues[seg.device].clear()

@@ -25,8 +25,11 @@ DEFAULTS = {"status": "active", "kind": "note", "type": "Generic", "active": 1, 
 def current(db: Database, kind: str, gid: str) -> tuple[int, dict] | None:
     """(local id, JSON with references as global ids) of the row going by ``gid`` here, or None."""
     cols = COLUMNS[kind]
-    row = db.one(f"SELECT id, {', '.join(cols.values())} FROM {SYNCED_TABLES[kind]} WHERE gid = ?",
-                 (state.resolve_alias(db, gid),))
+    select = f"SELECT id, {', '.join(cols.values())} FROM {SYNCED_TABLES[kind]} WHERE gid = ?"
+    real = state.resolve_alias(db, gid)
+    row = db.one(select, (real,))
+    if row is None and real != gid:  # a row parted from a merge goes by its own id again, whatever it was merged into
+        row = db.one(select, (gid,))
     if row is None:
         return None
     values = dict(zip(cols, row[1:]))
