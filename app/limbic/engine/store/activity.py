@@ -135,7 +135,8 @@ _WATCHED = {
 LATE_INDEXES = (
     "CREATE INDEX IF NOT EXISTS change_log_session_reviewed ON change_log(session, reviewed_at)",
     "CREATE INDEX IF NOT EXISTS change_log_unreviewed ON change_log(origin) WHERE reviewed_at IS NULL",
-    "CREATE INDEX IF NOT EXISTS observations_superseded_by ON observations(superseded_by) "
+    # main.: a connection serving an assistant shows it its own view of the texts under the same name
+    "CREATE INDEX IF NOT EXISTS main.observations_superseded_by ON observations(superseded_by) "
     "WHERE superseded_by IS NOT NULL",
 )
 
