@@ -170,3 +170,36 @@ def test_a_device_that_only_receives_ends_as_the_clock_order_whatever_it_meets_f
             oracle.close()
         assert takes["taken"] >= 1 and takes["refused"] == 0
         assert check.check_graph(c.graph.db).consistent
+
+
+def test_a_late_change_in_the_middle_of_a_segment_takes_back_only_the_records_after_it(tmp_path, takes, monkeypatch):
+    """A segment is recorded a few changes at a time (``pulling.CHUNK``), so taking its rows holds the engine
+    thread briefly; a change whose place lies inside it takes back only the records after that place."""
+    monkeypatch.setattr(pulling, "CHUNK", 2)
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        for r in (a, b, c):
+            r.sync(folder)
+        for i in range(3):
+            a.graph.upsert_entity(f"Early {i}", "Topic", [f"early {i}"])
+        next_second()
+        b.graph.upsert_entity("Between", "Topic", ["between"])
+        next_second()
+        for i in range(4):
+            a.graph.upsert_entity(f"Late {i}", "Topic", [f"late {i}"])
+        a.sync(folder)  # one segment of seven changes
+        c.sync(folder)
+        records = c.graph.db.scalar("SELECT count(*) FROM sync_replay")
+        assert records >= 3
+        b.sync(folder)
+        c.sync(folder)
+        assert takes == {"taken": 1, "refused": 0}
+        assert c.graph.db.scalar("SELECT count(*) FROM sync_replay") < records + 2  # the early records stayed
+        assert _texts(c) == ["early 0", "early 1", "early 2", "between", "late 0", "late 1", "late 2", "late 3"]
+        # Every item of the log belongs to a change of the log: nothing of a record taken back is left behind.
+        assert c.graph.db.scalar("SELECT count(*) FROM change_item WHERE change_id NOT IN (SELECT id FROM change_log)") == 0
+        assert check.check_graph(c.graph.db).consistent
+        oracle = _in_clock_order(tmp_path, folder, c.graph.db.get_meta("graph_id"))
+        try:
+            assert synced_hash(c.graph) == synced_hash(oracle.graph)
+        finally:
+            oracle.close()
