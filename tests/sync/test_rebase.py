@@ -203,3 +203,33 @@ def test_a_late_change_in_the_middle_of_a_segment_takes_back_only_the_records_af
             assert synced_hash(c.graph) == synced_hash(oracle.graph)
         finally:
             oracle.close()
+
+
+def test_a_write_of_another_program_just_before_the_rebase_leaves_it_to_the_rules(tmp_path, takes, monkeypatch):
+    """Whether a change of this device's own lies in the way is looked at again inside the rebase's transaction:
+    another program on the same file (``limbic mcp``) may write between the first look and that transaction."""
+    from limbic.engine.graph.graph import Graph
+    from limbic.engine.store.db import Database
+
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _late(a, b, c, folder)
+        real, looks = rebase.above, []
+
+        def above(db, low):
+            looks.append(low)
+            out = real(db, low)
+            if len(looks) == 1:  # after the first look, outside the transaction, the other program writes
+                other = Graph(Database(c.graph.db.path))
+                try:
+                    other.upsert_entity("Dee", "Person", ["written by an assistant"])
+                finally:
+                    other.db.close()
+            return out
+
+        monkeypatch.setattr(rebase, "above", above)
+        c.sync(folder)
+        assert len(looks) == 2 and takes["taken"] == 0  # the write is in the way: the rules decide
+        assert sorted(n for (n,) in c.graph.db.execute("SELECT name FROM entities")) == ["Ada", "Bob", "Dee"]
+        for r in (a, b, c, a, b):
+            r.sync(folder)
+        assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)

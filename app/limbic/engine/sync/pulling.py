@@ -209,7 +209,7 @@ def _apply_in_place(graph: Graph, me: str, my_name: str, group: list[_Step], res
     kept = rebase.above(db, low)
     if kept:
         try:
-            _apply_group(graph, me, my_name, group, result, kept)
+            _apply_group(graph, me, my_name, group, result, low)
             return
         except rebase.CannotTakeBack as exc:
             logger.info("changes met late applied by the rules: %s", exc)
@@ -229,10 +229,12 @@ def _again(kept: list[rebase.Kept]) -> list[_Step]:
 
 
 def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result,
-                 kept: list[rebase.Kept] | None = None, forget: bool = False) -> None:
+                 late: str | None = None, forget: bool = False) -> None:
     """One write transaction: every change of the group in its order, each device's run a change of its own in
-    the activity log under its name, and each segment ended recorded as applied. ``kept``: the groups applied
-    before to take back first and apply again in their places; ``forget``: a group applied below kept ones by
+    the activity log under its name, and each segment ended recorded as applied. ``late``: the stamp the group
+    begins at, below changes applied before, which are taken back first and applied again in their places (looked
+    for again inside the transaction: another program may have written since; CannotTakeBack where one did);
+    ``forget``: a group applied below kept ones by
     the rules, after which none can be taken back."""
     db = graph.db
     received = conflicts = segments = 0
@@ -246,6 +248,9 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
         listed = _open_conflicts(db)
         touched: set[int] = set()
         lifted: dict[str, list[tuple]] = {}
+        kept = rebase.above(db, late) if late is not None else []
+        if kept is None:
+            raise rebase.CannotTakeBack("a change of this device's own was written since")
         if kept:
             lifted = rebase.lift(db, kept)  # the person's usage signals, put back on their entities made again
             touched = rebase.take_back(db, kept)
