@@ -205,9 +205,12 @@ def test_a_late_change_in_the_middle_of_a_segment_takes_back_only_the_records_af
             oracle.close()
 
 
-def test_a_write_of_another_program_just_before_the_rebase_leaves_it_to_the_rules(tmp_path, takes, monkeypatch):
+@pytest.mark.parametrize(("written", "rebased"), [("bob", False), ("Dee", True)])
+def test_a_write_of_another_program_just_before_the_rebase(tmp_path, takes, monkeypatch, written, rebased):
     """Whether a change of this device's own lies in the way is looked at again inside the rebase's transaction:
-    another program on the same file (``limbic mcp``) may write between the first look and that transaction."""
+    another program on the same file (``limbic mcp``) may write between the first look and that transaction. A
+    write to the late change's entity (its name, in another case) is in the way: the rules decide; one to an
+    entity neither the late change nor those taken back touch is not: the rebase goes on around it."""
     from limbic.engine.graph.graph import Graph
     from limbic.engine.store.db import Database
 
@@ -215,21 +218,25 @@ def test_a_write_of_another_program_just_before_the_rebase_leaves_it_to_the_rule
         _late(a, b, c, folder)
         real, looks = rebase.above, []
 
-        def above(db, low):
+        def above(db, low, late=None):
             looks.append(low)
-            out = real(db, low)
+            out = real(db, low, late)
             if len(looks) == 1:  # after the first look, outside the transaction, the other program writes
                 other = Graph(Database(c.graph.db.path))
                 try:
-                    other.upsert_entity("Dee", "Person", ["written by an assistant"])
+                    other.upsert_entity(written, "Person", ["written by an assistant"])
                 finally:
                     other.db.close()
             return out
 
         monkeypatch.setattr(rebase, "above", above)
         c.sync(folder)
-        assert len(looks) == 2 and takes["taken"] == 0  # the write is in the way: the rules decide
-        assert sorted(n for (n,) in c.graph.db.execute("SELECT name FROM entities")) == ["Ada", "Bob", "Dee"]
+        assert len(looks) == 2 and takes["taken"] == int(rebased)
+        names = sorted(n.casefold() for (n,) in c.graph.db.execute("SELECT name FROM entities"))
+        assert names == ["ada", "bob", *(["dee"] if rebased else [])]  # "bob" and Bob are one entity
+        texts = sorted(t for (t,) in c.graph.db.execute("SELECT o.content FROM observations o JOIN entities e "
+                                                        "ON e.id = o.entity_id WHERE e.name = ? COLLATE NOCASE", ("Bob",)))
+        assert texts == (["one"] if rebased else ["one", "written by an assistant"])
         for r in (a, b, c, a, b):
             r.sync(folder)
         assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -229,6 +229,15 @@ def _batch_items(db: Database, upto: int, last: int) -> tuple[dict[int, list[tup
                 if side and side.get(key) is not None:
                     wanted.add((ref_kind, side[key]))
     return by_change, state.GidsAt(db, wanted, upto + 1)
+
+
+def own_rows(db: Database, upto: int, last: int) -> Iterator[tuple]:
+    """(change id, kind, local row id, before, after, gid_at) of every synced row this device's own changes after
+    ``upto`` up to ``last`` wrote (not those applied from another device)."""
+    by_change, gid_at = _batch_items(db, upto, last)
+    for change_id, items in by_change.items():
+        for kind, _op, row_id, before, after in items:
+            yield change_id, kind, row_id, before, after, gid_at
 
 
 def _note_seen(db: Database, items: list[dict], batch: dict[str, dict[str, list[str]]]) -> None:

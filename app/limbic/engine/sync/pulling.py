@@ -206,7 +206,7 @@ def _apply_in_place(graph: Graph, me: str, my_name: str, group: list[_Step], res
     apply them again after it (``rebase``); where that cannot be, by the rules for a late change."""
     db = graph.db
     low = min(step.key for step in group)[0]
-    kept = rebase.above(db, low)
+    kept = rebase.above(db, low, [step.change for step in group])
     if kept:
         try:
             _apply_group(graph, me, my_name, group, result, low)
@@ -248,7 +248,7 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
         listed = _open_conflicts(db)
         touched: set[int] = set()
         lifted: dict[str, list[tuple]] = {}
-        kept = rebase.above(db, late) if late is not None else []
+        kept = rebase.above(db, late, [step.change for step in group]) if late is not None else []
         if kept is None:
             raise rebase.CannotTakeBack("a change of this device's own was written since")
         if kept:

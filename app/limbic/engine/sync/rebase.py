@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import apsw
 
 from limbic.engine.store.activity import NEXT_CHANGE_SQL
-from limbic.engine.sync import state
+from limbic.engine.sync import apart, state
 
 KEEP = 10_000  # changes kept ready to be applied again, at least (the depth a late change can be put in its place)
 KEEP_ITEMS = 20_000  # a group writing more rows than this is not kept: nothing below it is taken back
@@ -80,9 +80,10 @@ def ensure(db) -> None:
     db.execute(_TABLE)
 
 
-def above(db, low: str) -> list[Kept] | None:
+def above(db, low: str, late: list[dict | None] | None = None) -> list[Kept] | None:
     """The recorded groups from the first one holding a change above ``low`` in the clock order; [] when none
-    does; None when a late change that low cannot be put in its place (see the module's reasons)."""
+    does; None when the late changes (``late``; None: not known) cannot be put in their place (see the module's
+    reasons: a change of this device's own in the way is one only where it touches what they touch, apart.py)."""
     if not db.has_table("sync_replay"):
         return []
     start = db.scalar("SELECT min(id) FROM sync_replay WHERE high > ?", (low,))
@@ -96,7 +97,12 @@ def above(db, low: str) -> list[Kept] | None:
     own = db.scalar(
         "SELECT 1 FROM change_log cl WHERE cl.id >= ? AND cl.origin NOT LIKE 'sync:%' AND EXISTS "
         "(SELECT 1 FROM change_item ci WHERE ci.change_id = cl.id) LIMIT 1", (rows[0].first,))
-    return None if own else rows
+    if not own:
+        return rows
+    if late is None:
+        return None
+    others = apart.change_keys(db, [*late, *(step[5] for row in rows for step in row.steps)])
+    return None if apart.touching(apart.own_keys(db, rows[0].first), others) else rows
 
 
 CUT_KEY = "sync_replay_floor"  # the highest stamp of what cannot be taken back (own, pruned or never kept)
