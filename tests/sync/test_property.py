@@ -15,7 +15,7 @@ import hashlib
 import os
 import random
 import shutil
-import time
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from limbic.engine import check
 from limbic.engine.errors import LimbicError
+from limbic.engine.store import values
 from limbic.engine.sync import capture, folder as files, pulling, seal
 from limbic.engine.sync.apply import Applier
 from limbic.service import sync as service_sync
-from tests.sync import replicas as replicas_module
 from tests.sync.replicas import Replica, synced_hash, synced_rows
 
 NAMES = ["Ada", "Bob", "Ada", "Bob"]
@@ -237,6 +237,19 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
         return real_write(directory, seq, header, changes, seal)
 
     monkeypatch.setattr(files, "write_segment", recording_write)
+    # The devices' clock moves only as the case says, never with the machine's load: each write and each
+    # exchange takes a drawn time, so which writes share a second (and so a stamp's wall) is the case's own, and
+    # a failing case fails again when rerun, alone or beside other tests. By default the steps are as quick as
+    # they run here (tens of milliseconds: a burst of writes); LIMBIC_SYNC_SPREAD=1 spreads them over seconds.
+    start = datetime.now(timezone.utc).replace(microsecond=0)
+    elapsed = [0.0]
+    ticks = random.Random(f"{seed}-clock")
+    steps = (0.05, 0.15, 0.3, 0.6) if os.environ.get("LIMBIC_SYNC_SPREAD") == "1" else (0.002, 0.005, 0.01, 0.02)
+    monkeypatch.setattr(values, "wall", lambda: start + timedelta(seconds=elapsed[0]))
+
+    def later() -> None:
+        elapsed[0] += ticks.choice(steps)
+
     skew = {"ms": 0}
     real_ms = capture._ms
     monkeypatch.setattr(capture, "_ms", lambda at: real_ms(at) + skew["ms"])
@@ -259,16 +272,15 @@ def _run(tmp_path: Path, ops: list, seed: int, monkeypatch, write=None) -> None:
     try:
         for step, (who, kind, i, j) in enumerate(ops):
             write(replicas[who], kind, i, j)
+            later()
             if rng.random() < 0.5:  # a round: every device exchanges, the folder carries what it can
                 for r in replicas:
                     exchange(r, step, chaos=True)
+                    later()
                 transport.deliver()
             if quiet.random() < 0.4:
-                started = time.monotonic()
+                # The writers' clock does not move for it: their writes share a second or not as they do without it.
                 exchange(observer, step, chaos=True)
-                # The writers' clock does not see the time it took: their writes fall on either side of a second
-                # as they do without it, so the writers' cases stay what they were.
-                replicas_module._ahead[0] -= time.monotonic() - started
         for _ in range(4):  # a full exchange: everything published, delivered whole, applied
             for r in (*replicas, observer):
                 exchange(r, len(ops), chaos=False)

@@ -90,18 +90,24 @@ def test_a_rebase_stopped_midway_leaves_the_graph_as_it_was(tmp_path, takes, mon
         assert _texts(c) == ["one", "two"]
 
 
-def test_a_change_of_its_own_in_the_way_leaves_it_to_the_rules(tmp_path, takes):
+def test_a_published_change_of_its_own_is_taken_back_and_applied_again_in_its_place(tmp_path, takes):
     with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
         _late(a, b, c, folder)
         c.graph.upsert_entity("Cy", "Person", ["mine"])  # the tablet writes after meeting Ada, before Bob arrives
-        c.sync(folder)
-        assert takes == {"taken": 0, "refused": 0}
-        assert _texts(c) == ["two", "mine", "one"]  # applied where it arrived, by the rules
+        c.sync(folder)  # publishes Cy (above Ada), then meets Bob, below both
+        assert takes == {"taken": 1, "refused": 0}
+        assert _texts(c) == ["one", "two", "mine"]  # numbered as one machine making them in clock order numbers them
+        origins = [o for (o,) in c.graph.db.execute(
+            "SELECT origin FROM change_log cl WHERE EXISTS (SELECT 1 FROM change_item ci WHERE ci.change_id = cl.id "
+            "AND ci.kind = 'entity' AND json_extract(ci.after, '$.name') = 'Cy')")]
+        assert origins == ["sync:tablet"]  # applied again under this device's name, as the others show it
         kept = [json.loads(s) for (s,) in c.graph.db.execute("SELECT steps FROM sync_replay")]
-        assert [[step[1] for step in steps] for steps in kept] == [[b.device.id]]  # Ada's group is no longer kept
+        devices_kept = [step[1] for steps in kept for step in steps]
+        assert [d for i, d in enumerate(devices_kept) if d not in devices_kept[:i]] == [b.device.id, a.device.id, c.device.id]
         for r in (a, b, c, a, b):
             r.sync(folder)
         assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)
+        assert "Cy" in {n for (n,) in a.graph.db.execute("SELECT name FROM entities")}
 
 
 def test_a_graph_changed_where_the_record_does_not_foresee_is_left_to_the_rules(tmp_path, takes):

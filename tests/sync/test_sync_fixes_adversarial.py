@@ -418,15 +418,12 @@ def test_a_type_and_a_text_changed_before_a_first_publish_are_listed_alike(tmp_p
 # -- a removed text back beside a text of its words --------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "still listed apart: the graphs are equal (the text back merges into gamma's new one of its words), but gamma "
-    "lists the removal's 'delete again?' with its own text's values (its creation time, no valid time) and no "
-    "conflict over the creation time, while alpha and beta list it with the returning text's values and both "
-    "field conflicts; a conflict's values are the ones its device held, not those at its place in clock order"))
 @pytest.mark.parametrize("order", ORDERS)
 def test_a_removed_text_back_beside_the_same_words_said_again_ends_alike(tmp_path, order):
     """Alpha removes "one"; beta, not knowing, gives it a valid time (it comes back); gamma, knowing of the removal
-    only, says "one" again: a new text, not an edit. Every device ends with the same texts and conflicts."""
+    only, says "one" again: a new text, not an edit. Every device ends with the same texts and conflicts: gamma,
+    whose own text lies above the valid time in clock order, takes its own write back and applies it again after
+    the valid time, as the others do (own.py), where the rules listed the conflicts with its own text's values."""
     from limbic.engine.history.valid import set_observation_validity
 
     with devices(tmp_path, "alpha", "beta", "gamma") as ((a, b, c), folder):

@@ -165,7 +165,8 @@ def plan(graph: Graph, change_ids: list[int]) -> Plan:
     changes = load_changes(db, change_ids)
     missing = set(change_ids) - {c.id for c in changes}
     if missing:
-        raise NotFoundError(f"There is no change #{min(missing)} in the activity log (it may have been pruned).")
+        raise NotFoundError(f"There is no change #{min(missing)} in the activity log: it was pruned, or sync put it "
+                            "in its place again under this device's name (revert it there). Nothing was changed.")
     out = Plan([c.id for c in changes])
     net: dict[tuple[str, int], Piece] = {}
     for c in changes:

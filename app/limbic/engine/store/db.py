@@ -50,14 +50,14 @@ def _folder_writable(path: Path) -> bool:
 class DatabaseHooks:
     """What other engine modules add to every connection, so that this module knows nothing of them.
 
-    ``changes.py`` sets ``new_changes`` (what a write transaction touched: a ChangeSet) and logs
-    it ``before_commit``; ``backup.py`` cleans a stopped backup's leftovers ``on_writable_open``
-    and takes a backup ``before_upgrade`` of the schema. ``limbic.engine`` imports both, so every
-    Database has them.
+    ``changes.py`` sets ``new_changes`` (a write's ChangeSet) and logs it ``before_commit``; sync's ``own.py``
+    records each write ``after_begin``; ``backup.py`` cleans a stopped backup's leftovers ``on_writable_open``
+    and takes a backup ``before_upgrade`` of the schema. ``limbic.engine`` imports both, so every Database has them.
     """
 
     def __init__(self) -> None:
         self.new_changes: Callable[[], Any] | None = None  # an object with ``.empty`` and sets to note into
+        self.after_begin: list[Callable[[Database], None]] = []
         self.before_commit: list[Callable[[Database, Any], None]] = []
         self.on_writable_open: list[Callable[[Database], None]] = []
         self.before_upgrade: list[Callable[[Database, int], None]] = []
@@ -289,6 +289,8 @@ class Database:
         self._depth = 1
         self.changes = HOOKS.new_changes() if HOOKS.new_changes is not None else None
         try:
+            for opened in list(HOOKS.after_begin):
+                opened(self)
             self._look()  # a file or log taken away is noticed before the write is done, and again before it is kept
             if self.has_change_log():
                 self.activity.ensure_installed()  # this connection's triggers record every row written

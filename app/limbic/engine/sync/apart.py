@@ -54,11 +54,14 @@ def change_keys(db: Database, changes: Iterable[dict | None]) -> set[tuple]:
     return keys
 
 
-def own_keys(db: Database, first: int) -> set[tuple]:
-    """What this device's own writes logged from change ``first`` on touch (EVERYTHING where one cannot be named)."""
-    last = int(db.scalar("SELECT coalesce(max(id), 0) FROM change_log"))
+def own_keys(db: Database, ids: set[int]) -> set[tuple]:
+    """What this device's own writes logged as changes ``ids`` touch (EVERYTHING where one cannot be named)."""
     keys: set[tuple] = set()
-    for change_id, kind, row_id, before, after, gid_at in capture.own_rows(db, first - 1, last):
+    if not ids:
+        return keys
+    for change_id, kind, row_id, before, after, gid_at in capture.own_rows(db, min(ids) - 1, max(ids)):
+        if change_id not in ids:
+            continue
         gid = gid_at(kind, row_id, change_id)
         keys |= item_keys(db, kind, gid, capture.translate(db, kind, before, change_id, gid_at),
                           capture.translate(db, kind, after, change_id, gid_at))

@@ -107,6 +107,24 @@ class Applier(Removals, LateValues):
         gid = state.resolve_alias(self.db, gid) or gid
         me = here if here and here != self.remote else self.me
         key = conflicts.key_of(kind, gid, field_name, rule, kept, lost)
+        if self.remote == self.me:  # a change of this device's own applied again in its place (own.py): seen from
+            # here its value is mine, and the value it met another device's (the one holding it, else the last met)
+            other = next((d for d in (here, state.get_stamp(self.db, gid, field_name)[1], self.db.scalar(
+                "SELECT device FROM sync_applied WHERE device != ? ORDER BY at DESC LIMIT 1", (self.me,)))
+                if d and d != self.me), "")
+            named, raised = set(self._kept_back), self.out.conflicts
+            self.remote = other
+            try:
+                self.conflict(kind, gid, field_name, {"deleted_there": "deleted_here", "deleted_here": "deleted_there"}
+                              .get(rule, rule), kept, lost, not mine_kept, kept_stamp, lost_stamp)
+            finally:
+                self.remote = self.me
+            # The edit that kept the entity is named where the change applied is that edit (_name_the_edit); where
+            # it is this device's deletion, the edit was named as it was met (removal.py).
+            self._kept_back = named
+            if rule == "deleted_here" and kind == "entity" and self.out.conflicts > raised:
+                self._kept_back.add(self.db.conn.last_insert_rowid())
+            return
         if self.db.scalar("SELECT 1 FROM sync_conflicts WHERE key = ? AND resolved_at IS NULL", (key,)):
             return  # met again (by another way, or under another of its ids): listed once, as everywhere
         entity_gid = gid if kind == "entity" else None

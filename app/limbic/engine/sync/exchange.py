@@ -22,7 +22,8 @@ from limbic.engine.errors import Cancelled, DatabaseError, LimbicError, Validati
 from limbic.engine.store.db import SCHEMA_VERSION
 from limbic.engine.store.graph_identity import GRAPH_ID_KEY, ensure_graph_id
 from limbic.engine.store.values import now_utc
-from limbic.engine.sync import capture, folder as files, pulling, reading, rebase, rekey, scope_travel, snapshot, state
+from limbic.engine.sync import (capture, folder as files, own, pulling, reading, rebase, rekey, scope_travel, snapshot,
+                                state)
 from limbic.engine.sync.pairing import Pairing, pair
 from limbic.engine.sync.seal import Sealer
 
@@ -213,8 +214,9 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
                           "joined": first}
                 files.write_segment(directory, seq, header, changes, seal)  # on disk before the commit says so
                 db.set_meta(state.SEQ_KEY, str(seq))
-                # This device's own changes, now in the order, are never taken back.
-                rebase.floor(db, max((str(c.get("stamp") or "") for c in changes), key=state.norm))
+                # This device's own changes take their place in the order: kept to be taken back like any other's
+                # where their writes were recorded (own.py), below the floor where they were not.
+                own.published(db, changes, device.id, seq, device.name, header["at"])
                 result.sent += len(changes)
                 result.sent_segments += 1
             if upto > state.published_upto(db):

@@ -302,7 +302,7 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
                     raise _Failed(seg, exc) from exc
                 received += sum(1 for step in run if step.change is not None and not step.again)
                 entities |= applier.out.entities
-                if run[-1].last:
+                if run[-1].last and seg.device != me:  # this device's own, applied again: published already
                     if between_apply_and_cursor is not None:
                         between_apply_and_cursor(seg.device, seg.seq)
                     db.execute("INSERT INTO sync_applied(device, seq, name, at) VALUES (?, ?, ?, ?) ON CONFLICT(device) "

@@ -1,17 +1,17 @@
 """Putting a late change in its place: take back what was applied after it, and apply it all again in clock order.
 
-Every group of other devices' changes this device applies (``pulling``) is recorded as it is written: the
-changes themselves, in the order applied, and what the group wrote to the graph and its bookkeeping as SQLite's
-session extension sees it (a changeset: every row before and after). When changes arrive whose place in the clock
+Every group of other devices' changes this device applies (``pulling``), and every write of its own (``own``), is
+recorded as it is written: the changes themselves, in the order applied, and what the group wrote to the graph and
+its bookkeeping as SQLite's session extension sees it (a changeset: every row before and after). When changes arrive whose place in the clock
 order lies below changes already applied, the device takes those back (the changesets inverted, the newest
 first) and applies the late changes and the taken-back ones again, all in clock order, in one write transaction:
 the window, ``limbic mcp`` and search never see a half state. The device then holds what one machine that made
 every change in clock order would hold, by construction rather than by the rules for a change that arrives
 below its place (``late.py``, ``joining.py``, ``parting.py``), which still decide where a rebase cannot be made:
 
-- a change of this device's own (any write logged here since the first change to take back: the person's,
-  an assistant's, an import, a choice of a conflict) lies in the way: it was made on the graph as it was, and
-  taking it back would need it applied again by the rules of a remote change;
+- a write of this device's own that cannot be applied again lies in the way, touching what the late changes or
+  those to take back touch (apart.py): one not published yet, or never recorded (own.py records the others,
+  which are taken back and applied again like any device's);
 - the late change lies below what is kept ready (``KEEP`` changes), or a group too large to keep
   (``KEEP_ITEMS`` rows, a first sync) lies above it;
 - the graph changed since in a way the changesets do not foresee (an inverse that does not apply exactly is
@@ -59,8 +59,10 @@ _TABLE = """CREATE TABLE IF NOT EXISTS sync_replay (
     first   INTEGER NOT NULL,
     count   INTEGER NOT NULL,
     steps   TEXT NOT NULL,
-    undo    BLOB NOT NULL
+    undo    BLOB NOT NULL,
+    own     TEXT
 )"""
+# ``own``: the log ids of a write of this device's own not published yet (own.py), whose place is above every stamp.
 
 
 class CannotTakeBack(Exception):
@@ -74,10 +76,13 @@ class Kept:
     id: int
     first: int  # the first change_log id it wrote
     steps: list  # [key, device, seq, name, at, change or None, last], in the order applied
+    own: list[int] | None = None  # a write of this device's own not published yet: its log ids
 
 
 def ensure(db) -> None:
     db.execute(_TABLE)
+    if "own" not in {r[1] for r in db.execute("PRAGMA main.table_info(sync_replay)")}:
+        db.execute("ALTER TABLE sync_replay ADD COLUMN own TEXT")  # kept by an earlier version
 
 
 def above(db, low: str, late: list[dict | None] | None = None) -> list[Kept] | None:
@@ -92,17 +97,22 @@ def above(db, low: str, late: list[dict | None] | None = None) -> list[Kept] | N
     cut = db.get_meta(CUT_KEY)
     if cut is None or cut > low:
         return None  # below it lie changes that cannot be taken back (this device's own, pruned, never kept)
-    rows = [Kept(i, f, json.loads(s)) for i, f, s in db.execute(
-        "SELECT id, first, steps FROM sync_replay WHERE id >= ? ORDER BY id", (start,))]
-    own = db.scalar(
-        "SELECT 1 FROM change_log cl WHERE cl.id >= ? AND cl.origin NOT LIKE 'sync:%' AND EXISTS "
-        "(SELECT 1 FROM change_item ci WHERE ci.change_id = cl.id) LIMIT 1", (rows[0].first,))
-    if not own:
-        return rows
+    ensure(db)
+    rows = [Kept(i, f, json.loads(s), json.loads(o) if o else None) for i, f, s, o in db.execute(
+        "SELECT id, first, steps, own FROM sync_replay WHERE id >= ? ORDER BY id", (start,))]
+    taken = [row for row in rows if row.own is None]
+    # Own writes that stay where they are: not published yet (their place is above all), or never recorded.
+    recorded = {step[5].get("cid") for row in taken for step in row.steps
+                if step[1] == db.get_meta(state.DEVICE_KEY) and step[5]}
+    staying = {c for row in rows if row.own for c in row.own} | {c for (c,) in db.execute(
+        "SELECT cl.id FROM change_log cl WHERE cl.id >= ? AND cl.origin NOT LIKE 'sync:%' AND EXISTS "
+        "(SELECT 1 FROM change_item ci WHERE ci.change_id = cl.id)", (rows[0].first,))} - recorded
+    if not staying:
+        return taken
     if late is None:
         return None
-    others = apart.change_keys(db, [*late, *(step[5] for row in rows for step in row.steps)])
-    return None if apart.touching(apart.own_keys(db, rows[0].first), others) else rows
+    others = apart.change_keys(db, [*late, *(step[5] for row in taken for step in row.steps)])
+    return None if apart.touching(apart.own_keys(db, staying), others) else taken
 
 
 CUT_KEY = "sync_replay_floor"  # the highest stamp of what cannot be taken back (own, pruned or never kept)
@@ -146,7 +156,7 @@ def take_back(db, rows: list[Kept]) -> set[int]:
                 raise CannotTakeBack(f"rows of {table} would name entities that are gone")
             if table not in RECORDED and db.has_table(table):
                 db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
-    db.execute("DELETE FROM sync_replay WHERE id >= ?", (rows[0].id,))
+    db.execute(f"DELETE FROM sync_replay WHERE id IN ({','.join(str(int(r.id)) for r in rows)})")
     return touched
 
 
@@ -346,7 +356,8 @@ class Recording:
         for row_id, count in self.db.execute("SELECT id, count FROM sync_replay ORDER BY id DESC").fetchall():
             total += count
             if total >= KEEP:
-                floor(self.db, self.db.scalar("SELECT max(high) FROM sync_replay WHERE id < ?", (row_id,)) or "")
+                floor(self.db, self.db.scalar("SELECT max(high) FROM sync_replay WHERE id < ? AND own IS NULL",
+                                              (row_id,)) or "")
                 self.db.execute("DELETE FROM sync_replay WHERE id < ?", (row_id,))
                 return
 
@@ -354,7 +365,8 @@ class Recording:
 def forget(db) -> None:
     """Everything kept can no longer be taken back (a group applied by the rules below it, a snapshot)."""
     if db.has_table("sync_replay"):
-        top = db.scalar("SELECT max(high) FROM sync_replay")
+        ensure(db)
+        top = db.scalar("SELECT max(high) FROM sync_replay WHERE own IS NULL")
         if top is not None:
             floor(db, top)
         db.execute("DELETE FROM sync_replay")
