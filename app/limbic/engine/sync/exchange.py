@@ -196,6 +196,7 @@ def publish(graph: Graph, folder: Path, graph_id: str, device: Device, result: E
         if _nothing_to_publish(db, device):
             break  # no write transaction (and no flush to disk) for an exchange that only receives
         with _commit_unflushed(db), db.transaction():
+            rebase.ensure(db)  # from the first publish on, this device's own writes are recorded (own.py)
             first = not state.joined(db)
             if first:
                 changes = capture.whole_graph(db, device.id)
