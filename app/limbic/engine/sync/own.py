@@ -78,6 +78,8 @@ def _keep(db: Database, _done) -> None:
     else:
         record = (PENDING, PENDING, min(cids), len(cids), json.dumps([], separators=(",", ":")), json.dumps(cids))
     rebase.ensure(db)
+    if db.get_meta(rebase.CUT_KEY) is None:
+        rebase.floor(db)  # what was applied before anything was kept cannot be taken back
     db.execute("INSERT INTO sync_replay(low, high, first, count, steps, own, undo) VALUES (?, ?, ?, ?, ?, ?, ?)",
                (*record, apsw.Changeset.invert(changeset)))
 
