@@ -90,6 +90,21 @@ def test_a_rebase_stopped_midway_leaves_the_graph_as_it_was(tmp_path, takes, mon
         assert _texts(c) == ["one", "two"]
 
 
+def test_changes_marked_reviewed_are_still_put_in_their_place(tmp_path, takes):
+    """Marking the Activity panel's changes reviewed is not a change and keeps no record: the changes applied since
+    are taken back all the same (their marks go with them), and come back unread, applied again."""
+    from limbic.engine.graph.activity_log import mark_reviewed
+
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        _late(a, b, c, folder)
+        assert mark_reviewed(c.graph.db, everything=True) > 0
+        c.sync(folder)
+        assert takes == {"taken": 1, "refused": 0}
+        assert _texts(c) == ["one", "two"]
+        unread = [o for (o,) in c.graph.db.execute("SELECT origin FROM change_log WHERE reviewed_at IS NULL")]
+        assert unread == ["sync:desktop", "sync:laptop"]
+
+
 def test_a_published_change_of_its_own_is_taken_back_and_applied_again_in_its_place(tmp_path, takes):
     with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
         _late(a, b, c, folder)

@@ -136,7 +136,11 @@ def take_back(db, rows: list[Kept]) -> set[int]:
 
     def refuse(reason: int, change: apsw.TableChange) -> int:
         # Rows naming an entity taken back are looked at below, for those entities alone: not a whole-file check.
-        return apsw.SQLITE_CHANGESET_OMIT if reason == apsw.SQLITE_CHANGESET_FOREIGN_KEY else apsw.SQLITE_CHANGESET_ABORT
+        if reason == apsw.SQLITE_CHANGESET_FOREIGN_KEY:
+            return apsw.SQLITE_CHANGESET_OMIT
+        if reason == apsw.SQLITE_CHANGESET_DATA and change.name == "change_log" and change.op == "DELETE":
+            return apsw.SQLITE_CHANGESET_REPLACE  # marked reviewed since: the change applied again comes back unread
+        return apsw.SQLITE_CHANGESET_ABORT
 
     with _triggers_off(db):  # the log's, history's and global ids' triggers: the changesets hold what they wrote
         for kept in reversed(rows):
