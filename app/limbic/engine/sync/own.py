@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 PENDING = "~"  # the place of a record not published yet: above every stamp (stamps are digits)
 _SESSION = "_own_session"
 _PUBLISH = "own_publish"  # set by a publish on its connection: (low, high, steps) of its own record
+_CHOICE = frozenset({"sync_conflicts", "sync_outbox"})  # what choosing the value a conflict already shows writes
 
 
 def _wanted(db: Database) -> bool:
@@ -64,19 +65,21 @@ def _keep(db: Database, _done) -> None:
         changeset = session.changeset()
     finally:
         session.close()
-    cids, rows = [], 0
+    cids, rows, tables = [], 0, set()
     for change in apsw.Changeset.iter(changeset):
         rows += 1
+        tables.add(change.name)
         if change.name == "change_log" and change.op == "INSERT":
             cids.append(int(change.new[0]))
-    if rows == 0 or (not cids and publish is None) or rows > rebase.KEEP_ITEMS:
+    choice = not cids and tables <= _CHOICE  # a conflict settled with the value held: it travels as a choice
+    if rows == 0 or (not cids and publish is None and not choice) or rows > rebase.KEEP_ITEMS:
         return  # nothing the order holds; or too large to keep (its changes raise the floor when published)
+    first = min(cids, default=int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM change_log")))
     if publish is not None:
         low, high, steps = publish
-        first = min(cids, default=int(db.scalar("SELECT coalesce(max(id), 0) + 1 FROM change_log")))
         record = (low, high, first, len(steps), json.dumps(steps, separators=(",", ":")), None)
     else:
-        record = (PENDING, PENDING, min(cids), len(cids), json.dumps([], separators=(",", ":")), json.dumps(cids))
+        record = (PENDING, PENDING, first, len(cids), "[]", json.dumps(cids))
     rebase.ensure(db)
     if db.get_meta(rebase.CUT_KEY) is None:
         rebase.floor(db)  # what was applied before anything was kept cannot be taken back
@@ -116,7 +119,7 @@ def published(db: Database, changes: list[dict], device: str, seq: int, name: st
         mine = [step for c in cids for step in by_write[c]]
         held.update(cids)
         db.execute("UPDATE sync_replay SET low = ?, high = ?, steps = ?, own = NULL WHERE id = ?",
-                   (min((step[0][0] for step in mine), key=state.norm), high,
+                   (min((step[0][0] for step in mine), key=state.norm, default=low), high,
                     json.dumps(mine, separators=(",", ":")), record_id))
     unheld = [step[0][0] for c, found in by_write.items() if c not in held for step in found]
     if unheld:
