@@ -263,3 +263,36 @@ def test_a_write_of_another_program_just_before_the_rebase(tmp_path, takes, monk
         for r in (a, b, c, a, b):
             r.sync(folder)
         assert synced_hash(a.graph) == synced_hash(b.graph) == synced_hash(c.graph)
+
+
+def test_a_write_between_two_of_its_own_is_weighed_where_it_lies(tmp_path, takes):
+    """The laptop types Ada *Tea* and then back to *Person*, publishing each; the tablet's *Chess*, made before both
+    and published after, reaches the laptop below its own two writes. In clock order *Tea* replaced *Chess* unseen
+    and *Person* replaced *Tea* knowingly: every device lists the one conflict, *Chess*/*Tea* (by the rules the
+    laptop listed *Person*/*Chess* besides, and the two values of the other the wrong way round)."""
+    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
+        a.graph.upsert_entity("Ada", "Person", ["one"])
+        for r in (a, b, c):
+            r.sync(folder)
+        c.graph.set_entity_type("Ada", "Chess")
+        next_second()
+        a.graph.set_entity_type("Ada", "Tea")
+        a.sync(folder)
+        next_second()
+        a.graph.set_entity_type("Ada", "Person")
+        a.sync(folder)
+        c.sync(folder)  # publishes Chess, below both of the laptop's writes
+        a.sync(folder)  # meets it below its own two
+        assert takes["taken"] >= 1
+        for r in (b, c, a, b):
+            r.sync(folder)
+        listed = {r.device.name: [(k, kept, lost) for k, _, _, _, kept, lost in _open_conflicts(r)] for r in (a, b, c)}
+        assert all(len(v) == 1 and {v[0][1], v[0][2]} == {'"Chess"', '"Tea"'} for v in listed.values()), listed
+        assert len({tuple(k for k, *_ in v) for v in listed.values()}) == 1, listed
+        assert {r.graph.db.scalar("SELECT entity_type FROM entities WHERE name = 'Ada'") for r in (a, b, c)} == {"Person"}
+        oracle = _in_clock_order(tmp_path, folder, a.graph.db.get_meta("graph_id"))
+        try:
+            assert synced_hash(oracle.graph) == synced_hash(a.graph)
+            assert [k for k, *_ in _open_conflicts(oracle)] == [k for k, *_ in _open_conflicts(a)]
+        finally:
+            oracle.close()
