@@ -26,6 +26,7 @@ from limbic.engine.sync import rebase, state
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
 
+PRUNE_EVERY = 64  # records written between two looks at what is kept (rebase.KEEP)
 PENDING = "~"  # the place of a record not published yet: above every stamp (stamps are digits)
 _SESSION = "_own_session"
 _PUBLISH = "own_publish"  # set by a publish on its connection: (low, high, steps) of its own record
@@ -85,6 +86,8 @@ def _keep(db: Database, _done) -> None:
         rebase.floor(db)  # what was applied before anything was kept cannot be taken back
     db.execute("INSERT INTO sync_replay(low, high, first, count, steps, own, undo) VALUES (?, ?, ?, ?, ?, ?, ?)",
                (*record, apsw.Changeset.invert(changeset)))
+    if db.conn.last_insert_rowid() % PRUNE_EVERY == 0:
+        rebase.prune(db)
 
 
 def published(db: Database, changes: list[dict], device: str, seq: int, name: str, at: str) -> None:

@@ -355,15 +355,18 @@ class Recording:
         floor(self.db, high)
 
     def _prune(self) -> None:
-        """Keep the newest groups holding at least ``KEEP`` changes; what is older can no longer be taken back."""
-        total = 0
-        for row_id, count in self.db.execute("SELECT id, count FROM sync_replay ORDER BY id DESC").fetchall():
-            total += count
-            if total >= KEEP:
-                floor(self.db, self.db.scalar("SELECT max(high) FROM sync_replay WHERE id < ? AND own IS NULL",
-                                              (row_id,)) or "")
-                self.db.execute("DELETE FROM sync_replay WHERE id < ?", (row_id,))
-                return
+        prune(self.db)
+
+
+def prune(db) -> None:
+    """Keep the newest records holding at least ``KEEP`` changes; what is older can no longer be taken back."""
+    total = 0
+    for row_id, count in db.execute("SELECT id, count FROM sync_replay ORDER BY id DESC").fetchall():
+        total += count
+        if total >= KEEP:
+            floor(db, db.scalar("SELECT max(high) FROM sync_replay WHERE id < ? AND own IS NULL", (row_id,)) or "")
+            db.execute("DELETE FROM sync_replay WHERE id < ?", (row_id,))
+            return
 
 
 def forget(db) -> None:
