@@ -305,11 +305,22 @@ class Removals:
             new_id = rows.insert(self.db, kind, real_gid, columns, self.at or self.now)
         self._touch(kind, new_id, "added")
         if kind == "entity":
+            deleter = state.get_stamp(self.db, real_gid, ROW_FIELD)[1]
             # Its existence is as old as its name again: the deletion's stamp must not read as a rename.
             name_stamp = state.get_stamp(self.db, real_gid, "name")
             if name_stamp[0]:
                 state.set_stamp(self.db, real_gid, ROW_FIELD, *name_stamp)
-            self.conflict("entity", real_gid, ROW_FIELD, "deleted_here", values, None, False)
+            if deleter and deleter not in (self.me, self.remote) and self.remote != self.me:
+                # Deleted on a third device: this one names both, the edit kept (as where the deletion gives way)
+                editor, self.remote, raised = self.remote, deleter, self.out.conflicts
+                try:
+                    self.conflict("entity", real_gid, ROW_FIELD, "deleted_there", values, None, True, here=editor)
+                finally:
+                    self.remote = editor
+                if self.out.conflicts > raised:  # it names the edit that kept it (_name_the_edit)
+                    self._kept_back.add(self.db.conn.last_insert_rowid())
+            else:
+                self.conflict("entity", real_gid, ROW_FIELD, "deleted_here", values, None, False)
             # The rows deleted with it come back too: the other device kept them all.
             for dep_kind in ("observation", "relation", "reflection", "alias"):
                 for dep_id, dep_gid in self.db.execute(
