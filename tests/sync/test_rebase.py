@@ -296,32 +296,3 @@ def test_a_write_between_two_of_its_own_is_weighed_where_it_lies(tmp_path, takes
             assert [k for k, *_ in _open_conflicts(oracle)] == [k for k, *_ in _open_conflicts(a)]
         finally:
             oracle.close()
-
-
-def test_a_change_of_the_same_stamp_from_a_device_sorting_first_is_put_below(tmp_path, takes):
-    """Two devices write in the same second from the same clock: their changes carry one stamp, and the device id
-    orders them. A device that applied the one sorting last takes it back when the other arrives."""
-    from tests.sync.replicas import settle
-
-    with devices(tmp_path, "laptop", "desktop", "tablet") as ((a, b, c), folder):
-        a.graph.upsert_entity("Ada", "Person", ["one"])
-        settle([a, b, c], folder)
-        next_second()
-        first, last = sorted((a, b), key=lambda r: r.device.id)
-        first.graph.set_entity_type("Ada", "Tea")
-        last.graph.set_entity_type("Ada", "Chess")
-        last.sync(folder)
-        c.sync(folder)  # applies the one sorting last
-        first.sync(folder)
-        before = takes["taken"]
-        c.sync(folder)  # meets the other: the same stamp, below it
-        stamps = {s for (s,) in c.graph.db.execute("SELECT stamp FROM sync_stamp WHERE field = 'type'")}
-        assert takes["taken"] == before + 1 and len(stamps) == 1, stamps
-        settle([a, b, c], folder)
-        oracle = _in_clock_order(tmp_path, folder, c.graph.db.get_meta("graph_id"))
-        try:
-            for r in (a, b, c):
-                assert synced_hash(r.graph) == synced_hash(oracle.graph)
-                assert [k for k, *_ in _open_conflicts(r)] == [k for k, *_ in _open_conflicts(oracle)]
-        finally:
-            oracle.close()

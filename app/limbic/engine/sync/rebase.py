@@ -86,15 +86,12 @@ def ensure(db) -> None:
 
 
 def above(db, low: str, late: list[dict | None] | None = None) -> list[Kept] | None:
-    """The recorded groups from the first one holding a change at or above ``low`` in the clock order; [] when none
+    """The recorded groups from the first one holding a change above ``low`` in the clock order; [] when none
     does; None when the late changes (``late``; None: not known) cannot be put in their place (see the module's
     reasons: a change of this device's own in the way is one only where it touches what they touch, apart.py)."""
     if not db.has_table("sync_replay"):
         return []
-    # A change of the late one's stamp lies above it where its device (then sequence) sorts after: every record of
-    # that stamp is taken back too (a publish's own record never apart from the writes whose stamps it set), and
-    # applied again in its place.
-    start = db.scalar("SELECT min(id) FROM sync_replay WHERE high >= ?", (low,))
+    start = db.scalar("SELECT min(id) FROM sync_replay WHERE high > ?", (low,))
     if start is None:
         return []
     cut = db.get_meta(CUT_KEY)
