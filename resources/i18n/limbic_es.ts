@@ -391,6 +391,14 @@
             <translation>cambio</translation>
         </message>
         <message>
+            <source>{device} (this device, in clock order again)</source>
+            <translation>{device} (este dispositivo, de nuevo en el orden del reloj)</translation>
+        </message>
+        <message>
+            <source>this device</source>
+            <translation>este dispositivo</translation>
+        </message>
+        <message>
             <source>{device} (another device)</source>
             <translation>{device} (otro dispositivo)</translation>
         </message>

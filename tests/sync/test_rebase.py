@@ -115,7 +115,7 @@ def test_a_published_change_of_its_own_is_taken_back_and_applied_again_in_its_pl
         origins = [o for (o,) in c.graph.db.execute(
             "SELECT origin FROM change_log cl WHERE EXISTS (SELECT 1 FROM change_item ci WHERE ci.change_id = cl.id "
             "AND ci.kind = 'entity' AND json_extract(ci.after, '$.name') = 'Cy')")]
-        assert origins == ["sync:tablet"]  # applied again under this device's name, as the others show it
+        assert origins == ["sync:=tablet"]  # applied again under this device's name, marked as its own
         kept = [json.loads(s) for (s,) in c.graph.db.execute("SELECT steps FROM sync_replay")]
         devices_kept = [step[1] for steps in kept for step in steps]
         assert [d for i, d in enumerate(devices_kept) if d not in devices_kept[:i]] == [b.device.id, a.device.id, c.device.id]

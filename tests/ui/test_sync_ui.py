@@ -175,3 +175,13 @@ def test_an_entity_being_edited_names_the_device_a_synced_observation_came_from(
     # The status line names the device too, not "another program".
     told = [t for t in said if t.startswith("This entity was changed")]
     assert told and all(t.startswith("This entity was changed on ") and "(another device)" in t for t in told), said
+
+
+def test_own_changes_applied_again_are_named_as_this_devices(qapp):
+    """A rebase applies this device's own changes again under ``sync:=<its name>``: the Activity panel names this
+    device, never "another device"."""
+    from limbic.ui.common import words
+
+    assert words.who_words("sync:=laptop") == "laptop (this device, in clock order again)"
+    assert words.who_words("sync:desktop") == "desktop (another device)"
+    assert words.writer_words("", "sync:=laptop") == "laptop (this device, in clock order again)"

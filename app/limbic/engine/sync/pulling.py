@@ -241,8 +241,8 @@ def _apply_group(graph: Graph, me: str, my_name: str, group: list[_Step], result
     entities: set[int] = set()
     names = None
 
-    def origin(run: list[_Step]) -> str:
-        return f"{state.SYNC_ORIGIN}{_name(run[0].seg)}"
+    def origin(run: list[_Step]) -> str:  # this device's own, applied again: marked so (state.AGAIN)
+        return f"{state.SYNC_ORIGIN}{state.AGAIN if run[0].seg.device == me else ''}{_name(run[0].seg)}"
 
     with db.activity.session_as(origin(group)), db.activity.using("sync"), graph.write():
         listed = _open_conflicts(db)

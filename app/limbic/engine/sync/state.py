@@ -20,6 +20,7 @@ SEQ_KEY = "sync_seq"  # the last sequence that device published
 UPTO_KEY = "sync_published_upto"  # the last change_log id published (or passed over: sync's own)
 JOINED_KEY = "sync_joined"  # set once the graph has been joined to a folder: the last change before it
 SYNC_ORIGIN = "sync:"
+AGAIN = "="  # after SYNC_ORIGIN: this device's own changes, applied again in their place by a rebase
 TAKEN = "_taken_by:"  # a sync_stamp field of a deleted entity: the entity created under its name after it
 TOOK = "_took:"
 MISSED = "_missed:"  # a sync_stamp field (removal.py): a deletion, by its stamp and device, that missed a write  # the same the other way: a sync_stamp field of that entity, naming the deleted one

@@ -70,6 +70,9 @@ def refusal_words(why: str) -> str:
 
 def who_words(who: str) -> str:
     """A session's writer: an assistant's name as it gave it, a device by its name ("sync:desktop" → "desktop")."""
+    if who.startswith(SYNC_PREFIX + "="):  # this device's own changes, put in their place again by sync
+        return QCoreApplication.translate("ActivityWords", "{device} (this device, in clock order again)").format(
+            device=who[len(SYNC_PREFIX) + 1:] or QCoreApplication.translate("ActivityWords", "this device"))
     if who.startswith(SYNC_PREFIX):
         return QCoreApplication.translate("ActivityWords", "{device} (another device)").format(device=who[len(SYNC_PREFIX):] or QCoreApplication.translate("ActivityWords", "a device"))
     return who
