@@ -56,3 +56,21 @@ def test_what_is_kept_stays_bounded(tmp_path, monkeypatch):
         assert kept <= 20 + 8 + 10  # the depth kept, what was written between two looks, one publish's worth
         floor = a.graph.db.get_meta(rebase.CUT_KEY)
         assert floor is not None and floor > "0000000000000000.0000000000"  # what was dropped can no longer be taken back
+
+
+def test_a_record_that_cannot_be_made_never_stops_the_write(tmp_path, monkeypatch):
+    """The person's write is kept; nothing seen so far can be taken back any more (the rules decide below it)."""
+    from limbic.engine.sync import state
+
+    with devices(tmp_path, "laptop") as ((a,), folder):
+        a.sync(folder)
+        before = len(_records(a))
+
+        def broken(db):
+            raise MemoryError("no room for the record")
+
+        monkeypatch.setattr(own, "_record", broken)
+        a.graph.upsert_entity("Ada", "Person", ["likes tea"])
+        assert a.graph.entity_id("Ada") is not None  # written all the same
+        assert len(_records(a)) == before
+        assert a.graph.db.get_meta(rebase.CUT_KEY) == state.norm(a.graph.db.get_meta(state.HLC_KEY) or "0.0")

@@ -16,6 +16,7 @@ by a program that keeps no record: its stamps become the floor below which nothi
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING
 
 import apsw
@@ -26,6 +27,7 @@ from limbic.engine.sync import rebase, state
 if TYPE_CHECKING:
     from limbic.engine.store.db import Database
 
+logger = logging.getLogger(__name__)
 PRUNE_EVERY = 64  # records written between two looks at what is kept (rebase.KEEP)
 PENDING = "~"  # the place of a record not published yet: above every stamp (stamps are digits)
 _SESSION = "_own_session"
@@ -53,9 +55,19 @@ def _begin(db: Database) -> None:
     setattr(db, _SESSION, session)
 
 
-def _keep(db: Database, _done) -> None:
+def _keep(db: Database, done) -> None:
     """Before the commit, after the change log's rows are written: the transaction's record, if it logged a change
-    or is a publish."""
+    or is a publish. A record that cannot be made never stops the write: its changes, unrecorded, raise the floor
+    when they are published (``published``), as a write of a program that keeps no record does."""
+    try:
+        _record(db)
+    except Exception:  # noqa: BLE001 - the person's write matters more than its record
+        logger.warning("a write was not recorded for sync; a late change below it will go by the rules", exc_info=True)
+        setattr(db, _SESSION, None)
+        rebase.floor(db)  # nothing seen so far is taken back: what this write did is not known to the records
+
+
+def _record(db: Database) -> None:
     session = getattr(db, _SESSION, None)
     if session is None:
         return
