@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import random
@@ -48,11 +49,9 @@ def _folder_writable(path: Path) -> bool:
 
 
 class DatabaseHooks:
-    """What other engine modules add to every connection, so that this module knows nothing of them.
-
-    ``changes.py`` sets ``new_changes`` (a write's ChangeSet) and logs it ``before_commit``; sync's ``own.py``
-    records each write ``after_begin``; ``backup.py`` cleans a stopped backup's leftovers ``on_writable_open``
-    and takes a backup ``before_upgrade`` of the schema. ``limbic.engine`` imports both, so every Database has them.
+    """What other engine modules add to every connection, so that this module knows nothing of them:
+    ``changes.py`` sets ``new_changes`` (a write's ChangeSet), logs it ``before_commit``; sync's ``own.py`` records
+    writes ``after_begin``; ``backup.py`` cleans up ``on_writable_open``, backs up ``before_upgrade``.
     """
 
     def __init__(self) -> None:
@@ -225,8 +224,10 @@ class Database:
         return int(self.conn.execute("PRAGMA user_version").fetchall()[0][0])
 
     def _check_version(self) -> int:
-        version = self.user_version()
-        tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        version, names = self.conn.execute(  # one statement, one snapshot: a file being made is never seen half made
+            "SELECT (SELECT user_version FROM pragma_user_version), (SELECT json_group_array(name) FROM sqlite_master "
+            "WHERE type = 'table')").fetchall()[0]
+        tables = set(json.loads(names))
         foreign = (version == 0 and bool(tables)) or (bool(tables) and not LIMBIC_TABLES <= tables)
         if foreign and str(self.path) != ":memory:":
             raise DatabaseError(f"{self.path} is an SQLite database of another program, not a Limbic graph; it was left as it is.")
