@@ -74,3 +74,22 @@ def test_a_record_that_cannot_be_made_never_stops_the_write(tmp_path, monkeypatc
         assert a.graph.entity_id("Ada") is not None  # written all the same
         assert len(_records(a)) == before
         assert a.graph.db.get_meta(rebase.CUT_KEY) == state.norm(a.graph.db.get_meta(state.HLC_KEY) or "0.0")
+
+
+def test_looking_for_records_in_a_table_of_an_earlier_version_writes_nothing(tmp_path):
+    """``above`` runs outside any write: a record table made by an earlier version (no ``own`` column) is read as
+    it is, and the column is added by the next write, inside it."""
+    with devices(tmp_path, "laptop") as ((a,), folder):
+        a.sync(folder)
+        a.graph.upsert_entity("Ada", "Person", ["likes tea"])
+        a.sync(folder)
+        db = a.graph.db
+        with db.transaction():
+            db.execute("ALTER TABLE sync_replay DROP COLUMN own")
+        changes = db.conn.total_changes()
+        kept = rebase.above(db, "0000000000000000.0000000000", [])
+        assert kept is not None and all(k.own is None for k in kept)
+        assert db.conn.total_changes() == changes
+        assert "own" not in {r[1] for r in db.execute("PRAGMA table_info(sync_replay)")}
+        a.graph.upsert_entity("Bob", "Person", ["likes chess"])  # the next write's record adds it
+        assert "own" in {r[1] for r in db.execute("PRAGMA table_info(sync_replay)")}

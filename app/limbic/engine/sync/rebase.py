@@ -97,13 +97,14 @@ def above(db, low: str, late: list[dict | None] | None = None) -> list[Kept] | N
     cut = db.get_meta(CUT_KEY)
     if cut is None or cut > low:
         return None  # below it lie changes that cannot be taken back (this device's own, pruned, never kept)
-    ensure(db)
+    # Read only: a table kept by an earlier version has no ``own`` column yet (the next write's ``ensure`` adds it).
+    own = "own" if "own" in {r[1] for r in db.execute("PRAGMA main.table_info(sync_replay)")} else "NULL"
     rows = [Kept(i, f, json.loads(s), json.loads(o) if o else None) for i, f, s, o in db.execute(
-        "SELECT id, first, steps, own FROM sync_replay WHERE id >= ? ORDER BY id", (start,))]
+        f"SELECT id, first, steps, {own} FROM sync_replay WHERE id >= ? ORDER BY id", (start,))]
     taken = [row for row in rows if row.own is None]
     # Own writes that stay where they are: not published yet (their place is above all), or never recorded.
-    recorded = {step[5].get("cid") for row in taken for step in row.steps
-                if step[1] == db.get_meta(state.DEVICE_KEY) and step[5]}
+    me = db.get_meta(state.DEVICE_KEY)
+    recorded = {step[5].get("cid") for row in taken for step in row.steps if step[1] == me and step[5]}
     staying = {c for row in rows if row.own for c in row.own} | {c for (c,) in db.execute(
         "SELECT cl.id FROM change_log cl WHERE cl.id >= ? AND cl.origin NOT LIKE 'sync:%' AND EXISTS "
         "(SELECT 1 FROM change_item ci WHERE ci.change_id = cl.id)", (rows[0].first,))} - recorded
